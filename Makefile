@@ -1,0 +1,30 @@
+# Parlour: `make run` and `make test` each set up a local .venv first (no sudo, no global installs).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# On a Pi, gpiozero's lgpio backend is Debian's python3-lgpio: let the venv see system packages.
+VENV_FLAGS := $(shell grep -qs 'Raspberry Pi' /proc/device-tree/model && echo --system-site-packages)
+
+.PHONY: run test bench soak venv clean install uninstall
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Parlour needs Python 3.11 or newer (set PYTHON=...)")'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/parlour run $(ARGS)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python -m bench $(ARGS)
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

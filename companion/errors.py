@@ -1,0 +1,26 @@
+"""One error root for the whole program; each error is also the built-in type it resembles."""
+
+
+class ParlourError(Exception):
+    """Base of every error Parlour raises on purpose; its message is for people."""
+
+
+class Refused(ParlourError, ValueError):
+    """An event the game does not accept now; the message says what and why."""
+
+
+class LogError(ParlourError, ValueError):
+    """A game log that cannot be read or replayed; names the offending line."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.reason = message
+
+
+class BoardDataError(ParlourError, ValueError):
+    """Board data (a TOML file) that does not describe a playable board."""
+
+
+class StoreError(ParlourError, RuntimeError):
+    """The game store cannot be opened or written."""

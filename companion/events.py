@@ -1,0 +1,184 @@
+"""The event vocabulary of the game log, as typed objects with JSON in and out.
+
+A log line is one JSON object with a `type`. Every event may carry `at` (ISO time) and `by`
+(which input made it); these are kept but never change what the event means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from companion.errors import Refused
+
+ANNOTATIONS = ("at", "by")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base: the annotations every event may carry."""
+
+    type: ClassVar[str] = ""
+    at: str | None = field(default=None, kw_only=True)
+    by: str | None = field(default=None, kw_only=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ANNOTATIONS and value is None:
+                continue
+            out[_json_name(f.name)] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True)
+class NewGame(Event):
+    type: ClassVar[str] = "new_game"
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    board: dict[str, Any] | None = None
+    commitment: str | None = None
+    seed: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        for key in ("board", "commitment", "seed"):
+            if out.get(key) is None:
+                out.pop(key, None)
+        return out
+
+
+@dataclass(frozen=True)
+class Roll(Event):
+    type: ClassVar[str] = "roll"
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Press(Event):
+    type: ClassVar[str] = "press"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Choose(Event):
+    type: ClassVar[str] = "choose"
+    value: int
+
+
+@dataclass(frozen=True)
+class Next(Event):
+    type: ClassVar[str] = "next"
+
+
+@dataclass(frozen=True)
+class Declare(Event):
+    type: ClassVar[str] = "declare"
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Transfer(Event):
+    type: ClassVar[str] = "transfer"
+    source: int | str
+    target: int | str
+    amount: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Undo(Event):
+    type: ClassVar[str] = "undo"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls for cls in (NewGame, Roll, Press, Choose, Next, Declare, Transfer, Undo)
+}
+_JSON_NAMES = {"source": "from", "target": "to"}
+
+
+def _json_name(name: str) -> str:
+    return _JSON_NAMES.get(name, name)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _account(value: Any, what: str) -> int | str:
+    if _is_int(value) or value == "pool":
+        return value
+    raise Refused(f"transfer '{what}' must be a seat number or \"pool\", not {value!r}")
+
+
+def _int_list(value: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(_is_int(v) for v in value):
+        raise Refused(f"{what} must be a list of whole numbers, not {value!r}")
+    return tuple(value)
+
+
+def _require(obj: dict, key: str, kind: str) -> Any:
+    if key not in obj:
+        raise Refused(f"a {kind} event needs '{key}'")
+    return obj[key]
+
+
+def parse_event(obj: Any) -> Event:
+    """Turn one decoded JSON object into an event, or refuse it saying why."""
+    if not isinstance(obj, dict):
+        raise Refused(f"an event must be a JSON object, not {type(obj).__name__}")
+    kind = obj.get("type")
+    if kind not in EVENT_TYPES:
+        known = ", ".join(EVENT_TYPES)
+        raise Refused(f"unknown event type {kind!r} (known: {known})")
+    notes = {}
+    for key in ANNOTATIONS:
+        if obj.get(key) is not None:
+            if not isinstance(obj[key], str):
+                raise Refused(f"'{key}' must be a string")
+            notes[key] = obj[key]
+    if kind == "new_game":
+        game = _require(obj, "game", kind)
+        players = _require(obj, "players", kind)
+        options = obj.get("options") or {}
+        board = obj.get("board")
+        if not isinstance(game, str):
+            raise Refused("'game' must be a game id such as \"kat-en-muis\"")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise Refused("'players' must be a list of names")
+        if not isinstance(options, dict):
+            raise Refused("'options' must be an object")
+        if board is not None and not isinstance(board, dict):
+            raise Refused("'board' must be an object of board data")
+        for key in ("commitment", "seed"):
+            if obj.get(key) is not None and not isinstance(obj[key], str):
+                raise Refused(f"'{key}' must be a hex string")
+        return NewGame(game=game, players=tuple(players), options=dict(options), board=board,
+                       commitment=obj.get("commitment"), seed=obj.get("seed"), **notes)
+    if kind == "roll":
+        return Roll(values=_int_list(_require(obj, "values", kind), "a roll's 'values'"), **notes)
+    if kind == "press":
+        seat = _require(obj, "seat", kind)
+        if not _is_int(seat):
+            raise Refused(f"a press's 'seat' must be a seat number, not {seat!r}")
+        return Press(seat=seat, **notes)
+    if kind == "choose":
+        value = _require(obj, "value", kind)
+        if not _is_int(value):
+            raise Refused(f"a choice's 'value' must be a whole number, not {value!r}")
+        return Choose(value=value, **notes)
+    if kind == "declare":
+        return Declare(winners=_int_list(_require(obj, "winners", kind), "'winners'"), **notes)
+    if kind == "transfer":
+        amount = _require(obj, "amount", kind)
+        if not _is_int(amount) or amount <= 0:
+            raise Refused(f"a transfer's 'amount' must be a whole number above 0, not {amount!r}")
+        reason = obj.get("reason", "")
+        if not isinstance(reason, str):
+            raise Refused("a transfer's 'reason' must be text")
+        return Transfer(source=_account(_require(obj, "from", kind), "from"),
+                        target=_account(_require(obj, "to", kind), "to"),
+                        amount=amount, reason=reason, **notes)
+    return EVENT_TYPES[kind](**notes)

@@ -1,0 +1,98 @@
+"""Randomizers as data: dice, the Indicator, a spinner of labelled segments.
+
+A randomizer says how many values one throw shows and how many faces each has; it checks a
+roll's values and says them in words. The Indicator is modelled as two independent arrows 1..6.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import Refused
+
+DIE_WORDS = {1: "one", 2: "two", 3: "three"}
+
+
+@dataclass(frozen=True)
+class Randomizer:
+    """`count` values, each 1..`faces`; `labels` name the faces of a spinner."""
+
+    kind: str  # "dice" | "indicator" | "spinner"
+    count: int
+    faces: int
+    labels: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        if self.kind == "dice":
+            return "a die" if self.count == 1 else f"{DIE_WORDS.get(self.count, self.count)} dice"
+        if self.kind == "indicator":
+            return "the Indicator"
+        return f"a spinner of {self.faces}"
+
+    @property
+    def verb(self) -> str:
+        return "throws" if self.kind == "dice" else "spins"
+
+    def check(self, values: tuple[int, ...]) -> None:
+        """Refuse values this randomizer cannot show."""
+        if len(values) != self.count:
+            raise Refused(f"{self.name} shows {self.count} value{'s' * (self.count > 1)}, "
+                          f"not {len(values)}")
+        for v in values:
+            if not 1 <= v <= self.faces:
+                raise Refused(f"{v} is off {self.name} (faces 1 to {self.faces})")
+
+    def label(self, value: int) -> str:
+        return self.labels[value - 1] if self.labels else str(value)
+
+    def words(self, values: tuple[int, ...]) -> str:
+        """'3 and 5', '4', 'double 3'."""
+        names = [self.label(v) for v in values]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def total(self, values: tuple[int, ...]) -> int:
+        return sum(values)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "count": self.count, "faces": self.faces}
+        if self.labels:
+            out["labels"] = list(self.labels)
+        return out
+
+
+def dice(count: int = 1, faces: int = 6) -> Randomizer:
+    return Randomizer("dice", count, faces)
+
+
+def indicator() -> Randomizer:
+    """McLoughlin's Indicator: two arrows, each landing on 1..6 independently."""
+    return Randomizer("indicator", 2, 6)
+
+
+def spinner(labels: list[str] | tuple[str, ...] | int) -> Randomizer:
+    """A spinner of equal segments; an int n means segments labelled 1..n."""
+    if isinstance(labels, int):
+        return Randomizer("spinner", 1, labels)
+    return Randomizer("spinner", 1, len(labels), tuple(labels))
+
+
+def from_json(data: Any) -> Randomizer:
+    """Build a randomizer from its description (free play's option)."""
+    if not isinstance(data, dict):
+        raise Refused("a randomizer is an object such as {\"kind\": \"dice\", \"count\": 2}")
+    kind = data.get("kind")
+    if kind == "dice":
+        count = data.get("count", 1)
+        if count not in (1, 2, 3):
+            raise Refused("dice: count must be 1, 2 or 3")
+        return dice(count)
+    if kind == "indicator":
+        return indicator()
+    if kind == "spinner":
+        faces = data.get("faces")
+        if not isinstance(faces, int) or isinstance(faces, bool) or not 2 <= faces <= 12:
+            raise Refused("spinner: faces must be a whole number from 2 to 12")
+        return spinner(faces)
+    raise Refused(f"unknown randomizer kind {kind!r} (dice, indicator or spinner)")

@@ -1,0 +1,245 @@
+"""A game as its log: apply events one by one (a pure fold), undo, replay a JSONL file.
+
+`Table` holds the events in effect and the state after each, so undo is a pop and never
+re-rolls: the roll stream position is the number of rolls still in effect.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from companion import ledger, turns
+from companion.errors import BoardDataError, LogError, Refused
+from companion.events import (Choose, Declare, Event, NewGame, Next, Press, Roll, Transfer,
+                              Undo, parse_event)
+from companion.games import get_rulebook
+from companion.rollstream import commitment as commit_to
+from companion.rulebook import Rulebook
+from companion.state import State
+
+MAX_NAME = 24
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class Table:
+    """The events in effect and the state after each; applying is all-or-nothing."""
+
+    def __init__(self) -> None:
+        self.rulebook: Rulebook | None = None
+        self.effective: list[Event] = []
+        self._states: list[State] = []
+
+    @property
+    def state(self) -> State:
+        if not self._states:
+            raise Refused("no game has been started")
+        return self._states[-1]
+
+    @property
+    def started(self) -> bool:
+        return bool(self._states)
+
+    def attempt(self, event: Event) -> State:
+        """The state this event would lead to; raises Refused and changes nothing if refused."""
+        if isinstance(event, NewGame):
+            if self._states:
+                raise Refused("a game is already under way: a log holds one game")
+            return _new_game(event)[1]
+        if not self._states:
+            raise Refused("the log must start with a new_game event")
+        if isinstance(event, Undo):
+            if len(self._states) < 2:
+                raise Refused("nothing to undo")
+            if self.state.over:
+                raise Refused("the game is over and its seed may be revealed: it cannot be "
+                              "taken back")
+            return self._states[-2]
+        return advance(self.rulebook, self.state, event)
+
+    def apply(self, event: Event, new_state: State | None = None) -> State:
+        """Apply an event (pass the result of `attempt` to skip recomputing it)."""
+        if new_state is None:
+            new_state = self.attempt(event)
+        if isinstance(event, NewGame):
+            self.rulebook = get_rulebook(event.game)
+        if isinstance(event, Undo):
+            self.effective.pop()
+            self._states.pop()
+        else:
+            self.effective.append(event)
+            self._states.append(new_state)
+        return new_state
+
+    def to_json(self) -> dict[str, Any]:
+        return state_json(self.rulebook, self.state)
+
+
+def _new_game(event: NewGame) -> tuple[Rulebook, State]:
+    rulebook = get_rulebook(event.game)
+    names = tuple(n.strip() for n in event.players)
+    low, high = rulebook.min_players, rulebook.max_players
+    if not low <= len(names) <= high:
+        span = str(low) if low == high else f"{low} to {high}"
+        raise Refused(f"{rulebook.title} is for {span} players, not {len(names)}")
+    for name in names:
+        if not name or len(name) > MAX_NAME:
+            raise Refused(f"a player's name must be 1 to {MAX_NAME} characters: {name!r}")
+    if len({n.casefold() for n in names}) != len(names):
+        raise Refused("two players have the same name")
+    options = rulebook.check_options(event.options)
+    try:
+        board = rulebook.check_board(event.board if event.board is not None
+                                     else rulebook.default_board())
+    except BoardDataError as err:
+        raise Refused(f"board data: {err}") from None
+    if event.commitment is not None and not HEX64.match(event.commitment):
+        raise Refused("the commitment must be 64 lowercase hex digits (SHA-256)")
+    if event.seed is not None:
+        try:
+            seed = bytes.fromhex(event.seed)
+        except ValueError:
+            raise Refused("the seed must be hex") from None
+        if event.commitment is not None and commit_to(seed) != event.commitment:
+            raise Refused("the revealed seed does not match the commitment")
+    state = rulebook.new_state(event.game, names, options, board)
+    state.commitment, state.seed = event.commitment, event.seed
+    return rulebook, state
+
+
+def _refuse_unless_playing(rulebook: Rulebook, state: State, what: str) -> None:
+    if state.over:
+        raise Refused(f"the game is over: no {what} now")
+    if state.phase == "lead":
+        raise Refused(f"the lead is still being thrown: {rulebook.prompt(state)}")
+
+
+def _check_seat(state: State, seat: int) -> None:
+    if not 0 <= seat < len(state.players):
+        raise Refused(f"there is no seat {seat} (seats 0 to {len(state.players) - 1})")
+
+
+def advance(rulebook: Rulebook, state: State, event: Event) -> State:
+    """Pure: the state after one (non-undo) event, or Refused."""
+    new = state.copy()
+    if isinstance(event, Roll):
+        _roll(rulebook, new, event.values)
+    elif isinstance(event, Press):
+        _refuse_unless_playing(rulebook, new, "seat presses")
+        _check_seat(new, event.seat)
+        rulebook.on_press(new, event.seat)
+    elif isinstance(event, Choose):
+        _refuse_unless_playing(rulebook, new, "choices")
+        rulebook.on_choose(new, event.value)
+    elif isinstance(event, Next):
+        _refuse_unless_playing(rulebook, new, "turns")
+        rulebook.on_next(new)
+    elif isinstance(event, Declare):
+        _refuse_unless_playing(rulebook, new, "declarations")
+        if not event.winners or len(set(event.winners)) != len(event.winners):
+            raise Refused("a declaration names one or more different winning seats")
+        for seat in event.winners:
+            _check_seat(new, seat)
+        rulebook.on_declare(new, event.winners)
+    elif isinstance(event, Transfer):
+        _transfer(rulebook, new, event)
+    else:  # pragma: no cover - parse_event makes only the types above
+        raise Refused(f"cannot apply {event.type}")
+    return new
+
+
+def _roll(rulebook: Rulebook, state: State, values: tuple[int, ...]) -> None:
+    if state.over:
+        raise Refused("the game is over: no more throws")
+    dice = rulebook.randomizer_now(state)
+    if state.awaiting != "roll" or dice is None:
+        raise Refused(f"no throw is asked for now ({rulebook.prompt(state)})")
+    dice.check(values)  # X5: only the awaited player's roll exists, so no seat to check
+    seat = state.turn
+    state.rolls += 1
+    state.last_roll = {"seat": seat, "values": list(values), "text": dice.words(values),
+                       "total": dice.total(values)}
+    if state.phase == "lead":
+        total = dice.total(values)
+        detail = f" ({total})" if dice.count > 1 else ""
+        state.say(f"{state.name(seat)} {dice.verb} {dice.words(values)}{detail} for the lead")
+        order = turns.lead_throw(state, total)
+        if order is None:
+            state.turn = state.lead.pending[0]
+        else:
+            state.lead = None
+            rulebook.begin(state, order)
+        return
+    rulebook.on_roll(state, values)
+
+
+def _transfer(rulebook: Rulebook, state: State, event: Transfer) -> None:
+    if not rulebook.uses_chips:
+        raise Refused(f"{rulebook.title} is played without chips")
+    for account in (event.source, event.target):
+        if account != ledger.POOL:
+            _check_seat(state, account)
+    if event.source == event.target:
+        raise Refused("a transfer needs two different accounts")
+    why = f"correction: {event.reason}" if event.reason else "correction"
+    ledger.pay(state, event.source, event.target, event.amount, why)
+
+
+def state_json(rulebook: Rulebook, state: State) -> dict[str, Any]:
+    """The state JSON of DESIGN.md, plus fields a screen needs (prompt, last roll, order)."""
+    dice = rulebook.randomizer_now(state)
+    out = {
+        "game": state.game, "title": rulebook.title, "refereeing": rulebook.refereeing,
+        "phase": state.phase, "turn": state.turn, "awaiting": state.awaiting,
+        "players": [p.to_json() for p in state.players], "pool": state.pool,
+        "winners": list(state.winners), "log": list(state.log),
+        "commitment": state.commitment, "seed": state.seed,
+        "prompt": rulebook.prompt(state), "order": list(state.order),
+        "last_roll": state.last_roll, "rolls": state.rolls,
+        "randomizer": dice.to_json() if dice else None,
+        "lead": None if state.lead is None else {
+            "mode": state.lead.mode, "throwing": list(state.lead.pending),
+            "throws": {str(k): v for k, v in state.lead.throws.items()}},
+        "options": dict(state.options),
+    }
+    out.update(rulebook.extra_json(state))
+    return out
+
+
+def read_log(lines: Iterable[str]) -> list[tuple[int, Event]]:
+    """Parse JSON Lines into (line number, event); blank lines are skipped."""
+    events = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise LogError(number, f"not valid JSON ({err.msg} at column {err.colno})") from None
+        try:
+            events.append((number, parse_event(obj)))
+        except Refused as err:
+            raise LogError(number, str(err)) from None
+    return events
+
+
+def replay(events: Iterable[Event | tuple[int, Event] | dict]) -> Table:
+    """Fold events into a table; a refused event raises LogError with its line number."""
+    table = Table()
+    for index, item in enumerate(events, start=1):
+        number, event = item if isinstance(item, tuple) else (index, item)
+        try:
+            if isinstance(event, dict):
+                event = parse_event(event)
+            table.apply(event)
+        except Refused as err:
+            raise LogError(number, str(err)) from None
+    if not table.started:
+        raise LogError(1, "the log is empty: it must start with a new_game event")
+    return table
+
+
+def replay_lines(lines: Iterable[str]) -> Table:
+    return replay(read_log(lines))

@@ -1,0 +1,168 @@
+"""What every game is: data (players, randomizer, options, board) plus small pure functions.
+
+A game module defines a `Rulebook` subclass and overrides the moves it has (`on_roll`,
+`on_press`, `on_choose`, `on_next`, `on_declare`). A move mutates the state copy it is handed
+or raises `Refused`; the table keeps the original if it does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from companion import boarddata, ledger, turns
+from companion.errors import Refused
+from companion.randomizers import Randomizer
+from companion.state import Player, State
+
+
+@dataclass(frozen=True)
+class Option:
+    """A whole-number game option with its default and allowed range."""
+
+    default: int
+    low: int
+    high: int
+    help: str = ""
+
+    def check(self, name: str, value: Any) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise Refused(f"option '{name}' must be a whole number, not {value!r}")
+        if not self.low <= value <= self.high:
+            raise Refused(f"option '{name}' must be from {self.low} to {self.high}, not {value}")
+        return value
+
+
+class Rulebook:
+    """Base of every game. Class attributes are the game's data; methods its rules."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str] = ""
+    refereeing: ClassVar[str] = "full"          # "full" | "assisted"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    randomizer: ClassVar[Randomizer | None] = None
+    lead_randomizer: ClassVar[Randomizer | None] = None   # None: the play randomizer
+    lead: ClassVar[str | None] = "highest"      # "highest" (X2) | "ranking" (C1) | None
+    options: ClassVar[dict[str, Option]] = {}
+    uses_chips: ClassVar[bool] = False
+    start_position: ClassVar[int | None] = None
+
+    # -- setting up -------------------------------------------------------------------------
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            known = ", ".join(self.options) or "none"
+            raise Refused(f"{self.title} has no option '{unknown[0]}' (options: {known})")
+        return {name: opt.check(name, options.get(name, opt.default))
+                for name, opt in self.options.items()}
+
+    def check_board(self, board: dict[str, Any]) -> dict[str, Any]:
+        """Validate board data, raising BoardDataError; games with a board override this."""
+        return board
+
+    def default_board(self) -> dict[str, Any]:
+        return boarddata.default_board(self.id)
+
+    def new_state(self, game: str, names: tuple[str, ...], options: dict[str, Any],
+                  board: dict[str, Any]) -> State:
+        players = [Player(name, seat, position=self.start_position)
+                   for seat, name in enumerate(names)]
+        state = State(game=game, players=players, options=options, board=board)
+        state.say(f"{self.title}: {', '.join(names)}")
+        self.setup(state)
+        if self.lead:
+            state.lead = turns.start_lead(self.lead, len(players))
+            state.phase, state.turn, state.awaiting = "lead", 0, "roll"
+            state.say(f"Lead: each player {self.lead_dice.verb} {self.lead_dice.name} in turn;"
+                      f" {'highest leads' if self.lead == 'highest' else 'play follows the spins'}")
+        else:
+            self.begin(state, list(range(len(players))))
+        return state
+
+    def setup(self, state: State) -> None:
+        """Chips, pools, starting fields."""
+
+    def begin(self, state: State, order: list[int]) -> None:
+        """Play starts, in this order of seats."""
+        state.order = order
+        state.phase, state.turn = "play", order[0]
+        state.awaiting = "roll" if self.randomizer else "next"
+        if self.lead:
+            state.say(f"{state.name(order[0])} leads")
+
+    @property
+    def lead_dice(self) -> Randomizer:
+        return self.lead_randomizer or self.randomizer
+
+    def randomizer_now(self, state: State) -> Randomizer | None:
+        return self.lead_dice if state.phase == "lead" else self.randomizer
+
+    # -- moves: override what the game has --------------------------------------------------
+
+    def on_roll(self, state: State, values: tuple[int, ...]) -> None:
+        raise Refused(f"{self.title} has no throws")
+
+    def on_press(self, state: State, seat: int) -> None:
+        raise Refused(f"{self.title} has no seat-button action: the companion moves the pieces")
+
+    def on_choose(self, state: State, value: int) -> None:
+        raise Refused(f"{self.title} has no choices to make with the knob")
+
+    def on_next(self, state: State) -> None:
+        raise Refused(f"in {self.title} the turn passes by itself once the throw is settled")
+
+    def on_declare(self, state: State, winners: tuple[int, ...]) -> None:
+        raise Refused(f"{self.title} ends by its own rules, not by declaration")
+
+    # -- helpers for games --------------------------------------------------------------------
+
+    def skips(self, state: State, seat: int) -> bool:
+        """True for a seat that cannot play at all (its turns are passed over)."""
+        return False
+
+    def pass_turn(self, state: State) -> None:
+        """End the current turn (X8): the next seat in order, lost turns spent (X7)."""
+        seat = turns.next_seat(state, self.skips)
+        if seat is None:
+            self.no_one_can_play(state)
+        else:
+            state.turn = seat
+
+    def no_one_can_play(self, state: State) -> None:
+        raise Refused("no player can move")  # pragma: no cover - games that can stall override
+
+    def finish(self, state: State, winners: list[int]) -> None:
+        state.phase, state.turn, state.awaiting = "over", None, None
+        state.winners = sorted(winners)
+        names = " and ".join(state.name(s) for s in state.winners)
+        state.say(f"{names} {'wins' if len(state.winners) == 1 else 'share the win'}")
+
+    def pay(self, state: State, source: int | str, target: int | str, amount: int,
+            why: str = "") -> int:
+        return ledger.pay(state, source, target, amount, why)
+
+    def prompt(self, state: State) -> str:
+        """What the awaited player must do, in words."""
+        if state.over:
+            return "Game over"
+        who = state.name(state.turn)
+        dice = self.randomizer_now(state)
+        if state.awaiting == "roll" and dice is not None:
+            action = "throw the dice" if dice.kind == "dice" and dice.count > 1 else \
+                "throw the die" if dice.kind == "dice" else "flick to spin"
+            return f"{who} - {action}" + (" for the lead" if state.phase == "lead" else "")
+        return f"{who} - press the knob to end the turn"
+
+    def describe(self) -> dict[str, Any]:
+        """A line of `parlour games`."""
+        return {"id": self.id, "title": self.title, "players": [self.min_players,
+                self.max_players], "randomizer": self.randomizer.name if self.randomizer
+                else "none", "refereeing": self.refereeing, "source": self.source,
+                "options": {k: o.default for k, o in self.options.items()}}
+
+    def extra_json(self, state: State) -> dict[str, Any]:
+        """Game-specific top-level fields of the state JSON."""
+        return {}

@@ -1,0 +1,95 @@
+"""The state of a game: what `replay` folds events into and what the state JSON shows."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Player:
+    """One seat at the table. `position` is in the player's own numbering; None is off the board."""
+
+    name: str
+    seat: int
+    role: str | None = None
+    position: int | None = None
+    chips: int = 0
+    score: int = 0
+    lost_turns: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> "Player":
+        return Player(self.name, self.seat, self.role, self.position, self.chips, self.score,
+                      self.lost_turns, copy.deepcopy(self.extra) if self.extra else {})
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"name": self.name, "seat": self.seat, "role": self.role,
+               "position": self.position, "chips": self.chips, "score": self.score,
+               "lost_turns": self.lost_turns}
+        out.update(self.extra)
+        return out
+
+
+@dataclass
+class Lead:
+    """A lead spin-off in progress. `groups` are tied seats in rank order, best first.
+
+    mode "highest" (X2) settles only who is highest; mode "ranking" (C1) settles every place.
+    `pending` are the seats still to throw in this round, in seat order; `throws` their totals.
+    """
+
+    mode: str
+    groups: list[list[int]]
+    pending: list[int]
+    throws: dict[int, int] = field(default_factory=dict)
+
+    def copy(self) -> "Lead":
+        return Lead(self.mode, [list(g) for g in self.groups], list(self.pending),
+                    dict(self.throws))
+
+
+@dataclass
+class State:
+    """A game at one moment. Game-specific fields live in `data` (JSON-able, private) and
+    in each player's `extra` (shown)."""
+
+    game: str
+    players: list[Player]
+    options: dict[str, Any]
+    board: dict[str, Any]
+    phase: str = "lead"
+    turn: int | None = 0
+    awaiting: str | None = "roll"
+    pool: int = 0
+    winners: list[int] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    lead: Lead | None = None
+    last_roll: dict[str, Any] | None = None
+    rolls: int = 0
+    commitment: str | None = None
+    seed: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> "State":
+        return State(
+            self.game, [p.copy() for p in self.players], self.options, self.board,
+            self.phase, self.turn, self.awaiting, self.pool, list(self.winners), list(self.log),
+            list(self.order), self.lead.copy() if self.lead else None, self.last_roll,
+            self.rolls, self.commitment, self.seed, copy.deepcopy(self.data))
+
+    def name(self, seat: int) -> str:
+        return self.players[seat].name
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+
+    @property
+    def total_chips(self) -> int:
+        return self.pool + sum(p.chips for p in self.players)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
