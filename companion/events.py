@@ -25,10 +25,12 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
         for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name in ANNOTATIONS and value is None:
-                continue
-            out[_json_name(f.name)] = list(value) if isinstance(value, tuple) else value
+            if f.name not in ANNOTATIONS:
+                value = getattr(self, f.name)
+                out[_json_name(f.name)] = list(value) if isinstance(value, tuple) else value
+        for name in ANNOTATIONS:
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         return out
 
 

@@ -7,6 +7,7 @@ The seed and the clock are injected; the companion makes neither.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from collections.abc import Callable
 from typing import Any
 
@@ -102,9 +103,9 @@ class Session:
             event = parse_event(self._stamp(body, by))
             table = Table()
             state = table.attempt(event)
+            if event.board is None and state.board:    # the log alone replays the game
+                event = replace(event, board=state.board)
             body = event.to_dict()
-            if "board" not in body:
-                body["board"] = state.board            # the log alone replays the game
             if self.table is not None and not self.table.state.over:
                 self.store.abandon(self.game_id, body.get("at"))
             game_id = self.store.create_game(body, seed=seed.hex(), commitment=body["commitment"],
@@ -163,10 +164,15 @@ class Session:
 
     def export_log(self, game_id: int) -> list[dict[str, Any]]:
         """A stored game's events as the log of DESIGN.md; the seed joins new_game once over."""
-        record = self.store.game(game_id)
-        if record is None:
-            raise KeyError(game_id)
-        events = self.store.events(game_id)
-        if record.over and record.seed and events:
-            events[0] = {**events[0], "seed": record.seed}
-        return events
+        return export_events(self.store, game_id)
+
+
+def export_events(store: Store, game_id: int) -> list[dict[str, Any]]:
+    """A stored game's log; KeyError for an unknown id. The seed is revealed only once over."""
+    record = store.game(game_id)
+    if record is None:
+        raise KeyError(game_id)
+    events = store.events(game_id)
+    if record.over and record.seed and events:
+        events[0] = {**events[0], "seed": record.seed}
+    return events

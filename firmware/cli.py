@@ -1,8 +1,189 @@
-"""The `parlour` command."""
+"""The `parlour` command: run the table, list games, replay and verify logs, export the store.
 
+Bad input is one clear line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
 import sys
+from pathlib import Path
+from typing import Sequence
+
+from companion.errors import ParlourError
+
+EXIT_BAD_INPUT = 2
 
 
-def main(argv=None) -> int:  # replaced below in this change
-    print("parlour: not ready", file=sys.stderr)
-    return 2
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not usage + message
+        raise _Usage(f"{message} (see 'parlour --help')")
+
+
+class _Usage(Exception):
+    pass
+
+
+def _read_lines(path: str) -> list[str]:
+    if path == "-":
+        return sys.stdin.read().splitlines()
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise ParlourError("no such file") from None
+    except UnicodeDecodeError as err:
+        raise ParlourError(f"not UTF-8 text (byte {err.start})") from None
+    except OSError as err:
+        raise ParlourError(f"cannot read it ({err.strerror})") from None
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from companion.games import GAMES
+    rows = [rulebook.describe() for rulebook in GAMES.values()]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'id':<16} {'title':<20} {'players':<8} {'randomizer':<20} refereeing")
+    for row in rows:
+        low, high = row["players"]
+        players = str(low) if low == high else f"{low}-{high}"
+        print(f"{row['id']:<16} {row['title']:<20} {players:<8} {row['randomizer']:<20} "
+              f"{row['refereeing']}")
+    return 0
+
+
+def _standings(snap: dict) -> list[str]:
+    lines = []
+    for p in snap["players"]:
+        role = f" ({p['role']})" if p.get("role") else ""
+        where = "off the board" if p["position"] is None else f"on {p['position']}"
+        lines.append(f"  seat {p['seat']} {p['name']}{role}: {where}, {p['chips']} chips, "
+                     f"score {p['score']}" + (f", loses {p['lost_turns']} turn(s)"
+                                               if p["lost_turns"] else ""))
+    lines.append(f"  pool: {snap['pool']}")
+    if snap["phase"] == "over":
+        names = ", ".join(snap["players"][s]["name"] for s in snap["winners"])
+        lines.append(f"  over: {names} {'wins' if len(snap['winners']) == 1 else 'win'}")
+    else:
+        lines.append(f"  next: {snap['prompt']}")
+    return lines
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from companion.replay import replay_lines
+    path = args.log
+    try:
+        table = replay_lines(_read_lines(path))
+    except ParlourError as err:
+        raise ParlourError(f"{path}: {err}") from None
+    snap = table.to_json()
+    if args.json:
+        print(json.dumps(snap, indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(snap["log"]))
+        print()
+        print("\n".join(_standings(snap)))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from companion.replay import read_log
+    from companion.stats import verify_rolls
+    path = args.log
+    try:
+        events = read_log(_read_lines(path))
+        result = verify_rolls(events)
+    except ParlourError as err:
+        raise ParlourError(f"{path}: {err}") from None
+    print(result.message)
+    return 0 if result.ok else 1
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from companion.session import export_events
+    from companion.store import Store
+    data_dir = Path(args.data_dir) if args.data_dir else _default_data_dir(args.config)
+    db = data_dir / "parlour.db"
+    if not db.exists():
+        raise ParlourError(f"no store at {db} (use --data-dir)")
+    store = Store(db)
+    try:
+        records = store.games()
+        if args.game is not None:
+            records = [r for r in records if r.id == args.game]
+            if not records:
+                raise ParlourError(f"no game {args.game} in {db}")
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for record in records:
+            target = out / f"game-{record.id:04d}-{record.game}.jsonl"
+            lines = [json.dumps(e, ensure_ascii=False) for e in export_events(store, record.id)]
+            target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            print(target)
+    finally:
+        store.close()
+    return 0
+
+
+def _default_data_dir(config_path: str | None) -> Path:
+    from firmware.config import load_config
+    return Path(load_config(config_path).data_dir)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from firmware.runner import run
+    return run(sim=True if args.sim else None, host=args.host, port=args.port,
+               data_dir=args.data_dir, config_path=args.config, pin=args.pin)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="parlour", description="A table companion for vintage board games.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="run the companion (simulated hardware where no Pi is found)")
+    run.add_argument("--sim", action="store_true", help="simulated pins and display")
+    run.add_argument("--host", help="web address to listen on (default from config: 0.0.0.0)")
+    run.add_argument("--port", type=int, help="web port (default from config: 8080)")
+    run.add_argument("--data-dir", help="where the game store lives")
+    run.add_argument("--config", help="a TOML config file")
+    run.add_argument("--pin", help="the table PIN for control from a phone")
+    run.set_defaults(func=cmd_run)
+
+    games = sub.add_parser("games", help="list the games the companion knows")
+    games.add_argument("--json", action="store_true", help="as JSON")
+    games.set_defaults(func=cmd_games)
+
+    replay = sub.add_parser("replay", help="replay a game log (JSON Lines; - for stdin)")
+    replay.add_argument("log")
+    replay.add_argument("--json", action="store_true", help="print the final state JSON")
+    replay.set_defaults(func=cmd_replay)
+
+    verify = sub.add_parser("verify", help="check every roll of a log against its revealed seed")
+    verify.add_argument("log")
+    verify.set_defaults(func=cmd_verify)
+
+    export = sub.add_parser("export", help="write stored games as JSON Lines logs")
+    export.add_argument("--data-dir", help="where the game store lives")
+    export.add_argument("--config", help="a TOML config file (for its data directory)")
+    export.add_argument("--game", type=int, help="only this game id")
+    export.add_argument("--out", default=".", help="folder to write into (default: here)")
+    export.set_defaults(func=cmd_export)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except _Usage as err:
+        print(f"parlour: {err}", file=sys.stderr)
+    except ParlourError as err:
+        print(f"parlour: {err}", file=sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""The `parlour` command: games, replay, verify, export; bad input is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.games import GAMES
+from firmware.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "companion" / "examples"
+KAT = EXAMPLES / "kat-en-muis.jsonl"
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_games_lists_every_registered_game(capsys):
+    code, out, _ = run_cli(capsys, "games", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["id"] for r in rows] == list(GAMES)
+    assert all({"title", "players", "randomizer", "refereeing"} <= set(r) for r in rows)
+
+
+def test_cli_games_table_names_each_game(capsys):
+    code, out, _ = run_cli(capsys, "games")
+    assert code == 0
+    for game_id, rulebook in GAMES.items():
+        assert game_id in out and rulebook.title in out
+
+
+def test_cli_replay_prints_the_game_in_words(capsys):
+    code, out, _ = run_cli(capsys, "replay", str(KAT))
+    assert code == 0
+    assert "is Cat and throws first" in out
+    assert "over:" in out
+
+
+def test_cli_replay_json_is_the_state(capsys):
+    code, out, _ = run_cli(capsys, "replay", str(KAT), "--json")
+    state = json.loads(out)
+    assert code == 0
+    assert state["game"] == "kat-en-muis" and state["phase"] == "over"
+    assert sum(p["chips"] for p in state["players"]) + state["pool"] == 40
+    assert state["winners"] and state["turn"] is None and state["awaiting"] is None
+
+
+@pytest.mark.parametrize("bad_line, why", [
+    ('{"type": "roll", "values": [3, 9]}', "9 is off"),
+    ('{"type": "roll", "values": [3, 4]', "not valid JSON"),
+    ('{"type": "jump"}', "unknown event type"),
+    ('{"type": "press", "seat": 1}', "no seat-button action"),
+])
+def test_cli_replay_bad_line_names_its_number(capsys, tmp_path, bad_line, why):
+    lines = KAT.read_text().splitlines()[:4] + [bad_line]
+    log = tmp_path / "bad.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "line 5" in err and why in err
+
+
+def test_cli_missing_file_is_one_line(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "replay", str(tmp_path / "nope.jsonl"))
+    assert code == 2 and err.strip().endswith("no such file") and err.count("\n") == 1
+
+
+def test_cli_unknown_command_is_one_line(capsys):
+    code, _, err = run_cli(capsys, "dance")
+    assert code == 2 and err.count("\n") == 1 and "invalid choice" in err
+
+
+def test_cli_verify_accepts_an_honest_log(capsys):
+    code, out, _ = run_cli(capsys, "verify", str(KAT))
+    assert code == 0 and out.strip()
+
+
+def test_cli_verify_catches_a_changed_roll(capsys, tmp_path):
+    lines = KAT.read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if '"roll"' in line and i > 3)
+    event = json.loads(lines[index])
+    event["values"] = [v % 6 + 1 for v in event["values"]]
+    lines[index] = json.dumps(event)
+    log = tmp_path / "tampered.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    code, out, _ = run_cli(capsys, "verify", str(log))
+    assert code == 1 and f"line {index + 1}" in out
+
+
+def test_cli_verify_without_seed_says_not_revealed(capsys, tmp_path):
+    first = json.loads(KAT.read_text().splitlines()[0])
+    first.pop("seed")
+    log = tmp_path / "open.jsonl"
+    log.write_text(json.dumps(first) + "\n")
+    code, out, _ = run_cli(capsys, "verify", str(log))
+    assert code == 1 and "not revealed" in out
+
+
+def test_cli_export_writes_replayable_logs(capsys, tmp_path):
+    from companion.session import Session
+    from companion.store import Store
+    data = tmp_path / "data"
+    store = Store(data / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32))
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    for _ in range(5):
+        session.roll()
+    store.close()
+    code, out, _ = run_cli(capsys, "export", "--data-dir", str(data), "--out", str(tmp_path))
+    written = Path(out.strip())
+    assert code == 0 and written.exists()
+    code, out, _ = run_cli(capsys, "replay", str(written), "--json")
+    assert code == 0 and json.loads(out)["rolls"] == 5
+
+
+def test_cli_console_script_runs_without_traceback(tmp_path):
+    log = tmp_path / "empty.jsonl"
+    log.write_text("\n")
+    proc = subprocess.run([sys.executable, "-m", "firmware.cli", "replay", str(log)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "empty" in proc.stderr
