@@ -106,6 +106,7 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
             raise Refused("the revealed seed does not match the commitment")
     state = rulebook.new_state(event.game, names, options, board)
     state.commitment, state.seed = event.commitment, event.seed
+    rulebook.after_event(state, event)
     return rulebook, state
 
 
@@ -147,6 +148,7 @@ def advance(rulebook: Rulebook, state: State, event: Event) -> State:
         _transfer(rulebook, new, event)
     else:  # pragma: no cover - parse_event makes only the types above
         raise Refused(f"cannot apply {event.type}")
+    rulebook.after_event(new, event)
     return new
 
 
@@ -162,8 +164,8 @@ def _roll(rulebook: Rulebook, state: State, values: tuple[int, ...]) -> None:
     state.last_roll = {"seat": seat, "values": list(values), "text": dice.words(values),
                        "total": dice.total(values)}
     if state.phase == "lead":
-        total = dice.total(values)
-        detail = f" ({total})" if dice.count > 1 else ""
+        total = rulebook.lead_total(state, values)
+        detail = f" ({total})" if dice.count > 1 or dice.labels else ""
         state.say(f"{state.name(seat)} {dice.verb} {dice.words(values)}{detail} for the lead")
         order = turns.lead_throw(state, total)
         if order is None:

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from companion import boarddata, ledger, turns
 from companion.errors import Refused
+from companion.events import Event
 from companion.randomizers import Randomizer
 from companion.state import Player, State
 
@@ -73,11 +74,13 @@ class Rulebook:
         state = State(game=game, players=players, options=options, board=board)
         state.say(f"{self.title}: {', '.join(names)}")
         self.setup(state)
-        if self.lead:
-            state.lead = turns.start_lead(self.lead, len(players))
+        mode = self.lead_mode(state)
+        if mode:
+            lead_dice = self.randomizer_now(state)
+            state.lead = turns.start_lead(mode, len(players))
             state.phase, state.turn, state.awaiting = "lead", 0, "roll"
-            state.say(f"Lead: each player {self.lead_dice.verb} {self.lead_dice.name} in turn;"
-                      f" {'highest leads' if self.lead == 'highest' else 'play follows the spins'}")
+            state.say(f"Lead: each player {lead_dice.verb} {lead_dice.name} in turn;"
+                      f" {'highest leads' if mode == 'highest' else 'play follows the spins'}")
         else:
             self.begin(state, list(range(len(players))))
         return state
@@ -89,8 +92,8 @@ class Rulebook:
         """Play starts, in this order of seats."""
         state.order = order
         state.phase, state.turn = "play", order[0]
-        state.awaiting = "roll" if self.randomizer else "next"
-        if self.lead:
+        state.awaiting = "roll" if self.randomizer_now(state) else "next"
+        if self.lead_mode(state):
             state.say(f"{state.name(order[0])} leads")
 
     @property
@@ -98,7 +101,20 @@ class Rulebook:
         return self.lead_randomizer or self.randomizer
 
     def randomizer_now(self, state: State) -> Randomizer | None:
+        """The randomizer in use now (free play chooses it at setup, so it is per game)."""
         return self.lead_dice if state.phase == "lead" else self.randomizer
+
+    def lead_mode(self, state: State) -> str | None:
+        """How the lead is settled for this game (`lead`, unless the game's setup decides)."""
+        return self.lead
+
+    def lead_total(self, state: State, values: tuple[int, ...]) -> int:
+        """What a lead throw counts (its total; a labelled spinner may count otherwise)."""
+        return self.randomizer_now(state).total(values)
+
+    def after_event(self, state: State, event: Event) -> None:
+        """Called with the new state after every applied event, new_game included; a game
+        that keeps time (Fox and Geese's clocks) reads the event's `at` here."""
 
     # -- moves: override what the game has --------------------------------------------------
 

@@ -41,6 +41,8 @@ class CatsAndDogs(Rulebook):
                                          f"track (1 to {finish - 1})")
             if square == to:
                 raise BoardDataError(f"arrow {square} -> {to} points into itself")
+            if square in checked:                  # "7" and "07": one square, two arrows
+                raise BoardDataError(f"more than one arrow from {square}")
             checked[square] = to
         return {"track_length": finish, "arrows": {str(k): v for k, v in sorted(checked.items())}}
 

@@ -1,0 +1,88 @@
+"""What the assisted games share: the companion spins, keeps turns and records; players move.
+
+A turn (X8):
+
+    awaiting "roll" --roll--> awaiting "next" --next--> the next seat, awaiting "roll"
+                                   |  ^
+                                   press (the current player's seat button: the game's record)
+
+After the spin the state carries the game's instruction ("Move your cat 3, then 5. ..."),
+shown by `prompt`. A press the game does not expect is refused saying why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.errors import Refused
+from companion.randomizers import indicator
+from companion.rulebook import Rulebook
+from companion.state import State
+
+
+class AssistedRulebook(Rulebook):
+    """Base of the assisted games: spin, show what it allows, record presses, end with next."""
+
+    refereeing = "assisted"
+    randomizer = indicator()
+    lead = "highest"                                   # M1, G1, LD1: X2 on the sum
+
+    # -- what a game says and records ------------------------------------------------------
+
+    def instruction(self, state: State, values: tuple[int, ...]) -> str:
+        """What this spin allows, addressed to the spinner."""
+        raise NotImplementedError
+
+    def record(self, state: State, seat: int) -> None:
+        """The current player's seat press after their spin (a capture, a man home ...)."""
+        raise Refused(f"{self.title} has no seat-button action")
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def on_roll(self, state: State, values: tuple[int, ...]) -> None:
+        dice = self.randomizer_now(state)
+        mover = state.name(state.turn)
+        state.say(f"{mover} {dice.verb} {dice.words(values)}")
+        state.data["instruction"] = self.instruction(state, values)
+        state.data["presses"] = 0
+        state.awaiting = "next"                                       # X8
+
+    def on_press(self, state: State, seat: int) -> None:
+        self.check_press(state, seat)
+        self.record(state, seat)
+        if not state.over:
+            state.data["presses"] = state.data.get("presses", 0) + 1
+
+    def check_press(self, state: State, seat: int) -> None:
+        """The press is the current player's, after their spin."""
+        if seat != state.turn:
+            raise Refused(f"it is {state.name(state.turn)}'s turn, not {state.name(seat)}'s")
+        if state.awaiting == "roll":
+            raise Refused(f"{state.name(seat)} has not spun yet: flick to spin first")
+
+    def on_next(self, state: State) -> None:
+        if state.awaiting == "roll":
+            raise Refused(f"{state.name(state.turn)} has not spun yet: flick to spin first")
+        self.end_turn(state)
+
+    def end_turn(self, state: State) -> None:
+        state.data.pop("instruction", None)
+        state.data["presses"] = 0
+        self.pass_turn(state)
+        state.awaiting = "roll"
+
+    # -- showing -------------------------------------------------------------------------------
+
+    def prompt(self, state: State) -> str:
+        instruction = state.data.get("instruction")
+        if state.phase == "play" and state.awaiting == "next" and instruction:
+            return f"{state.name(state.turn)}: {instruction}"
+        return super().prompt(state)
+
+    def extra_json(self, state: State) -> dict[str, Any]:
+        return {"instruction": None if state.over else state.data.get("instruction")}
+
+
+def arrows_text(a: int, b: int) -> str:
+    """'3, then 5' - the order is the player's choice (either arrow first)."""
+    return f"{a}, then {b}"

@@ -1,0 +1,69 @@
+"""Gantlope (G1-G3), an assisted game: expectations by hand from RULINGS.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import Refused
+from companion.events import parse_event
+from companion.replay import replay
+
+GAME = "gantlope"
+
+
+def start(players=("Ann", "Ben"), leads=((6, 6), (1, 1))):
+    table = replay([{"type": "new_game", "game": GAME, "players": list(players)}])
+    for values in leads:
+        act(table, type="roll", values=list(values))
+    return table
+
+
+def act(table, **event):
+    return table.apply(parse_event(event))
+
+
+def refusal(table, **event) -> str:
+    with pytest.raises(Refused) as err:
+        table.attempt(parse_event(event))
+    return str(err.value)
+
+
+def test_gantlope_g1_lead_on_the_sum():
+    table = start(("Ann", "Ben", "Cy"), leads=((6, 1), (4, 4), (2, 3)))   # 7, 8, 5
+    assert (table.state.phase, table.state.turn, table.state.order) == ("play", 1, [1, 2, 0])
+
+
+def test_gantlope_g2_doubles_count_double():
+    table = start()
+    act(table, type="roll", values=[3, 3])
+    prompt = table.to_json()["prompt"]
+    assert prompt.startswith("Ann: Double 3: move 6 and 6")
+    assert "one man 12" in prompt
+
+
+def test_gantlope_g2_plain_spin_counts_as_shown():
+    table = start()
+    act(table, type="roll", values=[3, 5])
+    prompt = table.to_json()["prompt"]
+    assert "Double" not in prompt and "Move 3 and 5" in prompt
+
+
+def test_gantlope_g3_four_men_in_goal_wins():
+    table = start(("Ann", "Ben", "Cy"), leads=((6, 6), (1, 1), (1, 2)))
+    act(table, type="roll", values=[2, 4])
+    assert "it is Ann's turn" in refusal(table, type="press", seat=1)
+    act(table, type="press", seat=0)
+    act(table, type="press", seat=0)
+    assert "at most 2" in refusal(table, type="press", seat=0)
+    act(table, type="next")
+    for seat in (1, 2):                             # Ben and Cy spin and end their turns
+        assert table.state.turn == seat
+        assert "has not spun" in refusal(table, type="press", seat=seat)
+        act(table, type="roll", values=[1, 1])
+        act(table, type="next")
+    act(table, type="roll", values=[5, 5])
+    state = act(table, type="press", seat=0)
+    assert state.players[0].extra["in_goal"] == 3 and not state.over
+    state = act(table, type="press", seat=0)
+    assert (state.phase, state.winners) == ("over", [0])
+    assert [p.extra["in_goal"] for p in state.players] == [4, 0, 0]

@@ -1,0 +1,99 @@
+"""The Lost Diamond (LD1-LD2), an assisted game: expectations by hand from RULINGS.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import LogError, Refused
+from companion.events import parse_event
+from companion.replay import replay
+
+GAME = "lost-diamond"
+
+
+def start(leads=((6, 6), (1, 1))):
+    table = replay([{"type": "new_game", "game": GAME, "players": ["Ann", "Ben"]}])
+    for values in leads:
+        act(table, type="roll", values=list(values))
+    return table
+
+
+def act(table, **event):
+    return table.apply(parse_event(event))
+
+
+def refusal(table, **event) -> str:
+    with pytest.raises(Refused) as err:
+        table.attempt(parse_event(event))
+    return str(err.value)
+
+
+def test_lost_diamond_is_for_two():
+    with pytest.raises(LogError, match="for 2 players, not 3"):
+        replay([{"type": "new_game", "game": GAME, "players": ["Ann", "Ben", "Cy"]}])
+
+
+def test_lost_diamond_ld1_lead_on_the_sum():
+    table = start(leads=((1, 4), (3, 3)))      # 5 against 6
+    assert (table.state.phase, table.state.turn) == ("play", 1)
+
+
+def test_lost_diamond_ld1_field_move_is_a_knob_press_without_spin():
+    table = start()
+    rolls = table.state.rolls
+    state = act(table, type="next")
+    assert (state.turn, state.awaiting, state.rolls) == (1, "roll", rolls)
+    assert state.log[-1] == "Ann moves in the Field"
+    act(table, type="roll", values=[2, 3])           # Ben on the road spins
+    assert table.to_json()["prompt"] == "Ben: Move forward 2, then 3 on the road or lane."
+    state = act(table, type="next")                  # and ends the turn: no Field move
+    assert state.turn == 0 and "Ben moves in the Field" not in state.log
+
+
+def test_lost_diamond_ld2_press_takes_then_captures_the_diamond():
+    table = start()
+    state = act(table, type="press", seat=0)         # Ann's Field move reaches the diamond
+    assert state.players[0].extra["diamond"] and state.awaiting == "next"
+    assert table.to_json()["diamond"] == 0
+    assert "Ann takes the Lost Diamond from its square" in state.log
+    assert "no throw is asked" in refusal(table, type="roll", values=[1, 1])  # move was made
+    act(table, type="next")
+    assert "it is Ben's turn" in refusal(table, type="press", seat=0)
+    act(table, type="roll", values=[4, 1])
+    state = act(table, type="press", seat=1)         # Ben lands on Ann: captures it
+    assert [p.extra["diamond"] for p in state.players] == [False, True]
+    assert "Ben captures the Lost Diamond from Ann" in state.log
+
+
+def test_lost_diamond_ld2_carrier_home_needs_a_confirming_press():
+    table = start()
+    act(table, type="press", seat=0)
+    act(table, type="next")
+    act(table, type="roll", values=[1, 1])
+    act(table, type="next")
+    assert "spin first" in refusal(table, type="press", seat=0)   # home only by the road
+    act(table, type="roll", values=[5, 6])
+    state = act(table, type="press", seat=0)         # Ann says she is home
+    assert (state.phase, state.awaiting) == ("play", "next")
+    assert table.to_json()["home_claim"] == 0
+    assert "confirm" in table.to_json()["prompt"]
+    state = act(table, type="press", seat=0)         # and confirms
+    assert (state.phase, state.winners) == ("over", [0])
+
+
+def test_lost_diamond_ld2_anything_else_cancels_the_claim():
+    table = start()
+    act(table, type="press", seat=0)
+    act(table, type="next")
+    act(table, type="roll", values=[1, 1])
+    act(table, type="next")
+    act(table, type="roll", values=[5, 6])
+    act(table, type="press", seat=0)                 # a claim ...
+    state = act(table, type="next")                  # ... cancelled by the knob
+    assert (state.phase, state.turn, state.awaiting) == ("play", 1, "roll")
+    assert table.to_json()["home_claim"] is None
+    act(table, type="roll", values=[2, 2])
+    act(table, type="next")
+    act(table, type="roll", values=[3, 4])
+    state = act(table, type="press", seat=0)         # a new claim needs its own confirmation
+    assert state.phase == "play" and table.to_json()["home_claim"] == 0
