@@ -1,0 +1,269 @@
+"""The device's settings: pins (BCM), seats, display, web and PIN, read from TOML and checked.
+
+Every key has a default (see firmware/parlour.example.toml), so a missing file is a working
+config; a bad value is one ConfigError that names the file, the key and what is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.errors import ParlourError
+
+MAX_SEATS = 6
+I2C_PINS = (2, 3)             # SDA1 / SCL1: the OLED's bus
+BCM_PINS = range(0, 28)       # GPIO0..GPIO27 on the 40-pin header
+DRIVERS = ("ssd1306", "sh1106")
+SYSTEM_CONFIG = Path("/etc/parlour/parlour.toml")
+
+
+class ConfigError(ParlourError, ValueError):
+    """A config file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Pins:
+    """BCM numbers of every input and output; seat_leds empty and buzzer None mean not fitted."""
+    seats: tuple[int, ...] = (5, 6, 13, 19, 26, 25)
+    undo: int = 23
+    menu: int = 24
+    encoder_a: int = 17
+    encoder_b: int = 27
+    encoder_button: int = 22
+    seat_leds: tuple[int, ...] = (12, 16, 20, 21, 10, 9)
+    buzzer: int | None = 18
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """The OLED: driver chip, I2C bus and address, rotation in quarter turns (luma's rotate)."""
+    driver: str = "ssd1306"
+    port: int = 1
+    address: int = 0x3C
+    rotation: int = 0
+    width: int = 128
+    height: int = 64
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the device program needs to know about its table and box."""
+    seats: int = MAX_SEATS
+    pins: Pins = field(default_factory=Pins)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    host: str = "0.0.0.0"
+    port: int = 8080
+    threads: int = 48
+    data_dir: Path = Path("~/.local/state/parlour").expanduser()
+    pin: str | None = None
+    source: Path | None = None   # the file it came from; None = built-in defaults
+
+    def seat_pins(self) -> tuple[int, ...]:
+        """The BCM pins of the seats in use (the first `seats` of pins.seats)."""
+        return self.pins.seats[:self.seats]
+
+    def seat_led_pins(self) -> tuple[int, ...]:
+        """The BCM pins of the seat LEDs in use; empty without LEDs."""
+        return self.pins.seat_leds[:self.seats]
+
+
+def load_config(path: str | Path | None = None, *,
+                env: Mapping[str, str] = os.environ) -> Config:
+    """Read and check a config: `path`, else the first file of `search_path(env)` that exists,
+    else the defaults."""
+    if path is None and env.get("PARLOUR_CONFIG"):
+        path = env["PARLOUR_CONFIG"]
+    if path is None:
+        path = next((p for p in search_path(env) if p.is_file()), None)
+    if path is None:
+        return parse_config({}, env=env)
+    path = Path(path).expanduser()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read it ({err})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML ({err})") from None
+    return parse_config(data, source=path, env=env)
+
+
+def search_path(env: Mapping[str, str] = os.environ) -> list[Path]:
+    """Where a config is looked for when none is named: the user's, then the system's."""
+    config_home = Path(env.get("XDG_CONFIG_HOME") or _home(env) / ".config")
+    return [config_home / "parlour" / "parlour.toml", SYSTEM_CONFIG]
+
+
+def default_data_dir(env: Mapping[str, str] = os.environ) -> Path:
+    """systemd's StateDirectory, else $XDG_STATE_HOME/parlour, else ~/.local/state/parlour."""
+    if env.get("STATE_DIRECTORY"):
+        return Path(env["STATE_DIRECTORY"].split(":")[0])
+    if env.get("XDG_STATE_HOME"):
+        return Path(env["XDG_STATE_HOME"]) / "parlour"
+    return _home(env) / ".local" / "state" / "parlour"
+
+
+def parse_config(data: Mapping[str, Any], *, source: Path | None = None,
+                 env: Mapping[str, str] = os.environ) -> Config:
+    """Check a parsed TOML document and build the Config; raise one ConfigError if it is bad."""
+    where = f"{source}: " if source else "config: "
+    try:
+        return _build(_Reader(data), source, env)
+    except _Bad as bad:
+        raise ConfigError(where + str(bad)) from None
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    return Path(env["HOME"]) if env.get("HOME") else Path.home()
+
+
+class _Bad(Exception):
+    pass
+
+
+class _Reader:
+    """Takes keys out of one TOML table with type checks; what is left over is a typo."""
+
+    def __init__(self, data: Mapping[str, Any], name: str = ""):
+        if not isinstance(data, Mapping):
+            raise _Bad(f"[{name}] must be a table")
+        self.data, self.name, self.used = data, name, set()
+
+    def key(self, key: str) -> str:
+        return f"[{self.name}] {key}" if self.name else key
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        self.used.add(key)
+        if key not in self.data:
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            raise _Bad(f"{self.key(key)}: expected {_kind_name(kind)}, got {value!r}")
+        if not isinstance(value, kind):
+            raise _Bad(f"{self.key(key)}: expected {_kind_name(kind)}, got {value!r}")
+        return value
+
+    def table(self, key: str) -> _Reader:
+        self.used.add(key)
+        return _Reader(self.data.get(key, {}), key)
+
+    def done(self) -> None:
+        extra = sorted(set(self.data) - self.used)
+        if extra:
+            known = ", ".join(sorted(self.used))
+            raise _Bad(f"{self.key(extra[0])}: unknown key (known here: {known})")
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {int: "a whole number", str: "a string", list: "a list", bool: "true or false",
+             float: "a number"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _bcm(reader: _Reader, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in BCM_PINS:
+        raise _Bad(f"{reader.key(key)}: expected a BCM pin number 0-27, got {value!r}")
+    return value
+
+
+def _pin_list(reader: _Reader, key: str, default: tuple[int, ...]) -> tuple[int, ...]:
+    values = reader.get(key, list, list(default))
+    return tuple(_bcm(reader, key, v) for v in values)
+
+
+def _read_pins(reader: _Reader) -> Pins:
+    d = Pins()
+    buzzer = reader.get("buzzer", (int, bool), d.buzzer)
+    if buzzer is True:
+        raise _Bad(f"{reader.key('buzzer')}: give the buzzer's BCM pin, or false for none")
+    pins = Pins(
+        seats=_pin_list(reader, "seats", d.seats),
+        undo=_bcm(reader, "undo", reader.get("undo", int, d.undo)),
+        menu=_bcm(reader, "menu", reader.get("menu", int, d.menu)),
+        encoder_a=_bcm(reader, "encoder_a", reader.get("encoder_a", int, d.encoder_a)),
+        encoder_b=_bcm(reader, "encoder_b", reader.get("encoder_b", int, d.encoder_b)),
+        encoder_button=_bcm(reader, "encoder_button",
+                            reader.get("encoder_button", int, d.encoder_button)),
+        seat_leds=_pin_list(reader, "seat_leds", d.seat_leds),
+        buzzer=None if buzzer is False or buzzer is None else _bcm(reader, "buzzer", buzzer),
+    )
+    reader.done()
+    return pins
+
+
+def _check_pins(pins: Pins, seats: int) -> None:
+    """Each pin has one job, the I2C pins belong to the OLED, every seat has a button."""
+    if len(pins.seats) < seats:
+        raise _Bad(f"[pins] seats: {seats} seats need {seats} button pins, "
+                   f"got {len(pins.seats)}")
+    if pins.seat_leds and len(pins.seat_leds) < seats:
+        raise _Bad(f"[pins] seat_leds: {seats} seats need {seats} LED pins (or [] for none), "
+                   f"got {len(pins.seat_leds)}")
+    roles = [(f"seats[{i}]", p) for i, p in enumerate(pins.seats[:seats])]
+    roles += [(name, getattr(pins, name)) for name in
+              ("undo", "menu", "encoder_a", "encoder_b", "encoder_button")]
+    roles += [(f"seat_leds[{i}]", p) for i, p in enumerate(pins.seat_leds[:seats])]
+    if pins.buzzer is not None:
+        roles.append(("buzzer", pins.buzzer))
+    owner: dict[int, str] = {}
+    for role, pin in roles:
+        if pin in I2C_PINS:
+            raise _Bad(f"[pins] {role}: BCM {pin} is the OLED's I2C bus (SDA/SCL are BCM 2 and 3)")
+        if pin in owner:
+            raise _Bad(f"[pins] {role}: BCM {pin} is already used by {owner[pin]}")
+        owner[pin] = role
+
+
+def _read_display(reader: _Reader) -> DisplayConfig:
+    d = DisplayConfig()
+    driver = reader.get("driver", str, d.driver)
+    if driver not in DRIVERS:
+        raise _Bad(f"{reader.key('driver')}: expected one of {', '.join(DRIVERS)}, got {driver!r}")
+    port = reader.get("port", int, d.port)
+    if port < 0:
+        raise _Bad(f"{reader.key('port')}: expected an I2C bus number (1 on a Pi), got {port}")
+    address = reader.get("address", int, d.address)
+    if not 0x03 <= address <= 0x77:
+        raise _Bad(f"{reader.key('address')}: expected a 7-bit I2C address such as 0x3C, "
+                   f"got {address:#x}")
+    rotation = reader.get("rotation", int, d.rotation)
+    if rotation not in (0, 1, 2, 3):
+        raise _Bad(f"{reader.key('rotation')}: expected 0-3 quarter turns clockwise "
+                   f"(2 = upside down), got {rotation}")
+    reader.done()
+    return DisplayConfig(driver=driver, port=port, address=address, rotation=rotation)
+
+
+def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
+    seats = top.get("seats", int, MAX_SEATS)
+    if not 1 <= seats <= MAX_SEATS:
+        raise _Bad(f"seats: expected 1-{MAX_SEATS}, got {seats}")
+    data_dir = top.get("data_dir", str, None)
+    pin = top.get("pin", str, None)
+    if pin is not None and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
+        raise _Bad(f"pin: expected 4-8 digits in quotes (e.g. \"2468\"), got {pin!r}")
+    pins = _read_pins(top.table("pins"))
+    _check_pins(pins, seats)
+    display = _read_display(top.table("display"))
+    web = top.table("web")
+    host = web.get("host", str, "0.0.0.0")
+    port = web.get("port", int, 8080)
+    if not 1 <= port <= 65535:
+        raise _Bad(f"[web] port: expected 1-65535, got {port}")
+    threads = web.get("threads", int, 48)
+    if not 1 <= threads <= 1000:
+        raise _Bad(f"[web] threads: expected 1-1000, got {threads}")
+    web.done()
+    top.done()
+    return Config(seats=seats, pins=pins, display=display, host=host, port=port,
+                  threads=threads, pin=pin, source=source,
+                  data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

@@ -1,0 +1,130 @@
+"""The config: defaults, where it is looked for, and one clear error for each kind of mistake."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields, replace
+from pathlib import Path
+
+import pytest
+
+from companion.errors import ParlourError
+from firmware.config import (Config, ConfigError, DisplayConfig, Pins, load_config,
+                             parse_config)
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "firmware" / "parlour.example.toml"
+
+
+@pytest.fixture
+def env(tmp_path):
+    """An environment with a private home and no Parlour variables."""
+    return {"HOME": str(tmp_path / "home")}
+
+
+def write(tmp_path, text: str) -> Path:
+    path = tmp_path / "parlour.toml"
+    path.write_text(text)
+    return path
+
+
+def test_config_without_a_file_is_the_defaults(env, tmp_path):
+    config = load_config(env=env)
+    assert config == Config(data_dir=tmp_path / "home" / ".local" / "state" / "parlour")
+    assert config.seat_pins() == (5, 6, 13, 19, 26, 25) and config.source is None
+
+
+def test_config_example_file_states_every_default(env):
+    example = load_config(EXAMPLE, env=env)
+    assert replace(example, source=None) == load_config(env=env)
+    text = EXAMPLE.read_text()
+    for cls in (Pins, DisplayConfig):
+        for f in fields(cls):
+            if (cls, f.name) not in ((DisplayConfig, "width"), (DisplayConfig, "height")):
+                assert re.search(rf"^\s*#?\s*{f.name} = ", text, re.M), f.name
+    for key in ("seats", "data_dir", "pin", "host", "port", "threads"):
+        assert re.search(rf"^\s*#?\s*{key} = ", text, re.M), key
+
+
+def test_config_file_values_override_defaults(env, tmp_path):
+    path = write(tmp_path, """
+seats = 3
+data_dir = "/srv/parlour"
+pin = "0246"
+[web]
+port = 9000
+[pins]
+seats = [4, 5, 6]
+seat_leds = []
+buzzer = false
+[display]
+driver = "sh1106"
+address = 0x3D
+rotation = 2
+""")
+    config = load_config(path, env=env)
+    assert (config.seats, config.port, config.pin) == (3, 9000, "0246")
+    assert config.data_dir == Path("/srv/parlour") and config.source == path
+    assert config.pins.seat_leds == () and config.pins.buzzer is None
+    assert config.seat_led_pins() == ()
+    assert config.display == DisplayConfig(driver="sh1106", address=0x3D, rotation=2)
+
+
+def test_config_search_path_prefers_env_then_user_then_defaults(env, tmp_path):
+    user = tmp_path / "home" / ".config" / "parlour" / "parlour.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text("seats = 2\n")
+    assert load_config(env=env).seats == 2
+    named = write(tmp_path, "seats = 4\n")
+    assert load_config(env={**env, "PARLOUR_CONFIG": str(named)}).seats == 4
+    xdg = tmp_path / "xdg"
+    assert load_config(env={**env, "XDG_CONFIG_HOME": str(xdg)}).seats == 6
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ({"STATE_DIRECTORY": "/var/lib/parlour:/other"}, Path("/var/lib/parlour")),
+    ({"XDG_STATE_HOME": "/state"}, Path("/state/parlour")),
+])
+def test_config_data_dir_default_follows_environment(env, extra, expected):
+    assert load_config(env={**env, **extra}).data_dir == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[pins]\nundo = 17\n", "[pins] encoder_a: BCM 17 is already used by undo"),
+    ("[pins]\nmenu = 3\n", "[pins] menu: BCM 3 is the OLED's I2C bus"),
+    ("seats = 1\n[pins]\nseat_leds = [2]\nseats = [5]\n", "[pins] seat_leds[0]: BCM 2 is the OLED's I2C bus"),
+    ('[display]\ndriver = "ssd1309"\n', "[display] driver: expected one of ssd1306, sh1106"),
+    ("seats = 7\n", "seats: expected 1-6, got 7"),
+    ("seats = 0\n", "seats: expected 1-6, got 0"),
+    ("seats = 4\n[pins]\nseats = [5, 6]\n", "4 seats need 4 button pins, got 2"),
+    ("[pins]\nundo = 40\n", "[pins] undo: expected a BCM pin number 0-27, got 40"),
+    ("[pins]\nundo = true\n", "[pins] undo: expected a whole number, got True"),
+    ("[pins]\nbuzzer = true\n", "[pins] buzzer: give the buzzer's BCM pin, or false"),
+    ('[pins]\nseats = "5"\n', "[pins] seats: expected a list"),
+    ("[pins]\nencoder_c = 9\n", "[pins] encoder_c: unknown key"),
+    ("sets = 4\n", "sets: unknown key"),
+    ("pin = 2468\n", "pin: expected a string"),
+    ('pin = "12"\n', "pin: expected 4-8 digits"),
+    ("[display]\naddress = 0x80\n", "[display] address: expected a 7-bit I2C address"),
+    ("[display]\nrotation = 90\n", "[display] rotation: expected 0-3 quarter turns"),
+    ("[web]\nport = 0\n", "[web] port: expected 1-65535"),
+    ("web = 3\n", "[web] must be a table"),
+    ("seats = \n", "not valid TOML"),
+])
+def test_config_mistake_is_one_clear_error(env, tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, env=env)
+    text = str(caught.value)
+    assert text.startswith(f"{path}: ") and message in text and "\n" not in text
+
+
+def test_config_missing_named_file_is_an_error(env, tmp_path):
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "nope.toml", env=env)
+
+
+def test_config_error_is_a_parlour_value_error():
+    with pytest.raises(ParlourError):
+        parse_config({"seats": "six"})
+    with pytest.raises(ValueError, match=r"^config: seats: expected a whole number"):
+        parse_config({"seats": "six"})
