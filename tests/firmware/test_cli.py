@@ -101,7 +101,7 @@ def test_cli_verify_without_seed_says_not_revealed(capsys, tmp_path):
     log = tmp_path / "open.jsonl"
     log.write_text(json.dumps(first) + "\n")
     code, out, _ = run_cli(capsys, "verify", str(log))
-    assert code == 1 and "not revealed" in out
+    assert code == 1 and "still secret" in out
 
 
 def test_cli_export_writes_replayable_logs(capsys, tmp_path):

@@ -1,0 +1,142 @@
+"""Views: what a screen shows, read from the state JSON (a session snapshot).
+
+A view is plain data; the screens draw it and the tests read it, so "the screen changed" can be
+checked in words as well as in pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Snapshot = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """The play screen: `name` big, `action` beneath, `detail` in small type at the foot."""
+
+    heading: str
+    corner: str
+    name: str
+    action: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the scores: a name and its standing, `marked` for the awaited player."""
+
+    name: str
+    figure: str
+    marked: bool = False
+
+
+@dataclass(frozen=True)
+class SpinFrame:
+    """One frame of a spin. Angles are radians clockwise from the top (dials) or tumble phase
+    (dice); `faces_up` the values showing now; `shown` the final labels once settled."""
+
+    kind: str
+    faces: int
+    name: str
+    angles: tuple[float, ...]
+    faces_up: tuple[int, ...]
+    shown: tuple[str, ...]
+    settled: bool
+    labels: tuple[str, ...] = field(default=())
+
+
+def split_prompt(prompt: str) -> tuple[str, str]:
+    """"Ann (Cat) - throw the dice" -> ("Ann (Cat)", "throw the dice"); "Ann: Move ..." too."""
+    for sep in (" - ", ": "):
+        name, found, action = prompt.partition(sep)
+        if found and len(name) <= 30:
+            return name, action
+    return "", prompt
+
+
+def label(randomizer: dict[str, Any] | None, value: int) -> str:
+    labels = (randomizer or {}).get("labels") or []
+    return str(labels[value - 1]) if 0 < value <= len(labels) else str(value)
+
+
+def roll_text(snap: Snapshot, randomizer: dict[str, Any] | None = None) -> str:
+    """The last roll as the dial shows it: "3 · 5", "4", "double 3"."""
+    roll = snap.get("last_roll") or {}
+    values = roll.get("values") or []
+    return " · ".join(label(randomizer or snap.get("randomizer"), v) for v in values)
+
+
+def player_name(snap: Snapshot, seat: int | None) -> str:
+    players = snap.get("players") or []
+    return players[seat]["name"] if seat is not None and 0 <= seat < len(players) else ""
+
+
+def turn_view(snap: Snapshot) -> TurnView:
+    """The lead spin-off or a turn: whose it is and what to do, from the prompt."""
+    name, action = split_prompt(snap.get("prompt") or "")
+    title = snap.get("title") or snap.get("game") or ""
+    if snap.get("phase") == "lead":
+        action = action.replace(" for the lead", "")
+        throws = (snap.get("lead") or {}).get("throws") or {}
+        detail = "  ".join(f"{player_name(snap, int(s))} {t}" for s, t in throws.items())
+        return TurnView(title, "Lead", name, action, detail or "who leads?")
+    if snap.get("awaiting") == "choose":
+        action = "turn, then press"
+    return TurnView(title, pool_text(snap), name, action, standing(snap, snap.get("turn")))
+
+
+def pool_text(snap: Snapshot) -> str:
+    return f"pool {snap['pool']}" if snap.get("pool") else ""
+
+
+def standing(snap: Snapshot, seat: int | None) -> str:
+    """A player's square, chips and score in a few characters: "sq 22 · 17 chips"."""
+    players = snap.get("players") or []
+    if seat is None or not 0 <= seat < len(players):
+        return ""
+    p = players[seat]
+    bits = []
+    if p.get("position") is not None:
+        bits.append(f"sq {p['position']}")
+    if p.get("chips"):
+        bits.append(f"{p['chips']} chips")
+    if p.get("score"):
+        bits.append(f"{p['score']} pts")
+    if p.get("lost_turns"):
+        bits.append("loses a turn")
+    return " · ".join(bits)
+
+
+def score_rows(snap: Snapshot) -> list[Row]:
+    rows = [Row(p["name"], standing(snap, i) or "-", i == snap.get("turn"))
+            for i, p in enumerate(snap.get("players") or [])]
+    if snap.get("pool"):
+        rows.append(Row("Pool", f"{snap['pool']} chips"))
+    return rows
+
+
+def winners_text(snap: Snapshot) -> tuple[str, str]:
+    winners = [player_name(snap, s) for s in snap.get("winners") or []]
+    if not winners:
+        return "No winner", "the game has ended"
+    if len(winners) == 1:
+        return winners[0], "wins!"
+    return " & ".join(winners), "share the win"
+
+
+def choices(snap: Snapshot) -> list[int]:
+    """The values the awaited player may choose with the knob (Domino Rex: covered spots)."""
+    players = snap.get("players") or []
+    turn = snap.get("turn")
+    if turn is not None and 0 <= turn < len(players):
+        for key in ("choices", "covered", "covered_squares", "dominoes"):
+            values = players[turn].get(key)
+            if isinstance(values, list) and values and all(isinstance(v, int) for v in values):
+                return sorted(set(values))
+    for key in ("choices", "options_now"):
+        values = snap.get(key)
+        if isinstance(values, list) and values and all(isinstance(v, int) for v in values):
+            return sorted(set(values))
+    return list(range(1, 7))

@@ -1,0 +1,76 @@
+"""The spin animation: timed by an injected clock, shaped by the flick, ending on the roll."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from firmware import screens
+from firmware.animation import FPS, MAX_SECONDS, MIN_SECONDS, Animation, duration_for
+
+INDICATOR = {"kind": "indicator", "count": 2, "faces": 6}
+DICE = {"kind": "dice", "count": 2, "faces": 6}
+
+
+def test_animation_harder_flick_spins_longer():
+    assert duration_for(0.05) < duration_for(0.5) < duration_for(1.0)
+    assert MIN_SECONDS <= duration_for(0.0) and duration_for(5.0) == MAX_SECONDS
+
+
+@pytest.mark.parametrize("values", [(1, 1), (3, 5), (6, 2)])
+def test_animation_indicator_arrows_stop_on_the_roll(values, clock):
+    spin = Animation(INDICATOR, values, strength=0.7, clock=clock)
+    clock.advance(spin.duration / 2)
+    assert not spin.done and not spin.frame().settled
+    clock.advance(spin.duration)
+    frame = spin.frame()
+    assert spin.done and frame.settled
+    assert frame.faces_up == values
+    for value, angle in zip(values, frame.angles):
+        assert math.isclose(angle % (2 * math.pi), (value - 0.5) / 6 * 2 * math.pi)
+
+
+def test_animation_slows_down(clock):
+    spin = Animation(INDICATOR, (2, 4), strength=1.0, clock=clock)
+    t0 = clock.now
+    speeds = []
+    for i in range(4):
+        a = spin.frame(t0 + i * 0.6).angles[0]
+        b = spin.frame(t0 + i * 0.6 + 0.01).angles[0]
+        speeds.append(abs(b - a))
+    assert speeds == sorted(speeds, reverse=True) and speeds[-1] < speeds[0] / 2
+
+
+def test_animation_dice_tumble_then_show_the_roll(clock):
+    spin = Animation(DICE, (6, 6), strength=0.5, clock=clock)
+    early = [spin.frame(clock.now + t).faces_up for t in (0.0, 0.1, 0.3, 0.5)]
+    assert any(faces != (6, 6) for faces in early)
+    assert all(1 <= f <= 6 for faces in early for f in faces)
+    assert spin.frame(clock.now + spin.duration).faces_up == (6, 6)
+
+
+def test_animation_press_skips_to_the_result(clock):
+    spin = Animation({"kind": "spinner", "count": 1, "faces": 6}, (4,), strength=1.0,
+                     clock=clock)
+    spin.skip()
+    frame = spin.frame()
+    assert spin.done and frame.settled and frame.faces_up == (4,)
+
+
+def test_animation_spinner_labels_are_shown(clock):
+    spin = Animation({"kind": "spinner", "count": 1, "faces": 3, "labels": ["1", "2", "double 1"]},
+                     (3,), strength=0.2, clock=lambda: 0.0)
+    spin.skip()
+    assert spin.frame().shown == ("double 1",)
+
+
+def test_animation_frames_draw_fast_enough_for_30_fps(clock):
+    spin = Animation(INDICATOR, (3, 5), strength=1.0, clock=clock)
+    frames = int(spin.duration * FPS)
+    start = time.perf_counter()
+    for i in range(frames):
+        screens.spin(spin.frame(clock.now + i / FPS))
+    per_frame = (time.perf_counter() - start) / frames
+    assert per_frame < 0.5 / FPS          # leaves more than half of each frame for the display

@@ -1,0 +1,150 @@
+"""The device program as a whole: `parlour run --sim` in a subprocess, and the main loop."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from firmware import runner
+from firmware.config import Config
+from firmware.inputs import InputEvent
+
+ROOT = Path(__file__).resolve().parents[2]
+PARLOUR = Path(sys.executable).with_name("parlour")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str, timeout: float = 2.0) -> bytes:
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return response.read()
+
+
+def post(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture
+def quiet_env(tmp_path):
+    """No config file or state of the user's leaks in."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PARLOUR")}
+    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_STATE_HOME=str(tmp_path / "state"), PYTHONUNBUFFERED="1")
+    return env
+
+
+@pytest.mark.slow
+def test_runner_parlour_run_sim_serves_and_stops_on_sigterm(tmp_path, quiet_env):
+    port = free_port()
+    command = [str(PARLOUR), "run", "--sim", "--host", "127.0.0.1", "--port", str(port),
+               "--data-dir", str(tmp_path / "data"), "--pin", "2468"]
+    if not PARLOUR.exists():   # pragma: no cover - an install without the console script
+        command = [sys.executable, "-c", "import sys; from firmware.cli import main; "
+                   "sys.exit(main(sys.argv[1:]))", *command[1:]]
+    proc = subprocess.Popen(command, cwd=ROOT, env=quiet_env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                state = json.loads(get(base + "/api/state"))
+                break
+            except OSError:
+                assert proc.poll() is None, proc.communicate()[1]
+                assert time.monotonic() < deadline, "the server never answered"
+                time.sleep(0.1)
+        assert state["phase"] == "idle" and state["game"] is None
+        before = int(get(base + "/device/screen.png") != b"")
+        assert before and post(base + "/device/input",
+                               {"input": "knob", "action": "press"})["ok"]
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    assert f"127.0.0.1:{port}" in out and "simulated" in out
+    assert "2468" not in out + err and "PIN on the device's menu" in out   # not a terminal
+    assert "stopped" in out
+    assert (tmp_path / "data" / "parlour.db").exists()
+
+
+def test_runner_bad_config_is_one_line_and_status_2(tmp_path, capsys):
+    status = runner.run(sim=True, host="127.0.0.1", port=0, data_dir=str(tmp_path),
+                        config_path=str(tmp_path / "missing.toml"), pin="1")
+    err = capsys.readouterr().err
+    assert status == 2 and "missing.toml" in err and len(err.strip().splitlines()) == 1
+
+
+def test_runner_knows_a_pi_by_its_device_tree(tmp_path):
+    model = tmp_path / "model"
+    assert not runner.on_pi(model)
+    model.write_text("Raspberry Pi Zero 2 W Rev 1.0\x00")
+    assert runner.on_pi(model)
+    model.write_text("QEMU Virtual Machine")
+    assert not runner.on_pi(model)
+
+
+def test_runner_address_for_phones():
+    assert runner.lan_address("192.168.4.1") == "192.168.4.1"    # a specific host as given
+
+
+@pytest.fixture
+def table(tmp_path, mock_factory):
+    table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
+                         config=Config(data_dir=tmp_path), pin="1234", web=False)
+    thread = threading.Thread(target=runner.loop, args=(table,), daemon=True)
+    yield table, thread
+    table.stop.set()
+    table.inputs.put(runner.WAKE)
+    thread.join(timeout=5)
+    table.close()
+
+
+def test_runner_loop_sleeps_when_idle(table):
+    table, thread = table
+    polls = []
+    poll = table.controls.poll
+    table.controls.poll = lambda: (polls.append(1), poll())
+    thread.start()
+    time.sleep(0.6)
+    assert 2 <= len(polls) <= 0.6 / runner.POLL_IDLE + 3        # no busy loop
+    assert table.frames == 1                                     # drawn once, then at rest
+
+
+def test_runner_loop_spins_at_30_fps_and_shows_frames(table):
+    table, thread = table
+    table.session.new_game("kat-en-muis", ["Ann", "Ben"])
+    thread.start()
+    time.sleep(0.2)
+    before = table.frames
+    table.inputs.put(InputEvent("flick", strength=0.2))
+    time.sleep(0.1)
+    spin = table.controller.animation
+    assert spin is not None and table.session.snapshot()["rolls"] == 1
+    time.sleep(spin.duration + 0.3)
+    frames = table.frames - before
+    assert frames >= 0.7 * 30 * spin.duration, frames          # ~30 fps measured
+    assert table.controller.screen == "result"
+    assert table.display.last_image is not None
+    assert table.panel.screen_version() >= frames // 2       # the dial moves on most frames

@@ -1,0 +1,147 @@
+"""The simulated panel: web inputs become MockFactory pin edges, through the real controls."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+from PIL import Image
+
+from companion.session import Session
+from companion.store import Store
+from firmware import screens
+from firmware.config import Config
+from firmware.controller import Controller
+from firmware.controls import Controls
+from firmware.inputs import InputEvent
+from firmware.sim import DARK, LIT, SimClock, SimPanel
+
+
+@pytest.fixture
+def sim_clock(clock):
+    return SimClock(base=clock)
+
+
+@pytest.fixture
+def events():
+    return []
+
+
+@pytest.fixture
+def controls(mock_factory, sim_clock, events):
+    with Controls(Config(), events.append, pin_factory=mock_factory, clock=sim_clock) as c:
+        yield c
+
+
+@pytest.fixture
+def panel(mock_factory, controls, sim_clock):
+    return SimPanel(mock_factory, controls.pin_map, sim_clock, poll=controls.poll)
+
+
+def test_sim_seat_input_drives_the_seat_pin(panel, events):
+    assert panel.handle_input({"input": "seat", "seat": 2})["ok"]
+    assert events == [InputEvent("seat", seat=2)]
+
+
+@pytest.mark.parametrize("kind", ["undo", "menu"])
+def test_sim_undo_and_menu_buttons(panel, events, kind):
+    panel.handle_input({"input": kind})
+    assert events == [InputEvent(kind)]
+
+
+def test_sim_knob_press_is_a_press(panel, events):
+    panel.handle_input({"input": "knob", "action": "press"})
+    assert events == [InputEvent("press")]
+
+
+def test_sim_knob_hold_lasts_a_second_without_sleeping(panel, events, sim_clock):
+    before, wall = sim_clock(), time.monotonic()
+    panel.handle_input({"input": "knob", "action": "hold"})
+    assert events == [InputEvent("hold")]
+    assert sim_clock() - before >= 1.0 and time.monotonic() - wall < 0.5
+
+
+@pytest.mark.parametrize("detents", [1, 3, -2])
+def test_sim_knob_turn_is_slow_detents(panel, events, detents):
+    panel.handle_input({"input": "knob", "action": "turn", "detents": detents})
+    assert events == [InputEvent("turn", detents=detents)]
+
+
+def test_sim_knob_flick_is_fast(panel, events):
+    panel.handle_input({"input": "knob", "action": "flick", "detents": 20})
+    assert [e.kind for e in events] == ["flick"]
+    weak = events[0].strength
+    events.clear()
+    panel.handle_input({"input": "knob", "action": "flick", "detents": 50})
+    assert [e.kind for e in events] == ["flick"] and events[0].strength > weak
+
+
+@pytest.mark.parametrize("payload, words", [
+    ({}, "unknown input"),
+    ({"input": "seat"}, "'seat'"),
+    ({"input": "seat", "seat": 9}, "'seat'"),
+    ({"input": "seat", "seat": True}, "'seat'"),
+    ({"input": "knob"}, "knob action"),
+    ({"input": "knob", "action": "spin"}, "knob action"),
+    ({"input": "knob", "action": "turn", "detents": "3"}, "'detents'"),
+    ({"input": "knob", "action": "turn", "detents": 0}, "'detents'"),
+    ({"input": "knob", "action": "flick", "detents": 2}, "at least 4"),
+    ({"input": "knob", "action": "turn", "detents": 10_000}, "'detents'"),
+    (["seat"], "JSON object"),
+])
+def test_sim_bad_payloads_raise_value_error(panel, events, payload, words):
+    with pytest.raises(ValueError, match=words):
+        panel.handle_input(payload)
+    assert events == []
+
+
+def test_sim_screen_png_is_scaled_and_versioned(panel):
+    version = panel.screen_version()
+    frame = screens.message("Table PIN", "4821")
+    panel.publish(frame)
+    assert panel.screen_version() == version + 1
+    panel.publish(frame.copy())                                   # same frame: no new version
+    assert panel.screen_version() == version + 1
+    png = Image.open(io.BytesIO(panel.screen_png()))
+    assert png.format == "PNG" and png.size == (512, 256)
+    assert {colour for _, colour in png.getcolors()} == {DARK, LIT}  # a blue OLED look
+
+
+def test_sim_end_to_end_press_seats_and_flick_through_the_pins(
+        mock_factory, sim_clock, tmp_path):
+    """Knob and seat pins move the session; the controller's view follows."""
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32))
+    inputs: list[InputEvent] = []
+    with Controls(Config(), inputs.append, pin_factory=mock_factory, clock=sim_clock) as ctl:
+        table = Controller(session, controls=ctl, seats=6, clock=sim_clock)
+        panel = SimPanel(mock_factory, ctl.pin_map, sim_clock, poll=ctl.poll)
+
+        def act(payload):
+            panel.handle_input(payload)
+            while inputs:
+                table.handle(inputs.pop(0))
+            table.update()
+            panel.publish(table.render())
+
+        act({"input": "knob", "action": "press"})                 # start-up -> games
+        act({"input": "knob", "action": "turn", "detents": 2})    # Cats and Dogs
+        act({"input": "knob", "action": "press"})
+        act({"input": "seat", "seat": 0})
+        act({"input": "seat", "seat": 3})
+        act({"input": "knob", "action": "press"})
+        snap = session.snapshot()
+        assert snap["game"] == "cats-and-dogs" and len(snap["players"]) == 2
+        assert table.view()["turn"].name == "Player 1"
+        version = panel.screen_version()
+        act({"input": "seat", "seat": 3})                         # not armed: ignored
+        assert table.flash_text == "Not your turn" and session.snapshot()["rolls"] == 0
+        act({"input": "knob", "action": "flick", "detents": 30})
+        assert session.snapshot()["rolls"] == 1
+        assert table.screen == "spin" and panel.screen_version() > version
+        act({"input": "knob", "action": "press"})                 # skip to the result
+        assert table.screen == "result"
+        act({"input": "knob", "action": "press"})
+        assert table.view()["turn"].name == "Player 4"            # the lead passes on
+    store.close()
