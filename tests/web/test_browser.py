@@ -1,0 +1,199 @@
+"""The status page and the device panel in a real browser (Debian's chromium, headless) at
+phone size, against a real server: `parlour run --sim` when the firmware is there, else the
+app under waitress with a fake device. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from web_support import PIN, FakeDevice, serving
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 360, "height": 740}
+WAIT_MS = 10_000
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"parlour run exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/api/state", timeout=1):
+                return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+    raise AssertionError("parlour run did not answer in time")
+
+
+@contextlib.contextmanager
+def simulated_table(tmp_path: Path) -> Iterator[str]:
+    """`parlour run --sim` on a loopback port, stopped (then killed if need be) at the end."""
+    port = free_port()
+    command = [sys.executable, "-c", "import sys; from firmware.cli import main; "
+               "sys.exit(main(sys.argv[1:]))", "run", "--sim", "--host", "127.0.0.1",
+               "--port", str(port), "--data-dir", str(tmp_path / "data"), "--pin", PIN]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               cwd=Path(__file__).resolve().parents[2])
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url, process)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate(timeout=10)
+
+
+def firmware_runs() -> bool:
+    try:
+        from firmware import cli, runner, sim  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture
+def table(tmp_path, make_app) -> Iterator[str]:
+    if firmware_runs():
+        with simulated_table(tmp_path) as url:
+            yield url
+    else:
+        with serving(make_app()) as url:
+            yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
+def post(url: str, body: dict, pin: str | None = PIN) -> dict:
+    headers = {"Content-Type": "application/json"}
+    if pin:
+        headers["X-Parlour-Pin"] = pin
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers=headers)
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return json.loads(answer.read())
+
+
+def screenshot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def test_browser_status_page_follows_the_table_live(table, phone):
+    from playwright.sync_api import expect
+    phone.goto(table + "/")
+    expect(phone.locator("#live")).to_have_text("Live")
+    post(table + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    expect(phone.locator("#title")).to_have_text("Kat en Muis")
+    expect(phone.locator("#prompt")).to_have_text("Ann - throw the dice for the lead")
+    expect(phone.locator("#players tbody tr")).to_have_count(2)
+    post(table + "/device/input", {"input": "knob", "action": "flick", "detents": 12}, pin=None)
+    expect(phone.locator("#roll-text")).to_contain_text("Last throw: Ann")
+    expect(phone.locator("#dial svg rect.face")).to_have_count(2)
+    expect(phone.locator("#prompt")).to_have_text("Ben - throw the dice for the lead")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for _ in range(3):
+        post(table + "/api/control/roll", {})
+    expect(phone.locator("#log li").first).not_to_have_text("Kat en Muis: Ann, Ben")
+    screenshot(phone, "status-phone.png")
+    phone.goto(table + "/fairness")
+    expect(phone.locator("h1")).to_have_text("Are the dice fair?")
+    expect(phone.locator(".histogram")).to_have_count(1)
+    screenshot(phone, "fairness-phone.png")
+
+
+def rolls(table: str) -> int:
+    with urllib.request.urlopen(table + "/api/state", timeout=5) as answer:
+        return json.loads(answer.read())["rolls"]
+
+
+def test_browser_device_knob_swipe_flicks_and_buttons_send(table, phone):
+    from playwright.sync_api import expect
+    post(table + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    phone.goto(table + "/device")
+    expect(phone.locator("#screen")).to_be_visible()
+    first_frame = phone.locator("#screen").get_attribute("data-version")
+    box = phone.locator("#knob").bounding_box()
+    cx, cy, r = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, box["width"] / 3
+    with phone.expect_request(lambda q: q.url.endswith("/device/input")
+                              and '"flick"' in (q.post_data or "")) as swipe:
+        phone.mouse.move(cx + r, cy)
+        phone.mouse.down()
+        for step in range(1, 13):                   # three quarters of a turn, fast
+            angle = step * math.pi / 8
+            phone.mouse.move(cx + r * math.cos(angle), cy + r * math.sin(angle))
+        phone.mouse.up()
+    assert json.loads(swipe.value.post_data)["detents"] > 0
+    deadline = time.monotonic() + 10
+    while rolls(table) < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert rolls(table) == 1, "the swipe did not spin"
+    expect(phone.locator("#screen")).not_to_have_attribute("data-version", first_frame)
+    for name, payload in [("Undo", {"input": "undo"}), ("Seat 1", {"input": "seat", "seat": 0}),
+                          ("Press", {"input": "knob", "action": "press"})]:
+        with phone.expect_response(lambda a: a.url.endswith("/device/input")) as answer:
+            phone.get_by_role("button", name=name, exact=True).click()
+        assert json.loads(answer.value.request.post_data) == payload
+        assert answer.value.status < 500
+    screenshot(phone, "device-phone.png")
+
+
+def test_browser_falls_back_to_polling_when_streams_are_full(make_app, phone, session):
+    from playwright.sync_api import expect
+    app = make_app(max_streams=0, device=FakeDevice(session))
+    with serving(app) as url:
+        phone.goto(url + "/")
+        expect(phone.locator("#live")).to_have_text("Updating every few seconds")
+        post(url + "/api/control/new-game", {"game": "cats-and-dogs", "players": ["Cy", "Di"]})
+        expect(phone.locator("#title")).to_have_text("Cats and Dogs")
+        post(url + "/api/control/roll", {})
+        expect(phone.locator("#roll-text")).to_contain_text("Last spin: Cy")
+        expect(phone.locator("#dial svg path.seg-a")).to_have_count(3)

@@ -1,0 +1,262 @@
+"""POST /api/login and /api/control/<action>: the PIN, its rate limit, every action, and the
+rule that nothing a client sends ever gets a 500."""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from web_support import PIN
+
+HEADER = {"X-Parlour-Pin": PIN}
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+# -- the PIN ----------------------------------------------------------------------------------
+
+def test_control_without_pin_is_401(control, session):
+    response = control("new-game", {"game": "kat-en-muis", "players": ["A", "B"]}, pin=None)
+    assert response.status_code == 401
+    assert "PIN" in response.get_json()["error"]
+    assert session.snapshot()["phase"] == "idle"
+
+
+def test_control_wrong_pin_is_403(control, session):
+    response = control("new-game", {"game": "kat-en-muis", "players": ["A", "B"]}, pin="0000")
+    assert response.status_code == 403
+    assert response.get_json() == {"error": "wrong PIN"}
+    assert session.snapshot()["phase"] == "idle"
+
+
+def test_control_wrong_pins_are_rate_limited_per_address(make_app):
+    clock = Clock()
+    app = make_app(test_config={"CLOCK": clock})
+    client = app.test_client()
+    for _ in range(5):
+        assert client.post("/api/control/undo", headers={"X-Parlour-Pin": "1"}).status_code == 403
+    limited = client.post("/api/control/undo", headers=HEADER)      # even the right PIN now
+    assert limited.status_code == 429
+    assert int(limited.headers["Retry-After"]) > 0
+    assert "too many wrong PINs" in limited.get_json()["error"]
+    other = client.post("/api/control/undo", headers=HEADER,
+                        environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 409                                    # another phone is fine
+    clock.now += 61
+    assert client.post("/api/control/undo", headers=HEADER).status_code == 409
+
+
+def test_control_login_sets_an_httponly_strict_cookie(client):
+    response = client.post("/api/login", json={"pin": PIN})
+    assert response.status_code == 200
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert PIN not in cookie
+    assert response.get_json()["csrf"]
+
+
+def test_control_login_wrong_pin_is_403_and_limited(client):
+    for _ in range(5):
+        assert client.post("/api/login", json={"pin": "9"}).status_code == 403
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 429
+
+
+def test_control_login_then_control_needs_the_csrf_header(client, session):
+    token = client.post("/api/login", json={"pin": PIN}).get_json()["csrf"]
+    body = {"game": "kat-en-muis", "players": ["Ann", "Ben"]}
+    assert client.post("/api/control/new-game", json=body).status_code == 403
+    assert client.post("/api/control/new-game", json=body,
+                       headers={"X-Parlour-Csrf": "nope"}).status_code == 403
+    response = client.post("/api/control/new-game", json=body, headers={"X-Parlour-Csrf": token})
+    assert response.status_code == 200
+    assert session.snapshot()["game"] == "kat-en-muis"
+
+
+def test_control_logout_ends_the_login(client):
+    token = client.post("/api/login", json={"pin": PIN}).get_json()["csrf"]
+    client.post("/api/logout")
+    response = client.post("/api/control/undo", headers={"X-Parlour-Csrf": token})
+    assert response.status_code == 401
+
+
+def test_control_pin_never_logged(client, caplog):
+    caplog.set_level("DEBUG")
+    client.post("/api/control/undo", headers={"X-Parlour-Pin": "13579"})
+    client.post("/api/login", json={"pin": "97531"})
+    assert "13579" not in caplog.text and "97531" not in caplog.text
+
+
+# -- the actions ------------------------------------------------------------------------------
+
+def test_control_new_game_starts_at_once_in_seat_order(control):
+    body = control("new-game", {"game": "lifes-mishaps", "players": ["Cy", "Di", "Ed"]}).get_json()
+    assert body["game"] == "lifes-mishaps" and body["phase"] == "lead"
+    assert [p["name"] for p in body["players"]] == ["Cy", "Di", "Ed"]
+    assert [p["seat"] for p in body["players"]] == [0, 1, 2]
+    assert body["awaiting"] == "roll" and body["turn"] == 0
+
+
+def test_control_new_game_takes_options(control):
+    body = control("new-game", {"game": "kat-en-muis", "players": ["A", "B"],
+                                "options": {"purse": 30, "stake": 7}}).get_json()
+    assert body["options"] == {"purse": 30, "stake": 7}
+    assert [p["chips"] for p in body["players"]] == [23, 23] and body["pool"] == 14
+
+
+def test_control_new_game_refused_by_the_rules_is_409(control):
+    for body, words in [
+            ({"game": "chess", "players": ["A", "B"]}, "unknown game"),
+            ({"game": "kat-en-muis", "players": ["A", "B", "C"]}, "2 players"),
+            ({"game": "kat-en-muis", "players": ["A", "a"]}, "same name"),
+            ({"game": "kat-en-muis", "players": ["A", "B"], "options": {"stake": 99, "purse": 5}},
+             "stake"),
+            ({"game": "kat-en-muis", "players": ["A", "B"], "options": {"stake": "5"}},
+             "whole number")]:
+        response = control("new-game", body)
+        assert response.status_code == 409, body
+        assert words in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("body", [
+    {"players": ["A", "B"]},
+    {"game": 3, "players": ["A", "B"]},
+    {"game": "kat-en-muis"},
+    {"game": "kat-en-muis", "players": "Ann"},
+    {"game": "kat-en-muis", "players": ["A", 2]},
+    {"game": "kat-en-muis", "players": []},
+    {"game": "kat-en-muis", "players": ["A", "B"], "options": [5]},
+    {"game": "kat-en-muis", "players": ["A", "B"], "board": "big"},
+])
+def test_control_new_game_bad_fields_are_400(control, body):
+    response = control("new-game", body)
+    assert response.status_code == 400
+    assert response.get_json()["error"]
+
+
+def test_control_roll_draws_from_the_committed_stream(control, kat, session):
+    body = control("roll").get_json()
+    assert body["rolls"] == 1 and body["last_roll"]["seat"] == 0
+    assert len(body["last_roll"]["values"]) == 2
+    assert session.store.events(kat["game_id"])[-1]["by"] == "web"
+
+
+def test_control_undo_takes_back_and_never_rerolls(control, kat):
+    first = control("roll").get_json()["last_roll"]
+    assert control("undo").get_json()["rolls"] == 0
+    assert control("roll").get_json()["last_roll"] == first
+
+
+def test_control_refused_is_409_with_the_reason(control, kat):
+    for action, body in [("next", None), ("press", {"seat": 0}), ("choose", {"value": 3}),
+                         ("declare", {"winners": [0]})]:
+        response = control(action, body)
+        assert response.status_code == 409, action
+        assert response.get_json()["error"]
+
+
+def test_control_declare_ends_a_game_and_reveals_the_seed(control, client):
+    control("new-game", {"game": "free-play", "players": ["Ann", "Ben"],
+                         "options": {"randomizer": {"kind": "none"}}})
+    body = control("declare", {"winners": [1]}).get_json()
+    assert body["phase"] == "over" and body["winners"] == [1]
+    assert len(body["seed"]) == 64
+    game = client.get("/api/games").get_json()["games"][0]
+    assert game["status"] == "over" and game["winner_names"] == ["Ben"]
+
+
+def test_control_before_any_game_is_409(control):
+    assert "no game" in control("roll").get_json()["error"]
+    assert control("undo").status_code == 409
+
+
+def test_control_transfer_moves_chips_and_says_why(control, kat):
+    for _ in range(2):
+        control("roll")                           # settle the lead (ties throw again)
+    body = control("transfer", {"from": 0, "to": "pool", "amount": 2,
+                                "reason": "knocked the board"}).get_json()
+    assert body["players"][0]["chips"] == 15 and body["pool"] == 8
+    assert "knocked the board" in body["log"][-1]
+
+
+@pytest.mark.parametrize("action,body", [
+    ("transfer", {"from": 0, "to": "pool"}),
+    ("transfer", {"from": 0, "to": "bank", "amount": 1}),
+    ("transfer", {"from": 0, "to": 1, "amount": 0}),
+    ("transfer", {"from": 0, "to": 1, "amount": 1.5}),
+    ("transfer", {"from": True, "to": 1, "amount": 1}),
+    ("transfer", {"from": 0, "to": 1, "amount": 1, "reason": 7}),
+    ("press", {}),
+    ("press", {"seat": "0"}),
+    ("press", {"seat": -1}),
+    ("choose", {"value": None}),
+    ("declare", {"winners": 0}),
+    ("declare", {"winners": ["0"]}),
+])
+def test_control_wrong_types_are_400(control, kat, action, body):
+    response = control(action, body)
+    assert response.status_code == 400
+    assert response.get_json()["error"]
+
+
+def test_control_unknown_action_is_404(control):
+    response = control("rename", {"seat": 0, "name": "Zed"})
+    assert response.status_code == 404
+    assert "unknown action" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("data,content_type", [
+    (b"{", "application/json"),
+    (b"[1, 2]", "application/json"),
+    (b'"seat"', "application/json"),
+    (b"\xff\xfe", "application/json"),
+    (b"[" * 5000, "application/json"),
+    (b'{"seat": 0}', "text/plain"),
+    (b"seat=0", "application/x-www-form-urlencoded"),
+])
+def test_control_bad_bodies_are_400(client, data, content_type):
+    response = client.post("/api/control/press", data=data, content_type=content_type,
+                           headers=HEADER)
+    assert response.status_code == 400
+    assert response.get_json()["error"]
+
+
+def test_control_body_too_large_is_413(client):
+    body = json.dumps({"game": "kat-en-muis", "players": ["A", "B"], "pad": "x" * 20_000})
+    response = client.post("/api/control/new-game", data=body, content_type="application/json",
+                           headers=HEADER)
+    assert response.status_code == 413
+    assert response.get_json()["error"]
+
+
+def test_control_internal_failure_is_a_logged_500_json(control, session, monkeypatch, caplog):
+    def broken(by=None):
+        raise RuntimeError("the disk fell off")
+    monkeypatch.setattr(session, "roll", broken)
+    response = control("roll")
+    assert response.status_code == 500
+    assert "the disk fell off" not in response.get_json()["error"]
+    assert "the disk fell off" in caplog.text
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                    | st.text(max_size=20), lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+FIELDS = st.dictionaries(st.sampled_from(["game", "players", "options", "board", "seat", "value",
+                                          "winners", "from", "to", "amount", "reason", "pin"]),
+                         JSON, max_size=6)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(action=st.sampled_from(["new-game", "undo", "roll", "press", "next", "choose",
+                               "declare", "transfer", "nope"]), body=FIELDS | JSON)
+def test_control_never_500_for_anything_sent(client, action, body):
+    response = client.post(f"/api/control/{action}", json=body, headers=HEADER)
+    assert response.status_code < 500, (action, body, response.get_json())
+    assert response.is_json

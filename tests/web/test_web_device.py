@@ -1,0 +1,119 @@
+"""The simulated device panel: /device, /device/screen.png, /device/screen, /device/input."""
+
+import pytest
+
+from web_support import PNG
+
+
+def test_device_page_has_seats_knob_and_buttons(client, device):
+    page = client.get("/device").get_data(as_text=True)
+    assert 'id="screen"' in page and 'id="knob"' in page
+    assert page.count('class="seat seat-') == device.seats
+    for label in ("Undo", "Menu", "Press", "Hold", "Flick"):
+        assert f">{label}" in page
+    assert "device.js" in page
+
+
+def test_device_screen_png_is_the_frame_uncached(client, device):
+    response = client.get("/device/screen.png")
+    assert response.status_code == 200 and response.mimetype == "image/png"
+    assert response.data == PNG
+    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["X-Screen-Version"] == str(device.version)
+
+
+def test_device_screen_version_follows_the_device(client, device):
+    assert client.get("/device/screen").get_json() == {"version": 1}
+    client.post("/device/input", json={"input": "undo"})
+    assert client.get("/device/screen").get_json() == {"version": 2}
+
+
+@pytest.mark.parametrize("payload,passed", [
+    ({"input": "seat", "seat": 2}, {"input": "seat", "seat": 2}),
+    ({"input": "undo", "extra": 1}, {"input": "undo"}),
+    ({"input": "knob", "action": "press"}, {"input": "knob", "action": "press"}),
+    ({"input": "knob", "action": "hold"}, {"input": "knob", "action": "hold"}),
+    ({"input": "knob", "action": "turn", "detents": -3},
+     {"input": "knob", "action": "turn", "detents": -3}),
+])
+def test_device_input_reaches_the_device(client, device, payload, passed):
+    response = client.post("/device/input", json=payload)
+    assert response.status_code == 200
+    assert response.get_json()["ok"] is True
+    assert device.inputs == [passed]
+
+
+@pytest.mark.parametrize("extra", [{"detents": 9}, {}])
+def test_device_flick_rolls_through_the_device(client, device, kat, session, extra):
+    response = client.post("/device/input", json={"input": "knob", "action": "flick", **extra})
+    assert response.status_code == 200
+    assert session.snapshot()["rolls"] == 1
+
+
+@pytest.mark.parametrize("payload", [
+    {}, {"input": "jump"}, {"input": "seat"}, {"input": "seat", "seat": "1"},
+    {"input": "seat", "seat": -1}, {"input": "knob"}, {"input": "knob", "action": "spin"},
+    {"input": "knob", "action": "turn", "detents": 0},
+    {"input": "knob", "action": "flick", "detents": 1.5},
+    {"input": "knob", "action": "flick", "detents": 10**9},
+])
+def test_device_input_bad_payload_is_400(client, device, payload):
+    response = client.post("/device/input", json=payload)
+    assert response.status_code == 400
+    assert response.get_json()["error"]
+    assert device.inputs == []
+
+
+def test_device_input_value_error_is_400_with_its_message(make_app):
+    from web_support import FakeDevice
+    client = make_app(device=FakeDevice()).test_client()
+    response = client.post("/device/input", json={"input": "menu"})
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "the menu is not available now"}
+
+
+def test_device_input_refused_roll_is_409(client):
+    response = client.post("/device/input", json={"input": "knob", "action": "flick",
+                                                  "detents": 3})
+    assert response.status_code == 409
+    assert "no game" in response.get_json()["error"]
+
+
+def test_device_input_needs_json(client, device):
+    response = client.post("/device/input", data="input=undo",
+                           content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert device.inputs == []
+
+
+def test_device_routes_without_a_device_are_404_json(make_app):
+    client = make_app(device=None).test_client()
+    for method, path in [("get", "/device"), ("get", "/device/screen.png"),
+                         ("get", "/device/screen"), ("post", "/device/input")]:
+        response = getattr(client, method)(path, json={"input": "undo"} if method == "post"
+                                           else None)
+        assert response.status_code == 404, path
+        assert response.get_json() == {"error": "no simulated device on this table"}
+
+
+def test_device_fake_satisfies_the_protocol(device):
+    from web.device import DevicePanel
+    assert isinstance(device, DevicePanel)
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PAYLOADS = st.fixed_dictionaries({}, optional={
+    "input": st.sampled_from(["seat", "knob", "undo", "menu", "x"]) | st.integers(),
+    "seat": st.integers(-3, 10) | st.text(max_size=3) | st.none(),
+    "action": st.sampled_from(["press", "hold", "turn", "flick", "spin"]) | st.booleans(),
+    "detents": st.integers(-2000, 2000) | st.floats(allow_nan=False) | st.booleans()})
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(payload=PAYLOADS)
+def test_device_input_never_500_for_anything_sent(client, payload):
+    response = client.post("/device/input", json=payload)
+    assert response.status_code < 500 and response.is_json

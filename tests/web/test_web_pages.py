@@ -1,0 +1,204 @@
+"""The pages: status (/), its control forms with PIN and CSRF, /history, /fairness."""
+
+import re
+
+import pytest
+
+from web_support import PIN, play_to_the_end
+
+
+def csrf(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+@pytest.fixture
+def logged_in(client):
+    """A client logged in through the page's PIN form; returns its CSRF token."""
+    token = csrf(client.get("/").get_data(as_text=True))
+    response = client.post("/control/login", data={"pin": PIN, "csrf": token})
+    assert response.status_code == 303
+    return csrf(client.get("/").get_data(as_text=True))
+
+
+def test_pages_status_idle_invites_a_game(client):
+    page = client.get("/").get_data(as_text=True)
+    assert "No game yet" in page and "Choose a game" in page
+    assert '<noscript><meta http-equiv="refresh"' in page
+    assert 'name="viewport"' in page
+
+
+def test_pages_status_shows_players_turn_and_log(client, kat, control):
+    control("roll")
+    page = client.get("/").get_data(as_text=True)
+    assert "Kat en Muis" in page
+    assert "Ben - throw the dice for the lead" in page
+    assert 'class="swatch seat-0"' in page and ">red<" in page and ">blue<" in page
+    assert "Ann" in page and "Ben" in page
+    assert "Last throw: Ann" in page
+    log = page[page.index('id="log"'):]
+    assert log.index("Ann throws") < log.index("Kat en Muis: Ann, Ben")     # newest first
+    assert kat["commitment"] in page
+
+
+def test_pages_status_escapes_names(client, control):
+    control("new-game", {"game": "kat-en-muis", "players": ["<b>Ann</b>", "Ben"]})
+    page = client.get("/").get_data(as_text=True)
+    assert "<b>Ann</b>" not in page and "&lt;b&gt;Ann&lt;/b&gt;" in page
+
+
+def test_pages_status_is_read_only_without_the_pin(client, kat):
+    page = client.get("/").get_data(as_text=True)
+    assert 'name="pin"' in page
+    assert "Start the game" not in page and "Move the chips" not in page
+
+
+def test_pages_status_winners_at_the_end(client, kat, session):
+    end = play_to_the_end(session)
+    page = client.get("/").get_data(as_text=True)
+    winner = end["players"][end["winners"][0]]["name"]
+    assert f"Winner: {winner}" in page
+    assert end["seed"] in page
+
+
+def test_pages_form_login_wrong_pin_and_expired_form(client):
+    token = csrf(client.get("/").get_data(as_text=True))
+    response = client.post("/control/login", data={"pin": "1", "csrf": token},
+                           follow_redirects=True)
+    assert "Wrong PIN." in response.get_data(as_text=True)
+    response = client.post("/control/login", data={"pin": PIN, "csrf": "stale"},
+                           follow_redirects=True)
+    page = response.get_data(as_text=True)
+    assert "That form had expired" in page and "Start the game" not in page
+
+
+def test_pages_form_login_shows_the_controls(client, logged_in):
+    page = client.get("/").get_data(as_text=True)
+    assert "Start the game" in page and "Move the chips" in page and "Declare" in page
+    assert 'name="pin"' not in page
+
+
+def test_pages_form_new_game_with_options(client, logged_in, session):
+    response = client.post("/control/new-game", data={
+        "csrf": logged_in, "game": "kat-en-muis", "player": ["Ann", "Ben", "", ""],
+        "option-kat-en-muis-purse": "12", "option-kat-en-muis-stake": "4"},
+        follow_redirects=True)
+    assert "New game started" in response.get_data(as_text=True)
+    snap = session.snapshot()
+    assert [p["name"] for p in snap["players"]] == ["Ann", "Ben"]
+    assert snap["options"] == {"purse": 12, "stake": 4}
+
+
+def test_pages_form_actions_need_the_csrf_token(client, logged_in, kat, session):
+    response = client.post("/control/roll", data={"csrf": "forged"}, follow_redirects=True)
+    assert "That form had expired" in response.get_data(as_text=True)
+    assert session.snapshot()["rolls"] == 0
+    client.post("/control/roll", data={"csrf": logged_in})
+    assert session.snapshot()["rolls"] == 1
+
+
+def test_pages_form_actions_need_the_login(client, kat, session):
+    token = csrf(client.get("/").get_data(as_text=True))
+    response = client.post("/control/roll", data={"csrf": token}, follow_redirects=True)
+    assert "Enter the table" in response.get_data(as_text=True)
+    assert session.snapshot()["rolls"] == 0
+
+
+def test_pages_form_undo_transfer_and_refusals(client, logged_in, kat, session):
+    client.post("/control/roll", data={"csrf": logged_in})
+    client.post("/control/undo", data={"csrf": logged_in})
+    assert session.snapshot()["rolls"] == 0
+    page = client.post("/control/transfer", data={"csrf": logged_in, "from": "0", "to": "pool",
+                                                  "amount": "two"}, follow_redirects=True)
+    assert "enter a whole number" in page.get_data(as_text=True)
+    client.post("/control/transfer", data={"csrf": logged_in, "from": "pool", "to": "1",
+                                           "amount": "2", "reason": "spilled"})
+    assert session.snapshot()["players"][1]["chips"] == 19
+    page = client.post("/control/declare", data={"csrf": logged_in, "winners": ["0", "x"]},
+                       follow_redirects=True).get_data(as_text=True)
+    assert "is not a seat number" in page
+    page = client.post("/control/declare", data={"csrf": logged_in, "winners": ["0"]},
+                       follow_redirects=True).get_data(as_text=True)
+    assert 'class="flash error"' in page and "Game ended" not in page
+    assert session.snapshot()["phase"] == "lead"
+
+
+def test_pages_form_free_play_with_a_randomizer_then_declare(client, logged_in, session):
+    client.post("/control/new-game", data={
+        "csrf": logged_in, "game": "free-play", "player": ["Ann", "Ben"],
+        "option-free-play-randomizer": "indicator", "option-free-play-chips": "3"})
+    snap = session.snapshot()
+    assert snap["game"] == "free-play" and snap["randomizer"]["kind"] == "indicator"
+    assert [p["chips"] for p in snap["players"]] == [3, 3]
+    page = client.post("/control/new-game", data={
+        "csrf": logged_in, "game": "free-play", "player": ["Cy"],
+        "option-free-play-randomizer": "d7"}, follow_redirects=True).get_data(as_text=True)
+    assert "choose a randomizer" in page and session.snapshot()["game_id"] == snap["game_id"]
+    client.post("/control/new-game", data={"csrf": logged_in, "game": "free-play",
+                                           "player": ["Cy", "Di"],
+                                           "option-free-play-randomizer": "none"})
+    page = client.post("/control/declare", data={"csrf": logged_in, "winners": ["1"]},
+                       follow_redirects=True).get_data(as_text=True)
+    assert "Game ended" in page and "Winner: Di" in page
+
+
+def test_pages_form_unknown_action_is_404(client, logged_in):
+    assert client.post("/control/rename", data={"csrf": logged_in}).status_code == 404
+
+
+def test_pages_history_lists_games_and_totals(client, control, session):
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    end = play_to_the_end(session)
+    control("new-game", {"game": "kat-en-muis", "players": ["ann", "Cy"]})
+    page = client.get("/history").get_data(as_text=True)
+    winner = end["players"][end["winners"][0]]["name"]
+    assert "Kat en Muis" in page and "2024-05-01" in page
+    assert "Ann, Ben" in page and "playing" in page
+    totals = page[page.index('id="totals"'):]
+    rows = re.findall(r"<tr><td>(\w+)</td><td>(\d+)</td><td>(\d+)</td></tr>", totals)
+    assert ("Ann", "2", "1" if winner == "Ann" else "0") in rows
+    assert ("Cy", "1", "0") in rows
+
+
+def test_pages_history_game_tells_the_log_in_words(client, kat, control):
+    control("roll")
+    page = client.get(f"/history/{kat['game_id']}").get_data(as_text=True)
+    assert "Kat en Muis: Ann, Ben" in page and "for the lead" in page
+    assert f"/api/games/{kat['game_id']}/log" in page
+
+
+def test_pages_history_missing_game_is_404(client):
+    response = client.get("/history/42", headers={"Accept": "text/html"})
+    assert response.status_code == 404 and "Back to the table" in response.get_data(as_text=True)
+
+
+def test_pages_fairness_shows_histogram_test_and_verification(client, control, session):
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    end = play_to_the_end(session)
+    control("new-game", {"game": "cats-and-dogs", "players": ["Cy", "Di"]})
+    control("roll")
+    page = client.get("/fairness").get_data(as_text=True)
+    assert "Dice" in page and "Spinner of 6" in page
+    assert page.count('class="bar"') == 12
+    assert "Chi-square test" in page or "Too few throws" in page
+    assert end["seed"] in page and "match the committed seed" in page
+    assert "revealed when the game is over" in page
+
+
+def test_pages_fairness_empty_table(client):
+    assert "No throws yet" in client.get("/fairness").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("game", sorted(__import__("companion.games").games.GAMES))
+def test_pages_render_every_game(client, control, session, game):
+    from companion.games import GAMES
+    rulebook = GAMES[game]
+    players = [f"P{n}" for n in range(1, max(rulebook.min_players, 2) + 1)]
+    players = players[:rulebook.max_players]
+    assert control("new-game", {"game": game, "players": players}).status_code == 200
+    if session.snapshot()["awaiting"] == "roll":
+        control("roll")
+    for path in ("/", "/history", f"/history/{session.snapshot()['game_id']}", "/fairness"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+    from markupsafe import escape
+    assert str(escape(rulebook.title)) in client.get("/").get_data(as_text=True)

@@ -1,0 +1,60 @@
+"""The read-only JSON API and the live stream: /api/state, /api/events, /api/games, logs."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Blueprint, Response, jsonify, request
+
+from web.context import parlour
+from web.errors import ApiError
+from web.summaries import summary
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+NO_STORE = {"Cache-Control": "no-store"}
+MAX_ID = 2**63 - 1          # SQLite's largest integer
+
+
+@bp.get("/state")
+def state() -> Response:
+    response = jsonify(parlour().session.snapshot())
+    response.headers.update(NO_STORE)
+    return response
+
+
+@bp.get("/events")
+def events() -> Response:
+    """Server-Sent Events: the state now, then one `state` message per change."""
+    disconnected = request.environ.get("waitress.client_disconnected")
+    stream = parlour().hub.open(disconnected if callable(disconnected) else None)
+    if stream is None:
+        raise ApiError(503, "too many live pages at once: poll /api/state instead",
+                       {"Retry-After": "30"})
+    return Response(stream, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/games")
+def games() -> Response:
+    return jsonify(games=[summary(r) for r in parlour().session.store.games()])
+
+
+@bp.get("/games/<int:game_id>/log")
+def game_log(game_id: int) -> Response:
+    """The game's JSON Lines log, as a download; the seed is in it once the game is over."""
+    session = parlour().session
+    if game_id > MAX_ID:
+        raise ApiError(404, f"no game {game_id} on this table")
+    try:
+        events = session.export_log(game_id)
+    except KeyError:
+        raise ApiError(404, f"no game {game_id} on this table") from None
+    record = session.store.game(game_id)
+    body = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events)
+    game = re.sub(r"[^A-Za-z0-9-]", "", record.game if record else "") or "game"
+    name = f"parlour-{game_id}-{game}.jsonl"
+    return Response(body, mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"',
+                             **NO_STORE})

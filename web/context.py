@@ -1,0 +1,79 @@
+"""What every blueprint shares: the session, the PIN guard, the live-stream hub, the device."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from flask import current_app, request
+
+from web.errors import ApiError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from companion.session import Session
+    from web.auth import PinGuard
+    from web.device import DevicePanel
+    from web.stream import Hub
+
+
+@dataclass
+class Parlour:
+    session: "Session"
+    guard: "PinGuard"
+    hub: "Hub"
+    device: "DevicePanel | None" = None
+    cache: dict[Any, Any] = field(default_factory=dict)   # per-game summaries of finished games
+
+
+def parlour() -> Parlour:
+    return current_app.extensions["parlour"]
+
+
+def json_body(*, required: bool = True) -> dict[str, Any]:
+    """The request's JSON object; 400 for anything else (an empty body is {} if not required)."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit is not None and (request.content_length or 0) > limit:
+        raise ApiError(413, "the request is too large")
+    raw = request.get_data(cache=True)
+    if not raw.strip() and not required:
+        return {}
+    if not request.is_json:
+        raise ApiError(400, "send a JSON object with Content-Type: application/json")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    return data
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def field_int(data: dict[str, Any], name: str, *, low: int | None = None,
+              high: int | None = None) -> int:
+    if name not in data:
+        raise ApiError(400, f"'{name}' is missing")
+    value = data[name]
+    if not _is_int(value):
+        raise ApiError(400, f"'{name}' must be a whole number, not {json.dumps(value)[:40]}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ApiError(400, f"'{name}' must be from {low} to {high}")
+    return value
+
+
+def field_str(data: dict[str, Any], name: str, *, default: str | None = None,
+              max_length: int = 200) -> str:
+    if name not in data:
+        if default is not None:
+            return default
+        raise ApiError(400, f"'{name}' is missing")
+    value = data[name]
+    if not isinstance(value, str):
+        raise ApiError(400, f"'{name}' must be text")
+    if len(value) > max_length:
+        raise ApiError(400, f"'{name}' is longer than {max_length} characters")
+    return value

@@ -1,0 +1,243 @@
+"""Changing the game: POST /api/control/<action> (JSON, PIN) and the page's forms (/control/...,
+PIN login kept in the cookie session, CSRF token). Both run the same actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, current_app, flash, jsonify, redirect, request, url_for
+
+from companion.errors import Refused
+from companion.games import GAMES
+from companion.session import Session
+from web import auth
+from web.context import _is_int, field_int, field_str, json_body, parlour
+from web.errors import ApiError
+
+bp = Blueprint("control", __name__)
+
+BY = "web"                       # the `by` of events made here
+MAX_PLAYERS = 12                 # more than any game takes: the game refuses the rest
+MAX_NAME = 64
+MAX_SEAT = 64
+
+Action = Callable[[Session, dict[str, Any]], dict[str, Any]]
+
+
+# -- the actions, each from a JSON-shaped dict ----------------------------------------------
+
+def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
+    game = field_str(data, "game", max_length=64)
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ApiError(400, "'players' must be a list of names")
+    if not players or len(players) > MAX_PLAYERS:
+        raise ApiError(400, f"'players' must name 1 to {MAX_PLAYERS} players")
+    if any(len(p) > MAX_NAME for p in players):
+        raise ApiError(400, f"a player's name is longer than {MAX_NAME} characters")
+    options = data.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ApiError(400, "'options' must be an object, such as {\"stake\": 5}")
+    board = data.get("board")
+    if board is not None and not isinstance(board, dict):
+        raise ApiError(400, "'board' must be an object of board data")
+    return session.new_game(game, players, options, board, by=BY)
+
+
+def _account(data: dict[str, Any], name: str) -> int | str:
+    value = data.get(name)
+    if value == "pool" or (_is_int(value) and 0 <= value <= MAX_SEAT):
+        return value
+    raise ApiError(400, f"'{name}' must be a seat number or \"pool\"")
+
+
+def _transfer(session: Session, data: dict[str, Any]) -> dict[str, Any]:
+    event = {"type": "transfer", "from": _account(data, "from"), "to": _account(data, "to"),
+             "amount": field_int(data, "amount", low=1, high=1_000_000),
+             "reason": field_str(data, "reason", default="", max_length=200)}
+    return session.submit(event, by=BY)
+
+
+def _declare(session: Session, data: dict[str, Any]) -> dict[str, Any]:
+    winners = data.get("winners")
+    if not isinstance(winners, list) or not all(_is_int(w) for w in winners):
+        raise ApiError(400, "'winners' must be a list of seat numbers")
+    if len(winners) > MAX_SEAT:
+        raise ApiError(400, "too many winners")
+    return session.submit({"type": "declare", "winners": winners}, by=BY)
+
+
+ACTIONS: dict[str, Action] = {
+    "new-game": _new_game,
+    "undo": lambda s, d: s.undo(by=BY),
+    "roll": lambda s, d: s.roll(by=BY),
+    "next": lambda s, d: s.submit({"type": "next"}, by=BY),
+    "press": lambda s, d: s.submit(
+        {"type": "press", "seat": field_int(d, "seat", low=0, high=MAX_SEAT)}, by=BY),
+    "choose": lambda s, d: s.submit(
+        {"type": "choose", "value": field_int(d, "value", low=-10_000, high=10_000)}, by=BY),
+    "declare": _declare,
+    "transfer": _transfer,
+}
+
+
+def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Run one action; Refused becomes a 409 with the game's reason."""
+    if action not in ACTIONS:
+        raise ApiError(404, f"unknown action {action[:40]!r} (actions: {', '.join(ACTIONS)})")
+    try:
+        snapshot = ACTIONS[action](parlour().session, data)
+    except Refused as err:
+        raise ApiError(409, str(err)) from None
+    current_app.logger.info("control: %s from %s", action, auth.client_address())
+    return snapshot
+
+
+# -- JSON API ---------------------------------------------------------------------------------
+
+@bp.post("/api/login")
+def login() -> Response:
+    data = json_body()
+    pin = field_str(data, "pin", max_length=64)
+    if not parlour().guard.check(auth.client_address(), pin):
+        raise ApiError(403, "wrong PIN")
+    auth.log_in()
+    return jsonify(ok=True, csrf=auth.csrf_token())
+
+
+@bp.post("/api/logout")
+def logout() -> Response:
+    auth.log_out()
+    return jsonify(ok=True)
+
+
+@bp.post("/api/control/<action>")
+def control(action: str) -> Response:
+    auth.require_pin_for_api()
+    data = json_body(required=False)
+    return jsonify(run(action, data))
+
+
+# -- the page's forms -------------------------------------------------------------------------
+
+def _form_int(name: str) -> int:
+    text = request.form.get(name, "").strip()
+    try:
+        return int(text)
+    except ValueError:
+        raise ApiError(400, f"{name.replace('_', ' ')}: enter a whole number") from None
+
+
+def _seat_number(text: str) -> int:
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise ApiError(400, f"{text[:10]!r} is not a seat number")
+    return int(text)
+
+
+def _form_account(name: str) -> int | str:
+    text = request.form.get(name, "").strip()
+    return "pool" if text == "pool" else _form_int(name)
+
+
+# Free play's randomizer option, as the form offers it: value -> (words, option).
+RANDOMIZER_CHOICES: dict[str, tuple[str, dict[str, Any]]] = {
+    "d1": ("one die", {"kind": "dice", "count": 1}),
+    "d2": ("two dice", {"kind": "dice", "count": 2}),
+    "d3": ("three dice", {"kind": "dice", "count": 3}),
+    "indicator": ("the Indicator", {"kind": "indicator"}),
+    **{f"s{n}": (f"a spinner of {n}", {"kind": "spinner", "faces": n}) for n in (4, 6, 8, 10, 12)},
+    "none": ("nothing to throw", {"kind": "none"}),
+}
+RANDOMIZER_GAMES = ("free-play",)           # games whose options take a randomizer
+
+
+def _form_new_game() -> dict[str, Any]:
+    game = request.form.get("game", "")
+    rulebook = GAMES.get(game)
+    if rulebook is None:
+        raise ApiError(400, "choose a game")
+    players = [p.strip() for p in request.form.getlist("player") if p.strip()]
+    options: dict[str, Any] = {}
+    for name in rulebook.options:
+        field = f"option-{game}-{name}"
+        if request.form.get(field, "").strip():
+            options[name] = _form_int(field)
+    choice = request.form.get(f"option-{game}-randomizer")
+    if choice is not None:
+        if choice not in RANDOMIZER_CHOICES:
+            raise ApiError(400, "choose a randomizer from the list")
+        options["randomizer"] = RANDOMIZER_CHOICES[choice][1]
+    return {"game": game, "players": players, "options": options}
+
+
+FORMS: dict[str, Callable[[], dict[str, Any]]] = {
+    "new-game": _form_new_game,
+    "undo": dict, "roll": dict, "next": dict,
+    "transfer": lambda: {"from": _form_account("from"), "to": _form_account("to"),
+                         "amount": _form_int("amount"),
+                         "reason": request.form.get("reason", "").strip()},
+    "declare": lambda: {"winners": [_seat_number(w) for w in request.form.getlist("winners")]},
+    "press": lambda: {"seat": _form_int("seat")},
+    "choose": lambda: {"value": _form_int("value")},
+}
+
+DONE = {"new-game": "New game started", "undo": "Undone", "roll": "Rolled",
+        "next": "Turn ended", "transfer": "Chips moved", "declare": "Game ended",
+        "press": "Pressed", "choose": "Chosen"}
+
+
+def _back() -> Response:
+    return redirect(url_for("pages.status") + "#control", code=303)
+
+
+def _form_checked() -> bool:
+    if not auth.csrf_ok(request.form.get("csrf")):
+        flash("That form had expired: please try again.", "error")
+        return False
+    return True
+
+
+@bp.post("/control/login")
+def form_login() -> Response:
+    if _form_checked():
+        try:
+            ok = parlour().guard.check(auth.client_address(), request.form.get("pin", ""))
+        except ApiError as err:
+            flash(err.message, "error")
+            return _back()
+        if ok:
+            auth.log_in()
+            flash("PIN accepted: you can run the table from this phone.", "ok")
+        else:
+            flash("Wrong PIN.", "error")
+    return _back()
+
+
+@bp.post("/control/logout")
+def form_logout() -> Response:
+    if _form_checked():
+        auth.log_out()
+        flash("Logged out.", "ok")
+    return _back()
+
+
+@bp.post("/control/<action>")
+def form_action(action: str) -> Response:
+    if action not in FORMS:
+        raise ApiError(404, f"unknown action {action[:40]!r}")
+    if not _form_checked():
+        return _back()
+    if not auth.logged_in():
+        flash("Enter the table's PIN first.", "error")
+        return _back()
+    try:
+        run(action, FORMS[action]())
+    except ApiError as err:
+        flash(err.message, "error")
+    else:
+        flash(DONE[action], "ok")
+    return _back()

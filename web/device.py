@@ -1,0 +1,107 @@
+"""The simulated device panel: the OLED live, the seat buttons, Undo, Menu and a knob.
+
+Firmware hands the app a `DevicePanel` (its simulator); web never imports firmware.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from flask import Blueprint, Response, jsonify, render_template
+
+from companion.errors import Refused
+from web.context import _is_int, json_body, parlour
+from web.errors import ApiError
+
+bp = Blueprint("device", __name__, url_prefix="/device")
+
+KNOB_ACTIONS = ("press", "hold", "turn", "flick")
+MAX_DETENTS = 1000
+DEFAULT_SEATS = 6
+
+
+@runtime_checkable
+class DevicePanel(Protocol):
+    """What the simulator offers the web page. It may also have `seats: int` (buttons shown)."""
+
+    def handle_input(self, payload: dict) -> dict:
+        """Act on one input as POST /device/input describes; ValueError (for people) if bad."""
+
+    def screen_png(self) -> bytes:
+        """The OLED's current frame as a PNG."""
+
+    def screen_version(self) -> int:
+        """A number that increases whenever the frame changes."""
+
+
+def _device() -> DevicePanel:
+    device = parlour().device
+    if device is None:
+        raise ApiError(404, "no simulated device on this table")
+    return device
+
+
+def check_input(data: dict[str, Any]) -> dict[str, Any]:
+    """The input as DESIGN.md shapes it, with only the fields it needs; 400 otherwise."""
+    kind = data.get("input")
+    if kind == "seat":
+        seat = data.get("seat")
+        if not _is_int(seat) or not 0 <= seat < 64:
+            raise ApiError(400, "a seat input needs 'seat', a seat number from 0")
+        return {"input": "seat", "seat": seat}
+    if kind in ("undo", "menu"):
+        return {"input": kind}
+    if kind == "knob":
+        action = data.get("action")
+        if action not in KNOB_ACTIONS:
+            raise ApiError(400, f"a knob input needs 'action': {', '.join(KNOB_ACTIONS)}")
+        out: dict[str, Any] = {"input": "knob", "action": action}
+        if "detents" in data:               # optional: the device picks a turn or flick's size
+            detents = data["detents"]
+            if not _is_int(detents) or abs(detents) > MAX_DETENTS:
+                raise ApiError(400, f"'detents' must be a whole number from -{MAX_DETENTS} "
+                                    f"to {MAX_DETENTS}")
+            if action in ("turn", "flick") and detents == 0:
+                raise ApiError(400, f"a {action} needs 'detents' other than 0")
+            out["detents"] = detents
+        return out
+    raise ApiError(400, "'input' must be one of: seat, knob, undo, menu")
+
+
+@bp.get("")
+def panel() -> str:
+    device = _device()
+    seats = getattr(device, "seats", DEFAULT_SEATS)
+    seats = seats if _is_int(seats) and 1 <= seats <= 6 else DEFAULT_SEATS
+    return render_template("device.html", seats=seats, version=device.screen_version())
+
+
+@bp.get("/screen.png")
+def screen() -> Response:
+    device = _device()
+    version = device.screen_version()
+    response = Response(device.screen_png(), mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Screen-Version"] = str(version)
+    return response
+
+
+@bp.get("/screen")
+def screen_version() -> Response:
+    """The frame's version, polled by the panel to know when to fetch a new PNG."""
+    response = jsonify(version=_device().screen_version())
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/input")
+def device_input() -> Response:
+    device = _device()
+    payload = check_input(json_body())
+    try:
+        result = device.handle_input(payload)
+    except Refused as err:
+        raise ApiError(409, str(err)) from None
+    except ValueError as err:
+        raise ApiError(400, str(err) or "the device did not accept that input") from None
+    return jsonify(result if isinstance(result, dict) else {"ok": True})

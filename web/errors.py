@@ -1,0 +1,63 @@
+"""Every error a client can cause is a 4xx with a JSON {"error": "..."}; anything else is a
+logged 500 that says nothing of the inside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+# Messages for the HTTP errors Werkzeug raises by itself, in the table's words.
+MESSAGES = {
+    400: "bad request",
+    404: "no such page",
+    405: "this address does not take that method",
+    413: "the request is too large",
+    415: "send JSON (Content-Type: application/json)",
+}
+
+
+class ApiError(Exception):
+    """A client mistake: raised anywhere in a view, answered as JSON with this status."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status, self.message, self.headers = status, message, headers or {}
+
+
+def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    response = jsonify(error=message)
+    response.status_code = status
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _wants_html() -> bool:
+    if request.path.startswith(("/api/", "/device/")):
+        return False
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "text/html"
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(err: ApiError) -> Response:
+        return error_response(err.status, err.message, err.headers)
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException) -> Any:
+        status = err.code or 500
+        message = MESSAGES.get(status, (err.name or "error").lower())
+        headers = {"Allow": ", ".join(err.valid_methods)} \
+            if isinstance(err, MethodNotAllowed) and err.valid_methods else {}
+        if _wants_html():
+            return render_template("error.html", status=status, message=message), status, \
+                headers
+        return error_response(status, message, headers)
+
+    @app.errorhandler(Exception)
+    def unexpected(err: Exception) -> Response:
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        return error_response(500, "something went wrong inside the table; it has been logged")

@@ -1,0 +1,136 @@
+"""The pages people read: the table's status (/), past games (/history) and the fairness of
+the rolls (/fairness). Server-rendered so they work without JavaScript; the status page then
+stays live through /api/events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, render_template
+
+from companion.games import GAMES
+from companion.stats import goodness_of_fit, randomizer_title
+from web import auth
+from web.api import MAX_ID
+from web.context import parlour
+from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
+from web.summaries import duration, replayed, summary, title, totals, when
+
+bp = Blueprint("pages", __name__)
+
+SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+NOSCRIPT_REFRESH = 10          # seconds between reloads of a page without JavaScript
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+@bp.app_context_processor
+def helpers() -> dict[str, Any]:
+    return {"seat_colour": seat_colour, "csrf_token": auth.csrf_token,
+            "logged_in": auth.logged_in, "when": when}
+
+
+def game_choices() -> list[dict[str, Any]]:
+    """The games the new-game form offers, with their options."""
+    return [{"id": r.id, "title": r.title, "min": r.min_players, "max": r.max_players,
+             "randomizer": r.randomizer.name if r.randomizer else "chosen at the start"
+             if r.id in RANDOMIZER_GAMES else "no dice",
+             "randomizers": [(k, words) for k, (words, _) in RANDOMIZER_CHOICES.items()]
+             if r.id in RANDOMIZER_GAMES else [],
+             "options": [{"name": n, "default": o.default, "low": o.low, "high": o.high,
+                          "help": o.help} for n, o in r.options.items()]}
+            for r in GAMES.values()]
+
+
+@bp.get("/")
+def status() -> str:
+    state = parlour().session.snapshot()
+    players = state.get("players", [])
+    show = {"chips": bool(state.get("pool")) or any(p.get("chips") for p in players),
+            "score": any(p.get("score") for p in players)}
+    return render_template("status.html", state=state, show=show, games=game_choices(),
+                           refresh=NOSCRIPT_REFRESH, colours=SEAT_COLOURS,
+                           winners_text=winners_text(state), roll_text=roll_text(state))
+
+
+def _name(state: dict[str, Any], seat: Any) -> str:
+    players = state.get("players") or []
+    return players[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(players) else ""
+
+
+def winners_text(state: dict[str, Any]) -> str:
+    """'Winner: Ann' or 'Winners: Ann and Ben' (status.js says the same)."""
+    names = [_name(state, s) for s in state.get("winners") or []]
+    if not names:
+        return ""
+    return f"Winner{'s' * (len(names) > 1)}: {' and '.join(names)}"
+
+
+def roll_text(state: dict[str, Any]) -> str:
+    """'Last throw: Ann 3 and 4' (status.js says the same)."""
+    roll = state.get("last_roll")
+    if not roll:
+        return ""
+    kind = (state.get("randomizer") or {}).get("kind")
+    what = "throw" if kind == "dice" else "spin"
+    return f"Last {what}: {_name(state, roll.get('seat'))} {roll.get('text', '')}".replace("  ", " ")
+
+
+@bp.get("/history")
+def history() -> str:
+    store = parlour().session.store
+    records = store.games()
+    rows = []
+    for record in records:
+        row = summary(record)
+        row["when"] = when(record.created_at)
+        row["length"] = duration(record.created_at, record.ended_at)
+        rows.append(row)
+    return render_template("history.html", games=rows, totals=totals(records))
+
+
+@bp.get("/history/<int:game_id>")
+def history_game(game_id: int) -> str:
+    store = parlour().session.store
+    record = store.game(game_id) if game_id <= MAX_ID else None
+    if record is None:
+        abort(404)
+    told = replayed(store, record, parlour().cache)
+    return render_template("game.html", game=summary(record), record=record, told=told,
+                           when=when(record.created_at),
+                           length=duration(record.created_at, record.ended_at))
+
+
+@bp.get("/fairness")
+def fairness() -> str:
+    store = parlour().session.store
+    cache = parlour().cache
+    counts: dict[str, list[int]] = {}
+    games = []
+    for record in store.games():
+        told = replayed(store, record, cache)
+        for key, values, faces in told.rolls:
+            row = counts.setdefault(key, [0] * faces)
+            for value in values:
+                if 1 <= value <= len(row):
+                    row[value - 1] += 1
+        games.append({"id": record.id, "title": title(record.game), "status": record.status,
+                      "when": when(record.created_at), "commitment": record.commitment,
+                      "seed": record.seed if record.over else None,
+                      "verification": told.verification, "rolls": len(told.rolls)})
+    kinds = [{"key": key, "title": randomizer_title(key), "fit": goodness_of_fit(row),
+              "bars": _bars(row)}
+             for key, row in sorted(counts.items())]
+    return render_template("fairness.html", kinds=kinds, games=games)
+
+
+def _bars(counts: list[int]) -> list[dict[str, Any]]:
+    """Bar heights (0..100) for a histogram, with the fair expectation as a line."""
+    top = max(max(counts), 1)
+    expected = sum(counts) / len(counts)
+    scale = max(top, expected)
+    return [{"face": face, "count": n, "height": round(100 * n / scale, 1),
+             "expected": round(100 * expected / scale, 1)}
+            for face, n in enumerate(counts, start=1)]

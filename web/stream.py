@@ -1,0 +1,141 @@
+"""Server-Sent Events: one `state` message per change to every phone, within a cap.
+
+Each stream holds a bounded queue the session's listener fills (never blocking the session);
+the stream sends the current state first, then every newer state, and a keepalive comment
+when quiet so a dead client is noticed within one keepalive. A stream ends when its client
+goes away, after `max_seconds` (EventSource reconnects by itself) or when the hub closes.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+QUEUE_SIZE = 64
+_CLOSE = object()
+
+
+def sse(event: str, data: Any) -> bytes:
+    text = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+    lines = "".join(f"data: {line}\n" for line in text.split("\n"))
+    return f"event: {event}\n{lines}\n".encode()
+
+
+class Hub:
+    """Counts the open streams and hands out new ones while under `max_streams`."""
+
+    def __init__(self, subscribe: Callable, snapshot: Callable[[], dict], *, max_streams: int,
+                 keepalive: float = 15.0, max_seconds: float = 900.0, retry_ms: int = 3000,
+                 clock: Callable[[], float] = time.monotonic):
+        self._subscribe, self._snapshot = subscribe, snapshot
+        self.max_streams, self.keepalive = max_streams, keepalive
+        self.max_seconds, self.retry_ms, self._clock = max_seconds, retry_ms, clock
+        self._lock = threading.Lock()
+        self._streams: set[Stream] = set()
+        self.closed = False
+
+    @property
+    def active(self) -> int:
+        with self._lock:
+            return len(self._streams)
+
+    def open(self, disconnected: Callable[[], bool] | None = None) -> "Stream | None":
+        """A new stream, or None when the cap is reached or the hub is closed."""
+        with self._lock:
+            if self.closed or len(self._streams) >= self.max_streams:
+                return None
+            stream = Stream(self, disconnected)
+            self._streams.add(stream)
+        stream.start()
+        return stream
+
+    def _release(self, stream: "Stream") -> None:
+        with self._lock:
+            self._streams.discard(stream)
+
+    def close(self) -> None:
+        """End every stream (at shutdown) and refuse new ones."""
+        with self._lock:
+            self.closed = True
+            streams = list(self._streams)
+        for stream in streams:
+            stream.wake()
+
+
+class Stream:
+    """One client's stream: an iterable of SSE bytes with close(), as WSGI wants."""
+
+    def __init__(self, hub: Hub, disconnected: Callable[[], bool] | None):
+        self._hub = hub
+        self._disconnected = disconnected or (lambda: False)
+        self._queue: queue.Queue = queue.Queue(QUEUE_SIZE)
+        self._unsubscribe: Callable[[], None] | None = None
+        self._done = False
+        self._greeted = False
+        self._sent_version = -1
+        self._deadline = 0.0
+
+    def start(self) -> None:
+        self._unsubscribe = self._hub._subscribe(self._put)
+        self._put(self._hub._snapshot())
+        self._deadline = self._hub._clock() + self._hub.max_seconds
+
+    def _put(self, item: Any) -> None:
+        """The session's listener: never blocks; a slow client loses its oldest state."""
+        while True:
+            try:
+                self._queue.put_nowait(item)
+                return
+            except queue.Full:
+                try:
+                    self._queue.get_nowait()
+                except queue.Empty:  # pragma: no cover - emptied meanwhile
+                    pass
+
+    def wake(self) -> None:
+        self._put(_CLOSE)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        if self._done:
+            raise StopIteration
+        if not self._greeted:
+            self._greeted = True
+            return f"retry: {self._hub.retry_ms}\n\n".encode()
+        while True:
+            if self._hub.closed or self._disconnected():
+                return self._end()
+            left = self._deadline - self._hub._clock()
+            if left <= 0:
+                return self._end()
+            try:
+                item = self._queue.get(timeout=min(self._hub.keepalive, left))
+            except queue.Empty:
+                if self._hub._clock() >= self._deadline:
+                    return self._end()
+                return b": keepalive\n\n"
+            if item is _CLOSE:
+                return self._end()
+            version = item.get("version", 0)
+            if version > self._sent_version:          # a state already sent is skipped
+                self._sent_version = version
+                return sse("state", item)
+
+    def _end(self) -> bytes:
+        self.close()
+        raise StopIteration
+
+    def close(self) -> None:
+        """Called by the WSGI server when the response ends or the client has gone."""
+        if self._done:
+            return
+        self._done = True
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._hub._release(self)

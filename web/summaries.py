@@ -1,0 +1,100 @@
+"""Stored games in the shapes the API and the pages show: summaries, logs in words, totals,
+roll statistics. Finished games never change, so their replays are cached by id."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from companion.errors import ParlourError
+from companion.games import GAMES
+from companion.replay import replay
+from companion.stats import Verification, effective_rolls, randomizer_key, verify_rolls
+from companion.store import GameRecord, Store
+
+
+def title(game: str) -> str:
+    rulebook = GAMES.get(game)
+    return rulebook.title if rulebook else game
+
+
+def summary(record: GameRecord) -> dict[str, Any]:
+    """One line of GET /api/games."""
+    return {"id": record.id, "game": record.game, "title": title(record.game),
+            "players": list(record.players), "created": record.created_at,
+            "ended": record.ended_at, "status": record.status,
+            "winners": list(record.winners or []),
+            "winner_names": [record.players[s] for s in record.winners or []
+                             if 0 <= s < len(record.players)],
+            "events": record.events}
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What a stored game's events tell once replayed."""
+
+    words: list[str]
+    rolls: list[tuple[str, tuple[int, ...], int]]     # (randomizer key, values, faces)
+    verification: Verification | None                 # None while the seed is secret
+    error: str | None = None
+
+
+def replayed(store: Store, record: GameRecord, cache: dict) -> Replayed:
+    key = ("replayed", record.id, record.events, record.status)
+    if key in cache:
+        return cache[key]
+    events = store.events(record.id)
+    if record.over and record.seed and events:
+        events[0] = {**events[0], "seed": record.seed}
+    error = None
+    try:
+        words = list(replay(events).to_json()["log"])
+    except ParlourError as err:
+        words, error = [], str(err)
+    rolls = [(randomizer_key(dice), tuple(values), dice.faces)
+             for dice, values in effective_rolls(events)]
+    verification = verify_rolls(events) if record.over else None
+    result = Replayed(words, rolls, verification, error)
+    if record.status != "playing":
+        cache[key] = result
+    return result
+
+
+def totals(records: list[GameRecord]) -> list[dict[str, Any]]:
+    """Per player name (case-insensitive, spelt as first played): games and wins, most wins
+    first."""
+    games: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    shown: dict[str, str] = {}
+    for record in sorted(records, key=lambda r: r.id):
+        for seat, name in enumerate(record.players):
+            key = name.casefold()
+            shown.setdefault(key, name)
+            games[key] += 1
+            if record.over and seat in (record.winners or []):
+                wins[key] += 1
+    rows = [{"name": shown[k], "games": games[k], "wins": wins[k]} for k in games]
+    return sorted(rows, key=lambda r: (-r["wins"], -r["games"], r["name"].casefold()))
+
+
+def when(iso: str | None) -> str:
+    """'2024-05-01 19:30' from an ISO time; the text as given if it is not one."""
+    if not iso:
+        return ""
+    try:
+        return datetime.fromisoformat(iso).strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso
+
+
+def duration(start: str | None, end: str | None) -> str:
+    try:
+        seconds = (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+    except (TypeError, ValueError):
+        return ""
+    if seconds < 0:
+        return ""
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
