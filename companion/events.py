@@ -144,7 +144,8 @@ def parse_event(obj: Any) -> Event:
     if kind == "new_game":
         game = _require(obj, "game", kind)
         players = _require(obj, "players", kind)
-        options = obj.get("options") or {}
+        options = obj.get("options")
+        options = {} if options is None else options   # [] or 0 is a bad option, not none
         board = obj.get("board")
         if not isinstance(game, str):
             raise Refused("'game' must be a game id such as \"kat-en-muis\"")

@@ -72,7 +72,9 @@ class Store:
             self._db.executescript(SCHEMA)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._db.execute("SELECT count(*) FROM games").fetchone()
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, OSError) as err:
+            if getattr(self, "_db", None) is not None:
+                self._db.close()                    # do not keep a file we refuse open
             raise StoreError(f"cannot open the store {self.path}: {err}") from None
 
     def close(self) -> None:

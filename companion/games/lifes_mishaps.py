@@ -76,12 +76,13 @@ class LifesMishaps(Rulebook):
         self.pay(state, seat, POOL, 1, "bumped")
 
     def _land(self, state: State, seat: int, square: int) -> None:
-        """L5: entering counts as landing."""
+        """L5: entering counts as landing; every clause that matches applies (a board file may
+        make 21, 26, 29, 34 or 47 a picture space too: pay 2, then take)."""
         if square in state.board["picture_spaces"]:
             self.pay(state, seat, POOL, 2, f"picture space {square}")
-        elif square in REWARD_SQUARES:
+        if square in REWARD_SQUARES:
             self.pay(state, POOL, seat, 3, f"square {square}")
-        elif square == THIRD_SQUARE:
+        if square == THIRD_SQUARE:
             third = state.pool // 3
             if third:
                 self.pay(state, POOL, seat, third, f"a third of the pool, square {square}")
