@@ -48,7 +48,7 @@ class Randomizer:
         return self.labels[value - 1] if self.labels else str(value)
 
     def words(self, values: tuple[int, ...]) -> str:
-        """'3 and 5', '4', 'double 3'."""
+        """'3 and 5', '4', or a labelled face such as 'double 3'."""
         names = [self.label(v) for v in values]
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 

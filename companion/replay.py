@@ -102,6 +102,8 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
             seed = bytes.fromhex(event.seed)
         except ValueError:
             raise Refused("the seed must be hex") from None
+        if not seed:
+            raise Refused("the seed is empty")
         if event.commitment is not None and commit_to(seed) != event.commitment:
             raise Refused("the revealed seed does not match the commitment")
     state = rulebook.new_state(event.game, names, options, board)
@@ -180,6 +182,8 @@ def _roll(rulebook: Rulebook, state: State, values: tuple[int, ...]) -> None:
 def _transfer(rulebook: Rulebook, state: State, event: Transfer) -> None:
     if not rulebook.uses_chips:
         raise Refused(f"{rulebook.title} is played without chips")
+    if state.over:   # the winners were settled on these chips (L7): they stay as they ended
+        raise Refused("the game is over: its chips are settled and cannot be corrected")
     for account in (event.source, event.target):
         if account != ledger.POOL:
             _check_seat(state, account)
