@@ -1,0 +1,277 @@
+"""The store (SQLite) and the session: durable events, resuming, refusals storing nothing,
+listeners, export with the seed revealed only after the end, and files it must not open."""
+
+import hashlib
+import itertools
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from companion.errors import Refused, StoreError
+from companion.randomizers import dice, spinner
+from companion.replay import replay
+from companion.rollstream import draw
+from companion.session import Session
+from companion.store import Store
+
+SEED = hashlib.sha256(b"store and session").digest()
+SHORT = {"track_length": 12, "arrows": {}}
+
+
+def clock():
+    """A clock for the session: one second later at every call."""
+    ticks = itertools.count()
+    start = datetime(2024, 5, 1, 20, 0, tzinfo=timezone.utc)
+    return lambda: (start + timedelta(seconds=next(ticks))).isoformat()
+
+
+def open_session(path, seed=SEED):
+    store = Store(path)
+    return store, Session(store, new_seed=lambda: seed, clock=clock())
+
+
+def without_version(snapshot):
+    return {k: v for k, v in snapshot.items() if k != "version"}
+
+
+def play_to_the_end(session, limit=2000):
+    for _ in range(limit):
+        if session.snapshot()["phase"] == "over":
+            return
+        session.roll()
+    raise AssertionError("the game did not end")  # pragma: no cover
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "data" / "games.db"
+
+
+# -- durable events -------------------------------------------------------------------------
+
+def test_store_events_survive_closing_and_reopening(db):
+    store, session = open_session(db)
+    session.new_game("kat-en-muis", ["Ann", "Ben"], options={"stake": 3})
+    for _ in range(5):
+        session.roll()
+    session.undo()
+    session.submit({"type": "transfer", "from": 0, "to": 1, "amount": 1, "reason": "x"})
+    game_id = session.game_id
+    stored = store.events(game_id)
+    store.close()
+
+    again = Store(db)
+    assert again.events(game_id) == stored
+    assert [e["type"] for e in stored] == ["new_game"] + ["roll"] * 5 + ["undo", "transfer"]
+    assert stored[0]["options"] == {"stake": 3}
+    assert stored[0]["at"] == "2024-05-01T20:00:00+00:00" and "at" in stored[-1]
+    record = again.game(game_id)
+    assert (record.game, record.players, record.status) == ("kat-en-muis", ["Ann", "Ben"],
+                                                            "playing")
+    assert record.events == 8
+    again.close()
+
+
+def test_store_reopening_resumes_the_unfinished_game(db):
+    store, session = open_session(db)
+    session.new_game("lifes-mishaps", ["Ann", "Ben", "Cy"])
+    for _ in range(9):
+        session.roll()
+    session.undo()
+    before = session.snapshot()
+    store.close()
+
+    store, resumed = open_session(db, seed=b"never used")
+    assert resumed.resumed
+    after = resumed.snapshot()
+    assert without_version(after) == without_version(before)
+    assert after["seed"] is None                     # still secret
+    # It carries on from the same roll stream position.
+    values = resumed.roll()["last_roll"]["values"]
+    assert tuple(values) == draw(SEED, before["rolls"], dice(1))
+    store.close()
+
+
+def test_store_stored_log_replays_to_the_session_state(db):
+    store, session = open_session(db)
+    session.new_game("cats-and-dogs", ["Ann", "Ben"], board=SHORT)
+    for _ in range(7):
+        session.roll()
+    table = replay(store.events(session.game_id))
+    assert table.to_json() == session.table.to_json()
+    store.close()
+
+
+def test_store_session_without_a_game_is_idle(db):
+    store, session = open_session(db)
+    assert not session.resumed
+    snap = session.snapshot()
+    assert (snap["phase"], snap["game"], snap["turn"]) == ("idle", None, None)
+    with pytest.raises(Refused, match="no game"):
+        session.roll()
+    with pytest.raises(Refused, match="no game"):
+        session.submit({"type": "undo"})
+    store.close()
+
+
+# -- refusals store nothing -----------------------------------------------------------------
+
+@pytest.mark.parametrize("event", [
+    {"type": "undo"},                                         # nothing to undo yet
+    {"type": "next"},
+    {"type": "press", "seat": 0},
+    {"type": "transfer", "from": 0, "to": 5, "amount": 1},
+    {"type": "transfer", "from": 0, "to": "pool", "amount": 0},
+    {"type": "dance"},
+    {"type": "new_game", "game": "kat-en-muis", "players": ["A", "B"]},
+])
+def test_store_refused_event_stores_nothing(db, event):
+    store, session = open_session(db)
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    before, version = store.events(session.game_id), session.snapshot()["version"]
+    with pytest.raises(Refused):
+        session.submit(event)
+    assert store.events(session.game_id) == before
+    assert session.snapshot()["version"] == version
+    store.close()
+
+
+def test_store_refused_new_game_stores_nothing(db):
+    store, session = open_session(db)
+    with pytest.raises(Refused):
+        session.new_game("kat-en-muis", ["Ann"])
+    with pytest.raises(Refused):
+        session.new_game("cats-and-dogs", ["Ann", "Ben"], board={"track_length": 3})
+    assert store.games() == []
+    store.close()
+
+
+def test_store_roll_after_the_end_stores_nothing(db):
+    store, session = open_session(db)
+    session.new_game("cats-and-dogs", ["Ann", "Ben"], board=SHORT)
+    play_to_the_end(session)
+    count = len(store.events(session.game_id))
+    with pytest.raises(Refused):
+        session.roll()
+    with pytest.raises(Refused, match="over"):
+        session.undo()
+    assert len(store.events(session.game_id)) == count
+    assert store.game(session.game_id).status == "over"
+    store.close()
+    store, reopened = open_session(db)
+    assert not reopened.resumed and reopened.snapshot()["phase"] == "idle"
+    store.close()
+
+
+# -- listeners ------------------------------------------------------------------------------
+
+def test_session_listeners_get_each_new_snapshot(db):
+    store, session = open_session(db)
+    heard = []
+    unsubscribe = session.subscribe(heard.append)
+    session.new_game("lifes-mishaps", ["Ann", "Ben"])
+    first = session.roll()
+    assert heard[-1] == first == session.snapshot()
+    assert [h["version"] for h in heard] == [1, 2]
+    assert heard[-1]["rolls"] == 1
+    with pytest.raises(Refused):
+        session.submit({"type": "next"})
+    assert len(heard) == 2                                  # a refusal tells no one
+    unsubscribe()
+    session.roll()
+    assert len(heard) == 2
+    store.close()
+
+
+# -- export ---------------------------------------------------------------------------------
+
+def test_session_export_log_reveals_the_seed_only_once_over(db):
+    store, session = open_session(db)
+    session.new_game("cats-and-dogs", ["Ann", "Ben"], board=SHORT)
+    for _ in range(3):
+        session.roll()
+    game_id = session.game_id
+    log = session.export_log(game_id)
+    assert "seed" not in log[0]
+    assert log[0]["commitment"] == hashlib.sha256(SEED).hexdigest()
+    assert session.snapshot()["seed"] is None
+    play_to_the_end(session)
+    log = session.export_log(game_id)
+    assert log[0]["seed"] == SEED.hex()
+    assert sum("seed" in event for event in log) == 1
+    assert session.snapshot()["seed"] == SEED.hex()
+    # The exported log replays to the same end, the seed checked against the commitment,
+    # and every roll is the committed stream's.
+    state = replay(log).to_json()
+    assert state["phase"] == "over" and state["winners"] == session.snapshot()["winners"]
+    rolls = [e["values"] for e in log if e["type"] == "roll"]
+    assert rolls == [list(draw(SEED, n, spinner(6))) for n in range(len(rolls))]
+    store.close()
+
+
+def test_session_export_unknown_game(db):
+    store, session = open_session(db)
+    with pytest.raises(KeyError):
+        session.export_log(99)
+    store.close()
+
+
+def test_session_new_game_sets_an_unfinished_game_aside(db):
+    store, session = open_session(db)
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    first = session.game_id
+    session.new_game("lifes-mishaps", ["Ann", "Ben"])
+    assert store.game(first).status == "abandoned"
+    assert "seed" not in session.export_log(first)[0]     # never finished: stays secret
+    assert [g.id for g in store.games()] == [session.game_id, first]
+    assert store.latest_unfinished().id == session.game_id
+    store.close()
+
+
+# -- files the store must not open ----------------------------------------------------------
+
+def test_store_newer_schema_version_refused(tmp_path):
+    path = tmp_path / "future.db"
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA user_version = 99")
+    con.close()
+    with pytest.raises(StoreError, match="newer"):
+        Store(path)
+
+
+def test_store_file_that_is_not_a_database_refused(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"these are my notes, not a database" * 200)
+    with pytest.raises(StoreError, match="cannot open the store"):
+        Store(path)
+    assert path.read_bytes().startswith(b"these are my notes")
+
+
+def test_store_folder_that_cannot_be_made_refused(tmp_path):
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the data folder should be")
+    with pytest.raises(StoreError, match="cannot open the store"):
+        Store(blocker / "games.db")
+
+
+def test_store_refused_file_is_not_kept_open(tmp_path, monkeypatch):
+    opened = []
+    real_connect = sqlite3.connect
+
+    def connect(*args, **kwargs):
+        opened.append(real_connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"not a database" * 300)
+    with pytest.raises(StoreError):
+        Store(path)
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        opened[0].execute("SELECT 1")
+
+
+def test_store_error_is_a_parlour_error():
+    from companion.errors import ParlourError
+    assert issubclass(StoreError, ParlourError) and issubclass(StoreError, RuntimeError)
