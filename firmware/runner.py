@@ -112,22 +112,25 @@ class WebServer:
         self.thread.start()
 
     def close(self) -> None:
+        """End the live streams, stop accepting, let running requests finish, then close the
+        connections from the server's own thread (closing them under its select, or under a
+        worker still writing a response, is a race that ends in EBADF)."""
         from waitress import wasyncore
         try:
             from web import shutdown
-            shutdown(self.app)                     # end the live streams first
+            shutdown(self.app)
         except ImportError:
             pass
         sockets = getattr(self.server, "map", None) or self.server._map
         trigger = getattr(self.server, "trigger", None)
-        if trigger is not None and self.thread.is_alive():
-            # Close the sockets from the server's own thread (closing them under its select
-            # is a race): the loop then finds nothing left to serve and returns.
+        running = trigger is not None and self.thread.is_alive()
+        self.server.accepting = False                         # no new connections
+        self.server.task_dispatcher.shutdown(timeout=5)       # workers finish their requests
+        if running:
             trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
             self.thread.join(timeout=3)
         if self.thread.is_alive() or not self.thread.ident:
             wasyncore.close_all(sockets)
-        self.server.task_dispatcher.shutdown(timeout=3)
 
 
 def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pin: str,
