@@ -91,12 +91,22 @@ class Transfer(Event):
 
 
 @dataclass(frozen=True)
+class Rename(Event):
+    """A player's name corrected (players who joined on the device start as "Player n")."""
+
+    type: ClassVar[str] = "rename"
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
 class Undo(Event):
     type: ClassVar[str] = "undo"
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls for cls in (NewGame, Roll, Press, Choose, Next, Declare, Transfer, Undo)
+    cls.type: cls for cls in (NewGame, Roll, Press, Choose, Next, Declare, Transfer, Rename,
+                              Undo)
 }
 _JSON_NAMES = {"source": "from", "target": "to"}
 
@@ -184,4 +194,11 @@ def parse_event(obj: Any) -> Event:
         return Transfer(source=_account(_require(obj, "from", kind), "from"),
                         target=_account(_require(obj, "to", kind), "to"),
                         amount=amount, reason=reason, **notes)
+    if kind == "rename":
+        seat, name = _require(obj, "seat", kind), _require(obj, "name", kind)
+        if not _is_int(seat):
+            raise Refused(f"a rename's 'seat' must be a seat number, not {seat!r}")
+        if not isinstance(name, str):
+            raise Refused("a rename's 'name' must be text")
+        return Rename(seat=seat, name=name, **notes)
     return EVENT_TYPES[kind](**notes)

@@ -13,8 +13,8 @@ from typing import Any
 
 from companion import ledger, turns
 from companion.errors import BoardDataError, LogError, Refused
-from companion.events import (Choose, Declare, Event, NewGame, Next, Press, Roll, Transfer,
-                              Undo, parse_event)
+from companion.events import (Choose, Declare, Event, NewGame, Next, Press, Rename, Roll,
+                              Transfer, Undo, parse_event)
 from companion.games import get_rulebook
 from companion.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
@@ -84,11 +84,7 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
     if not low <= len(names) <= high:
         span = str(low) if low == high else f"{low} to {high}"
         raise Refused(f"{rulebook.title} is for {span} players, not {len(names)}")
-    for name in names:
-        if not name or len(name) > MAX_NAME:
-            raise Refused(f"a player's name must be 1 to {MAX_NAME} characters: {name!r}")
-    if len({n.casefold() for n in names}) != len(names):
-        raise Refused("two players have the same name")
+    _check_names(names)
     options = rulebook.check_options(event.options)
     try:
         board = rulebook.check_board(event.board if event.board is not None
@@ -110,6 +106,23 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
     state.commitment, state.seed = event.commitment, event.seed
     rulebook.after_event(state, event)
     return rulebook, state
+
+
+def _check_names(names: tuple[str, ...]) -> None:
+    for name in names:
+        if not name or len(name) > MAX_NAME:
+            raise Refused(f"a player's name must be 1 to {MAX_NAME} characters: {name!r}")
+    if len({n.casefold() for n in names}) != len(names):
+        raise Refused("two players have the same name")
+
+
+def _rename(state: State, event: Rename) -> None:
+    _check_seat(state, event.seat)
+    player = state.players[event.seat]
+    name = event.name.strip()
+    _check_names(tuple(name if p.seat == event.seat else p.name for p in state.players))
+    state.say(f"Seat {event.seat + 1}, {player.name}, is now called {name}")
+    player.name = name
 
 
 def _refuse_unless_playing(rulebook: Rulebook, state: State, what: str) -> None:
@@ -148,6 +161,8 @@ def advance(rulebook: Rulebook, state: State, event: Event) -> State:
         rulebook.on_declare(new, event.winners)
     elif isinstance(event, Transfer):
         _transfer(rulebook, new, event)
+    elif isinstance(event, Rename):
+        _rename(new, event)
     else:  # pragma: no cover - parse_event makes only the types above
         raise Refused(f"cannot apply {event.type}")
     rulebook.after_event(new, event)

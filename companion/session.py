@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
-from companion.errors import Refused
+from companion.boarddata import load_board_file
+from companion.errors import BoardDataError, Refused
 from companion.events import Event, NewGame, Roll, Undo, parse_event
 from companion.replay import Table
 from companion.rollstream import commitment, draw
@@ -24,8 +26,9 @@ class Session:
     """Thread-safe owner of the current game. Opening it resumes the unfinished game, if any."""
 
     def __init__(self, store: Store, *, new_seed: Callable[[], bytes],
-                 clock: Callable[[], str] | None = None):
+                 clock: Callable[[], str] | None = None, board_dir: Path | None = None):
         self.store = store
+        self.board_dir = board_dir        # <board_dir>/<game>.toml: the table's own board data
         self._new_seed = new_seed
         self._clock = clock
         self._lock = threading.RLock()
@@ -95,6 +98,8 @@ class Session:
                  board: dict[str, Any] | None = None, by: str | None = None) -> dict[str, Any]:
         """Start a game with a fresh committed seed; an unfinished game is set aside."""
         with self._lock:
+            if board is None:
+                board = self._table_board(game)
             seed = self._new_seed()
             body = {"type": "new_game", "game": game, "players": list(players),
                     "options": dict(options or {}), "commitment": commitment(seed)}
@@ -112,6 +117,25 @@ class Session:
                                              created_at=body.get("at"))
             table.apply(event, state)
             self.table, self.game_id, self._seed, self._seq = table, game_id, seed, 1
+            return self._changed()
+
+    def _table_board(self, game: str) -> dict[str, Any] | None:
+        """A board file the table keeps for this game, laid over the shipped defaults."""
+        if self.board_dir is None or not (Path(self.board_dir) / f"{game}.toml").is_file():
+            return None
+        try:
+            return load_board_file(Path(self.board_dir) / f"{game}.toml", game)
+        except BoardDataError as err:
+            raise Refused(f"board data: {err}") from None
+
+    def abandon(self, by: str | None = None) -> dict[str, Any]:
+        """Set the current game aside unfinished (its log stays as played); the table is idle."""
+        with self._lock:
+            if self.table is None:
+                raise Refused("no game is being played")
+            if not self.table.state.over:
+                self.store.abandon(self.game_id, self._clock() if self._clock else None)
+            self.table, self.game_id, self._seed, self._seq = None, None, None, 0
             return self._changed()
 
     def submit(self, event: Event | dict[str, Any], by: str | None = None) -> dict[str, Any]:

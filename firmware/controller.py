@@ -344,7 +344,10 @@ class Controller:
 
     def on_pick_confirm(self, event: InputEvent) -> None:
         if self.confirm_yes and self.confirm is not None:
-            self.set_aside = self.snap.get("game_id")
+            if self.confirm[1] == "end game":
+                self._call(lambda: self.session.abandon(by="knob"))
+            else:                          # "new game": set aside once the next one starts
+                self.set_aside = self.snap.get("game_id")
             self.screen = "games"
         else:
             self.screen = self.home()

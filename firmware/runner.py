@@ -133,13 +133,21 @@ class WebServer:
             wasyncore.close_all(sockets)
 
 
+def board_dir(config: Config) -> Path:
+    """The table's own board data files: `boards/<game>.toml` beside the config file in use
+    (or beside the user's config location when running on defaults)."""
+    from firmware.config import search_path
+    return (config.source or search_path()[0]).parent / "boards"
+
+
 def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pin: str,
           web: bool = True) -> Table:
     """Open the store and session, the controls and display (real or simulated), the web."""
     from firmware.controls import Controls
     from firmware.display import Display
     store = Store(data_dir / "parlour.db")
-    session = Session(store, new_seed=lambda: secrets.token_bytes(32), clock=utc_now)
+    session = Session(store, new_seed=lambda: secrets.token_bytes(32), clock=utc_now,
+                      board_dir=board_dir(config))
     inputs: queue.Queue = queue.Queue()
     opened: list = [store.close]
     try:

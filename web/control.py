@@ -70,6 +70,12 @@ def _declare(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     return session.submit({"type": "declare", "winners": winners}, by=BY)
 
 
+def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
+    event = {"type": "rename", "seat": field_int(data, "seat", low=0, high=MAX_SEAT),
+             "name": field_str(data, "name", max_length=MAX_NAME)}
+    return session.submit(event, by=BY)
+
+
 ACTIONS: dict[str, Action] = {
     "new-game": _new_game,
     "undo": lambda s, d: s.undo(by=BY),
@@ -81,6 +87,8 @@ ACTIONS: dict[str, Action] = {
         {"type": "choose", "value": field_int(d, "value", low=-10_000, high=10_000)}, by=BY),
     "declare": _declare,
     "transfer": _transfer,
+    "rename": _rename,
+    "end": lambda s, d: s.abandon(by=BY),
 }
 
 
@@ -183,10 +191,13 @@ FORMS: dict[str, Callable[[], dict[str, Any]]] = {
     "declare": lambda: {"winners": [_seat_number(w) for w in request.form.getlist("winners")]},
     "press": lambda: {"seat": _form_int("seat")},
     "choose": lambda: {"value": _form_int("value")},
+    "rename": lambda: {"seat": _form_int("seat"), "name": request.form.get("name", "").strip()},
+    "end": dict,
 }
 
 DONE = {"new-game": "New game started", "undo": "Undone", "roll": "Rolled",
         "next": "Turn ended", "transfer": "Chips moved", "declare": "Game ended",
+        "rename": "Renamed", "end": "Game set aside",
         "press": "Pressed", "choose": "Chosen"}
 
 

@@ -261,6 +261,7 @@ def test_controller_menu_items_open_their_screens(table, item, screen):
 
 def test_controller_end_game_sets_the_game_aside(table, session):
     start(table, "kat-en-muis")
+    game_id = session.game_id
     press(table, "menu")
     press(table, "turn", detents=table.menu_items.index("End game"))
     press(table, "press")
@@ -268,6 +269,8 @@ def test_controller_end_game_sets_the_game_aside(table, session):
     press(table, "turn", detents=1)
     press(table, "press")
     assert table.screen == "games"
+    assert session.snapshot()["phase"] == "idle"
+    assert session.store.game(game_id).status == "abandoned"
 
 
 def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):

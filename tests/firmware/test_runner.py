@@ -148,3 +148,11 @@ def test_runner_loop_spins_at_30_fps_and_shows_frames(table):
     assert table.controller.screen == "result"
     assert table.display.last_image is not None
     assert table.panel.screen_version() >= frames // 2       # the dial moves on most frames
+
+
+def test_runner_board_files_live_beside_the_config(tmp_path):
+    from firmware.config import load_config
+    config_file = tmp_path / "etc" / "parlour.toml"
+    config_file.parent.mkdir()
+    config_file.write_text("seats = 2\n")
+    assert runner.board_dir(load_config(config_file)) == tmp_path / "etc" / "boards"

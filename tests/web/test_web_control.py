@@ -206,7 +206,7 @@ def test_control_wrong_types_are_400(control, kat, action, body):
 
 
 def test_control_unknown_action_is_404(control):
-    response = control("rename", {"seat": 0, "name": "Zed"})
+    response = control("teleport", {"seat": 0})
     assert response.status_code == 404
     assert "unknown action" in response.get_json()["error"]
 
@@ -260,3 +260,20 @@ def test_control_never_500_for_anything_sent(client, action, body):
     response = client.post(f"/api/control/{action}", json=body, headers=HEADER)
     assert response.status_code < 500, (action, body, response.get_json())
     assert response.is_json
+
+
+def test_control_rename_is_an_event_in_the_log(control, kat, session):
+    body = control("rename", {"seat": 1, "name": "Bea"}).get_json()
+    assert body["players"][1]["name"] == "Bea"
+    log = session.export_log(session.game_id)
+    assert log[-1]["type"] == "rename" and log[-1]["by"] == "web"
+    assert control("rename", {"seat": 1, "name": body["players"][0]["name"]}).status_code == 409
+    assert control("rename", {"seat": 1}).status_code == 400
+
+
+def test_control_end_sets_the_game_aside(control, kat, session):
+    game_id = session.game_id
+    body = control("end").get_json()
+    assert body["phase"] == "idle"
+    assert session.store.game(game_id).status == "abandoned"
+    assert control("end").status_code == 409

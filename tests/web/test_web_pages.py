@@ -142,7 +142,7 @@ def test_pages_form_free_play_with_a_randomizer_then_declare(client, logged_in, 
 
 
 def test_pages_form_unknown_action_is_404(client, logged_in):
-    assert client.post("/control/rename", data={"csrf": logged_in}).status_code == 404
+    assert client.post("/control/teleport", data={"csrf": logged_in}).status_code == 404
 
 
 def test_pages_history_lists_games_and_totals(client, control, session):
@@ -202,3 +202,14 @@ def test_pages_render_every_game(client, control, session, game):
         assert response.status_code == 200, path
     from markupsafe import escape
     assert str(escape(rulebook.title)) in client.get("/").get_data(as_text=True)
+
+
+def test_pages_form_rename_and_set_aside(client, logged_in, kat, session):
+    page = client.post("/control/rename", data={"csrf": logged_in, "seat": "1", "name": "Bea"},
+                       follow_redirects=True).get_data(as_text=True)
+    assert "Renamed" in page and session.snapshot()["players"][1]["name"] == "Bea"
+    game_id = session.game_id
+    page = client.post("/control/end", data={"csrf": logged_in},
+                       follow_redirects=True).get_data(as_text=True)
+    assert "Game set aside" in page
+    assert session.store.game(game_id).status == "abandoned"

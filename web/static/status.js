@@ -97,7 +97,9 @@
       players.forEach(function (p, i) {
         var o = make("option", "", (i + 1) + ". " + p.name); o.value = String(i); options.appendChild(o);
       });
-      var pool = make("option", "", "the pool"); pool.value = "pool"; options.appendChild(pool);
+      if (select.dataset.seats === "pool") {
+        var pool = make("option", "", "the pool"); pool.value = "pool"; options.appendChild(pool);
+      }
       select.replaceChildren(options);
       select.value = keep;
       if (select.selectedIndex < 0) select.value = select.name === "to" ? "pool" : "0";
