@@ -10,35 +10,20 @@ from hypothesis import given, settings, strategies as st
 from companion.errors import LogError, Refused
 from companion.events import parse_event
 from companion.replay import replay, replay_lines
+from game_support import act, refusal, start_game
 
 GAME = "domino-rex"
 
 
 def start(players=("Ann", "Ben"), leads=None, board=None):
     """A game whose lead is settled: `leads` are the lead throws in seat order."""
-    body = {"type": "new_game", "game": GAME, "players": list(players)}
-    if board is not None:
-        body["board"] = board
-    table = replay([body])
-    for value in leads or []:
-        act(table, type="roll", values=[value])
-    return table
-
-
-def act(table, **event):
-    return table.apply(parse_event(event))
+    return start_game(GAME, players, leads or (), **({"board": board} if board else {}))
 
 
 def uncover(table, *spots):
     for value in spots:
         act(table, type="choose", value=value)
     return table.state
-
-
-def refusal(table, **event) -> str:
-    with pytest.raises(Refused) as err:
-        table.attempt(parse_event(event))
-    return str(err.value)
 
 
 def checkers(state, seat):

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
-from companion.errors import Refused
-from companion.events import parse_event
 from companion.replay import replay, replay_lines
+from game_support import act, refusal
 
 GAME = "fox-and-geese"
 
@@ -19,16 +17,6 @@ def at(seconds: int) -> str:
 
 def new_game(**extra):
     return {"type": "new_game", "game": GAME, "players": ["Ann", "Ben"], **extra}
-
-
-def act(table, **event):
-    return table.apply(parse_event(event))
-
-
-def refusal(table, **event) -> str:
-    with pytest.raises(Refused) as err:
-        table.attempt(parse_event(event))
-    return str(err.value)
 
 
 def clocks(table):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import LogError, Refused
-from companion.events import parse_event
+from companion.errors import LogError
 from companion.replay import replay
+from game_support import act, refusal
 
 GAME = "free-play"
 
@@ -14,16 +14,6 @@ GAME = "free-play"
 def start(players=("Ann", "Ben"), **options):
     return replay([{"type": "new_game", "game": GAME, "players": list(players),
                     "options": options}])
-
-
-def act(table, **event):
-    return table.apply(parse_event(event))
-
-
-def refusal(table, **event) -> str:
-    with pytest.raises(Refused) as err:
-        table.attempt(parse_event(event))
-    return str(err.value)
 
 
 @pytest.mark.parametrize("options, message", [

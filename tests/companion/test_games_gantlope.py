@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
-
-from companion.errors import Refused
-from companion.events import parse_event
-from companion.replay import replay
+from game_support import act, refusal, start_game
 
 GAME = "gantlope"
 
 
 def start(players=("Ann", "Ben"), leads=((6, 6), (1, 1))):
-    table = replay([{"type": "new_game", "game": GAME, "players": list(players)}])
-    for values in leads:
-        act(table, type="roll", values=list(values))
-    return table
-
-
-def act(table, **event):
-    return table.apply(parse_event(event))
-
-
-def refusal(table, **event) -> str:
-    with pytest.raises(Refused) as err:
-        table.attempt(parse_event(event))
-    return str(err.value)
+    return start_game(GAME, players, leads)
 
 
 def test_gantlope_g1_lead_on_the_sum():

@@ -2,31 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-
-from companion.errors import Refused
-from companion.events import parse_event
-from companion.replay import replay
+from game_support import act, refusal, start_game
 
 GAME = "india"
 DOUBLE = 6                                          # spinner value of "double n" is 6 + n
 
 
 def start(players=("Ann", "Ben"), leads=(12, 1)):
-    table = replay([{"type": "new_game", "game": GAME, "players": list(players)}])
-    for value in leads:
-        act(table, type="roll", values=[value])
-    return table
-
-
-def act(table, **event):
-    return table.apply(parse_event(event))
-
-
-def refusal(table, **event) -> str:
-    with pytest.raises(Refused) as err:
-        table.attempt(parse_event(event))
-    return str(err.value)
+    return start_game(GAME, players, leads)
 
 
 def spin_prompt(value):

@@ -4,28 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import LogError, Refused
-from companion.events import parse_event
+from companion.errors import LogError
 from companion.replay import replay
+from game_support import act, refusal, start_game
 
 GAME = "lost-diamond"
 
 
 def start(leads=((6, 6), (1, 1))):
-    table = replay([{"type": "new_game", "game": GAME, "players": ["Ann", "Ben"]}])
-    for values in leads:
-        act(table, type="roll", values=list(values))
-    return table
-
-
-def act(table, **event):
-    return table.apply(parse_event(event))
-
-
-def refusal(table, **event) -> str:
-    with pytest.raises(Refused) as err:
-        table.attempt(parse_event(event))
-    return str(err.value)
+    return start_game(GAME, ("Ann", "Ben"), leads)
 
 
 def test_lost_diamond_is_for_two():
