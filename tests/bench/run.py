@@ -1,0 +1,178 @@
+"""Parlour's benchmarks: `make bench` (or `python tests/bench/run.py [--quick]`).
+
+Runs each bench_*.py module's run(quick), writes every figure as JSON (default
+test-artifacts/bench.json) and prints the headline figures as a Markdown table. Figures are
+medians of several runs with their spread; the goals are checked here, never in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import common  # noqa: E402
+
+BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer samples (about a minute)")
+    parser.add_argument("--only", nargs="+", choices=BENCHES, help="run only these")
+    parser.add_argument("--out", default=str(common.ROOT / "test-artifacts" / "bench.json"),
+                        help="where the JSON goes (default: %(default)s)")
+    parser.add_argument("--compare", help="an earlier JSON: print this run's ratio to it")
+    args = parser.parse_args(argv)
+
+    results: dict = {"machine": common.machine(), "quick": args.quick, "benches": {}}
+    started = time.perf_counter()
+    for name in args.only or BENCHES:
+        print(f"bench: {name} ...", file=sys.stderr, flush=True)
+        module = importlib.import_module(f"bench_{name}")
+        gc.collect()
+        t0 = time.perf_counter()
+        results["benches"][name] = module.run(quick=args.quick)
+        print(f"bench: {name} done in {time.perf_counter() - t0:.1f} s", file=sys.stderr,
+              flush=True)
+    results["seconds"] = round(time.perf_counter() - started, 1)
+
+    out = Path(args.out)
+    if args.only and out.exists():           # keep the other benches' latest figures
+        try:
+            earlier = json.loads(out.read_text())
+            results["benches"] = {**earlier.get("benches", {}), **results["benches"]}
+        except (OSError, ValueError):
+            pass
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1) + "\n")
+    before = json.loads(Path(args.compare).read_text()) if args.compare else None
+    print(markdown(results, before))
+    print(f"\n(figures in {out}; {results['seconds']} s)")
+    return 0
+
+
+def _get(data: dict | None, *path):
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return None
+        data = data[key]
+    return data
+
+
+def rows(results: dict) -> list[tuple]:
+    """(figure, p50, spread, goal, met, Pi Zero 2 W estimate, path to the p50) per line."""
+    b = results["benches"]
+    factor = _get(b, "cpu", "pi_zero_2w_slower_by")
+    out = []
+
+    def est(value, slower=True):
+        if factor is None or value is None:
+            return ""
+        low, high = (value * f if slower else value / f for f in factor)
+        return f"{min(low, high):.3g}-{max(low, high):.3g}"
+
+    goal_ms = _get(b, "input", "budget", "goal_ms")
+    for case, label in (("seat_flash", "seat press → frame (flash)"),
+                        ("seat_capture", "seat press → frame (capture stored)"),
+                        ("flick", "flick's last edge → first spin frame (+120 ms settle)"),
+                        ("seat_threaded", "seat press → frame, loop thread")):
+        s = _get(b, "input", case, "total_ms")
+        if s:
+            out.append((f"Input: {label}, ms", s["p50"], f"p99 {s['p99']}", f"< {goal_ms}",
+                        s["p99"] < goal_ms, est(s["p50"]), ("input", case, "total_ms", "p50")))
+    for kind, s in (_get(b, "spin") or {}).items():
+        if kind == "goal":
+            continue
+        out.append((f"Spin {kind}: frames rendered/s", s["render_fps"]["p50"],
+                    f"min {s['render_fps']['min']}", ">= 30", s["render_fps"]["min"] >= 30,
+                    est(s["render_fps"]["p50"], slower=False),
+                    ("spin", kind, "render_fps", "p50")))
+        out.append((f"Spin {kind}: I2C bytes/frame (luma 1030)", s["bytes_per_frame"]["mean"],
+                    f"max {s['bytes_per_frame']['max']}", "", None, "",
+                    ("spin", kind, "bytes_per_frame", "mean")))
+        out.append((f"Spin {kind}: bus ms/frame at 400 kHz (luma {s['luma_bus_ms_per_frame']})",
+                    s["bus_ms_per_frame"]["mean"], f"max {s['bus_ms_per_frame']['max']}",
+                    "<= 33.3", s["bus_ms_per_frame"]["max"] <= 1000 / 30, "",
+                    ("spin", kind, "bus_ms_per_frame", "mean")))
+    for game, s in (_get(b, "rules") or {}).items():
+        out.append((f"Rules {game}: events/s (replay)", s["events_per_s"]["p50"],
+                    f"{s['events_per_s']['min']}-{s['events_per_s']['max']}", "", None,
+                    est(s["events_per_s"]["p50"], slower=False),
+                    ("rules", game, "events_per_s", "p50")))
+        out.append((f"Rules {game}: games/s ({s['events_per_game']} events each)",
+                    s["games_per_s"]["p50"], f"{s['games_per_s']['min']}-{s['games_per_s']['max']}",
+                    "", None, est(s["games_per_s"]["p50"], slower=False),
+                    ("rules", game, "games_per_s", "p50")))
+        out.append((f"Rules {game}: events/s with state JSON", s["events_per_s_with_state_json"]["p50"],
+                    f"{s['events_per_s_with_state_json']['min']}-"
+                    f"{s['events_per_s_with_state_json']['max']}", "", None,
+                    est(s["events_per_s_with_state_json"]["p50"], slower=False),
+                    ("rules", game, "events_per_s_with_state_json", "p50")))
+    w = _get(b, "web")
+    if w:
+        who = f"{w['streams']} streams + {w['pollers']} pollers"
+        for key, label in (("event_to_all_streams_ms", "event → all streams, ms"),
+                           ("event_to_each_stream_ms", "event → each stream, ms"),
+                           ("control_post_ms", "control POST, ms"),
+                           ("state_get_ms", "GET /api/state, ms")):
+            s = w[key]
+            out.append((f"Web ({who}): {label}", s["p50"], f"p99 {s['p99']}", "", None,
+                        est(s["p50"]), ("web", key, "p50")))
+        out.append((f"Web: server CPU share of a core under that load",
+                    w["server_cpu_share_under_load"], "", "", None,
+                    est(w["server_cpu_share_under_load"]),
+                    ("web", "server_cpu_share_under_load")))
+    f = _get(b, "footprint")
+    if f:
+        out.append(("Start-up to first /api/state, s", f["startup_s"]["p50"],
+                    f"{f['startup_s']['min']}-{f['startup_s']['max']}", "", None,
+                    est(f["startup_s"]["p50"]), ("footprint", "startup_s", "p50")))
+        out.append(("Resident memory after start, MiB", f["rss_mib_after_start"]["p50"], "",
+                    "", None, "", ("footprint", "rss_mib_after_start", "p50")))
+        out.append((f"Resident memory after {f['events']} events, MiB",
+                    f["rss_mib_after_events"], "", "", None, "",
+                    ("footprint", "rss_mib_after_events")))
+        out.append((f"Idle CPU over {f['idle_window_s']:g} s, % of a core",
+                    f["idle_cpu_percent_of_core"], "", "< 1", f["idle_cpu_percent_of_core"] < 1,
+                    est(f["idle_cpu_percent_of_core"]), ("footprint", "idle_cpu_percent_of_core")))
+    c = _get(b, "cpu")
+    if c:
+        out.append(("n-body step (CPU speed), µs", c["nbody_us_per_step"]["p50"],
+                    f"{c['nbody_us_per_step']['min']}-{c['nbody_us_per_step']['max']}", "",
+                    None, est(c["nbody_us_per_step"]["p50"]),
+                    ("cpu", "nbody_us_per_step", "p50")))
+    return out
+
+
+def markdown(results: dict, before: dict | None = None) -> str:
+    m = results["machine"]
+    factor = _get(results, "benches", "cpu", "pi_zero_2w_slower_by")
+    head = (f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']} ({m['system']})"
+            f"{', quick run' if results.get('quick') else ''}.")
+    if factor:
+        head += f" Pi Zero 2 W estimate: {factor[0]}-{factor[1]}x slower (see bench_cpu.py)."
+    cols = ["Figure", "p50", "spread", "goal", "met", "Pi Zero 2 W (est.)"]
+    if before:
+        cols.append("before → now")
+    lines = [head, "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for figure, p50, spread, goal, met, est, path in rows(results):
+        cells = [figure, f"{p50:g}" if isinstance(p50, (int, float)) else str(p50), spread,
+                 goal, "" if met is None else ("yes" if met else "NO"), est]
+        if before:
+            old = _get(before.get("benches"), *path)
+            cells.append(f"{old:g} → {p50:g} ({p50 / old:.2f}x)"
+                         if isinstance(old, (int, float)) and old else "")
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
