@@ -37,9 +37,34 @@ def canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
 _MEASURE = ImageDraw.Draw(Image.new("1", (1, 1)))
 
 
+@lru_cache(maxsize=4096)
 def width(text: str, size: int) -> float:
-    """Width as drawn on a 1-bit image (no antialiasing: wider than `font.getlength`)."""
+    """Width as drawn on a 1-bit image (no antialiasing: wider than `font.getlength`).
+    Remembered: fitting and wrapping measure the same words again for every frame."""
     return _MEASURE.textlength(text, font=font(size))
+
+
+@lru_cache(maxsize=1024)
+def _glyphs(words: str, size: int, mode: str, anchor: str, start: tuple[float, float]):
+    """The bitmap of `words` and its offset, as Pillow's ImageDraw.text renders it for a
+    position whose fractional part is `start` (rendering is most of a frame's time)."""
+    return font(size).getmask2(words, mode, anchor=anchor, start=start, stroke_filled=True)
+
+
+def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,
+               anchor: str, fill: int) -> None:
+    """ImageDraw.text for one line on a 1-bit image, from remembered bitmaps."""
+    if "\n" in words or draw.fontmode != "1":
+        draw.text(xy, words, font=font(size), fill=fill, anchor=anchor)
+        return
+    ink, fill_ink = draw._getink(fill)
+    ink = fill_ink if ink is None else ink
+    if ink is None:
+        return
+    x, y = xy
+    mask, offset = _glyphs(words, size, draw.fontmode, anchor,
+                           (math.modf(x)[0], math.modf(y)[0]))
+    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 
 def fit(text: str, room: int, sizes: Sequence[int] = (BIG, 18, 16, 14, MEDIUM, SMALL)) -> int:
@@ -73,9 +98,9 @@ def wrap(text: str, size: int, room: int = W - 2) -> list[str]:
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int, *,
          anchor: str = "la", bold: bool = False, fill: int = ON) -> None:
     """Draw `words`; bold is drawn twice one pixel apart (crisper than a stroke at 1 bit)."""
-    draw.text(xy, words, font=font(size), fill=fill, anchor=anchor)
+    _draw_text(draw, xy, words, size, anchor, fill)
     if bold:
-        draw.text((xy[0] + 1, xy[1]), words, font=font(size), fill=fill, anchor=anchor)
+        _draw_text(draw, (xy[0] + 1, xy[1]), words, size, anchor, fill)
 
 
 def centred(draw: ImageDraw.ImageDraw, y: float, words: str, size: int, *,
