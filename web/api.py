@@ -15,11 +15,19 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 NO_STORE = {"Cache-Control": "no-store"}
 MAX_ID = 2**63 - 1          # SQLite's largest integer
+STATE_KEY = ("api", "state")   # in Parlour.cache: the last state and its JSON body
 
 
 @bp.get("/state")
 def state() -> Response:
-    response = jsonify(parlour().session.snapshot())
+    context = parlour()
+    snap = context.session.snapshot()
+    cached = context.cache.get(STATE_KEY)
+    if cached is not None and cached[0] == snap:         # unchanged: the same body again
+        response = Response(cached[1], mimetype=cached[2])
+    else:
+        response = jsonify(snap)
+        context.cache[STATE_KEY] = (snap, response.get_data(), response.mimetype)
     response.headers.update(NO_STORE)
     return response
 

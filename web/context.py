@@ -24,6 +24,7 @@ class Parlour:
     hub: "Hub"
     device: "DevicePanel | None" = None
     cache: dict[Any, Any] = field(default_factory=dict)   # per-game summaries of finished games
+    #                                                        and the last /api/state body
 
 
 def parlour() -> Parlour:

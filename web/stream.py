@@ -36,6 +36,7 @@ class Hub:
         self.max_seconds, self.retry_ms, self._clock = max_seconds, retry_ms, clock
         self._lock = threading.Lock()
         self._streams: set[Stream] = set()
+        self._encoded: tuple[Any, bytes] | None = None     # the last state and its message
         self.closed = False
 
     @property
@@ -52,6 +53,16 @@ class Hub:
             self._streams.add(stream)
         stream.start()
         return stream
+
+    def message(self, state: dict) -> bytes:
+        """The `state` message of a state: encoded once per change, not once per stream
+        (every stream is handed the same snapshot; a new stream's first one is equal)."""
+        encoded = self._encoded
+        if encoded is not None and (encoded[0] is state or encoded[0] == state):
+            return encoded[1]
+        message = sse("state", state)
+        self._encoded = (state, message)
+        return message
 
     def _release(self, stream: "Stream") -> None:
         with self._lock:
@@ -125,7 +136,7 @@ class Stream:
             version = item.get("version", 0)
             if version > self._sent_version:          # a state already sent is skipped
                 self._sent_version = version
-                return sse("state", item)
+                return self._hub.message(item)
 
     def _end(self) -> bytes:
         self.close()
