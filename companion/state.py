@@ -7,6 +7,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def copy_data(value: Any) -> Any:
+    """A deep copy of JSON-shaped data (dicts, lists, strings, numbers): what copy.deepcopy
+    gives for it, several times faster; anything else is handed to copy.deepcopy."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else copy_data(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else copy_data(v) for v in value]
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)
+
+
 @dataclass
 class Player:
     """One seat at the table. `position` is in the player's own numbering; None is off the board."""
@@ -22,7 +38,7 @@ class Player:
 
     def copy(self) -> "Player":
         return Player(self.name, self.seat, self.role, self.position, self.chips, self.score,
-                      self.lost_turns, copy.deepcopy(self.extra) if self.extra else {})
+                      self.lost_turns, copy_data(self.extra) if self.extra else {})
 
     def to_json(self) -> dict[str, Any]:
         out = {"name": self.name, "seat": self.seat, "role": self.role,
@@ -78,7 +94,7 @@ class State:
             self.game, [p.copy() for p in self.players], self.options, self.board,
             self.phase, self.turn, self.awaiting, self.pool, list(self.winners), list(self.log),
             list(self.order), self.lead.copy() if self.lead else None, self.last_roll,
-            self.rolls, self.commitment, self.seed, copy.deepcopy(self.data))
+            self.rolls, self.commitment, self.seed, copy_data(self.data))
 
     def name(self, seat: int) -> str:
         return self.players[seat].name
