@@ -25,10 +25,17 @@ def load_board_file(path: str | Path, game_id: str) -> dict[str, Any]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise BoardDataError(f"cannot read board file {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise BoardDataError(f"{path} is not UTF-8 text") from None
+    return parse_board_text(text, game_id, str(path))
+
+
+def parse_board_text(text: str, game_id: str, where: str = "the board file") -> dict[str, Any]:
+    """Board data in TOML (a file's text, or one uploaded from the phone) over the defaults."""
     try:
         user = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise BoardDataError(f"{path} is not valid TOML: {err}") from None
+        raise BoardDataError(f"{where} is not valid TOML: {err}") from None
     return {**default_board(game_id), **user}
 
 

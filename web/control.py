@@ -8,7 +8,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, flash, jsonify, redirect, request, url_for
 
-from companion.errors import Refused
+from companion.boarddata import parse_board_text
+from companion.errors import BoardDataError, Refused
 from companion.games import GAMES
 from companion.session import Session
 from web import auth
@@ -179,7 +180,17 @@ def _form_new_game() -> dict[str, Any]:
         if choice not in RANDOMIZER_CHOICES:
             raise ApiError(400, "choose a randomizer from the list")
         options["randomizer"] = RANDOMIZER_CHOICES[choice][1]
-    return {"game": game, "players": players, "options": options}
+    out = {"game": game, "players": players, "options": options}
+    upload = request.files.get("board")
+    if upload is not None and upload.filename:
+        try:
+            text = upload.read().decode("utf-8")
+            out["board"] = parse_board_text(text, game, f"the board file {upload.filename!r}")
+        except UnicodeDecodeError:
+            raise ApiError(400, "the board file is not UTF-8 text") from None
+        except BoardDataError as err:
+            raise ApiError(400, str(err)) from None
+    return out
 
 
 FORMS: dict[str, Callable[[], dict[str, Any]]] = {

@@ -213,3 +213,29 @@ def test_pages_form_rename_and_set_aside(client, logged_in, kat, session):
                        follow_redirects=True).get_data(as_text=True)
     assert "Game set aside" in page
     assert session.store.game(game_id).status == "abandoned"
+
+
+def test_pages_form_new_game_with_a_board_file(client, logged_in, session):
+    import io
+    board = (io.BytesIO(b"track_length = 38\n[arrows]\n7 = 15\n"), "our-board.toml")
+    response = client.post("/control/new-game", data={
+        "csrf": logged_in, "game": "cats-and-dogs", "player": ["Ann", "Ben"], "board": board},
+        content_type="multipart/form-data", follow_redirects=True)
+    assert "New game started" in response.get_data(as_text=True)
+    first = session.export_log(session.game_id)[0]
+    assert first["board"] == {"track_length": 38, "arrows": {"7": 15}}
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"track_length = \n", "not valid TOML"),
+    (b"track_length = 5\n", "track_length"),
+    (b"\xff\xfe", "not UTF-8"),
+])
+def test_pages_form_bad_board_file_starts_nothing(client, logged_in, session, content, message):
+    import io
+    response = client.post("/control/new-game", data={
+        "csrf": logged_in, "game": "cats-and-dogs", "player": ["Ann", "Ben"],
+        "board": (io.BytesIO(content), "bad.toml")},
+        content_type="multipart/form-data", follow_redirects=True)
+    assert message in response.get_data(as_text=True)
+    assert session.snapshot()["phase"] == "idle"
