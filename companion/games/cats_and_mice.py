@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.errors import Refused
 from companion.games.assisted import AssistedRulebook, arrows_text
 from companion.state import State
 
 MICE = 12
 LAST_MOUSE_POINTS = 3                 # M3: the one that takes the last counts 3
 MOUSE_POINTS = 1
-CAPTURES_PER_SPIN = 2                 # the cat moves once for each arrow
 
 
 class CatsAndMice(AssistedRulebook):
@@ -35,9 +33,6 @@ class CatsAndMice(AssistedRulebook):
 
     def record(self, state: State, seat: int) -> None:                        # M3
         player = state.players[seat]
-        if state.data["presses"] >= CAPTURES_PER_SPIN:
-            raise Refused(f"a cat takes at most {CAPTURES_PER_SPIN} mice a spin (one for "
-                          f"each arrow): {player.name} has pressed twice already")
         left = state.data["mice_left"] - 1
         state.data["mice_left"] = left
         player.extra["mice"] += 1

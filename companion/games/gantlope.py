@@ -4,12 +4,10 @@ current player presses their seat button each time one of their men enters its G
 
 from __future__ import annotations
 
-from companion.errors import Refused
 from companion.games.assisted import AssistedRulebook
 from companion.state import State
 
 MEN = 4
-ENTRIES_PER_SPIN = 2                  # at most two men move in a spin, one for each arrow
 
 
 class Gantlope(AssistedRulebook):
@@ -31,9 +29,6 @@ class Gantlope(AssistedRulebook):
 
     def record(self, state: State, seat: int) -> None:                    # G3
         player = state.players[seat]
-        if state.data["presses"] >= ENTRIES_PER_SPIN:
-            raise Refused(f"at most {ENTRIES_PER_SPIN} men move in a spin (one for each "
-                          f"arrow): {player.name} has pressed twice already")
         player.extra["in_goal"] += 1
         home = player.extra["in_goal"]
         state.say(f"{player.name}'s man enters the Goal ({home} of {MEN})")

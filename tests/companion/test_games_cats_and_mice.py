@@ -63,9 +63,14 @@ def test_cats_and_mice_m3_press_refused_when_not_expected():
     act(table, type="roll", values=[4, 2])
     assert "it is Ann's turn" in refusal(table, type="press", seat=1)
     assert "no seat 2" in refusal(table, type="press", seat=2)
-    act(table, type="press", seat=0)
-    act(table, type="press", seat=0)
-    assert "at most 2" in refusal(table, type="press", seat=0)   # one mouse for each arrow
+
+
+def test_cats_and_mice_m3_every_press_after_the_spin_is_a_capture():
+    table = start()
+    act(table, type="roll", values=[4, 2])
+    for _ in range(3):                      # M3 sets no limit a spin: the table says what happened
+        act(table, type="press", seat=0)
+    assert table.state.players[0].score == 3 and table.to_json()["mice_left"] == 9
 
 
 def test_cats_and_mice_m3_each_capture_counts_one():
