@@ -24,3 +24,12 @@ class BoardDataError(ParlourError, ValueError):
 
 class StoreError(ParlourError, RuntimeError):
     """The game store cannot be opened or written."""
+
+
+class StoreUnreadable(StoreError):
+    """A store file this Parlour cannot read: damaged, not a database, or written by a newer
+    Parlour (`newer`). It must be moved aside, never written over."""
+
+    def __init__(self, message: str, *, newer: bool = False):
+        super().__init__(message)
+        self.newer = newer

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import StoreError
+from companion.errors import StoreError, StoreUnreadable
 
 SCHEMA_VERSION = 1
+UNREADABLE = (11, 26)     # SQLITE_CORRUPT, SQLITE_NOTADB: the file itself is bad
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id          INTEGER PRIMARY KEY,
@@ -61,21 +62,24 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:        # checked before anything writes to the file
+                self._db.close()
+                raise StoreUnreadable(f"{self.path} was written by a newer Parlour "
+                                      f"(store version {version}, this one reads "
+                                      f"{SCHEMA_VERSION})", newer=True)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                self._db.close()
-                raise StoreError(f"{self.path} was written by a newer Parlour "
-                                 f"(store version {version}, this one reads {SCHEMA_VERSION})")
             self._db.executescript(SCHEMA)
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._db.execute("SELECT count(*) FROM games").fetchone()
         except (sqlite3.DatabaseError, OSError) as err:
             if getattr(self, "_db", None) is not None:
                 self._db.close()                    # do not keep a file we refuse open
-            raise StoreError(f"cannot open the store {self.path}: {err}") from None
+            unreadable = (getattr(err, "sqlite_errorcode", 0) & 0xFF) in UNREADABLE
+            raise (StoreUnreadable if unreadable else StoreError)(
+                f"cannot open the store {self.path}: {err}") from None
 
     def close(self) -> None:
         with self._lock:

@@ -27,12 +27,15 @@ from firmware.animation import FPS
 from firmware.config import Config, load_config
 from firmware.controller import Controller
 from firmware.inputs import InputEvent
+from firmware.notify import Notifier
+from firmware.recovery import open_table
 
 POLL_BUSY = 0.01        # s between control polls while a knob gesture is under way
 POLL_IDLE = 0.1         # s between polls while the table is in use (a hold seen <= 0.1 s late)
 POLL_DORMANT = 0.25     # s between polls after ACTIVE_SECONDS without input: each wake-up
 ACTIVE_SECONDS = 120.0  # costs far more than the poll itself, so an unattended table rests
 WAKE = object()         # queue item: "look again" (a session change from the web, a signal)
+NOTICE_SECONDS = 12.0   # a start-up notice (a store moved aside) stays on the OLED this long
 PI_MODEL = Path("/proc/device-tree/model")
 
 
@@ -80,6 +83,8 @@ class Table:
     web: Any = None
     stop: threading.Event = field(default_factory=threading.Event)
     frames: int = 0
+    notifier: Notifier = field(default_factory=lambda: Notifier({}))   # systemd, when under it
+    notices: list[str] = field(default_factory=list)   # what start-up had to mend
 
     def close(self) -> None:
         for step in (self.controller.close, self._close_web, self.controls.close,
@@ -145,9 +150,12 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     """Open the store and session, the controls and display (real or simulated), the web."""
     from firmware.controls import Controls
     from firmware.display import Display
-    store = Store(data_dir / "parlour.db")
-    session = Session(store, new_seed=lambda: secrets.token_bytes(32), clock=utc_now,
-                      board_dir=board_dir(config))
+    recovered = open_table(data_dir / "parlour.db", lambda store: Session(
+        store, new_seed=lambda: secrets.token_bytes(32), clock=utc_now,
+        board_dir=board_dir(config)), now=utc_now)
+    store, session = recovered.store, recovered.session
+    for notice in recovered.notices:
+        print(f"parlour: {notice}", file=sys.stderr, flush=True)
     inputs: queue.Queue = queue.Queue()
     opened: list = [store.close]
     try:
@@ -185,7 +193,10 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         raise
     controller.wake = lambda: inputs.put(WAKE)
     controller.attach()
-    return Table(config, session, store, controls, display, controller, inputs, panel, server)
+    if recovered.screen:
+        controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
+    return Table(config, session, store, controls, display, controller, inputs, panel, server,
+                 notices=recovered.notices)
 
 
 def loop(table: Table) -> None:
@@ -194,6 +205,7 @@ def loop(table: Table) -> None:
     next_frame = 0.0
     active_until = time.monotonic() + ACTIVE_SECONDS
     while not table.stop.is_set():
+        table.notifier.heartbeat()          # systemd's watchdog: this loop is still turning
         now = time.monotonic()
         busy = controls.gestures.state != "idle" or controls.gestures.switch != "up"
         timeout = POLL_BUSY if busy else POLL_IDLE if now < active_until else POLL_DORMANT
@@ -253,6 +265,7 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
         table.inputs.put(WAKE)
 
     previous = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
+    table.notifier = Notifier()              # systemd (Type=notify, WatchdogSec), if under it
     try:
         if table.web is not None:
             table.web.start()
@@ -265,10 +278,15 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
               flush=True)
         if table.session.resumed:
             print(f"parlour: resumed {table.session.snapshot().get('title')}", flush=True)
+        table.notifier.ready(status=f"serving {table.controller.url}" + (
+            f"; resumed {table.session.snapshot().get('title')}" if table.session.resumed
+            else ""))
         loop(table)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        table.notifier.stopping(status="stopping")
         table.close()
+        table.notifier.close()
     print("parlour: stopped", flush=True)
     return 0
