@@ -26,5 +26,18 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py $(ARGS)
 
+# Reliability at length: many kill -9 restarts and far more fuzz examples than `make test`.
+PARLOUR_SOAK ?= 500
+soak: $(STAMP)
+	PARLOUR_SOAK=$(PARLOUR_SOAK) $(BIN)/python -m pytest -q -s tests/reliability \
+		-k "kill9 or fuzz" $(PYTEST_ARGS)
+
+# On a Raspberry Pi: the systemd service (sudo inside; ARGS="--force" elsewhere, "--purge").
+install:
+	systemd/install.sh $(ARGS) install
+
+uninstall:
+	systemd/install.sh $(ARGS) uninstall
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

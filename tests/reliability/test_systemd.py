@@ -1,0 +1,228 @@
+"""The Pi service: the unit file as systemd reads it, and the notify protocol (READY=1,
+WATCHDOG=1 at half the watchdog interval, STOPPING=1) on sockets the tests provide, down to
+`parlour run --sim` under a NOTIFY_SOCKET."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from firmware import runner
+from firmware.config import Config
+from firmware.notify import Notifier, socket_address, watchdog_interval
+from reliability_support import ROOT, Server, quiet_env
+
+UNIT = ROOT / "systemd" / "parlour.service"
+INSTALL = ROOT / "systemd" / "install.sh"
+ANALYZE = shutil.which("systemd-analyze")
+MAX_EXPOSURE = 2.0
+
+
+def unit_keys(text: str) -> dict[str, list[str]]:
+    keys: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if "=" in line and not line.lstrip().startswith(("#", ";", "[")):
+            key, value = line.split("=", 1)
+            keys.setdefault(key.strip(), []).append(value.strip())
+    return keys
+
+
+@pytest.fixture
+def checkable_unit(tmp_path) -> Path:
+    """The unit with ExecStart pointing at a program that exists here (verify checks it)."""
+    text = UNIT.read_text()
+    exec_start = unit_keys(text)["ExecStart"][0].split()[0]
+    here = tmp_path / "parlour.service"
+    here.write_text(text.replace(exec_start, shutil.which("true") or "/bin/true"))
+    return here
+
+
+def test_systemd_unit_runs_parlour_as_a_watched_unprivileged_service():
+    keys = unit_keys(UNIT.read_text())
+    single = {k: v[-1] for k, v in keys.items()}
+    assert single["Type"] == "notify" and single["NotifyAccess"] == "main"
+    assert int(single["WatchdogSec"]) > 0 and single["Restart"] == "on-failure"
+    assert single["User"] == "parlour" and set(single["SupplementaryGroups"].split()) == \
+        {"gpio", "i2c"}
+    assert single["StateDirectory"] == "parlour"
+    assert single["ExecStart"].endswith("/bin/parlour run")
+    for key in ("NoNewPrivileges", "ProtectHome", "PrivateTmp", "ProtectKernelTunables",
+                "RestrictSUIDSGID", "LockPersonality", "MemoryDenyWriteExecute"):
+        assert single[key] == "yes", key
+    assert single["ProtectSystem"] == "strict" and single["DevicePolicy"] == "closed"
+    assert set(single["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_INET", "AF_INET6"}
+    allowed = " ".join(keys["DeviceAllow"])
+    for device in ("gpiochip", "gpiomem", "i2c"):
+        assert device in allowed, device
+    assert single["WantedBy"] == "multi-user.target"
+
+
+@pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed here")
+def test_systemd_unit_passes_systemd_analyze_verify(checkable_unit):
+    result = subprocess.run([ANALYZE, "verify", str(checkable_unit)], capture_output=True,
+                            text=True, timeout=60)
+    complaints = [line for line in (result.stdout + result.stderr).splitlines()
+                  if "parlour.service" in line]
+    assert result.returncode == 0 and not complaints, result.stderr
+
+
+@pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed here")
+def test_systemd_unit_exposure_stays_low(checkable_unit):
+    result = subprocess.run([ANALYZE, "security", "--offline=true", str(checkable_unit)],
+                            capture_output=True, text=True, timeout=60)
+    found = re.search(r"Overall exposure level for \S+: ([0-9.]+)", result.stdout)
+    if result.returncode != 0 and found is None:
+        pytest.skip(f"systemd-analyze security --offline does not work here: {result.stderr}")
+    assert found is not None and float(found.group(1)) <= MAX_EXPOSURE, result.stdout[-300:]
+
+
+def test_systemd_install_script_refuses_anywhere_but_a_pi():
+    if Path("/proc/device-tree/model").exists() and \
+            "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="replace"):
+        pytest.skip("this is a Raspberry Pi: the script would really install")
+    result = subprocess.run(["sh", str(INSTALL), "install"], capture_output=True, text=True,
+                            timeout=30)
+    assert result.returncode == 2 and "not a Raspberry Pi" in result.stderr
+    assert subprocess.run(["sh", "-n", str(INSTALL)], timeout=30).returncode == 0
+
+
+# -- sd_notify ------------------------------------------------------------------------------
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def listener():
+    """A unix datagram socket standing in for systemd's; yields (NOTIFY_SOCKET value, recv)."""
+    folder = tempfile.mkdtemp(prefix="pn-")          # short: socket paths are limited
+    path = os.path.join(folder, "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(10)
+    try:
+        yield path, lambda: sock.recv(4096).decode()
+    finally:
+        sock.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def abstract_listener():
+    name = f"parlour-test-{secrets.token_hex(6)}"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(b"\0" + name.encode())
+    sock.settimeout(15)
+    try:
+        yield "@" + name, lambda: sock.recv(4096).decode()
+    finally:
+        sock.close()
+
+
+def test_systemd_notify_addresses_and_intervals():
+    assert socket_address("/run/systemd/notify") == "/run/systemd/notify"
+    assert socket_address("@abstract/name") == b"\0abstract/name"
+    assert socket_address(None) is None and socket_address("") is None
+    assert socket_address("relative/path") is None
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000"}, pid=7) == 15.0
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "7"}, pid=7) == 15.0
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "8"}, pid=7) is None
+    assert watchdog_interval({"WATCHDOG_USEC": "0"}, pid=7) is None
+    assert watchdog_interval({"WATCHDOG_USEC": "soon"}, pid=7) is None
+    assert watchdog_interval({}, pid=7) is None
+
+
+def test_systemd_notify_ready_status_stopping_datagrams(listener):
+    path, recv = listener
+    notifier = Notifier({"NOTIFY_SOCKET": path})
+    assert notifier.ready(status="serving http://10.0.0.2:8080/")
+    assert recv() == "READY=1\nSTATUS=serving http://10.0.0.2:8080/"
+    assert notifier.status("3 phones") and recv() == "STATUS=3 phones"
+    assert notifier.stopping() and recv() == "STOPPING=1"
+    assert not notifier.heartbeat()                  # no WatchdogSec: no pings
+    notifier.close()
+
+
+def test_systemd_notify_abstract_socket(abstract_listener):
+    address, recv = abstract_listener
+    notifier = Notifier({"NOTIFY_SOCKET": address})
+    assert notifier.ready() and recv() == "READY=1"
+    notifier.close()
+
+
+def test_systemd_watchdog_pings_at_half_the_interval(listener):
+    path, recv = listener
+    clock = Clock()
+    notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"}, clock=clock)
+    sent = []
+    for step in range(41):                           # 0 .. 4 s in 0.1 s steps
+        clock.now = 100.0 + step * 0.1
+        if notifier.heartbeat():
+            sent.append(round(clock.now - 100.0, 1))
+    assert sent == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert [recv() for _ in sent] == ["WATCHDOG=1"] * 5
+    notifier.close()
+
+
+def test_systemd_notify_without_systemd_or_with_its_socket_gone(tmp_path):
+    quiet = Notifier({})
+    assert not quiet.enabled and not quiet.ready() and not quiet.heartbeat()
+    gone = Notifier({"NOTIFY_SOCKET": str(tmp_path / "nobody"), "WATCHDOG_USEC": "1000"})
+    assert not gone.ready() and not gone.heartbeat() and gone.failures == 2   # never raises
+    gone.close()
+
+
+def test_systemd_main_loop_feeds_the_watchdog(tmp_path, mock_factory, listener):
+    path, recv = listener
+    clock = Clock()
+    table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
+                         config=Config(data_dir=tmp_path), pin="1234", web=False)
+    table.notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "10000000"},
+                              clock=clock)
+    thread = threading.Thread(target=runner.loop, args=(table,), daemon=True)
+    thread.start()
+    try:
+        assert recv() == "WATCHDOG=1"                # the first turn of the loop
+        for _ in range(3):
+            clock.now += 5.0                         # half the interval, on the loop's clock
+            assert recv() == "WATCHDOG=1"
+    finally:
+        table.stop.set()
+        table.inputs.put(runner.WAKE)
+        thread.join(timeout=5)
+        table.close()
+        table.notifier.close()
+    assert table.notifier.failures == 0 and not thread.is_alive()
+
+
+@pytest.mark.slow
+def test_systemd_parlour_run_tells_its_notify_socket(tmp_path, abstract_listener):
+    address, recv = abstract_listener
+    env = quiet_env(tmp_path, NOTIFY_SOCKET=address, WATCHDOG_USEC="400000")
+    server = Server(tmp_path / "data", tmp_path, env=env)
+    try:
+        messages = [recv()]
+        while "WATCHDOG=1" not in messages[1:]:      # ready first, then the heartbeat
+            messages.append(recv())
+        server.proc.send_signal(signal.SIGTERM)
+        while not messages[-1].startswith("STOPPING=1"):
+            messages.append(recv())
+        out, err = server.proc.communicate(timeout=15)
+    finally:
+        server.kill9()
+    assert messages[0].startswith("READY=1\nSTATUS=serving http://127.0.0.1:")
+    assert server.proc.returncode == 0 and "Traceback" not in err
