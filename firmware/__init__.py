@@ -1,5 +1,6 @@
 """The device program: pins, controls, display, main loop, simulator and the parlour CLI.
 
-The interfaces between its modules (config, controls, display, screens, controller, sim,
-runner) and the web's DevicePanel are laid out in firmware/INTERFACES.md: keep to them.
+config (TOML) -> controls (gpiozero pins -> InputEvents) -> controller (screens as a table,
+session calls) -> screens (PIL frames) -> display (changed OLED pages only); runner composes
+them with the store, the session and the web app; sim drives the same pins for /device.
 """
