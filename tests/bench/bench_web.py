@@ -14,7 +14,6 @@ import threading
 import time
 from pathlib import Path
 
-import common
 from common import Client, Server, summary
 
 STREAMS = 30

@@ -126,7 +126,7 @@ def rows(results: dict) -> list[tuple]:
             s = w[key]
             out.append((f"Web ({who}): {label}", s["p50"], f"p99 {s['p99']}", "", None,
                         est(s["p50"]), ("web", key, "p50")))
-        out.append((f"Web: server CPU share of a core under that load",
+        out.append(("Web: server CPU share of a core under that load",
                     w["server_cpu_share_under_load"], "", "", None,
                     est(w["server_cpu_share_under_load"]),
                     ("web", "server_cpu_share_under_load")))

@@ -1,13 +1,10 @@
-"""Fakes for the device's hardware: gpiozero's MockFactory, a clock tests move, luma's dummy.
-
-The MockFactory fixture follows gpiozero's own tests/conftest.py: save the global
-Device.pin_factory, install a MockFactory, and reset and restore it afterwards.
+"""Fakes for the device's hardware: a clock tests move, a knob that drives the encoder's
+pins, luma's dummy device and a fake I2C panel (the MockFactory fixture is tests/conftest.py's).
 """
 
 from __future__ import annotations
 
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
@@ -49,19 +46,6 @@ class Knob:
         cycle = self.CW if detents > 0 else self.CCW
         for _ in range(abs(detents)):
             self.drive(cycle, interval / 4)
-
-
-@pytest.fixture
-def mock_factory():
-    """The global pin factory is a fresh MockFactory for the test, then as it was."""
-    saved = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        if Device.pin_factory is not None:
-            Device.pin_factory.reset()
-        Device.pin_factory = saved
 
 
 @pytest.fixture

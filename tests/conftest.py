@@ -1,5 +1,8 @@
-"""Fixtures for the reliability tests: gpiozero's MockFactory (as tests/firmware does it), a
-clock tests move, and a store on a temp dir."""
+"""Fixtures every test folder shares.
+
+The MockFactory fixture follows gpiozero's own tests/conftest.py: save the global
+Device.pin_factory, install a MockFactory, and reset and restore it afterwards.
+"""
 
 from __future__ import annotations
 
