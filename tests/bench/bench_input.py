@@ -26,6 +26,7 @@ from pathlib import Path
 
 import common
 from common import RecordingSerial, luma_device, summary
+from fakes import FakeClock  # noqa: E402  (tests/ is on the path once common is imported)
 from companion.session import Session
 from companion.store import Store
 from firmware import runner
@@ -39,17 +40,6 @@ from firmware.inputs import InputEvent
 SEED = bytes(range(32))
 FLICK_DETENTS = 12
 FLICK_STEP = 0.004             # s per detent, as the simulator's flick
-
-
-class FakeClock:
-    def __init__(self, start: float = 1000.0):
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Rig:

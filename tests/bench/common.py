@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (ROOT, ROOT / "tests"):        # the project, and the tests' shared fakes
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 I2C_HZ = 400_000
 BITS_PER_BYTE = 9                  # 8 data bits + ACK

@@ -8,19 +8,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
-
-class FakeClock:
-    """A monotonic clock that only moves when a test says so."""
-
-    def __init__(self, start: float = 1000.0):
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> float:
-        self.now += seconds
-        return self.now
+from fakes import FakeClock
 
 
 class Knob:

@@ -32,6 +32,7 @@ from firmware.inputs import InputEvent
 from firmware.views import choices
 from web.control import ACTIONS
 from web.errors import ApiError
+from fakes import FakeClock
 from reliability_support import comparable
 
 SOAK = bool(os.environ.get("PARLOUR_SOAK"))
@@ -71,14 +72,6 @@ DEVICE = st.one_of(
 )
 
 
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class TableMachine(RuleBasedStateMachine):
     """One table, one game of `game` to start with (set by the test)."""
 
@@ -88,7 +81,7 @@ class TableMachine(RuleBasedStateMachine):
         super().__init__()
         self.dir = Path(tempfile.mkdtemp(prefix="parlour-fuzz-"))
         self.seeds = 0
-        self.clock = Clock()
+        self.clock = FakeClock()
         self.history: dict[tuple[int, int], dict] = {}
         self.totals: dict[int, int] = {}
         self._open(self.dir / "parlour.db")

@@ -20,6 +20,7 @@ import pytest
 from firmware import runner
 from firmware.config import Config
 from firmware.notify import Notifier, socket_address, watchdog_interval
+from fakes import FakeClock
 from reliability_support import ROOT, Server, quiet_env
 
 UNIT = ROOT / "systemd" / "parlour.service"
@@ -98,14 +99,6 @@ def test_systemd_install_script_refuses_anywhere_but_a_pi():
 
 # -- sd_notify ------------------------------------------------------------------------------
 
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def listener():
     """A unix datagram socket standing in for systemd's; yields (NOTIFY_SOCKET value, recv)."""
@@ -166,7 +159,7 @@ def test_systemd_notify_abstract_socket(abstract_listener):
 
 def test_systemd_watchdog_pings_at_half_the_interval(listener):
     path, recv = listener
-    clock = Clock()
+    clock = FakeClock(100.0)
     notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"}, clock=clock)
     sent = []
     for step in range(41):                           # 0 .. 4 s in 0.1 s steps
@@ -188,7 +181,7 @@ def test_systemd_notify_without_systemd_or_with_its_socket_gone(tmp_path):
 
 def test_systemd_main_loop_feeds_the_watchdog(tmp_path, mock_factory, listener):
     path, recv = listener
-    clock = Clock()
+    clock = FakeClock(100.0)
     table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
                          config=Config(data_dir=tmp_path), pin="1234", web=False)
     table.notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "10000000"},

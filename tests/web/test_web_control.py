@@ -7,17 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fakes import FakeClock
 from web_support import PIN
 
 HEADER = {"X-Parlour-Pin": PIN}
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 # -- the PIN ----------------------------------------------------------------------------------
@@ -37,7 +30,7 @@ def test_control_wrong_pin_is_403(control, session):
 
 
 def test_control_wrong_pins_are_rate_limited_per_address(make_app):
-    clock = Clock()
+    clock = FakeClock()
     app = make_app(test_config={"CLOCK": clock})
     client = app.test_client()
     for _ in range(5):
