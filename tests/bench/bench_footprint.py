@@ -24,7 +24,7 @@ def run(quick: bool = False) -> dict:
         for i in range(starts):
             server = Server(Path(tmp) / f"run{i}")
             try:
-                startup.append(server.wait_ready())
+                startup.append(server.ready_seconds)
                 time.sleep(0.5)
                 rss_start.append(server.rss_kib())
                 if i < starts - 1:

@@ -131,7 +131,6 @@ def run(quick: bool = False) -> dict:
         streams = pollers = None
         control = None
         try:
-            server.wait_ready()
             control = Client(server.port)
             snap = control.control("new-game", GAME)
             streams = Streams(server.port, STREAMS)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import platform
-import socket
 import statistics
 import sys
 import time
@@ -15,6 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 for folder in (ROOT, ROOT / "tests"):        # the project, and the tests' shared fakes
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
+
+from simulated_table import PIN, SimulatedTable  # noqa: E402 - shared with the tests
 
 I2C_HZ = 400_000
 BITS_PER_BYTE = 9                  # 8 data bits + ACK
@@ -92,12 +93,6 @@ class RecordingSerial:
         return bus_seconds(self.data_bytes, self.command_bytes, self.transactions)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def machine() -> dict:
     model = "unknown"
     try:
@@ -128,64 +123,11 @@ def luma_device(serial):
 
 # -- a real `parlour run --sim` on loopback ---------------------------------------------------
 
-PIN = "2468"
-
-
-class Server:
-    """`parlour run --sim` as a subprocess on 127.0.0.1, with its own data folder and HOME;
-    `stop()` (SIGTERM, then SIGKILL after 10 s) always ends it."""
+class Server(SimulatedTable):
+    """`parlour run --sim` (tests/simulated_table.py) with its memory and CPU read from /proc."""
 
     def __init__(self, tmp: Path):
-        import subprocess
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PARLOUR")}
-        env.update(HOME=str(tmp), XDG_CONFIG_HOME=str(tmp / "config"),
-                   XDG_STATE_HOME=str(tmp / "state"), PYTHONUNBUFFERED="1")
-        exe = Path(sys.executable).with_name("parlour")
-        command = ([str(exe)] if exe.exists() else
-                   [sys.executable, "-c", "import sys; from firmware.cli import main; "
-                    "sys.exit(main(sys.argv[1:]))"])
-        command += ["run", "--sim", "--host", "127.0.0.1", "--port", str(self.port),
-                    "--data-dir", str(tmp / "data"), "--pin", PIN]
-        self.started = time.perf_counter()
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, text=True)
-        self.pid = self.proc.pid
-
-    def wait_ready(self, timeout: float = 30.0) -> float:
-        """Seconds from spawning to the first /api/state answer."""
-        import http.client
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                conn.request("GET", "/api/state")
-                response = conn.getresponse()
-                response.read()
-                conn.close()
-                if response.status == 200:
-                    return time.perf_counter() - self.started
-            except OSError:
-                pass
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"parlour run --sim ended: {self.proc.stderr.read()[-2000:]}")
-            if time.monotonic() > deadline:
-                raise RuntimeError("parlour run --sim never answered /api/state")
-            time.sleep(0.005)
-
-    def stop(self) -> None:
-        import signal
-        import subprocess
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        if self.proc.stderr:
-            self.proc.stderr.close()
+        super().__init__(tmp / "data", tmp, timeout=30.0)
 
     def rss_kib(self) -> int:
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():

@@ -3,30 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from firmware import runner
 from firmware.config import Config
 from firmware.inputs import InputEvent
-
-ROOT = Path(__file__).resolve().parents[2]
-PARLOUR = Path(sys.executable).with_name("parlour")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from simulated_table import PIN, SimulatedTable
 
 
 def get(url: str, timeout: float = 2.0) -> bytes:
@@ -41,50 +27,18 @@ def post(url: str, body: dict) -> dict:
         return json.loads(response.read())
 
 
-@pytest.fixture
-def quiet_env(tmp_path):
-    """No config file or state of the user's leaks in."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PARLOUR")}
-    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               XDG_STATE_HOME=str(tmp_path / "state"), PYTHONUNBUFFERED="1")
-    return env
-
-
 @pytest.mark.slow
-def test_runner_parlour_run_sim_serves_and_stops_on_sigterm(tmp_path, quiet_env):
-    port = free_port()
-    command = [str(PARLOUR), "run", "--sim", "--host", "127.0.0.1", "--port", str(port),
-               "--data-dir", str(tmp_path / "data"), "--pin", "2468"]
-    if not PARLOUR.exists():   # pragma: no cover - an install without the console script
-        command = [sys.executable, "-c", "import sys; from firmware.cli import main; "
-                   "sys.exit(main(sys.argv[1:]))", *command[1:]]
-    proc = subprocess.Popen(command, cwd=ROOT, env=quiet_env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                state = json.loads(get(base + "/api/state"))
-                break
-            except OSError:
-                assert proc.poll() is None, proc.communicate()[1]
-                assert time.monotonic() < deadline, "the server never answered"
-                time.sleep(0.1)
+def test_runner_parlour_run_sim_serves_and_stops_on_sigterm(tmp_path):
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        state = table.first_state
         assert state["phase"] == "idle" and state["game"] is None
-        before = int(get(base + "/device/screen.png") != b"")
-        assert before and post(base + "/device/input",
-                               {"input": "knob", "action": "press"})["ok"]
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=15)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 0, err
+        assert get(table.url + "/device/screen.png") != b""
+        assert post(table.url + "/device/input", {"input": "knob", "action": "press"})["ok"]
+        out, err = table.stop()
+    assert table.proc.returncode == 0, err
     assert "Traceback" not in err
-    assert f"127.0.0.1:{port}" in out and "simulated" in out
-    assert "2468" not in out + err and "PIN on the device's menu" in out   # not a terminal
+    assert f"127.0.0.1:{table.port}" in out and "simulated" in out
+    assert PIN not in out + err and "PIN on the device's menu" in out   # not a terminal
     assert "stopped" in out
     assert (tmp_path / "data" / "parlour.db").exists()
 

@@ -12,7 +12,8 @@ import pytest
 
 from firmware import runner
 from firmware.config import Config
-from reliability_support import PIN, control, request
+from reliability_support import control, request
+from simulated_table import PIN
 
 JSON = {"Content-Type": "application/json"}
 WITH_PIN = {**JSON, "X-Parlour-Pin": PIN}

@@ -23,8 +23,9 @@ import pytest
 from companion.games import GAMES
 from companion.stats import verify_rolls
 from firmware.views import choices
-from reliability_support import (Server, comparable, control, device, prefix_states,
+from reliability_support import (comparable, control, device, prefix_states,
                                  read_store, request)
+from simulated_table import SimulatedTable
 
 SUITE_CYCLES = 25
 SOAK_CYCLES = int(os.environ.get("PARLOUR_SOAK") or 0)
@@ -148,7 +149,7 @@ def test_kill9_restarts_lose_nothing_acknowledged(tmp_path):
     cycles = 0
     STATS.clear()
     while cycles < CYCLES and time.monotonic() < deadline:
-        server = Server(data, tmp_path)
+        server = SimulatedTable(data, tmp_path)
         try:
             if db.exists() and cycles:
                 checked(db, server.first_state, acks, f"seed {seed}, cycle {cycles}")
@@ -161,7 +162,7 @@ def test_kill9_restarts_lose_nothing_acknowledged(tmp_path):
             out, err = server.kill9()
         assert "Traceback" not in err, f"seed {seed}: {err}"
         cycles += 1
-    server = Server(data, tmp_path)           # the last kill is checked too
+    server = SimulatedTable(data, tmp_path)           # the last kill is checked too
     try:
         checked(db, server.first_state, acks, f"seed {seed}, after the last kill")
     finally:

@@ -21,7 +21,7 @@ from firmware import runner
 from firmware.config import Config
 from firmware.notify import Notifier, socket_address, watchdog_interval
 from fakes import FakeClock
-from reliability_support import ROOT, Server, quiet_env
+from simulated_table import ROOT, SimulatedTable, quiet_env
 
 UNIT = ROOT / "systemd" / "parlour.service"
 INSTALL = ROOT / "systemd" / "install.sh"
@@ -206,7 +206,7 @@ def test_systemd_main_loop_feeds_the_watchdog(tmp_path, mock_factory, listener):
 def test_systemd_parlour_run_tells_its_notify_socket(tmp_path, abstract_listener):
     address, recv = abstract_listener
     env = quiet_env(tmp_path, NOTIFY_SOCKET=address, WATCHDOG_USEC="400000")
-    server = Server(tmp_path / "data", tmp_path, env=env)
+    server = SimulatedTable(tmp_path / "data", tmp_path, env=env)
     try:
         messages = [recv()]
         while "WATCHDOG=1" not in messages[1:]:      # ready first, then the heartbeat

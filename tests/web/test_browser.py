@@ -1,25 +1,21 @@
 """The status page and the device panel in a real browser (Debian's chromium, headless) at
-phone size, against a real server: `parlour run --sim` when the firmware is there, else the
-app under waitress with a fake device. Screenshots go to test-artifacts/."""
+phone size, against a real `parlour run --sim` (and, for the stream cap, the app under
+waitress with no streams allowed). Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from web_support import PIN, FakeDevice, serving
+from simulated_table import PIN, SimulatedTable
+from web_support import FakeDevice, serving
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -32,63 +28,11 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"parlour run exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(url + "/api/state", timeout=1):
-                return
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.1)
-    raise AssertionError("parlour run did not answer in time")
-
-
-@contextlib.contextmanager
-def simulated_table(tmp_path: Path) -> Iterator[str]:
-    """`parlour run --sim` on a loopback port, stopped (then killed if need be) at the end."""
-    port = free_port()
-    command = [sys.executable, "-c", "import sys; from firmware.cli import main; "
-               "sys.exit(main(sys.argv[1:]))", "run", "--sim", "--host", "127.0.0.1",
-               "--port", str(port), "--data-dir", str(tmp_path / "data"), "--pin", PIN]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               cwd=Path(__file__).resolve().parents[2])
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(url, process)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate(timeout=10)
-
-
-def firmware_runs() -> bool:
-    try:
-        from firmware import cli, runner, sim  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.fixture
-def table(tmp_path, make_app) -> Iterator[str]:
-    if firmware_runs():
-        with simulated_table(tmp_path) as url:
-            yield url
-    else:
-        with serving(make_app()) as url:
-            yield url
+def table(tmp_path) -> Iterator[str]:
+    """`parlour run --sim` on a loopback port: the phone page and the simulated device."""
+    with SimulatedTable(tmp_path / "data", tmp_path) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="module")

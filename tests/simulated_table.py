@@ -1,0 +1,106 @@
+"""`parlour run --sim` as a subprocess on 127.0.0.1, for end-to-end tests and the benchmarks
+(import as `from simulated_table import ...`)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PARLOUR = Path(sys.executable).with_name("parlour")
+PIN = "2468"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def quiet_env(home: Path, **extra: str) -> dict[str, str]:
+    """The environment without the user's config, state or service sockets; unbuffered."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PARLOUR", "NOTIFY_SOCKET", "WATCHDOG_"))}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"),
+               XDG_STATE_HOME=str(home / "state"), PYTHONUNBUFFERED="1", **extra)
+    return env
+
+
+def parlour_command(*args: str) -> list[str]:
+    """The `parlour` console script, or the same entry point without it."""
+    if PARLOUR.exists():
+        return [str(PARLOUR), *args]
+    return [sys.executable, "-c",
+            "import sys; from firmware.cli import main; sys.exit(main(sys.argv[1:]))", *args]
+
+
+class SimulatedTable:
+    """A running `parlour run --sim` with its own data folder and HOME, answering /api/state
+    once constructed (`first_state`, `ready_seconds`); `stop()` (SIGTERM, then SIGKILL) or
+    `kill9()` ends it, and so does leaving a `with` block."""
+
+    def __init__(self, data_dir: Path, home: Path, *, env: dict[str, str] | None = None,
+                 timeout: float = 20.0):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            parlour_command("run", "--sim", "--host", "127.0.0.1", "--port", str(self.port),
+                            "--data-dir", str(data_dir), "--pin", PIN),
+            cwd=ROOT, env=env or quiet_env(home), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        self.pid = self.proc.pid
+        self.first_state = self._wait(timeout)
+        self.ready_seconds = time.perf_counter() - started
+
+    def _wait(self, timeout: float) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                try:
+                    conn.request("GET", "/api/state")
+                    response = conn.getresponse()
+                    body = response.read()
+                finally:
+                    conn.close()
+                if response.status == 200:
+                    return json.loads(body)
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                _, err = self.proc.communicate()
+                raise AssertionError(f"parlour run exited {self.proc.returncode}: {err}")
+            if time.monotonic() > deadline:
+                self.kill9()
+                raise AssertionError("parlour run never answered /api/state")
+            time.sleep(0.005)
+
+    def kill9(self) -> tuple[str, str]:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        return self.proc.communicate(timeout=10)
+
+    def stop(self) -> tuple[str, str]:
+        """SIGTERM and wait for a clean stop; SIGKILL after 15 s. Returns (stdout, stderr)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            return self.kill9()
+
+    def __enter__(self) -> "SimulatedTable":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.returncode is None:
+            self.stop()
