@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.checks import is_whole
 from companion.errors import BoardDataError
 
 
@@ -42,7 +43,7 @@ def parse_board_text(text: str, game_id: str, where: str = "the board file") -> 
 def int_list(board: dict[str, Any], key: str, low: int, high: int) -> list[int]:
     """A list of distinct squares within low..high."""
     value = board.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool)
+    if not isinstance(value, list) or not all(is_whole(v)
                                               for v in value):
         raise BoardDataError(f"'{key}' must be a list of square numbers")
     for v in value:
@@ -55,6 +56,6 @@ def int_list(board: dict[str, Any], key: str, low: int, high: int) -> list[int]:
 
 def whole(board: dict[str, Any], key: str, low: int, high: int) -> int:
     value = board.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+    if not is_whole(value) or not low <= value <= high:
         raise BoardDataError(f"'{key}' must be a whole number from {low} to {high}")
     return value

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from companion.checks import is_whole
 from companion.errors import Refused
 
 ANNOTATIONS = ("at", "by")
@@ -115,18 +116,14 @@ def _json_name(name: str) -> str:
     return _JSON_NAMES.get(name, name)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _account(value: Any, what: str) -> int | str:
-    if _is_int(value) or value == "pool":
+    if is_whole(value) or value == "pool":
         return value
     raise Refused(f"transfer '{what}' must be a seat number or \"pool\", not {value!r}")
 
 
 def _int_list(value: Any, what: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(_is_int(v) for v in value):
+    if not isinstance(value, list) or not all(is_whole(v) for v in value):
         raise Refused(f"{what} must be a list of whole numbers, not {value!r}")
     return tuple(value)
 
@@ -174,19 +171,19 @@ def parse_event(obj: Any) -> Event:
         return Roll(values=_int_list(_require(obj, "values", kind), "a roll's 'values'"), **notes)
     if kind == "press":
         seat = _require(obj, "seat", kind)
-        if not _is_int(seat):
+        if not is_whole(seat):
             raise Refused(f"a press's 'seat' must be a seat number, not {seat!r}")
         return Press(seat=seat, **notes)
     if kind == "choose":
         value = _require(obj, "value", kind)
-        if not _is_int(value):
+        if not is_whole(value):
             raise Refused(f"a choice's 'value' must be a whole number, not {value!r}")
         return Choose(value=value, **notes)
     if kind == "declare":
         return Declare(winners=_int_list(_require(obj, "winners", kind), "'winners'"), **notes)
     if kind == "transfer":
         amount = _require(obj, "amount", kind)
-        if not _is_int(amount) or amount <= 0:
+        if not is_whole(amount) or amount <= 0:
             raise Refused(f"a transfer's 'amount' must be a whole number above 0, not {amount!r}")
         reason = obj.get("reason", "")
         if not isinstance(reason, str):
@@ -196,7 +193,7 @@ def parse_event(obj: Any) -> Event:
                         amount=amount, reason=reason, **notes)
     if kind == "rename":
         seat, name = _require(obj, "seat", kind), _require(obj, "name", kind)
-        if not _is_int(seat):
+        if not is_whole(seat):
             raise Refused(f"a rename's 'seat' must be a seat number, not {seat!r}")
         if not isinstance(name, str):
             raise Refused("a rename's 'name' must be text")

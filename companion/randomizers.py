@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.checks import is_whole
 from companion.errors import Refused
 
 DIE_WORDS = {1: "one", 2: "two", 3: "three"}
@@ -92,7 +93,7 @@ def from_json(data: Any) -> Randomizer:
         return indicator()
     if kind == "spinner":
         faces = data.get("faces")
-        if not isinstance(faces, int) or isinstance(faces, bool) or not 2 <= faces <= 12:
+        if not is_whole(faces) or not 2 <= faces <= 12:
             raise Refused("spinner: faces must be a whole number from 2 to 12")
         return spinner(faces)
     raise Refused(f"unknown randomizer kind {kind!r} (dice, indicator or spinner)")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion import boarddata, ledger, turns
+from companion.checks import is_whole
 from companion.errors import Refused
 from companion.events import Event
 from companion.randomizers import Randomizer
@@ -27,7 +28,7 @@ class Option:
     help: str = ""
 
     def check(self, name: str, value: Any) -> int:
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not is_whole(value):
             raise Refused(f"option '{name}' must be a whole number, not {value!r}")
         if not self.low <= value <= self.high:
             raise Refused(f"option '{name}' must be from {self.low} to {self.high}, not {value}")

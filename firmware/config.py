@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.checks import is_whole
 from companion.errors import ParlourError
 
 MAX_SEATS = 6
@@ -170,7 +171,7 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 
 def _bcm(reader: _Reader, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in BCM_PINS:
+    if not is_whole(value) or value not in BCM_PINS:
         raise _Bad(f"{reader.key(key)}: expected a BCM pin number 0-27, got {value!r}")
     return value
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from PIL import Image, ImageOps
 
+from companion.checks import is_whole
+
 MAX_DETENTS = 60
 SCALE = 4
 LIT, DARK = (120, 200, 255), (4, 10, 24)       # a blue OLED
@@ -44,7 +46,7 @@ class SimClock:
 
 def _number(payload: dict[str, Any], key: str, low: int, high: int, default: int | None) -> int:
     value = payload.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+    if not is_whole(value) or not low <= value <= high:
         raise ValueError(f"'{key}' must be a whole number from {low} to {high}, not {value!r}")
     return value
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import current_app, request
 
+from companion.checks import is_whole
 from web.errors import ApiError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -50,16 +51,12 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
     return data
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def field_int(data: dict[str, Any], name: str, *, low: int | None = None,
               high: int | None = None) -> int:
     if name not in data:
         raise ApiError(400, f"'{name}' is missing")
     value = data[name]
-    if not _is_int(value):
+    if not is_whole(value):
         raise ApiError(400, f"'{name}' must be a whole number, not {json.dumps(value)[:40]}")
     if (low is not None and value < low) or (high is not None and value > high):
         raise ApiError(400, f"'{name}' must be from {low} to {high}")

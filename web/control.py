@@ -9,11 +9,12 @@ from typing import Any
 from flask import Blueprint, Response, current_app, flash, jsonify, redirect, request, url_for
 
 from companion.boarddata import parse_board_text
+from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused
 from companion.games import GAMES
 from companion.session import Session
 from web import auth
-from web.context import _is_int, field_int, field_str, json_body, parlour
+from web.context import field_int, field_str, json_body, parlour
 from web.errors import ApiError
 
 bp = Blueprint("control", __name__)
@@ -50,7 +51,7 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
 
 def _account(data: dict[str, Any], name: str) -> int | str:
     value = data.get(name)
-    if value == "pool" or (_is_int(value) and 0 <= value <= MAX_SEAT):
+    if value == "pool" or (is_whole(value) and 0 <= value <= MAX_SEAT):
         return value
     raise ApiError(400, f"'{name}' must be a seat number or \"pool\"")
 
@@ -64,7 +65,7 @@ def _transfer(session: Session, data: dict[str, Any]) -> dict[str, Any]:
 
 def _declare(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     winners = data.get("winners")
-    if not isinstance(winners, list) or not all(_is_int(w) for w in winners):
+    if not isinstance(winners, list) or not all(is_whole(w) for w in winners):
         raise ApiError(400, "'winners' must be a list of seat numbers")
     if len(winners) > MAX_SEAT:
         raise ApiError(400, "too many winners")

@@ -9,8 +9,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from flask import Blueprint, Response, jsonify, render_template
 
+from companion.checks import is_whole
 from companion.errors import Refused
-from web.context import _is_int, json_body, parlour
+from web.context import json_body, parlour
 from web.errors import ApiError
 
 bp = Blueprint("device", __name__, url_prefix="/device")
@@ -46,7 +47,7 @@ def check_input(data: dict[str, Any]) -> dict[str, Any]:
     kind = data.get("input")
     if kind == "seat":
         seat = data.get("seat")
-        if not _is_int(seat) or not 0 <= seat < 64:
+        if not is_whole(seat) or not 0 <= seat < 64:
             raise ApiError(400, "a seat input needs 'seat', a seat number from 0")
         return {"input": "seat", "seat": seat}
     if kind in ("undo", "menu"):
@@ -58,7 +59,7 @@ def check_input(data: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"input": "knob", "action": action}
         if "detents" in data:               # optional: the device picks a turn or flick's size
             detents = data["detents"]
-            if not _is_int(detents) or abs(detents) > MAX_DETENTS:
+            if not is_whole(detents) or abs(detents) > MAX_DETENTS:
                 raise ApiError(400, f"'detents' must be a whole number from -{MAX_DETENTS} "
                                     f"to {MAX_DETENTS}")
             if action in ("turn", "flick") and detents == 0:
@@ -72,7 +73,7 @@ def check_input(data: dict[str, Any]) -> dict[str, Any]:
 def panel() -> str:
     device = _device()
     seats = getattr(device, "seats", DEFAULT_SEATS)
-    seats = seats if _is_int(seats) and 1 <= seats <= 6 else DEFAULT_SEATS
+    seats = seats if is_whole(seats) and 1 <= seats <= 6 else DEFAULT_SEATS
     return render_template("device.html", seats=seats, version=device.screen_version())
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.boarddata import whole
+from companion.checks import is_whole
 from companion.errors import BoardDataError
 from companion.randomizers import spinner
 from companion.rulebook import Rulebook
@@ -33,7 +34,7 @@ class CatsAndDogs(Rulebook):
                 square = int(key)
             except (TypeError, ValueError):
                 raise BoardDataError(f"arrow from {key!r}: not a square number") from None
-            if not isinstance(to, int) or isinstance(to, bool):
+            if not is_whole(to):
                 raise BoardDataError(f"arrow from {square}: {to!r} is not a square number")
             for end in (square, to):
                 if not 1 <= end < finish:

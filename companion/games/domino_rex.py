@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused
 from companion.randomizers import dice
 from companion.rulebook import Rulebook
@@ -24,7 +25,7 @@ MAX_SQUARES = 32
 
 def _spots_list(value: Any, where: str) -> list[int]:
     if not isinstance(value, list) or not value or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v in SPOTS for v in value):
+            is_whole(v) and v in SPOTS for v in value):
         raise BoardDataError(f"{where} must be a list of 1 to {MAX_SQUARES} domino spots, "
                              f"each 1 to 6")
     if len(value) > MAX_SQUARES:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.checks import is_whole
 from companion.errors import Refused
 from companion.randomizers import Randomizer, from_json
 from companion.rulebook import Option, Rulebook
@@ -32,7 +33,7 @@ def randomizer_option(value: Any) -> dict[str, Any]:
             raise Refused(f"option 'randomizer': unknown field '{extra[0]}' (kind, count, "
                           f"faces)")
         for key in ("count", "faces"):
-            if key in value and (not isinstance(value[key], int) or isinstance(value[key], bool)):
+            if key in value and not is_whole(value[key]):
                 raise Refused(f"option 'randomizer': {key} must be a whole number, "
                               f"not {value[key]!r}")
     try:
