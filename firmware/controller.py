@@ -84,7 +84,6 @@ class Controller:
         self.clock = clock
         self.games = list((games or GAMES).values())
         self.snap: dict[str, Any] = session.snapshot()
-        self.set_aside: int | None = None                # a game ended from the menu
         self.screen = "resumed" if session.resumed and self._active() else "start"
         self.buttons: list[int] = list(range(seats))    # the seat button of each game seat
         self.game_index = 0
@@ -149,7 +148,7 @@ class Controller:
         self._sync_controls()
 
     def _active(self) -> bool:
-        return self.snap.get("game") is not None and self.snap.get("game_id") != self.set_aside
+        return self.snap.get("game") is not None
 
     def _rulebook(self) -> Rulebook | None:
         return GAMES.get(self.snap.get("game") or "")
@@ -211,7 +210,7 @@ class Controller:
         seats = [b for b, on in enumerate(self.joined) if on]
         names = [f"Player {b + 1}" for b in seats]
         if self._call(lambda: self.session.new_game(rulebook.id, names, by="knob")):
-            self.buttons, self.set_aside = seats, None
+            self.buttons = seats
             self.screen = self.home()
 
     def on_spin(self, event: InputEvent) -> None:
@@ -343,11 +342,8 @@ class Controller:
             self.confirm_yes = event.detents > 0
 
     def on_pick_confirm(self, event: InputEvent) -> None:
-        if self.confirm_yes and self.confirm is not None:
-            if self.confirm[1] == "end game":
-                self._call(lambda: self.session.abandon(by="knob"))
-            else:                          # "new game": set aside once the next one starts
-                self.set_aside = self.snap.get("game_id")
+        if self.confirm_yes and self.confirm is not None:   # "new game" or "end game"
+            self._call(lambda: self.session.abandon(by="knob"))
             self.screen = "games"
         else:
             self.screen = self.home()

@@ -273,6 +273,20 @@ def test_controller_end_game_sets_the_game_aside(table, session):
     assert session.store.game(game_id).status == "abandoned"
 
 
+def test_controller_new_game_sets_the_current_one_aside(table, session):
+    start(table, "kat-en-muis")
+    game_id = session.game_id
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("New game"))
+    press(table, "press")
+    assert table.screen == "confirm"
+    press(table, "turn", detents=1)
+    press(table, "press")
+    assert table.screen == "games"
+    assert session.snapshot()["phase"] == "idle"              # the phones see it set aside too
+    assert session.store.game(game_id).status == "abandoned"
+
+
 def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
     start(table, "fox-and-geese")
     press(table, "press")                                          # the Geese have moved
