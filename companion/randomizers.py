@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import Refused
+from companion.words import listing
 
 DIE_WORDS = {1: "one", 2: "two", 3: "three"}
 
@@ -50,8 +51,7 @@ class Randomizer:
 
     def words(self, values: tuple[int, ...]) -> str:
         """'3 and 5', '4', or a labelled face such as 'double 3'."""
-        names = [self.label(v) for v in values]
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return listing([self.label(v) for v in values])
 
     def total(self, values: tuple[int, ...]) -> int:
         return sum(values)

@@ -16,6 +16,7 @@ from companion.errors import Refused
 from companion.events import Event
 from companion.randomizers import Randomizer
 from companion.state import Player, State
+from companion.words import listing
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ class Rulebook:
     def finish(self, state: State, winners: list[int]) -> None:
         state.phase, state.turn, state.awaiting = "over", None, None
         state.winners = sorted(winners)
-        names = " and ".join(state.name(s) for s in state.winners)
+        names = listing([state.name(s) for s in state.winners])
         state.say(f"{names} {'wins' if len(state.winners) == 1 else 'share the win'}")
 
     def pay(self, state: State, source: int | str, target: int | str, amount: int,

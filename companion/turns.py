@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.state import Lead, State
+from companion.words import listing
 
 
 def start_lead(mode: str, seats: int) -> Lead:
@@ -22,8 +23,7 @@ def start_lead(mode: str, seats: int) -> Lead:
 
 
 def _names(state: State, seats: list[int]) -> str:
-    names = [state.name(s) for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return listing([state.name(s) for s in seats])
 
 
 def lead_throw(state: State, total: int) -> list[int] | None:
