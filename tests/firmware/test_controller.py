@@ -259,25 +259,12 @@ def test_controller_menu_items_open_their_screens(table, item, screen):
     assert table.screen == "play"
 
 
-def test_controller_end_game_sets_the_game_aside(table, session):
+@pytest.mark.parametrize("item", ["End game", "New game"])
+def test_controller_menu_sets_the_game_aside_once_confirmed(table, session, item):
     start(table, "kat-en-muis")
     game_id = session.game_id
     press(table, "menu")
-    press(table, "turn", detents=table.menu_items.index("End game"))
-    press(table, "press")
-    assert table.screen == "confirm"
-    press(table, "turn", detents=1)
-    press(table, "press")
-    assert table.screen == "games"
-    assert session.snapshot()["phase"] == "idle"
-    assert session.store.game(game_id).status == "abandoned"
-
-
-def test_controller_new_game_sets_the_current_one_aside(table, session):
-    start(table, "kat-en-muis")
-    game_id = session.game_id
-    press(table, "menu")
-    press(table, "turn", detents=table.menu_items.index("New game"))
+    press(table, "turn", detents=table.menu_items.index(item))
     press(table, "press")
     assert table.screen == "confirm"
     press(table, "turn", detents=1)
