@@ -19,7 +19,13 @@ class LogError(ParlourError, ValueError):
 
 
 class BoardDataError(ParlourError, ValueError):
-    """Board data (a TOML file) that does not describe a playable board."""
+    """Board data (a TOML file) that does not describe a playable board. `key` is the path of
+    the offending key ("arrows", or ("arrows", "7")) when there is one, so that a file's error
+    can name its line."""
+
+    def __init__(self, message: str, *, key: str | tuple[str, ...] | None = None):
+        super().__init__(message)
+        self.key: tuple[str, ...] = (key,) if isinstance(key, str) else tuple(key or ())
 
 
 class StoreError(ParlourError, RuntimeError):

@@ -10,7 +10,8 @@ from companion.state import State
 POOL = "pool"
 
 
-def _chips(n: int) -> str:
+def chips_words(n: int) -> str:
+    """'1 chip', '3 chips'."""
     return f"{n} chip" if n == 1 else f"{n} chips"
 
 
@@ -27,10 +28,10 @@ def _add(state: State, account: int | str, n: int) -> None:
 
 def _words(state: State, source: int | str, target: int | str, n: int) -> str:
     if source == POOL:
-        return f"{state.name(target)} takes {_chips(n)} from the pool"
+        return f"{state.name(target)} takes {chips_words(n)} from the pool"
     if target == POOL:
-        return f"{state.name(source)} pays {_chips(n)} into the pool"
-    return f"{state.name(source)} pays {state.name(target)} {_chips(n)}"
+        return f"{state.name(source)} pays {chips_words(n)} into the pool"
+    return f"{state.name(source)} pays {state.name(target)} {chips_words(n)}"
 
 
 def pay(state: State, source: int | str, target: int | str, amount: int, why: str = "") -> int:

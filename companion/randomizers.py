@@ -40,8 +40,12 @@ class Randomizer:
     def check(self, values: tuple[int, ...]) -> None:
         """Refuse values this randomizer cannot show."""
         if len(values) != self.count:
-            raise Refused(f"{self.name} shows {self.count} value{'s' * (self.count > 1)}, "
-                          f"not {len(values)}")
+            shows = "show" if self.kind == "dice" and self.count > 1 else "shows"
+            how_many = DIE_WORDS.get(self.count, str(self.count))
+            example = f" (such as {listing([str(v) for v in range(3, 3 + self.count)])})" \
+                if self.count > 1 else ""
+            raise Refused(f"{self.name} {shows} {how_many} number{'s' * (self.count > 1)}"
+                          f"{example}, not {len(values)}")
         for v in values:
             if not 1 <= v <= self.faces:
                 raise Refused(f"{v} is off {self.name} (faces 1 to {self.faces})")
@@ -79,21 +83,45 @@ def spinner(labels: list[str] | tuple[str, ...] | int) -> Randomizer:
     return Randomizer("spinner", 1, len(labels), tuple(labels))
 
 
+# The fields each kind of randomizer may be given besides "kind"; a field a kind does not take
+# fits only with the value the kind always has (to_json's "faces": 6 on dice), so a d20 or a
+# two-arrow spinner is refused, saying why.
+FIELDS = {"dice": ("count",), "indicator": (), "spinner": ("faces",)}
+FIXED = {"dice": {"faces": 6}, "indicator": {"count": 2, "faces": 6}, "spinner": {"count": 1}}
+KIND_WORDS = {"dice": "dice", "indicator": "the Indicator", "spinner": "a spinner"}
+TAKES = {"dice": "dice take only a count (1 to 3)",
+         "indicator": "the Indicator takes nothing else",
+         "spinner": "a spinner takes only its faces (2 to 12)"}
+MISFITS = {
+    ("dice", "faces"): "dice have six faces; for other numbers choose a spinner of 2 to 12",
+    ("indicator", "faces"): "its two arrows always point to 1 to 6",
+    ("indicator", "count"): "it always shows two numbers",
+    ("spinner", "count"): "a spinner shows one number; for two or three choose dice",
+}
+
+
 def from_json(data: Any) -> Randomizer:
-    """Build a randomizer from its description (free play's option)."""
+    """Build a randomizer from its description (free play's option); a field that does not
+    fit the kind (faces on dice, a count on a spinner) is refused, saying why."""
     if not isinstance(data, dict):
         raise Refused("a randomizer is an object such as {\"kind\": \"dice\", \"count\": 2}")
     kind = data.get("kind")
+    if kind not in FIELDS:
+        raise Refused(f"unknown randomizer kind {kind!r} (dice, indicator or spinner)")
+    for key in data:
+        fixed = FIXED[kind].get(key)
+        if key != "kind" and key not in FIELDS[kind] and not (
+                is_whole(data[key]) and data[key] == fixed):
+            why = MISFITS.get((kind, key), TAKES[kind])
+            raise Refused(f"{key!r} does not fit {KIND_WORDS[kind]}: {why}")
     if kind == "dice":
         count = data.get("count", 1)
-        if count not in (1, 2, 3):
-            raise Refused("dice: count must be 1, 2 or 3")
+        if not is_whole(count) or count not in (1, 2, 3):
+            raise Refused(f"dice: the count must be 1, 2 or 3, not {count!r}")
         return dice(count)
     if kind == "indicator":
         return indicator()
-    if kind == "spinner":
-        faces = data.get("faces")
-        if not is_whole(faces) or not 2 <= faces <= 12:
-            raise Refused("spinner: faces must be a whole number from 2 to 12")
-        return spinner(faces)
-    raise Refused(f"unknown randomizer kind {kind!r} (dice, indicator or spinner)")
+    faces = data.get("faces")
+    if not is_whole(faces) or not 2 <= faces <= 12:
+        raise Refused("spinner: faces must be a whole number from 2 to 12")
+    return spinner(faces)

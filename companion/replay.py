@@ -18,7 +18,7 @@ from companion.events import (Choose, Declare, Event, NewGame, Next, Press, Rena
 from companion.games import get_rulebook
 from companion.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
-from companion.state import State
+from companion.state import State, copy_data
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -53,8 +53,8 @@ class Table:
         if isinstance(event, Undo):
             if len(self._states) < 2:
                 raise Refused("nothing to undo")
-            if self.state.over:
-                raise Refused("the game is over and its seed may be revealed: it cannot be "
+            if self.state.over:                                             # X11
+                raise Refused("the game is over: a finished game is final and cannot be "
                               "taken back")
             return self._states[-2]
         return advance(self.rulebook, self.state, event)
@@ -87,8 +87,8 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
     _check_names(names)
     options = rulebook.check_options(event.options)
     try:
-        board = rulebook.check_board(event.board if event.board is not None
-                                     else rulebook.default_board())
+        board = rulebook.board_for(event.board if event.board is not None
+                                   else rulebook.default_board())
     except BoardDataError as err:
         raise Refused(f"board data: {err}") from None
     if event.commitment is not None and not HEX64.match(event.commitment):
@@ -117,12 +117,20 @@ def _check_names(names: tuple[str, ...]) -> None:
 
 
 def _rename(state: State, event: Rename) -> None:
+    if state.over:                                                          # X11
+        raise Refused("the game is over: its players' names are final")
     _check_seat(state, event.seat)
     player = state.players[event.seat]
     name = event.name.strip()
     _check_names(tuple(name if p.seat == event.seat else p.name for p in state.players))
-    state.say(f"Seat {event.seat + 1}, {player.name}, is now called {name}")
+    state.say(f"Seat {seat_number(event.seat)}, {player.name}, is now called {name}")
     player.name = name
+
+
+def seat_number(seat: int) -> int:
+    """A seat as players see it (the phone, the device, the log's words): 1..n. Events number
+    seats 0..n-1 (X1)."""
+    return seat + 1
 
 
 def _refuse_unless_playing(rulebook: Rulebook, state: State, what: str) -> None:
@@ -134,7 +142,8 @@ def _refuse_unless_playing(rulebook: Rulebook, state: State, what: str) -> None:
 
 def _check_seat(state: State, seat: int) -> None:
     if not 0 <= seat < len(state.players):
-        raise Refused(f"there is no seat {seat} (seats 0 to {len(state.players) - 1})")
+        raise Refused(f"there is no seat {seat_number(seat)} at this table (seats 1 to "
+                      f"{len(state.players)})")
 
 
 def advance(rulebook: Rulebook, state: State, event: Event) -> State:
@@ -182,8 +191,9 @@ def _roll(rulebook: Rulebook, state: State, values: tuple[int, ...]) -> None:
                        "total": dice.total(values)}
     if state.phase == "lead":
         total = rulebook.lead_total(state, values)
-        detail = f" ({total})" if dice.count > 1 or dice.labels else ""
-        state.say(f"{state.name(seat)} {dice.verb} {dice.words(values)}{detail} for the lead")
+        words = dice.words(values)
+        detail = f" ({total})" if str(total) != words else ""      # not "spins 6 (6)"
+        state.say(f"{state.name(seat)} {dice.verb} {words}{detail} for the lead")
         order = turns.lead_throw(state, total)
         if order is None:
             state.turn = state.lead.pending[0]
@@ -197,19 +207,27 @@ def _roll(rulebook: Rulebook, state: State, values: tuple[int, ...]) -> None:
 def _transfer(rulebook: Rulebook, state: State, event: Transfer) -> None:
     if not rulebook.uses_chips:
         raise Refused(f"{rulebook.title} is played without chips")
-    if state.over:   # the winners were settled on these chips (L7): they stay as they ended
+    if state.over:   # X11; the winners were settled on these chips (L7)
         raise Refused("the game is over: its chips are settled and cannot be corrected")
     for account in (event.source, event.target):
         if account != ledger.POOL:
             _check_seat(state, account)
     if event.source == event.target:
         raise Refused("a transfer needs two different accounts")
+    held = ledger.holding(state, event.source)
+    if event.amount > held:                                                 # X9
+        who = "the pool" if event.source == ledger.POOL else state.name(event.source)
+        holds = "no chips" if held == 0 else f"only {ledger.chips_words(held)}"
+        raise Refused(f"{who} holds {holds}: a correction cannot move {event.amount}")
     why = f"correction: {event.reason}" if event.reason else "correction"
     ledger.pay(state, event.source, event.target, event.amount, why)
 
 
 def state_json(rulebook: Rulebook, state: State) -> dict[str, Any]:
-    """The state JSON of DESIGN.md, plus fields a screen needs (prompt, last roll, order)."""
+    """The state JSON of DESIGN.md, plus fields a screen needs (prompt, last roll, order).
+
+    A copy: whoever holds it may change it (nested lists and dicts too) without changing the
+    game or its undo history."""
     dice = rulebook.randomizer_now(state)
     out = {
         "game": state.game, "title": rulebook.title, "refereeing": rulebook.refereeing,
@@ -226,7 +244,7 @@ def state_json(rulebook: Rulebook, state: State) -> dict[str, Any]:
         "options": dict(state.options),
     }
     out.update(rulebook.extra_json(state))
-    return out
+    return copy_data(out)
 
 
 def read_log(lines: Iterable[str]) -> list[tuple[int, Event]]:

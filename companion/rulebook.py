@@ -62,8 +62,15 @@ class Rulebook:
         return {name: opt.check(name, options.get(name, opt.default))
                 for name, opt in self.options.items()}
 
+    def board_for(self, board: dict[str, Any]) -> dict[str, Any]:
+        """The game's board from board data: keys checked against the game's schema (its
+        shipped board), then values by `check_board`. Raises BoardDataError."""
+        boarddata.check_keys(board, self.default_board(), self.title)
+        return self.check_board(board)
+
     def check_board(self, board: dict[str, Any]) -> dict[str, Any]:
-        """Validate board data, raising BoardDataError; games with a board override this."""
+        """Validate board data's values, raising BoardDataError; games with a board override
+        this (a game without one gets only {} here: `board_for` refuses any key)."""
         return board
 
     def default_board(self) -> dict[str, Any]:

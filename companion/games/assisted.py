@@ -7,7 +7,15 @@ A turn (X8):
                                    press (the current player's seat button: the game's record)
 
 After the spin the state carries the game's instruction ("Move your cat 3, then 5. ..."),
-shown by `prompt`. A press the game does not expect is refused saying why.
+shown by `prompt`. A press the game does not expect is refused saying why: a game may allow at
+most `presses_per_spin` presses after one spin (G3, M3: one for each arrow).
+
+A press that ends the game (LD2, P2: "I am home") is only a claim; a second press confirms it
+and wins, and the knob cancels it (and ends the turn):
+
+    awaiting "next" --press--> claim --press--> over
+                                 |
+                                 next: claim cancelled, the next seat's turn
 """
 
 from __future__ import annotations
@@ -26,6 +34,8 @@ class AssistedRulebook(Rulebook):
     refereeing = "assisted"
     randomizer = indicator()
     lead = "highest"                                   # M1, G1, LD1: X2 on the sum
+    presses_per_spin: int | None = None                # G3, M3: at most this many a spin
+    press_limit_reason = ""                            # why, in the players' words
 
     # -- what a game says and records ------------------------------------------------------
 
@@ -49,6 +59,10 @@ class AssistedRulebook(Rulebook):
 
     def on_press(self, state: State, seat: int) -> None:
         self.check_press(state, seat)
+        limit = self.presses_per_spin
+        if limit is not None and state.data.get("presses", 0) >= limit:       # G3, M3
+            raise Refused(f"{state.name(seat)} has already pressed {limit} times for this "
+                          f"spin: {self.press_limit_reason}")
         self.record(state, seat)
         if not state.over:
             state.data["presses"] = state.data.get("presses", 0) + 1
@@ -60,20 +74,41 @@ class AssistedRulebook(Rulebook):
         if state.awaiting == "roll":
             raise Refused(f"{state.name(seat)} has not spun yet: flick to spin first")
 
+    def claim_win(self, state: State, seat: int, claim: str, win: str) -> None:
+        """A press that would win is a claim; the same player's next press confirms it (LD2,
+        P2). `claim` and `win` are the log's words for each."""
+        if state.data.get("claim") == seat:
+            state.say(win)
+            self.finish(state, [seat])
+            return
+        state.data["claim"] = seat
+        state.say(f"{claim}: press again to confirm, or press the knob to cancel")
+
+    def cancel_claim(self, state: State) -> None:
+        """The knob after a claim: it is withdrawn."""
+        if state.data.get("claim") is not None:
+            state.say(f"{state.name(state.data['claim'])} is not home yet (claim cancelled)")
+            state.data["claim"] = None
+
     def on_next(self, state: State) -> None:
         if state.awaiting == "roll":
             raise Refused(f"{state.name(state.turn)} has not spun yet: flick to spin first")
+        self.cancel_claim(state)
         self.end_turn(state)
 
     def end_turn(self, state: State) -> None:
         state.data.pop("instruction", None)
         state.data["presses"] = 0
+        state.data["claim"] = None
         self.pass_turn(state)
         state.awaiting = "roll"
 
     # -- showing -------------------------------------------------------------------------------
 
     def prompt(self, state: State) -> str:
+        if state.phase == "play" and state.data.get("claim") is not None:
+            return (f"{state.name(state.turn)}: press your button again to confirm you are "
+                    f"home, or press the knob to cancel")
         instruction = state.data.get("instruction")
         if state.phase == "play" and state.awaiting == "next" and instruction:
             return f"{state.name(state.turn)}: {instruction}"

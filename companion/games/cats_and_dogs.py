@@ -27,23 +27,28 @@ class CatsAndDogs(Rulebook):
         finish = whole(board, "track_length", 12, 200)
         arrows = board.get("arrows", {})
         if not isinstance(arrows, dict):
-            raise BoardDataError("'arrows' must map a picture square to the square it leads to")
+            raise BoardDataError("'arrows' must map a picture square to the square it leads to",
+                                 key="arrows")
         checked: dict[int, int] = {}
         for key, to in arrows.items():
             try:
                 square = int(key)
             except (TypeError, ValueError):
-                raise BoardDataError(f"arrow from {key!r}: not a square number") from None
+                raise BoardDataError(f"arrow from {key!r}: not a square number",
+                                     key=("arrows", key)) from None
             if not is_whole(to):
-                raise BoardDataError(f"arrow from {square}: {to!r} is not a square number")
+                raise BoardDataError(f"arrow from {square}: {to!r} is not a square number",
+                                     key=("arrows", key))
             for end in (square, to):
                 if not 1 <= end < finish:
                     raise BoardDataError(f"arrow {square} -> {to}: square {end} is off the "
-                                         f"track (1 to {finish - 1})")
+                                         f"track (1 to {finish - 1})", key=("arrows", key))
             if square == to:
-                raise BoardDataError(f"arrow {square} -> {to} points into itself")
+                raise BoardDataError(f"arrow {square} -> {to} points into itself",
+                                     key=("arrows", key))
             if square in checked:                  # "7" and "07": one square, two arrows
-                raise BoardDataError(f"more than one arrow from {square}")
+                raise BoardDataError(f"more than one arrow from {square}",
+                                     key=("arrows", key))
             checked[square] = to
         return {"track_length": finish, "arrows": {str(k): v for k, v in sorted(checked.items())}}
 

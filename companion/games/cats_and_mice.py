@@ -1,6 +1,7 @@
 """Cats and Mice (McLoughlin Bros.): a cat each, twelve shared mice, the Indicator. Assisted,
 M1-M3: the companion spins and says what the spin allows; the current player presses their
-seat button for each mouse their cat takes ("Squeak!")."""
+seat button for each mouse their cat takes ("Squeak!"), at most twice after one spin, since
+the cat moves once for each arrow (M3)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ class CatsAndMice(AssistedRulebook):
     title = "Cats and Mice"
     source = "McLoughlin Bros."
     min_players, max_players = 2, 4
+    presses_per_spin = 2                                                      # M3
+    press_limit_reason = "the cat moves once for each arrow, so it takes at most two mice"
 
     def setup(self, state: State) -> None:
         state.data["mice_left"] = MICE

@@ -21,15 +21,17 @@ ADVANCE = {REX: DOMINO, DOMINO: CROWNED}                 # D2; a crowned checker
 ORDINAL = {7: "seventh", 8: "eighth", 9: "ninth", 10: "tenth", 11: "eleventh"}
 SPOTS = range(1, 7)
 MAX_SQUARES = 32
+KEY = "domino_squares"
 
 
 def _spots_list(value: Any, where: str) -> list[int]:
     if not isinstance(value, list) or not value or not all(
             is_whole(v) and v in SPOTS for v in value):
         raise BoardDataError(f"{where} must be a list of 1 to {MAX_SQUARES} domino spots, "
-                             f"each 1 to 6")
+                             f"each 1 to 6", key=KEY)
     if len(value) > MAX_SQUARES:
-        raise BoardDataError(f"{where} has {len(value)} squares (at most {MAX_SQUARES})")
+        raise BoardDataError(f"{where} has {len(value)} squares (at most {MAX_SQUARES})",
+                             key=KEY)
     return sorted(value)
 
 
@@ -51,7 +53,7 @@ class DominoRex(Rulebook):
         if isinstance(squares, list) and squares and all(isinstance(t, list) for t in squares):
             if len(squares) > self.max_players:
                 raise BoardDataError(f"'domino_squares' lists {len(squares)} Tables; the "
-                                     f"board has {self.max_players}")
+                                     f"board has {self.max_players}", key=KEY)
             return {"domino_squares": [_spots_list(t, f"'domino_squares' Table {i + 1}")
                                        for i, t in enumerate(squares)]}
         return {"domino_squares": _spots_list(squares, "'domino_squares'")}

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.checks import is_whole
 from companion.errors import Refused
 from companion.randomizers import Randomizer, from_json
 from companion.rulebook import Option, Rulebook
@@ -24,18 +23,13 @@ NONE = {"kind": "none"}
 
 
 def randomizer_option(value: Any) -> dict[str, Any]:
-    """The chosen randomizer in its normal JSON form, or a clear refusal."""
+    """The chosen randomizer in its normal JSON form, or a clear refusal: a field that does
+    not fit the kind is refused, never ignored."""
     if value is None or value == NONE:
         return dict(NONE)
-    if isinstance(value, dict):
-        extra = sorted(set(value) - {"kind", "count", "faces"})
-        if extra:
-            raise Refused(f"option 'randomizer': unknown field '{extra[0]}' (kind, count, "
-                          f"faces)")
-        for key in ("count", "faces"):
-            if key in value and not is_whole(value[key]):
-                raise Refused(f"option 'randomizer': {key} must be a whole number, "
-                              f"not {value[key]!r}")
+    if isinstance(value, dict) and value.get("kind") == NONE["kind"]:
+        raise Refused(f"option 'randomizer': {sorted(set(value) - {'kind'})[0]!r} does not "
+                      f"fit playing without a randomizer")
     try:
         return from_json(value).to_json()
     except Refused as err:

@@ -1,6 +1,7 @@
 """Gantlope (McLoughlin Bros.): four men each race round the Highway into their Goal, the
 Indicator. Assisted, G1-G3: the companion spins and says the move (doubles count double); the
-current player presses their seat button each time one of their men enters its Goal."""
+current player presses their seat button each time one of their men enters its Goal, at most
+twice after one spin, since a man moves for an arrow (G3)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ class Gantlope(AssistedRulebook):
     title = "Gantlope"
     source = "McLoughlin Bros."
     min_players, max_players = 2, 4
+    presses_per_spin = 2                                                   # G3
+    press_limit_reason = "one spin moves at most two men into the Goal, one for each arrow"
 
     def setup(self, state: State) -> None:
         for player in state.players:

@@ -2,11 +2,17 @@
 spinner of twelve segments. Assisted, P1-P2.
 
 The spinner's values are 1..12: 1..6 are the plain numbers, 7..12 are "double 1".."double 6".
-A "double" counts twice its number (P1); only a plain 5 enters a man. For the lead a spin counts
-what it moves (double n counts 2n), so a "double 1" does not beat a plain 6.
+A "double n" counts 2n, except double 6: four men 6 each, or one man 24 (P1). Only a plain 5
+enters a man. For the lead a spin counts what it moves: n, 2n, and 24 for double 6, so a
+"double 1" does not beat a plain 6 and a double 6 beats everything.
+
+A man reaching the central home is a claim: a second press confirms it and wins, the knob
+cancels it (P2).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from companion.games.assisted import AssistedRulebook
 from companion.randomizers import spinner
@@ -15,7 +21,8 @@ from companion.state import State
 FACES = 6
 LABELS = tuple(str(n) for n in range(1, FACES + 1)) + tuple(f"double {n}"
                                                              for n in range(1, FACES + 1))
-ENTER = 5                             # P1: a man enters on a spin of 5
+ENTER = 5                             # P1: a man enters only on a plain 5
+DOUBLE_SIX_MEN = 4                    # P1: double 6 moves four men 6 each, or one man 24
 
 
 def face(value: int) -> tuple[int, bool]:
@@ -24,8 +31,10 @@ def face(value: int) -> tuple[int, bool]:
 
 
 def counts(value: int) -> int:
-    """Spaces a spin counts: n, or 2n for a double (P1)."""
+    """Spaces a spin moves in all (P1): n, 2n for a double, 24 for double 6."""
     n, double = face(value)
+    if double and n == FACES:
+        return DOUBLE_SIX_MEN * FACES
     return 2 * n if double else n
 
 
@@ -37,12 +46,14 @@ class India(AssistedRulebook):
     randomizer = spinner(LABELS)
 
     def lead_total(self, state: State, values: tuple[int, ...]) -> int:
-        return counts(values[0])
+        return counts(values[0])                                           # P1
 
     def instruction(self, state: State, values: tuple[int, ...]) -> str:    # P1
         n, double = face(values[0])
         if double and n == FACES:
-            return f"Double {FACES}: move four men {FACES} each, or one man {4 * FACES}."
+            return f"Double {FACES}: move four men {FACES} each, or one man {counts(values[0])}."
+        if double and n == ENTER:
+            return f"Double {n}: move one man {2 * n} (only a plain {ENTER} enters a man)."
         if double:
             return f"Double {n}: move one man {2 * n}."
         if n == ENTER:
@@ -50,5 +61,9 @@ class India(AssistedRulebook):
         return f"Move one man {n}."
 
     def record(self, state: State, seat: int) -> None:                     # P2
-        state.say(f"{state.name(seat)}'s man reaches the central home")
-        self.finish(state, [seat])
+        name = state.name(seat)
+        self.claim_win(state, seat, f"{name} says a man has reached the central home",
+                       f"{name}'s man reaches the central home")
+
+    def extra_json(self, state: State) -> dict[str, Any]:
+        return {**super().extra_json(state), "home_claim": state.data.get("claim")}

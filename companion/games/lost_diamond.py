@@ -7,9 +7,16 @@ a Field move: the player moves by the number on their square and the turn passes
 press while still awaiting the spin is also a Field move, one that reached the diamond or a
 carrier; the knob then ends that turn.
 
-The seat button records the diamond (LD2): pressed by a player without it, that player now
-carries it; pressed by the carrier after a spin, they claim to be home with it, and a second
-press in a row confirms the win. Anything else (the knob) cancels the claim.
+When the seat button counts (LD2):
+
+    press by          before spinning (a Field move)     after a spin (road or lane)
+    without it        takes it from its square, or        captures it from the carrier
+                      captures it from the carrier        (its square is in the Field: no)
+    the carrier       refused: home is by the road        home, if carried since before this
+                                                          turn: a second press confirms and
+                                                          wins, the knob cancels
+
+One move a turn: after a press has taken or captured the diamond, the turn's move is made.
 """
 
 from __future__ import annotations
@@ -21,6 +28,12 @@ from companion.games.assisted import AssistedRulebook, arrows_text
 from companion.state import State
 
 
+def _spun(state: State) -> bool:
+    """The current player has spun this turn and their spin's move is still theirs to make
+    (a capture after the spin makes it)."""
+    return state.awaiting == "next" and "instruction" in state.data
+
+
 class LostDiamond(AssistedRulebook):
     id = "lost-diamond"
     title = "The Lost Diamond"
@@ -29,6 +42,7 @@ class LostDiamond(AssistedRulebook):
 
     def setup(self, state: State) -> None:
         state.data["carrier"] = None
+        state.data["carried_from_start"] = None      # LD2: the carrier when this turn began
         state.data["claim"] = None
         for player in state.players:
             player.extra["diamond"] = False
@@ -42,45 +56,55 @@ class LostDiamond(AssistedRulebook):
             raise Refused(f"it is {state.name(state.turn)}'s turn, not {state.name(seat)}'s")
 
     def record(self, state: State, seat: int) -> None:                      # LD2
+        if state.data["carrier"] == seat:
+            self._home(state, seat)
+        else:
+            self._take(state, seat)
+
+    def _take(self, state: State, seat: int) -> None:
+        """The diamond taken from its square or captured from the carrier."""
         player = state.players[seat]
         carrier = state.data["carrier"]
-        if carrier != seat:
-            if state.awaiting == "roll":
-                state.say(f"{player.name} moves in the Field")
-            if carrier is None:
-                state.say(f"{player.name} takes the Lost Diamond from its square")
-            else:
-                state.players[carrier].extra["diamond"] = False
-                state.say(f"{player.name} captures the Lost Diamond from "
-                          f"{state.name(carrier)}")
-            state.data["carrier"] = seat
-            player.extra["diamond"] = True
-            state.data["claim"] = None
-            state.awaiting = "next"
-            return
-        if state.awaiting == "roll":
-            raise Refused(f"{player.name} carries the diamond: it goes home by the road, so "
-                          f"spin first")
-        if state.data["claim"] == seat:
-            state.say(f"{player.name} is home with the Lost Diamond")
-            self.finish(state, [seat])
-            return
-        state.data["claim"] = seat                  # still awaiting "next": the knob cancels
-        state.say(f"{player.name} says they are home with the diamond: press again to confirm")
+        field_move = state.awaiting == "roll"
+        if carrier is None and not field_move:
+            raise Refused("the diamond lies on its square in the Field, and a spin moves you "
+                          "on the road or lane: take it with a Field move (press your button "
+                          "before spinning)")
+        if field_move:
+            state.say(f"{player.name} moves in the Field")
+        if carrier is None:
+            state.say(f"{player.name} takes the Lost Diamond from its square")
+        else:
+            state.players[carrier].extra["diamond"] = False
+            state.say(f"{player.name} captures the Lost Diamond from {state.name(carrier)}")
+        state.data["carrier"] = seat
+        player.extra["diamond"] = True
+        state.data.pop("instruction", None)           # the turn's move is made
+        state.awaiting = "next"
+
+    def _home(self, state: State, seat: int) -> None:
+        """The carrier says they are home; a second press confirms and wins."""
+        name = state.name(seat)
+        if state.data["carried_from_start"] != seat:
+            raise Refused(f"{name} took the diamond this turn: it can be brought home on a "
+                          f"later turn")
+        if not _spun(state):
+            raise Refused(f"{name} carries the diamond: home is reached by the road, so spin "
+                          f"first")
+        self.claim_win(state, seat, f"{name} says they are home with the diamond",
+                       f"{name} is home with the Lost Diamond")
 
     def on_next(self, state: State) -> None:
-        seat = state.turn
         if state.awaiting == "roll":                                         # LD1
-            state.say(f"{state.name(seat)} moves in the Field")
-        if state.data["claim"] is not None:
-            state.data["claim"] = None
-            state.say(f"{state.name(seat)} is not home yet (claim cancelled)")
+            state.say(f"{state.name(state.turn)} moves in the Field")
+        self.cancel_claim(state)
         self.end_turn(state)
 
+    def end_turn(self, state: State) -> None:
+        super().end_turn(state)
+        state.data["carried_from_start"] = state.data["carrier"]
+
     def prompt(self, state: State) -> str:
-        if state.phase == "play" and state.data["claim"] is not None:
-            return (f"{state.name(state.turn)}: press your button again to confirm you are "
-                    f"home with the diamond (the knob cancels)")
         if state.phase == "play" and state.awaiting == "roll":
             return f"{state.name(state.turn)} - flick to spin, or press the knob for a Field move"
         return super().prompt(state)

@@ -124,8 +124,11 @@ def test_board_user_file_missing_refused(tmp_path):
         load_board_file(tmp_path / "nowhere.toml", "lifes-mishaps")
 
 
-def test_board_user_file_with_an_unplayable_board_refused_at_new_game(tmp_path):
+def test_board_user_file_with_an_unplayable_board_refused_with_its_line(tmp_path):
     path = tmp_path / "loop.toml"
     path.write_text("[arrows]\n7 = 7\n")
-    with pytest.raises(LogError, match="points into itself"):
-        start("cats-and-dogs", load_board_file(path, "cats-and-dogs"))
+    with pytest.raises(BoardDataError) as caught:
+        load_board_file(path, "cats-and-dogs")
+    assert str(caught.value) == f"{path}, line 2: arrow 7 -> 7 points into itself"
+    with pytest.raises(LogError, match="points into itself"):   # and from a log's board
+        start("cats-and-dogs", {"track_length": 40, "arrows": {"7": 7}})

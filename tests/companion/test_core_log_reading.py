@@ -201,7 +201,7 @@ def test_events_transfer_between_the_same_account_or_a_missing_seat_refused():
     base = [{"type": "new_game", "game": "kat-en-muis", "players": ["Ann", "Ben"]}]
     with pytest.raises(LogError, match="two different accounts"):
         replay(base + [{"type": "transfer", "from": 0, "to": 0, "amount": 1}])
-    with pytest.raises(LogError, match="no seat 2"):
+    with pytest.raises(LogError, match="no seat 3"):
         replay(base + [{"type": "transfer", "from": 2, "to": "pool", "amount": 1}])
 
 

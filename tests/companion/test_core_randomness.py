@@ -30,8 +30,8 @@ def test_randomizers_indicator_is_two_arrows_of_six():
 
 
 @pytest.mark.parametrize("randomizer, values, words", [
-    (dice(2), (3,), "two dice shows 2 values, not 1"),
-    (dice(1), (1, 1), "a die shows 1 value, not 2"),
+    (dice(2), (3,), "two dice show two numbers (such as 3 and 4), not 1"),
+    (dice(1), (1, 1), "a die shows one number, not 2"),
     (dice(1), (7,), "7 is off a die (faces 1 to 6)"),
     (indicator(), (0, 3), "0 is off the Indicator"),
     (spinner(12), (13,), "13 is off a spinner of 12"),

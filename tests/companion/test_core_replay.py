@@ -110,11 +110,11 @@ def test_replay_moves_refused_during_the_lead(start, event, words):
 
 
 @pytest.mark.parametrize("event, words", [
-    (Press(seat=2), "there is no seat 2 \\(seats 0 to 1\\)"),
-    (Press(seat=-1), "there is no seat -1"),
+    (Press(seat=2), "there is no seat 3 at this table \\(seats 1 to 2\\)"),
+    (Press(seat=-1), "there is no seat 0 at"),
     (Declare(winners=()), "one or more different winning seats"),
     (Declare(winners=(0, 0)), "one or more different winning seats"),
-    (Declare(winners=(5,)), "there is no seat 5"),
+    (Declare(winners=(5,)), "there is no seat 6"),
 ])
 def test_replay_bad_seats_refused(kat, event, words):
     with pytest.raises(Refused, match=words):
@@ -139,15 +139,24 @@ def test_replay_transfer_moves_chips_as_a_logged_correction(kat):
     assert state.log[-1] == "Ben pays 3 chips into the pool (correction: miscounted)"
 
 
-def test_replay_transfer_x3_pays_what_it_holds(kat):
-    kat.apply(Transfer(source=0, target=1, amount=99))
+def test_x9_correction_of_more_than_the_source_holds_is_refused(kat):
+    before = kat.to_json()
+    with pytest.raises(Refused, match="Ann holds only 15 chips: a correction cannot move 99"):
+        kat.attempt(Transfer(source=0, target=1, amount=99))
+    with pytest.raises(Refused, match="the pool holds only 10 chips: a correction cannot "
+                                      "move 11"):
+        kat.attempt(Transfer(source="pool", target=1, amount=11))
+    assert kat.to_json() == before
+    kat.apply(Transfer(source=0, target=1, amount=15))      # all of it is fine
     assert [p.chips for p in kat.state.players] == [0, 30]
-    assert kat.state.log[-1] == "Ann could not pay 84; forgiven"
+    assert kat.state.log[-1] == "Ann pays Ben 15 chips (correction)"
+    with pytest.raises(Refused, match="Ann holds no chips"):
+        kat.attempt(Transfer(source=0, target="pool", amount=1))
 
 
 @pytest.mark.parametrize("source, target, words", [(0, 0, "two different accounts"),
                                                    ("pool", "pool", "two different"),
-                                                   (0, 3, "no seat 3")])
+                                                   (0, 3, "no seat 4")])
 def test_replay_transfer_accounts_checked(kat, source, target, words):
     with pytest.raises(Refused, match=words):
         kat.attempt(Transfer(source=source, target=target, amount=1))

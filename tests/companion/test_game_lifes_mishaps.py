@@ -65,7 +65,7 @@ def test_lifes_mishaps_l2_highest_of_one_die_leads_then_left(start):
 
 
 def test_lifes_mishaps_l2_two_dice_refused(mishaps):
-    with pytest.raises(Refused, match="a die shows 1 value, not 2"):
+    with pytest.raises(Refused, match="a die shows one number, not 2"):
         mishaps.attempt(Roll(values=(1, 2)))
 
 

@@ -62,15 +62,22 @@ def test_cats_and_mice_m3_press_refused_when_not_expected():
     assert "has not spun yet" in refusal(table, type="press", seat=0)
     act(table, type="roll", values=[4, 2])
     assert "it is Ann's turn" in refusal(table, type="press", seat=1)
-    assert "no seat 2" in refusal(table, type="press", seat=2)
+    assert "no seat 3" in refusal(table, type="press", seat=2)
 
 
-def test_cats_and_mice_m3_every_press_after_the_spin_is_a_capture():
+def test_cats_and_mice_m3_at_most_two_captures_after_one_spin():
     table = start()
     act(table, type="roll", values=[4, 2])
-    for _ in range(3):                      # M3 sets no limit a spin: the table says what happened
+    for _ in range(2):                      # the cat moves once for each arrow
         act(table, type="press", seat=0)
-    assert table.state.players[0].score == 3 and table.to_json()["mice_left"] == 9
+    assert refusal(table, type="press", seat=0) == (
+        "Ann has already pressed 2 times for this spin: the cat moves once for each arrow, "
+        "so it takes at most two mice")
+    assert table.state.players[0].score == 2 and table.to_json()["mice_left"] == 10
+    act(table, type="next")
+    act(table, type="roll", values=[1, 1])
+    act(table, type="press", seat=1)        # a new spin, a new count
+    assert table.to_json()["mice_left"] == 9
 
 
 def test_cats_and_mice_m3_each_capture_counts_one():

@@ -33,7 +33,7 @@ def checkers(state, seat):
 def test_domino_rex_d1_lead_one_die_then_no_dice():
     table = start()
     assert table.state.phase == "lead"
-    assert "a die shows 1 value, not 2" in refusal(table, type="roll", values=[3, 4])
+    assert "a die shows one number, not 2" in refusal(table, type="roll", values=[3, 4])
     with pytest.raises(Refused):
         table.attempt(parse_event({"type": "roll", "values": [7]}))      # off the die
     act(table, type="roll", values=[2])

@@ -20,8 +20,9 @@ def start(players=("Ann", "Ben"), **options):
     ({"randomizer": {"kind": "coin"}}, "unknown randomizer kind 'coin'"),
     ({"randomizer": {"kind": "spinner", "faces": 13}}, "faces must be a whole number from 2"),
     ({"randomizer": {"kind": "dice", "count": 4}}, "count must be 1, 2 or 3"),
-    ({"randomizer": {"kind": "dice", "count": True}}, "count must be a whole number"),
-    ({"randomizer": {"kind": "dice", "sides": 8}}, "unknown field 'sides'"),
+    ({"randomizer": {"kind": "dice", "count": True}}, "count must be 1, 2 or 3, not True"),
+    ({"randomizer": {"kind": "dice", "sides": 8}}, "'sides' does not fit dice: dice take only "
+                                                   "a count"),
     ({"randomizer": "dice"}, "a randomizer is an object"),
     ({"chips": -1}, "option 'chips' must be from 0"),
     ({"chips": "ten"}, "option 'chips' must be a whole number"),
@@ -38,7 +39,7 @@ def test_free_play_randomizer_is_chosen_per_game():
     act(table, type="roll", values=[8])             # a die could not show 8
     assert "off a spinner of 8" in refusal(table, type="roll", values=[9])
     other = start(randomizer={"kind": "dice", "count": 2})
-    assert "2 values, not 1" in refusal(other, type="roll", values=[4])
+    assert "two numbers (such as 3 and 4), not 1" in refusal(other, type="roll", values=[4])
 
 
 def test_free_play_default_is_one_die_and_lead_by_x2():

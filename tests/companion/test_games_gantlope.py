@@ -49,3 +49,31 @@ def test_gantlope_g3_four_men_in_goal_wins():
     state = act(table, type="press", seat=0)
     assert (state.phase, state.winners) == ("over", [0])
     assert [p.extra["in_goal"] for p in state.players] == [4, 0, 0]
+
+
+def test_gantlope_g3_at_most_two_goal_presses_after_one_spin():
+    table = start()
+    act(table, type="roll", values=[4, 4])            # a double still moves a man an arrow
+    act(table, type="press", seat=0)
+    act(table, type="press", seat=0)
+    assert refusal(table, type="press", seat=0) == (
+        "Ann has already pressed 2 times for this spin: one spin moves at most two men into "
+        "the Goal, one for each arrow")
+    assert table.state.players[0].extra["in_goal"] == 2 and not table.state.over
+    act(table, type="next")
+    act(table, type="roll", values=[1, 2])
+    act(table, type="next")
+    act(table, type="roll", values=[2, 3])            # Ann's next spin: two more, and she wins
+    act(table, type="press", seat=0)
+    state = act(table, type="press", seat=0)
+    assert (state.phase, state.winners) == ("over", [0])
+
+
+def test_gantlope_g3_undo_gives_the_press_back():
+    table = start()
+    act(table, type="roll", values=[2, 5])
+    act(table, type="press", seat=0)
+    act(table, type="press", seat=0)
+    act(table, type="undo")
+    state = act(table, type="press", seat=0)          # the second press again, allowed
+    assert state.players[0].extra["in_goal"] == 2

@@ -42,33 +42,68 @@ def test_lost_diamond_ld2_press_takes_then_captures_the_diamond():
     state = act(table, type="press", seat=0)         # Ann's Field move reaches the diamond
     assert state.players[0].extra["diamond"] and state.awaiting == "next"
     assert table.to_json()["diamond"] == 0
-    assert "Ann takes the Lost Diamond from its square" in state.log
+    assert state.log[-2:] == ["Ann moves in the Field",
+                              "Ann takes the Lost Diamond from its square"]
     assert "no throw is asked" in refusal(table, type="roll", values=[1, 1])  # move was made
     act(table, type="next")
     assert "it is Ben's turn" in refusal(table, type="press", seat=0)
     act(table, type="roll", values=[4, 1])
-    state = act(table, type="press", seat=1)         # Ben lands on Ann: captures it
+    state = act(table, type="press", seat=1)         # Ben on the road lands on Ann: captures
     assert [p.extra["diamond"] for p in state.players] == [False, True]
     assert "Ben captures the Lost Diamond from Ann" in state.log
 
 
-def test_lost_diamond_ld2_carrier_home_needs_a_confirming_press():
+def test_lost_diamond_ld2_field_capture_before_spinning():
+    table = start()
+    act(table, type="press", seat=0)
+    act(table, type="next")
+    state = act(table, type="press", seat=1)         # Ben's Field move lands on Ann
+    assert state.log[-2:] == ["Ben moves in the Field", "Ben captures the Lost Diamond from Ann"]
+    assert table.to_json()["diamond"] == 1 and state.awaiting == "next"
+
+
+def test_lost_diamond_ld2_diamond_square_is_not_reached_by_a_spin():
+    table = start()
+    act(table, type="roll", values=[2, 3])
+    assert refusal(table, type="press", seat=0) == (
+        "the diamond lies on its square in the Field, and a spin moves you on the road or "
+        "lane: take it with a Field move (press your button before spinning)")
+    assert table.to_json()["diamond"] == "square"
+
+
+def test_lost_diamond_ld2_no_win_on_the_turn_the_diamond_is_taken():
+    table = start()
+    act(table, type="press", seat=0)                 # takes it with a Field move ...
+    why = "Ann took the diamond this turn: it can be brought home on a later turn"
+    assert refusal(table, type="press", seat=0) == why      # ... and cannot be home at once
+    act(table, type="next")
+    act(table, type="roll", values=[3, 3])
+    act(table, type="press", seat=1)                 # Ben captures it after a spin
+    assert refusal(table, type="press", seat=1) == \
+        "Ben took the diamond this turn: it can be brought home on a later turn"
+    assert table.state.phase == "play" and table.to_json()["home_claim"] is None
+
+
+def test_lost_diamond_ld2_carrier_home_needs_a_spin_and_a_confirming_press():
     table = start()
     act(table, type="press", seat=0)
     act(table, type="next")
     act(table, type="roll", values=[1, 1])
     act(table, type="next")
-    assert "spin first" in refusal(table, type="press", seat=0)   # home only by the road
+    assert refusal(table, type="press", seat=0) == (
+        "Ann carries the diamond: home is reached by the road, so spin first")
     act(table, type="roll", values=[5, 6])
     state = act(table, type="press", seat=0)         # Ann says she is home
     assert (state.phase, state.awaiting) == ("play", "next")
     assert table.to_json()["home_claim"] == 0
-    assert "confirm" in table.to_json()["prompt"]
+    assert table.to_json()["prompt"] == ("Ann: press your button again to confirm you are "
+                                         "home, or press the knob to cancel")
     state = act(table, type="press", seat=0)         # and confirms
     assert (state.phase, state.winners) == ("over", [0])
+    assert state.log[-2:] == ["Ann is home with the Lost Diamond", "Ann wins"]
 
 
-def test_lost_diamond_ld2_anything_else_cancels_the_claim():
+def test_lost_diamond_ld2_the_knob_cancels_the_claim():
     table = start()
     act(table, type="press", seat=0)
     act(table, type="next")
@@ -78,6 +113,7 @@ def test_lost_diamond_ld2_anything_else_cancels_the_claim():
     act(table, type="press", seat=0)                 # a claim ...
     state = act(table, type="next")                  # ... cancelled by the knob
     assert (state.phase, state.turn, state.awaiting) == ("play", 1, "roll")
+    assert "Ann is not home yet (claim cancelled)" in state.log
     assert table.to_json()["home_claim"] is None
     act(table, type="roll", values=[2, 2])
     act(table, type="next")

@@ -6,6 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import ledger
+from companion.errors import Refused
 from companion.events import Roll, Undo, parse_event
 from companion.replay import Table, replay
 
@@ -82,8 +84,13 @@ def test_properties_random_legal_game(game, data):
             source = data.draw(st.sampled_from(accounts), label="from")
             target = data.draw(st.sampled_from([a for a in accounts if a != source]),
                                label="to")
+            held = ledger.holding(table.state, source)
             event = {"type": "transfer", "from": source, "to": target,
                      "amount": data.draw(st.integers(1, 8), label="amount")}
+            if event["amount"] > held:                           # X9: refused, nothing moves
+                with pytest.raises(Refused, match="a correction cannot move"):
+                    table.attempt(parse_event(event))
+                continue
         else:
             dice = table.rulebook.randomizer_now(table.state)
             values = [data.draw(st.integers(1, dice.faces), label="value")

@@ -110,12 +110,15 @@ def test_x3_pool_paying_out_more_than_it_holds():
     assert any("pool could not pay 2" in line.lower() for line in state["log"])
 
 
-def test_x3_transfer_of_more_than_held_is_capped_and_logged():
+def test_x9_transfer_of_more_than_held_is_refused_saying_what_is_held():
     events = [new("kat-en-muis")] + [roll(4, 3), roll(1, 2)]
     transfer = {"type": "transfer", "from": 1, "to": 0, "amount": 20, "reason": "miscount"}
-    state = play(events + [transfer])
+    with pytest.raises(LogError, match="line 4: Ben holds only 15 chips: a correction cannot "
+                                       "move 20"):
+        play(events + [transfer])
+    state = play(events + [{**transfer, "amount": 15}])     # what Ben holds moves in full
     assert chips(state) == [30, 0] and state["pool"] == 10
-    assert any("could not pay 5" in line for line in state["log"])
+    assert not any("forgiven" in line for line in state["log"])
 
 
 # -- X4 chips conserved ---------------------------------------------------------------------

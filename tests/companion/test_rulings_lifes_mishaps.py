@@ -106,7 +106,7 @@ def test_lifes_mishaps_l2_lead_throw_is_not_an_entry():
 
 
 def test_lifes_mishaps_l2_two_dice_refused():
-    with pytest.raises(LogError, match="1 value"):
+    with pytest.raises(LogError, match="a die shows one number, not 2"):
         play([new(), {"type": "roll", "values": [3, 4]}])
 
 
