@@ -72,7 +72,7 @@ def parse_board_text(text: str, game_id: str, where: str = "the board file") -> 
         line = key_line(text, err.key)
         if line is not None:
             raise BoardDataError(f"{where}, line {line}: {err}", key=err.key) from None
-        kept = f" ('{err.key[0]}' is not in the file: the shipped value is used)" \
+        kept = f" (in the shipped '{err.key[0]}', which this file does not set)" \
             if err.key and err.key[0] not in user else ""
         raise BoardDataError(f"{where}: {err}{kept}", key=err.key) from None
     return board

@@ -132,3 +132,90 @@ def test_board_user_file_with_an_unplayable_board_refused_with_its_line(tmp_path
     assert str(caught.value) == f"{path}, line 2: arrow 7 -> 7 points into itself"
     with pytest.raises(LogError, match="points into itself"):   # and from a log's board
         start("cats-and-dogs", {"track_length": 40, "arrows": {"7": 7}})
+
+
+# -- the schema: each game's shipped board names the keys it takes -------------------------
+
+@pytest.mark.parametrize("game, board, words", [
+    ("lifes-mishaps", {"picture_spaces": [3], "pictur_spaces": [4]},
+     "unknown key 'pictur_spaces' (did you mean 'picture_spaces'? Life's Mishaps's board data "
+     "has picture_spaces)"),
+    ("cats-and-dogs", {"track_length": 40, "arrows": {}, "colour": "red"},
+     "unknown key 'colour' (Cats and Dogs's board data has track_length, arrows)"),
+    ("kat-en-muis", {"track_length": 66}, "Kat en Muis has no board data, so it takes no "
+     "'track_length'"),
+    ("free-play", {"squares": 40}, "Free play has no board data, so it takes no 'squares'"),
+    ("gantlope", {"goal": 6}, "Gantlope has no board data"),
+])
+def test_board_schema_unknown_keys_and_boards_for_games_without_one_refused(game, board, words):
+    with pytest.raises(LogError) as caught:
+        start(game, board)
+    assert str(caught.value).startswith(f"line 1: board data: {words}")
+
+
+def test_board_schema_empty_board_for_a_game_without_one_is_no_board():
+    assert start("kat-en-muis", {}).state.board == {}
+
+
+def test_board_file_misspelled_key_refused_with_file_line_and_suggestion(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text("# my board\n\npicture_space = [2, 9, 14]\n")
+    with pytest.raises(BoardDataError) as caught:
+        load_board_file(path, "lifes-mishaps")
+    assert str(caught.value) == (
+        f"{path}, line 3: unknown key 'picture_space' (did you mean 'picture_spaces'? "
+        f"Life's Mishaps's board data has picture_spaces)")
+
+
+def test_board_file_for_a_game_without_board_data_refused(tmp_path):
+    path = tmp_path / "free.toml"
+    path.write_text("\n[squares]\nstart = 1\n")
+    with pytest.raises(BoardDataError) as caught:
+        load_board_file(path, "free-play")
+    assert str(caught.value) == (f"{path}, line 2: Free play has no board data, so it takes "
+                                 f"no 'squares'")
+    empty = tmp_path / "empty.toml"
+    empty.write_text("# nothing here\n")
+    assert load_board_file(empty, "free-play") == {}
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("track_length = 40\n\n[arrows]\n5 = 9\n12 = 99\n", 5,
+     "arrow 12 -> 99: square 99 is off the track (1 to 39)"),
+    ("track_length = 40\narrows = { 5 = 9, 6 = 6 }\n", 2, "arrow 6 -> 6 points into itself"),
+    ("arrows.7 = 7\n", 1, "arrow 7 -> 7 points into itself"),
+    ("# short board\ntrack_length = 3\n", 2, "'track_length' must be a whole number from 12"),
+    ('[arrows]\n"seven" = 3\n', 2, "arrow from 'seven': not a square number"),
+    ("arrows = [7, 15]\n", 1, "'arrows' must map a picture square"),
+])
+def test_board_file_semantic_errors_name_the_line(tmp_path, text, line, words):
+    path = tmp_path / "board.toml"
+    path.write_text(text)
+    with pytest.raises(BoardDataError) as caught:
+        load_board_file(path, "cats-and-dogs")
+    assert str(caught.value).startswith(f"{path}, line {line}: {words}")
+
+
+def test_board_file_error_in_a_default_it_keeps_names_the_file(tmp_path):
+    path = tmp_path / "short.toml"
+    path.write_text("track_length = 20\n")            # the default arrows go past 19
+    with pytest.raises(BoardDataError) as caught:
+        load_board_file(path, "cats-and-dogs")
+    assert str(caught.value) == (f"{path}: arrow 19 -> 27: square 27 is off the track (1 to "
+                                 f"19) (in the shipped 'arrows', which this file does not set)")
+
+
+def test_board_file_domino_rex_error_names_the_line(tmp_path):
+    path = tmp_path / "rex.toml"
+    path.write_text("# tables\n\ndomino_squares = [1, 2, 7]\n")
+    with pytest.raises(BoardDataError, match=r"rex\.toml, line 3: 'domino_squares' must be"):
+        load_board_file(path, "domino-rex")
+
+
+def test_board_file_syntax_error_names_file_and_line(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text("track_length = 40\npicture = = 3\n")
+    with pytest.raises(BoardDataError) as caught:
+        load_board_file(path, "cats-and-dogs")
+    assert str(caught.value).startswith(f"{path} is not valid TOML: ")
+    assert "line 2" in str(caught.value)

@@ -1,6 +1,8 @@
 """The log as the source of truth: Table (attempt, apply, undo), replay, read_log, state JSON."""
 
 import json
+from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -297,3 +299,32 @@ def test_errors_share_one_root_and_a_builtin(error, builtin):
 def test_errors_log_error_keeps_line_and_reason():
     err = LogError(7, "bad thing")
     assert (str(err), err.line, err.reason) == ("line 7: bad thing", 7, "bad thing")
+
+
+# -- the state JSON is a copy -------------------------------------------------------------------
+
+def _scribble(value):
+    """Change every dict and list inside a JSON value, at every depth."""
+    if isinstance(value, dict):
+        for key in list(value):
+            _scribble(value[key])
+            if isinstance(value[key], (int, str)) and not isinstance(value[key], bool):
+                value[key] = "scribbled"
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("scribbled")
+
+
+@pytest.mark.parametrize("path", sorted(Path(str(resources.files("companion") / "examples"))
+                                        .glob("*.jsonl")), ids=lambda p: p.stem)
+def test_state_json_is_a_copy_mutating_it_changes_nothing(path):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    table = replay_lines(lines[:len(lines) // 2])     # mid-game: an undo history behind it
+    events = list(table.effective)
+    for count in range(len(events), 0, -1):
+        _scribble(table.to_json())
+        assert table.to_json() == replay(events[:count]).to_json()
+        if count > 1:
+            table.apply(Undo())                      # each state in the history, untouched

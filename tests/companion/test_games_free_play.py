@@ -80,3 +80,61 @@ def test_free_play_turns_points_chips_and_declared_end():
     assert [p.chips for p in state.players] == [2, 5] and state.pool == 5
     state = act(table, type="declare", winners=[1])
     assert (state.phase, state.winners) == ("over", [1])
+
+
+@pytest.mark.parametrize("randomizer, message", [
+    ({"kind": "dice", "faces": 20}, "'faces' does not fit dice: dice have six faces; for other "
+                                    "numbers choose a spinner of 2 to 12"),
+    ({"kind": "dice", "count": 1, "faces": 8}, "'faces' does not fit dice"),
+    ({"kind": "indicator", "faces": 8}, "'faces' does not fit the Indicator: its two arrows "
+                                        "always point to 1 to 6"),
+    ({"kind": "indicator", "count": 3}, "'count' does not fit the Indicator"),
+    ({"kind": "spinner", "faces": 6, "count": 2}, "'count' does not fit a spinner: a spinner "
+                                                  "shows one number"),
+    ({"kind": "spinner", "faces": 6, "count": True}, "'count' does not fit a spinner"),
+    ({"kind": "none", "count": 1}, "'count' does not fit playing without a randomizer"),
+])
+def test_free_play_randomizer_field_that_does_not_fit_its_kind_refused(randomizer, message):
+    with pytest.raises(LogError) as caught:
+        start(randomizer=randomizer)
+    assert f"option 'randomizer': {message}" in str(caught.value)
+
+
+def test_free_play_randomizer_fields_the_kind_always_has_are_accepted():
+    for randomizer in ({"kind": "dice", "count": 2, "faces": 6},
+                       {"kind": "indicator", "count": 2, "faces": 6},
+                       {"kind": "spinner", "count": 1, "faces": 8}):
+        table = start(randomizer=randomizer)        # the state JSON's own form reads back
+        assert table.to_json()["randomizer"] == randomizer
+
+
+def test_free_play_chips_and_pool_options_let_corrections_move_chips():
+    table = start(("Ann", "Ben"), randomizer={"kind": "none"}, chips=10, pool=4)
+    assert [p.chips for p in table.state.players] == [10, 10] and table.state.pool == 4
+    state = act(table, type="transfer", **{"from": "pool", "to": 1, "amount": 4,
+                                           "reason": "Ben's jackpot"})
+    assert (state.pool, state.players[1].chips) == (0, 14)
+    assert state.log[-1] == "Ben takes 4 chips from the pool (correction: Ben's jackpot)"
+    assert refusal(table, type="transfer", **{"from": "pool", "to": 0, "amount": 1}) == \
+        "the pool holds no chips: a correction cannot move 1"                   # X9
+
+
+def test_free_play_default_table_has_no_chips_to_correct():
+    table = start(randomizer={"kind": "none"})
+    assert refusal(table, type="transfer", **{"from": 0, "to": 1, "amount": 1}) == \
+        "Ann holds no chips: a correction cannot move 1"                        # X9
+
+
+def test_free_play_board_data_refused():
+    with pytest.raises(LogError, match="board data: Free play has no board data, so it takes "
+                                       "no 'squares'"):
+        replay([{"type": "new_game", "game": GAME, "players": ["Ann"],
+                 "board": {"squares": 40}}])
+
+
+def test_free_play_throw_words_name_the_values():
+    table = start(("Ann",), randomizer={"kind": "dice", "count": 2})
+    state = act(table, type="roll", values=[3, 4])
+    assert state.log[-1] == "Ann throws 3 and 4 (7)"
+    table = start(("Ann",), randomizer={"kind": "spinner", "faces": 8})
+    assert act(table, type="roll", values=[6]).log[-1] == "Ann spins 6"

@@ -1,9 +1,14 @@
-"""The rulings common to every game (X1-X8 of RULINGS.md), on the three refereed games."""
+"""The rulings common to every game (X1-X11 of RULINGS.md), on the three refereed games and,
+for X11, on every game's example log."""
+
+from importlib import resources
+from pathlib import Path
 
 import pytest
 
-from companion.errors import LogError
-from companion.replay import replay
+from companion.errors import LogError, Refused
+from companion.events import parse_event
+from companion.replay import replay, replay_lines
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
 
@@ -241,3 +246,27 @@ def test_x7_throw_again_awaits_the_same_player():
 def test_x8_turn_passes_when_the_roll_is_settled(game, lead, throw):
     state = play([new(game)] + lead + [throw])
     assert (state["turn"], state["awaiting"]) == (1, "roll")
+
+
+# -- X11 a finished game is final -------------------------------------------------------------
+
+EXAMPLES = sorted(Path(str(resources.files("companion") / "examples")).glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_x11_finished_game_refuses_undo_corrections_and_renames(path):
+    table = replay_lines(path.read_text(encoding="utf-8").splitlines())
+    assert table.state.over
+    before = table.to_json()
+    chips = "the game is over: its chips are settled and cannot be corrected" \
+        if table.rulebook.uses_chips else "is played without chips"
+    for event, why in [
+            ({"type": "undo"}, "the game is over: a finished game is final and cannot be "
+                               "taken back"),
+            ({"type": "transfer", "from": "pool", "to": 0, "amount": 1}, chips),
+            ({"type": "rename", "seat": 0, "name": "Zed"},
+             "the game is over: its players' names are final")]:
+        with pytest.raises(Refused) as caught:
+            table.attempt(parse_event(event))
+        assert why in str(caught.value)
+    assert table.to_json() == before
