@@ -1,6 +1,8 @@
 """Random legal games of the three refereed games, event by event: chips conserved and never
 negative (X3, X4), always over or awaiting a legal throw, board invariants of each game, undo
-restoring the previous state exactly, and the log replaying to the identical state JSON."""
+restoring the previous state exactly, and the log replaying to the identical state JSON.
+Then every game under any event at all (presses, choices, declarations, corrections, renames,
+undo): nothing but refusals escapes, and the same invariants hold (X9, X11 too)."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 from companion import ledger
 from companion.errors import Refused
 from companion.events import Roll, Undo, parse_event
+from companion.games import GAMES as ALL_GAMES
 from companion.replay import Table, replay
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
@@ -130,3 +133,78 @@ def test_properties_undo_of_everything_returns_to_the_start(game, data):
     for _ in range(steps):
         table.apply(Undo())
     assert table.to_json() == start
+
+
+# -- every game, every event kind: corrections, renames, undo ---------------------------------
+
+ALL_STEPS = 120
+RENAMES = ["Zed", "ann", "  ", "Ben", "x" * 30, "Player 9", " Cy "]
+
+
+def any_event(data, table):
+    """Mostly what the game waits for (so games get deep and end), else any event at all."""
+    state = table.state
+    n = len(state.players)
+    dice = table.rulebook.randomizer_now(state)
+    kind = data.draw(st.sampled_from(["awaited"] * 6 + ["press", "choose", "next", "declare",
+                                                         "transfer", "rename", "undo", "roll"]))
+    if kind == "awaited":
+        if state.awaiting == "roll" and dice is not None:
+            return {"type": "roll", "values": [data.draw(st.integers(1, dice.faces))
+                                               for _ in range(dice.count)]}
+        if state.awaiting == "choose":
+            return {"type": "choose", "value": data.draw(st.integers(1, 6))}
+        if state.awaiting == "next" and data.draw(st.booleans()):
+            return {"type": "press", "seat": state.turn}
+        kind = data.draw(st.sampled_from(["next", "press", "declare"]))
+    seat = st.integers(-1, n)
+    if kind == "roll":
+        return {"type": "roll", "values": data.draw(st.lists(st.integers(0, 13), max_size=3))}
+    if kind == "press":
+        turn = state.turn if state.turn is not None else 0
+        return {"type": "press", "seat": data.draw(st.one_of(st.just(turn), seat))}
+    if kind == "choose":
+        return {"type": "choose", "value": data.draw(st.integers(0, 12))}
+    if kind == "declare":
+        return {"type": "declare", "winners": data.draw(st.lists(seat, max_size=2))}
+    if kind == "transfer":
+        account = st.one_of(st.just("pool"), seat)
+        return {"type": "transfer", "from": data.draw(account), "to": data.draw(account),
+                "amount": data.draw(st.integers(1, 40))}
+    if kind == "rename":
+        return {"type": "rename", "seat": data.draw(seat),
+                "name": data.draw(st.sampled_from(RENAMES))}
+    return {"type": kind}
+
+
+@pytest.mark.parametrize("game", sorted(ALL_GAMES))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_properties_every_game_any_event_refused_or_kept_right(game, data):
+    rulebook = ALL_GAMES[game]
+    players = data.draw(st.integers(rulebook.min_players, rulebook.max_players))
+    options = {"chips": 5, "pool": 3} if game == "free-play" else {}
+    table = Table()
+    table.apply(parse_event({"type": "new_game", "game": game, "players": NAMES[:players],
+                             "options": options}))
+    total = table.state.total_chips
+    history = [table.to_json()]
+    for _ in range(ALL_STEPS):
+        event = parse_event(any_event(data, table))
+        try:
+            new = table.attempt(event)
+        except Refused:                               # refusals are fine; nothing changes
+            assert table.to_json() == history[-1]
+            continue
+        assert not (table.state.over and event.type in ("undo", "transfer", "rename"))  # X11
+        table.apply(event, new)
+        state = table.to_json()
+        if event.type == "undo":
+            history.pop()
+            assert state == history[-1]                                  # undo exact
+        else:
+            history.append(state)
+        held = [p["chips"] for p in state["players"]]
+        assert min(held) >= 0 and state["pool"] >= 0                     # X3
+        assert sum(held) + state["pool"] == total                       # X4
+    assert replay(table.effective).to_json() == table.to_json()
