@@ -54,8 +54,7 @@ class Table:
             if len(self._states) < 2:
                 raise Refused("nothing to undo")
             if self.state.over:                                             # X11
-                raise Refused("the game is over: a finished game is final and cannot be "
-                              "taken back")
+                raise Refused("the game is over: it is final, so there is no undo")
             return self._states[-2]
         return advance(self.rulebook, self.state, event)
 

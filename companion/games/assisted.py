@@ -61,8 +61,7 @@ class AssistedRulebook(Rulebook):
         self.check_press(state, seat)
         limit = self.presses_per_spin
         if limit is not None and state.data.get("presses", 0) >= limit:       # G3, M3
-            raise Refused(f"{state.name(seat)} has already pressed {limit} times for this "
-                          f"spin: {self.press_limit_reason}")
+            raise Refused(self.press_limit_reason)
         self.record(state, seat)
         if not state.over:
             state.data["presses"] = state.data.get("presses", 0) + 1
@@ -82,7 +81,7 @@ class AssistedRulebook(Rulebook):
             self.finish(state, [seat])
             return
         state.data["claim"] = seat
-        state.say(f"{claim}: press again to confirm, or press the knob to cancel")
+        state.say(f"{claim}: press again to confirm, the knob cancels")
 
     def cancel_claim(self, state: State) -> None:
         """The knob after a claim: it is withdrawn."""

@@ -21,7 +21,7 @@ class CatsAndMice(AssistedRulebook):
     source = "McLoughlin Bros."
     min_players, max_players = 2, 4
     presses_per_spin = 2                                                      # M3
-    press_limit_reason = "the cat moves once for each arrow, so it takes at most two mice"
+    press_limit_reason = "a cat takes two mice at most a spin, one per arrow"
 
     def setup(self, state: State) -> None:
         state.data["mice_left"] = MICE

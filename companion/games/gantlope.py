@@ -17,7 +17,7 @@ class Gantlope(AssistedRulebook):
     source = "McLoughlin Bros."
     min_players, max_players = 2, 4
     presses_per_spin = 2                                                   # G3
-    press_limit_reason = "one spin moves at most two men into the Goal, one for each arrow"
+    press_limit_reason = "two men at most enter the Goal a spin, one per arrow"
 
     def setup(self, state: State) -> None:
         for player in state.players:

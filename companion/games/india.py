@@ -62,7 +62,7 @@ class India(AssistedRulebook):
 
     def record(self, state: State, seat: int) -> None:                     # P2
         name = state.name(seat)
-        self.claim_win(state, seat, f"{name} says a man has reached the central home",
+        self.claim_win(state, seat, f"{name} says a man is home",
                        f"{name}'s man reaches the central home")
 
     def extra_json(self, state: State) -> dict[str, Any]:

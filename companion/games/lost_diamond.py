@@ -66,10 +66,8 @@ class LostDiamond(AssistedRulebook):
         player = state.players[seat]
         carrier = state.data["carrier"]
         field_move = state.awaiting == "roll"
-        if carrier is None and not field_move:
-            raise Refused("the diamond lies on its square in the Field, and a spin moves you "
-                          "on the road or lane: take it with a Field move (press your button "
-                          "before spinning)")
+        if carrier is None and not field_move:        # its square is in the Field
+            raise Refused("take the diamond with a Field move, before you spin")
         if field_move:
             state.say(f"{player.name} moves in the Field")
         if carrier is None:
@@ -86,11 +84,9 @@ class LostDiamond(AssistedRulebook):
         """The carrier says they are home; a second press confirms and wins."""
         name = state.name(seat)
         if state.data["carried_from_start"] != seat:
-            raise Refused(f"{name} took the diamond this turn: it can be brought home on a "
-                          f"later turn")
+            raise Refused(f"{name} got the diamond this turn: home on a later turn")
         if not _spun(state):
-            raise Refused(f"{name} carries the diamond: home is reached by the road, so spin "
-                          f"first")
+            raise Refused(f"{name} has the diamond: spin first to go home")
         self.claim_win(state, seat, f"{name} says they are home with the diamond",
                        f"{name} is home with the Lost Diamond")
 

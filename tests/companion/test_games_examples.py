@@ -49,8 +49,8 @@ def lost_diamond(out):
 def india(out):
     assert out["order"] == [1, 0] and out["winners"] == [1]   # a plain 5 beat a double 2
     assert out["log"][-3:] == [                                # P2: claimed, then confirmed
-        "Ben says a man has reached the central home: press again to confirm, or press the "
-        "knob to cancel", "Ben's man reaches the central home", "Ben wins"]
+        "Ben says a man is home: press again to confirm, the knob cancels",
+        "Ben's man reaches the central home", "Ben wins"]
 
 
 def fox_and_geese(out):

@@ -56,9 +56,8 @@ def test_gantlope_g3_at_most_two_goal_presses_after_one_spin():
     act(table, type="roll", values=[4, 4])            # a double still moves a man an arrow
     act(table, type="press", seat=0)
     act(table, type="press", seat=0)
-    assert refusal(table, type="press", seat=0) == (
-        "Ann has already pressed 2 times for this spin: one spin moves at most two men into "
-        "the Goal, one for each arrow")
+    assert refusal(table, type="press", seat=0) == \
+        "two men at most enter the Goal a spin, one per arrow"
     assert table.state.players[0].extra["in_goal"] == 2 and not table.state.over
     act(table, type="next")
     act(table, type="roll", values=[1, 2])

@@ -65,22 +65,21 @@ def test_lost_diamond_ld2_field_capture_before_spinning():
 def test_lost_diamond_ld2_diamond_square_is_not_reached_by_a_spin():
     table = start()
     act(table, type="roll", values=[2, 3])
-    assert refusal(table, type="press", seat=0) == (
-        "the diamond lies on its square in the Field, and a spin moves you on the road or "
-        "lane: take it with a Field move (press your button before spinning)")
+    assert refusal(table, type="press", seat=0) == \
+        "take the diamond with a Field move, before you spin"
     assert table.to_json()["diamond"] == "square"
 
 
 def test_lost_diamond_ld2_no_win_on_the_turn_the_diamond_is_taken():
     table = start()
     act(table, type="press", seat=0)                 # takes it with a Field move ...
-    why = "Ann took the diamond this turn: it can be brought home on a later turn"
+    why = "Ann got the diamond this turn: home on a later turn"
     assert refusal(table, type="press", seat=0) == why      # ... and cannot be home at once
     act(table, type="next")
     act(table, type="roll", values=[3, 3])
     act(table, type="press", seat=1)                 # Ben captures it after a spin
     assert refusal(table, type="press", seat=1) == \
-        "Ben took the diamond this turn: it can be brought home on a later turn"
+        "Ben got the diamond this turn: home on a later turn"
     assert table.state.phase == "play" and table.to_json()["home_claim"] is None
 
 
@@ -90,8 +89,7 @@ def test_lost_diamond_ld2_carrier_home_needs_a_spin_and_a_confirming_press():
     act(table, type="next")
     act(table, type="roll", values=[1, 1])
     act(table, type="next")
-    assert refusal(table, type="press", seat=0) == (
-        "Ann carries the diamond: home is reached by the road, so spin first")
+    assert refusal(table, type="press", seat=0) == "Ann has the diamond: spin first to go home"
     act(table, type="roll", values=[5, 6])
     state = act(table, type="press", seat=0)         # Ann says she is home
     assert (state.phase, state.awaiting) == ("play", "next")

@@ -261,8 +261,7 @@ def test_x11_finished_game_refuses_undo_corrections_and_renames(path):
     chips = "the game is over: its chips are settled and cannot be corrected" \
         if table.rulebook.uses_chips else "is played without chips"
     for event, why in [
-            ({"type": "undo"}, "the game is over: a finished game is final and cannot be "
-                               "taken back"),
+            ({"type": "undo"}, "the game is over: it is final, so there is no undo"),
             ({"type": "transfer", "from": "pool", "to": 0, "amount": 1}, chips),
             ({"type": "rename", "seat": 0, "name": "Zed"},
              "the game is over: its players' names are final")]:
