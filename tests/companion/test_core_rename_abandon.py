@@ -75,3 +75,18 @@ def test_session_bad_board_file_is_refused_clearly(session, tmp_path):
     with pytest.raises(Refused, match=r"board data: .*cats-and-dogs\.toml, line 1: 'track_length'"):
         session.new_game("cats-and-dogs", ["Ann", "Ben"])
     assert session.snapshot()["phase"] == "idle"
+
+
+def test_x11_session_refuses_rename_correction_and_undo_once_over(session):
+    session.new_game("free-play", ["Ann", "Ben"], options={"randomizer": {"kind": "none"},
+                                                            "chips": 5})
+    session.submit({"type": "declare", "winners": [1]})
+    before = session.snapshot()
+    stored = len(session.store.events(before["game_id"]))
+    for event, why in [({"type": "rename", "seat": 0, "name": "Zed"}, "names are final"),
+                       ({"type": "transfer", "from": 0, "to": 1, "amount": 1}, "settled"),
+                       ({"type": "undo"}, "no undo")]:
+        with pytest.raises(Refused, match=f"the game is over: .*{why}"):
+            session.submit(event)
+    assert session.snapshot() == before
+    assert len(session.store.events(before["game_id"])) == stored      # nothing stored
