@@ -229,6 +229,7 @@ def test_pages_form_new_game_with_a_board_file(client, logged_in, session):
 @pytest.mark.parametrize("content, message", [
     (b"track_length = \n", "not valid TOML"),
     (b"track_length = 5\n", "track_length"),
+    (b"# ours\ntrack_lenght = 40\n", "bad.toml&#39;, line 2: unknown key"),
     (b"\xff\xfe", "not UTF-8"),
 ])
 def test_pages_form_bad_board_file_starts_nothing(client, logged_in, session, content, message):
