@@ -226,24 +226,25 @@ def state_json(rulebook: Rulebook, state: State) -> dict[str, Any]:
     """The state JSON of DESIGN.md, plus fields a screen needs (prompt, last roll, order).
 
     A copy: whoever holds it may change it (nested lists and dicts too) without changing the
-    game or its undo history."""
+    game or its undo history (every part that could be shared is copied)."""
     dice = rulebook.randomizer_now(state)
     out = {
         "game": state.game, "title": rulebook.title, "refereeing": rulebook.refereeing,
         "phase": state.phase, "turn": state.turn, "awaiting": state.awaiting,
-        "players": [p.to_json() for p in state.players], "pool": state.pool,
+        "players": [copy_data(p.to_json()) if p.extra else p.to_json()
+                    for p in state.players], "pool": state.pool,
         "winners": list(state.winners), "log": list(state.log),
         "commitment": state.commitment, "seed": state.seed,
         "prompt": rulebook.prompt(state), "order": list(state.order),
-        "last_roll": state.last_roll, "rolls": state.rolls,
+        "last_roll": copy_data(state.last_roll), "rolls": state.rolls,
         "randomizer": dice.to_json() if dice else None,
         "lead": None if state.lead is None else {
             "mode": state.lead.mode, "throwing": list(state.lead.pending),
             "throws": {str(k): v for k, v in state.lead.throws.items()}},
-        "options": dict(state.options),
+        "options": copy_data(state.options),
     }
-    out.update(rulebook.extra_json(state))
-    return copy_data(out)
+    out.update(copy_data(rulebook.extra_json(state)))
+    return out
 
 
 def read_log(lines: Iterable[str]) -> list[tuple[int, Event]]:
