@@ -107,7 +107,7 @@ class AssistedRulebook(Rulebook):
     def prompt(self, state: State) -> str:
         if state.phase == "play" and state.data.get("claim") is not None:
             return (f"{state.name(state.turn)}: press your button again to confirm you are "
-                    f"home, or press the knob to cancel")
+                    f"home; the knob cancels")
         instruction = state.data.get("instruction")
         if state.phase == "play" and state.awaiting == "next" and instruction:
             return f"{state.name(state.turn)}: {instruction}"

@@ -75,7 +75,7 @@ def test_india_p2_home_press_then_a_second_press_confirms_and_wins():
     state = act(table, type="press", seat=1)
     assert (state.phase, table.to_json()["home_claim"]) == ("play", 1)    # one press: no end
     assert table.to_json()["prompt"] == ("Ben: press your button again to confirm you are "
-                                         "home, or press the knob to cancel")
+                                         "home; the knob cancels")
     state = act(table, type="press", seat=1)
     assert (state.phase, state.winners) == ("over", [1])
     assert state.log[-2:] == ["Ben's man reaches the central home", "Ben wins"]

@@ -95,7 +95,7 @@ def test_lost_diamond_ld2_carrier_home_needs_a_spin_and_a_confirming_press():
     assert (state.phase, state.awaiting) == ("play", "next")
     assert table.to_json()["home_claim"] == 0
     assert table.to_json()["prompt"] == ("Ann: press your button again to confirm you are "
-                                         "home, or press the knob to cancel")
+                                         "home; the knob cancels")
     state = act(table, type="press", seat=0)         # and confirms
     assert (state.phase, state.winners) == ("over", [0])
     assert state.log[-2:] == ["Ann is home with the Lost Diamond", "Ann wins"]
