@@ -6,7 +6,8 @@ Options: `randomizer` (chosen at setup: {"kind": "dice", "count": 1..3}, {"kind"
 player's start, default 0) and `pool` (default 0): a table that keeps chips starts with them,
 since a correction moves only what its source holds (X9). A randomizer field that does not fit
 its kind (faces on dice, a count on a spinner: a d20 is no d6) is refused, and so is board data
-(free play has none). The randomizer is part of the game's state, not of the rulebook. With a randomizer and two or more players the lead is thrown by X2.
+(free play has none). The randomizer is part of the game's state, not of the rulebook. With a
+randomizer and two or more players the lead is thrown by X2.
 Any seat button adds a point to that seat at any time of play (free play knows no turn for
 scoring); a turn passes with `next`, thrown or not; the game ends by `declare`.
 """

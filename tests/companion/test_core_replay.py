@@ -127,7 +127,8 @@ def test_replay_moves_and_undo_refused_once_over():
     table = replay(kat_log(*[(6, 5), (1, 2)] * 5, (6, 5)))     # Ann: 11, 22, ... 66
     assert table.state.over and table.state.winners == [0]
     for event, words in [(Roll(values=(1, 2)), "over"), (Press(seat=0), "over"),
-                         (Declare(winners=(1,)), "over"), (Undo(), "it is final, so there is no undo")]:
+                         (Declare(winners=(1,)), "over"),
+                         (Undo(), "it is final, so there is no undo")]:
         with pytest.raises(Refused, match=words):
             table.attempt(event)
 
