@@ -37,6 +37,14 @@ ACTIVE_SECONDS = 120.0  # costs far more than the poll itself, so an unattended 
 WAKE = object()         # queue item: "look again" (a session change from the web, a signal)
 NOTICE_SECONDS = 12.0   # a start-up notice (a store moved aside) stays on the OLED this long
 PI_MODEL = Path("/proc/device-tree/model")
+FAULT_PAUSE = 0.5       # s before drawing again after a frame failed (no busy retry loop)
+ALERT_SECONDS = 8.0     # a store that cannot be written ("the SD card is full") shows this long
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Input queue item: words for the OLED from another thread (a write that failed)."""
+    words: str
 
 
 def utc_now() -> str:
@@ -85,6 +93,7 @@ class Table:
     frames: int = 0
     notifier: Notifier = field(default_factory=lambda: Notifier({}))   # systemd, when under it
     notices: list[str] = field(default_factory=list)   # what start-up had to mend
+    faults: Faults = field(default_factory=lambda: Faults())   # what the main loop survived
 
     def close(self) -> None:
         for step in (self.controller.close, self._close_web, self.controls.close,
@@ -157,6 +166,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     for notice in recovered.notices:
         print(f"parlour: {notice}", file=sys.stderr, flush=True)
     inputs: queue.Queue = queue.Queue()
+    session.on_store_error = lambda err: inputs.put(Alert(str(err)))   # a phone's write too
     opened: list = [store.close]
     try:
         if sim:
@@ -199,46 +209,94 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
                  notices=recovered.notices)
 
 
+class Faults:
+    """Exceptions the main loop survived. Each kind (where, type, the line that raised) is
+    written to stderr once with its traceback; repeats are only counted, so a screen that
+    fails every frame cannot flood the journal."""
+
+    LIMIT = 50                  # distinct kinds logged; later new ones are only counted
+
+    def __init__(self, out=None):
+        self.out = out
+        self.count = 0
+        self.kinds: set[tuple] = set()
+
+    def report(self, where: str, err: BaseException) -> None:
+        self.count += 1
+        tb = traceback.extract_tb(err.__traceback__)
+        origin = (tb[-1].filename, tb[-1].lineno) if tb else None
+        kind = (where, type(err).__name__, origin)
+        if kind in self.kinds or len(self.kinds) >= self.LIMIT:
+            return
+        self.kinds.add(kind)
+        out = self.out or sys.stderr
+        print(f"parlour: {where} failed ({type(err).__name__}: {str(err)!r}); the table carries on "
+              "(logged once)", file=out)
+        traceback.print_exception(err, file=out)
+        out.flush()
+
+
 def loop(table: Table) -> None:
-    """Inputs -> controller -> frames, until `table.stop` is set."""
-    controller, controls = table.controller, table.controls
+    """Inputs -> controller -> frames, until `table.stop` is set.
+
+    Nothing a frame, an input or a session change raises can stop it: the fault is logged
+    once (`Faults`), the last good frame stays on the OLED, and the watchdog is still fed at
+    the top of every turn, so systemd never restarts the table into the same fault."""
     next_frame = 0.0
     active_until = time.monotonic() + ACTIVE_SECONDS
     while not table.stop.is_set():
         table.notifier.heartbeat()          # systemd's watchdog: this loop is still turning
-        now = time.monotonic()
-        busy = controls.gestures.state != "idle" or controls.gestures.switch != "up"
-        timeout = POLL_BUSY if busy else POLL_IDLE if now < active_until else POLL_DORMANT
-        wait = controller.wait_time()
-        if controller.animating:
-            timeout = max(0.0, next_frame - now)
-        elif wait is not None:
-            timeout = min(timeout, wait)
         try:
-            item = table.inputs.get(timeout=timeout)
+            next_frame, active_until = _turn(table, next_frame, active_until)
+        except Exception as err:  # noqa: BLE001 - a bug must not stop the table: log it
+            table.faults.report("the main loop", err)
+            next_frame = time.monotonic() + FAULT_PAUSE
+            table.stop.wait(FAULT_PAUSE)    # a fault that repeats cannot spin the CPU
+
+
+def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, float]:
+    """One turn of the main loop: wait, poll, handle inputs, draw; (next frame, active until)."""
+    controller, controls = table.controller, table.controls
+    now = time.monotonic()
+    busy = controls.gestures.state != "idle" or controls.gestures.switch != "up"
+    timeout = POLL_BUSY if busy else POLL_IDLE if now < active_until else POLL_DORMANT
+    wait = controller.wait_time()
+    if controller.animating:
+        timeout = max(0.0, next_frame - now)
+    elif wait is not None:
+        timeout = min(timeout, wait)
+    try:
+        item = table.inputs.get(timeout=timeout)
+    except queue.Empty:
+        item = None
+    controls.poll()
+    table.display.poll()               # a panel that failed comes back without a new frame
+    if item is not None or busy:
+        active_until = time.monotonic() + ACTIVE_SECONDS
+    while item is not None:
+        try:
+            if isinstance(item, InputEvent):
+                controller.handle(item)
+            elif isinstance(item, Alert):
+                controller.show_flash(item.words, ALERT_SECONDS)
+        except Exception as err:  # noqa: BLE001 - a bug must not stop the table: log it
+            table.faults.report(f"handling {item!r}", err)
+        try:
+            item = table.inputs.get_nowait()
         except queue.Empty:
             item = None
-        controls.poll()
-        table.display.poll()               # a panel that failed comes back without a new frame
-        if item is not None or busy:
-            active_until = time.monotonic() + ACTIVE_SECONDS
-        while item is not None:
-            if isinstance(item, InputEvent):
-                try:
-                    controller.handle(item)
-                except Exception:  # noqa: BLE001 - a bug must not stop the table: log it
-                    traceback.print_exc()
-            try:
-                item = table.inputs.get_nowait()
-            except queue.Empty:
-                item = None
-        if controller.update() and time.monotonic() >= next_frame:
+    if controller.update() and time.monotonic() >= next_frame:
+        try:
             image = controller.render()
-            table.display.show(image)
-            if table.panel is not None:
-                table.panel.publish(image)
-            table.frames += 1
-            next_frame = time.monotonic() + (1 / FPS if controller.animating else 0.0)
+        except Exception as err:  # noqa: BLE001 - the last good frame stays on the panel
+            table.faults.report(f"drawing the {controller.screen} screen", err)
+            return time.monotonic() + FAULT_PAUSE, active_until
+        table.display.show(image)
+        if table.panel is not None:
+            table.panel.publish(image)
+        table.frames += 1
+        next_frame = time.monotonic() + (1 / FPS if controller.animating else 0.0)
+    return next_frame, active_until
 
 
 def run(*, sim: bool | None = None, host: str | None = None, port: int | None = None,
