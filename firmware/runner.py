@@ -24,8 +24,9 @@ from companion.errors import ParlourError
 from companion.session import Session
 from companion.store import Store
 from firmware.animation import FPS
-from firmware.config import Config, load_config
+from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
+from firmware.datalock import DataDirLock
 from firmware.inputs import InputEvent
 from firmware.notify import Notifier
 from firmware.recovery import open_table
@@ -55,12 +56,32 @@ def make_pin() -> str:
     return f"{secrets.randbelow(10_000):04d}"
 
 
-def on_pi(model: Path = PI_MODEL) -> bool:
-    """True on a Raspberry Pi (its device tree says so)."""
+def on_pi(model: Path | None = None) -> bool | None:
+    """True on a Raspberry Pi: only a model file that can be read and says so counts. False
+    when there is no model file or it names another board; None when it exists but cannot be
+    read (permissions, a sandbox): that is "cannot tell", never "not a Pi"."""
     try:
-        return "Raspberry Pi" in model.read_text(errors="replace")
-    except OSError:
+        return "Raspberry Pi" in (model or PI_MODEL).read_text(errors="replace")
+    except FileNotFoundError:
         return False
+    except OSError:
+        return None
+
+
+def simulated(config: Config, model: Path | None = None) -> bool:
+    """Whether to simulate the hardware when `--sim` was not given: the config's `hardware`,
+    else the device tree. A Pi whose model file cannot be read must not quietly become a
+    simulated table (a dead box and an open panel), so that stops start-up with what to do."""
+    if config.hardware != "auto":
+        return config.hardware == "simulated"
+    found = on_pi(model)
+    if found is None:
+        raise ParlourError(f"cannot tell whether this is a Raspberry Pi: {model or PI_MODEL} "
+                           "exists but cannot be read; run with --sim, or set hardware = "
+                           "\"pi\" (or \"simulated\") in the config")
+    if not found:
+        print("parlour: no Raspberry Pi hardware found: running simulated (--sim)", flush=True)
+    return not found
 
 
 def lan_address(host: str) -> str:
@@ -94,14 +115,19 @@ class Table:
     notifier: Notifier = field(default_factory=lambda: Notifier({}))   # systemd, when under it
     notices: list[str] = field(default_factory=list)   # what start-up had to mend
     faults: Faults = field(default_factory=lambda: Faults())   # what the main loop survived
+    lock: Any = None                                   # the data directory's DataDirLock
 
     def close(self) -> None:
         for step in (self.controller.close, self._close_web, self.controls.close,
-                     self.display.close, self.store.close):
+                     self.display.close, self.store.close, self._release):
             try:
                 step()
             except Exception as err:  # noqa: BLE001 - shutting down: report, carry on
                 print(f"parlour: while stopping: {err}", file=sys.stderr)
+
+    def _release(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
 
     def _close_web(self) -> None:
         if self.web is not None:
@@ -159,15 +185,20 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     """Open the store and session, the controls and display (real or simulated), the web."""
     from firmware.controls import Controls
     from firmware.display import Display
-    recovered = open_table(data_dir / "parlour.db", lambda store: Session(
-        store, new_seed=lambda: secrets.token_bytes(32), clock=utc_now,
-        board_dir=board_dir(config)), now=utc_now)
+    lock = DataDirLock(data_dir)            # one table per data directory, for life
+    try:
+        recovered = open_table(data_dir / "parlour.db", lambda store: Session(
+            store, new_seed=lambda: secrets.token_bytes(32), clock=utc_now,
+            board_dir=board_dir(config)), now=utc_now)
+    except BaseException:
+        lock.release()
+        raise
     store, session = recovered.store, recovered.session
     for notice in recovered.notices:
         print(f"parlour: {notice}", file=sys.stderr, flush=True)
     inputs: queue.Queue = queue.Queue()
     session.on_store_error = lambda err: inputs.put(Alert(str(err)))   # a phone's write too
-    opened: list = [store.close]
+    opened: list = [lock.release, store.close]
     try:
         if sim:
             from gpiozero.pins.mock import MockFactory
@@ -206,7 +237,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     if recovered.screen:
         controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
     return Table(config, session, store, controls, display, controller, inputs, panel, server,
-                 notices=recovered.notices)
+                 notices=recovered.notices, lock=lock)
 
 
 class Faults:
@@ -305,11 +336,10 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
     """`parlour run`: returns the exit status (0 after SIGTERM/SIGINT, 2 for bad setup)."""
     try:
         config = load_config(config_path)
+        if pin is not None and pin_problem(pin):
+            raise ParlourError(f"--pin: {pin_problem(pin)}")
         if sim is None:
-            sim = not on_pi()
-            if sim:
-                print("parlour: no Raspberry Pi hardware found: running simulated (--sim)",
-                      flush=True)
+            sim = simulated(config)
         table = build(sim=sim, host=host or config.host,
                       port=config.port if port is None else port,
                       data_dir=Path(data_dir).expanduser() if data_dir else config.data_dir,
