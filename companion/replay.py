@@ -260,6 +260,10 @@ def read_log(lines: Iterable[str]) -> list[tuple[int, Event]]:
             obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise LogError(number, f"not valid JSON ({err.msg} at column {err.colno})") from None
+        except ValueError:              # Python refuses to read a number of 4,301+ digits
+            raise LogError(number, "a number too long to be read (over 4,300 digits)") from None
+        except RecursionError:
+            raise LogError(number, "JSON nested too deeply to be read") from None
         try:
             events.append((number, parse_event(obj)))
         except Refused as err:
