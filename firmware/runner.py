@@ -16,7 +16,6 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from firmware.datalock import DataDirLock
 from firmware.inputs import InputEvent
 from firmware.notify import Notifier
 from firmware.recovery import open_table
+from firmware.stamps import TableClock
 
 POLL_BUSY = 0.01        # s between control polls while a knob gesture is under way
 POLL_IDLE = 0.1         # s between polls while the table is in use (a hold seen <= 0.1 s late)
@@ -46,10 +46,6 @@ ALERT_SECONDS = 8.0     # a store that cannot be written ("the SD card is full")
 class Alert:
     """Input queue item: words for the OLED from another thread (a write that failed)."""
     words: str
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def make_pin() -> str:
@@ -186,10 +182,11 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     from firmware.controls import Controls
     from firmware.display import Display
     lock = DataDirLock(data_dir)            # one table per data directory, for life
+    stamps = TableClock()                   # events' `at`: wall clock jumps are not charged
     try:
         recovered = open_table(data_dir / "parlour.db", lambda store: Session(
-            store, new_seed=lambda: secrets.token_bytes(32), clock=utc_now,
-            board_dir=board_dir(config)), now=utc_now)
+            store, new_seed=lambda: secrets.token_bytes(32), clock=stamps,
+            board_dir=board_dir(config)), now=stamps)
     except BaseException:
         lock.release()
         raise
@@ -198,6 +195,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         print(f"parlour: {notice}", file=sys.stderr, flush=True)
     inputs: queue.Queue = queue.Queue()
     session.on_store_error = lambda err: inputs.put(Alert(str(err)))   # a phone's write too
+    session.subscribe(stamps.between_games)
     opened: list = [lock.release, store.close]
     try:
         if sim:
