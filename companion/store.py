@@ -19,7 +19,7 @@ SCHEMA_VERSION = 1
 UNREADABLE = (11, 26)     # SQLITE_CORRUPT, SQLITE_NOTADB: the file itself is bad
 SQLITE_IOERR, SQLITE_FULL = 10, 13
 ROOM_NEEDED = 64 * 1024   # bytes: with less free, an I/O error is the disk being full
-FULL_WORDS = {"write": "The SD card is full: this was not stored. Everything before it is kept",
+FULL_WORDS = {"write": "The SD card is full: not saved. Games so far are safe",   # fits the OLED
               "open": "The SD card is full: the game store cannot be opened until some "
                       "space is freed"}
 SCHEMA = """
@@ -67,9 +67,23 @@ class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._lock = threading.Lock()
+        self.short_of_space = False     # opened on a full disk: reads work, writes wait
+        try:
+            self._open(exclusive=False)
+        except StoreFull:
+            # After a clean stop SQLite must make its -shm index file, which a full disk
+            # refuses ("disk I/O error"). With exclusive locking the index lives in memory:
+            # the table starts, shows its games, and each write says the card is full.
+            self._open(exclusive=True)
+            self.short_of_space = True
+
+    def _open(self, *, exclusive: bool) -> None:
+        self._db = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            if exclusive:
+                self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:        # checked before anything writes to the file
                 self._db.close()
@@ -84,7 +98,7 @@ class Store:
                 self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._db.execute("SELECT count(*) FROM games").fetchone()
         except (sqlite3.DatabaseError, OSError) as err:
-            if getattr(self, "_db", None) is not None:
+            if self._db is not None:
                 self._db.close()                    # do not keep a file we refuse open
             raise self._error("open", err) from None
 

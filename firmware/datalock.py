@@ -40,8 +40,11 @@ class DataDirLock:
                 raise DataDirBusy(f"{data_dir} is already in use by {who} (another parlour "
                                   f"run); one table per data directory") from None
             raise
-        os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
+        try:                               # the pid is a hint for the message: a full
+            os.ftruncate(self._fd, 0)      # disk that cannot hold it still gets the lock
+            os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:
+            pass
 
     def _holder(self) -> int | None:
         try:
