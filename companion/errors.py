@@ -39,3 +39,8 @@ class StoreUnreadable(StoreError):
     def __init__(self, message: str, *, newer: bool = False):
         super().__init__(message)
         self.newer = newer
+
+
+class StoreFull(StoreError):
+    """The store's disk (the Pi's SD card) has no room: this write was not made, and every
+    event stored before it is intact."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -22,6 +23,7 @@ from companion.state import State, copy_data
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines() breaks at
 
 
 class Table:
@@ -78,7 +80,7 @@ class Table:
 
 def _new_game(event: NewGame) -> tuple[Rulebook, State]:
     rulebook = get_rulebook(event.game)
-    names = tuple(n.strip() for n in event.players)
+    names = tuple(_trimmed(n) for n in event.players)
     low, high = rulebook.min_players, rulebook.max_players
     if not low <= len(names) <= high:
         span = str(low) if low == high else f"{low} to {high}"
@@ -107,12 +109,31 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
     return rulebook, state
 
 
+def _trimmed(name: str) -> str:
+    """A name without its outer spaces, or Refused if it holds anything but printable
+    characters and spaces (X10: control characters, line breaks, unpaired surrogates)."""
+    bad = next((c for c in name if not (c.isprintable() or c == " ")), None)   # X10
+    if bad is not None:
+        what = ("a line break" if bad in LINE_BREAKS else
+                "an unpaired surrogate" if 0xD800 <= ord(bad) <= 0xDFFF else
+                f"a character that cannot be shown (U+{ord(bad):04X})")
+        raise Refused(f"a player's name must be printable characters, not {what}: {name!r}")
+    return name.strip(" ")
+
+
+def _name_key(name: str) -> str:
+    """What makes two names the same to players: case and spaces do not count (X10)."""
+    return "".join(unicodedata.normalize("NFC", name).casefold().split(" "))
+
+
 def _check_names(names: tuple[str, ...]) -> None:
+    """X10: each name 1 to MAX_NAME printable characters after trimming; no two alike."""
     for name in names:
         if not name or len(name) > MAX_NAME:
             raise Refused(f"a player's name must be 1 to {MAX_NAME} characters: {name!r}")
-    if len({n.casefold() for n in names}) != len(names):
-        raise Refused("two players have the same name")
+    if len({_name_key(n) for n in names}) != len(names):
+        raise Refused("two players have the same name (names may not differ only in case or "
+                      "spaces)")
 
 
 def _rename(state: State, event: Rename) -> None:
@@ -120,7 +141,7 @@ def _rename(state: State, event: Rename) -> None:
         raise Refused("the game is over: its players' names are final")
     _check_seat(state, event.seat)
     player = state.players[event.seat]
-    name = event.name.strip()
+    name = _trimmed(event.name)
     _check_names(tuple(name if p.seat == event.seat else p.name for p in state.players))
     state.say(f"Seat {seat_number(event.seat)}, {player.name}, is now called {name}")
     player.name = name
@@ -257,6 +278,10 @@ def read_log(lines: Iterable[str]) -> list[tuple[int, Event]]:
             obj = json.loads(line)
         except json.JSONDecodeError as err:
             raise LogError(number, f"not valid JSON ({err.msg} at column {err.colno})") from None
+        except ValueError:              # Python refuses to read a number of 4,301+ digits
+            raise LogError(number, "a number too long to be read (over 4,300 digits)") from None
+        except RecursionError:
+            raise LogError(number, "JSON nested too deeply to be read") from None
         try:
             events.append((number, parse_event(obj)))
         except Refused as err:

@@ -6,6 +6,7 @@ The seed and the clock are injected; the companion makes neither.
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -13,13 +14,14 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.boarddata import load_board_file
-from companion.errors import BoardDataError, Refused
+from companion.errors import BoardDataError, ParlourError, Refused, StoreError
 from companion.events import Event, NewGame, Roll, Undo, parse_event
 from companion.replay import Table
 from companion.rollstream import commitment, draw
 from companion.store import Store
 
 Listener = Callable[[dict[str, Any]], None]
+log = logging.getLogger("parlour.session")
 
 
 class Session:
@@ -38,6 +40,9 @@ class Session:
         self._seed: bytes | None = None
         self._seq = 0
         self.version = 0
+        self.on_store_error: Callable[[StoreError], None] | None = None   # e.g. tell the OLED
+        self._failed_listeners: set[int] = set()
+        self.repaired = repair_finished(store)
         self.resumed = self._resume()
 
     # -- reading ------------------------------------------------------------------------------
@@ -112,9 +117,9 @@ class Session:
                 event = replace(event, board=state.board)
             body = event.to_dict()
             if self.table is not None and not self.table.state.over:
-                self.store.abandon(self.game_id, body.get("at"))
-            game_id = self.store.create_game(body, seed=seed.hex(), commitment=body["commitment"],
-                                             created_at=body.get("at"))
+                self._stored(self.store.abandon, self.game_id, body.get("at"))
+            game_id = self._stored(self.store.create_game, body, seed=seed.hex(),
+                                   commitment=body["commitment"], created_at=body.get("at"))
             table.apply(event, state)
             self.table, self.game_id, self._seed, self._seq = table, game_id, seed, 1
             return self._changed()
@@ -134,7 +139,8 @@ class Session:
             if self.table is None:
                 raise Refused("no game is being played")
             if not self.table.state.over:
-                self.store.abandon(self.game_id, self._clock() if self._clock else None)
+                self._stored(self.store.abandon, self.game_id,
+                             self._clock() if self._clock else None)
             self.table, self.game_id, self._seed, self._seq = None, None, None, 0
             return self._changed()
 
@@ -170,19 +176,38 @@ class Session:
 
     def _commit(self, event: Event) -> dict[str, Any]:
         new_state = self.table.attempt(event)              # refuses before anything is stored
-        self.store.append(self.game_id, self._seq + 1, event.to_dict())
+        final = new_state.over and not self.table.state.over
+        # The last event, "over" and the seed's reveal: one transaction.
+        self._stored(self.store.append, self.game_id, self._seq + 1, event.to_dict(),
+                     winners=list(new_state.winners) if final else None)
         self._seq += 1
         self.table.apply(event, new_state)
-        if new_state.over and not isinstance(event, Undo):
-            self.store.finish(self.game_id, list(new_state.winners), event.at)
         return self._changed()
+
+    def _stored(self, write: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """A store write; one that fails (a full disk) is also told to `on_store_error`."""
+        try:
+            return write(*args, **kwargs)
+        except StoreError as err:
+            if self.on_store_error is not None:
+                self.on_store_error(err)
+            raise
 
     def _changed(self) -> dict[str, Any]:
         self.version += 1
         snap = self.snapshot()
         for listener in list(self._listeners):
-            listener(snap)
+            try:
+                listener(snap)
+            except Exception:  # noqa: BLE001 - the event is stored: one listener's bug
+                self._listener_failed(listener)   # must not fail it or starve the others
         return snap
+
+    def _listener_failed(self, listener: Listener) -> None:
+        """Log a listener's first failure with its traceback; later ones are not repeated."""
+        if id(listener) not in self._failed_listeners:
+            self._failed_listeners.add(id(listener))
+            log.exception("a listener failed (%r); the others were still told", listener)
 
     # -- export -------------------------------------------------------------------------------
 
@@ -200,3 +225,26 @@ def export_events(store: Store, game_id: int) -> list[dict[str, Any]]:
     if record.over and record.seed and events:
         events[0] = {**events[0], "seed": record.seed}
     return events
+
+
+def repair_finished(store: Store) -> list[int]:
+    """Games marked playing whose log says over (a power cut between the last event and
+    "over", before both were one transaction) are marked over with their winners, which
+    reveals the seed. Returns their ids. A log that does not replay is left as it is: resuming
+    sets such a game aside."""
+    repaired = []
+    for game_id in store.unfinished_ids():
+        events = store.events(game_id)
+        table = Table()
+        try:
+            for body in events:
+                table.apply(parse_event(body))
+        except (ParlourError, ValueError, KeyError, TypeError):
+            continue
+        if table.started and table.state.over:
+            try:
+                store.finish(game_id, list(table.state.winners), events[-1].get("at"))
+            except StoreError:          # a full disk: it shows as over, and is mended later
+                continue
+            repaired.append(game_id)
+    return repaired

@@ -4,16 +4,24 @@ or shown (WAL, synchronous=FULL), so a power cut loses nothing that was acknowle
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import StoreError, StoreUnreadable
+from companion.errors import StoreError, StoreFull, StoreUnreadable
 
 SCHEMA_VERSION = 1
 UNREADABLE = (11, 26)     # SQLITE_CORRUPT, SQLITE_NOTADB: the file itself is bad
+SQLITE_IOERR, SQLITE_FULL = 10, 13
+ROOM_NEEDED = 64 * 1024   # bytes: with less free, an I/O error is the disk being full
+FULL_WORDS = {"write": "The SD card is full: not saved. Games so far are safe",   # fits the OLED
+              "open": "The SD card is full: the game store cannot be opened until some "
+                      "space is freed"}
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id          INTEGER PRIMARY KEY,
@@ -59,9 +67,23 @@ class Store:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._lock = threading.Lock()
+        self.short_of_space = False     # opened on a full disk: reads work, writes wait
+        try:
+            self._open(exclusive=False)
+        except StoreFull:
+            # After a clean stop SQLite must make its -shm index file, which a full disk
+            # refuses ("disk I/O error"). With exclusive locking the index lives in memory:
+            # the table starts, shows its games, and each write says the card is full.
+            self._open(exclusive=True)
+            self.short_of_space = True
+
+    def _open(self, *, exclusive: bool) -> None:
+        self._db = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            if exclusive:
+                self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:        # checked before anything writes to the file
                 self._db.close()
@@ -71,53 +93,88 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._db.executescript(SCHEMA)     # writes nothing when the tables exist
+            if version != SCHEMA_VERSION:       # so a full disk does not stop start-up
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._db.execute("SELECT count(*) FROM games").fetchone()
         except (sqlite3.DatabaseError, OSError) as err:
-            if getattr(self, "_db", None) is not None:
+            if self._db is not None:
                 self._db.close()                    # do not keep a file we refuse open
-            unreadable = (getattr(err, "sqlite_errorcode", 0) & 0xFF) in UNREADABLE
-            raise (StoreUnreadable if unreadable else StoreError)(
-                f"cannot open the store {self.path}: {err}") from None
+            raise self._error("open", err) from None
+
+    def _error(self, doing: str, err: Exception) -> StoreError:
+        """The StoreError for a failed open or write: StoreFull when the disk has no room
+        (SQLITE_FULL, or an I/O error with almost no space left: SQLite reports a WAL index
+        it cannot grow that way), StoreUnreadable for a bad file."""
+        code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+        if code == SQLITE_FULL or getattr(err, "errno", None) == 28 or (
+                code == SQLITE_IOERR and self._free_bytes() < ROOM_NEEDED):
+            return StoreFull(FULL_WORDS[doing])
+        if code in UNREADABLE:
+            return StoreUnreadable(f"cannot open the store {self.path}: {err}")
+        return StoreError(f"cannot {doing} the store {self.path}: {err}")
+
+    def _free_bytes(self) -> int:
+        try:
+            stat = os.statvfs(self.path.parent)
+        except OSError:
+            return ROOM_NEEDED
+        return stat.f_bavail * stat.f_frsize
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
-        with self._lock:
-            try:
-                return self._db.execute(sql, args)
-            except sqlite3.DatabaseError as err:
-                raise StoreError(f"cannot write the store {self.path}: {err}") from None
-
-    def create_game(self, first_event: dict[str, Any], *, seed: str | None,
-                    commitment: str | None, created_at: str | None) -> int:
-        """A new game with its new_game event, in one transaction."""
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all of it is committed, or none of it."""
         with self._lock:
             try:
                 with self._db:
                     self._db.execute("BEGIN IMMEDIATE")
-                    cur = self._db.execute(
-                        "INSERT INTO games (game, players, seed, commitment, created_at) "
-                        "VALUES (?, ?, ?, ?, ?)",
-                        (first_event["game"], json.dumps(first_event["players"]), seed,
-                         commitment, created_at))
-                    game_id = cur.lastrowid
-                    self._db.execute("INSERT INTO events (game_id, seq, body) VALUES (?, 1, ?)",
-                                     (game_id, json.dumps(first_event)))
-                    return game_id
+                    yield self._db
             except sqlite3.DatabaseError as err:
-                raise StoreError(f"cannot write the store {self.path}: {err}") from None
+                raise self._error("write", err) from None
 
-    def append(self, game_id: int, seq: int, event: dict[str, Any]) -> None:
-        self._write("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
-                    (game_id, seq, json.dumps(event)))
+    def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
+        with self._transaction() as db:
+            return db.execute(sql, args)
+
+    def create_game(self, first_event: dict[str, Any], *, seed: str | None,
+                    commitment: str | None, created_at: str | None) -> int:
+        """A new game with its new_game event, in one transaction."""
+        with self._transaction() as db:
+            cur = db.execute(
+                "INSERT INTO games (game, players, seed, commitment, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (first_event["game"], json.dumps(first_event["players"]), seed,
+                 commitment, created_at))
+            game_id = cur.lastrowid
+            db.execute("INSERT INTO events (game_id, seq, body) VALUES (?, 1, ?)",
+                       (game_id, json.dumps(first_event)))
+            return game_id
+
+    def append(self, game_id: int, seq: int, event: dict[str, Any], *,
+               winners: list[int] | None = None) -> None:
+        """One event. With `winners` it is the game's last: the event, the game marked over
+        (which reveals its seed) and the winners are one transaction, so a power cut leaves
+        either none of them or all of them."""
+        with self._transaction() as db:
+            db.execute("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
+                       (game_id, seq, json.dumps(event)))
+            if winners is not None:
+                self._mark_over(db, game_id, winners, event.get("at"))
 
     def finish(self, game_id: int, winners: list[int], ended_at: str | None) -> None:
-        self._write("UPDATE games SET winners = ?, ended_at = ?, status = 'over' WHERE id = ?",
-                    (json.dumps(winners), ended_at, game_id))
+        """Mark a game over whose last event is already stored (start-up repair)."""
+        with self._transaction() as db:
+            self._mark_over(db, game_id, winners, ended_at)
+
+    @staticmethod
+    def _mark_over(db: sqlite3.Connection, game_id: int, winners: list[int],
+                   ended_at: str | None) -> None:
+        db.execute("UPDATE games SET winners = ?, ended_at = ?, status = 'over' WHERE id = ?",
+                   (json.dumps(winners), ended_at, game_id))
 
     def abandon(self, game_id: int, ended_at: str | None) -> None:
         """A game left unfinished when another was started."""
@@ -142,6 +199,13 @@ class Store:
         with self._lock:
             rows = self._db.execute(self._SELECT + "ORDER BY g.id DESC").fetchall()
         return [self._record(r) for r in rows]
+
+    def unfinished_ids(self) -> list[int]:
+        """Ids of every game marked playing, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM games WHERE status = 'playing' "
+                                    "ORDER BY id").fetchall()
+        return [gid for (gid,) in rows]
 
     def latest_unfinished(self) -> GameRecord | None:
         with self._lock:

@@ -88,11 +88,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from companion.replay import read_log
+    from companion.replay import read_log, replay
     from companion.stats import verify_rolls
     path = args.log
     try:
         events = read_log(_read_lines(path))
+        replay(events)                  # a log that is not a game is bad input (exit 2)
         result = verify_rolls(events)
     except ParlourError as err:
         raise ParlourError(f"{path}: {err}") from None
@@ -119,7 +120,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         for record in records:
             target = out / f"game-{record.id:04d}-{record.game}.jsonl"
             lines = [json.dumps(e, ensure_ascii=False) for e in export_events(store, record.id)]
-            target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            # A lone surrogate (stored by an older Parlour) is written as its JSON escape
+            # \udXXX, so the file is UTF-8 and reads back as the same string.
+            target.write_text("\n".join(lines) + "\n", encoding="utf-8",
+                              errors="backslashreplace")
             print(target)
     finally:
         store.close()
@@ -173,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):      # a lone surrogate in a log prints as \ud800
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)

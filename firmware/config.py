@@ -20,6 +20,7 @@ MAX_SEATS = 6
 I2C_PINS = (2, 3)             # SDA1 / SCL1: the OLED's bus
 BCM_PINS = range(0, 28)       # GPIO0..GPIO27 on the 40-pin header
 DRIVERS = ("ssd1306", "sh1106")
+HARDWARE = ("auto", "pi", "simulated")   # auto: a readable Raspberry Pi model file decides
 SYSTEM_CONFIG = Path("/etc/parlour/parlour.toml")
 
 
@@ -62,6 +63,7 @@ class Config:
     threads: int = 48
     data_dir: Path = Path("~/.local/state/parlour").expanduser()
     pin: str | None = None
+    hardware: str = "auto"
     source: Path | None = None   # the file it came from; None = built-in defaults
 
     def seat_pins(self) -> tuple[int, ...]:
@@ -120,6 +122,15 @@ def parse_config(data: Mapping[str, Any], *, source: Path | None = None,
         return _build(_Reader(data), source, env)
     except _Bad as bad:
         raise ConfigError(where + str(bad)) from None
+
+
+def pin_problem(pin: str) -> str | None:
+    """What is wrong with a table PIN from any source (config, --pin), or None: it is 4-8
+    ASCII digits (not "a", not "１２３４" in full-width digits)."""
+    if pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8:
+        return None
+    return f"expected 4-8 digits (e.g. \"2468\"), got {pin[:20]!r}" + (
+        "..." if len(pin) > 20 else "")
 
 
 def _home(env: Mapping[str, str]) -> Path:
@@ -250,8 +261,11 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
         raise _Bad(f"seats: expected 1-{MAX_SEATS}, got {seats}")
     data_dir = top.get("data_dir", str, None)
     pin = top.get("pin", str, None)
-    if pin is not None and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
-        raise _Bad(f"pin: expected 4-8 digits in quotes (e.g. \"2468\"), got {pin!r}")
+    if pin is not None and pin_problem(pin):
+        raise _Bad(f"pin: {pin_problem(pin)}")
+    hardware = top.get("hardware", str, "auto")
+    if hardware not in HARDWARE:
+        raise _Bad(f"hardware: expected one of {', '.join(HARDWARE)}, got {hardware!r}")
     pins = _read_pins(top.table("pins"))
     _check_pins(pins, seats)
     display = _read_display(top.table("display"))
@@ -266,5 +280,5 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     web.done()
     top.done()
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
-                  threads=threads, pin=pin, source=source,
+                  threads=threads, pin=pin, hardware=hardware, source=source,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

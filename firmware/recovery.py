@@ -118,6 +118,10 @@ def open_table(path: Path, make_session: Callable[[Store], Session], *,
     notes: list[str] = []
     screen: list[str] = []
     store, fresh = _open_store(path, stamp, notes, screen)
+    if store.short_of_space:
+        notes.append(f"the SD card is full: {path} is open and every game is kept, but "
+                     "nothing new can be stored until some space is freed")
+        screen.append("The SD card is full: nothing new can be stored")
     tried: set[int] = set()
     while True:
         try:

@@ -16,7 +16,6 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +23,13 @@ from companion.errors import ParlourError
 from companion.session import Session
 from companion.store import Store
 from firmware.animation import FPS
-from firmware.config import Config, load_config
+from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
+from firmware.datalock import DataDirLock
 from firmware.inputs import InputEvent
 from firmware.notify import Notifier
 from firmware.recovery import open_table
+from firmware.stamps import TableClock
 
 POLL_BUSY = 0.01        # s between control polls while a knob gesture is under way
 POLL_IDLE = 0.1         # s between polls while the table is in use (a hold seen <= 0.1 s late)
@@ -37,22 +38,46 @@ ACTIVE_SECONDS = 120.0  # costs far more than the poll itself, so an unattended 
 WAKE = object()         # queue item: "look again" (a session change from the web, a signal)
 NOTICE_SECONDS = 12.0   # a start-up notice (a store moved aside) stays on the OLED this long
 PI_MODEL = Path("/proc/device-tree/model")
+FAULT_PAUSE = 0.5       # s before drawing again after a frame failed (no busy retry loop)
+ALERT_SECONDS = 8.0     # a store that cannot be written ("the SD card is full") shows this long
 
 
-def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+@dataclass(frozen=True)
+class Alert:
+    """Input queue item: words for the OLED from another thread (a write that failed)."""
+    words: str
 
 
 def make_pin() -> str:
     return f"{secrets.randbelow(10_000):04d}"
 
 
-def on_pi(model: Path = PI_MODEL) -> bool:
-    """True on a Raspberry Pi (its device tree says so)."""
+def on_pi(model: Path | None = None) -> bool | None:
+    """True on a Raspberry Pi: only a model file that can be read and says so counts. False
+    when there is no model file or it names another board; None when it exists but cannot be
+    read (permissions, a sandbox): that is "cannot tell", never "not a Pi"."""
     try:
-        return "Raspberry Pi" in model.read_text(errors="replace")
-    except OSError:
+        return "Raspberry Pi" in (model or PI_MODEL).read_text(errors="replace")
+    except FileNotFoundError:
         return False
+    except OSError:
+        return None
+
+
+def simulated(config: Config, model: Path | None = None) -> bool:
+    """Whether to simulate the hardware when `--sim` was not given: the config's `hardware`,
+    else the device tree. A Pi whose model file cannot be read must not quietly become a
+    simulated table (a dead box and an open panel), so that stops start-up with what to do."""
+    if config.hardware != "auto":
+        return config.hardware == "simulated"
+    found = on_pi(model)
+    if found is None:
+        raise ParlourError(f"cannot tell whether this is a Raspberry Pi: {model or PI_MODEL} "
+                           "exists but cannot be read; run with --sim, or set hardware = "
+                           "\"pi\" (or \"simulated\") in the config")
+    if not found:
+        print("parlour: no Raspberry Pi hardware found: running simulated (--sim)", flush=True)
+    return not found
 
 
 def lan_address(host: str) -> str:
@@ -85,14 +110,20 @@ class Table:
     frames: int = 0
     notifier: Notifier = field(default_factory=lambda: Notifier({}))   # systemd, when under it
     notices: list[str] = field(default_factory=list)   # what start-up had to mend
+    faults: Faults = field(default_factory=lambda: Faults())   # what the main loop survived
+    lock: Any = None                                   # the data directory's DataDirLock
 
     def close(self) -> None:
         for step in (self.controller.close, self._close_web, self.controls.close,
-                     self.display.close, self.store.close):
+                     self.display.close, self.store.close, self._release):
             try:
                 step()
             except Exception as err:  # noqa: BLE001 - shutting down: report, carry on
                 print(f"parlour: while stopping: {err}", file=sys.stderr)
+
+    def _release(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
 
     def _close_web(self) -> None:
         if self.web is not None:
@@ -150,14 +181,22 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     """Open the store and session, the controls and display (real or simulated), the web."""
     from firmware.controls import Controls
     from firmware.display import Display
-    recovered = open_table(data_dir / "parlour.db", lambda store: Session(
-        store, new_seed=lambda: secrets.token_bytes(32), clock=utc_now,
-        board_dir=board_dir(config)), now=utc_now)
+    lock = DataDirLock(data_dir)            # one table per data directory, for life
+    stamps = TableClock()                   # events' `at`: wall clock jumps are not charged
+    try:
+        recovered = open_table(data_dir / "parlour.db", lambda store: Session(
+            store, new_seed=lambda: secrets.token_bytes(32), clock=stamps,
+            board_dir=board_dir(config)), now=stamps)
+    except BaseException:
+        lock.release()
+        raise
     store, session = recovered.store, recovered.session
     for notice in recovered.notices:
         print(f"parlour: {notice}", file=sys.stderr, flush=True)
     inputs: queue.Queue = queue.Queue()
-    opened: list = [store.close]
+    session.on_store_error = lambda err: inputs.put(Alert(str(err)))   # a phone's write too
+    session.subscribe(stamps.between_games)
+    opened: list = [lock.release, store.close]
     try:
         if sim:
             from gpiozero.pins.mock import MockFactory
@@ -196,49 +235,97 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     if recovered.screen:
         controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
     return Table(config, session, store, controls, display, controller, inputs, panel, server,
-                 notices=recovered.notices)
+                 notices=recovered.notices, lock=lock)
+
+
+class Faults:
+    """Exceptions the main loop survived. Each kind (where, type, the line that raised) is
+    written to stderr once with its traceback; repeats are only counted, so a screen that
+    fails every frame cannot flood the journal."""
+
+    LIMIT = 50                  # distinct kinds logged; later new ones are only counted
+
+    def __init__(self, out=None):
+        self.out = out
+        self.count = 0
+        self.kinds: set[tuple] = set()
+
+    def report(self, where: str, err: BaseException) -> None:
+        self.count += 1
+        tb = traceback.extract_tb(err.__traceback__)
+        origin = (tb[-1].filename, tb[-1].lineno) if tb else None
+        kind = (where, type(err).__name__, origin)
+        if kind in self.kinds or len(self.kinds) >= self.LIMIT:
+            return
+        self.kinds.add(kind)
+        out = self.out or sys.stderr
+        print(f"parlour: {where} failed ({type(err).__name__}: {str(err)!r}); the table carries on "
+              "(logged once)", file=out)
+        traceback.print_exception(err, file=out)
+        out.flush()
 
 
 def loop(table: Table) -> None:
-    """Inputs -> controller -> frames, until `table.stop` is set."""
-    controller, controls = table.controller, table.controls
+    """Inputs -> controller -> frames, until `table.stop` is set.
+
+    Nothing a frame, an input or a session change raises can stop it: the fault is logged
+    once (`Faults`), the last good frame stays on the OLED, and the watchdog is still fed at
+    the top of every turn, so systemd never restarts the table into the same fault."""
     next_frame = 0.0
     active_until = time.monotonic() + ACTIVE_SECONDS
     while not table.stop.is_set():
         table.notifier.heartbeat()          # systemd's watchdog: this loop is still turning
-        now = time.monotonic()
-        busy = controls.gestures.state != "idle" or controls.gestures.switch != "up"
-        timeout = POLL_BUSY if busy else POLL_IDLE if now < active_until else POLL_DORMANT
-        wait = controller.wait_time()
-        if controller.animating:
-            timeout = max(0.0, next_frame - now)
-        elif wait is not None:
-            timeout = min(timeout, wait)
         try:
-            item = table.inputs.get(timeout=timeout)
+            next_frame, active_until = _turn(table, next_frame, active_until)
+        except Exception as err:  # noqa: BLE001 - a bug must not stop the table: log it
+            table.faults.report("the main loop", err)
+            next_frame = time.monotonic() + FAULT_PAUSE
+            table.stop.wait(FAULT_PAUSE)    # a fault that repeats cannot spin the CPU
+
+
+def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, float]:
+    """One turn of the main loop: wait, poll, handle inputs, draw; (next frame, active until)."""
+    controller, controls = table.controller, table.controls
+    now = time.monotonic()
+    busy = controls.gestures.state != "idle" or controls.gestures.switch != "up"
+    timeout = POLL_BUSY if busy else POLL_IDLE if now < active_until else POLL_DORMANT
+    wait = controller.wait_time()
+    if controller.animating:
+        timeout = max(0.0, next_frame - now)
+    elif wait is not None:
+        timeout = min(timeout, wait)
+    try:
+        item = table.inputs.get(timeout=timeout)
+    except queue.Empty:
+        item = None
+    controls.poll()
+    table.display.poll()               # a panel that failed comes back without a new frame
+    if item is not None or busy:
+        active_until = time.monotonic() + ACTIVE_SECONDS
+    while item is not None:
+        try:
+            if isinstance(item, InputEvent):
+                controller.handle(item)
+            elif isinstance(item, Alert):
+                controller.show_flash(item.words, ALERT_SECONDS)
+        except Exception as err:  # noqa: BLE001 - a bug must not stop the table: log it
+            table.faults.report(f"handling {item!r}", err)
+        try:
+            item = table.inputs.get_nowait()
         except queue.Empty:
             item = None
-        controls.poll()
-        table.display.poll()               # a panel that failed comes back without a new frame
-        if item is not None or busy:
-            active_until = time.monotonic() + ACTIVE_SECONDS
-        while item is not None:
-            if isinstance(item, InputEvent):
-                try:
-                    controller.handle(item)
-                except Exception:  # noqa: BLE001 - a bug must not stop the table: log it
-                    traceback.print_exc()
-            try:
-                item = table.inputs.get_nowait()
-            except queue.Empty:
-                item = None
-        if controller.update() and time.monotonic() >= next_frame:
+    if controller.update() and time.monotonic() >= next_frame:
+        try:
             image = controller.render()
-            table.display.show(image)
-            if table.panel is not None:
-                table.panel.publish(image)
-            table.frames += 1
-            next_frame = time.monotonic() + (1 / FPS if controller.animating else 0.0)
+        except Exception as err:  # noqa: BLE001 - the last good frame stays on the panel
+            table.faults.report(f"drawing the {controller.screen} screen", err)
+            return time.monotonic() + FAULT_PAUSE, active_until
+        table.display.show(image)
+        if table.panel is not None:
+            table.panel.publish(image)
+        table.frames += 1
+        next_frame = time.monotonic() + (1 / FPS if controller.animating else 0.0)
+    return next_frame, active_until
 
 
 def run(*, sim: bool | None = None, host: str | None = None, port: int | None = None,
@@ -247,11 +334,10 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
     """`parlour run`: returns the exit status (0 after SIGTERM/SIGINT, 2 for bad setup)."""
     try:
         config = load_config(config_path)
+        if pin is not None and pin_problem(pin):
+            raise ParlourError(f"--pin: {pin_problem(pin)}")
         if sim is None:
-            sim = not on_pi()
-            if sim:
-                print("parlour: no Raspberry Pi hardware found: running simulated (--sim)",
-                      flush=True)
+            sim = simulated(config)
         table = build(sim=sim, host=host or config.host,
                       port=config.port if port is None else port,
                       data_dir=Path(data_dir).expanduser() if data_dir else config.data_dir,

@@ -8,6 +8,8 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from companion.errors import StoreError, StoreFull
+
 # Messages for the HTTP errors Werkzeug raises by itself, in the table's words.
 MESSAGES = {
     400: "bad request",
@@ -56,6 +58,15 @@ def register(app: Flask) -> None:
             return render_template("error.html", status=status, message=message), status, \
                 headers
         return error_response(status, message, headers)
+
+    @app.errorhandler(StoreError)
+    def store_error(err: StoreError) -> Response:
+        """A write the store could not make: nothing was changed, everything before is kept."""
+        app.logger.error("%s %s: %s", request.method, request.path, err)
+        if isinstance(err, StoreFull):
+            return error_response(507, str(err))          # 507 Insufficient Storage
+        return error_response(503, "the table cannot store this just now (it has been "
+                                   "logged); try again")
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception) -> Response:

@@ -53,6 +53,7 @@ class StoredGame:
     seed: str | None
     status: str
     events: list[dict[str, Any]]
+    winners: list[int] | None = None
 
 
 def read_store(db: Path) -> list[StoredGame]:
@@ -60,13 +61,15 @@ def read_store(db: Path) -> list[StoredGame]:
     recovers nor checkpoints: the program under test must do that itself)."""
     conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        games = conn.execute("SELECT id, game, seed, status FROM games ORDER BY id").fetchall()
+        games = conn.execute("SELECT id, game, seed, status, winners FROM games "
+                             "ORDER BY id").fetchall()
         out = []
-        for gid, game, seed, status in games:
+        for gid, game, seed, status, winners in games:
             rows = conn.execute("SELECT seq, body FROM events WHERE game_id = ? ORDER BY seq",
                                 (gid,)).fetchall()
             assert [seq for seq, _ in rows] == list(range(1, len(rows) + 1)), "a gap in the log"
-            out.append(StoredGame(gid, game, seed, status, [json.loads(b) for _, b in rows]))
+            out.append(StoredGame(gid, game, seed, status, [json.loads(b) for _, b in rows],
+                                  None if winners is None else json.loads(winners)))
         return out
     finally:
         conn.close()

@@ -2,9 +2,14 @@
 game is played through the device panel and the control API, then started again.
 
 After every restart: the store opens (nothing moved aside), the table shows exactly the replay
-of the stored log of the unfinished game, every state a 200 response or /api/state showed is
+of the stored log of the unfinished game, every game's status agrees with its log (over with
+its winners if the log ends the game, else playing or set aside; one playing game at most),
+every state a 200 response or /api/state showed is
 in the stored log, in order (nothing acknowledged is lost), and every roll ever made, undone
 or not, is the committed stream's (so a restart never changes what the next roll is).
+
+Every AIM_EVERY-th cycle is aimed at a game's end: a game is declared over and the kill comes
+within a few milliseconds, while its last event and "over" are being committed.
 
 `make soak` runs many more cycles: PARLOUR_SOAK=<cycles>, PARLOUR_SOAK_SEED=<seed>.
 """
@@ -23,7 +28,7 @@ import pytest
 from companion.games import GAMES
 from companion.stats import verify_rolls
 from firmware.views import choices
-from reliability_support import (comparable, control, device, prefix_states,
+from reliability_support import (StoredGame, comparable, control, device, prefix_states,
                                  read_store, request)
 from simulated_table import SimulatedTable
 
@@ -33,6 +38,7 @@ CYCLES = max(SOAK_CYCLES, SUITE_CYCLES)
 DEADLINE = 150.0 if not SOAK_CYCLES else 6 * 3600.0
 ACTIONS_PER_CYCLE = 5000             # a bound only: the kill comes within 0.6 s
 PLAYERS = ["Ann", "Ben", "Cy", "Di", "Ed", "Flo"]
+AIM_EVERY = 3                        # a cycle in 3 kills the table as a game ends
 STATS: dict[str, int] = {}
 
 
@@ -102,11 +108,44 @@ def play(port: int, rng: random.Random, state: dict, acks: list[tuple[int, dict]
                 acks.append((body["game_id"], comparable(body)))
 
 
+def end_a_game(server: SimulatedTable, rng: random.Random,
+               acks: list[tuple[int, dict]]) -> None:
+    """A free-play game past its lead, declared over with a SIGKILL a few ms later."""
+    port = server.port
+    status, state = control(port, "new-game", {"game": "free-play", "players": PLAYERS[:2]})
+    while status == 200 and state["phase"] == "lead":
+        status, state = control(port, "roll")
+    assert status == 200, state
+    killer = threading.Timer(rng.uniform(0.0, 0.006), server.kill9)
+    killer.start()
+    try:
+        status, state = control(port, "declare", {"winners": [rng.randrange(2)]})
+        if status == 200:
+            acks.append((state["game_id"], comparable(state)))
+    except (OSError, http.client.HTTPException):
+        pass                                          # killed under us
+    killer.join()
+
+
+def check_statuses(games: dict[int, StoredGame]) -> None:
+    """Each stored game's status against what its log says."""
+    for game in games.values():
+        final = prefix_states(game.events)[-1]
+        if final["phase"] == "over":
+            assert (game.status, game.winners) == ("over", final["winners"]), \
+                f"game {game.id} is over in its log but {game.status} in the store"
+        else:
+            assert game.status in ("playing", "abandoned"), \
+                f"game {game.id} is not over in its log but {game.status} in the store"
+    assert sum(g.status == "playing" for g in games.values()) <= 1, "two games playing"
+
+
 def check_restart(db: Path, first_state: dict, acks: list[tuple[int, dict]]) -> None:
     """The restarted table against its store and against what was acknowledged."""
     assert not [p.name for p in db.parent.iterdir() if ".corrupt-" in p.name or
                 ".newer-" in p.name], "the store was set aside after a plain kill"
     games = {g.id: g for g in read_store(db)}
+    check_statuses(games)
     unfinished = [g for g in games.values() if g.status == "playing"]
     if unfinished:
         latest = max(unfinished, key=lambda g: g.id)
@@ -154,10 +193,14 @@ def test_kill9_restarts_lose_nothing_acknowledged(tmp_path):
             if db.exists() and cycles:
                 checked(db, server.first_state, acks, f"seed {seed}, cycle {cycles}")
             acks = []
-            killer = threading.Timer(rng.uniform(0.05, 0.6), server.kill9)
-            killer.start()
-            play(server.port, rng, server.first_state, acks)
-            killer.join()
+            if cycles % AIM_EVERY == AIM_EVERY - 1:
+                end_a_game(server, rng, acks)
+                STATS["aimed"] = STATS.get("aimed", 0) + 1
+            else:
+                killer = threading.Timer(rng.uniform(0.05, 0.6), server.kill9)
+                killer.start()
+                play(server.port, rng, server.first_state, acks)
+                killer.join()
         finally:
             out, err = server.kill9()
         assert "Traceback" not in err, f"seed {seed}: {err}"
@@ -168,6 +211,7 @@ def test_kill9_restarts_lose_nothing_acknowledged(tmp_path):
     finally:
         out, err = server.stop()
     assert "Traceback" not in err and "stopped" in out
-    print(f"\nkill -9: {cycles} cycles, {STATS.get('acks', 0)} acknowledged states found in "
+    print(f"\nkill -9: {cycles} cycles ({STATS.get('aimed', 0)} aimed at a game's end), "
+          f"{STATS.get('acks', 0)} acknowledged states found in "
           f"{STATS.get('events', 0)} replayed events, seed {seed}")
     assert cycles >= SUITE_CYCLES, f"only {cycles} kill -9 cycles before the deadline"

@@ -1,0 +1,48 @@
+"""The time stamped on each event (`at`): UTC, but advancing with time.monotonic.
+
+Fox and Geese charges the time between two stamped events to the player whose turn it was
+(F1), and history shows when games began and ended. A Pi has no real-time clock: at boot its
+wall clock is the last shutdown's, and NTP may jump it by hours mid-game (or an admin may set
+it back). Stamps read straight from the wall clock would charge that jump to a player.
+
+So the wall clock is read once (the anchor) and stamps advance by the monotonic clock from
+there: the time between two stamps is always the time that really passed. The trade-off:
+stamps drift from the wall clock by any jump that happens while anchored, so the anchor is
+taken again between games (when the table is idle or a game is over), where no one's thinking
+time runs; a game played across a jump keeps consistent, if shifted, times of day.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+
+def wall_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class TableClock:
+    """`clock()` -> "2025-01-01T12:00:00Z"; monotonic between anchors (see the module)."""
+
+    def __init__(self, *, wall: Callable[[], datetime] = wall_now,
+                 monotonic: Callable[[], float] = time.monotonic):
+        self._wall, self._monotonic = wall, monotonic
+        self.reanchor()
+
+    def reanchor(self) -> None:
+        """Read the wall clock again; later stamps follow it from here."""
+        self._base, self._started = self._wall(), self._monotonic()
+
+    def now(self) -> datetime:
+        return self._base + timedelta(seconds=self._monotonic() - self._started)
+
+    def __call__(self) -> str:
+        return self.now().isoformat(timespec="seconds").replace("+00:00", "Z")
+
+    def between_games(self, snap: dict[str, Any]) -> None:
+        """A session listener: take the anchor again once no game is running."""
+        if snap.get("phase") in ("idle", "over"):
+            self.reanchor()

@@ -1,0 +1,91 @@
+"""Hostile logs for `parlour replay` and `parlour verify`: one clear line naming the line, exit
+status 2, never a traceback; text an older Parlour stored (a lone surrogate) prints and
+exports without crashing."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from companion.rollstream import commitment
+from companion.store import Store
+from firmware.cli import main
+
+START = '{"type": "new_game", "game": "kat-en-muis", "players": ["Ann", "Ben"]}'
+SEED = bytes(32)
+COMMITTED = json.dumps({"type": "new_game", "game": "kat-en-muis", "players": ["A\ud800", "Ben"],
+                        "commitment": commitment(SEED), "seed": SEED.hex()})
+
+HOSTILE = {
+    "5000-digit number": ([START, '{"type": "roll", "values": [' + "9" * 5000 + "]}"],
+                          "line 2: a number too long"),
+    "5000-digit seat": ([START, '{"type": "press", "seat": ' + "1" * 5000 + "}"],
+                        "line 2: a number too long"),
+    "nested 100,000 deep": ([START, "[" * 100_000 + "]" * 100_000], "line 2: JSON nested too"),
+    "options nested deep": (['{"type": "new_game", "game": "kat-en-muis", "players": ["A", "B"],'
+                             ' "options": ' + '{"a": ' * 100_000 + "1" + "}" * 100_001],
+                            "line 1: JSON nested too"),
+    "surrogate in a name": (['{"type": "new_game", "game": "kat-en-muis", '
+                             '"players": ["A\\ud800", "Ben"]}'], "line 1: .*unpaired surrogate"),
+    "surrogate in a committed game": ([COMMITTED], "line 1: .*unpaired surrogate"),
+    "surrogate in a rename": ([START, '{"type": "rename", "seat": 0, "name": "\\udfff"}'],
+                              "line 2: .*unpaired surrogate"),
+}
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+@pytest.mark.parametrize("case", HOSTILE, ids=str)
+def test_cli_hostile_log_is_one_line_and_status_2(capsys, tmp_path, command, case):
+    lines, why = HOSTILE[case]
+    log = tmp_path / "hostile.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code = main([command, str(log)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and len(err) < 300
+    assert err.startswith(f"parlour: {log}: ")
+    assert re.search(why, err), err
+
+
+def test_cli_hostile_logs_never_print_a_traceback_from_the_console_script(tmp_path):
+    for case, (lines, _) in HOSTILE.items():
+        log = tmp_path / "hostile.jsonl"
+        log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        proc = subprocess.run([sys.executable, "-m", "firmware.cli", "verify", str(log)],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, (case, proc.stderr)
+
+
+def test_cli_replay_prints_a_lone_surrogate_in_other_text_escaped(capsys, tmp_path):
+    log = tmp_path / "reason.jsonl"
+    log.write_text('{"type": "new_game", "game": "free-play", "players": ["Ann", "Ben"], '
+                   '"options": {"chips": 5}}\n'
+                   '{"type": "transfer", "from": 0, "to": "pool", "amount": 1, '
+                   '"reason": "x\\ud800"}\n')
+    proc = subprocess.run([sys.executable, "-m", "firmware.cli", "replay", str(log)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    assert "(correction: x\\ud800)" in proc.stdout
+
+
+def test_cli_export_of_a_stored_surrogate_writes_a_file_that_reads_back(capsys, tmp_path):
+    data = tmp_path / "data"
+    Store(data / "parlour.db").close()
+    first = {"type": "new_game", "game": "kat-en-muis", "players": ["A\ud800", "Ben"]}
+    db = sqlite3.connect(data / "parlour.db")
+    with db:
+        db.execute("INSERT INTO games (id, game, players) VALUES (1, 'kat-en-muis', ?)",
+                   (json.dumps(first["players"]),))
+        db.execute("INSERT INTO events (game_id, seq, body) VALUES (1, 1, ?)",
+                   (json.dumps(first),))
+    db.close()
+    code = main(["export", "--data-dir", str(data), "--out", str(tmp_path / "out")])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    written = (tmp_path / "out" / "game-0001-kat-en-muis.jsonl").read_text(encoding="utf-8")
+    assert json.loads(written) == first

@@ -1,0 +1,59 @@
+"""Events' `at` stamps follow the monotonic clock from an anchor, so a jump of the wall clock
+(NTP on a Pi with no real-time clock, an admin) is never charged to a player's thinking time
+(Fox and Geese F1); the anchor is taken again between games."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from companion.session import Session
+from companion.store import Store
+from fakes import FakeClock
+from firmware.stamps import TableClock
+
+NOON = datetime(2025, 1, 1, 12, 0, 0, tzinfo=timezone.utc)
+
+
+class Wall:
+    """A wall clock a test can jump."""
+
+    def __init__(self) -> None:
+        self.now = NOON
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def test_stamps_advance_by_elapsed_time_not_by_wall_clock_jumps():
+    wall, mono = Wall(), FakeClock()
+    stamps = TableClock(wall=wall, monotonic=mono)
+    assert stamps() == "2025-01-01T12:00:00Z"
+    mono.advance(30)
+    wall.now += timedelta(hours=3)                     # NTP corrects the clock forward
+    assert stamps() == "2025-01-01T12:00:30Z"
+    mono.advance(5)
+    wall.now -= timedelta(days=1)                      # and someone sets it back
+    assert stamps() == "2025-01-01T12:00:35Z"
+    stamps.between_games({"phase": "play"})            # mid-game: no new anchor
+    assert stamps() == "2025-01-01T12:00:35Z"
+    stamps.between_games({"phase": "over"})            # between games: the wall clock again
+    assert stamps() == (NOON + timedelta(hours=3) - timedelta(days=1)).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_stamps_a_wall_clock_jump_is_not_charged_to_a_fox_and_geese_player(tmp_path):
+    wall, mono = Wall(), FakeClock()
+    stamps = TableClock(wall=wall, monotonic=mono)
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    mono.advance(30)                                   # the Geese think for 30 s...
+    wall.now += timedelta(hours=1)                     # ...while NTP jumps the clock an hour
+    snap = session.submit({"type": "rename", "seat": 0, "name": "Anna"})   # a stamped event
+    assert snap["players"][0]["clock_seconds"] == 30.0
+    mono.advance(12)
+    wall.now -= timedelta(hours=2)                     # backwards: still 12 s more
+    snap = session.submit({"type": "rename", "seat": 1, "name": "Benny"})
+    assert snap["players"][0]["clock_seconds"] == 42.0
+    store.close()
