@@ -6,6 +6,8 @@ The seed and the clock are injected; the companion makes neither.
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -200,3 +202,14 @@ def export_events(store: Store, game_id: int) -> list[dict[str, Any]]:
     if record.over and record.seed and events:
         events[0] = {**events[0], "seed": record.seed}
     return events
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def log_line(event: dict[str, Any]) -> str:
+    """One line of a JSON Lines log: readable UTF-8, except that a lone surrogate (which UTF-8
+    cannot hold; an older store may have one in a name) is written as its \\u escape, so the
+    line still reads back to the very same event."""
+    line = json.dumps(event, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
