@@ -202,23 +202,25 @@ class Store:
                                     "ORDER BY id").fetchall()
         return [(json.loads(p), None if w is None else json.loads(w), s) for p, w, s in rows]
 
-    def put_figures(self, game_id: int, figures: dict[str, Any]) -> None:
-        """A finished game's figures, all in one transaction (written again: replaced)."""
+    def put_figures(self, games: list[tuple[int, dict[str, Any]]]) -> None:
+        """Finished games' figures, (game id, figures) each, in one transaction (a game's
+        figures written again replace its old ones)."""
         with self._lock:
             try:
                 with self._db:
                     self._db.execute("BEGIN IMMEDIATE")
-                    self._db.execute("DELETE FROM game_faces WHERE game_id = ?", (game_id,))
-                    self._db.execute(
-                        "INSERT OR REPLACE INTO game_figures (game_id, rolls, names, scores, "
-                        "checked) VALUES (?, ?, ?, ?, ?)",
-                        (game_id, figures["rolls"], json.dumps(figures["names"]),
-                         json.dumps(figures["scores"]), json.dumps(figures["checked"])))
-                    self._db.executemany(
-                        "INSERT INTO game_faces (game_id, randomizer, face, count) "
-                        "VALUES (?, ?, ?, ?)",
-                        [(game_id, key, face, n) for key, counts in figures["faces"].items()
-                         for face, n in enumerate(counts, start=1)])
+                    for game_id, figures in games:
+                        self._db.execute("DELETE FROM game_faces WHERE game_id = ?", (game_id,))
+                        self._db.execute(
+                            "INSERT OR REPLACE INTO game_figures (game_id, rolls, names, "
+                            "scores, checked) VALUES (?, ?, ?, ?, ?)",
+                            (game_id, figures["rolls"], json.dumps(figures["names"]),
+                             json.dumps(figures["scores"]), json.dumps(figures["checked"])))
+                        self._db.executemany(
+                            "INSERT INTO game_faces (game_id, randomizer, face, count) "
+                            "VALUES (?, ?, ?, ?)",
+                            [(game_id, key, face, n) for key, counts in figures["faces"].items()
+                             for face, n in enumerate(counts, start=1)])
             except sqlite3.DatabaseError as err:
                 raise StoreError(f"cannot write the store {self.path}: {err}") from None
 
