@@ -6,10 +6,13 @@ check that keeps web pages on other names (DNS rebinding) away from the table.""
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import secrets
+import socket
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from flask import current_app, request, session
@@ -102,17 +105,40 @@ def host_name(value: str) -> str:
     return value.rstrip(".")
 
 
+@lru_cache(maxsize=64)
+def is_this_machine(name: str) -> bool:
+    """True if `name` is an IP address of this machine (on any interface: a Pi serving its own
+    Wi-Fi and a wired LAN has two). Only this machine can bind a socket to its addresses."""
+    try:
+        ip = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    if ip.is_unspecified or ip.is_multicast:
+        return False
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((name, 0))
+        return True
+    except OSError:
+        return False
+
+
 class OwnNames:
-    """The names and addresses this table answers to: loopback and the given ones."""
+    """The names and addresses this table answers to: loopback, the given ones, and any IP
+    address of this machine (a name can be rebound to any address; an address cannot)."""
 
     def __init__(self, names: Iterable[str] = ()):
         self.names = frozenset(host_name(n) for n in (*LOOPBACK_NAMES, *names) if n)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.names or is_this_machine(name)
 
     def refusal(self, host: str | None, origin: str | None) -> str | None:
         """Why a request with this Host and Origin is not for this table, or None if it is.
         A missing Host (HTTP/1.0, not a browser) and the Origin "null" (what a browser sends
         for this table's own forms under Referrer-Policy: no-referrer) pass."""
-        if host and host_name(host) not in self.names:
+        if host and host_name(host) not in self:
             return (f"this table does not answer to the name {host_name(host)[:60]!r}: open it "
                     f"by its own address (other names go in [web] allowed_hosts)")
         if origin and origin != "null":
@@ -120,7 +146,7 @@ class OwnNames:
                 name = urlsplit(origin).hostname or ""
             except ValueError:
                 name = ""
-            if name not in self.names:
+            if name not in self:
                 return f"requests from {origin[:60]!r} are not accepted by this table"
         return None
 

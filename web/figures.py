@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -36,7 +36,7 @@ class SharedWork:
 
     def __init__(self, kept: int = KEPT):
         self.kept = kept
-        self.computed = 0                     # how many computations ran (for tests)
+        self.computed: Counter[Hashable] = Counter()   # computations run, by key
         self._lock = threading.Lock()
         self._done: OrderedDict[Hashable, Any] = OrderedDict()
         self._running: dict[Hashable, tuple[threading.Event, dict]] = {}
@@ -66,7 +66,7 @@ class SharedWork:
             raise
         finally:
             with self._lock:
-                self.computed += 1
+                self.computed[key] += 1
                 self._running.pop(key, None)
                 if "value" in box:
                     self._done[key] = box["value"]
@@ -123,6 +123,7 @@ class Figures:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self.worker: threading.Thread | None = None
+        self.written = 0                      # batches of figures written by this process
 
     def of(self, records: list[GameRecord]) -> dict[int, dict[str, Any]]:
         """Figures of these games: kept ones read, a few missing ones replayed (and kept if
@@ -132,19 +133,21 @@ class Figures:
         done = [(r, compute_figures(self.store, r)) for r in missing[:INLINE]]
         finished = [(r.id, figures) for r, figures in done if r.status != "playing"]
         if finished:
-            self.store.put_figures(finished)
+            self._keep(finished)
         found.update((r.id, _as_stored(figures)) for r, figures in done)
         return found
 
     def face_totals(self) -> tuple[dict[str, list[int]], int]:
         """Faces shown by every game ({key: [count of face 1, ...]}), and how many finished
-        games are not counted yet (an older store being filled in)."""
+        games are not counted yet (an older store being filled in). The kept games' sum is
+        reused until a figure is written; the game in play is replayed when it changes."""
         def compute() -> tuple[dict[str, list[int]], int]:
-            totals = self.store.face_totals()
+            kept = self.shared.get(("kept faces", self.written), self.store.face_totals)
+            totals = {key: dict(faces) for key, faces in kept.items()}
             waiting = self.store.without_figures(INLINE + 1)
             live = self.store.latest_unfinished()
             extra = waiting[:INLINE] + ([live] if live else [])
-            for gid, figures in self.of(extra).items():
+            for figures in self.of(extra).values():
                 for key, faces in figures["faces"].items():
                     row = totals.setdefault(key, {})
                     for face, n in faces.items():
@@ -154,6 +157,11 @@ class Figures:
             left = self.store.count_without_figures() if len(waiting) > INLINE else 0
             return rows, left
         return self.shared.get(("faces", self.store.version), compute)
+
+    def _keep(self, games: list[tuple[int, dict[str, Any]]]) -> None:
+        self.store.put_figures(games)
+        with self._replays_lock:
+            self.written += 1
 
     def player_totals(self) -> list[dict[str, Any]]:
         """Games and wins per player name (case-insensitive, spelt as first played)."""
@@ -180,7 +188,7 @@ class Figures:
         """Keep the figures of up to `limit` games that left play without them; how many."""
         records = self.store.without_figures(limit)
         if records:
-            self.store.put_figures([(r.id, compute_figures(self.store, r)) for r in records])
+            self._keep([(r.id, compute_figures(self.store, r)) for r in records])
         return len(records)
 
     def wake(self, *_: Any) -> None:

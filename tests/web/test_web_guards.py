@@ -28,14 +28,16 @@ def logged_in(client):
 # -- Host and Origin ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("host", ["rebind.example", "rebind.example:8080", "127.0.0.1.nip.io",
-                                  "localhost.rebind.example", "parlour.local"])
+                                  "localhost.rebind.example", "parlour.local", "192.0.2.1",
+                                  "0.0.0.0", "[::]:8080"])
 def test_guard_other_host_names_get_403(client, host):
     response = client.get("/api/state", headers={"Host": host})
     assert response.status_code == 403
     assert "does not answer to the name" in response.get_json()["error"]
 
 
-@pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8080", "[::1]:8080", "LOCALHOST."])
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8080", "[::1]:8080", "LOCALHOST.",
+                                  "127.0.0.2:8080"])
 def test_guard_own_host_names_pass(client, host):
     assert client.get("/api/state", headers={"Host": host}).status_code == 200
 
