@@ -40,12 +40,15 @@ class DevicePanel(Protocol):
 
 
 def from_this_machine(address: str) -> bool:
+    """Loopback, or one of this machine's own addresses (a browser on the table's machine
+    opening the LAN address the table prints)."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
     mapped = getattr(ip, "ipv4_mapped", None)
-    return ip.is_loopback or bool(mapped and mapped.is_loopback)
+    return ip.is_loopback or bool(mapped and mapped.is_loopback) or \
+        auth.is_this_machine(str(mapped or ip))
 
 
 @bp.before_request

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from firmware import runner
 from web_support import PIN
 
 NUMBERS_NO_FORM_SENDS = ["1_0", "\u0661", " 10", "+5", "10\n", "9" * 10]
@@ -145,6 +146,8 @@ ELSEWHERE = {"REMOTE_ADDR": "192.168.1.20"}
 def test_guard_device_panel_answers_only_this_machine(client):
     assert client.get("/device").status_code == 200                      # 127.0.0.1
     assert client.get("/device", environ_base={"REMOTE_ADDR": "::1"}).status_code == 200
+    own = runner.lan_address("0.0.0.0")               # this machine's LAN address, if any
+    assert client.get("/device", environ_base={"REMOTE_ADDR": own}).status_code == 200
     for path in ("/device", "/device/screen.png", "/device/screen"):
         response = client.get(path, environ_base=ELSEWHERE)
         assert response.status_code == 403 and "--open-panel" in response.get_json()["error"]
