@@ -124,6 +124,7 @@ class Figures:
         self._stop = threading.Event()
         self.worker: threading.Thread | None = None
         self.written = 0                      # batches of figures written by this process
+        self._seen: Any = None                # the game the session last showed
 
     def of(self, records: list[GameRecord]) -> dict[int, dict[str, Any]]:
         """Figures of these games: kept ones read, a few missing ones replayed (and kept if
@@ -191,9 +192,13 @@ class Figures:
             self._keep([(r.id, compute_figures(self.store, r)) for r in records])
         return len(records)
 
-    def wake(self, *_: Any) -> None:
-        """A session listener: something changed, perhaps a game ended."""
-        self._wake.set()
+    def wake(self, state: dict[str, Any] | None = None) -> None:
+        """A session listener: look again when a game ends or another begins (not on every
+        roll: the look is a query over every game)."""
+        seen = None if state is None else (state.get("game_id"), state.get("phase"))
+        if seen is None or seen[1] == "over" or seen[0] != self._seen:
+            self._seen = None if seen is None else seen[0]
+            self._wake.set()
 
     def start(self) -> None:
         if self.worker is None:

@@ -138,3 +138,15 @@ def test_figures_kept_replays_are_bounded(client, app, session, store):
         assert client.get(f"/history/{game_id}").status_code == 200
     figures = app.extensions["parlour"].figures
     assert len(figures._replays) <= KEPT and len(figures.shared._done) <= KEPT
+
+
+def test_figures_worker_looks_again_only_when_a_game_ends_or_changes(store):
+    figures = Figures(store)
+    looks = []
+    for state in ({"game_id": 1, "phase": "lead"}, {"game_id": 1, "phase": "play"},
+                  {"game_id": 1, "phase": "play"}, {"game_id": 1, "phase": "over"},
+                  {"game_id": 2, "phase": "lead"}, {"game_id": None, "phase": "idle"}):
+        figures._wake.clear()
+        figures.wake(state)
+        looks.append(figures._wake.is_set())
+    assert looks == [True, False, False, True, True, True]
