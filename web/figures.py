@@ -124,6 +124,8 @@ class Figures:
         self._stop = threading.Event()
         self.worker: threading.Thread | None = None
         self.written = 0                      # batches of figures written by this process
+        self._keep_lock = threading.Lock()
+        self._kept: tuple[int, dict[str, dict[int, int]]] | None = None   # (written, sum)
         self._seen: Any = None                # the game the session last showed
 
     def of(self, records: list[GameRecord]) -> dict[int, dict[str, Any]]:
@@ -143,10 +145,12 @@ class Figures:
         games are not counted yet (an older store being filled in). The kept games' sum is
         reused until a figure is written; the game in play is replayed when it changes."""
         def compute() -> tuple[dict[str, list[int]], int]:
-            kept = self.shared.get(("kept faces", self.written), self.store.face_totals)
-            totals = {key: dict(faces) for key, faces in kept.items()}
-            waiting = self.store.without_figures(INLINE + 1)
-            live = self.store.latest_unfinished()
+            with self._keep_lock:              # the sum and the games outside it agree
+                if self._kept is None or self._kept[0] != self.written:
+                    self._kept = (self.written, self.store.face_totals())
+                totals = {key: dict(faces) for key, faces in self._kept[1].items()}
+                waiting = self.store.without_figures(INLINE + 1)
+                live = self.store.latest_unfinished()
             extra = waiting[:INLINE] + ([live] if live else [])
             for figures in self.of(extra).values():
                 for key, faces in figures["faces"].items():
@@ -160,8 +164,8 @@ class Figures:
         return self.shared.get(("faces", self.store.version), compute)
 
     def _keep(self, games: list[tuple[int, dict[str, Any]]]) -> None:
-        self.store.put_figures(games)
-        with self._replays_lock:
+        with self._keep_lock:
+            self.store.put_figures(games)
             self.written += 1
 
     def player_totals(self) -> list[dict[str, Any]]:

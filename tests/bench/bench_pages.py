@@ -3,7 +3,7 @@
 
 The store is written as an older Parlour left it: games and events, no per-game figures. The
 first start fills them in the background (timed: the one-off migration); then a fresh start
-times each page's first answer (cold) and later ones (warm), 20 concurrent cold /fairness
+times each page's first answer (cold) and later ones (warm), 48 concurrent cold /fairness
 requests with /api/state asked meanwhile, and the process's resident memory.
 """
 
@@ -25,7 +25,7 @@ from companion.store import Store
 GAMES = 10_000
 PAGES = ("/fairness", "/history", "/api/games")
 WARM_RUNS = 7
-CONCURRENT = 20
+CONCURRENT = 48           # as many as the default worker threads
 
 
 def template_games(tmp: Path) -> list[tuple[dict, list[str]]]:
