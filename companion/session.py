@@ -6,7 +6,9 @@ The seed and the clock are injected; the companion makes neither.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -248,3 +250,14 @@ def repair_finished(store: Store) -> list[int]:
                 continue
             repaired.append(game_id)
     return repaired
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def log_line(event: dict[str, Any]) -> str:
+    """One line of a JSON Lines log: readable UTF-8, except that a lone surrogate (which UTF-8
+    cannot hold; an older store may have one in a name) is written as its \\u escape, so the
+    line still reads back to the very same event."""
+    line = json.dumps(event, ensure_ascii=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", line)

@@ -40,6 +40,22 @@ CREATE TABLE IF NOT EXISTS events (
     body        TEXT NOT NULL,            -- the event as one JSON object
     PRIMARY KEY (game_id, seq)
 );
+-- Figures of a game that has left play, kept so that pages never replay every game: what
+-- its log tells (rolls per face, final names and scores, the roll check), written once.
+CREATE TABLE IF NOT EXISTS game_figures (
+    game_id     INTEGER PRIMARY KEY REFERENCES games(id),
+    rolls       INTEGER NOT NULL,         -- rolls in effect at the end
+    names       TEXT NOT NULL,            -- JSON list: the players' names at the end
+    scores      TEXT NOT NULL,            -- JSON list: each seat's final score
+    checked     TEXT                      -- JSON: the roll check (ok, status, message, problems)
+);
+CREATE TABLE IF NOT EXISTS game_faces (
+    game_id     INTEGER NOT NULL REFERENCES games(id),
+    randomizer  TEXT NOT NULL,            -- what was thrown, e.g. dice-d6
+    face        INTEGER NOT NULL,
+    count       INTEGER NOT NULL,         -- every face of it, 0 too
+    PRIMARY KEY (game_id, randomizer, face)
+);
 """
 
 
@@ -218,3 +234,100 @@ class Store:
             rows = self._db.execute("SELECT body FROM events WHERE game_id = ? ORDER BY seq",
                                     (game_id,)).fetchall()
         return [json.loads(body) for (body,) in rows]
+
+    # -- figures and pages: what the pages show, without replaying every game --------------
+
+    @property
+    def version(self) -> int:
+        """Changes whenever this store is written (a cache key for what is read from it)."""
+        return self._db.total_changes
+
+    def games_version(self) -> tuple:
+        """Changes when a game is started, finished or set aside (not on every event)."""
+        with self._lock:
+            return tuple(self._db.execute(
+                "SELECT count(*), max(id), sum(status = 'over'), sum(status = 'abandoned') "
+                "FROM games").fetchone())
+
+    def games_page(self, *, before: int | None = None, offset: int = 0,
+                   limit: int = 50) -> list[GameRecord]:
+        """Up to `limit` games, newest first: those older than `before`, after `offset`."""
+        where = "" if before is None else "WHERE g.id < ? "
+        args = (() if before is None else (before,)) + (limit, offset)
+        with self._lock:
+            rows = self._db.execute(self._SELECT + where + "ORDER BY g.id DESC LIMIT ? OFFSET ?",
+                                    args).fetchall()
+        return [self._record(r) for r in rows]
+
+    def player_rows(self) -> list[tuple[list[str], list[int] | None, str]]:
+        """(players, winners, status) of every game, oldest first, for the players' totals."""
+        with self._lock:
+            rows = self._db.execute("SELECT players, winners, status FROM games "
+                                    "ORDER BY id").fetchall()
+        return [(json.loads(p), None if w is None else json.loads(w), s) for p, w, s in rows]
+
+    def put_figures(self, games: list[tuple[int, dict[str, Any]]]) -> None:
+        """Finished games' figures, (game id, figures) each, in one transaction (a game's
+        figures written again replace its old ones)."""
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    for game_id, figures in games:
+                        self._db.execute("DELETE FROM game_faces WHERE game_id = ?", (game_id,))
+                        self._db.execute(
+                            "INSERT OR REPLACE INTO game_figures (game_id, rolls, names, "
+                            "scores, checked) VALUES (?, ?, ?, ?, ?)",
+                            (game_id, figures["rolls"], json.dumps(figures["names"]),
+                             json.dumps(figures["scores"]), json.dumps(figures["checked"])))
+                        self._db.executemany(
+                            "INSERT INTO game_faces (game_id, randomizer, face, count) "
+                            "VALUES (?, ?, ?, ?)",
+                            [(game_id, key, face, n) for key, counts in figures["faces"].items()
+                             for face, n in enumerate(counts, start=1)])
+            except sqlite3.DatabaseError as err:
+                raise StoreError(f"cannot write the store {self.path}: {err}") from None
+
+    def figures(self, game_ids: list[int]) -> dict[int, dict[str, Any]]:
+        """The stored figures of these games (games without any are left out)."""
+        if not game_ids:
+            return {}
+        marks = ",".join("?" * len(game_ids))
+        with self._lock:
+            rows = self._db.execute(f"SELECT game_id, rolls, names, scores, checked FROM "
+                                    f"game_figures WHERE game_id IN ({marks})",
+                                    game_ids).fetchall()
+            faces = self._db.execute(f"SELECT game_id, randomizer, face, count FROM game_faces "
+                                     f"WHERE game_id IN ({marks})", game_ids).fetchall()
+        out = {gid: {"rolls": rolls, "names": json.loads(names), "scores": json.loads(scores),
+                     "checked": json.loads(checked) if checked else None, "faces": {}}
+               for gid, rolls, names, scores, checked in rows}
+        for gid, key, face, n in faces:
+            if gid in out:
+                out[gid]["faces"].setdefault(key, {})[face] = n
+        return out
+
+    def face_totals(self) -> dict[str, dict[int, int]]:
+        """Every face shown by every game with figures: totals[randomizer][face]."""
+        with self._lock:
+            rows = self._db.execute("SELECT randomizer, face, sum(count) FROM game_faces "
+                                    "GROUP BY randomizer, face").fetchall()
+        totals: dict[str, dict[int, int]] = {}
+        for key, face, n in rows:
+            totals.setdefault(key, {})[face] = n
+        return totals
+
+    def without_figures(self, limit: int | None = None) -> list[GameRecord]:
+        """Games no longer being played whose figures are not stored yet, oldest first."""
+        sql = (self._SELECT + "WHERE g.status != 'playing' AND NOT EXISTS (SELECT 1 FROM "
+               "game_figures f WHERE f.game_id = g.id) ORDER BY g.id")
+        with self._lock:
+            rows = self._db.execute(sql + (" LIMIT ?" if limit else ""),
+                                    (limit,) if limit else ()).fetchall()
+        return [self._record(r) for r in rows]
+
+    def count_without_figures(self) -> int:
+        with self._lock:
+            return self._db.execute(
+                "SELECT count(*) FROM games g WHERE g.status != 'playing' AND NOT EXISTS "
+                "(SELECT 1 FROM game_figures f WHERE f.game_id = g.id)").fetchone()[0]

@@ -102,7 +102,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from companion.session import export_events
+    from companion.session import export_events, log_line
     from companion.store import Store
     data_dir = Path(args.data_dir) if args.data_dir else _default_data_dir(args.config)
     db = data_dir / "parlour.db"
@@ -119,11 +119,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
         for record in records:
             target = out / f"game-{record.id:04d}-{record.game}.jsonl"
-            lines = [json.dumps(e, ensure_ascii=False) for e in export_events(store, record.id)]
-            # A lone surrogate (stored by an older Parlour) is written as its JSON escape
-            # \udXXX, so the file is UTF-8 and reads back as the same string.
-            target.write_text("\n".join(lines) + "\n", encoding="utf-8",
-                              errors="backslashreplace")
+            lines = [log_line(e) for e in export_events(store, record.id)]
+            target.write_text("\n".join(lines) + "\n", encoding="utf-8")
             print(target)
     finally:
         store.close()
@@ -138,7 +135,8 @@ def _default_data_dir(config_path: str | None) -> Path:
 def cmd_run(args: argparse.Namespace) -> int:
     from firmware.runner import run
     return run(sim=True if args.sim else None, host=args.host, port=args.port,
-               data_dir=args.data_dir, config_path=args.config, pin=args.pin)
+               data_dir=args.data_dir, config_path=args.config, pin=args.pin,
+               open_panel=args.open_panel)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -152,6 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--data-dir", help="where the game store lives")
     run.add_argument("--config", help="a TOML config file")
     run.add_argument("--pin", help="the table PIN for control from a phone")
+    run.add_argument("--open-panel", action="store_true",
+                     help="serve the simulated /device panel to other machines (with the PIN)")
     run.set_defaults(func=cmd_run)
 
     games = sub.add_parser("games", help="list the games the companion knows")

@@ -64,6 +64,8 @@ class Config:
     data_dir: Path = Path("~/.local/state/parlour").expanduser()
     pin: str | None = None
     hardware: str = "auto"
+    allowed_hosts: tuple[str, ...] = ()   # names phones use besides loopback and the LAN address
+    open_panel: bool = False     # the simulated /device panel for other machines (needs the PIN)
     source: Path | None = None   # the file it came from; None = built-in defaults
 
     def seat_pins(self) -> tuple[int, ...]:
@@ -277,8 +279,13 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     threads = web.get("threads", int, 48)
     if not 1 <= threads <= 1000:
         raise _Bad(f"[web] threads: expected 1-1000, got {threads}")
+    allowed_hosts = web.get("allowed_hosts", list, [])
+    if not all(isinstance(h, str) and h and len(h) <= 253 for h in allowed_hosts):
+        raise _Bad(f"[web] allowed_hosts: expected a list of host names, got {allowed_hosts!r}")
+    open_panel = web.get("open_panel", bool, False)
     web.done()
     top.done()
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
                   threads=threads, pin=pin, hardware=hardware, source=source,
+                  allowed_hosts=tuple(h.lower() for h in allowed_hosts), open_panel=open_panel,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

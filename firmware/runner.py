@@ -15,7 +15,8 @@ import sys
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,16 @@ def lan_address(host: str) -> str:
         return "127.0.0.1"
 
 
+def own_names(host: str, configured: tuple[str, ...]) -> tuple[str, ...]:
+    """The names and addresses phones may reach this table by (the Host/Origin check):
+    loopback, the listening and LAN addresses, this machine's name (and its .local mDNS
+    name), and the configured names."""
+    name = socket.gethostname().lower()
+    names = ("localhost", "127.0.0.1", "::1", host.lower(), lan_address(host), name,
+             f"{name}.local", *configured)
+    return tuple(dict.fromkeys(n for n in names if n not in ("", "0.0.0.0", "::")))
+
+
 @dataclass
 class Table:
     """Everything `run` opened, so `close` can shut it all down in order."""
@@ -128,45 +139,6 @@ class Table:
     def _close_web(self) -> None:
         if self.web is not None:
             self.web.close()
-
-
-class WebServer:
-    """The Flask app served by waitress on a background thread; `close` ends it."""
-
-    def __init__(self, session: Session, *, pin: str, panel, host: str, port: int,
-                 threads: int):
-        import waitress
-        from web import create_app
-        self.app = create_app(session, pin=pin, device=panel)
-        self.server = waitress.create_server(self.app, host=host, port=port, threads=threads,
-                                             ident="parlour")
-        self.port = self.server.effective_port if hasattr(self.server, "effective_port") \
-            else port
-        self.thread = threading.Thread(target=self.server.run, name="web", daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def close(self) -> None:
-        """End the live streams, stop accepting, let running requests finish, then close the
-        connections from the server's own thread (closing them under its select, or under a
-        worker still writing a response, is a race that ends in EBADF)."""
-        from waitress import wasyncore
-        try:
-            from web import shutdown
-            shutdown(self.app)
-        except ImportError:
-            pass
-        sockets = getattr(self.server, "map", None) or self.server._map
-        trigger = getattr(self.server, "trigger", None)
-        running = trigger is not None and self.thread.is_alive()
-        self.server.accepting = False                         # no new connections
-        self.server.task_dispatcher.shutdown(timeout=5)       # workers finish their requests
-        if running:
-            trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
-            self.thread.join(timeout=3)
-        if self.thread.is_alive() or not self.thread.ident:
-            wasyncore.close_all(sockets)
 
 
 def board_dir(config: Config) -> Path:
@@ -219,8 +191,10 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         server = None
         if web:
             try:
+                from firmware.webserver import WebServer
                 server = WebServer(session, pin=pin, panel=panel, host=host, port=port,
-                                   threads=config.threads)
+                                   threads=config.threads, panel_open=config.open_panel,
+                                   allowed_hosts=own_names(host, config.allowed_hosts))
             except ImportError as err:   # the web layer missing: the table still plays
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
         url = f"http://{lan_address(host)}:{server.port if server else port}/"
@@ -330,12 +304,14 @@ def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, 
 
 def run(*, sim: bool | None = None, host: str | None = None, port: int | None = None,
         data_dir: str | None = None, config_path: str | None = None,
-        pin: str | None = None) -> int:
+        pin: str | None = None, open_panel: bool = False) -> int:
     """`parlour run`: returns the exit status (0 after SIGTERM/SIGINT, 2 for bad setup)."""
     try:
         config = load_config(config_path)
         if pin is not None and pin_problem(pin):
             raise ParlourError(f"--pin: {pin_problem(pin)}")
+        if open_panel:
+            config = replace(config, open_panel=True)
         if sim is None:
             sim = simulated(config)
         table = build(sim=sim, host=host or config.host,

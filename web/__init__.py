@@ -1,27 +1,31 @@
 """The Flask app: status page, JSON API, live stream, PIN control and the /device panel.
 
 `create_app(session, pin=..., device=...)` is all firmware needs: it serves the result with
-waitress (many threads: every phone's live stream holds one) and calls `shutdown(app)` before
-stopping so the streams end.
+waitress (many threads: every phone's live stream holds one), calls `start_background(app)`
+once serving (the worker that keeps per-game figures) and `shutdown(app)` before stopping so
+the streams end.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Flask, Response
 
 from companion.session import Session
-from web import api, control, errors, pages
+from web import api, auth, control, errors, pages
 from web import device as device_panel
-from web.auth import PinGuard
+from web.auth import Logins, OwnNames, PinGuard
 from web.context import Parlour
 from web.device import DevicePanel
+from web.figures import Figures
 from web.stream import Hub
 
-__all__ = ["create_app", "shutdown", "DevicePanel"]
+__all__ = ["create_app", "start_background", "shutdown", "DevicePanel"]
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
@@ -33,11 +37,32 @@ SECURITY_HEADERS = {
 }
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class TableResponse(Response):
+    """A page with a lone surrogate in it (a name kept by an older store) is sent with U+FFFD
+    in its place, instead of failing to encode as UTF-8."""
+
+    def set_data(self, value: bytes | str) -> None:
+        if isinstance(value, str):
+            try:
+                value = value.encode()
+            except UnicodeEncodeError:
+                value = _LONE_SURROGATE.sub("\ufffd", value).encode()
+        super().set_data(value)
+
+
 def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
-               max_streams: int = 40, test_config: dict[str, Any] | None = None) -> Flask:
-    """The web app of one table. `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE
-    seconds, SSE_MAX_SECONDS, PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
+               max_streams: int = 40, streams_per_address: int | None = None,
+               allowed_hosts: Iterable[str] = (), panel_open: bool = False,
+               test_config: dict[str, Any] | None = None) -> Flask:
+    """The web app of one table. `allowed_hosts`: the names it answers to besides loopback;
+    `panel_open`: serve /device to other machines (with the PIN) and not only to loopback.
+    `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
+    PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
+    app.response_class = TableResponse
     app.config.from_mapping(
         SECRET_KEY=secrets.token_bytes(32),      # new per process: a restart logs phones out
         MAX_CONTENT_LENGTH=16 * 1024,
@@ -62,9 +87,15 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                        clock=clock),
         hub=Hub(session.subscribe, session.snapshot, max_streams=max_streams,
                 keepalive=app.config["SSE_KEEPALIVE"], max_seconds=app.config["SSE_MAX_SECONDS"],
-                retry_ms=app.config["SSE_RETRY_MS"], clock=clock),
+                retry_ms=app.config["SSE_RETRY_MS"], clock=clock,
+                per_address=streams_per_address),
         device=device,
+        logins=Logins(),
+        own_names=OwnNames(allowed_hosts),
+        figures=Figures(session.store),
+        panel_open=panel_open,
     )
+    app.before_request(auth.check_host)
     for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp):
         app.register_blueprint(blueprint)
     errors.register(app)
@@ -78,6 +109,14 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     return app
 
 
+def start_background(app: Flask) -> None:
+    """Start the worker that keeps finished games' figures (woken by every session change)."""
+    context = app.extensions["parlour"]
+    context.session.subscribe(context.figures.wake)
+    context.figures.start()
+
+
 def shutdown(app: Flask) -> None:
-    """End every live stream (call before stopping the server)."""
+    """End every live stream and the figures worker (call before stopping the server)."""
     app.extensions["parlour"].hub.close()
+    app.extensions["parlour"].figures.stop()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion.session import log_line
+from web import auth
 from web.context import parlour
 from web.errors import ApiError
 from web.summaries import summary
@@ -36,7 +37,8 @@ def state() -> Response:
 def events() -> Response:
     """Server-Sent Events: the state now, then one `state` message per change."""
     disconnected = request.environ.get("waitress.client_disconnected")
-    stream = parlour().hub.open(disconnected if callable(disconnected) else None)
+    stream = parlour().hub.open(disconnected if callable(disconnected) else None,
+                                auth.client_address())
     if stream is None:
         raise ApiError(503, "too many live pages at once: poll /api/state instead",
                        {"Retry-After": "30"})
@@ -46,7 +48,11 @@ def events() -> Response:
 
 @bp.get("/games")
 def games() -> Response:
-    return jsonify(games=[summary(r) for r in parlour().session.store.games()])
+    """One page of stored games, newest first: ?before=<id> or ?page=<n>; `next` is the URL
+    of the page after it (null on the last)."""
+    from web.pages import games_page
+    records, links = games_page("api.games")
+    return jsonify(games=[summary(r) for r in records], next=links["older"])
 
 
 @bp.get("/games/<int:game_id>/log")
@@ -60,7 +66,7 @@ def game_log(game_id: int) -> Response:
     except KeyError:
         raise ApiError(404, f"no game {game_id} on this table") from None
     record = session.store.game(game_id)
-    body = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events)
+    body = "".join(log_line(e) + "\n" for e in events)
     game = re.sub(r"[^A-Za-z0-9-]", "", record.game if record else "") or "game"
     name = f"parlour-{game_id}-{game}.jsonl"
     return Response(body, mimetype="application/x-ndjson",

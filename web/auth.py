@@ -1,13 +1,19 @@
 """The table's PIN: checked in constant time, wrong guesses rate-limited per address, a login
-kept as a flag in the signed cookie session, and a per-session CSRF token for forms."""
+kept in the signed cookie session under an id the server also keeps (so logging out ends it
+even where the cookie was copied), a per-session CSRF token for forms, and the Host/Origin
+check that keeps web pages on other names (DNS rebinding) away from the table."""
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import secrets
+import socket
 import threading
-from collections import deque
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from urllib.parse import urlsplit
 
 from flask import current_app, request, session
 
@@ -16,6 +22,8 @@ from web.errors import ApiError
 PIN_HEADER = "X-Parlour-Pin"
 CSRF_HEADER = "X-Parlour-Csrf"
 MAX_ADDRESSES = 4096
+MAX_LOGINS = 512              # live logins kept; past that the oldest is logged out
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
 class PinGuard:
@@ -45,7 +53,7 @@ class PinGuard:
                 wait = max(1, int(self.window - (now - failures[0])) + 1)
                 raise ApiError(429, f"too many wrong PINs: try again in {wait} s",
                                {"Retry-After": str(wait)})
-            if hmac.compare_digest(pin.encode(), self._pin):
+            if hmac.compare_digest(pin.encode("utf-8", "surrogatepass"), self._pin):
                 self._failures.pop(address, None)
                 return True
             if len(self._failures) >= MAX_ADDRESSES and address not in self._failures:
@@ -59,6 +67,96 @@ class PinGuard:
             del self._failures[address]
         if len(self._failures) >= MAX_ADDRESSES:   # still full: forget the oldest address
             del self._failures[next(iter(self._failures))]
+
+
+class Logins:
+    """The ids of live logins. A cookie alone proves nothing once its id is gone."""
+
+    def __init__(self, limit: int = MAX_LOGINS):
+        self.limit = limit
+        self._ids: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def start(self) -> str:
+        login = secrets.token_urlsafe(18)
+        with self._lock:
+            self._ids[login] = None
+            while len(self._ids) > self.limit:
+                self._ids.popitem(last=False)
+        return login
+
+    def alive(self, login: object) -> bool:
+        with self._lock:
+            return isinstance(login, str) and login in self._ids
+
+    def end(self, login: object) -> None:
+        with self._lock:
+            if isinstance(login, str):
+                self._ids.pop(login, None)
+
+
+def host_name(value: str) -> str:
+    """The name in a Host header or an origin's netloc, lower case, without port or brackets."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    if value.count(":") == 1:
+        value = value.split(":", 1)[0]
+    return value.rstrip(".")
+
+
+@lru_cache(maxsize=64)
+def is_this_machine(name: str) -> bool:
+    """True if `name` is an IP address of this machine (on any interface: a Pi serving its own
+    Wi-Fi and a wired LAN has two). Only this machine can bind a socket to its addresses."""
+    try:
+        ip = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    if ip.is_unspecified or ip.is_multicast:
+        return False
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((name, 0))
+        return True
+    except OSError:
+        return False
+
+
+class OwnNames:
+    """The names and addresses this table answers to: loopback, the given ones, and any IP
+    address of this machine (a name can be rebound to any address; an address cannot)."""
+
+    def __init__(self, names: Iterable[str] = ()):
+        self.names = frozenset(host_name(n) for n in (*LOOPBACK_NAMES, *names) if n)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.names or is_this_machine(name)
+
+    def refusal(self, host: str | None, origin: str | None) -> str | None:
+        """Why a request with this Host and Origin is not for this table, or None if it is.
+        A missing Host (HTTP/1.0, not a browser) and the Origin "null" (what a browser sends
+        for this table's own forms under Referrer-Policy: no-referrer) pass."""
+        if host and host_name(host) not in self:
+            return (f"this table does not answer to the name {host_name(host)[:60]!r}: open it "
+                    f"by its own address (other names go in [web] allowed_hosts)")
+        if origin and origin != "null":
+            try:
+                name = urlsplit(origin).hostname or ""
+            except ValueError:
+                name = ""
+            if name not in self:
+                return f"requests from {origin[:60]!r} are not accepted by this table"
+        return None
+
+
+def check_host() -> None:
+    """Before every request: 403 unless it is addressed to, and comes from, this table."""
+    why = current_app.extensions["parlour"].own_names.refusal(request.headers.get("Host"),
+                                                            request.headers.get("Origin"))
+    if why:
+        raise ApiError(403, why)
 
 
 def client_address() -> str:
@@ -79,16 +177,19 @@ def csrf_ok(token: str | None) -> bool:
 
 
 def logged_in() -> bool:
-    return bool(session.get("pin_ok"))
+    return bool(session.get("pin_ok")) and \
+        current_app.extensions["parlour"].logins.alive(session.get("login"))
 
 
 def log_in() -> None:
     session.clear()
     session["pin_ok"] = True
+    session["login"] = current_app.extensions["parlour"].logins.start()
     session["csrf"] = secrets.token_urlsafe(24)   # a fresh token on every login
 
 
 def log_out() -> None:
+    current_app.extensions["parlour"].logins.end(session.get("login"))
     session.clear()
 
 

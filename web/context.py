@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,8 @@ from web.errors import ApiError
 
 if TYPE_CHECKING:  # pragma: no cover
     from companion.session import Session
-    from web.auth import PinGuard
+    from web.auth import Logins, OwnNames, PinGuard
+    from web.figures import Figures
     from web.device import DevicePanel
     from web.stream import Hub
 
@@ -24,8 +26,11 @@ class Parlour:
     guard: "PinGuard"
     hub: "Hub"
     device: "DevicePanel | None" = None
-    cache: dict[Any, Any] = field(default_factory=dict)   # per-game summaries of finished games
-    #                                                        and the last /api/state body
+    cache: dict[Any, Any] = field(default_factory=dict)   # the last /api/state body
+    logins: "Logins | None" = None
+    own_names: "OwnNames | None" = None
+    figures: "Figures | None" = None
+    panel_open: bool = False              # the /device panel for other machines (with the PIN)
 
 
 def parlour() -> Parlour:
@@ -75,3 +80,28 @@ def field_str(data: dict[str, Any], name: str, *, default: str | None = None,
     if len(value) > max_length:
         raise ApiError(400, f"'{name}' is longer than {max_length} characters")
     return value
+
+
+DIGITS = re.compile(r"[0-9]{1,18}")
+
+
+def plain_number(text: str, what: str, *, digits: int = 18, signed: bool = False) -> int:
+    """A number typed in a form or a query: ASCII digits only (no spaces, '_', '+' or other
+    scripts' digits, which int() would take), at most `digits` of them; 400 otherwise."""
+    body = text[1:] if signed and text.startswith("-") else text
+    if not (DIGITS.fullmatch(body) and len(body) <= digits):
+        raise ApiError(400, f"{what}: enter a whole number in the digits 0-9")
+    return int(text)
+
+
+def page_start(page_size: int) -> tuple[int | None, int]:
+    """Where a page of games starts: ?before=<game id> (the games older than it) or ?page=<n>
+    (from 1); the newest games without either. (before, offset)."""
+    if "before" in request.args:
+        return plain_number(request.args["before"], "before"), 0
+    if "page" in request.args:
+        page = plain_number(request.args["page"], "page", digits=9)
+        if page < 1:
+            raise ApiError(400, "page: pages are numbered from 1")
+        return None, (page - 1) * page_size
+    return None, 0

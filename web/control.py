@@ -14,7 +14,7 @@ from companion.errors import BoardDataError, Refused
 from companion.games import GAMES
 from companion.session import Session
 from web import auth
-from web.context import field_int, field_str, json_body, parlour
+from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
 
 bp = Blueprint("control", __name__)
@@ -133,24 +133,31 @@ def control(action: str) -> Response:
 
 # -- the page's forms -------------------------------------------------------------------------
 
+class MalformedForm(ApiError):
+    """A form field no page of the table sends (a number not in plain digits): a 400, not a
+    message on the page."""
+
+    def __init__(self, message: str):
+        super().__init__(400, message)
+
+
 def _form_int(name: str) -> int:
-    text = request.form.get(name, "").strip()
     try:
-        return int(text)
-    except ValueError:
-        raise ApiError(400, f"{name.replace('_', ' ')}: enter a whole number") from None
+        return plain_number(request.form.get(name, ""), name.replace("_", " "), digits=9,
+                            signed=True)
+    except ApiError as err:
+        raise MalformedForm(err.message) from None
 
 
 def _seat_number(text: str) -> int:
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()):
-        raise ApiError(400, f"{text[:10]!r} is not a seat number")
-    return int(text)
+    try:
+        return plain_number(text, "seat", digits=2)
+    except ApiError:
+        raise MalformedForm(f"{text[:10]!r} is not a seat number") from None
 
 
 def _form_account(name: str) -> int | str:
-    text = request.form.get(name, "").strip()
-    return "pool" if text == "pool" else _form_int(name)
+    return "pool" if request.form.get(name, "") == "pool" else _form_int(name)
 
 
 # Free play's randomizer option, as the form offers it: value -> (words, option).
@@ -188,9 +195,12 @@ def _form_new_game() -> dict[str, Any]:
             text = upload.read().decode("utf-8")
             out["board"] = parse_board_text(text, game, f"the board file {upload.filename!r}")
         except UnicodeDecodeError:
-            raise ApiError(400, "the board file is not UTF-8 text") from None
+            raise MalformedForm("the board file is not UTF-8 text") from None
         except BoardDataError as err:
             raise ApiError(400, str(err)) from None
+        except (ValueError, RecursionError):    # a number of 4,301+ digits, nesting too deep
+            raise MalformedForm("the board file cannot be read: a number in it is too long "
+                                "or its lists are nested too deeply") from None
     return out
 
 
@@ -259,6 +269,8 @@ def form_action(action: str) -> Response:
         return _back()
     try:
         run(action, FORMS[action]())
+    except MalformedForm:
+        raise
     except ApiError as err:
         flash(err.message, "error")
     else:

@@ -1,16 +1,20 @@
 """The simulated device panel: the OLED live, the seat buttons, Undo, Menu and a knob.
 
-Firmware hands the app a `DevicePanel` (its simulator); web never imports firmware.
+Firmware hands the app a `DevicePanel` (its simulator); web never imports firmware. The panel
+rolls, ends games and shows the PIN, so it answers only on this machine (loopback) unless the
+app was made with `panel_open`, and then only with the PIN (a login, or the PIN header).
 """
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any, Protocol, runtime_checkable
 
-from flask import Blueprint, Response, jsonify, render_template
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion.checks import is_whole
 from companion.errors import Refused
+from web import auth
 from web.context import json_body, parlour
 from web.errors import ApiError
 
@@ -33,6 +37,30 @@ class DevicePanel(Protocol):
 
     def screen_version(self) -> int:
         """A number that increases whenever the frame changes."""
+
+
+def from_this_machine(address: str) -> bool:
+    """Loopback, or one of this machine's own addresses (a browser on the table's machine
+    opening the LAN address the table prints)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return ip.is_loopback or bool(mapped and mapped.is_loopback) or \
+        auth.is_this_machine(str(mapped or ip))
+
+
+@bp.before_request
+def only_here_or_with_the_pin() -> None:
+    if not parlour().panel_open:
+        if not from_this_machine(auth.client_address()):
+            raise ApiError(403, "the device panel answers only on the table's own machine "
+                                "(parlour run --open-panel serves it to others, with the PIN)")
+    elif request.method == "GET" and auth.logged_in():
+        return
+    else:
+        auth.require_pin_for_api()
 
 
 def _device() -> DevicePanel:

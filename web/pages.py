@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, url_for
 
 from companion.games import GAMES
 from companion.stats import goodness_of_fit, randomizer_title
+from companion.store import GameRecord
 from web import auth
 from web.api import MAX_ID
-from web.context import parlour
+from web.context import page_start, parlour
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
-from web.summaries import duration, replayed, summary, title, totals, when
+from web.figures import PAGE
+from web.summaries import duration, summary, title, when
 
 bp = Blueprint("pages", __name__)
 
@@ -78,17 +80,28 @@ def roll_text(state: dict[str, Any]) -> str:
     return f"Last {what}: {_name(state, roll.get('seat'))} {roll.get('text', '')}".replace("  ", " ")
 
 
+def games_page(endpoint: str) -> tuple[list[GameRecord], dict[str, str | None]]:
+    """One page of games, newest first, with the links to the older and newest pages."""
+    before, offset = page_start(PAGE)
+    records = parlour().session.store.games_page(before=before, offset=offset,
+                                                 limit=PAGE + 1)
+    more, records = len(records) > PAGE, records[:PAGE]
+    links = {"older": url_for(endpoint, before=records[-1].id) if more else None,
+             "newest": url_for(endpoint) if before is not None or offset else None}
+    return records, links
+
+
 @bp.get("/history")
 def history() -> str:
-    store = parlour().session.store
-    records = store.games()
+    records, links = games_page("pages.history")
     rows = []
     for record in records:
         row = summary(record)
         row["when"] = when(record.created_at)
         row["length"] = duration(record.created_at, record.ended_at)
         rows.append(row)
-    return render_template("history.html", games=rows, totals=totals(records))
+    return render_template("history.html", games=rows, links=links,
+                           totals=parlour().figures.player_totals())
 
 
 @bp.get("/history/<int:game_id>")
@@ -97,7 +110,7 @@ def history_game(game_id: int) -> str:
     record = store.game(game_id) if game_id <= MAX_ID else None
     if record is None:
         abort(404)
-    told = replayed(store, record, parlour().cache)
+    told = parlour().figures.replayed(record)
     return render_template("game.html", game=summary(record), record=record, told=told,
                            when=when(record.created_at),
                            length=duration(record.created_at, record.ended_at))
@@ -105,25 +118,22 @@ def history_game(game_id: int) -> str:
 
 @bp.get("/fairness")
 def fairness() -> str:
-    store = parlour().session.store
-    cache = parlour().cache
-    counts: dict[str, list[int]] = {}
+    figures = parlour().figures
+    records, links = games_page("pages.fairness")
+    kept = figures.of(records)
     games = []
-    for record in store.games():
-        told = replayed(store, record, cache)
-        for key, values, faces in told.rolls:
-            row = counts.setdefault(key, [0] * faces)
-            for value in values:
-                if 1 <= value <= len(row):
-                    row[value - 1] += 1
+    for record in records:
+        mine = kept.get(record.id, {})
         games.append({"id": record.id, "title": title(record.game), "status": record.status,
                       "when": when(record.created_at), "commitment": record.commitment,
                       "seed": record.seed if record.over else None,
-                      "verification": told.verification, "rolls": len(told.rolls)})
+                      "verification": mine.get("checked"), "rolls": mine.get("rolls", 0)})
+    counts, uncounted = figures.face_totals()
     kinds = [{"key": key, "title": randomizer_title(key), "fit": goodness_of_fit(row),
               "bars": _bars(row)}
              for key, row in sorted(counts.items())]
-    return render_template("fairness.html", kinds=kinds, games=games)
+    return render_template("fairness.html", kinds=kinds, games=games, links=links,
+                           uncounted=uncounted)
 
 
 def _bars(counts: list[int]) -> list[dict[str, Any]]:

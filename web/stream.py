@@ -3,7 +3,9 @@
 Each stream holds a bounded queue the session's listener fills (never blocking the session);
 the stream sends the current state first, then every newer state, and a keepalive comment
 when quiet so a dead client is noticed within one keepalive. A stream ends when its client
-goes away, after `max_seconds` (EventSource reconnects by itself) or when the hub closes.
+goes away (looked at every `poll` seconds, so its slot is free within about a second), after
+`max_seconds` (EventSource reconnects by itself) or when the hub closes. One address may hold
+at most `per_address` streams, so one guest cannot take every slot.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 QUEUE_SIZE = 64
+POLL = 1.0                # s between looks at whether the client has gone
 _CLOSE = object()
 
 
@@ -26,13 +29,16 @@ def sse(event: str, data: Any) -> bytes:
 
 
 class Hub:
-    """Counts the open streams and hands out new ones while under `max_streams`."""
+    """Counts the open streams and hands out new ones while under `max_streams` (and under
+    `per_address` for the asking address)."""
 
     def __init__(self, subscribe: Callable, snapshot: Callable[[], dict], *, max_streams: int,
                  keepalive: float = 15.0, max_seconds: float = 900.0, retry_ms: int = 3000,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, per_address: int | None = None,
+                 poll: float = POLL):
         self._subscribe, self._snapshot = subscribe, snapshot
         self.max_streams, self.keepalive = max_streams, keepalive
+        self.per_address, self.poll = per_address, poll
         self.max_seconds, self.retry_ms, self._clock = max_seconds, retry_ms, clock
         self._lock = threading.Lock()
         self._streams: set[Stream] = set()
@@ -44,12 +50,16 @@ class Hub:
         with self._lock:
             return len(self._streams)
 
-    def open(self, disconnected: Callable[[], bool] | None = None) -> "Stream | None":
-        """A new stream, or None when the cap is reached or the hub is closed."""
+    def open(self, disconnected: Callable[[], bool] | None = None,
+             address: str | None = None) -> "Stream | None":
+        """A new stream, or None when a cap is reached or the hub is closed."""
         with self._lock:
             if self.closed or len(self._streams) >= self.max_streams:
                 return None
-            stream = Stream(self, disconnected)
+            if self.per_address is not None and address is not None and sum(
+                    s.address == address for s in self._streams) >= self.per_address:
+                return None
+            stream = Stream(self, disconnected, address)
             self._streams.add(stream)
         stream.start()
         return stream
@@ -80,8 +90,9 @@ class Hub:
 class Stream:
     """One client's stream: an iterable of SSE bytes with close(), as WSGI wants."""
 
-    def __init__(self, hub: Hub, disconnected: Callable[[], bool] | None):
-        self._hub = hub
+    def __init__(self, hub: Hub, disconnected: Callable[[], bool] | None,
+                 address: str | None = None):
+        self._hub, self.address = hub, address
         self._disconnected = disconnected or (lambda: False)
         self._queue: queue.Queue = queue.Queue(QUEUE_SIZE)
         self._unsubscribe: Callable[[], None] | None = None
@@ -89,11 +100,14 @@ class Stream:
         self._greeted = False
         self._sent_version = -1
         self._deadline = 0.0
+        self._quiet_until = 0.0          # a keepalive is due after this
 
     def start(self) -> None:
         self._unsubscribe = self._hub._subscribe(self._put)
         self._put(self._hub._snapshot())
-        self._deadline = self._hub._clock() + self._hub.max_seconds
+        now = self._hub._clock()
+        self._deadline = now + self._hub.max_seconds
+        self._quiet_until = now + self._hub.keepalive
 
     def _put(self, item: Any) -> None:
         """The session's listener: never blocks; a slow client loses its oldest state."""
@@ -122,20 +136,27 @@ class Stream:
         while True:
             if self._hub.closed or self._disconnected():
                 return self._end()
-            left = self._deadline - self._hub._clock()
+            now = self._hub._clock()
+            left = self._deadline - now
             if left <= 0:
                 return self._end()
             try:
-                item = self._queue.get(timeout=min(self._hub.keepalive, left))
+                item = self._queue.get(timeout=max(0.0, min(self._quiet_until - now, left,
+                                                             self._hub.poll)))
             except queue.Empty:
-                if self._hub._clock() >= self._deadline:
+                now = self._hub._clock()
+                if now >= self._deadline:
                     return self._end()
+                if now < self._quiet_until:
+                    continue                          # only a look at the client
+                self._quiet_until = now + self._hub.keepalive
                 return b": keepalive\n\n"
             if item is _CLOSE:
                 return self._end()
             version = item.get("version", 0)
             if version > self._sent_version:          # a state already sent is skipped
                 self._sent_version = version
+                self._quiet_until = self._hub._clock() + self._hub.keepalive
                 return self._hub.message(item)
 
     def _end(self) -> bytes:

@@ -1,5 +1,5 @@
 """Stored games in the shapes the API and the pages show: summaries, logs in words, totals,
-roll statistics. Finished games never change, so their replays are cached by id."""
+roll statistics."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.replay import replay
+from companion.session import export_events
 from companion.stats import Verification, effective_rolls, randomizer_key, verify_rolls
 from companion.store import GameRecord, Store
 
@@ -41,13 +42,9 @@ class Replayed:
     error: str | None = None
 
 
-def replayed(store: Store, record: GameRecord, cache: dict) -> Replayed:
-    key = ("replayed", record.id, record.events, record.status)
-    if key in cache:
-        return cache[key]
-    events = store.events(record.id)
-    if record.over and record.seed and events:
-        events[0] = {**events[0], "seed": record.seed}
+def replayed(store: Store, record: GameRecord) -> Replayed:
+    """One stored game replayed (the seed revealed if it is over)."""
+    events = export_events(store, record.id)
     error = None
     try:
         words = list(replay(events).to_json()["log"])
@@ -56,27 +53,24 @@ def replayed(store: Store, record: GameRecord, cache: dict) -> Replayed:
     rolls = [(randomizer_key(dice), tuple(values), dice.faces)
              for dice, values in effective_rolls(events)]
     verification = verify_rolls(events) if record.over else None
-    result = Replayed(words, rolls, verification, error)
-    if record.status != "playing":
-        cache[key] = result
-    return result
+    return Replayed(words, rolls, verification, error)
 
 
-def totals(records: list[GameRecord]) -> list[dict[str, Any]]:
+def totals(rows: list[tuple[list[str], list[int] | None, str]]) -> list[dict[str, Any]]:
     """Per player name (case-insensitive, spelt as first played): games and wins, most wins
-    first."""
+    first, from (players, winners, status) of each game, oldest first."""
     games: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     shown: dict[str, str] = {}
-    for record in sorted(records, key=lambda r: r.id):
-        for seat, name in enumerate(record.players):
+    for players, winners, status in rows:
+        for seat, name in enumerate(players):
             key = name.casefold()
             shown.setdefault(key, name)
             games[key] += 1
-            if record.over and seat in (record.winners or []):
+            if status == "over" and seat in (winners or []):
                 wins[key] += 1
-    rows = [{"name": shown[k], "games": games[k], "wins": wins[k]} for k in games]
-    return sorted(rows, key=lambda r: (-r["wins"], -r["games"], r["name"].casefold()))
+    rows_out = [{"name": shown[k], "games": games[k], "wins": wins[k]} for k in games]
+    return sorted(rows_out, key=lambda r: (-r["wins"], -r["games"], r["name"].casefold()))
 
 
 def when(iso: str | None) -> str:

@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE))
 
 import common  # noqa: E402
 
-BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint"]
+BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "pages"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,6 +143,26 @@ def rows(results: dict) -> list[tuple]:
         out.append((f"Idle CPU over {f['idle_window_s']:g} s, % of a core",
                     f["idle_cpu_percent_of_core"], "", "< 1", f["idle_cpu_percent_of_core"] < 1,
                     est(f["idle_cpu_percent_of_core"]), ("footprint", "idle_cpu_percent_of_core")))
+    p = _get(b, "pages")
+    if p:
+        n = f"{p['games']:,} games"
+        out.append((f"Pages ({n}): one-off figures migration, s", p["migration_s"],
+                    f"{p['migration_games_per_s']} games/s", "", None, est(p["migration_s"]),
+                    ("pages", "migration_s")))
+        for page in ("/fairness", "/history", "/api/games"):
+            out.append((f"Pages ({n}): {page} cold · warm, ms", p[page]["cold_ms"],
+                        f"warm p50 {p[page]['warm_ms']['p50']}", "", None,
+                        est(p[page]["cold_ms"]), ("pages", page, "cold_ms")))
+        c20 = p["concurrent_fairness"]
+        out.append((f"Pages ({n}): {c20['requests']} concurrent cold /fairness, all answered, ms",
+                    c20["all_answered_ms"], f"/api/state meanwhile p50 "
+                    f"{c20['state_meanwhile_ms']['p50']} ms", "", None,
+                    est(c20["all_answered_ms"]), ("pages", "concurrent_fairness",
+                                                  "all_answered_ms")))
+        out.append((f"Pages ({n}): resident memory after start · pages · concurrent, MiB",
+                    p["rss_mib_after_start"], f"{p['rss_mib_after_pages']} · "
+                    f"{p['rss_mib_after_concurrent']}", "", None, "",
+                    ("pages", "rss_mib_after_start")))
     c = _get(b, "cpu")
     if c:
         out.append(("n-body step (CPU speed), µs", c["nbody_us_per_step"]["p50"],

@@ -128,3 +128,16 @@ def test_config_error_is_a_parlour_value_error():
         parse_config({"seats": "six"})
     with pytest.raises(ValueError, match=r"^config: seats: expected a whole number"):
         parse_config({"seats": "six"})
+
+
+def test_config_web_names_and_open_panel(env, tmp_path):
+    config = load_config(write(tmp_path, """
+[web]
+allowed_hosts = ["Parlour.LAN", "10.0.0.7"]
+open_panel = true
+"""), env=env)
+    assert config.allowed_hosts == ("parlour.lan", "10.0.0.7") and config.open_panel
+    for bad in ('allowed_hosts = "parlour.lan"', "allowed_hosts = [1]", 'allowed_hosts = [""]',
+                'open_panel = "yes"'):
+        with pytest.raises(ConfigError, match=r"\[web\]"):
+            load_config(write(tmp_path, f"[web]\n{bad}\n"), env=env)

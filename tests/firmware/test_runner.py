@@ -110,3 +110,18 @@ def test_runner_board_files_live_beside_the_config(tmp_path):
     config_file.parent.mkdir()
     config_file.write_text("seats = 2\n")
     assert runner.board_dir(load_config(config_file)) == tmp_path / "etc" / "boards"
+
+
+def test_runner_own_names_and_open_panel_reach_the_web_app(tmp_path, mock_factory):
+    names = runner.own_names("0.0.0.0", ("parlour.lan",))
+    assert {"localhost", "127.0.0.1", "::1", "parlour.lan"} <= set(names)
+    assert "0.0.0.0" not in names and runner.lan_address("0.0.0.0") in names
+    table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
+                         config=Config(data_dir=tmp_path, threads=4, open_panel=True,
+                                       allowed_hosts=("parlour.lan",)), pin="2468")
+    try:
+        context = table.web.app.extensions["parlour"]
+        assert context.panel_open and "parlour.lan" in context.own_names.names
+        assert context.hub.max_streams == 1          # 4 threads: at most one live page
+    finally:
+        table.close()

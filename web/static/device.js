@@ -24,8 +24,9 @@
 
   function send(payload) {
     queue = queue.then(function () {
-      return fetch("/device/input", {method: "POST", headers: {"Content-Type": "application/json"},
-        body: JSON.stringify(payload)}).then(function (r) {
+      var csrf = document.querySelector('meta[name="parlour-csrf"]');
+      return fetch("/device/input", {method: "POST", headers: {"Content-Type": "application/json",
+        "X-Parlour-Csrf": csrf ? csrf.content : ""}, body: JSON.stringify(payload)}).then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (body) {
           if (!r.ok) say(body.error || ("the device said " + r.status), true);
           else say("");

@@ -1,0 +1,149 @@
+"""The web app served by waitress, set up for a table on open Wi-Fi.
+
+waitress reads every request on one thread and hands only complete ones to the workers, so
+idle or slow sockets cost no worker; what they can exhaust is the connection limit. So:
+
+- at most `per_address` connections from one address: a new one closes that address's
+  oldest idle connection (an address holding that many is one guest's flood, not a phone);
+- a request must arrive whole within `request_seconds` of its first byte (a header line
+  every few seconds no longer holds a connection for ever), and an idle keep-alive
+  connection closes after `idle_seconds`;
+- headers and bodies over their limits are refused from the request line and headers alone,
+  before any body is read, so nothing is spooled to disk;
+- live streams are capped in total and per address, leaving worker threads for everything
+  else, and a stream ends within a second of its phone leaving (waitress keeps reading a
+  connection while its request runs, so it sees the close).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+from waitress.adjustments import Adjustments
+from waitress.channel import HTTPChannel
+from waitress.server import MultiSocketServer, TcpWSGIServer
+from waitress.task import ThreadedTaskDispatcher
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The numbers, each with the reason in README.md (Reliability)."""
+
+    connections: int = 200          # all sockets; file descriptors stay far below 1,024
+    per_address: int = 16           # a phone opens at most ~7 (6 fetches + its live stream)
+    idle_seconds: int = 20          # an idle keep-alive connection closes (browsers reopen)
+    request_seconds: float = 10.0   # first byte to whole request (16 KiB on Wi-Fi: ms)
+    header_bytes: int = 16 * 1024   # request line + headers; a phone sends under 2 KiB
+    body_bytes: int = 32 * 1024     # above Flask's 16 KiB, far below inbuf_overflow (512 KiB)
+    cleanup_seconds: int = 2        # how often the two timeouts are checked
+    reserved_threads: int = 8       # workers no live stream may take
+    streams_per_address: int = 4    # live pages one address may hold open
+
+    def streams(self, threads: int) -> int:
+        """Live streams allowed with `threads` workers: the rest are reserved for requests."""
+        return max(1, threads - max(self.reserved_threads, threads // 4))
+
+    def adjustments(self) -> dict:
+        return {"connection_limit": self.connections, "channel_timeout": self.idle_seconds,
+                "cleanup_interval": self.cleanup_seconds,
+                "max_request_header_size": self.header_bytes,
+                "max_request_body_size": self.body_bytes,
+                "channel_request_lookahead": 1,     # see a client close during its request
+                "asyncore_use_poll": True}          # select() fails past descriptor 1,024
+
+
+class TableChannel(HTTPChannel):
+    """A connection that remembers when its current request began, and makes room for
+    itself by closing its own address's oldest idle connection when that address is full."""
+
+    request_began = 0.0
+
+    def __init__(self, server, sock, addr, adj, map=None):
+        super().__init__(server, sock, addr, adj, map)
+        peers = [c for c in list(server.active_channels.values())
+                 if c is not self and c.addr and addr and c.addr[0] == addr[0]]
+        if len(peers) >= server.limits.per_address:
+            idle = [c for c in peers if not c.requests and not c.will_close]
+            victim = min(idle, key=lambda c: c.last_activity) if idle else self
+            victim.will_close = True
+
+    def received(self, data):
+        if self.request is None and data:
+            self.request_began = time.time()
+        return super().received(data)
+
+
+class TableServer(TcpWSGIServer):
+    """waitress's TCP server with TableChannel and the whole-request deadline."""
+
+    channel_class = TableChannel
+    limits = Limits()
+
+    def maintenance(self, now):
+        super().maintenance(now)                      # idle keep-alive connections
+        cutoff = now - self.limits.request_seconds
+        for channel in list(self.active_channels.values()):
+            if channel.request is not None and not channel.requests \
+                    and channel.request_began < cutoff:
+                channel.will_close = True             # a request trickling in
+
+
+def table_server(app, *, host: str, port: int, threads: int, limits: Limits):
+    """waitress.create_server's work, with TableServer on every listening address."""
+    adj = Adjustments(host=host, port=port, threads=threads, ident="parlour",
+                      **limits.adjustments())
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(adj.threads)
+    sockets: dict = {}
+    servers = []
+    for info in adj.listen:
+        server = TableServer(app, sockets, dispatcher=dispatcher, adj=adj, sockinfo=info)
+        server.limits = limits
+        servers.append(server)
+    if len(servers) == 1:
+        return servers[0]
+    return MultiSocketServer(sockets, adj, [(s.effective_host, s.effective_port)
+                                            for s in servers], dispatcher, servers[-1].log_info)
+
+
+class WebServer:
+    """The Flask app served by waitress on a background thread; `close` ends it."""
+
+    def __init__(self, session, *, pin: str, panel, host: str, port: int, threads: int,
+                 limits: Limits = Limits(), allowed_hosts: tuple[str, ...] = (),
+                 panel_open: bool = False):
+        from web import create_app
+        self.limits = limits
+        self.app = create_app(session, pin=pin, device=panel,
+                              max_streams=limits.streams(threads),
+                              streams_per_address=limits.streams_per_address,
+                              allowed_hosts=allowed_hosts, panel_open=panel_open)
+        self.server = table_server(self.app, host=host, port=port, threads=threads,
+                                   limits=limits)
+        self.port = getattr(self.server, "effective_port", port)
+        self.thread = threading.Thread(target=self.server.run, name="web", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        from web import start_background
+        start_background(self.app)
+
+    def close(self) -> None:
+        """End the live streams, stop accepting, let running requests finish, then close the
+        connections from the server's own thread (closing them under its select, or under a
+        worker still writing a response, is a race that ends in EBADF)."""
+        from waitress import wasyncore
+        from web import shutdown
+        shutdown(self.app)
+        sockets = getattr(self.server, "map", None) or self.server._map
+        trigger = getattr(self.server, "trigger", None)
+        running = trigger is not None and self.thread.is_alive()
+        self.server.accepting = False                         # no new connections
+        self.server.task_dispatcher.shutdown(timeout=5)       # workers finish their requests
+        if running:
+            trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+            self.thread.join(timeout=3)
+        if self.thread.is_alive() or not self.thread.ident:
+            wasyncore.close_all(sockets)

@@ -1,0 +1,215 @@
+"""Floods against the real server: idle and trickling sockets, a 1 GiB body, live streams
+taking every slot, a web page on another name (DNS rebinding). A phone is still answered,
+and nothing is read or spooled that the limits refuse. Another device on the table's Wi-Fi
+is played by another loopback address (127.0.0.2: Linux routes all of 127/8 to lo)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import time
+from contextlib import ExitStack
+
+import pytest
+
+from companion.session import Session
+from companion.store import Store
+from firmware.webserver import Limits, WebServer
+from reliability_support import request
+from simulated_table import PIN, SimulatedTable
+
+pytestmark = pytest.mark.slow
+
+PHONE = "127.0.0.2"           # another device than the guest flooding from 127.0.0.1
+PATIENCE = 10.0               # a generous bound on any answer a phone waits for
+
+
+def phone_get(port: int, path: str = "/api/state", source: str = PHONE,
+              headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE,
+                                      source_address=(source, 0))
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """True once the server has closed this connection (EOF or reset), without waiting."""
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def wait_until(condition, seconds: float = PATIENCE) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("flood")
+    with SimulatedTable(tmp / "data", tmp / "home") as running:
+        yield running
+
+
+def test_flood_100_idle_sockets_leave_phones_answered(table):
+    with ExitStack() as stack:
+        idle = [stack.enter_context(socket.create_connection(("127.0.0.1", table.port)))
+                for _ in range(100)]
+        time.sleep(0.2)                                     # all accepted before the phone
+        status, body = phone_get(table.port)
+        assert status == 200 and json.loads(body)["phase"] == "idle"
+        # the guest's own oldest sockets made room: at most the per-address cap stay open
+        assert wait_until(lambda: sum(not closed_by_server(s) for s in idle)
+                          <= Limits().per_address)
+        status, _ = phone_get(table.port, source="127.0.0.1")   # even from the same address
+        assert status == 200
+
+
+def test_flood_99_trickling_sockets_leave_phones_answered(table):
+    with ExitStack() as stack:
+        slow = [stack.enter_context(socket.create_connection(("127.0.0.1", table.port)))
+                for _ in range(99)]
+        for sock in slow:
+            sock.sendall(b"GET /api/state HTTP/1.1\r\n")
+        for _ in range(3):                                   # a header line now and then
+            for sock in slow:
+                try:
+                    sock.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    pass                                     # closed by the server: fine
+            status, _ = phone_get(table.port)
+            assert status == 200
+            time.sleep(0.3)
+
+
+def test_flood_1gib_body_refused_before_any_of_it_is_sent(table):
+    """413 from the headers alone: the server cannot have read (or spooled) any of it."""
+    with socket.create_connection(("127.0.0.1", table.port), timeout=PATIENCE) as sock:
+        sock.sendall(b"POST /api/control/new-game HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nX-Parlour-Pin: " + PIN.encode() +
+                     b"\r\nContent-Length: 1073741823\r\n\r\n")
+        answer = sock.recv(4096)
+    assert answer.split(b" ", 2)[1] == b"413", answer[:80]
+    with socket.create_connection(("127.0.0.1", table.port), timeout=PATIENCE) as sock:
+        sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " +
+                     b"b" * (Limits().header_bytes + 1) + b"\r\n\r\n")
+        assert sock.recv(4096).split(b" ", 2)[1] == b"431"
+    assert phone_get(table.port)[0] == 200
+
+
+class Stream:
+    """A live page (GET /api/events) from `source`; `close` hangs up like a phone leaving."""
+
+    def __init__(self, port: int, source: str):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE,
+                                               source_address=(source, 0))
+        self.conn.request("GET", "/api/events", headers={"Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        if self.status != 200:
+            self.body = self.response.read()
+            self.close()
+
+    def close(self) -> None:
+        self.response.close()
+        self.conn.close()
+
+
+def test_flood_live_streams_are_capped_and_a_leaving_phone_frees_its_slot(table):
+    limits = Limits()
+    total = limits.streams(48)                               # the default 48 threads
+    streams = []
+    try:
+        for i in range(total):
+            streams.append(Stream(table.port, f"127.0.1.{i // limits.streams_per_address}"))
+            assert streams[-1].status == 200, i
+        assert Stream(table.port, "127.0.2.1").status == 503   # the total cap
+        status, _ = phone_get(table.port)                    # requests still have threads
+        assert status == 200
+        streams.pop().close()                                 # one phone leaves
+        # its slot is free within about a second (waitress sees the close, the stream looks)
+        assert wait_until(lambda: _admitted(table.port, "127.0.2.1", streams), 5.0)
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def _admitted(port: int, source: str, streams: list) -> bool:
+    stream = Stream(port, source)
+    if stream.status == 200:
+        streams.append(stream)
+    return stream.status == 200
+
+
+def test_flood_one_address_holds_at_most_its_share_of_streams(table):
+    limits = Limits()
+    streams = []
+    try:
+        for _ in range(limits.streams_per_address):      # (an earlier test's slots free up)
+            assert wait_until(lambda: _admitted(table.port, "127.0.3.1", streams), 5.0)
+        refused = Stream(table.port, "127.0.3.1")
+        assert refused.status == 503 and "error" in json.loads(refused.body)
+        assert _admitted(table.port, "127.0.3.2", streams)
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_flood_dns_rebinding_names_are_refused(table):
+    status, body = phone_get(table.port, headers={"Host": "rebind.example:8080"})
+    assert status == 403 and "rebind.example" in json.loads(body)["error"]
+    status, body = request(table.port, "POST", "/api/control/roll", {},
+                           headers={"X-Parlour-Pin": PIN, "Origin": "http://rebind.example"})
+    assert status == 403 and "error" in body
+    assert phone_get(table.port, headers={"Host": f"localhost:{table.port}"})[0] == 200
+
+
+# -- the deadlines, with short limits on a real waitress server in this process ------------
+
+@pytest.fixture
+def quick_server(tmp_path):
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: b"s" * 32)
+    server = WebServer(session, pin=PIN, panel=None, host="127.0.0.1", port=0, threads=4,
+                       limits=Limits(idle_seconds=1, request_seconds=1.0, cleanup_seconds=1))
+    server.start()
+    try:
+        yield server.port
+    finally:
+        server.close()
+        store.close()
+
+
+def test_flood_trickling_and_idle_connections_are_closed_by_their_deadlines(quick_server):
+    with ExitStack() as stack:
+        trickling = [stack.enter_context(socket.create_connection(("127.0.0.1", quick_server)))
+                     for _ in range(3)]
+        idle = stack.enter_context(socket.create_connection(("127.0.0.1", quick_server)))
+        for sock in trickling:
+            sock.sendall(b"GET /api/state HTTP/1.1\r\n")
+
+        def trickle_until_closed() -> bool:
+            for sock in trickling:
+                try:
+                    sock.sendall(b"X-Slow: 1\r\n")      # activity: not idle, yet not whole
+                except OSError:
+                    pass
+            time.sleep(0.2)
+            return all(closed_by_server(s) for s in trickling)
+
+        assert wait_until(trickle_until_closed)
+        assert wait_until(lambda: closed_by_server(idle))
+        assert phone_get(quick_server, source="127.0.0.1")[0] == 200

@@ -1,0 +1,152 @@
+"""Per-game figures kept in the store, paginated /history, /fairness and /api/games, and
+concurrent requests sharing one computation."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from companion.session import export_events
+from companion.stats import face_counts
+from web import start_background
+from web.figures import KEPT, PAGE, Figures, SharedWork
+
+
+def finished_games(session, count: int, rolls: int = 3) -> None:
+    """`count` free-play games with one die: the lead, `rolls` turns, then Ann declared."""
+    for _ in range(count):
+        session.new_game("free-play", ["Ann", "Ben"], {"randomizer": {"kind": "dice",
+                                                                      "count": 1}})
+        session.roll()
+        session.roll()
+        for _ in range(rolls):
+            session.roll()
+            session.submit({"type": "next"})
+        session.submit({"type": "declare", "winners": [0]})
+
+
+def many_games(session, store, count: int) -> None:
+    """One real game, then `count - 1` copies of its first event set aside (fast to make)."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    first = store.events(1)[0]
+    for _ in range(count - 1):
+        game_id = store.create_game(first, seed="00" * 32, commitment=first.get("commitment"),
+                                    created_at=None)
+        store.abandon(game_id, None)
+
+
+def test_figures_api_games_pages_with_next_links(client, session, store):
+    many_games(session, store, 2 * PAGE + 20)
+    seen, url = [], "/api/games"
+    while url:
+        body = client.get(url).get_json()
+        assert len(body["games"]) <= PAGE
+        seen += [g["id"] for g in body["games"]]
+        url = body["next"]
+    assert seen == list(range(2 * PAGE + 20, 0, -1))
+    second = client.get(f"/api/games?before={2 * PAGE + 20 - PAGE + 1}").get_json()["games"]
+    assert second == client.get("/api/games?page=2").get_json()["games"]
+    for bad in ("page=0", "page=abc", "before=1_0", "before=-1", "page=" + "9" * 20):
+        response = client.get(f"/api/games?{bad}")
+        assert response.status_code == 400 and response.get_json()["error"], bad
+
+
+@pytest.mark.parametrize("path", ["/history", "/fairness"])
+def test_figures_pages_show_one_page_and_link_the_next(client, session, store, path):
+    many_games(session, store, PAGE + 5)
+    page = client.get(path).get_data(as_text=True)
+    assert f'href="{path}?before=6"' in page and "Older games" in page
+    assert path == "/history" or ("#6 " in page and "#5 " not in page)
+    older = client.get(f"{path}?before=6").get_data(as_text=True)
+    assert "Newest games" in older and "Older games" not in older
+
+
+def test_figures_kept_as_games_end_and_totals_match_every_replay(app, client, session, store):
+    start_background(app)
+    finished_games(session, 3)
+    session.new_game("free-play", ["Cy", "Di"], {"randomizer": {"kind": "dice", "count": 1}})
+    session.roll()                                  # a game still being played counts too
+    figures = app.extensions["parlour"].figures
+    deadline = time.monotonic() + 10
+    while store.count_without_figures() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert store.count_without_figures() == 0
+    kept = store.figures([1, 2, 3, 4])
+    assert sorted(kept) == [1, 2, 3]                 # the game in play is not kept
+    assert kept[1]["names"] == ["Ann", "Ben"] and kept[1]["checked"]["ok"]
+    assert kept[1]["rolls"] == 5
+    every_log = [export_events(store, g) for g in (1, 2, 3, 4)]
+    assert figures.face_totals() == (face_counts(every_log), 0)
+    page = client.get("/fairness").get_data(as_text=True)
+    assert "match the committed seed" in page
+    figures.stop()
+
+
+def test_figures_an_older_store_is_filled_once(session, store):
+    finished_games(session, 4)
+    assert store.count_without_figures() == 4        # nothing kept them: an older store
+    figures = Figures(store)
+    assert figures.fill(limit=100) == 4
+    assert store.count_without_figures() == 0 and figures.fill() == 0
+    every_log = [export_events(store, g) for g in (1, 2, 3, 4)]
+    assert figures.face_totals() == (face_counts(every_log), 0)
+
+
+def test_figures_concurrent_callers_share_one_computation():
+    shared = SharedWork()
+    release = threading.Event()
+    answers = []
+
+    def slow() -> object:
+        release.wait(5)
+        return object()
+
+    threads = [threading.Thread(target=lambda: answers.append(shared.get("k", slow)))
+               for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.1)
+    release.set()
+    for thread in threads:
+        thread.join(5)
+    assert shared.computed["k"] == 1 and len(answers) == 8 and len({id(a) for a in answers}) == 1
+
+
+def test_figures_concurrent_fairness_pages_compute_the_totals_once(app, session, store):
+    finished_games(session, 3)
+    figures = app.extensions["parlour"].figures
+    figures.fill()
+    before = figures.shared.computed.copy()
+    statuses = []
+    clients = [app.test_client() for _ in range(8)]
+    threads = [threading.Thread(target=lambda c=c: statuses.append(c.get("/fairness").status_code))
+               for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert statuses == [200] * 8
+    ran = figures.shared.computed - before
+    assert ("faces", store.version) in ran and set(ran.values()) == {1}   # each thing once
+
+
+def test_figures_kept_replays_are_bounded(client, app, session, store):
+    many_games(session, store, KEPT + 8)
+    for game_id in range(1, KEPT + 9):
+        assert client.get(f"/history/{game_id}").status_code == 200
+    figures = app.extensions["parlour"].figures
+    assert len(figures._replays) <= KEPT and len(figures.shared._done) <= KEPT
+
+
+def test_figures_worker_looks_again_only_when_a_game_ends_or_changes(store):
+    figures = Figures(store)
+    looks = []
+    for state in ({"game_id": 1, "phase": "lead"}, {"game_id": 1, "phase": "play"},
+                  {"game_id": 1, "phase": "play"}, {"game_id": 1, "phase": "over"},
+                  {"game_id": 2, "phase": "lead"}, {"game_id": None, "phase": "idle"}):
+        figures._wake.clear()
+        figures.wake(state)
+        looks.append(figures._wake.is_set())
+    assert looks == [True, False, False, True, True, True]

@@ -1,0 +1,173 @@
+"""Hostile input a guest can send: other Host/Origin names (DNS rebinding), a copied cookie
+after logout, numbers that int() takes but no form sends, a lone-surrogate PIN, a 4,301-digit
+seat, board files that are not board files, and the /device panel from another machine."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from firmware import runner
+from web_support import PIN
+
+NUMBERS_NO_FORM_SENDS = ["1_0", "\u0661", " 10", "+5", "10\n", "9" * 10]
+
+
+def csrf(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+@pytest.fixture
+def logged_in(client):
+    token = csrf(client.get("/").get_data(as_text=True))
+    assert client.post("/control/login", data={"pin": PIN, "csrf": token}).status_code == 303
+    return csrf(client.get("/").get_data(as_text=True))
+
+
+# -- Host and Origin ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("host", ["rebind.example", "rebind.example:8080", "127.0.0.1.nip.io",
+                                  "localhost.rebind.example", "parlour.local", "192.0.2.1",
+                                  "0.0.0.0", "[::]:8080"])
+def test_guard_other_host_names_get_403(client, host):
+    response = client.get("/api/state", headers={"Host": host})
+    assert response.status_code == 403
+    assert "does not answer to the name" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8080", "[::1]:8080", "LOCALHOST.",
+                                  "127.0.0.2:8080"])
+def test_guard_own_host_names_pass(client, host):
+    assert client.get("/api/state", headers={"Host": host}).status_code == 200
+
+
+def test_guard_configured_names_pass(make_app):
+    client = make_app(allowed_hosts=("parlour.local", "192.168.1.20")).test_client()
+    for host in ("parlour.local:8080", "192.168.1.20", "Parlour.Local"):
+        assert client.get("/", headers={"Host": host}).status_code == 200
+    assert client.get("/", headers={"Host": "other.local"}).status_code == 403
+
+
+def test_guard_foreign_origin_refused_and_own_form_origin_null_accepted(client, kat, session):
+    response = client.post("/api/control/roll", json={}, headers={
+        "X-Parlour-Pin": PIN, "Origin": "http://rebind.example"})
+    assert response.status_code == 403 and "rebind.example" in response.get_json()["error"]
+    assert session.snapshot()["rolls"] == 0
+    for origin in ("http://localhost", "null"):
+        response = client.post("/api/control/roll", json={}, headers={
+            "X-Parlour-Pin": PIN, "Origin": origin})
+        assert response.status_code == 200, origin
+
+
+# -- logout ends the login on the server ------------------------------------------------------
+
+def test_guard_logout_revokes_a_copied_cookie(app):
+    phone, thief = app.test_client(), app.test_client()
+    token = phone.post("/api/login", json={"pin": PIN}).get_json()["csrf"]
+    cookie = phone.get_cookie("parlour")
+    thief.set_cookie("parlour", cookie.value)
+    headers = {"X-Parlour-Csrf": token}
+    assert thief.post("/api/control/undo", json={}, headers=headers).status_code != 401
+    assert phone.post("/api/logout").status_code == 200
+    thief.set_cookie("parlour", cookie.value)                 # the copy, as it was
+    response = thief.post("/api/control/undo", json={}, headers=headers)
+    assert response.status_code == 401
+
+
+def test_guard_form_logout_revokes_too(app, client, logged_in):
+    cookie = client.get_cookie("parlour").value
+    client.post("/control/logout", data={"csrf": logged_in})
+    thief = app.test_client()
+    thief.set_cookie("parlour", cookie)
+    page = thief.post("/control/roll", data={"csrf": logged_in},
+                      follow_redirects=True).get_data(as_text=True)
+    assert "Enter the table" in page
+
+
+# -- numbers in forms -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", NUMBERS_NO_FORM_SENDS)
+def test_guard_form_numbers_are_plain_ascii_digits(client, logged_in, kat, session, text):
+    before = session.snapshot()
+    response = client.post("/control/transfer", data={"csrf": logged_in, "from": "pool",
+                                                      "to": "0", "amount": text})
+    assert response.status_code == 400
+    assert "digits 0-9" in response.get_json()["error"]
+    assert session.snapshot() == before
+
+
+def test_guard_form_plain_digits_still_work(client, logged_in, kat, session):
+    client.post("/control/transfer", data={"csrf": logged_in, "from": "0", "to": "pool",
+                                           "amount": "2", "reason": "spilled"})
+    assert session.snapshot()["players"][0]["chips"] == kat["players"][0]["chips"] - 2
+
+
+def test_guard_4301_digit_winner_is_a_400(client, logged_in, control, session):
+    control("new-game", {"game": "free-play", "players": ["Ann", "Ben"],
+                         "options": {"randomizer": {"kind": "none"}}})
+    huge = "9" * 4301
+    response = client.post("/control/declare", data={"csrf": logged_in, "winners": [huge]})
+    assert response.status_code == 400
+    response = client.post("/api/control/declare", data=b'{"winners": [' + huge.encode() + b"]}",
+                           headers={"X-Parlour-Pin": PIN, "Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert session.snapshot()["phase"] != "over"
+
+
+def test_guard_lone_surrogate_pin_is_a_wrong_pin(client):
+    response = client.post("/api/login", data=b'{"pin": "\\ud800"}',
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 403 and response.get_json()["error"] == "wrong PIN"
+
+
+BAD_BOARDS = [b"\xff\xfe", b"a = [" + b"[" * 5000 + b"]" * 5000 + b"]",
+              b"squares = [{to = " + b"9" * 5000 + b"}]", b"x = " + b"9" * 5000, b"[[[["]
+
+
+@pytest.mark.parametrize("board", BAD_BOARDS)
+@pytest.mark.parametrize("game", ["domino-rex", "kat-en-muis"])
+def test_guard_malformed_board_uploads_are_4xx_or_told(client, logged_in, session, game, board):
+    response = client.post("/control/new-game", content_type="multipart/form-data", data={
+        "csrf": logged_in, "game": game, "player": ["Ann", "Ben"],
+        "board": (io.BytesIO(board), "board.toml")})
+    assert response.status_code in (303, 400)
+    if response.status_code == 400:
+        assert response.get_json()["error"]
+    assert session.snapshot()["phase"] == "idle"
+
+
+# -- the /device panel --------------------------------------------------------------------------
+
+ELSEWHERE = {"REMOTE_ADDR": "192.168.1.20"}
+
+
+def test_guard_device_panel_answers_only_this_machine(client):
+    assert client.get("/device").status_code == 200                      # 127.0.0.1
+    assert client.get("/device", environ_base={"REMOTE_ADDR": "::1"}).status_code == 200
+    own = runner.lan_address("0.0.0.0")               # this machine's LAN address, if any
+    assert client.get("/device", environ_base={"REMOTE_ADDR": own}).status_code == 200
+    for path in ("/device", "/device/screen.png", "/device/screen"):
+        response = client.get(path, environ_base=ELSEWHERE)
+        assert response.status_code == 403 and "--open-panel" in response.get_json()["error"]
+    response = client.post("/device/input", json={"input": "undo"}, environ_base=ELSEWHERE)
+    assert response.status_code == 403
+
+
+def test_guard_open_device_panel_needs_the_pin(make_app):
+    client = make_app(panel_open=True).test_client()
+    assert client.get("/device", environ_base=ELSEWHERE).status_code == 401
+    assert client.post("/device/input", json={"input": "undo"},
+                       environ_base=ELSEWHERE).status_code == 401
+    token = client.post("/api/login", json={"pin": PIN},
+                        environ_base=ELSEWHERE).get_json()["csrf"]
+    page = client.get("/device", environ_base=ELSEWHERE)
+    assert page.status_code == 200
+    assert client.post("/device/input", json={"input": "undo"},
+                       environ_base=ELSEWHERE).status_code == 403          # no CSRF header
+    page_token = re.search(r'name="parlour-csrf" content="([^"]+)"', page.get_data(as_text=True))
+    assert page_token.group(1) == token
+    response = client.post("/device/input", json={"input": "undo"}, environ_base=ELSEWHERE,
+                           headers={"X-Parlour-Csrf": token})
+    assert response.status_code == 200
