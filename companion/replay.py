@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from companion import ledger, turns
+from companion.buttons import check_buttons, default_buttons
 from companion.errors import BoardDataError, LogError, Refused
 from companion.events import (Choose, Declare, Event, NewGame, Next, Press, Rename, Roll,
                               Transfer, Undo, parse_event)
@@ -85,6 +86,8 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
         span = str(low) if low == high else f"{low} to {high}"
         raise Refused(f"{rulebook.title} is for {span} players, not {len(names)}")
     _check_names(names)
+    buttons = default_buttons(len(names)) if event.buttons is None else \
+        check_buttons(list(event.buttons), len(names))             # X12
     options = rulebook.check_options(event.options)
     try:
         board = rulebook.check_board(event.board if event.board is not None
@@ -104,6 +107,8 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
             raise Refused("the revealed seed does not match the commitment")
     state = rulebook.new_state(event.game, names, options, board)
     state.commitment, state.seed = event.commitment, event.seed
+    for player, button in zip(state.players, buttons):
+        player.button = button
     rulebook.after_event(state, event)
     return rulebook, state
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.boarddata import load_board_file
+from companion.buttons import default_buttons
 from companion.errors import BoardDataError, Refused
 from companion.events import Event, NewGame, Roll, Undo, parse_event
 from companion.replay import Table
@@ -26,8 +27,11 @@ class Session:
     """Thread-safe owner of the current game. Opening it resumes the unfinished game, if any."""
 
     def __init__(self, store: Store, *, new_seed: Callable[[], bytes],
-                 clock: Callable[[], str] | None = None, board_dir: Path | None = None):
+                 clock: Callable[[], str] | None = None, board_dir: Path | None = None,
+                 spin_seconds: float | None = None):
         self.store = store
+        self.spin_seconds = spin_seconds  # how long the box's dial spins for a roll it did
+        #                                   not make (one from a phone); None: no dial
         self.board_dir = board_dir        # <board_dir>/<game>.toml: the table's own board data
         self._new_seed = new_seed
         self._clock = clock
@@ -37,6 +41,7 @@ class Session:
         self.game_id: int | None = None
         self._seed: bytes | None = None
         self._seq = 0
+        self._spin: dict[str, Any] | None = None
         self.version = 0
         self.resumed = self._resume()
 
@@ -62,8 +67,9 @@ class Session:
                 return {"game": None, "phase": "idle", "turn": None, "awaiting": None,
                         "players": [], "pool": 0, "winners": [], "log": [],
                         "commitment": None, "seed": None, "version": self.version,
-                        "game_id": None, "prompt": "Choose a game"}
+                        "game_id": None, "prompt": "Choose a game", "spin": None}
             out = self.table.to_json()
+            out["spin"] = self._spin
             if self.table.state.over and self._seed is not None:
                 out["seed"] = self._seed.hex()          # revealed once the game is over
             out["version"], out["game_id"] = self.version, self.game_id
@@ -95,8 +101,10 @@ class Session:
         return body
 
     def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None,
-                 board: dict[str, Any] | None = None, by: str | None = None) -> dict[str, Any]:
-        """Start a game with a fresh committed seed; an unfinished game is set aside."""
+                 board: dict[str, Any] | None = None, by: str | None = None,
+                 buttons: list[int] | None = None) -> dict[str, Any]:
+        """Start a game with a fresh committed seed; an unfinished game is set aside.
+        `buttons`: each player's seat button, 1..6 (X12); the log always records them."""
         with self._lock:
             if board is None:
                 board = self._table_board(game)
@@ -105,6 +113,7 @@ class Session:
                     "options": dict(options or {}), "commitment": commitment(seed)}
             if board is not None:
                 body["board"] = board
+            body["buttons"] = list(default_buttons(len(players))) if buttons is None else buttons
             event = parse_event(self._stamp(body, by))
             table = Table()
             state = table.attempt(event)
@@ -152,8 +161,11 @@ class Session:
                 raise Refused("throws come from the committed roll stream: use roll()")
             return self._commit(event)
 
-    def roll(self, by: str | None = None) -> dict[str, Any]:
-        """Draw the next roll of the committed stream for the awaited player and submit it."""
+    def roll(self, by: str | None = None, spin: float | None = None) -> dict[str, Any]:
+        """Draw the next roll of the committed stream for the awaited player and submit it.
+        `spin`: seconds the box's dial spins before it shows this roll (else `spin_seconds`);
+        the snapshot of this roll carries it as `spin`, so a phone can reveal the roll as the
+        dial stops. It is how the roll is shown, not part of the game: it is not logged."""
         with self._lock:
             if self.table is None:
                 raise Refused("no game is being played: start one first")
@@ -163,22 +175,25 @@ class Session:
                 raise Refused(f"no throw is asked for now ({self.table.rulebook.prompt(state)})")
             values = draw(self._seed, state.rolls, dice)
             event = parse_event(self._stamp({"type": "roll", "values": list(values)}, by))
-            return self._commit(event)
+            seconds = self.spin_seconds if spin is None else spin
+            return self._commit(event, None if seconds is None else
+                                {"roll": state.rolls + 1, "seconds": round(seconds, 3)})
 
     def undo(self, by: str | None = None) -> dict[str, Any]:
         return self.submit(Undo(), by=by)
 
-    def _commit(self, event: Event) -> dict[str, Any]:
+    def _commit(self, event: Event, spin: dict[str, Any] | None = None) -> dict[str, Any]:
         new_state = self.table.attempt(event)              # refuses before anything is stored
         self.store.append(self.game_id, self._seq + 1, event.to_dict())
         self._seq += 1
         self.table.apply(event, new_state)
         if new_state.over and not isinstance(event, Undo):
             self.store.finish(self.game_id, list(new_state.winners), event.at)
-        return self._changed()
+        return self._changed(spin)
 
-    def _changed(self) -> dict[str, Any]:
+    def _changed(self, spin: dict[str, Any] | None = None) -> dict[str, Any]:
         self.version += 1
+        self._spin = spin                  # only the roll's own snapshot carries its spin
         snap = self.snapshot()
         for listener in list(self._listeners):
             listener(snap)

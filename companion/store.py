@@ -154,3 +154,10 @@ class Store:
             rows = self._db.execute("SELECT body FROM events WHERE game_id = ? ORDER BY seq",
                                     (game_id,)).fetchall()
         return [json.loads(body) for (body,) in rows]
+
+    def first_event(self, game_id: int) -> dict[str, Any] | None:
+        """A game's new_game event (what it was started with: players, buttons, options)."""
+        with self._lock:
+            row = self._db.execute("SELECT body FROM events WHERE game_id = ? AND seq = 1",
+                                   (game_id,)).fetchone()
+        return None if row is None else json.loads(row[0])

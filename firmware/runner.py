@@ -23,7 +23,7 @@ from typing import Any
 from companion.errors import ParlourError
 from companion.session import Session
 from companion.store import Store
-from firmware.animation import FPS
+from firmware.animation import FPS, REMOTE_STRENGTH, spin_seconds
 from firmware.config import Config, load_config
 from firmware.controller import Controller
 from firmware.inputs import InputEvent
@@ -103,10 +103,10 @@ class WebServer:
     """The Flask app served by waitress on a background thread; `close` ends it."""
 
     def __init__(self, session: Session, *, pin: str, panel, host: str, port: int,
-                 threads: int):
+                 threads: int, buttons=None):
         import waitress
         from web import create_app
-        self.app = create_app(session, pin=pin, device=panel)
+        self.app = create_app(session, pin=pin, device=panel, buttons=buttons)
         self.server = waitress.create_server(self.app, host=host, port=port, threads=threads,
                                              ident="parlour")
         self.port = self.server.effective_port if hasattr(self.server, "effective_port") \
@@ -152,7 +152,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     from firmware.display import Display
     recovered = open_table(data_dir / "parlour.db", lambda store: Session(
         store, new_seed=lambda: secrets.token_bytes(32), clock=utc_now,
-        board_dir=board_dir(config)), now=utc_now)
+        board_dir=board_dir(config), spin_seconds=spin_seconds(REMOTE_STRENGTH)), now=utc_now)
     store, session = recovered.store, recovered.session
     for notice in recovered.notices:
         print(f"parlour: {notice}", file=sys.stderr, flush=True)
@@ -170,7 +170,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
             display = Display(config.display, device=dummy(width=config.display.width,
                                                             height=config.display.height,
                                                             mode="1"))
-            panel = SimPanel(factory, controls.pin_map, clock, poll=controls.poll)
+            panel = SimPanel(factory, controls.pin_map, clock, poll=controls.poll,
+                             leds=config.seat_led_pins())
         else:
             controls = Controls(config, inputs.put)
             opened.append(controls.close)
@@ -181,12 +182,12 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         if web:
             try:
                 server = WebServer(session, pin=pin, panel=panel, host=host, port=port,
-                                   threads=config.threads)
+                                   threads=config.threads, buttons=config.seat_colours())
             except ImportError as err:   # the web layer missing: the table still plays
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
         url = f"http://{lan_address(host)}:{server.port if server else port}/"
         controller = Controller(session, controls=controls, seats=config.seats, url=url,
-                                pin=pin)
+                                pin=pin, colours=config.colours)
     except BaseException:
         for close in reversed(opened):
             close()

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Flask, Response
 
+from companion.buttons import DEFAULT_COLOURS, ButtonColour
 from companion.session import Session
 from web import api, control, errors, pages
 from web import device as device_panel
@@ -34,8 +36,10 @@ SECURITY_HEADERS = {
 
 
 def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
-               max_streams: int = 40, test_config: dict[str, Any] | None = None) -> Flask:
-    """The web app of one table. `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE
+               max_streams: int = 40, test_config: dict[str, Any] | None = None,
+               buttons: Sequence[ButtonColour] | None = None) -> Flask:
+    """The web app of one table. `buttons`: the box's seat button colours, button 1's first
+    (X12). `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE
     seconds, SSE_MAX_SECONDS, PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
     app.config.from_mapping(
@@ -64,6 +68,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                 keepalive=app.config["SSE_KEEPALIVE"], max_seconds=app.config["SSE_MAX_SECONDS"],
                 retry_ms=app.config["SSE_RETRY_MS"], clock=clock),
         device=device,
+        buttons=tuple(DEFAULT_COLOURS if buttons is None else buttons),
     )
     for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp):
         app.register_blueprint(blueprint)

@@ -12,6 +12,7 @@ from companion.checks import is_whole
 from web.errors import ApiError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from companion.buttons import ButtonColour
     from companion.session import Session
     from web.auth import PinGuard
     from web.device import DevicePanel
@@ -24,6 +25,7 @@ class Parlour:
     guard: "PinGuard"
     hub: "Hub"
     device: "DevicePanel | None" = None
+    buttons: tuple["ButtonColour", ...] = ()              # the seat buttons' colours (X12)
     cache: dict[Any, Any] = field(default_factory=dict)   # per-game summaries of finished games
     #                                                        and the last /api/state body
 

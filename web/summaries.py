@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from companion.buttons import default_buttons
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.replay import replay
@@ -60,6 +61,18 @@ def replayed(store: Store, record: GameRecord, cache: dict) -> Replayed:
     if record.status != "playing":
         cache[key] = result
     return result
+
+
+def buttons(store: Store, record: GameRecord, cache: dict) -> list[int]:
+    """Each player's seat button, as the game's new_game event recorded them (X12; 1..n in a
+    log that does not say). A game's start never changes, so it is cached by id."""
+    key = ("buttons", record.id)
+    if key not in cache:
+        first = store.first_event(record.id) or {}
+        given = first.get("buttons")
+        ok = isinstance(given, list) and len(given) == len(record.players)
+        cache[key] = list(given) if ok else list(default_buttons(len(record.players)))
+    return cache[key]
 
 
 def totals(records: list[GameRecord]) -> list[dict[str, Any]]:

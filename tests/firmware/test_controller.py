@@ -104,7 +104,9 @@ def test_controller_start_pick_game_join_and_start(table, session, controls):
     press(table, "press")
     snap = session.snapshot()
     assert snap["game"] == "cats-and-dogs"
-    assert [p["name"] for p in snap["players"]] == ["Player 2", "Player 4"]
+    assert [p["name"] for p in snap["players"]] == ["Blue", "Yellow"]      # X12: the colours
+    assert [p["button"] for p in snap["players"]] == [2, 4]
+    assert session.store.first_event(snap["game_id"])["buttons"] == [2, 4]
     assert table.buttons == [1, 3] and table.screen == "play"
     assert controls.armed == [1] and controls.lit == [1]           # seat 0 of the game: button 1
 

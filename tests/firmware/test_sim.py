@@ -133,7 +133,7 @@ def test_sim_end_to_end_press_seats_and_flick_through_the_pins(
         act({"input": "knob", "action": "press"})
         snap = session.snapshot()
         assert snap["game"] == "cats-and-dogs" and len(snap["players"]) == 2
-        assert table.view()["turn"].name == "Player 1"
+        assert table.view()["turn"].name == "Red"
         version = panel.screen_version()
         act({"input": "seat", "seat": 3})                         # not armed: ignored
         assert table.flash_text == "Not your turn" and session.snapshot()["rolls"] == 0
@@ -143,5 +143,5 @@ def test_sim_end_to_end_press_seats_and_flick_through_the_pins(
         act({"input": "knob", "action": "press"})                 # skip to the result
         assert table.screen == "result"
         act({"input": "knob", "action": "press"})
-        assert table.view()["turn"].name == "Player 4"            # the lead passes on
+        assert table.view()["turn"].name == "Yellow"              # the lead passes on
     store.close()

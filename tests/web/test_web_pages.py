@@ -32,7 +32,8 @@ def test_pages_status_shows_players_turn_and_log(client, kat, control):
     page = client.get("/").get_data(as_text=True)
     assert "Kat en Muis" in page
     assert "Ben - throw the dice for the lead" in page
-    assert 'class="swatch seat-0"' in page and ">red<" in page and ">blue<" in page
+    assert 'class="dot button-1"' in page and 'class="dot button-2"' in page     # X12
+    assert "Button 1, </span>Red<" in page and "Button 2, </span>Blue<" in page
     assert "Ann" in page and "Ben" in page
     assert "Last throw: Ann" in page
     log = page[page.index('id="log"'):]
@@ -152,7 +153,8 @@ def test_pages_history_lists_games_and_totals(client, control, session):
     page = client.get("/history").get_data(as_text=True)
     winner = end["players"][end["winners"][0]]["name"]
     assert "Kat en Muis" in page and "2024-05-01" in page
-    assert "Ann, Ben" in page and "playing" in page
+    assert "Button 1, Red Ann, 2Button 2, Blue Ben" in re.sub(r"<[^>]+>", "", page)   # X12
+    assert "playing" in page
     totals = page[page.index('id="totals"'):]
     rows = re.findall(r"<tr><td>(\w+)</td><td>(\d+)</td><td>(\d+)</td></tr>", totals)
     assert ("Ann", "2", "1" if winner == "Ann" else "0") in rows
