@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, flash, jsonify, redirect, request, url_for
 
 from companion.boarddata import parse_board_text
-from companion.buttons import MAX_BUTTONS, colour_of
+from companion.buttons import colour_of
 from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused
 from companion.games import GAMES
@@ -175,14 +175,17 @@ def _form_seats() -> tuple[list[str], list[int]]:
     row plays if it is ticked (`button` n) or named. An unnamed player is called by the
     button's colour; an empty row in between moves no one to another button."""
     names = [p.strip() for p in request.form.getlist("player")]
-    ticked = {b.strip() for b in request.form.getlist("button")}
-    rows = max([len(names)] + [int(b) for b in ticked if b.isascii() and b.isdigit()
-                               and int(b) <= MAX_BUTTONS])
-    names += [""] * (rows - len(names))
+    ticked = set()
+    for text in request.form.getlist("button"):
+        text = text.strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 2 and int(text) > 0):
+            raise ApiError(400, f"{text[:10]!r} is not a seat button number")
+        ticked.add(int(text))                # one the box has not is refused by the game
+    names += [""] * (max([len(names), *ticked]) - len(names))
     colours = parlour().buttons
     players, buttons = [], []
     for number, name in enumerate(names, start=1):
-        if name or str(number) in ticked:
+        if name or number in ticked:
             players.append(name or colour_of(colours, number).name)
             buttons.append(number)
     return players, buttons
