@@ -166,6 +166,7 @@ def test_browser_live_view_reveals_a_throw_when_the_box_spin_stops(make_app, bro
         session.roll(spin=1.5)                       # the box's dial spins for 1.5 s
         expect(phone.locator("#roll-text")).to_have_text("Ann throws…")
         expect(phone.locator("#dial.spinning svg.dice")).to_have_count(1)
+        screenshot(phone, "status-spinning.png")
         assert phone.locator("#prompt").text_content() == "Ann - throw the dice for the lead"
         late = browser.new_page(viewport=PHONE)      # a phone that loads now sees the result
         late.goto(url + "/")
