@@ -273,7 +273,7 @@ def _read_colours(reader: _Reader, seats: int) -> tuple[ButtonColour, ...]:
             raise _Bad(f"{key}: {name!r} is not a colour Parlour knows ({', '.join(SHADES)}); "
                        f"add its shade, as in \"{name} #008080\"")
         colours.append(ButtonColour(name, css.lower()))
-    folded = [c.name.casefold() for c in colours]
+    folded = ["".join(c.name.split()).casefold() for c in colours]       # as X10 compares
     if len(set(folded)) != len(folded):
         raise _Bad(f"{key}: two buttons are called {next(n for n in folded if folded.count(n) > 1)!r}"
                    f" (the colours are the players' names: they must differ)")

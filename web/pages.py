@@ -36,7 +36,8 @@ def ink(css: str) -> str:
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
     return {"button_colour": button_colour, "csrf_token": auth.csrf_token,
-            "logged_in": auth.logged_in, "when": when}
+            "logged_in": auth.logged_in, "when": when,
+            "button_names": [c.name for c in parlour().buttons]}
 
 
 @bp.get("/buttons.css")
@@ -71,7 +72,6 @@ def status() -> str:
             "score": any(p.get("score") for p in players)}
     return render_template("status.html", state=state, show=show, games=game_choices(),
                            refresh=NOSCRIPT_REFRESH,
-                           colours=[c.name for c in parlour().buttons],
                            winners_text=winners_text(state), roll_text=roll_text(state))
 
 

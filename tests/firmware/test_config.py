@@ -111,6 +111,8 @@ def test_config_data_dir_default_follows_environment(env, extra, expected):
     ("seats = \n", "not valid TOML"),
     ('[buttons]\ncolours = ["Red", "red"]\nseats = 2\n', "[buttons] seats: unknown key"),
     ('seats = 2\n[buttons]\ncolours = ["Red", "red"]\n', "two buttons are called 'red'"),
+    ('seats = 2\n[buttons]\ncolours = ["Sky Blue #87ceeb", "SkyBlue #87cefa"]\n',
+     "two buttons are called 'skyblue'"),
     ('seats = 3\n[buttons]\ncolours = ["Red", "Blue"]\n', "3 seats need 3 to 6 colours, got 2"),
     ('seats = 1\n[buttons]\ncolours = ["Mauve"]\n', "'Mauve' is not a colour Parlour knows"),
     ('seats = 1\n[buttons]\ncolours = [" "]\n', "expected a colour name of 1-24 printable"),
