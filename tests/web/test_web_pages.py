@@ -280,9 +280,11 @@ def test_pages_x12_new_game_form_offers_the_box_buttons(make_app, session):
     assert ".button-3 { --button: #8a8a8a;" in rules          # no such button here: grey
 
 
-def test_pages_x12_players_show_their_button_not_their_seat(client, control, session):
+def test_pages_x12_players_show_their_button_not_their_seat(client, logged_in, control,
+                                                            session):
     control("new-game", {"game": "cats-and-dogs", "players": ["Ann", "Ben"], "buttons": [6, 2]})
     page = client.get("/").get_data(as_text=True)
+    assert '<option value="0">Ann (button 6)</option>' in page                 # the forms too
     players = page[page.index('id="players"'):page.index("</table>", page.index('id="players"'))]
     rows = re.findall(r'class="dot button-(\d)".*?Button \d, </span>(\w+)<.*?class="name">(\w+)',
                       players, re.S)

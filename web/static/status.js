@@ -102,13 +102,17 @@
     show($("seed-line"), !!state.seed);
   }
 
+  function seatLabel(p, i) {             // "Ann (button 2)", as the page's forms say it
+    return p.name + " (button " + (typeof p.button === "number" ? p.button : i + 1) + ")";
+  }
+
   function renderControls(state) {
     var players = state.players || [];
     document.querySelectorAll("select[data-seats]").forEach(function (select) {
       var keep = select.value;
       var options = document.createDocumentFragment();
       players.forEach(function (p, i) {
-        var o = make("option", "", (i + 1) + ". " + p.name); o.value = String(i); options.appendChild(o);
+        var o = make("option", "", seatLabel(p, i)); o.value = String(i); options.appendChild(o);
       });
       if (select.dataset.seats === "pool") {
         var pool = make("option", "", "the pool"); pool.value = "pool"; options.appendChild(pool);
@@ -124,7 +128,7 @@
       players.forEach(function (p, i) {
         var label = make("label");
         var input = make("input"); input.type = "checkbox"; input.name = "winners"; input.value = String(i);
-        label.append(input, " " + (i + 1) + ". " + p.name);
+        label.append(input, " " + seatLabel(p, i));
         items.appendChild(label);
       });
       box.replaceChildren(items);
@@ -173,8 +177,8 @@
   }
 
   function display(state, fresh) {
-    var seatsChanged = !current || JSON.stringify((current.players || []).map(function (p) { return p.name; })) !==
-      JSON.stringify((state.players || []).map(function (p) { return p.name; }));
+    var seats = function (s) { return JSON.stringify((s.players || []).map(function (p) { return [p.name, p.button]; })); };
+    var seatsChanged = !current || seats(current) !== seats(state);
     current = state;
     render(state, fresh);
     if (seatsChanged) renderControls(state);
