@@ -126,7 +126,7 @@ def _rename(state: State, event: Rename) -> None:
     player = state.players[event.seat]
     name = event.name.strip()
     _check_names(tuple(name if p.seat == event.seat else p.name for p in state.players))
-    state.say(f"Seat {event.seat + 1}, {player.name}, is now called {name}")
+    state.say(f"Button {player.button}, {player.name}, is now called {name}")   # X12
     player.name = name
 
 
