@@ -44,10 +44,11 @@ class NewGame(Event):
     board: dict[str, Any] | None = None
     commitment: str | None = None
     seed: str | None = None
+    buttons: tuple[int, ...] | None = None      # each player's seat button, 1..6 (X12)
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
-        for key in ("board", "commitment", "seed"):
+        for key in ("board", "commitment", "seed", "buttons"):
             if out.get(key) is None:
                 out.pop(key, None)
         return out
@@ -165,8 +166,12 @@ def parse_event(obj: Any) -> Event:
         for key in ("commitment", "seed"):
             if obj.get(key) is not None and not isinstance(obj[key], str):
                 raise Refused(f"'{key}' must be a hex string")
+        buttons = obj.get("buttons")
+        if buttons is not None:
+            buttons = _int_list(buttons, "'buttons'")
         return NewGame(game=game, players=tuple(players), options=dict(options), board=board,
-                       commitment=obj.get("commitment"), seed=obj.get("seed"), **notes)
+                       commitment=obj.get("commitment"), seed=obj.get("seed"), buttons=buttons,
+                       **notes)
     if kind == "roll":
         return Roll(values=_int_list(_require(obj, "values", kind), "a roll's 'values'"), **notes)
     if kind == "press":

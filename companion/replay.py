@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from companion import ledger, turns
+from companion.buttons import check_buttons, default_buttons
 from companion.errors import BoardDataError, LogError, Refused
 from companion.events import (Choose, Declare, Event, NewGame, Next, Press, Rename, Roll,
                               Transfer, Undo, parse_event)
@@ -86,6 +87,8 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
         span = str(low) if low == high else f"{low} to {high}"
         raise Refused(f"{rulebook.title} is for {span} players, not {len(names)}")
     _check_names(names)
+    buttons = default_buttons(len(names)) if event.buttons is None else \
+        check_buttons(list(event.buttons), len(names))             # X12
     options = rulebook.check_options(event.options)
     try:
         board = rulebook.board_for(event.board if event.board is not None
@@ -105,6 +108,8 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
             raise Refused("the revealed seed does not match the commitment")
     state = rulebook.new_state(event.game, names, options, board)
     state.commitment, state.seed = event.commitment, event.seed
+    for player, button in zip(state.players, buttons):
+        player.button = button
     rulebook.after_event(state, event)
     return rulebook, state
 
@@ -143,7 +148,7 @@ def _rename(state: State, event: Rename) -> None:
     player = state.players[event.seat]
     name = _trimmed(event.name)
     _check_names(tuple(name if p.seat == event.seat else p.name for p in state.players))
-    state.say(f"Seat {seat_number(event.seat)}, {player.name}, is now called {name}")
+    state.say(f"Button {player.button}, {player.name}, is now called {name}")   # X12
     player.name = name
 
 

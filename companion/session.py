@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.boarddata import load_board_file
+from companion.buttons import default_buttons
 from companion.errors import BoardDataError, ParlourError, Refused, StoreError
 from companion.events import Event, NewGame, Roll, Undo, parse_event
 from companion.replay import Table
@@ -30,8 +31,11 @@ class Session:
     """Thread-safe owner of the current game. Opening it resumes the unfinished game, if any."""
 
     def __init__(self, store: Store, *, new_seed: Callable[[], bytes],
-                 clock: Callable[[], str] | None = None, board_dir: Path | None = None):
+                 clock: Callable[[], str] | None = None, board_dir: Path | None = None,
+                 spin_seconds: float | None = None):
         self.store = store
+        self.spin_seconds = spin_seconds  # how long the box's dial spins for a roll it did
+        #                                   not make (one from a phone); None: no dial
         self.board_dir = board_dir        # <board_dir>/<game>.toml: the table's own board data
         self._new_seed = new_seed
         self._clock = clock
@@ -41,6 +45,7 @@ class Session:
         self.game_id: int | None = None
         self._seed: bytes | None = None
         self._seq = 0
+        self._spin: dict[str, Any] | None = None
         self.version = 0
         self.on_store_error: Callable[[StoreError], None] | None = None   # e.g. tell the OLED
         self._failed_listeners: set[int] = set()
@@ -69,8 +74,9 @@ class Session:
                 return {"game": None, "phase": "idle", "turn": None, "awaiting": None,
                         "players": [], "pool": 0, "winners": [], "log": [],
                         "commitment": None, "seed": None, "version": self.version,
-                        "game_id": None, "prompt": "Choose a game"}
+                        "game_id": None, "prompt": "Choose a game", "spin": None}
             out = self.table.to_json()
+            out["spin"] = self._spin
             if self.table.state.over and self._seed is not None:
                 out["seed"] = self._seed.hex()          # revealed once the game is over
             out["version"], out["game_id"] = self.version, self.game_id
@@ -102,8 +108,10 @@ class Session:
         return body
 
     def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None,
-                 board: dict[str, Any] | None = None, by: str | None = None) -> dict[str, Any]:
-        """Start a game with a fresh committed seed; an unfinished game is set aside."""
+                 board: dict[str, Any] | None = None, by: str | None = None,
+                 buttons: list[int] | None = None) -> dict[str, Any]:
+        """Start a game with a fresh committed seed; an unfinished game is set aside.
+        `buttons`: each player's seat button, 1..6 (X12); the log always records them."""
         with self._lock:
             if board is None:
                 board = self._table_board(game)
@@ -112,6 +120,7 @@ class Session:
                     "options": dict(options or {}), "commitment": commitment(seed)}
             if board is not None:
                 body["board"] = board
+            body["buttons"] = list(default_buttons(len(players))) if buttons is None else buttons
             event = parse_event(self._stamp(body, by))
             table = Table()
             state = table.attempt(event)
@@ -160,8 +169,11 @@ class Session:
                 raise Refused("throws come from the committed roll stream: use roll()")
             return self._commit(event)
 
-    def roll(self, by: str | None = None) -> dict[str, Any]:
-        """Draw the next roll of the committed stream for the awaited player and submit it."""
+    def roll(self, by: str | None = None, spin: float | None = None) -> dict[str, Any]:
+        """Draw the next roll of the committed stream for the awaited player and submit it.
+        `spin`: seconds the box's dial spins before it shows this roll (else `spin_seconds`);
+        the snapshot of this roll carries it as `spin`, so a phone can reveal the roll as the
+        dial stops. It is how the roll is shown, not part of the game: it is not logged."""
         with self._lock:
             if self.table is None:
                 raise Refused("no game is being played: start one first")
@@ -171,12 +183,14 @@ class Session:
                 raise Refused(f"no throw is asked for now ({self.table.rulebook.prompt(state)})")
             values = draw(self._seed, state.rolls, dice)
             event = parse_event(self._stamp({"type": "roll", "values": list(values)}, by))
-            return self._commit(event)
+            seconds = self.spin_seconds if spin is None else spin
+            return self._commit(event, None if seconds is None else
+                                {"roll": state.rolls + 1, "seconds": round(seconds, 3)})
 
     def undo(self, by: str | None = None) -> dict[str, Any]:
         return self.submit(Undo(), by=by)
 
-    def _commit(self, event: Event) -> dict[str, Any]:
+    def _commit(self, event: Event, spin: dict[str, Any] | None = None) -> dict[str, Any]:
         new_state = self.table.attempt(event)              # refuses before anything is stored
         final = new_state.over and not self.table.state.over
         # The last event, "over" and the seed's reveal: one transaction.
@@ -184,7 +198,7 @@ class Session:
                      winners=list(new_state.winners) if final else None)
         self._seq += 1
         self.table.apply(event, new_state)
-        return self._changed()
+        return self._changed(spin)
 
     def _stored(self, write: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """A store write; one that fails (a full disk) is also told to `on_store_error`."""
@@ -195,8 +209,9 @@ class Session:
                 self.on_store_error(err)
             raise
 
-    def _changed(self) -> dict[str, Any]:
+    def _changed(self, spin: dict[str, Any] | None = None) -> dict[str, Any]:
         self.version += 1
+        self._spin = spin                  # only the roll's own snapshot carries its spin
         snap = self.snapshot()
         for listener in list(self._listeners):
             try:

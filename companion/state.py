@@ -35,15 +35,16 @@ class Player:
     score: int = 0
     lost_turns: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    button: int | None = None        # the box's seat button, 1..6 (X12)
 
     def copy(self) -> "Player":
         return Player(self.name, self.seat, self.role, self.position, self.chips, self.score,
-                      self.lost_turns, copy_data(self.extra) if self.extra else {})
+                      self.lost_turns, copy_data(self.extra) if self.extra else {}, self.button)
 
     def to_json(self) -> dict[str, Any]:
         out = {"name": self.name, "seat": self.seat, "role": self.role,
                "position": self.position, "chips": self.chips, "score": self.score,
-               "lost_turns": self.lost_turns}
+               "lost_turns": self.lost_turns, "button": self.button}
         out.update(self.extra)
         return out
 

@@ -331,3 +331,10 @@ class Store:
             return self._db.execute(
                 "SELECT count(*) FROM games g WHERE g.status != 'playing' AND NOT EXISTS "
                 "(SELECT 1 FROM game_figures f WHERE f.game_id = g.id)").fetchone()[0]
+
+    def first_event(self, game_id: int) -> dict[str, Any] | None:
+        """A game's new_game event (what it was started with: players, buttons, options)."""
+        with self._lock:
+            row = self._db.execute("SELECT body FROM events WHERE game_id = ? AND seq = 1",
+                                   (game_id,)).fetchone()
+        return None if row is None else json.loads(row[0])

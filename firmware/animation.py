@@ -17,6 +17,8 @@ from firmware.views import SpinFrame
 
 FPS = 30
 MIN_SECONDS, MAX_SECONDS = 0.8, 3.0
+MIN_STRENGTH = 0.05
+REMOTE_STRENGTH = 0.5          # a roll made elsewhere (a phone) spins as a middling flick
 TAU = 2 * math.pi
 
 
@@ -24,6 +26,11 @@ def duration_for(strength: float) -> float:
     """Seconds of spin for a flick of `strength` in (0, 1]: a harder flick spins longer."""
     strength = min(1.0, max(0.0, strength))
     return MIN_SECONDS + (MAX_SECONDS - MIN_SECONDS) * strength
+
+
+def spin_seconds(strength: float) -> float:
+    """How long an `Animation` of a flick of `strength` spins (the phone reveals the roll then)."""
+    return duration_for(min(1.0, max(MIN_STRENGTH, strength)))
 
 
 def sector_angle(value: int, faces: int) -> float:
@@ -42,8 +49,8 @@ class Animation:
         self.labels = tuple(str(x) for x in randomizer.get("labels", ()))
         self.values = tuple(values)
         self.name = name
-        self.strength = min(1.0, max(0.05, strength))
-        self.duration = duration_for(self.strength)
+        self.strength = min(1.0, max(MIN_STRENGTH, strength))
+        self.duration = spin_seconds(self.strength)
         self._clock = clock
         self.started = clock()
         self._skipped = False

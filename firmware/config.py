@@ -7,12 +7,14 @@ config; a bad value is one ConfigError that names the file, the key and what is 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.buttons import DEFAULT_COLOURS, MAX_BUTTONS, SHADES, ButtonColour
 from companion.checks import is_whole
 from companion.errors import ParlourError
 
@@ -22,6 +24,8 @@ BCM_PINS = range(0, 28)       # GPIO0..GPIO27 on the 40-pin header
 DRIVERS = ("ssd1306", "sh1106")
 HARDWARE = ("auto", "pi", "simulated")   # auto: a readable Raspberry Pi model file decides
 SYSTEM_CONFIG = Path("/etc/parlour/parlour.toml")
+COLOUR = re.compile(r"^(?P<name>.+?)(?:\s+(?P<css>#[0-9A-Fa-f]{6}))?$")
+MAX_COLOUR_NAME = 24          # a colour is a player's default name (X10)
 
 
 class ConfigError(ParlourError, ValueError):
@@ -67,6 +71,7 @@ class Config:
     allowed_hosts: tuple[str, ...] = ()   # names phones use besides loopback and the LAN address
     open_panel: bool = False     # the simulated /device panel for other machines (needs the PIN)
     source: Path | None = None   # the file it came from; None = built-in defaults
+    colours: tuple[ButtonColour, ...] = DEFAULT_COLOURS    # seat button 1's first (X12)
 
     def seat_pins(self) -> tuple[int, ...]:
         """The BCM pins of the seats in use (the first `seats` of pins.seats)."""
@@ -75,6 +80,10 @@ class Config:
     def seat_led_pins(self) -> tuple[int, ...]:
         """The BCM pins of the seat LEDs in use; empty without LEDs."""
         return self.pins.seat_leds[:self.seats]
+
+    def seat_colours(self) -> tuple[ButtonColour, ...]:
+        """The colours of the seat buttons in use, button 1's first."""
+        return self.colours[:self.seats]
 
 
 def load_config(path: str | Path | None = None, *,
@@ -257,6 +266,33 @@ def _read_display(reader: _Reader) -> DisplayConfig:
     return DisplayConfig(driver=driver, port=port, address=address, rotation=rotation)
 
 
+def _read_colours(reader: _Reader, seats: int) -> tuple[ButtonColour, ...]:
+    """[buttons] colours: a name per seat button, known ("Red") or with a shade ("Teal #008080")."""
+    key = reader.key("colours")
+    values = reader.get("colours", list, [c.name for c in DEFAULT_COLOURS])
+    reader.done()
+    if not seats <= len(values) <= MAX_BUTTONS:
+        raise _Bad(f"{key}: {seats} seats need {seats} to {MAX_BUTTONS} colours, "
+                   f"got {len(values)}")
+    colours = []
+    for value in values:
+        match = COLOUR.match(value.strip()) if isinstance(value, str) else None
+        name = match["name"].strip() if match else ""
+        if not name or len(name) > MAX_COLOUR_NAME or not name.isprintable():
+            raise _Bad(f"{key}: expected a colour name of 1-{MAX_COLOUR_NAME} printable "
+                       f"characters, such as \"Red\" or \"Teal #008080\", got {value!r}")
+        css = match["css"] or SHADES.get(name.casefold())
+        if css is None:
+            raise _Bad(f"{key}: {name!r} is not a colour Parlour knows ({', '.join(SHADES)}); "
+                       f"add its shade, as in \"{name} #008080\"")
+        colours.append(ButtonColour(name, css.lower()))
+    folded = ["".join(c.name.split()).casefold() for c in colours]       # as X10 compares
+    if len(set(folded)) != len(folded):
+        raise _Bad(f"{key}: two buttons are called {next(n for n in folded if folded.count(n) > 1)!r}"
+                   f" (the colours are the players' names: they must differ)")
+    return tuple(colours)
+
+
 def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     seats = top.get("seats", int, MAX_SEATS)
     if not 1 <= seats <= MAX_SEATS:
@@ -271,6 +307,7 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     pins = _read_pins(top.table("pins"))
     _check_pins(pins, seats)
     display = _read_display(top.table("display"))
+    colours = _read_colours(top.table("buttons"), seats)
     web = top.table("web")
     host = web.get("host", str, "0.0.0.0")
     port = web.get("port", int, 8080)
@@ -286,6 +323,6 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     web.done()
     top.done()
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
-                  threads=threads, pin=pin, hardware=hardware, source=source,
+                  threads=threads, pin=pin, hardware=hardware, source=source, colours=colours,
                   allowed_hosts=tuple(h.lower() for h in allowed_hosts), open_panel=open_panel,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PIL import Image
 
+from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
 from firmware import screens
-from firmware.animation import FPS, Animation
+from firmware.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
 from firmware.inputs import InputEvent
 from firmware.views import (choices, player_name, roll_text, score_rows, split_prompt,
                             turn_view, winners_text)
@@ -76,16 +77,17 @@ class Controller:
 
     def __init__(self, session, *, controls=None, seats: int = 6, url: str = "",
                  pin: str = "", clock: Callable[[], float] = time.monotonic,
-                 games: dict[str, Rulebook] | None = None):
+                 games: dict[str, Rulebook] | None = None,
+                 colours: Sequence[ButtonColour] = DEFAULT_COLOURS):
         self.session = session
         self.controls = controls
         self.seats = seats
+        self.colours = list(colours)     # button n's colour: players' default names (X12)
         self.url, self.pin = url, pin
         self.clock = clock
         self.games = list((games or GAMES).values())
         self.snap: dict[str, Any] = session.snapshot()
         self.screen = "resumed" if session.resumed and self._active() else "start"
-        self.buttons: list[int] = list(range(seats))    # the seat button of each game seat
         self.game_index = 0
         self.joined = [False] * seats
         self.menu_items: list[str] = []
@@ -135,12 +137,11 @@ class Controller:
         self.snap = snap
         self.dirty = True
         if snap.get("game_id") != old.get("game_id"):
-            self.buttons = list(range(self.seats))
             self.animation = None
             if snap.get("game_id") is not None:
                 self.screen = self.home()
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
-            self._animate(old, snap, strength=0.5)
+            self._animate(old, snap, strength=REMOTE_STRENGTH)
         elif self.screen in ("play", "result", "over") or \
                 (self.screen == "spin" and snap.get("rolls", 0) < old.get("rolls", 0)):
             self.animation = None
@@ -207,10 +208,10 @@ class Controller:
 
     def on_start_game(self, event: InputEvent) -> None:
         rulebook = self.games[self.game_index]
-        seats = [b for b, on in enumerate(self.joined) if on]
-        names = [f"Player {b + 1}" for b in seats]
-        if self._call(lambda: self.session.new_game(rulebook.id, names, by="knob")):
-            self.buttons = seats
+        buttons = [b + 1 for b, on in enumerate(self.joined) if on]       # X12
+        names = [colour_of(self.colours, b).name for b in buttons]
+        if self._call(lambda: self.session.new_game(rulebook.id, names, by="knob",
+                                                    buttons=buttons)):
             self.screen = self.home()
 
     def on_spin(self, event: InputEvent) -> None:
@@ -224,7 +225,7 @@ class Controller:
                 self.screen = self.home()
                 return
             before = self.snap
-        if self._call(lambda: self.session.roll(by="knob")):
+        if self._call(lambda: self.session.roll(by="knob", spin=spin_seconds(event.strength))):
             self._animate(before, self.snap, strength=event.strength)
 
     def _animate(self, before: dict[str, Any], after: dict[str, Any], strength: float) -> None:
@@ -373,6 +374,13 @@ class Controller:
     def on_scroll_scores(self, event: InputEvent) -> None:
         rows = len(score_rows(self.snap))
         self.scores_first = max(0, min(max(0, rows - 4), self.scores_first + event.detents))
+
+    @property
+    def buttons(self) -> list[int]:
+        """The seat button (0-based) of each game seat, read from the game (X12), so a resumed
+        game and one started from a phone map the buttons as they were recorded."""
+        return [(p.get("button") or i + 1) - 1
+                for i, p in enumerate(self.snap.get("players") or [])]
 
     def _game_seat(self, button: int | None) -> int | None:
         return self.buttons.index(button) if button in self.buttons else None

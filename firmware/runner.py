@@ -16,14 +16,13 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from companion.errors import ParlourError
 from companion.session import Session
 from companion.store import Store
-from firmware.animation import FPS
+from firmware.animation import FPS, REMOTE_STRENGTH, spin_seconds
 from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
 from firmware.datalock import DataDirLock
@@ -158,7 +157,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     try:
         recovered = open_table(data_dir / "parlour.db", lambda store: Session(
             store, new_seed=lambda: secrets.token_bytes(32), clock=stamps,
-            board_dir=board_dir(config)), now=stamps)
+            board_dir=board_dir(config),
+            spin_seconds=spin_seconds(REMOTE_STRENGTH)), now=stamps)
     except BaseException:
         lock.release()
         raise
@@ -181,7 +181,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
             display = Display(config.display, device=dummy(width=config.display.width,
                                                             height=config.display.height,
                                                             mode="1"))
-            panel = SimPanel(factory, controls.pin_map, clock, poll=controls.poll)
+            panel = SimPanel(factory, controls.pin_map, clock, poll=controls.poll,
+                             leds=config.seat_led_pins())
         else:
             controls = Controls(config, inputs.put)
             opened.append(controls.close)
@@ -194,12 +195,13 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
                 from firmware.webserver import WebServer
                 server = WebServer(session, pin=pin, panel=panel, host=host, port=port,
                                    threads=config.threads, panel_open=config.open_panel,
-                                   allowed_hosts=own_names(host, config.allowed_hosts))
+                                   allowed_hosts=own_names(host, config.allowed_hosts),
+                                   buttons=config.seat_colours())
             except ImportError as err:   # the web layer missing: the table still plays
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
         url = f"http://{lan_address(host)}:{server.port if server else port}/"
         controller = Controller(session, controls=controls, seats=config.seats, url=url,
-                                pin=pin)
+                                pin=pin, colours=config.colours)
     except BaseException:
         for close in reversed(opened):
             close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PIL import Image, ImageOps
@@ -55,9 +55,10 @@ class SimPanel:
     """web's DevicePanel: `handle_input` moves the mock pins, `screen_png` shows the frame."""
 
     def __init__(self, factory, pin_map: dict[str, int], clock: SimClock, *,
-                 poll: Callable[[], None] | None = None):
+                 poll: Callable[[], None] | None = None, leds: Sequence[int] = ()):
         self.factory = factory
         self.pin_map = pin_map
+        self.leds = tuple(leds)                 # the seat LEDs' pins, seat 0's first
         self.clock = clock
         self.poll = poll or (lambda: None)      # Controls.poll: let the gestures see time pass
         self.seats = sum(1 for name in pin_map if name.startswith("seat"))
@@ -116,7 +117,7 @@ class SimPanel:
     def _forget_history(self) -> None:
         """MockPin records every state change for test assertions; a long-running simulator
         would grow without bound, so keep only the present state."""
-        for number in self.pin_map.values():
+        for number in (*self.pin_map.values(), *self.leds):
             self.factory.pin(number).clear_states()
 
     def _pin(self, name: str):
@@ -145,6 +146,11 @@ class SimPanel:
                 pin.drive_low() if low else pin.drive_high()
 
     # -- output -----------------------------------------------------------------------------
+
+    def lit_seats(self) -> list[int]:
+        """The seat buttons whose LED is on: read from the LED pins, as a player would see."""
+        return [seat for seat, number in enumerate(self.leds)
+                if self.factory.pin(number).state]
 
     def publish(self, image: Image.Image) -> None:
         """The runner hands over every frame it shows; a different one bumps the version."""

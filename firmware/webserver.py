@@ -113,13 +113,14 @@ class WebServer:
 
     def __init__(self, session, *, pin: str, panel, host: str, port: int, threads: int,
                  limits: Limits = Limits(), allowed_hosts: tuple[str, ...] = (),
-                 panel_open: bool = False):
+                 panel_open: bool = False, buttons=None):
         from web import create_app
         self.limits = limits
         self.app = create_app(session, pin=pin, device=panel,
                               max_streams=limits.streams(threads),
                               streams_per_address=limits.streams_per_address,
-                              allowed_hosts=allowed_hosts, panel_open=panel_open)
+                              allowed_hosts=allowed_hosts, panel_open=panel_open,
+                              buttons=buttons)
         self.server = table_server(self.app, host=host, port=port, threads=threads,
                                    limits=limits)
         self.port = getattr(self.server, "effective_port", port)

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from flask import Flask, Response
 
+from companion.buttons import DEFAULT_COLOURS, ButtonColour
 from companion.session import Session
 from web import api, auth, control, errors, pages
 from web import device as device_panel
@@ -56,9 +57,11 @@ class TableResponse(Response):
 def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                max_streams: int = 40, streams_per_address: int | None = None,
                allowed_hosts: Iterable[str] = (), panel_open: bool = False,
-               test_config: dict[str, Any] | None = None) -> Flask:
+               test_config: dict[str, Any] | None = None,
+               buttons: Sequence[ButtonColour] | None = None) -> Flask:
     """The web app of one table. `allowed_hosts`: the names it answers to besides loopback;
     `panel_open`: serve /device to other machines (with the PIN) and not only to loopback.
+    `buttons`: the box's seat button colours, button 1's first (X12).
     `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
     PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
@@ -94,6 +97,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         own_names=OwnNames(allowed_hosts),
         figures=Figures(session.store),
         panel_open=panel_open,
+        buttons=tuple(DEFAULT_COLOURS if buttons is None else buttons),
     )
     app.before_request(auth.check_host)
     for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp):

@@ -13,6 +13,7 @@ from companion.checks import is_whole
 from web.errors import ApiError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from companion.buttons import ButtonColour
     from companion.session import Session
     from web.auth import Logins, OwnNames, PinGuard
     from web.figures import Figures
@@ -30,6 +31,7 @@ class Parlour:
     logins: "Logins | None" = None
     own_names: "OwnNames | None" = None
     figures: "Figures | None" = None
+    buttons: tuple["ButtonColour", ...] = ()              # the seat buttons' colours (X12)
     panel_open: bool = False              # the /device panel for other machines (with the PIN)
 
 

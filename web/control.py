@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, flash, jsonify, redirect, request, url_for
 
 from companion.boarddata import parse_board_text
+from companion.buttons import colour_of
 from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused
 from companion.games import GAMES
@@ -46,7 +47,11 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     board = data.get("board")
     if board is not None and not isinstance(board, dict):
         raise ApiError(400, "'board' must be an object of board data")
-    return session.new_game(game, players, options, board, by=BY)
+    buttons = data.get("buttons")       # X12: checked by the game (one each, 1..6, distinct)
+    if buttons is not None and (not isinstance(buttons, list) or len(buttons) > MAX_PLAYERS
+                                or not all(is_whole(b) for b in buttons)):
+        raise ApiError(400, "'buttons' must be a list of seat button numbers, one a player")
+    return session.new_game(game, players, options, board, by=BY, buttons=buttons)
 
 
 def _account(data: dict[str, Any], name: str) -> int | str:
@@ -172,12 +177,33 @@ RANDOMIZER_CHOICES: dict[str, tuple[str, dict[str, Any]]] = {
 RANDOMIZER_GAMES = ("free-play",)           # games whose options take a randomizer
 
 
+def _form_seats() -> tuple[list[str], list[int]]:
+    """The form's rows are the seat buttons (X12): row n's `player` name is button n's, and a
+    row plays if it is ticked (`button` n) or named. An unnamed player is called by the
+    button's colour; an empty row in between moves no one to another button."""
+    names = [p.strip() for p in request.form.getlist("player")]
+    ticked = set()
+    for text in request.form.getlist("button"):
+        text = text.strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 2 and int(text) > 0):
+            raise ApiError(400, f"{text[:10]!r} is not a seat button number")
+        ticked.add(int(text))                # one the box has not is refused by the game
+    names += [""] * (max([len(names), *ticked]) - len(names))
+    colours = parlour().buttons
+    players, buttons = [], []
+    for number, name in enumerate(names, start=1):
+        if name or number in ticked:
+            players.append(name or colour_of(colours, number).name)
+            buttons.append(number)
+    return players, buttons
+
+
 def _form_new_game() -> dict[str, Any]:
     game = request.form.get("game", "")
     rulebook = GAMES.get(game)
     if rulebook is None:
         raise ApiError(400, "choose a game")
-    players = [p.strip() for p in request.form.getlist("player") if p.strip()]
+    players, buttons = _form_seats()
     options: dict[str, Any] = {}
     for name in rulebook.options:
         field = f"option-{game}-{name}"
@@ -188,7 +214,7 @@ def _form_new_game() -> dict[str, Any]:
         if choice not in RANDOMIZER_CHOICES:
             raise ApiError(400, "choose a randomizer from the list")
         options["randomizer"] = RANDOMIZER_CHOICES[choice][1]
-    out = {"game": game, "players": players, "options": options}
+    out = {"game": game, "players": players, "buttons": buttons, "options": options}
     upload = request.files.get("board")
     if upload is not None and upload.filename:
         try:

@@ -38,6 +38,8 @@ class DevicePanel(Protocol):
     def screen_version(self) -> int:
         """A number that increases whenever the frame changes."""
 
+    # It may also have `lit_seats() -> list[int]`: the seat buttons whose LED is on.
+
 
 def from_this_machine(address: str) -> bool:
     """Loopback, or one of this machine's own addresses (a browser on the table's machine
@@ -117,8 +119,11 @@ def screen() -> Response:
 
 @bp.get("/screen")
 def screen_version() -> Response:
-    """The frame's version, polled by the panel to know when to fetch a new PNG."""
-    response = jsonify(version=_device().screen_version())
+    """The frame's version, polled by the panel to know when to fetch a new PNG, and the
+    seat buttons lit now (as the box's LEDs are)."""
+    device = _device()
+    lit = getattr(device, "lit_seats", None)
+    response = jsonify(version=device.screen_version(), lit=list(lit()) if callable(lit) else [])
     response.headers["Cache-Control"] = "no-store"
     return response
 

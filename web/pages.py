@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, url_for
+from flask import Blueprint, Response, abort, render_template, url_for
 
+from companion.buttons import MAX_BUTTONS, ButtonColour, colour_of
 from companion.games import GAMES
 from companion.stats import goodness_of_fit, randomizer_title
 from companion.store import GameRecord
@@ -16,22 +17,41 @@ from web.api import MAX_ID
 from web.context import page_start, parlour
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
 from web.figures import PAGE
-from web.summaries import duration, summary, title, when
+from web.summaries import buttons, duration, summary, title, when
 
 bp = Blueprint("pages", __name__)
 
-SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 NOSCRIPT_REFRESH = 10          # seconds between reloads of a page without JavaScript
 
 
-def seat_colour(seat: int) -> str:
-    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+def button_colour(button: int | None) -> ButtonColour:
+    """Seat button n's colour on this box (X12)."""
+    return colour_of(parlour().buttons, button)
+
+
+def ink(css: str) -> str:
+    """Black or white, whichever reads better on a "#rrggbb" background."""
+    red, green, blue = (int(css[i:i + 2], 16) for i in (1, 3, 5))
+    return "#111111" if 0.299 * red + 0.587 * green + 0.114 * blue > 150 else "#ffffff"
 
 
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
-    return {"seat_colour": seat_colour, "csrf_token": auth.csrf_token,
-            "logged_in": auth.logged_in, "when": when}
+    return {"button_colour": button_colour, "csrf_token": auth.csrf_token,
+            "logged_in": auth.logged_in, "when": when,
+            "button_names": [c.name for c in parlour().buttons]}
+
+
+@bp.get("/buttons.css")
+def buttons_css() -> Response:
+    """The seat buttons' colours as classes (`button-2`), so pages colour a badge by the
+    button's number under the strict Content-Security-Policy (no inline styles)."""
+    rules = []
+    for number in range(1, MAX_BUTTONS + 1):
+        css = button_colour(number).css
+        rules.append(f".button-{number} {{ --button: {css}; --button-ink: {ink(css)}; }}")
+    return Response("\n".join(rules) + "\n", mimetype="text/css",
+                    headers={"Cache-Control": "no-cache"})
 
 
 def game_choices() -> list[dict[str, Any]]:
@@ -53,7 +73,7 @@ def status() -> str:
     show = {"chips": bool(state.get("pool")) or any(p.get("chips") for p in players),
             "score": any(p.get("score") for p in players)}
     return render_template("status.html", state=state, show=show, games=game_choices(),
-                           refresh=NOSCRIPT_REFRESH, colours=SEAT_COLOURS,
+                           refresh=NOSCRIPT_REFRESH,
                            winners_text=winners_text(state), roll_text=roll_text(state))
 
 
@@ -94,9 +114,11 @@ def games_page(endpoint: str) -> tuple[list[GameRecord], dict[str, str | None]]:
 @bp.get("/history")
 def history() -> str:
     records, links = games_page("pages.history")
+    store = parlour().session.store
     rows = []
     for record in records:
         row = summary(record)
+        row["buttons"] = buttons(store, record)
         row["when"] = when(record.created_at)
         row["length"] = duration(record.created_at, record.ended_at)
         rows.append(row)
@@ -112,6 +134,7 @@ def history_game(game_id: int) -> str:
         abort(404)
     told = parlour().figures.replayed(record)
     return render_template("game.html", game=summary(record), record=record, told=told,
+                           buttons=buttons(store, record),
                            when=when(record.created_at),
                            length=duration(record.created_at, record.ended_at))
 

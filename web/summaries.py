@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from companion.buttons import default_buttons
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.replay import replay
@@ -54,6 +55,14 @@ def replayed(store: Store, record: GameRecord) -> Replayed:
              for dice, values in effective_rolls(events)]
     verification = verify_rolls(events) if record.over else None
     return Replayed(words, rolls, verification, error)
+
+
+def buttons(store: Store, record: GameRecord) -> list[int]:
+    """Each player's seat button, as the game's new_game event recorded them (X12; 1..n in a
+    log that does not say): one indexed row, so nothing is kept."""
+    given = (store.first_event(record.id) or {}).get("buttons")
+    ok = isinstance(given, list) and len(given) == len(record.players)
+    return list(given) if ok else list(default_buttons(len(record.players)))
 
 
 def totals(rows: list[tuple[list[str], list[int] | None, str]]) -> list[dict[str, Any]]:

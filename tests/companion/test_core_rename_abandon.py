@@ -10,13 +10,18 @@ from companion.replay import replay
 from companion.session import Session
 from companion.store import Store
 
-KAT = {"type": "new_game", "game": "kat-en-muis", "players": ["Player 1", "Player 2"]}
+KAT = {"type": "new_game", "game": "kat-en-muis", "players": ["Red", "Blue"]}
 
 
 def test_core_rename_changes_the_name_and_says_so():
     state = replay([KAT, {"type": "rename", "seat": 1, "name": " Ben "}]).to_json()
-    assert [p["name"] for p in state["players"]] == ["Player 1", "Ben"]
-    assert state["log"][-1] == "Seat 2, Player 2, is now called Ben"
+    assert [p["name"] for p in state["players"]] == ["Red", "Ben"]
+    assert state["log"][-1] == "Button 2, Blue, is now called Ben"
+
+
+def test_core_rename_x12_names_the_players_button():
+    state = replay([{**KAT, "buttons": [5, 3]}, {"type": "rename", "seat": 0, "name": "Ann"}])
+    assert state.to_json()["log"][-1] == "Button 5, Red, is now called Ann"
 
 
 def test_core_rename_is_undone_like_any_event():
@@ -26,7 +31,7 @@ def test_core_rename_is_undone_like_any_event():
 
 
 @pytest.mark.parametrize("event, why", [
-    ({"type": "rename", "seat": 0, "name": "player 2"}, "same name"),
+    ({"type": "rename", "seat": 0, "name": "blue"}, "same name"),
     ({"type": "rename", "seat": 0, "name": "  "}, "1 to 24 characters"),
     ({"type": "rename", "seat": 5, "name": "Cas"}, "no seat 6"),
     ({"type": "rename", "seat": 0}, "needs 'name'"),

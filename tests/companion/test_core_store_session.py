@@ -275,3 +275,42 @@ def test_store_refused_file_is_not_kept_open(tmp_path, monkeypatch):
 def test_store_error_is_a_parlour_error():
     from companion.errors import ParlourError
     assert issubclass(StoreError, ParlourError) and issubclass(StoreError, RuntimeError)
+
+
+def test_session_x12_buttons_are_logged_and_kept_on_resume(db):
+    store, session = open_session(db)
+    session.new_game("cats-and-dogs", ["Blue", "Yellow"], buttons=[2, 4])
+    session.roll()
+    assert store.first_event(session.game_id)["buttons"] == [2, 4]
+    store.close()
+    store, resumed = open_session(db)
+    assert resumed.resumed
+    assert [p["button"] for p in resumed.snapshot()["players"]] == [2, 4]
+    store.close()
+
+
+def test_session_new_game_without_buttons_logs_one_to_n(db):
+    store, session = open_session(db)
+    session.new_game("lifes-mishaps", ["Ann", "Ben", "Cy"])
+    assert store.first_event(session.game_id)["buttons"] == [1, 2, 3]
+    with pytest.raises(Refused, match="two players cannot share seat button 3"):
+        session.new_game("kat-en-muis", ["Ann", "Ben"], buttons=[3, 3])
+    assert len(store.games()) == 1                       # the refused game stored nothing
+    store.close()
+
+
+def test_session_a_throw_carries_its_spin_only_in_its_own_snapshot(db):
+    store = Store(db)
+    session = Session(store, new_seed=lambda: SEED, spin_seconds=1.9)
+    heard = []
+    session.subscribe(heard.append)
+    session.new_game("cats-and-mice", ["Ann", "Ben"])
+    assert heard[-1]["spin"] is None
+    session.roll(spin=2.75)                              # a flick: its own spin time
+    assert heard[-1]["spin"] == {"roll": 1, "seconds": 2.75} == session.snapshot()["spin"]
+    session.roll()                                       # from a phone: the table's default
+    assert heard[-1]["spin"] == {"roll": 2, "seconds": 1.9}
+    session.undo()
+    assert heard[-1]["spin"] is None and session.snapshot()["spin"] is None
+    assert "spin" not in store.events(session.game_id)[1]        # not part of the game
+    store.close()

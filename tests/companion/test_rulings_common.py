@@ -269,3 +269,46 @@ def test_x11_finished_game_refuses_undo_corrections_and_renames(path):
             table.attempt(parse_event(event))
         assert why in str(caught.value)
     assert table.to_json() == before
+
+
+# -- X12 seat buttons -------------------------------------------------------------------------
+
+def test_x12_buttons_default_to_one_to_n_and_show_in_the_state():
+    state = play([new("lifes-mishaps", 3)])
+    assert [p["button"] for p in state["players"]] == [1, 2, 3]
+
+
+def test_x12_buttons_recorded_in_new_game_follow_each_player():
+    state = play([new("cats-and-dogs", 3, buttons=[2, 4, 6])])
+    assert [(p["name"], p["button"]) for p in state["players"]] == [
+        ("Ann", 2), ("Ben", 4), ("Cy", 6)]
+
+
+def test_x12_buttons_stay_through_events_and_undo():
+    events = [new("kat-en-muis", 2, buttons=[5, 3]), roll(6, 5), roll(1, 2)]
+    assert [p["button"] for p in play(events)["players"]] == [5, 3]
+    assert [p["button"] for p in play(events + [{"type": "undo"}])["players"]] == [5, 3]
+
+
+def test_x12_buttons_written_back_into_the_log():
+    from companion.events import parse_event
+    event = parse_event(new("kat-en-muis", 2, buttons=[2, 4]))
+    assert event.to_dict()["buttons"] == [2, 4]
+    assert "buttons" not in parse_event(new("kat-en-muis", 2)).to_dict()
+
+
+@pytest.mark.parametrize("buttons, words", [
+    ([1, 1], "two players cannot share seat button 1"),
+    ([0, 2], "there is no seat button 0: the buttons are 1 to 6"),
+    ([2, 7], "there is no seat button 7"),
+    ([1], "one button for each of the 2 players, not 1"),
+    ([1, 2, 3], "one button for each of the 2 players, not 3"),
+    ("12", "'buttons' must be a list of whole numbers"),
+    ([1, "2"], "'buttons' must be a list of whole numbers"),
+    ([1, True], "'buttons' must be a list of whole numbers"),
+    ([1.0, 2], "'buttons' must be a list of whole numbers"),
+])
+def test_x12_bad_buttons_refused_with_the_line(buttons, words):
+    with pytest.raises(LogError) as err:
+        play([new("kat-en-muis", 2, buttons=buttons)])
+    assert err.value.line == 1 and words in str(err.value)

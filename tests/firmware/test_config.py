@@ -109,6 +109,16 @@ def test_config_data_dir_default_follows_environment(env, extra, expected):
     ("[web]\nport = 0\n", "[web] port: expected 1-65535"),
     ("web = 3\n", "[web] must be a table"),
     ("seats = \n", "not valid TOML"),
+    ('[buttons]\ncolours = ["Red", "red"]\nseats = 2\n', "[buttons] seats: unknown key"),
+    ('seats = 2\n[buttons]\ncolours = ["Red", "red"]\n', "two buttons are called 'red'"),
+    ('seats = 2\n[buttons]\ncolours = ["Sky Blue #87ceeb", "SkyBlue #87cefa"]\n',
+     "two buttons are called 'skyblue'"),
+    ('seats = 3\n[buttons]\ncolours = ["Red", "Blue"]\n', "3 seats need 3 to 6 colours, got 2"),
+    ('seats = 1\n[buttons]\ncolours = ["Mauve"]\n', "'Mauve' is not a colour Parlour knows"),
+    ('seats = 1\n[buttons]\ncolours = [" "]\n', "expected a colour name of 1-24 printable"),
+    ('seats = 1\n[buttons]\ncolours = ["Red\\tRed"]\n', "expected a colour name"),
+    ('seats = 1\n[buttons]\ncolours = [3]\n', "expected a colour name"),
+    ('[buttons]\ncolours = "Red"\n', "[buttons] colours: expected a list"),
 ])
 def test_config_mistake_is_one_clear_error(env, tmp_path, text, message):
     path = write(tmp_path, text)
@@ -116,6 +126,17 @@ def test_config_mistake_is_one_clear_error(env, tmp_path, text, message):
         load_config(path, env=env)
     text = str(caught.value)
     assert text.startswith(f"{path}: ") and message in text and "\n" not in text
+
+
+def test_config_x12_button_colours_named_or_with_a_shade(env, tmp_path):
+    from companion.buttons import DEFAULT_COLOURS, ButtonColour
+    assert load_config(env=env).colours == DEFAULT_COLOURS
+    assert [c.name for c in DEFAULT_COLOURS] == ["Red", "Blue", "Green", "Yellow", "White",
+                                                  "Black"]
+    path = write(tmp_path, 'seats = 2\n[buttons]\ncolours = ["green", "Teal #00807F"]\n')
+    config = load_config(path, env=env)
+    assert config.colours == (ButtonColour("green", "#2e8b3a"), ButtonColour("Teal", "#00807f"))
+    assert config.seat_colours() == config.colours
 
 
 def test_config_missing_named_file_is_an_error(env, tmp_path):

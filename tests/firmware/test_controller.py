@@ -104,7 +104,9 @@ def test_controller_start_pick_game_join_and_start(table, session, controls):
     press(table, "press")
     snap = session.snapshot()
     assert snap["game"] == "cats-and-dogs"
-    assert [p["name"] for p in snap["players"]] == ["Player 2", "Player 4"]
+    assert [p["name"] for p in snap["players"]] == ["Blue", "Yellow"]      # X12: the colours
+    assert [p["button"] for p in snap["players"]] == [2, 4]
+    assert session.store.first_event(snap["game_id"])["buttons"] == [2, 4]
     assert table.buttons == [1, 3] and table.screen == "play"
     assert controls.armed == [1] and controls.lit == [1]           # seat 0 of the game: button 1
 
@@ -328,3 +330,20 @@ def test_controller_every_screen_draws(table):
         table.confirm = ("Sure?", "end game")
         image = table.render()
         assert (image.mode, image.size) == ("1", (128, 64)) and image.getbbox(), screen
+
+
+@pytest.mark.parametrize("strength", [0.0, 0.3, 1.0])
+def test_controller_a_flick_tells_the_phone_when_its_spin_stops(table, session, strength):
+    start(table, "kat-en-muis")
+    press(table, "flick", strength=strength)
+    spin = session.snapshot()["spin"]
+    assert table.screen == "spin" and spin["roll"] == session.snapshot()["rolls"]
+    assert spin["seconds"] == pytest.approx(table.animation.duration, abs=1e-3)
+
+
+def test_controller_x12_default_names_are_the_button_colours(session, controls, clock):
+    from companion.buttons import ButtonColour
+    colours = [ButtonColour(n, "#000000") for n in ("Ivory", "Jade", "Ruby")]
+    c = Controller(session, controls=controls, seats=3, clock=clock, colours=colours)
+    start(c, "lifes-mishaps", seats=(0, 2))
+    assert [(p["name"], p["button"]) for p in c.snap["players"]] == [("Ivory", 1), ("Ruby", 3)]

@@ -133,7 +133,7 @@ def test_sim_end_to_end_press_seats_and_flick_through_the_pins(
         act({"input": "knob", "action": "press"})
         snap = session.snapshot()
         assert snap["game"] == "cats-and-dogs" and len(snap["players"]) == 2
-        assert table.view()["turn"].name == "Player 1"
+        assert table.view()["turn"].name == "Red"
         version = panel.screen_version()
         act({"input": "seat", "seat": 3})                         # not armed: ignored
         assert table.flash_text == "Not your turn" and session.snapshot()["rolls"] == 0
@@ -143,5 +143,96 @@ def test_sim_end_to_end_press_seats_and_flick_through_the_pins(
         act({"input": "knob", "action": "press"})                 # skip to the result
         assert table.screen == "result"
         act({"input": "knob", "action": "press"})
-        assert table.view()["turn"].name == "Player 4"            # the lead passes on
+        assert table.view()["turn"].name == "Yellow"              # the lead passes on
     store.close()
+
+
+class Box:
+    """The real controls, panel and controller on one session: what `parlour run --sim` wires."""
+
+    def __init__(self, session, mock_factory, sim_clock):
+        self.inputs: list[InputEvent] = []
+        config = Config()
+        self.controls = Controls(config, self.inputs.append, pin_factory=mock_factory,
+                                 clock=sim_clock)
+        self.controller = Controller(session, controls=self.controls, seats=6, clock=sim_clock)
+        self.controller.attach()
+        self.panel = SimPanel(mock_factory, self.controls.pin_map, sim_clock,
+                              poll=self.controls.poll, leds=config.seat_led_pins())
+
+    def act(self, **payload):
+        self.panel.handle_input(payload)
+        while self.inputs:
+            self.controller.handle(self.inputs.pop(0))
+        self.controller.update()
+        self.panel.publish(self.controller.render())
+
+    def close(self):
+        self.controller.close()
+        self.controls.close()
+
+
+def test_sim_x12_device_game_keeps_its_buttons_after_a_restart(mock_factory, sim_clock, tmp_path):
+    """Seats 2 and 4 join; after a restart button 4 is still player 2's: its LED, its presses."""
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32))
+    box = Box(session, mock_factory, sim_clock)
+    box.act(input="knob", action="press")
+    box.act(input="knob", action="turn", detents=[g.id for g in box.controller.games]
+            .index("cats-and-mice"))
+    box.act(input="knob", action="press")
+    box.act(input="seat", seat=1)                                   # button 2
+    box.act(input="seat", seat=3)                                   # button 4
+    assert box.panel.lit_seats() == [1, 3]                          # joined: both lit
+    box.act(input="knob", action="press")
+    game_id = session.game_id
+    assert store.first_event(game_id)["buttons"] == [2, 4]
+    while session.snapshot()["phase"] == "lead":
+        session.roll()
+    session.roll()                                                  # a spin: captures allowed
+    box.close()
+    store.close()
+
+    store = Store(tmp_path / "parlour.db")                          # the restart
+    session = Session(store, new_seed=lambda: bytes(32))
+    assert session.resumed and session.game_id == game_id
+    box = Box(session, mock_factory, sim_clock)
+    buttons = {0: 1, 1: 3}                                          # seat -> button (0-based)
+    turn = session.snapshot()["turn"]
+    other = 1 - turn
+    assert box.panel.lit_seats() == [buttons[turn]]                 # the LED of the awaited
+    assert box.controls.lit == {buttons[turn]}
+    box.act(input="seat", seat=buttons[other])                      # the wrong player's button
+    assert box.controller.flash_text == "Not your turn"
+    box.act(input="seat", seat=buttons[turn])                       # a capture
+    events = store.events(game_id)
+    assert events[-1]["type"] == "press" and events[-1]["seat"] == turn
+    assert session.snapshot()["players"][turn]["score"] == 1
+    sim_clock.advance(2)
+    box.act(input="knob", action="flick", detents=30)               # X8: next, then the spin
+    box.act(input="knob", action="press")                           # skip the spin
+    assert session.snapshot()["turn"] == other
+    assert box.panel.lit_seats() == [buttons[other]]
+    sim_clock.advance(2)
+    box.controller.update()
+    box.act(input="seat", seat=buttons[other])                      # now theirs
+    events = store.events(game_id)
+    assert events[-1]["type"] == "press" and events[-1]["seat"] == other
+    assert box.controller.flash_text != "Not your turn"
+    box.act(input="seat", seat=buttons[turn])
+    assert box.controller.flash_text == "Not your turn"
+    assert store.events(game_id)[-1] == events[-1]                  # nothing recorded for it
+    assert [p["score"] for p in session.snapshot()["players"]] == [1, 1]
+    box.close()
+    store.close()
+
+
+def test_sim_panel_lights_the_armed_seat_like_the_leds(panel, controls):
+    assert panel.lit_seats() == []                                  # no LED pins given
+    lit = SimPanel(panel.factory, panel.pin_map, panel.clock, leds=Config().seat_led_pins())
+    controls.light([2])
+    assert lit.lit_seats() == [2]
+    controls.light([0, 4])
+    assert lit.lit_seats() == [0, 4]
+    controls.light([])
+    assert lit.lit_seats() == []

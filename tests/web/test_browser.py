@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -121,7 +122,8 @@ def test_browser_device_knob_swipe_flicks_and_buttons_send(table, phone):
         time.sleep(0.1)
     assert rolls(table) == 1, "the swipe did not spin"
     expect(phone.locator("#screen")).not_to_have_attribute("data-version", first_frame)
-    for name, payload in [("Undo", {"input": "undo"}), ("Seat 1", {"input": "seat", "seat": 0}),
+    for name, payload in [("Undo", {"input": "undo"}),
+                          (re.compile(r"^1 Red(, lit)?$"), {"input": "seat", "seat": 0}),
                           ("Press", {"input": "knob", "action": "press"})]:
         with phone.expect_response(lambda a: a.url.endswith("/device/input")) as answer:
             phone.get_by_role("button", name=name, exact=True).click()
@@ -141,3 +143,69 @@ def test_browser_falls_back_to_polling_when_streams_are_full(make_app, phone, se
         post(url + "/api/control/roll", {})
         expect(phone.locator("#roll-text")).to_contain_text("Last spin: Cy")
         expect(phone.locator("#dial svg path.seg-a")).to_have_count(3)
+
+
+def first_time(page, selector: str, words: str, limit: float) -> float | None:
+    """Seconds until `selector`'s text contains `words` (None if not within `limit`)."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        if words in (page.locator(selector).text_content() or ""):
+            return time.monotonic() - start
+        time.sleep(0.05)
+    return None
+
+
+def test_browser_live_view_reveals_a_throw_when_the_box_spin_stops(make_app, browser, phone,
+                                                                   session):
+    from playwright.sync_api import expect
+    with serving(make_app()) as url:
+        phone.goto(url + "/")
+        expect(phone.locator("#live")).to_have_text("Live")
+        session.new_game("kat-en-muis", ["Ann", "Ben"])
+        expect(phone.locator("#title")).to_have_text("Kat en Muis")
+        session.roll(spin=1.5)                       # the box's dial spins for 1.5 s
+        expect(phone.locator("#roll-text")).to_have_text("Ann throws…")
+        expect(phone.locator("#dial.spinning svg.dice")).to_have_count(1)
+        screenshot(phone, "status-spinning.png")
+        assert phone.locator("#prompt").text_content() == "Ann - throw the dice for the lead"
+        late = browser.new_page(viewport=PHONE)      # a phone that loads now sees the result
+        late.goto(url + "/")
+        expect(late.locator("#roll-text")).to_contain_text("Last throw: Ann", timeout=500)
+        late.close()
+        shown = first_time(phone, "#roll-text", "Last throw: Ann", limit=5)
+        assert shown is not None
+        expect(phone.locator("#prompt")).to_have_text("Ben - throw the dice for the lead")
+        expect(phone.locator("#dial.spinning")).to_have_count(0)
+        session.roll(spin=1.5)
+        expect(phone.locator("#roll-text")).to_have_text("Ben throws…")
+        session.undo()                               # anything newer shows at once
+        expect(phone.locator("#roll-text")).to_contain_text("Last throw: Ann", timeout=1000)
+        start = time.monotonic()
+        session.roll(spin=1.5)
+        shown = first_time(phone, "#roll-text", "Last throw: Ben", limit=5)
+        assert shown is not None and time.monotonic() - start >= 1.4   # not before the dial stops
+
+
+def test_browser_x12_panel_lights_the_armed_button_and_the_phone_shows_buttons(table, browser):
+    from playwright.sync_api import expect
+    post(table + "/api/control/new-game", {"game": "cats-and-mice", "players": ["Ann", "Ben"],
+                                           "buttons": [2, 4]})
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page.set_default_timeout(WAIT_MS)
+    page.goto(table + "/device")
+    expect(page.locator("#seat-buttons .seat.lit")).to_have_count(1)
+    expect(page.locator("#seat-buttons .seat.lit")).to_have_attribute("data-seat", "1")
+    expect(page.get_by_role("button", name="2 Blue, lit", exact=True)).to_be_visible()
+    screenshot(page, "device-lit-390.png")
+    page.goto(table + "/")
+    rows = page.locator("#players tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator(".dot")).to_have_text("2")
+    expect(rows.nth(0).locator(".badge")).to_have_text("2Button 2, Blue")
+    expect(rows.nth(1).locator(".dot")).to_have_text("4")
+    colour = page.locator("#players .dot.button-2").evaluate(
+        "node => getComputedStyle(node).backgroundColor")
+    assert colour == "rgb(30, 99, 198)"                  # Blue's shade, from /buttons.css
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "status-buttons-390.png")
+    page.close()

@@ -2,13 +2,13 @@
 
 import pytest
 
-from web_support import PNG
+from web_support import PNG, FakeDevice
 
 
 def test_device_page_has_seats_knob_and_buttons(client, device):
     page = client.get("/device").get_data(as_text=True)
     assert 'id="screen"' in page and 'id="knob"' in page
-    assert page.count('class="seat seat-') == device.seats
+    assert page.count('class="seat button-') == device.seats
     for label in ("Undo", "Menu", "Press", "Hold", "Flick"):
         assert f">{label}" in page
     assert "device.js" in page
@@ -23,9 +23,9 @@ def test_device_screen_png_is_the_frame_uncached(client, device):
 
 
 def test_device_screen_version_follows_the_device(client, device):
-    assert client.get("/device/screen").get_json() == {"version": 1}
+    assert client.get("/device/screen").get_json()["version"] == 1
     client.post("/device/input", json={"input": "undo"})
-    assert client.get("/device/screen").get_json() == {"version": 2}
+    assert client.get("/device/screen").get_json()["version"] == 2
 
 
 @pytest.mark.parametrize("payload,passed", [
@@ -117,3 +117,21 @@ PAYLOADS = st.fixed_dictionaries({}, optional={
 def test_device_input_never_500_for_anything_sent(client, payload):
     response = client.post("/device/input", json=payload)
     assert response.status_code < 500 and response.is_json
+
+
+def test_device_panel_state_says_which_seat_buttons_are_lit(make_app, session):
+    class LitDevice(FakeDevice):
+        lit = [2]
+
+        def lit_seats(self):
+            return list(self.lit)
+
+    device = LitDevice(session)
+    client = make_app(device=device).test_client()
+    assert client.get("/device/screen").get_json() == {"version": 1, "lit": [2]}
+    device.lit = [0, 3]
+    assert client.get("/device/screen").get_json()["lit"] == [0, 3]
+    page = client.get("/device").get_data(as_text=True)
+    assert page.count('data-seat="') == device.seats and 'class="led-word" hidden' in page
+    plain = make_app(device=FakeDevice(session)).test_client()
+    assert plain.get("/device/screen").get_json()["lit"] == []      # a panel without LEDs

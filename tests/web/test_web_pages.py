@@ -32,7 +32,8 @@ def test_pages_status_shows_players_turn_and_log(client, kat, control):
     page = client.get("/").get_data(as_text=True)
     assert "Kat en Muis" in page
     assert "Ben - throw the dice for the lead" in page
-    assert 'class="swatch seat-0"' in page and ">red<" in page and ">blue<" in page
+    assert 'class="dot button-1"' in page and 'class="dot button-2"' in page     # X12
+    assert "Button 1, </span>Red<" in page and "Button 2, </span>Blue<" in page
     assert "Ann" in page and "Ben" in page
     assert "Last throw: Ann" in page
     log = page[page.index('id="log"'):]
@@ -152,7 +153,8 @@ def test_pages_history_lists_games_and_totals(client, control, session):
     page = client.get("/history").get_data(as_text=True)
     winner = end["players"][end["winners"][0]]["name"]
     assert "Kat en Muis" in page and "2024-05-01" in page
-    assert "Ann, Ben" in page and "playing" in page
+    assert "Button 1, Red Ann, 2Button 2, Blue Ben" in re.sub(r"<[^>]+>", "", page)   # X12
+    assert "playing" in page
     totals = page[page.index('id="totals"'):]
     rows = re.findall(r"<tr><td>(\w+)</td><td>(\d+)</td><td>(\d+)</td></tr>", totals)
     assert ("Ann", "2", "1" if winner == "Ann" else "0") in rows
@@ -240,3 +242,64 @@ def test_pages_form_bad_board_file_starts_nothing(client, logged_in, session, co
         content_type="multipart/form-data", follow_redirects=True)
     assert message in response.get_data(as_text=True)
     assert session.snapshot()["phase"] == "idle"
+
+
+# -- X12: seat buttons and their colours ----------------------------------------------------
+
+def test_pages_x12_form_rows_are_buttons_an_empty_row_moves_no_one(client, logged_in, session):
+    client.post("/control/new-game", data={
+        "csrf": logged_in, "game": "lifes-mishaps", "player": ["Ann", "", "Cy", ""],
+        "button": ["4"]})
+    snap = session.snapshot()
+    assert [(p["name"], p["button"]) for p in snap["players"]] == [
+        ("Ann", 1), ("Cy", 3), ("Yellow", 4)]              # ticked, unnamed: its colour
+
+
+def test_pages_x12_form_refuses_a_button_the_box_has_not(client, logged_in, session):
+    response = client.post("/control/new-game", data={
+        "csrf": logged_in, "game": "kat-en-muis", "player": ["Ann"], "button": ["1", "7"]},
+        follow_redirects=True)
+    assert "there is no seat button 7" in response.get_data(as_text=True)
+    assert session.snapshot()["game"] is None
+
+
+def test_pages_x12_new_game_form_offers_the_box_buttons(make_app, session):
+    from companion.buttons import ButtonColour
+    app = make_app(buttons=[ButtonColour("Ivory", "#fffff0"), ButtonColour("Jade", "#00a86b")])
+    client = app.test_client()
+    token = csrf(client.get("/").get_data(as_text=True))
+    client.post("/control/login", data={"pin": PIN, "csrf": token})
+    page = client.get("/").get_data(as_text=True)
+    form = page[page.index('id="new-game"'):page.index("</form>", page.index('id="new-game"'))]
+    assert form.count('name="button"') == 2 and 'placeholder="Jade"' in form
+    assert "Button 2, </span>Jade<" in form
+    css = client.get("/buttons.css")
+    assert css.mimetype == "text/css"
+    rules = css.get_data(as_text=True)
+    assert ".button-1 { --button: #fffff0; --button-ink: #111111; }" in rules
+    assert ".button-2 { --button: #00a86b; --button-ink: #ffffff; }" in rules
+    assert ".button-3 { --button: #8a8a8a;" in rules          # no such button here: grey
+
+
+def test_pages_x12_players_show_their_button_not_their_seat(client, logged_in, control,
+                                                            session):
+    control("new-game", {"game": "cats-and-dogs", "players": ["Ann", "Ben"], "buttons": [6, 2]})
+    page = client.get("/").get_data(as_text=True)
+    assert '<option value="0">Ann (button 6)</option>' in page                 # the forms too
+    players = page[page.index('id="players"'):page.index("</table>", page.index('id="players"'))]
+    rows = re.findall(r'class="dot button-(\d)".*?Button \d, </span>(\w+)<.*?class="name">(\w+)',
+                      players, re.S)
+    assert rows == [("6", "Black", "Ann"), ("2", "Blue", "Ben")]
+    history = re.sub(r"<[^>]+>", "", client.get("/history").get_data(as_text=True))
+    assert "Button 6, Black Ann, 2Button 2, Blue Ben" in history
+    game = client.get(f"/history/{session.game_id}").get_data(as_text=True)
+    assert 'class="dot button-6"' in game and "Button 6, </span>Black<" in game
+
+
+def test_pages_x12_api_buttons_checked(control, session):
+    answer = control("new-game", {"game": "kat-en-muis", "players": ["A", "B"], "buttons": "12"})
+    assert answer.status_code == 400 and "'buttons'" in answer.get_json()["error"]
+    answer = control("new-game", {"game": "kat-en-muis", "players": ["A", "B"], "buttons": [3, 3]})
+    assert answer.status_code == 409
+    assert answer.get_json()["error"] == "two players cannot share seat button 3"
+    assert session.snapshot()["game"] is None

@@ -42,6 +42,7 @@
   function refresh() {
     if (timer) { clearTimeout(timer); timer = null; }
     fetch("/device/screen", {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (body) {
+      light(body.lit || []);
       var img = $("screen");
       if (version === null) version = Number(img.getAttribute("data-version"));
       if (body.version !== version && !loading) {
@@ -57,6 +58,16 @@
       }
       timer = setTimeout(refresh, POLL_MS);
     }).catch(function () { timer = setTimeout(refresh, 1000); });
+  }
+
+  // -- the seat buttons' LEDs: lit as the box lights them (the armed seats) -------------------
+  function light(seats) {
+    document.querySelectorAll("#seat-buttons .seat").forEach(function (button) {
+      var on = seats.indexOf(Number(button.getAttribute("data-seat"))) >= 0;
+      button.classList.toggle("lit", on);
+      var word = button.querySelector(".led-word");
+      if (word) word.hidden = !on;
+    });
   }
 
   // -- the knob --------------------------------------------------------------------------------

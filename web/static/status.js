@@ -3,9 +3,9 @@
    redraws the same structure the server rendered. */
 (function () {
   "use strict";
-  var COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"];
   var POLL_MS = 3000, RETRY_STREAM_MS = 60000;
   var current = null, source = null, pollTimer = null, retryTimer = null;
+  var held = null;    // {state, timer}: a throw kept back while the box's dial still spins
 
   function $(id) { return document.getElementById(id); }
   function show(node, yes) { if (node) node.hidden = !yes; }
@@ -16,6 +16,22 @@
     if (content !== undefined) node.textContent = content;
     return node;
   }
+  function colourName(number) {          // the box's seat button colours, from the page (X12)
+    var table = $("players"), colours = [];
+    try { colours = JSON.parse(table.getAttribute("data-colours") || "[]"); } catch (err) { /* none */ }
+    return colours[number - 1] || ("Button " + number);
+  }
+
+  function badge(number) {               // as _badge.html draws it
+    var dot = make("span", "dot button-" + number, String(number));
+    dot.setAttribute("aria-hidden", "true");
+    var words = make("span", "colour");
+    words.append(make("span", "sr-only", "Button " + number + ", "), colourName(number));
+    var out = make("span", "badge");
+    out.append(dot, words);
+    return out;
+  }
+
   function name(state, seat) {
     var p = (state.players || [])[seat];
     return p ? p.name : "";
@@ -56,10 +72,7 @@
       var won = (state.winners || []).indexOf(seat) >= 0, turn = state.turn === seat;
       var tr = make("tr", (turn ? "turn" : "") + (won ? " winner" : ""));
       var cell = make("td");
-      var swatch = make("span", "swatch seat-" + (seat % 6));
-      swatch.setAttribute("aria-hidden", "true");
-      cell.append(swatch, " ", make("span", "seatno", String(seat + 1)), " ",
-        make("span", "colour", COLOURS[seat % 6]));
+      cell.appendChild(badge(typeof p.button === "number" ? p.button : seat + 1));
       tr.appendChild(cell);
       var who = make("td", "name", p.name);
       if (turn) who.append(" ", make("span", "marker", "to play"));
@@ -89,13 +102,17 @@
     show($("seed-line"), !!state.seed);
   }
 
+  function seatLabel(p, i) {             // "Ann (button 2)", as the page's forms say it
+    return p.name + " (button " + (typeof p.button === "number" ? p.button : i + 1) + ")";
+  }
+
   function renderControls(state) {
     var players = state.players || [];
     document.querySelectorAll("select[data-seats]").forEach(function (select) {
       var keep = select.value;
       var options = document.createDocumentFragment();
       players.forEach(function (p, i) {
-        var o = make("option", "", (i + 1) + ". " + p.name); o.value = String(i); options.appendChild(o);
+        var o = make("option", "", seatLabel(p, i)); o.value = String(i); options.appendChild(o);
       });
       if (select.dataset.seats === "pool") {
         var pool = make("option", "", "the pool"); pool.value = "pool"; options.appendChild(pool);
@@ -111,7 +128,7 @@
       players.forEach(function (p, i) {
         var label = make("label");
         var input = make("input"); input.type = "checkbox"; input.name = "winners"; input.value = String(i);
-        label.append(input, " " + (i + 1) + ". " + p.name);
+        label.append(input, " " + seatLabel(p, i));
         items.appendChild(label);
       });
       box.replaceChildren(items);
@@ -133,16 +150,54 @@
     renderLog(state);
   }
 
-  function apply(state) {
-    if (!state || typeof state !== "object") return;
-    if (current && state.game_id === current.game_id && state.version <= current.version) return;
-    var seatsChanged = !current || JSON.stringify((current.players || []).map(function (p) { return p.name; })) !==
-      JSON.stringify((state.players || []).map(function (p) { return p.name; }));
-    var fresh = !!current && !!state.last_roll && (state.rolls !== current.rolls ||
-      JSON.stringify(state.last_roll) !== JSON.stringify(current.last_roll));
+  // A new throw from the live stream is shown when the box's dial stops: its state carries
+  // `spin` (seconds the dial spins); until then the page shows the dial spinning and keeps the
+  // rest of the table as it was. Any later state shows at once (the box settles its spin on
+  // the next input too); a page that loads or polls shows what the table holds.
+  function spinning(state) {
+    var roll = state.last_roll || {}, kind = (state.randomizer || {}).kind;
+    var who = name(state, roll.seat);
+    show($("roll"), true);
+    text($("roll-text"), who + (kind === "dice" ? " throws…" : " spins…"));
+    var dial = $("dial");
+    if (window.ParlourDial) {
+      window.ParlourDial.draw(dial, {values: (roll.values || []).map(function () {
+        return kind === "dice" ? "?" : 1; })}, state.randomizer, false);
+    }
+    dial.classList.add("spinning");
+  }
+
+  function reveal() {
+    if (!held) return;
+    var state = held.state;
+    clearTimeout(held.timer);
+    held = null;
+    $("dial").classList.remove("spinning");
+    display(state, false);
+  }
+
+  function display(state, fresh) {
+    var seats = function (s) { return JSON.stringify((s.players || []).map(function (p) { return [p.name, p.button]; })); };
+    var seatsChanged = !current || seats(current) !== seats(state);
     current = state;
     render(state, fresh);
     if (seatsChanged) renderControls(state);
+  }
+
+  function apply(state, live) {
+    if (!state || typeof state !== "object") return;
+    var latest = held ? held.state : current;
+    if (latest && state.game_id === latest.game_id && state.version <= latest.version) return;
+    if (held) reveal();
+    var fresh = !!current && !!state.last_roll && (state.rolls !== current.rolls ||
+      JSON.stringify(state.last_roll) !== JSON.stringify(current.last_roll));
+    var spin = state.spin;
+    if (fresh && live && spin && spin.roll === state.rolls && spin.seconds > 0) {
+      held = {state: state, timer: setTimeout(reveal, spin.seconds * 1000)};
+      spinning(state);
+      return;
+    }
+    display(state, fresh);
   }
 
   function poll() {
@@ -172,7 +227,7 @@
     });
     source.addEventListener("state", function (e) {
       setLive("live", "Live");
-      try { apply(JSON.parse(e.data)); } catch (err) { /* a broken message: wait for the next */ }
+      try { apply(JSON.parse(e.data), true); } catch (err) { /* a broken message: wait for the next */ }
     });
     source.addEventListener("error", function () {
       if (source && source.readyState === EventSource.CLOSED) startPolling();
