@@ -140,3 +140,66 @@ def choices(snap: Snapshot) -> list[int]:
         if isinstance(values, list) and values and all(isinstance(v, int) for v in values):
             return sorted(set(values))
     return list(range(1, 7))
+
+
+# Free play's randomizers as the device offers them (the order of the knob's list).
+RANDOMIZERS: list[tuple[str, dict[str, Any]]] = [
+    ("One die", {"kind": "dice", "count": 1}),
+    ("Two dice", {"kind": "dice", "count": 2}),
+    ("Three dice", {"kind": "dice", "count": 3}),
+    ("The Indicator", {"kind": "indicator"}),
+    *((f"Spinner of {n}", {"kind": "spinner", "faces": n}) for n in range(2, 13)),
+    ("No dice", {"kind": "none"}),
+]
+
+# Refusals as players say them: the rules' words for the phone's log, the table's for the box.
+DEVICE_WORDS = {
+    "the game is over and its seed may be revealed: it cannot be taken back":
+        "The game is over: it cannot be taken back",
+}
+
+
+def refusal_text(text: str) -> str:
+    """A refusal as a whole sentence: capital first, full stop last, no talk of seeds."""
+    text = DEVICE_WORDS.get(text, text).strip()
+    if not text:
+        return "Not now."
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def game_detail(rulebook: Any, chooses_randomizer: bool) -> str:
+    """The game list's line under a title: "2-6 players · a spinner of 6"."""
+    span = str(rulebook.min_players) if rulebook.min_players == rulebook.max_players else \
+        f"{rulebook.min_players}-{rulebook.max_players}"
+    if chooses_randomizer:
+        dice = "dice, the Indicator or a spinner: you choose"
+    elif rulebook.randomizer is not None:
+        dice = rulebook.randomizer.name
+    else:
+        dice = "no dice in play"
+    return f"{span} player{'s' * (span != '1')} · {dice}"
+
+
+def choice_meaning(snap: Snapshot, value: int, after: Snapshot | None = None) -> str:
+    """What a knob choice means (Domino Rex): "uncover a 4: 4 + 3 = 7", or for the answer
+    after it, the sum that moved a checker ("4 + 3 = 7") and "Rex!" when one was crowned."""
+    if "last_uncovered" not in snap:
+        return "" if after is not None else "press to choose"
+    last = snap.get("last_uncovered")
+    if after is not None:
+        words = " ".join((after.get("log") or [])[len(snap.get("log") or []):])
+        if "Rex!" in words:
+            return "Rex!"
+        return f"{value} + {last} = {value + last}" if last else str(value)
+    if not last:
+        return f"uncover a {value} to open"
+    return f"uncover a {value}: {value}+{last}={value + last}"
+
+
+def final_points(snap: Snapshot) -> str:
+    """A finished game's points in one line ("Ann 27 · Ben 18"), or "" without points."""
+    players = snap.get("players") or []
+    if not any(p.get("score") for p in players):
+        return ""
+    return " · ".join(f"{p['name']} {p.get('score') or 0}" for p in players)

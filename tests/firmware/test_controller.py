@@ -77,6 +77,8 @@ def start(c, game, seats=(0, 1)):
 def settle_lead(c, clock):
     for _ in range(30):
         if c.snap["phase"] != "lead":
+            if c.screen == "result":
+                press(c, "press")                  # close the lead's result
             return
         press(c, "flick", strength=0.5)
         press(c, "press")
@@ -158,7 +160,7 @@ def test_controller_press_skips_the_spin(table):
 def test_controller_ignored_seat_flashes_not_your_turn_briefly(table, clock, controls):
     start(table, "kat-en-muis")
     press(table, "ignored", seat=1)
-    assert table.flash_text == "Not your turn" and controls.beeps == ["error"]
+    assert table.flash_text == "Not your turn" and controls.beeps[-1] == "error"
     clock.advance(ctl.FLASH_SECONDS + 0.01)
     assert table.update()
     assert table.flash_text == ""
@@ -168,7 +170,7 @@ def test_controller_refusal_is_shown_never_raised(table, session):
     start(table, "kat-en-muis")
     version = session.version
     press(table, "undo")                                           # nothing to undo yet
-    assert "nothing to undo" in table.flash_text and session.version == version
+    assert table.flash_text == "Nothing to undo." and session.version == version
 
 
 def test_controller_undo_takes_back_the_spin(table, session):
@@ -284,8 +286,13 @@ def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
     assert table.screen == "declare"
     press(table, "turn", detents=1)                                # "Player 2 wins"
     press(table, "press")
+    assert table.screen == "confirm" and session.snapshot()["phase"] == "play"
+    press(table, "turn", detents=1)                                # "Yes"
+    press(table, "press")
     snap = session.snapshot()
     assert snap["phase"] == "over" and snap["winners"] == [1]
+    assert table.screen == "result" and "Fox is free" in " ".join(table.view()["text"])
+    press(table, "press")
     assert table.screen == "over"
     press(table, "press")
     assert table.screen == "games"
