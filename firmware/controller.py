@@ -33,7 +33,8 @@ from firmware import screens
 from firmware.animation import FPS, Animation
 from firmware.inputs import InputEvent
 from firmware.views import (RANDOMIZERS, choice_meaning, choices, final_points, game_detail,
-                            player_name, refusal_text, roll_text, score_rows, split_prompt,
+                            player_name, refusal_text, restates, roll_text, score_rows,
+                            split_prompt,
                             turn_view, winners_text)
 
 FLASH_SECONDS = 1.2          # "Not your turn"
@@ -287,6 +288,8 @@ class Controller:
             before = self.snap
         if self._call(lambda: self.session.roll(by="knob")):
             self._animate(before, self.snap, strength=event.strength)
+            if self.snap.get("phase") == "over":
+                self._beep("win")
 
     def _animate(self, before: dict[str, Any], after: dict[str, Any], strength: float) -> None:
         roll = after.get("last_roll") or {}
@@ -296,14 +299,15 @@ class Controller:
         self.animation = Animation(randomizer, roll.get("values") or [], strength=strength,
                                    name=name, clock=self.clock)
         words = list(after.get("log") or [])[len(before.get("log") or []):]
+        values = roll_text(after, randomizer)
+        if words and restates(words[0], name, values):
+            words = words[1:]                     # heading and big values say it already
         _, instruction = split_prompt(after.get("prompt") or "")
         if after.get("turn") == seat and after.get("awaiting") not in ("roll", None) \
                 and instruction:
-            words = [instruction] + words[1:]     # what this spin allows (assisted games)
-        elif len(words) > 1 and words[0].startswith(name):
-            words = words[1:]                     # the first line restates the spin
+            words = [instruction] + words         # what this spin allows (assisted games)
         verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
-        self.outcome = (f"{name} {verb}", roll_text(after, randomizer), words)
+        self.outcome = (f"{name} {verb}", values, words)
         self.screen = "spin"
 
     def on_skip(self, event: InputEvent) -> None:
@@ -316,6 +320,7 @@ class Controller:
         self._show_result()
 
     def _show_result(self) -> None:
+        self.flash_text = ""                       # the new answer replaces an old notice
         self.screen = "result"
         self.screen_until = self.clock() + RESULT_SECONDS
         self._turn_to(0)

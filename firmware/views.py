@@ -68,6 +68,20 @@ def roll_text(snap: Snapshot, randomizer: dict[str, Any] | None = None) -> str:
     return " · ".join(label(randomizer or snap.get("randomizer"), v) for v in values)
 
 
+SPIN_WORDS = {"throws", "spins", "and", ","}
+
+
+def restates(line: str, name: str, values: str) -> bool:
+    """True if a log line only restates a spin ("Ann throws 3 and 5") that the result's
+    heading and big values already show; a line that says more ("... and moves to 7", "...
+    for the lead") is kept whole."""
+    if not name or not line.startswith(name):
+        return False
+    rest = line[len(name):].replace(",", " , ").split()
+    shown = set(values.replace("·", " ").split())
+    return all(w in SPIN_WORDS or w in shown for w in rest)
+
+
 def player_name(snap: Snapshot, seat: int | None) -> str:
     players = snap.get("players") or []
     return players[seat]["name"] if seat is not None and 0 <= seat < len(players) else ""
