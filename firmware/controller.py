@@ -308,6 +308,7 @@ class Controller:
             words = [instruction] + words         # what this spin allows (assisted games)
         verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
         self.outcome = (f"{name} {verb}", values, words)
+        self.flash_text = ""                       # the spin answers the flick
         self.screen = "spin"
 
     def on_skip(self, event: InputEvent) -> None:
@@ -375,7 +376,7 @@ class Controller:
             if self._call(lambda: self.session.submit({"type": "choose", "value": value},
                                                       by="knob")):
                 self.choice_index = 0
-                self._answer(before, f"{who} uncovers {value}",
+                self._answer(before, f"{who} uncovers",
                              choice_meaning(before, value, self.snap))
         elif awaiting == "declare":
             self._open_declare()
@@ -624,7 +625,7 @@ class Controller:
                                  game_detail(rb, chooses_randomizer(rb)))
 
     def draw_dice(self) -> Image.Image:
-        return screens.choice_list(f"{self.games[self.game_index].title}: throw with",
+        return screens.choice_list(f"{self.games[self.game_index].title}: dice",
                                    [label for label, _ in RANDOMIZERS], self.dice_index)
 
     def draw_join(self) -> Image.Image:
@@ -667,9 +668,9 @@ class Controller:
     def draw_over(self) -> Image.Image:
         who, verb = winners_text(self.snap)
         points = final_points(self.snap)
-        self.page_text = [who, verb, points]
-        return screens.game_over(self.snap.get("title") or "", who, verb,
-                                 points or "press: new game")
+        foot = "turn: all points" if points and points != verb else "press: new game"
+        self.page_text = [who, points or verb, foot]
+        return screens.game_over(self.snap.get("title") or "", who, points or verb, foot)
 
     def draw_menu(self) -> Image.Image:
         return screens.menu(self.menu_items, self.menu_index)

@@ -192,6 +192,24 @@ def pages(lines: Sequence[str], first: int, rest: int = 4) -> list[list[str]]:
     return out
 
 
+def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4) -> list[list[str]]:
+    """Sentences wrapped and paged so that none is split across pages unless it is longer
+    than a page ("... pays Player" / "2 1 chip" would be misread)."""
+    out: list[list[str]] = [[]]
+    room = first
+    for sentence in sentences:
+        lines = wrap(sentence, SMALL)
+        if len(out[-1]) + len(lines) > room and out[-1] and len(lines) <= rest:
+            out.append([])
+            room = rest
+        for line in lines:
+            if len(out[-1]) >= room:
+                out.append([])
+                room = rest
+            out[-1].append(line)
+    return out
+
+
 def wrapped(lines: Sequence[str], size: int = SMALL, room: int = W - 2) -> list[str]:
     """Every sentence of `lines` wrapped to `room`, one after another."""
     return [w for line in lines for w in wrap(line, size, room)]
@@ -314,7 +332,7 @@ def turn(view: TurnView, page: int = 0) -> Image.Image:
 def result_pages(values: str, lines: Sequence[str]) -> list[list[str]]:
     """The outcome's words, paged: two lines under the big values on the first page (four
     when there are no values), four on each page after."""
-    return pages(wrapped(lines), 2 if values else 4)
+    return sentence_pages(lines, 2 if values else 4)
 
 
 def result(heading: str, values: str, lines: Sequence[str], page: int = 0) -> Image.Image:
@@ -375,7 +393,7 @@ def game_over(title: str, winners: str, verb: str, detail: str) -> Image.Image:
     else:
         for i, line in enumerate(wrap(winners, MEDIUM)[:2]):
             centred(draw, 13 + i * 12, line, MEDIUM, bold=True)
-    centred(draw, 37, verb, MEDIUM)
+    centred(draw, 37, verb, fit(verb, W - 2, (MEDIUM, SMALL)))
     footer(draw, detail)
     return image
 
@@ -398,6 +416,8 @@ def message(heading: str, big: str, small: str = "") -> Image.Image:
 def flash_pages(words: str) -> list[tuple[int, list[str]]]:
     """A notice's pages as (size, lines): up to three medium lines on one page, else small
     lines four to a page, so a long refusal is read whole."""
+    if width(words, 16) <= W - 10:
+        return [(16, [words])]                        # "Not your turn": big and bold
     lines = wrap(words, MEDIUM, W - 10)
     if len(lines) <= 3:
         return [(MEDIUM, lines)]
@@ -410,7 +430,7 @@ def flash(base: Image.Image, words: str, page: int = 0) -> Image.Image:
     draw = ImageDraw.Draw(image)
     paged = flash_pages(words)
     size, lines = paged[max(0, min(page, len(paged) - 1))]
-    pitch = 13 if size == MEDIUM else LINE
+    pitch = {16: 17, MEDIUM: 13}.get(size, LINE)
     tall = pitch * len(lines) + 6
     top = (H - tall) // 2
     draw.rectangle((2, top, W - 3, top + tall), fill=OFF, outline=ON)
@@ -464,7 +484,7 @@ def draw_dial(draw: ImageDraw.ImageDraw, frame: SpinFrame) -> None:
     size = fit(shown, W - x, (22, BIG, 16, MEDIUM, SMALL))
     text(draw, ((x + W) // 2, 36), shown, size, anchor="mm", bold=True)
     if not frame.settled:
-        text(draw, (x, 52), "press: stop", SMALL)
+        text(draw, (W, 52), "press: stop", SMALL, anchor="ra")
 
 
 def draw_dice(draw: ImageDraw.ImageDraw, frame: SpinFrame) -> None:

@@ -187,7 +187,7 @@ def game_detail(rulebook: Any, chooses_randomizer: bool) -> str:
     span = str(rulebook.min_players) if rulebook.min_players == rulebook.max_players else \
         f"{rulebook.min_players}-{rulebook.max_players}"
     if chooses_randomizer:
-        dice = "dice, the Indicator or a spinner: you choose"
+        dice = "you choose the dice"
     elif rulebook.randomizer is not None:
         dice = rulebook.randomizer.name
     else:
@@ -212,8 +212,11 @@ def choice_meaning(snap: Snapshot, value: int, after: Snapshot | None = None) ->
 
 
 def final_points(snap: Snapshot) -> str:
-    """A finished game's points in one line ("Ann 27 · Ben 18"), or "" without points."""
+    """The winner's points under their name ("wins, 27 points"), or "" in a game without
+    points or with shared winners (the scores screen has everyone's)."""
     players = snap.get("players") or []
-    if not any(p.get("score") for p in players):
+    winners = snap.get("winners") or []
+    if len(winners) != 1 or not any(p.get("score") for p in players):
         return ""
-    return " · ".join(f"{p['name']} {p.get('score') or 0}" for p in players)
+    score = players[winners[0]].get("score") or 0
+    return f"wins, {score} point{'s' * (score != 1)}"

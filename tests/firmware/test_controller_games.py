@@ -4,9 +4,12 @@ log records for a throw, a seat press, a choice or a declaration reaches the OLE
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from companion.games import GAMES
 from companion.session import Session
@@ -17,6 +20,8 @@ from firmware.views import RANDOMIZERS
 from test_controller import SEED, FakeControls
 
 STEPS = 120                # inputs per game: enough to finish most, few enough to stay fast
+# PARLOUR_SCREEN_SHEETS=<dir>: also save every distinct frame of each game at 4x, in sheets
+SHEETS = os.environ.get("PARLOUR_SCREEN_SHEETS")
 
 
 @pytest.fixture
@@ -33,7 +38,22 @@ def controls():
 
 def press(c, kind, **fields):
     c.handle(InputEvent(kind, **fields))
-    c.render()
+    frame = c.render()
+    frames = getattr(c, "frames", None)
+    if frames is not None and (not frames or frames[-1].tobytes() != frame.tobytes()):
+        frames.append(frame)
+
+
+def save_sheets(frames: list[Image.Image], name: str, cols: int = 3, rows: int = 6) -> None:
+    """Frames at 4x, `cols` x `rows` to a sheet, for a person to look at."""
+    per = cols * rows
+    for n, first in enumerate(range(0, len(frames), per)):
+        part = frames[first:first + per]
+        sheet = Image.new("L", (cols * 528, -(-len(part) // cols) * 272), 128)
+        for i, frame in enumerate(part):
+            sheet.paste(frame.convert("L").resize((512, 256), Image.NEAREST),
+                        ((i % cols) * 528, (i // cols) * 272))
+        sheet.save(Path(SHEETS) / f"{name}_{n}.png")
 
 
 def norm(words: str) -> str:
@@ -121,7 +141,7 @@ def script(t: Table, game: str) -> None:
             if t.session.snapshot()["awaiting"] == "next":
                 t.act("press")                         # one press ends the turn (X8)
         else:
-            raise AssertionError(f"{game}: awaiting {awaiting!r}")
+            raise AssertionError(f"{game}: awaiting {awaiting!r} in {snap['phase']}")
 
 
 def declare(t: Table, winner: int) -> None:
@@ -145,6 +165,7 @@ def declare(t: Table, winner: int) -> None:
 def test_controller_games_every_log_line_reaches_the_screen(game, session, controls, clock):
     c = Controller(session, controls=controls, seats=4, clock=clock)
     c.attach()
+    c.frames = [] if SHEETS else None
     try:
         rulebook = GAMES[game]
         t = Table(c, session, clock)
@@ -168,6 +189,8 @@ def test_controller_games_every_log_line_reaches_the_screen(game, session, contr
             while c.screen == "result":
                 press(c, "press")
             assert c.screen == "over" and winners[0] in " ".join(c.view()["text"])
+        if SHEETS:
+            save_sheets(c.frames, game)
     finally:
         c.close()
 
