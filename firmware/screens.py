@@ -330,9 +330,11 @@ def turn(view: TurnView, page: int = 0) -> Image.Image:
 
 
 def result_pages(values: str, lines: Sequence[str]) -> list[list[str]]:
-    """The outcome's words, paged: two lines under the big values on the first page (four
-    when there are no values), four on each page after."""
-    return sentence_pages(lines, 2 if values else 4)
+    """The outcome's words, paged: two lines under the big values on the first page (three
+    under smaller values when the first sentence needs three; four when there are no
+    values), four on each page after; a sentence is split only if it is longer than a page."""
+    first = 4 if not values else 3 if lines and len(wrap(lines[0], SMALL)) == 3 else 2
+    return sentence_pages(lines, first)
 
 
 def result(heading: str, values: str, lines: Sequence[str], page: int = 0) -> Image.Image:
@@ -342,6 +344,11 @@ def result(heading: str, values: str, lines: Sequence[str], page: int = 0) -> Im
     page = max(0, min(page, len(paged) - 1))
     header(draw, heading, page_mark(page, len(paged)))
     words = paged[page]
+    if page == 0 and values and len(words) == 3:       # a three-line first sentence whole:
+        centred(draw, 13, values, fit(values, W - 2, (16, MEDIUM)), bold=True)
+        for i, line in enumerate(words):                # smaller values, lines 11 px apart
+            centred(draw, 30 + i * 11, line, SMALL)
+        return image
     if page == 0 and values:
         size = fit(values, W - 2, (24, 22, BIG, 16, MEDIUM))
         centred(draw, 14, values, size, bold=True)

@@ -60,6 +60,9 @@ KEY_SCREENS = {
     "free_play_dice": lambda: screens.choice_list("Free play: dice",
                                                   ["Two dice", "Three dice", "The Indicator"],
                                                   1),
+    "result_three_lines": lambda: screens.result("Ann spins", "1 · 3", [
+        "Move forward 1, then 3 on the road or lane.", "Press your seat button for the "
+        "diamond."]),
     "turn_paged": lambda: screens.turn(TurnView(
         "Cats and Mice", "", "Ann", "Move your cat 4, then 6. Then one mouse 10, or two mice 4 "
         "and 6. Press your seat button for each mouse taken."), 1),
@@ -163,3 +166,20 @@ def test_screens_dice_show_their_faces():
                      clock=lambda: 0.0)
     spin.skip()
     assert screens.spin(spin.frame()).tobytes() != six_one.tobytes()
+
+
+def test_screens_header_keeps_the_space_in_pool_3():
+    """The header reads "pool 3", never "pool3": the word gap is wider than any letter gap."""
+    image, draw = screens.canvas()
+    screens.header(draw, "Kat en Muis", "pool 3")
+    right = image.crop((128 - int(screens.width("pool 3", screens.SMALL)) - 1, 0, 128, 12))
+    lit = [right.crop((x, 0, x + 1, 12)).getbbox() is not None for x in range(right.width)]
+    gaps, run = [], 0
+    for on in lit[lit.index(True):]:
+        if on:
+            if run:
+                gaps.append(run)
+            run = 0
+        else:
+            run += 1
+    assert max(gaps) >= 4 and sorted(gaps)[-2] <= 2
