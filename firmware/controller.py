@@ -367,9 +367,8 @@ class Controller:
         if awaiting in ("next", "roll") and takes(self._rulebook(), "on_next"):
             who = player_name(before, before.get("turn"))
             if self._call(lambda: self.session.submit({"type": "next"}, by="knob")):
-                name = player_name(self.snap, self.snap.get("turn"))
-                self._answer(before, f"{who}'s turn ends",
-                             quiet=f"{name} to play" if name else "Turn ended")
+                same = self.snap.get("turn") == before.get("turn")    # else the new name shows
+                self._answer(before, f"{who}'s turn ends", quiet="Turn ended" if same else "")
         elif awaiting == "choose":
             value = self._choices()[self.choice_index % len(self._choices())]
             who = player_name(before, before.get("turn"))

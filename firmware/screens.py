@@ -97,10 +97,23 @@ def clip(text: str, size: int, room: int) -> str:
     return text.rstrip() + "…"
 
 
-def wrap(text: str, size: int, room: int = W - 2) -> list[str]:
-    """Words of `text` in lines no wider than `room` (a lone long word is clipped)."""
-    lines: list[str] = []
+def _unbreakable(text: str) -> list[str]:
+    """The words of `text`, a short bracket such as "(7 left)" kept as one word."""
+    words: list[str] = []
     for word in text.split():
+        if words and words[-1].startswith("(") and ")" not in words[-1] and \
+                word.endswith(")") and len(words[-1]) + len(word) < 12:
+            words[-1] = f"{words[-1]} {word}"
+        else:
+            words.append(word)
+    return words
+
+
+def wrap(text: str, size: int, room: int = W - 2) -> list[str]:
+    """Words of `text` in lines no wider than `room` (a lone long word is clipped); a short
+    bracket stays on one line ("(7" / "left)" would be misread)."""
+    lines: list[str] = []
+    for word in _unbreakable(text):
         if lines and width(f"{lines[-1]} {word}", size) <= room:
             lines[-1] = f"{lines[-1]} {word}"
         else:

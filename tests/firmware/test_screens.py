@@ -168,6 +168,11 @@ def test_screens_dice_show_their_faces():
     assert screens.spin(spin.frame()).tobytes() != six_one.tobytes()
 
 
+def test_screens_wrap_keeps_a_short_bracket_on_one_line():
+    lines = screens.wrap("Squeak! Player 1's cat takes a mouse (7 left)", screens.SMALL)
+    assert "(7 left)" in " | ".join(lines) and "(7" not in [line[-2:] for line in lines]
+
+
 def test_screens_header_keeps_the_space_in_pool_3():
     """The header reads "pool 3", never "pool3": the word gap is wider than any letter gap."""
     image, draw = screens.canvas()
