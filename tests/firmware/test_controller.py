@@ -450,3 +450,54 @@ def test_controller_sounds_tell_capture_win_and_refusal_apart(table, session, co
     from firmware.controls import BEEPS
     patterns = [BEEPS[name] for name in ("click", "capture", "error", "win")]
     assert len(set(patterns)) == 4                                   # four sounds, four events
+
+
+def test_controller_long_outcome_pages_advance_by_themselves_and_by_the_knob(table, clock):
+    start(table, "kat-en-muis")
+    table.outcome = ("Ann throws", "3 · 5", ["Ann moves to 16",
+                                             "Ben pays Ann 1 chip (jumping over Ben)",
+                                             "Ann has 66 chips and wins the game at last"])
+    table._show_result()
+    table.render()
+    assert table.page_count >= 2 and table.page == 0
+    press(table, "turn", detents=1)                                  # the knob turns a page
+    assert table.page == 1 and table.screen == "result"
+    press(table, "turn", detents=-1)
+    assert table.page == 0
+    seen = []
+    for _ in range(20):                                              # then they advance alone
+        seen.append(" ".join(table.view()["text"]))
+        clock.advance(ctl.PAGE_SECONDS + 0.01)
+        table.update()
+        table.render()
+        if table.screen != "result":
+            break
+    words = " ".join(seen)
+    assert "Ann moves to 16" in words and "wins the game at last" in words
+    assert table.screen == "play"                                    # after the last page
+
+
+def test_controller_long_instruction_on_the_turn_screen_goes_round(table, clock):
+    start(table, "cats-and-mice")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.5)
+    press(table, "press")                                            # the result
+    for _ in range(10):
+        clock.advance(ctl.PAGE_SECONDS + 0.01)
+        table.update()
+        table.render()
+    assert table.screen == "play" and table.snap["awaiting"] == "next"
+    name = table.snap["players"][table.snap["turn"]]["name"]
+    table.snap = dict(table.snap, prompt=f"{name}: Move your cat 4, then 6. Then one mouse 10, "
+                      "or two mice 4 and 6. Press your seat button for each mouse taken, "
+                      "then press the knob to end the turn.")
+    table.render()
+    assert table.page_count > 1
+    pages = []
+    for _ in range(table.page_count + 1):
+        pages.append((table.page, " ".join(table.view()["text"])))
+        clock.advance(ctl.PAGE_SECONDS + 0.01)
+        table.update()
+        table.render()
+    assert [p for p, _ in pages] == list(range(table.page_count)) + [0]
+    assert "Move your cat" in " ".join(text for _, text in pages)
