@@ -688,4 +688,4 @@ class Controller:
 
     def draw_declare(self) -> Image.Image:
         options = [label for label, _ in self._declare_options()]
-        return screens.choice_list("End the game: who won?", options, self.declare_index)
+        return screens.choice_list("Who won?", options, self.declare_index)
