@@ -1,15 +1,18 @@
 """The screen state machine: input events in, session calls out, a frame to draw.
 
-    start ──press──> games ──press──> join ──press──> play <──────────────┐
-      ^                ^                               │ flick            │ press / 6 s
-      │ menu: phone    │ over: press                   v                  │
-    menu <──hold/Menu── play, result, over, ...      spin ──done/press──> result
+    start ──press──> games ──press──> join ──press──> (dice) ──press──> play <────────┐
+      ^                ^                    free play chooses its randomizer   │ flick  │ press
+      │ menu: phone    │ over: press                                           v        │ / pages
+    menu <──hold/Menu── play, result, over, ...                 spin ──done/press──> result
       │ press: undo, scores, new game, PIN, end game
       v
-    scores, pin, confirm, declare ──press──> back to play (or games, or over)
+    scores, pin, declare ──press──> confirm ──yes──> the action; no: back
 
 `TRANSITIONS` maps (screen, input kind) to a handler; "resumed" and "result" fall back to
 "play" for kinds they do not name. Refusals from the session flash on screen, never crash.
+Every accepted input is answered at once: a spin animates; a seat press, a choice, the end of
+a turn or a declaration shows what the log recorded (the result screen, paged: the knob turns
+the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
 """
@@ -30,13 +33,18 @@ from companion.rulebook import Rulebook
 from firmware import screens
 from firmware.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
 from firmware.inputs import InputEvent
-from firmware.views import (choices, player_name, roll_text, score_rows, split_prompt,
+from firmware.views import (RANDOMIZERS, choice_meaning, choices, final_points, game_detail,
+                            player_name, refusal_text, restates, roll_text, score_rows,
+                            split_prompt,
                             turn_view, winners_text)
 
 FLASH_SECONDS = 1.2          # "Not your turn"
-REFUSED_SECONDS = 2.5        # a refusal's message is longer
-RESULT_SECONDS = 6.0         # the result stays up this long before the turn screen
+REFUSED_SECONDS = 3.0        # a refusal's message is longer (per page of it)
+RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
+PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 RESUMED_SECONDS = 5.0
+IDLE = ("start", "games", "join", "dice", "menu", "pin")   # screens that need no game
+PAGED = ("result", "play")
 
 TRANSITIONS: dict[tuple[str, str], str] = {
     ("start", "press"): "leave_start", ("start", "turn"): "leave_start",
@@ -46,22 +54,26 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("games", "hold"): "open_menu", ("games", "menu"): "open_menu",
     ("join", "seat"): "join_seat", ("join", "press"): "start_game",
     ("join", "hold"): "open_menu", ("join", "menu"): "open_menu", ("join", "undo"): "to_games",
+    ("dice", "turn"): "move_dice", ("dice", "press"): "start_with_dice",
+    ("dice", "undo"): "back_to_join", ("dice", "hold"): "back_to_join",
+    ("dice", "menu"): "back_to_join",
     ("play", "flick"): "spin", ("play", "seat"): "press_seat", ("play", "ignored"): "not_yours",
     ("play", "press"): "knob_press", ("play", "turn"): "knob_turn", ("play", "undo"): "undo",
     ("play", "hold"): "open_menu", ("play", "menu"): "open_menu",
     ("spin", "press"): "skip", ("spin", "flick"): "skip",
-    ("result", "press"): "to_home",
+    ("result", "press"): "result_press", ("result", "turn"): "turn_page",
     ("over", "press"): "to_games", ("over", "turn"): "show_scores", ("over", "undo"): "undo",
     ("over", "hold"): "open_menu", ("over", "menu"): "open_menu",
     ("menu", "turn"): "move_menu", ("menu", "press"): "pick_menu", ("menu", "undo"): "undo",
     ("menu", "hold"): "to_home", ("menu", "menu"): "to_home",
     ("scores", "turn"): "scroll_scores", ("scores", "press"): "to_home",
-    ("scores", "hold"): "to_home", ("scores", "menu"): "to_home",
+    ("scores", "hold"): "to_home", ("scores", "menu"): "to_home", ("scores", "undo"): "to_home",
     ("pin", "press"): "to_home", ("pin", "hold"): "to_home", ("pin", "menu"): "to_home",
+    ("pin", "undo"): "to_home",
     ("confirm", "turn"): "move_confirm", ("confirm", "press"): "pick_confirm",
-    ("confirm", "hold"): "to_home", ("confirm", "menu"): "to_home",
+    ("confirm", "hold"): "to_home", ("confirm", "menu"): "to_home", ("confirm", "undo"): "to_home",
     ("declare", "turn"): "move_declare", ("declare", "press"): "pick_declare",
-    ("declare", "hold"): "to_home", ("declare", "menu"): "to_home",
+    ("declare", "hold"): "to_home", ("declare", "menu"): "to_home", ("declare", "undo"): "to_home",
 }
 FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
@@ -70,6 +82,15 @@ PLAYING = ("play", "spin", "result", "resumed")
 def takes(rulebook: Rulebook | None, move: str) -> bool:
     """True if the game overrides the move (`on_press`, `on_declare`, ...)."""
     return rulebook is not None and getattr(type(rulebook), move) is not getattr(Rulebook, move)
+
+
+def chooses_randomizer(rulebook: Rulebook) -> bool:
+    """True if the game takes its randomizer as an option (free play)."""
+    try:
+        rulebook.check_options({"randomizer": RANDOMIZERS[0][1]})
+    except ParlourError:
+        return False
+    return rulebook.randomizer is None
 
 
 class Controller:
@@ -94,13 +115,20 @@ class Controller:
         self.menu_index = 0
         self.scores_first = 0
         self.choice_index = 0
-        self.confirm: tuple[str, str] | None = None     # (question, action)
+        self.confirm: tuple[str, str, Any] | None = None     # (question, action, detail)
         self.confirm_yes = False
         self.declare_index = 0
+        self.dice_index = 0
         self.animation: Animation | None = None
         self.outcome = ("", "", [])                      # heading, values, words of the last spin
         self.flash_text = ""
         self.flash_until = 0.0
+        self.flash_at = 0.0
+        self.flash_seconds = FLASH_SECONDS
+        self._flash_shown = 0
+        self.page, self.page_count, self.page_at = 0, 1, self.clock()
+        self.page_text: list[str] = []                   # the words of the page drawn last
+        self._page_key: tuple = ()
         self.screen_until = self.clock() + RESUMED_SECONDS if self.screen == "resumed" else 0.0
         self.dirty = True
         self._armed: tuple | None = None
@@ -138,8 +166,8 @@ class Controller:
         self.dirty = True
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
-            if snap.get("game_id") is not None:
-                self.screen = self.home()
+            if snap.get("game_id") is not None or self.screen not in IDLE:
+                self.screen = self.home()          # set aside by the phone: "Choose a game"
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
             self._animate(old, snap, strength=REMOTE_STRENGTH)
         elif self.screen in ("play", "result", "over") or \
@@ -164,11 +192,27 @@ class Controller:
         try:
             self.snap = action()
         except ParlourError as err:             # Refused, or a store that cannot be written
-            self.show_flash(str(err), REFUSED_SECONDS)
+            self.show_flash(refusal_text(str(err)), REFUSED_SECONDS)
             self._beep("error")
             return False
         self.dirty = True
         return True
+
+    def _answer(self, before: dict[str, Any], heading: str, values: str = "",
+                quiet: str = "", sound: str = "click") -> None:
+        """Show what an accepted input recorded: the log's new lines on the result screen
+        (paged), or `quiet` as a flash when it added none; a beep tells it by ear (a win
+        sounds as a win whatever the input)."""
+        words = list(self.snap.get("log") or [])[len(before.get("log") or []):]
+        over = self.snap.get("phase") == "over" and before.get("phase") != "over"
+        self._beep("win" if over else sound)
+        if words:
+            self.outcome = (heading, values, words)
+            self._show_result()
+        else:
+            self.screen = self.home()
+            if quiet:
+                self.show_flash(quiet, FLASH_SECONDS)
 
     # -- input --------------------------------------------------------------------------------
 
@@ -208,11 +252,29 @@ class Controller:
 
     def on_start_game(self, event: InputEvent) -> None:
         rulebook = self.games[self.game_index]
+        n = sum(self.joined)
+        if chooses_randomizer(rulebook) and rulebook.min_players <= n <= rulebook.max_players:
+            self.dice_index, self.screen = 0, "dice"     # free play: which dice, then start
+            return
+        self._start(rulebook, None)
+
+    def _start(self, rulebook: Rulebook, options: dict[str, Any] | None) -> None:
         buttons = [b + 1 for b, on in enumerate(self.joined) if on]       # X12
         names = [colour_of(self.colours, b).name for b in buttons]
-        if self._call(lambda: self.session.new_game(rulebook.id, names, by="knob",
+        if self._call(lambda: self.session.new_game(rulebook.id, names, options, by="knob",
                                                     buttons=buttons)):
-            self.screen = self.home()
+            self.screen = self.home()                    # the turn screen is the answer
+            self._beep("click")
+
+    def on_move_dice(self, event: InputEvent) -> None:
+        self.dice_index = (self.dice_index + event.detents) % len(RANDOMIZERS)
+
+    def on_start_with_dice(self, event: InputEvent) -> None:
+        _, randomizer = RANDOMIZERS[self.dice_index]
+        self._start(self.games[self.game_index], {"randomizer": randomizer})
+
+    def on_back_to_join(self, event: InputEvent) -> None:
+        self.screen = "join"
 
     def on_spin(self, event: InputEvent) -> None:
         before = self.snap
@@ -227,6 +289,8 @@ class Controller:
             before = self.snap
         if self._call(lambda: self.session.roll(by="knob", spin=spin_seconds(event.strength))):
             self._animate(before, self.snap, strength=event.strength)
+            if self.snap.get("phase") == "over":
+                self._beep("win")
 
     def _animate(self, before: dict[str, Any], after: dict[str, Any], strength: float) -> None:
         roll = after.get("last_roll") or {}
@@ -236,14 +300,16 @@ class Controller:
         self.animation = Animation(randomizer, roll.get("values") or [], strength=strength,
                                    name=name, clock=self.clock)
         words = list(after.get("log") or [])[len(before.get("log") or []):]
+        values = roll_text(after, randomizer)
+        if words and restates(words[0], name, values):
+            words = words[1:]                     # heading and big values say it already
         _, instruction = split_prompt(after.get("prompt") or "")
         if after.get("turn") == seat and after.get("awaiting") not in ("roll", None) \
                 and instruction:
-            words = [instruction] + words[1:]     # what this spin allows (assisted games)
-        elif len(words) > 1 and words[0].startswith(name):
-            words = words[1:]                     # the first line restates the spin
+            words = [instruction] + words         # what this spin allows (assisted games)
         verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
-        self.outcome = (f"{name} {verb}", roll_text(after, randomizer), words)
+        self.outcome = (f"{name} {verb}", values, words)
+        self.flash_text = ""                       # the spin answers the flick
         self.screen = "spin"
 
     def on_skip(self, event: InputEvent) -> None:
@@ -253,18 +319,42 @@ class Controller:
         if self.animation is not None:
             self.animation.skip()
         self.animation = None
+        self._show_result()
+
+    def _show_result(self) -> None:
+        self.flash_text = ""                       # the new answer replaces an old notice
         self.screen = "result"
         self.screen_until = self.clock() + RESULT_SECONDS
-        self.dirty = True
+        self._turn_to(0)
+
+    def _turn_to(self, page: int) -> None:
+        self.page, self.page_at, self.dirty = page, self.clock(), True
+
+    def on_turn_page(self, event: InputEvent) -> None:
+        """The knob reads a long outcome or instruction page by page (and holds it there);
+        on a one-page result it does what it does on the turn screen (Domino Rex's pick)."""
+        if self.page_count > 1:
+            self._turn_to(max(0, min(self.page_count - 1, self.page + event.detents)))
+        elif self.screen == "result":
+            self.on_knob_turn(event)
+
+    def on_result_press(self, event: InputEvent) -> None:
+        """One press does what the result says: in an assisted game that is "press the knob
+        to end the turn" (X8), so it ends the turn; otherwise it closes the result."""
+        if self.snap.get("awaiting") == "next" and takes(self._rulebook(), "on_next"):
+            self.on_knob_press(event)
+        else:
+            self.screen = self.home()
 
     def on_press_seat(self, event: InputEvent) -> None:
         seat = self._game_seat(event.seat)
         if seat is None:
             return
         if takes(self._rulebook(), "on_press"):
+            before = self.snap
             if self._call(lambda: self.session.submit({"type": "press", "seat": seat},
                                                       by=f"seat {event.seat}")):
-                self.screen = self.home()
+                self._answer(before, f"{player_name(self.snap, seat)} pressed", sound="capture")
         elif self.snap.get("awaiting") == "roll":
             self.show_flash("Flick the knob to spin", FLASH_SECONDS)
 
@@ -274,15 +364,20 @@ class Controller:
 
     def on_knob_press(self, event: InputEvent) -> None:
         awaiting = self.snap.get("awaiting")
+        before = self.snap
         if awaiting in ("next", "roll") and takes(self._rulebook(), "on_next"):
+            who = player_name(before, before.get("turn"))
             if self._call(lambda: self.session.submit({"type": "next"}, by="knob")):
-                self.screen = self.home()
+                same = self.snap.get("turn") == before.get("turn")    # else the new name shows
+                self._answer(before, f"{who}'s turn ends", quiet="Turn ended" if same else "")
         elif awaiting == "choose":
             value = self._choices()[self.choice_index % len(self._choices())]
+            who = player_name(before, before.get("turn"))
             if self._call(lambda: self.session.submit({"type": "choose", "value": value},
                                                       by="knob")):
                 self.choice_index = 0
-                self.screen = self.home()
+                self._answer(before, f"{who} uncovers",
+                             choice_meaning(before, value, self.snap))
         elif awaiting == "declare":
             self._open_declare()
         elif awaiting == "roll":
@@ -292,14 +387,20 @@ class Controller:
         if self.snap.get("awaiting") == "choose":
             self.choice_index = (self.choice_index + event.detents) % len(self._choices())
             self.screen = "play"
+        elif self.page_count > 1:
+            self.on_turn_page(event)
 
     def _choices(self) -> list[int]:
         return choices(self.snap)
 
     def on_undo(self, event: InputEvent) -> None:
         self.animation = None
+        before = self.snap
         if self._call(lambda: self.session.undo(by="undo")):
             self.screen = self.home()
+            taken = len(before.get("log") or []) - len(self.snap.get("log") or [])
+            self.show_flash("Taken back" if taken else "Undone", FLASH_SECONDS)
+            self._beep("click")
 
     def on_open_menu(self, event: InputEvent) -> None:
         if self._active() and self.snap.get("phase") != "over":
@@ -322,7 +423,8 @@ class Controller:
             self.on_show_scores(event)
         elif item == "New game":
             if self._active() and self.snap.get("phase") != "over":
-                self._ask("Start a new game? This one is set aside", "new game")
+                self._ask("Start a new game? This one stops here, unfinished, and stays in "
+                          "the history.", "new game")
             else:
                 self.screen = "games"
         elif item == "Show PIN":
@@ -333,27 +435,38 @@ class Controller:
             if takes(self._rulebook(), "on_declare"):
                 self._open_declare()
             else:
-                self._ask("End this game? It is set aside", "end game")
+                self._ask("End this game? It stops here, unfinished, with no winner, and "
+                          "stays in the history.", "end game")
 
-    def _ask(self, question: str, action: str) -> None:
-        self.confirm, self.confirm_yes, self.screen = (question, action), False, "confirm"
+    def _ask(self, question: str, action: str, detail: Any = None) -> None:
+        self.confirm, self.confirm_yes = (question, action, detail), False
+        self.screen = "confirm"
 
     def on_move_confirm(self, event: InputEvent) -> None:
         if event.detents:
             self.confirm_yes = event.detents > 0
 
     def on_pick_confirm(self, event: InputEvent) -> None:
-        if self.confirm_yes and self.confirm is not None:   # "new game" or "end game"
-            self._call(lambda: self.session.abandon(by="knob"))
-            self.screen = "games"
-        else:
-            self.screen = self.home()
+        question, action, detail = self.confirm or ("", "", None)
         self.confirm = None
+        self.screen = self.home()
+        if not self.confirm_yes:
+            return
+        if action == "declare":
+            before = self.snap
+            if self._call(lambda: self.session.submit({"type": "declare", "winners": detail},
+                                                      by="knob")):
+                self._answer(before, "Game ended")
+        elif action in ("new game", "end game"):
+            if self._call(lambda: self.session.abandon(by="knob")):
+                self.screen = "games"
+                self.show_flash("Game set aside", FLASH_SECONDS)
+                self._beep("click")
 
-    def _declare_options(self) -> list[tuple[str, list[int]]]:
+    def _declare_options(self) -> list[tuple[str, list[int] | None]]:
         players = self.snap.get("players") or []
         return [(f"{p['name']} wins", [i]) for i, p in enumerate(players)] + \
-            [("All share", list(range(len(players))))]
+            [("All share the win", list(range(len(players)))), ("Back", None)]
 
     def _open_declare(self) -> None:
         self.declare_index, self.screen = 0, "declare"
@@ -362,11 +475,12 @@ class Controller:
         self.declare_index = (self.declare_index + event.detents) % len(self._declare_options())
 
     def on_pick_declare(self, event: InputEvent) -> None:
-        _, winners = self._declare_options()[self.declare_index]
-        self.screen = self.home()
-        if self._call(lambda: self.session.submit({"type": "declare", "winners": winners},
-                                                  by="knob")):
+        """A declaration ends the game: it is asked again before it is recorded."""
+        label, winners = self._declare_options()[self.declare_index]
+        if winners is None:
             self.screen = self.home()
+            return
+        self._ask(f"{label}: end the game now? It cannot be taken back.", "declare", winners)
 
     def on_show_scores(self, event: InputEvent) -> None:
         self.scores_first, self.screen = 0, "scores"
@@ -388,8 +502,29 @@ class Controller:
     # -- time -------------------------------------------------------------------------------
 
     def show_flash(self, words: str, seconds: float) -> None:
-        self.flash_text, self.flash_until = words, self.clock() + seconds
+        """A notice over the screen for `seconds` a page (a long refusal is read whole)."""
+        self.flash_text, self.flash_at = words, self.clock()
+        self.flash_until = self.flash_at + seconds * len(screens.flash_pages(words))
+        self.flash_seconds = seconds
         self.dirty = True
+
+    def _flash_page(self) -> int:
+        return int((self.clock() - self.flash_at) // self.flash_seconds) if self.flash_text else 0
+
+    def _turn_pages(self, now: float) -> None:
+        """Long outcomes and instructions advance a page every PAGE_SECONDS (the turn
+        screen's pages go round; the result's stop at the last)."""
+        key = (self.screen, self.outcome if self.screen == "result" else
+               self.snap.get("prompt"), self.snap.get("version"))
+        if key != self._page_key:
+            self._page_key = key
+            if self.screen != "result":
+                self._turn_to(0)
+        if self.screen in PAGED and self.page_count > 1 and now >= self.page_at + PAGE_SECONDS:
+            if self.screen == "play":
+                self._turn_to((self.page + 1) % self.page_count)
+            elif self.page < self.page_count - 1:
+                self._turn_to(self.page + 1)
 
     def update(self) -> bool:
         """Apply changes from elsewhere and timers; True if a new frame should be drawn."""
@@ -400,9 +535,14 @@ class Controller:
         now = self.clock()
         if self.flash_text and now >= self.flash_until:
             self.flash_text, self.dirty = "", True
+        elif self.flash_text and self._flash_page() != self._flash_shown:
+            self.dirty = True
         if self.screen == "spin" and (self.animation is None or self.animation.done):
             self._finish_spin()
-        if self.screen in ("result", "resumed") and now >= self.screen_until:
+        self._turn_pages(now)
+        last_page = self.screen != "result" or self.page >= self.page_count - 1
+        if self.screen in ("result", "resumed") and now >= self.screen_until and last_page \
+                and now >= self.page_at + (PAGE_SECONDS if self.page_count > 1 else 0):
             self.screen, self.dirty = self.home(), True
             self._sync_controls()
         return self.dirty or self.animating
@@ -418,8 +558,13 @@ class Controller:
         if self.animating or self.dirty:
             return 1 / FPS
         deadlines = [t for t in (self.flash_until if self.flash_text else None,
+                                 self.flash_at + self.flash_seconds * (self._flash_page() + 1)
+                                 if self.flash_text else None,
                                  self.screen_until if self.screen in ("result", "resumed")
-                                 else None) if t is not None]
+                                 else None,
+                                 self.page_at + PAGE_SECONDS
+                                 if self.screen in PAGED and self.page_count > 1 else None)
+                     if t is not None]
         return max(0.0, min(deadlines) - now) if deadlines else None
 
     # -- controls -----------------------------------------------------------------------------
@@ -453,13 +598,20 @@ class Controller:
 
     def render(self) -> Image.Image:
         """The frame for the current screen (with a flash on top while one shows)."""
+        self._turn_pages(self.clock())
         self.dirty = False
+        self.page_count, self.page_text = 1, []
         image = getattr(self, "draw_" + self.screen)()
-        return screens.flash(image, self.flash_text) if self.flash_text else image
+        if not self.flash_text:
+            return image
+        self._flash_shown = self._flash_page()
+        return screens.flash(image, self.flash_text, self._flash_shown)
 
     def view(self) -> dict[str, Any]:
         """What the screen says, in words (for tests and logs)."""
-        out: dict[str, Any] = {"screen": self.screen, "flash": self.flash_text}
+        out: dict[str, Any] = {"screen": self.screen, "flash": self.flash_text,
+                               "page": self.page, "pages": self.page_count,
+                               "text": list(self.page_text)}
         if self.screen in ("play", "resumed"):
             out["turn"] = turn_view(self.snap)
         if self.screen == "result":
@@ -476,11 +628,12 @@ class Controller:
 
     def draw_games(self) -> Image.Image:
         rb = self.games[self.game_index]
-        span = str(rb.min_players) if rb.min_players == rb.max_players else \
-            f"{rb.min_players}-{rb.max_players}"
-        dice = rb.randomizer.name if rb.randomizer else "no dice"
         return screens.game_menu([g.title for g in self.games], self.game_index,
-                                 f"{span} players · {dice}")
+                                 game_detail(rb, chooses_randomizer(rb)))
+
+    def draw_dice(self) -> Image.Image:
+        return screens.choice_list(f"{self.games[self.game_index].title}: dice",
+                                   [label for label, _ in RANDOMIZERS], self.dice_index)
 
     def draw_join(self) -> Image.Image:
         rb = self.games[self.game_index]
@@ -494,8 +647,16 @@ class Controller:
         view = turn_view(self.snap)
         if self.snap.get("awaiting") == "choose":
             options = self._choices()
-            return screens.choose(view, str(options[self.choice_index % len(options)]))
-        return screens.turn(view)
+            value = options[self.choice_index % len(options)]
+            meaning = choice_meaning(self.snap, value)
+            self.page_text = [view.name, str(value), meaning]
+            return screens.choose(view, str(value), meaning)
+        paged = screens.turn_pages(view)
+        self.page_count = max(1, len(paged))
+        self.page %= self.page_count
+        self.page_text = ([view.name] if self.page == 0 else []) + \
+            (paged[self.page] if paged else [view.action, view.detail])
+        return screens.turn(view, self.page)
 
     def draw_spin(self) -> Image.Image:
         if self.animation is None:
@@ -504,11 +665,19 @@ class Controller:
 
     def draw_result(self) -> Image.Image:
         heading, values, words = self.outcome
-        return screens.result(heading, values, words)
+        paged = screens.result_pages(values, words)
+        self.page_count = len(paged)
+        self.page = min(self.page, self.page_count - 1)
+        self.page_text = [heading] + ([values] if self.page == 0 and values else []) + \
+            paged[self.page]
+        return screens.result(heading, values, words, self.page)
 
     def draw_over(self) -> Image.Image:
         who, verb = winners_text(self.snap)
-        return screens.game_over(self.snap.get("title") or "", who, verb, "press: new game")
+        points = final_points(self.snap)
+        foot = "turn: all points" if points and points != verb else "press: new game"
+        self.page_text = [who, points or verb, foot]
+        return screens.game_over(self.snap.get("title") or "", who, points or verb, foot)
 
     def draw_menu(self) -> Image.Image:
         return screens.menu(self.menu_items, self.menu_index)
@@ -522,8 +691,9 @@ class Controller:
 
     def draw_confirm(self) -> Image.Image:
         question = self.confirm[0] if self.confirm else ""
-        return screens.choice_list(question, ["No", "Yes"], int(self.confirm_yes))
+        self.page_text = [question]
+        return screens.confirm(question, self.confirm_yes)
 
     def draw_declare(self) -> Image.Image:
         options = [label for label, _ in self._declare_options()]
-        return screens.choice_list("End: who won?", options, self.declare_index)
+        return screens.choice_list("Who won?", options, self.declare_index)

@@ -44,11 +44,12 @@ QUADRATURE = {
     "lost": ("rest", "lost", "lost", "lost"),
 }
 
-BEEPS = {  # pattern -> (on seconds, off seconds, count)
-    "click": (0.02, 0.0, 1),
+BEEPS = {  # pattern -> (on seconds, off seconds, count); each tells its event by ear
+    "click": (0.02, 0.0, 1),        # an input was accepted
     "turn": (0.06, 0.06, 2),
-    "error": (0.35, 0.0, 1),
-    "win": (0.12, 0.08, 3),
+    "capture": (0.04, 0.04, 4),     # a seat press was recorded (a capture, a point, a goal)
+    "error": (0.35, 0.0, 1),        # a refusal: one long tone
+    "win": (0.12, 0.08, 3),         # the game is won
 }
 
 

@@ -7,8 +7,10 @@ so the reference-PNG tests can pin each one down. The key line of every screen i
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 import qrcode
 from PIL import Image, ImageDraw, ImageFont
@@ -17,16 +19,26 @@ from firmware.views import Row, SpinFrame, TurnView
 
 W, H = 128, 64
 ON, OFF = 1, 0
-SMALL, MEDIUM, BIG = 10, 12, 20
+# Terminus Font (SIL OFL 1.1, fonts/OFL.txt): a bitmap font drawn for small screens, with a
+# designed bold. Its strikes are 12, 14, 16, 18, 20, 22, 24, 28 and 32 px (cells 6x12 to 16x32).
+FONTS = Path(__file__).parent / "fonts"
+SIZES = (12, 14, 16, 18, 20, 22, 24, 28, 32)
+SMALL, MEDIUM, BIG = 12, 14, 20
+NO_BOLD = (12, 14)            # 12 has no bold of its own; 14's bold merges letters
+LINE = 12                     # the pitch of small type
 PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
         4: [(0, 0), (2, 0), (0, 2), (2, 2)], 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
         6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
 
 
 @lru_cache(maxsize=None)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's built-in scalable font, rendered without antialiasing on a 1-bit image."""
-    return ImageFont.load_default(size=size)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """Terminus at one of its bitmap strikes (a size between strikes takes the next smaller).
+    Its 14 px bold fills the whole 8 px cell, so neighbours touch ("rn" reads "m"): at 14 px
+    bold is drawn regular."""
+    strike = max([s for s in SIZES if s <= size] or [SIZES[0]])
+    name = "terminus-bold.otb" if bold and strike not in NO_BOLD else "terminus-normal.otb"
+    return ImageFont.truetype(str(FONTS / name), strike)
 
 
 def canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -39,35 +51,36 @@ _MEASURE = ImageDraw.Draw(Image.new("1", (1, 1)))
 
 @lru_cache(maxsize=4096)
 def width(text: str, size: int) -> float:
-    """Width as drawn on a 1-bit image (no antialiasing: wider than `font.getlength`).
+    """Width as drawn on a 1-bit image (bold Terminus is as wide as regular).
     Remembered: fitting and wrapping measure the same words again for every frame."""
     return _MEASURE.textlength(text, font=font(size))
 
 
 @lru_cache(maxsize=1024)
-def _glyphs(words: str, size: int, mode: str, anchor: str, start: tuple[float, float]):
+def _glyphs(words: str, size: int, bold: bool, mode: str, anchor: str,
+            start: tuple[float, float]):
     """The bitmap of `words` and its offset, as Pillow's ImageDraw.text renders it for a
     position whose fractional part is `start` (rendering is most of a frame's time)."""
-    return font(size).getmask2(words, mode, anchor=anchor, start=start, stroke_filled=True)
+    return font(size, bold).getmask2(words, mode, anchor=anchor, start=start)
 
 
 def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int,
-               anchor: str, fill: int) -> None:
+               anchor: str, fill: int, bold: bool = False) -> None:
     """ImageDraw.text for one line on a 1-bit image, from remembered bitmaps."""
     if "\n" in words or draw.fontmode != "1":
-        draw.text(xy, words, font=font(size), fill=fill, anchor=anchor)
+        draw.text(xy, words, font=font(size, bold), fill=fill, anchor=anchor)
         return
     ink, fill_ink = draw._getink(fill)
     ink = fill_ink if ink is None else ink
     if ink is None:
         return
     x, y = xy
-    mask, offset = _glyphs(words, size, draw.fontmode, anchor,
+    mask, offset = _glyphs(words, size, bold, draw.fontmode, anchor,
                            (math.modf(x)[0], math.modf(y)[0]))
     draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 
-def fit(text: str, room: int, sizes: Sequence[int] = (BIG, 18, 16, 14, MEDIUM, SMALL)) -> int:
+def fit(text: str, room: int, sizes: Sequence[int] = (BIG, 18, 16, MEDIUM, SMALL)) -> int:
     """The biggest size in `sizes` at which `text` fits `room` pixels (the smallest otherwise)."""
     for size in sizes:
         if width(text, size) <= room:
@@ -84,10 +97,23 @@ def clip(text: str, size: int, room: int) -> str:
     return text.rstrip() + "…"
 
 
-def wrap(text: str, size: int, room: int = W - 2) -> list[str]:
-    """Words of `text` in lines no wider than `room` (a lone long word is clipped)."""
-    lines: list[str] = []
+def _unbreakable(text: str) -> list[str]:
+    """The words of `text`, a short bracket such as "(7 left)" kept as one word."""
+    words: list[str] = []
     for word in text.split():
+        if words and words[-1].startswith("(") and ")" not in words[-1] and \
+                word.endswith(")") and len(words[-1]) + len(word) < 12:
+            words[-1] = f"{words[-1]} {word}"
+        else:
+            words.append(word)
+    return words
+
+
+def wrap(text: str, size: int, room: int = W - 2) -> list[str]:
+    """Words of `text` in lines no wider than `room` (a lone long word is clipped); a short
+    bracket stays on one line ("(7" / "left)" would be misread)."""
+    lines: list[str] = []
+    for word in _unbreakable(text):
         if lines and width(f"{lines[-1]} {word}", size) <= room:
             lines[-1] = f"{lines[-1]} {word}"
         else:
@@ -97,10 +123,8 @@ def wrap(text: str, size: int, room: int = W - 2) -> list[str]:
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, size: int, *,
          anchor: str = "la", bold: bool = False, fill: int = ON) -> None:
-    """Draw `words`; bold is drawn twice one pixel apart (crisper than a stroke at 1 bit)."""
-    _draw_text(draw, xy, words, size, anchor, fill)
-    if bold:
-        _draw_text(draw, (xy[0] + 1, xy[1]), words, size, anchor, fill)
+    """Draw `words`; bold is the font's own bold (never a smear that merges letters)."""
+    _draw_text(draw, xy, words, size, anchor, fill, bold)
 
 
 def centred(draw: ImageDraw.ImageDraw, y: float, words: str, size: int, *,
@@ -119,7 +143,7 @@ def header(draw: ImageDraw.ImageDraw, left: str, right: str = "") -> None:
 
 def footer(draw: ImageDraw.ImageDraw, words: str) -> None:
     if words:
-        centred(draw, H - 11, words, SMALL)
+        centred(draw, H - LINE, words, SMALL)
 
 
 # -- screens ---------------------------------------------------------------------------------
@@ -130,17 +154,27 @@ def startup(url: str, pin: str, note: str = "") -> Image.Image:
     draw_qr(image, url, (0, 3), 58)
     host = url.split("://", 1)[-1].rstrip("/")
     x = 61
-    text(draw, (x, 0), "Parlour", MEDIUM, bold=True)
-    lines = [host] if width(host, SMALL) <= W - x else host.split(":", 1)
-    if len(lines) == 2:
-        lines[1] = ":" + lines[1]
+    text(draw, (x, 0), "Parlour", 16, bold=True)
     y = 16
-    for line in lines:
+    for line in break_address(host, W - x)[:2]:
         text(draw, (x, y), clip(line, SMALL, W - x), SMALL)
-        y += 11
-    text(draw, (x, 40), f"PIN {pin}" if pin else "", MEDIUM, bold=True)
-    text(draw, (x, 51), clip(note or "press knob", SMALL, W - x), SMALL)
+        y += LINE
+    text(draw, (x, 39), f"PIN {pin}" if pin else "", MEDIUM, bold=True)
+    text(draw, (x, 52), clip(note or "press knob", SMALL, W - x), SMALL)
     return image
+
+
+def break_address(host: str, room: int) -> list[str]:
+    """"192.168.1.23:8080" in lines no wider than `room`, broken after a dot or before the
+    port (never inside a number, so the address is typed as read)."""
+    pieces = re.findall(r"[^.:]*\.|:?[^.:]+", host)
+    lines: list[str] = []
+    for piece in pieces:
+        if lines and width(lines[-1] + piece, SMALL) <= room:
+            lines[-1] += piece
+        else:
+            lines.append(piece)
+    return [clip(line, SMALL, room) for line in lines]
 
 
 def draw_qr(image: Image.Image, data: str, at: tuple[int, int], room: int) -> None:
@@ -162,6 +196,42 @@ def draw_qr(image: Image.Image, data: str, at: tuple[int, int], room: int) -> No
                 draw.rectangle((x, y, x + scale - 1, y + scale - 1), fill=OFF)
 
 
+def pages(lines: Sequence[str], first: int, rest: int = 4) -> list[list[str]]:
+    """Wrapped lines cut into pages: `first` lines on the first page, `rest` on each after.
+    Nothing is dropped: a long outcome is read a page at a time."""
+    out = [list(lines[:first])]
+    for i in range(first, len(lines), rest):
+        out.append(list(lines[i:i + rest]))
+    return out
+
+
+def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4) -> list[list[str]]:
+    """Sentences wrapped and paged so that none is split across pages unless it is longer
+    than a page ("... pays Player" / "2 1 chip" would be misread)."""
+    out: list[list[str]] = [[]]
+    room = first
+    for sentence in sentences:
+        lines = wrap(sentence, SMALL)
+        if len(out[-1]) + len(lines) > room and out[-1] and len(lines) <= rest:
+            out.append([])
+            room = rest
+        for line in lines:
+            if len(out[-1]) >= room:
+                out.append([])
+                room = rest
+            out[-1].append(line)
+    return out
+
+
+def wrapped(lines: Sequence[str], size: int = SMALL, room: int = W - 2) -> list[str]:
+    """Every sentence of `lines` wrapped to `room`, one after another."""
+    return [w for line in lines for w in wrap(line, size, room)]
+
+
+def page_mark(page: int, count: int) -> str:
+    return f"{page + 1}/{count}" if count > 1 else ""
+
+
 def choice_list(heading: str, items: Sequence[str], index: int, detail: str = "") -> Image.Image:
     """A knob menu: the chosen item big and boxed, its neighbours small above and below."""
     image, draw = canvas()
@@ -171,9 +241,9 @@ def choice_list(heading: str, items: Sequence[str], index: int, detail: str = ""
     if index > 0:
         centred(draw, 14, items[index - 1], SMALL)
     item = items[index]
-    size = fit(item, W - 12, (16, 14, MEDIUM, SMALL))
-    draw.rectangle((0, 26, W - 1, 45), outline=ON)
-    text(draw, (W // 2, 36), clip(item, size, W - 8), size, anchor="mm", bold=True)
+    size = fit(item, W - 8, (16, MEDIUM, SMALL))
+    draw.rectangle((0, 27, W - 1, 47), outline=ON)
+    text(draw, (W // 2, 37), clip(item, size, W - 6), size, anchor="mm", bold=True)
     below = detail or (items[index + 1] if index + 1 < len(items) else "")
     if below:
         centred(draw, 50, below, SMALL)
@@ -181,75 +251,130 @@ def choice_list(heading: str, items: Sequence[str], index: int, detail: str = ""
 
 
 def game_menu(titles: Sequence[str], index: int, detail: str) -> Image.Image:
-    """Turn the knob to pick a game (detail: players and randomizer), press to choose."""
-    return choice_list("Choose a game", titles, index, detail)
+    """Turn the knob to pick a game; its players and randomizer beneath in two whole lines."""
+    image, draw = canvas()
+    header(draw, "Choose a game", f"{index + 1}/{len(titles)}" if titles else "")
+    if not titles:
+        return image
+    title = titles[index]
+    size = fit(title, W - 8, (16, MEDIUM, SMALL))
+    draw.rectangle((0, 15, W - 1, 35), outline=ON)
+    text(draw, (W // 2, 25), clip(title, size, W - 6), size, anchor="mm", bold=True)
+    for i, line in enumerate(wrap(detail, SMALL)[:2]):
+        centred(draw, 38 + i * LINE, line, SMALL)
+    return image
 
 
 def menu(items: Sequence[str], index: int) -> Image.Image:
     return choice_list("Menu", items, index)
 
 
+def confirm(question: str, yes: bool, no_label: str = "No", yes_label: str = "Yes") -> Image.Image:
+    """A whole question in small type, then No and Yes side by side: the chosen one lit."""
+    image, draw = canvas()
+    lines = wrap(question, SMALL)
+    if len(lines) > 4:
+        lines = wrap(question, SMALL)[:4]
+    top = 1 if len(lines) >= 4 else 2 + (3 - len(lines)) * 6
+    for i, line in enumerate(lines[:4]):
+        centred(draw, top + i * LINE, line, SMALL, bold=(i == 0))
+    for label, chosen, x0 in ((no_label, not yes, 4), (yes_label, yes, 68)):
+        box = (x0, 49, x0 + 55, 63)
+        draw.rectangle(box, outline=ON, fill=ON if chosen else OFF)
+        text(draw, (x0 + 28, 56), clip(label, MEDIUM, 52), MEDIUM, anchor="mm", bold=chosen,
+             fill=OFF if chosen else ON)
+    return image
+
+
 def joining(title: str, joined: Sequence[bool], hint: str) -> Image.Image:
     """One box per seat button, filled once that seat has joined."""
     image, draw = canvas()
     header(draw, title, f"{sum(joined)} in")
-    centred(draw, 15, "Press your seat", MEDIUM, bold=True)
+    centred(draw, 14, "Press your seat", MEDIUM, bold=True)
     n = max(1, len(joined))
     box, gap = 16, 4
     x0 = (W - (n * box + (n - 1) * gap)) // 2
     for seat, on in enumerate(joined):
         x = x0 + seat * (box + gap)
-        draw.rectangle((x, 32, x + box - 1, 47), outline=ON, fill=ON if on else OFF)
-        text(draw, (x + box // 2, 40), str(seat + 1), SMALL, anchor="mm",
+        draw.rectangle((x, 31, x + box - 1, 46), outline=ON, fill=ON if on else OFF)
+        text(draw, (x + box // 2, 39), str(seat + 1), SMALL, anchor="mm",
              fill=OFF if on else ON)
     footer(draw, hint)
     return image
 
 
-def turn(view: TurnView) -> Image.Image:
+def turn_pages(view: TurnView) -> list[list[str]]:
+    """The action in small type, paged: three lines under the name, four on each page after
+    (an empty list: the action is short and drawn in medium type under a big name)."""
+    if len(wrap(view.action, MEDIUM)) <= (1 if view.detail else 2):
+        return []
+    lines = wrapped([view.action] + ([view.detail] if view.detail else []))
+    return pages(lines, 3)
+
+
+def turn(view: TurnView, page: int = 0) -> Image.Image:
     """Whose turn it is, big, and what they must do: "Ann" / "flick to spin".
 
     A long instruction (an assisted game's "Move your cat 3, then 5 ...") takes the lower
-    half in small type and the name shrinks to make room."""
+    part in small type, paged (the controller turns the pages), and the name shrinks."""
     image, draw = canvas()
-    header(draw, view.heading, view.corner)
-    lines = wrap(view.action, MEDIUM)
-    if len(lines) <= (1 if view.detail else 2):
-        size = fit(view.name, W - 2, (22, BIG, 18, 16, 14))
-        centred(draw, 16, view.name, size, bold=True)
+    paged = turn_pages(view)
+    if not paged:
+        header(draw, view.heading, view.corner)
+        lines = wrap(view.action, MEDIUM)
+        size = fit(view.name, W - 2, (22, BIG, 18, 16, MEDIUM))
+        centred(draw, 14, view.name, size, bold=True)
         for i, line in enumerate(lines):
-            centred(draw, 40 + i * 12, line, MEDIUM)
+            centred(draw, 37 + i * 13, line, MEDIUM)
         if len(lines) == 1:
             footer(draw, view.detail)
         return image
-    size = fit(view.name, W - 2, (16, 14, MEDIUM))
-    centred(draw, 14, view.name, size, bold=True)
-    lines = wrap(view.action, SMALL)
-    if len(lines) > 3:
-        lines = lines[:2] + [clip(lines[2] + " …", SMALL, W - 2)]
-    for i, line in enumerate(lines):
-        centred(draw, 31 + i * 11, line, SMALL)
+    page = page % len(paged)
+    mark = page_mark(page, len(paged))
+    header(draw, view.heading, f"{view.corner} {mark}".strip())
+    if page == 0:
+        centred(draw, 14, view.name, fit(view.name, W - 2, (MEDIUM, SMALL)), bold=True)
+        for i, line in enumerate(paged[0]):
+            centred(draw, 28 + i * LINE, line, SMALL)
+    else:
+        for i, line in enumerate(paged[page]):
+            centred(draw, 14 + i * LINE, line, SMALL)
     return image
 
 
-def result(heading: str, values: str, lines: Sequence[str]) -> Image.Image:
-    """The spin's result in big type, then what it means in words."""
+def result_pages(values: str, lines: Sequence[str]) -> list[list[str]]:
+    """The outcome's words, paged: two lines under the big values on the first page (three
+    under smaller values when the first sentence needs three; four when there are no
+    values), four on each page after; a sentence is split only if it is longer than a page."""
+    first = 4 if not values else 3 if lines and len(wrap(lines[0], SMALL)) == 3 else 2
+    return sentence_pages(lines, first)
+
+
+def result(heading: str, values: str, lines: Sequence[str], page: int = 0) -> Image.Image:
+    """The spin's result in big type, then what it means in words, a page at a time."""
     image, draw = canvas()
-    header(draw, heading)
-    words = [w for line in lines for w in wrap(line, SMALL)]
-    room = 2 if len(words) <= 2 else 3               # long words: smaller values, 3 lines
-    top = 41 if room == 2 else 31
-    size = fit(values, W - 2, (24, 22, BIG, 16, MEDIUM) if room == 2 else (16, MEDIUM))
-    centred(draw, 14, values, size, bold=True)
-    if len(words) > room:
-        words = words[:room - 1] + [clip(words[room - 1] + " …", SMALL, W - 2)]
+    paged = result_pages(values, lines)
+    page = max(0, min(page, len(paged) - 1))
+    header(draw, heading, page_mark(page, len(paged)))
+    words = paged[page]
+    if page == 0 and values and len(words) == 3:       # a three-line first sentence whole:
+        centred(draw, 13, values, fit(values, W - 2, (16, MEDIUM)), bold=True)
+        for i, line in enumerate(words):                # smaller values, lines 11 px apart
+            centred(draw, 30 + i * 11, line, SMALL)
+        return image
+    if page == 0 and values:
+        size = fit(values, W - 2, (24, 22, BIG, 16, MEDIUM))
+        centred(draw, 14, values, size, bold=True)
+        for i, line in enumerate(words):
+            centred(draw, 39 + i * LINE, line, SMALL)
+        return image
     for i, line in enumerate(words):
-        centred(draw, top + i * 11, line, SMALL)
+        centred(draw, 14 + i * LINE, line, SMALL, bold=(page == 0 and i == 0))
     return image
 
 
-def choose(view: TurnView, value: str) -> Image.Image:
-    """A knob choice (Domino Rex): the value being picked, boxed and big."""
+def choose(view: TurnView, value: str, meaning: str = "") -> Image.Image:
+    """A knob choice (Domino Rex): the value being picked, boxed and big, and what it means."""
     image, draw = canvas()
     header(draw, view.heading, view.corner)
     centred(draw, 14, view.name, MEDIUM, bold=True)
@@ -257,7 +382,7 @@ def choose(view: TurnView, value: str) -> Image.Image:
     text(draw, (64, 40), value, BIG, anchor="mm", bold=True)
     text(draw, (36, 40), "<", MEDIUM, anchor="rm")
     text(draw, (92, 40), ">", MEDIUM, anchor="lm")
-    footer(draw, view.detail or "press to choose")
+    footer(draw, meaning or view.detail or "press to choose")
     return image
 
 
@@ -267,53 +392,71 @@ def scores(title: str, rows: Sequence[Row], first: int = 0) -> Image.Image:
     header(draw, title, f"{first + 1}-{min(first + 4, len(rows))}/{len(rows)}"
            if len(rows) > 4 else "")
     for i, row in enumerate(rows[first:first + 4]):
-        y = 15 + i * 12
+        y = 14 + i * LINE
         if row.marked:
-            draw.rectangle((0, y, W - 1, y + 11), fill=ON)
+            draw.rectangle((0, y, W - 1, y + LINE - 1), fill=ON)
         fill = OFF if row.marked else ON
-        name = clip(row.name, SMALL, 52)
-        figure = clip(row.figure, SMALL, W - 8 - width(name, SMALL))
-        text(draw, (W - 1, y + 1), figure, SMALL, anchor="ra", fill=fill)
-        text(draw, (2, y + 1), name, SMALL, fill=fill)
+        name = clip(row.name, SMALL, 54)
+        figure = clip(row.figure, SMALL, W - 10 - width(name, SMALL))
+        text(draw, (W - 1, y), figure, SMALL, anchor="ra", fill=fill)
+        text(draw, (1, y), name, SMALL, fill=fill)
     return image
 
 
 def game_over(title: str, winners: str, verb: str, detail: str) -> Image.Image:
+    """Who won, big (two lines if it must), the verb, and the final points or what to do."""
     image, draw = canvas()
     header(draw, title, "Game over")
-    size = fit(winners, W - 2, (22, BIG, 18, 16, 14, MEDIUM))
-    centred(draw, 16, winners, size, bold=True)
-    centred(draw, 40, verb, MEDIUM)
+    size = fit(winners, W - 2, (22, BIG, 18, 16, MEDIUM))
+    if width(winners, size) <= W - 2:
+        centred(draw, 14, winners, size, bold=True)
+    else:
+        for i, line in enumerate(wrap(winners, MEDIUM)[:2]):
+            centred(draw, 13 + i * 12, line, MEDIUM, bold=True)
+    centred(draw, 37, verb, fit(verb, W - 2, (MEDIUM, SMALL)))
     footer(draw, detail)
     return image
 
 
 def message(heading: str, big: str, small: str = "") -> Image.Image:
-    """A plain notice: resumed game, the PIN, a confirmation question."""
+    """A plain notice: resumed game, the PIN; the small words wrapped whole (two lines)."""
     image, draw = canvas()
     header(draw, heading)
     lines = wrap(big, MEDIUM) if width(big, 16) > W - 2 else [big]
     if len(lines) == 1:
-        centred(draw, 18, big, fit(big, W - 2, (22, BIG, 18, 16, 14, MEDIUM)), bold=True)
+        centred(draw, 16, big, fit(big, W - 2, (22, BIG, 18, 16, MEDIUM)), bold=True)
     else:
         for i, line in enumerate(lines[:2]):
-            centred(draw, 16 + i * 13, line, MEDIUM, bold=True)
+            centred(draw, 14 + i * 13, line, MEDIUM, bold=True)
     for i, line in enumerate(wrap(small, SMALL)[:2]):
-        centred(draw, 42 + i * 11, line, SMALL)
+        centred(draw, 40 + i * LINE, line, SMALL)
     return image
 
 
-def flash(base: Image.Image, words: str) -> Image.Image:
+def flash_pages(words: str) -> list[tuple[int, list[str]]]:
+    """A notice's pages as (size, lines): up to three medium lines on one page, else small
+    lines four to a page, so a long refusal is read whole."""
+    if width(words, 16) <= W - 10:
+        return [(16, [words])]                        # "Not your turn": big and bold
+    lines = wrap(words, MEDIUM, W - 10)
+    if len(lines) <= 3:
+        return [(MEDIUM, lines)]
+    return [(SMALL, page) for page in pages(wrap(words, SMALL, W - 10), 4)]
+
+
+def flash(base: Image.Image, words: str, page: int = 0) -> Image.Image:
     """A short notice boxed over the current screen ("Not your turn", a refusal)."""
     image = base.copy()
     draw = ImageDraw.Draw(image)
-    lines = wrap(words, MEDIUM, W - 12)[:3]
-    tall = 13 * len(lines) + 6
+    paged = flash_pages(words)
+    size, lines = paged[max(0, min(page, len(paged) - 1))]
+    pitch = {16: 17, MEDIUM: 13}.get(size, LINE)
+    tall = pitch * len(lines) + 6
     top = (H - tall) // 2
     draw.rectangle((2, top, W - 3, top + tall), fill=OFF, outline=ON)
     draw.rectangle((3, top + 1, W - 4, top + tall - 1), outline=ON)
     for i, line in enumerate(lines):
-        centred(draw, top + 4 + i * 13, line, MEDIUM, bold=(len(lines) == 1))
+        centred(draw, top + 4 + i * pitch, line, size, bold=(len(lines) == 1))
     return image
 
 
@@ -354,13 +497,14 @@ def draw_dial(draw: ImageDraw.ImageDraw, frame: SpinFrame) -> None:
         draw.polygon(head, fill=ON if i == 0 else OFF, outline=ON)
     draw.ellipse((cx - 2, cy - 2, cx + 2, cy + 2), fill=ON)
     x = 67
-    text(draw, (x, 0), clip(frame.name, MEDIUM, W - x), MEDIUM, bold=True)
+    size = fit(frame.name, W - x, (MEDIUM, SMALL))
+    text(draw, (x, 0), clip(frame.name, size, W - x), size, bold=True)
     shown = " · ".join(frame.shown if frame.settled else
                        (frame.labels[v - 1] if frame.labels else str(v) for v in frame.faces_up))
     size = fit(shown, W - x, (22, BIG, 16, MEDIUM, SMALL))
     text(draw, ((x + W) // 2, 36), shown, size, anchor="mm", bold=True)
     if not frame.settled:
-        text(draw, (x, 52), "press: stop", SMALL)
+        text(draw, (W, 52), "press: stop", SMALL, anchor="ra")
 
 
 def draw_dice(draw: ImageDraw.ImageDraw, frame: SpinFrame) -> None:

@@ -68,6 +68,20 @@ def roll_text(snap: Snapshot, randomizer: dict[str, Any] | None = None) -> str:
     return " · ".join(label(randomizer or snap.get("randomizer"), v) for v in values)
 
 
+SPIN_WORDS = {"throws", "spins", "and", ","}
+
+
+def restates(line: str, name: str, values: str) -> bool:
+    """True if a log line only restates a spin ("Ann throws 3 and 5") that the result's
+    heading and big values already show; a line that says more ("... and moves to 7", "...
+    for the lead") is kept whole."""
+    if not name or not line.startswith(name):
+        return False
+    rest = line[len(name):].replace(",", " , ").split()
+    shown = set(values.replace("·", " ").split())
+    return all(w in SPIN_WORDS or w in shown for w in rest)
+
+
 def player_name(snap: Snapshot, seat: int | None) -> str:
     players = snap.get("players") or []
     return players[seat]["name"] if seat is not None and 0 <= seat < len(players) else ""
@@ -140,3 +154,69 @@ def choices(snap: Snapshot) -> list[int]:
         if isinstance(values, list) and values and all(isinstance(v, int) for v in values):
             return sorted(set(values))
     return list(range(1, 7))
+
+
+# Free play's randomizers as the device offers them (the order of the knob's list).
+RANDOMIZERS: list[tuple[str, dict[str, Any]]] = [
+    ("One die", {"kind": "dice", "count": 1}),
+    ("Two dice", {"kind": "dice", "count": 2}),
+    ("Three dice", {"kind": "dice", "count": 3}),
+    ("The Indicator", {"kind": "indicator"}),
+    *((f"Spinner of {n}", {"kind": "spinner", "faces": n}) for n in range(2, 13)),
+    ("No dice", {"kind": "none"}),
+]
+
+# Refusals as players say them: the rules' words for the phone's log, the table's for the box.
+DEVICE_WORDS = {
+    "the game is over and its seed may be revealed: it cannot be taken back":
+        "The game is over: it cannot be taken back",
+}
+
+
+def refusal_text(text: str) -> str:
+    """A refusal as a whole sentence: capital first, full stop last, no talk of seeds."""
+    text = DEVICE_WORDS.get(text, text).strip()
+    if not text:
+        return "Not now."
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def game_detail(rulebook: Any, chooses_randomizer: bool) -> str:
+    """The game list's line under a title: "2-6 players · a spinner of 6"."""
+    span = str(rulebook.min_players) if rulebook.min_players == rulebook.max_players else \
+        f"{rulebook.min_players}-{rulebook.max_players}"
+    if chooses_randomizer:
+        dice = "you choose the dice"
+    elif rulebook.randomizer is not None:
+        dice = rulebook.randomizer.name
+    else:
+        dice = "no dice in play"
+    return f"{span} player{'s' * (span != '1')} · {dice}"
+
+
+def choice_meaning(snap: Snapshot, value: int, after: Snapshot | None = None) -> str:
+    """What a knob choice means (Domino Rex): "uncover a 4: 4 + 3 = 7", or for the answer
+    after it, the sum that moved a checker ("4 + 3 = 7") and "Rex!" when one was crowned."""
+    if "last_uncovered" not in snap:
+        return "" if after is not None else "press to choose"
+    last = snap.get("last_uncovered")
+    if after is not None:
+        words = " ".join((after.get("log") or [])[len(snap.get("log") or []):])
+        if "Rex!" in words:
+            return "Rex!"
+        return f"{value} + {last} = {value + last}" if last else str(value)
+    if not last:
+        return f"uncover a {value} to open"
+    return f"uncover a {value}: {value}+{last}={value + last}"
+
+
+def final_points(snap: Snapshot) -> str:
+    """The winner's points under their name ("wins, 27 points"), or "" in a game without
+    points or with shared winners (the scores screen has everyone's)."""
+    players = snap.get("players") or []
+    winners = snap.get("winners") or []
+    if len(winners) != 1 or not any(p.get("score") for p in players):
+        return ""
+    score = players[winners[0]].get("score") or 0
+    return f"wins, {score} point{'s' * (score != 1)}"

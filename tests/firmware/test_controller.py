@@ -8,6 +8,7 @@ from companion.session import Session
 from companion.store import Store
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
+from companion.games import GAMES
 from firmware.inputs import InputEvent
 
 SEED = bytes(range(32))
@@ -71,12 +72,16 @@ def start(c, game, seats=(0, 1)):
     for seat in seats:
         press(c, "seat", seat=seat)
     press(c, "press")
+    if c.screen == "dice":                      # free play: the first choice, one die
+        press(c, "press")
     assert c.screen == "play", c.flash_text
 
 
 def settle_lead(c, clock):
     for _ in range(30):
         if c.snap["phase"] != "lead":
+            if c.screen == "result":
+                press(c, "press")                  # close the lead's result
             return
         press(c, "flick", strength=0.5)
         press(c, "press")
@@ -160,7 +165,7 @@ def test_controller_press_skips_the_spin(table):
 def test_controller_ignored_seat_flashes_not_your_turn_briefly(table, clock, controls):
     start(table, "kat-en-muis")
     press(table, "ignored", seat=1)
-    assert table.flash_text == "Not your turn" and controls.beeps == ["error"]
+    assert table.flash_text == "Not your turn" and controls.beeps[-1] == "error"
     clock.advance(ctl.FLASH_SECONDS + 0.01)
     assert table.update()
     assert table.flash_text == ""
@@ -170,7 +175,7 @@ def test_controller_refusal_is_shown_never_raised(table, session):
     start(table, "kat-en-muis")
     version = session.version
     press(table, "undo")                                           # nothing to undo yet
-    assert "nothing to undo" in table.flash_text and session.version == version
+    assert table.flash_text == "Nothing to undo." and session.version == version
 
 
 def test_controller_undo_takes_back_the_spin(table, session):
@@ -286,8 +291,13 @@ def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
     assert table.screen == "declare"
     press(table, "turn", detents=1)                                # "Player 2 wins"
     press(table, "press")
+    assert table.screen == "confirm" and session.snapshot()["phase"] == "play"
+    press(table, "turn", detents=1)                                # "Yes"
+    press(table, "press")
     snap = session.snapshot()
     assert snap["phase"] == "over" and snap["winners"] == [1]
+    assert table.screen == "result" and "Fox is free" in " ".join(table.view()["text"])
+    press(table, "press")
     assert table.screen == "over"
     press(table, "press")
     assert table.screen == "games"
@@ -347,3 +357,166 @@ def test_controller_x12_default_names_are_the_button_colours(session, controls, 
     c = Controller(session, controls=controls, seats=3, clock=clock, colours=colours)
     start(c, "lifes-mishaps", seats=(0, 2))
     assert [(p["name"], p["button"]) for p in c.snap["players"]] == [("Ivory", 1), ("Ruby", 3)]
+
+
+def test_controller_set_aside_by_the_phone_leaves_a_working_game_list(table, session):
+    start(table, "kat-en-muis")
+    session.abandon(by="phone")
+    table.update()
+    assert table.screen == "games"
+    index = table.game_index
+    press(table, "turn", detents=1)
+    assert table.game_index == index + 1                             # the knob works
+    assert "Choose a game" in str(table.view()) or table.render().getbbox() is not None
+
+
+def test_controller_every_screen_has_a_way_out():
+    screens_ = {screen for screen, _ in TRANSITIONS}
+    stuck = [s for s in screens_ if not any(
+        (s, kind) in TRANSITIONS for kind in ("hold", "menu", "undo", "press"))]
+    assert not stuck
+
+
+def test_controller_declaration_can_be_backed_out_of(table, session):
+    start(table, "free-play")
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("End game"))
+    press(table, "press")
+    assert table.screen == "declare"
+    press(table, "press")                                             # "Player 1 wins"
+    assert table.screen == "confirm" and "cannot be taken back" in table.confirm[0]
+    press(table, "press")                                             # "No" is the default
+    assert session.snapshot()["phase"] != "over" and table.screen == "play"
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("End game"))
+    press(table, "press")
+    press(table, "turn", detents=-1)                                  # "Back"
+    press(table, "press")
+    assert session.snapshot()["phase"] != "over" and table.screen == "play"
+
+
+@pytest.mark.parametrize("label,kind", [("The Indicator", "indicator"), ("Three dice", "dice"),
+                                        ("Spinner of 12", "spinner")])
+def test_controller_free_play_randomizer_is_chosen_on_the_device(table, session, label, kind):
+    press(table, "press")
+    press(table, "turn", detents=[g.id for g in table.games].index("free-play"))
+    from firmware.views import RANDOMIZERS, game_detail
+    assert "no dice" not in game_detail(GAMES["free-play"], True)
+    press(table, "press")
+    press(table, "seat", seat=0)
+    press(table, "seat", seat=2)
+    press(table, "press")
+    assert table.screen == "dice"
+    press(table, "turn", detents=[name for name, _ in RANDOMIZERS].index(label))
+    press(table, "press")
+    snap = session.snapshot()
+    assert table.screen == "play" and snap["randomizer"]["kind"] == kind
+    assert snap["game"] == "free-play"
+
+
+def test_controller_free_play_dice_step_backs_out_to_joining(table, session):
+    press(table, "press")
+    press(table, "turn", detents=[g.id for g in table.games].index("free-play"))
+    press(table, "press")
+    press(table, "seat", seat=0)
+    press(table, "press")
+    assert table.screen == "dice"
+    press(table, "undo")
+    assert table.screen == "join" and table.joined[0] and session.snapshot()["game"] is None
+
+
+def test_controller_domino_rex_shows_sum_checker_rex_and_points(table, session):
+    start(table, "domino-rex")
+    settle_lead(table, None)
+    seen = []
+    for _ in range(40):
+        snap = session.snapshot()
+        if snap["phase"] == "over":
+            break
+        table.render()
+        last = snap["last_uncovered"]
+        value = table._choices()[0]
+        meaning = table.view()["text"][2]
+        assert meaning == (f"uncover a {value} to open" if last is None else
+                           f"uncover a {value}: {value}+{last}={value + last}")
+        press(table, "press")
+        assert table.screen == "result"
+        heading, values, words = table.outcome
+        seen.append((values, " ".join(words)))
+        if last is not None and "Rex!" not in words[-1]:
+            assert values in (f"{value} + {last} = {value + last}", "Rex!")
+        while table.screen == "result":
+            press(table, "press")
+    assert any(values == "Rex!" for values, _ in seen)
+    assert any("goes into Domino" in w for _, w in seen)
+    snap = session.snapshot()
+    assert snap["phase"] == "over"
+    winner = snap["players"][snap["winners"][0]]
+    text = " ".join(table.view()["text"])
+    assert table.screen == "over" and f"wins, {winner['score']} points" in text
+
+
+def test_controller_sounds_tell_capture_win_and_refusal_apart(table, session, controls):
+    start(table, "cats-and-mice")
+    settle_lead(table, None)
+    press(table, "seat", seat=table.buttons[table.snap["turn"]])    # before the spin: refused
+    assert controls.beeps[-1] == "error"
+    press(table, "flick", strength=0.5)
+    press(table, "press")
+    press(table, "seat", seat=table.buttons[table.snap["turn"]])    # a mouse
+    assert controls.beeps[-1] == "capture"
+    assert table.screen == "result" and table.outcome[2][0].startswith("Squeak!")
+    from firmware.controls import BEEPS
+    patterns = [BEEPS[name] for name in ("click", "capture", "error", "win")]
+    assert len(set(patterns)) == 4                                   # four sounds, four events
+
+
+def test_controller_long_outcome_pages_advance_by_themselves_and_by_the_knob(table, clock):
+    start(table, "kat-en-muis")
+    table.outcome = ("Ann throws", "3 · 5", ["Ann moves to 16",
+                                             "Ben pays Ann 1 chip (jumping over Ben)",
+                                             "Ann has 66 chips and wins the game at last"])
+    table._show_result()
+    table.render()
+    assert table.page_count >= 2 and table.page == 0
+    press(table, "turn", detents=1)                                  # the knob turns a page
+    assert table.page == 1 and table.screen == "result"
+    press(table, "turn", detents=-1)
+    assert table.page == 0
+    seen = []
+    for _ in range(20):                                              # then they advance alone
+        seen.append(" ".join(table.view()["text"]))
+        clock.advance(ctl.PAGE_SECONDS + 0.01)
+        table.update()
+        table.render()
+        if table.screen != "result":
+            break
+    words = " ".join(seen)
+    assert "Ann moves to 16" in words and "wins the game at last" in words
+    assert table.screen == "play"                                    # after the last page
+
+
+def test_controller_long_instruction_on_the_turn_screen_goes_round(table, clock):
+    start(table, "cats-and-mice")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.5)
+    press(table, "press")                                            # the result
+    for _ in range(10):
+        clock.advance(ctl.PAGE_SECONDS + 0.01)
+        table.update()
+        table.render()
+    assert table.screen == "play" and table.snap["awaiting"] == "next"
+    name = table.snap["players"][table.snap["turn"]]["name"]
+    table.snap = dict(table.snap, prompt=f"{name}: Move your cat 4, then 6. Then one mouse 10, "
+                      "or two mice 4 and 6. Press your seat button for each mouse taken, "
+                      "then press the knob to end the turn.")
+    table.render()
+    assert table.page_count > 1
+    pages = []
+    for _ in range(table.page_count + 1):
+        pages.append((table.page, " ".join(table.view()["text"])))
+        clock.advance(ctl.PAGE_SECONDS + 0.01)
+        table.update()
+        table.render()
+    assert [p for p, _ in pages] == list(range(table.page_count)) + [0]
+    assert "Move your cat" in " ".join(text for _, text in pages)

@@ -21,6 +21,8 @@ REFERENCE = Path(__file__).parent / "reference"
 REGENERATE = os.environ.get("PARLOUR_REGEN_SCREENS") == "1"
 
 TURN = TurnView("Kat en Muis", "pool 10", "Ann (Cat)", "throw the dice", "sq 22 · 17 chips")
+LONG_OUTCOME = ["Ann moves to 16", "Ben pays Ann 1 chip (jumping over Ben)",
+                "Ann has 66 chips and wins"]
 
 
 def settled_indicator() -> Image.Image:
@@ -43,6 +45,27 @@ KEY_SCREENS = {
     "scores": lambda: screens.scores("Kat en Muis", [Row("Ann", "sq 30 · 18 chips", True),
                                                      Row("Ben", "sq 12 · 12 chips"),
                                                      Row("Pool", "10 chips")]),
+    "result_page_2": lambda: screens.result("Ann throws", "3 · 5", LONG_OUTCOME, page=1),
+    "seat_press": lambda: screens.result("Ann pressed", "", [
+        "Squeak! Ann's cat takes a mouse (3 left)"]),
+    "refusal": lambda: screens.flash(screens.turn(TURN), "It is Ben's turn, not Ann's."),
+    "confirm_declare": lambda: screens.confirm(
+        "Ann wins: end the game now? It cannot be taken back.", False),
+    "domino_choose": lambda: screens.choose(TurnView("Domino Rex", "", "Ann", "turn, then press"),
+                                            "4", "uncover a 4: 4+3=7"),
+    "domino_rex": lambda: screens.result("Ann uncovers 4", "Rex!", [
+        "4 + 7 = 11: Ann's eleventh checker goes home and is crowned. Rex!"]),
+    "game_over_points": lambda: screens.game_over("Domino Rex", "Ann", "wins, 27 points",
+                                                  "turn: all points"),
+    "free_play_dice": lambda: screens.choice_list("Free play: dice",
+                                                  ["Two dice", "Three dice", "The Indicator"],
+                                                  1),
+    "result_three_lines": lambda: screens.result("Ann spins", "1 · 3", [
+        "Move forward 1, then 3 on the road or lane.", "Press your seat button for the "
+        "diamond."]),
+    "turn_paged": lambda: screens.turn(TurnView(
+        "Cats and Mice", "", "Ann", "Move your cat 4, then 6. Then one mouse 10, or two mice 4 "
+        "and 6. Press your seat button for each mouse taken."), 1),
 }
 
 
@@ -89,6 +112,28 @@ def test_screens_key_line_is_big_type():
     assert name_band is not None and name_band[3] - name_band[1] >= 14   # letters >= 14 px tall
 
 
+def test_screens_long_outcome_pages_keep_every_word():
+    pages = screens.result_pages("3 · 5", LONG_OUTCOME)
+    assert len(pages) == 2 and all(len(page) <= 4 for page in pages) and len(pages[0]) <= 2
+    assert " ".join(w for page in pages for w in page) == " ".join(LONG_OUTCOME)
+    assert pages[0] == ["Ann moves to 16"]        # the two-line sentence is not split
+    assert " ".join(pages[1]).startswith("Ben pays Ann 1 chip")
+    assert screens.result("Ann throws", "3 · 5", LONG_OUTCOME, 0).tobytes() != \
+        screens.result("Ann throws", "3 · 5", LONG_OUTCOME, 1).tobytes()
+
+
+def test_screens_long_refusal_is_read_whole_in_pages():
+    words = ("Ben has no covered square of 4 (covered: 1, 2, 3, 5, 6): turn the knob to a "
+             "value he still has, then press it to uncover that square.")
+    pages = screens.flash_pages(words)
+    assert len(pages) > 1
+    assert " ".join(w for _, page in pages for w in page) == words
+
+
+def test_screens_address_breaks_after_a_dot_never_inside_a_number():
+    assert screens.break_address("192.168.1.23:8080", 67) == ["192.168.1.", "23:8080"]
+
+
 def test_screens_long_instruction_uses_three_small_lines():
     view = TurnView("Cats and Mice", "", "Ann", "Move your cat 4, then 6. Then one mouse "
                     "10, or two mice 4 and 6. Press your seat button for each mouse taken.")
@@ -121,3 +166,25 @@ def test_screens_dice_show_their_faces():
                      clock=lambda: 0.0)
     spin.skip()
     assert screens.spin(spin.frame()).tobytes() != six_one.tobytes()
+
+
+def test_screens_wrap_keeps_a_short_bracket_on_one_line():
+    lines = screens.wrap("Squeak! Player 1's cat takes a mouse (7 left)", screens.SMALL)
+    assert "(7 left)" in " | ".join(lines) and "(7" not in [line[-2:] for line in lines]
+
+
+def test_screens_header_keeps_the_space_in_pool_3():
+    """The header reads "pool 3", never "pool3": the word gap is wider than any letter gap."""
+    image, draw = screens.canvas()
+    screens.header(draw, "Kat en Muis", "pool 3")
+    right = image.crop((128 - int(screens.width("pool 3", screens.SMALL)) - 1, 0, 128, 12))
+    lit = [right.crop((x, 0, x + 1, 12)).getbbox() is not None for x in range(right.width)]
+    gaps, run = [], 0
+    for on in lit[lit.index(True):]:
+        if on:
+            if run:
+                gaps.append(run)
+            run = 0
+        else:
+            run += 1
+    assert max(gaps) >= 4 and sorted(gaps)[-2] <= 2

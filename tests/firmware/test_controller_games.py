@@ -1,0 +1,220 @@
+"""Each of the ten games played through the real controller, session and store: everything the
+log records for a throw, a seat press, a choice or a declaration reaches the OLED, page by page.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from companion.games import GAMES
+from companion.session import Session
+from companion.store import Store
+from firmware.controller import Controller
+from firmware.inputs import InputEvent
+from firmware.views import RANDOMIZERS
+from test_controller import SEED, FakeControls
+
+STEPS = 120                # inputs per game: enough to finish most, few enough to stay fast
+# PARLOUR_SCREEN_SHEETS=<dir>: also save every distinct frame of each game at 4x, in sheets
+SHEETS = os.environ.get("PARLOUR_SCREEN_SHEETS")
+
+
+@pytest.fixture
+def session(tmp_path):
+    store = Store(tmp_path / "parlour.db")
+    yield Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
+    store.close()
+
+
+@pytest.fixture
+def controls():
+    return FakeControls()
+
+
+def press(c, kind, **fields):
+    c.handle(InputEvent(kind, **fields))
+    frame = c.render()
+    frames = getattr(c, "frames", None)
+    if frames is not None and (not frames or frames[-1].tobytes() != frame.tobytes()):
+        frames.append(frame)
+
+
+def save_sheets(frames: list[Image.Image], name: str, cols: int = 3, rows: int = 6) -> None:
+    """Frames at 4x, `cols` x `rows` to a sheet, for a person to look at."""
+    per = cols * rows
+    for n, first in enumerate(range(0, len(frames), per)):
+        part = frames[first:first + per]
+        sheet = Image.new("L", (cols * 528, -(-len(part) // cols) * 272), 128)
+        for i, frame in enumerate(part):
+            sheet.paste(frame.convert("L").resize((512, 256), Image.NEAREST),
+                        ((i % cols) * 528, (i // cols) * 272))
+        sheet.save(Path(SHEETS) / f"{name}_{n}.png")
+
+
+def norm(words: str) -> str:
+    """Words as a player reads them across line breaks (wrapping drops nothing else)."""
+    return re.sub(r"\s+", " ", words).strip()
+
+
+class Table:
+    """A controller with a script's hands: acts, then reads every page the screen shows."""
+
+    def __init__(self, controller: Controller, session, clock):
+        self.c, self.session, self.clock = controller, session, clock
+        self.shown: list[str] = []
+        self.missing: list[tuple[str, str]] = []
+
+    def read_pages(self) -> str:
+        """Skip a spin, then read a result's every page with the knob; the words shown."""
+        c = self.c
+        if c.screen == "spin":
+            press(c, "press")
+        text = list(c.view()["text"])
+        flash = c.flash_text
+        if c.screen == "result":
+            for _ in range(c.page_count - 1):
+                press(c, "turn", detents=1)
+                text += c.view()["text"][1:]           # the heading repeats on each page
+        return norm(" ".join(text + [flash]))
+
+    def act(self, kind: str, **fields) -> None:
+        """One input; every new log line must be on one of the pages that answer it."""
+        log = len(self.session.snapshot()["log"])
+        press(self.c, kind, **fields)
+        new = self.session.snapshot()["log"][log:]
+        shown = self.read_pages()
+        self.shown.append(shown)
+        heading, values = self.c.outcome[0], self.c.outcome[1]
+        for i, line in enumerate(new):
+            if norm(line) in shown:
+                continue
+            # a spin's first line that only restates it ("Ann throws 3 and 5") is shown by
+            # the heading and the big values: the name, the verb and the numbers, nothing else
+            name = heading.rsplit(" ", 1)[0]
+            rest = line[len(name):].replace(",", " ").replace(" and ", " ").split() \
+                if line.startswith(name) else ["?"]
+            restated = i == 0 and kind == "flick" and all(
+                w in ("throws", "spins") or w in values.split() for w in rest)
+            if not restated:
+                self.missing.append((line, shown))
+
+
+def seat_of(c: Controller) -> int:
+    return c.buttons[c.snap["turn"]]
+
+
+def script(t: Table, game: str) -> None:
+    """Play `game` by its rules' means until it is over or STEPS inputs have gone."""
+    c = t.c
+    presses = 0
+    for step in range(STEPS):
+        snap = t.session.snapshot()
+        if snap["phase"] == "over":
+            return
+        if c.screen == "result" and snap["awaiting"] in ("choose", "roll"):
+            press(c, "press")                          # close the last answer
+        awaiting = snap["awaiting"]
+        if awaiting == "choose":
+            t.act("press")                             # Domino Rex: uncover the first value
+        elif awaiting == "roll":
+            t.act("flick", strength=0.5)
+        elif awaiting == "next":
+            if game == "fox-and-geese" and step > 6:
+                return declare(t, 1)
+            if game == "free-play" and step > 12:
+                return declare(t, 0)
+            record = game != "fox-and-geese" or snap["turn"] == 1
+            if record and presses < 40 and snap["rolls"] % 3 != 0:
+                presses += 1
+                t.act("seat", seat=seat_of(c))         # a capture, a point, a goal
+                if t.session.snapshot()["phase"] == "over":
+                    return
+                if game == "lost-diamond" and "press again" in " ".join(
+                        t.session.snapshot()["log"][-1:]):
+                    t.act("seat", seat=seat_of(c))
+                    continue
+            if t.session.snapshot()["awaiting"] == "next":
+                t.act("press")                         # one press ends the turn (X8)
+        else:
+            raise AssertionError(f"{game}: awaiting {awaiting!r} in {snap['phase']}")
+
+
+def declare(t: Table, winner: int) -> None:
+    """End an open game from the menu: pick the winner, then confirm."""
+    c = t.c
+    if c.screen == "result":
+        press(c, "press")
+    press(c, "menu")
+    press(c, "turn", detents=c.menu_items.index("End game"))
+    press(c, "press")
+    assert c.screen == "declare"
+    press(c, "turn", detents=winner)
+    press(c, "press")
+    assert c.screen == "confirm" and "end the game" in c.view()["text"][0]
+    press(c, "turn", detents=1)
+    t.act("press")
+    assert t.session.snapshot()["phase"] == "over"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_controller_games_every_log_line_reaches_the_screen(game, session, controls, clock):
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    c.frames = [] if SHEETS else None
+    try:
+        rulebook = GAMES[game]
+        t = Table(c, session, clock)
+        press(c, "press")
+        press(c, "turn", detents=[g.id for g in c.games].index(game))
+        press(c, "press")
+        for seat in range(max(2, rulebook.min_players)):
+            press(c, "seat", seat=seat)
+        press(c, "press")
+        if c.screen == "dice":                          # free play: one die
+            assert [label for label, _ in RANDOMIZERS][c.dice_index] == "One die"
+            press(c, "press")
+        assert c.screen == "play", c.flash_text
+        script(t, game)
+        assert t.shown, "nothing was played"
+        assert not t.missing, f"{game}: not on screen: {t.missing[:3]}"
+        snap = session.snapshot()
+        if snap["phase"] == "over":
+            winners = [snap["players"][s]["name"] for s in snap["winners"]]
+            assert all(any(w in shown for shown in t.shown) for w in winners)
+            while c.screen == "result":
+                press(c, "press")
+            assert c.screen == "over" and winners[0] in " ".join(c.view()["text"])
+        if SHEETS:
+            save_sheets(c.frames, game)
+    finally:
+        c.close()
+
+
+def test_controller_games_ten_games_are_scripted():
+    assert len(GAMES) == 10
+
+
+def test_controller_games_result_press_ends_the_turn_in_one_press(session, controls, clock):
+    """X8: "press the knob to end the turn" on the result screen does it on the first press."""
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    session.new_game("cats-and-mice", ["Ann", "Ben"])
+    c.update()
+    for _ in range(30):
+        if session.snapshot()["phase"] != "lead":
+            break
+        press(c, "flick", strength=0.5)
+        press(c, "press")
+    if c.screen == "result":
+        press(c, "press")
+    press(c, "flick", strength=0.5)
+    press(c, "press")                                   # stops the spin: the result
+    assert c.screen == "result" and session.snapshot()["awaiting"] == "next"
+    turn = session.snapshot()["turn"]
+    press(c, "press")
+    assert session.snapshot()["turn"] != turn

@@ -1,0 +1,81 @@
+"""The OLED's font: every digit unmistakable at every size the screens draw, letters never
+touching. Sizes are Terminus's strikes (firmware.screens.SIZES), regular and bold.
+
+The threshold: two digits drawn at the same pen position (as the screen aligns them in a line)
+must differ in at least a quarter of the glyph's height in pixels, ceil(size / 4): one whole
+stroke of the digit. At 12 px that is 3 pixels, the open top of a 6 against an 8.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import string
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from firmware import screens
+
+STYLES = [(size, bold) for size in screens.SIZES for bold in (False, True)]
+
+
+def glyph(size: int, bold: bool, char: str) -> Image.Image:
+    image = Image.new("1", (size * 2, size * 2), 0)
+    ImageDraw.Draw(image).text((size // 2, size // 2), char, font=screens.font(size, bold),
+                               fill=1)
+    return image
+
+
+def differing(a: Image.Image, b: Image.Image) -> int:
+    return ImageChops.logical_xor(a, b).histogram()[-1]
+
+
+@pytest.mark.parametrize("size,bold", STYLES)
+def test_font_every_pair_of_digits_differs_clearly(size, bold):
+    digits = {d: glyph(size, bold, d) for d in string.digits}
+    need = math.ceil(size / 4)
+    close = [(a + b, differing(digits[a], digits[b]))
+             for a, b in itertools.combinations(string.digits, 2)
+             if differing(digits[a], digits[b]) < need]
+    assert not close, f"{size} px{' bold' if bold else ''}: digits too alike {close}"
+
+
+# Letters drawn edge to edge in every monospaced bitmap font (their shape is unmistakable);
+# every other letter and digit must leave a blank column.
+WIDE = set("mwMWTY")
+NARROW = "".join(c for c in string.ascii_letters + string.digits if c not in WIDE)
+
+
+def filling(font, size: int) -> str:
+    """The NARROW characters whose ink fills their whole cell (they touch a neighbour)."""
+    advance = font.getlength("n")
+    out = ""
+    for char in NARROW:
+        image = Image.new("1", (size * 2, size * 2), 0)
+        ImageDraw.Draw(image).text((size // 2, size // 2), char, font=font, fill=1)
+        box = image.getbbox()
+        if box is not None and box[2] - box[0] >= advance:
+            out += char
+    return out
+
+
+@pytest.mark.parametrize("size,bold", STYLES)
+def test_font_letters_never_touch_their_neighbours(size, bold):
+    """Each glyph leaves a blank column in its cell, so "rn" never reads "m" (a smeared bold
+    merged "Not your turn" into "Not your tum")."""
+    touching = filling(screens.font(size, bold), size)
+    assert not touching, f"{size} px{' bold' if bold else ''}: {touching} fill the cell"
+
+
+def test_font_14px_bold_would_merge_so_it_is_drawn_regular():
+    """The check can fail: Terminus's own 14 px bold fills its cells ("nn" merges)."""
+    from PIL import ImageFont
+    raw = ImageFont.truetype(str(screens.FONTS / "terminus-bold.otb"), 14)
+    assert "n" in filling(raw, 14)
+    assert 14 in screens.NO_BOLD and not filling(screens.font(14, True), 14)
+
+
+def test_font_is_the_shipped_terminus_with_its_licence():
+    assert "SIL OPEN FONT LICENSE" in (screens.FONTS / "OFL.txt").read_text()
+    assert screens.font(12).getname()[0].startswith("Terminus")
