@@ -63,6 +63,7 @@ class Config:
     data_dir: Path = Path("~/.local/state/parlour").expanduser()
     pin: str | None = None
     source: Path | None = None   # the file it came from; None = built-in defaults
+    odds: bool = True            # work out chances to win, off the device loop
 
     def seat_pins(self) -> tuple[int, ...]:
         """The BCM pins of the seats in use (the first `seats` of pins.seats)."""
@@ -264,7 +265,8 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     if not 1 <= threads <= 1000:
         raise _Bad(f"[web] threads: expected 1-1000, got {threads}")
     web.done()
+    odds = top.get("odds", bool, True)
     top.done()
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
-                  threads=threads, pin=pin, source=source,
+                  threads=threads, pin=pin, source=source, odds=odds,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

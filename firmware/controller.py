@@ -133,6 +133,10 @@ class Controller:
                 snap.get("game_id") == old.get("game_id"):
             return
         self.snap = snap
+        if snap.get("state_version") == old.get("state_version") and \
+                snap.get("game_id") == old.get("game_id"):   # only the chances are new
+            self.dirty = self.dirty or self.screen == "scores"
+            return
         self.dirty = True
         if snap.get("game_id") != old.get("game_id"):
             self.buttons = list(range(self.seats))

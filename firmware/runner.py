@@ -85,9 +85,11 @@ class Table:
     frames: int = 0
     notifier: Notifier = field(default_factory=lambda: Notifier({}))   # systemd, when under it
     notices: list[str] = field(default_factory=list)   # what start-up had to mend
+    odds: Any = None                                    # the chances worker, when on
 
     def close(self) -> None:
-        for step in (self.controller.close, self._close_web, self.controls.close,
+        for step in (self._close_odds, self.controller.close, self._close_web,
+                     self.controls.close,
                      self.display.close, self.store.close):
             try:
                 step()
@@ -97,6 +99,10 @@ class Table:
     def _close_web(self) -> None:
         if self.web is not None:
             self.web.close()
+
+    def _close_odds(self) -> None:
+        if self.odds is not None:
+            self.odds.close()
 
 
 class WebServer:
@@ -196,7 +202,16 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     if recovered.screen:
         controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
     return Table(config, session, store, controls, display, controller, inputs, panel, server,
-                 notices=recovered.notices)
+                 notices=recovered.notices, odds=start_odds(session) if config.odds else None)
+
+
+def start_odds(session: Session):
+    """The chances worker (a low-priority process), keeping finished games' charts."""
+    from companion.odds_store import ChanceStore
+    from firmware.odds_worker import OddsWorker
+    worker = OddsWorker(session, chances=ChanceStore(session.store.path))
+    worker.start()
+    return worker
 
 
 def loop(table: Table) -> None:

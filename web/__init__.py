@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, Response
 
 from companion.session import Session
-from web import api, control, errors, pages
+from web import api, chances, control, errors, pages
 from web import device as device_panel
 from web.auth import PinGuard
 from web.context import Parlour
@@ -67,6 +67,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     )
     for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(chances.bp)
     errors.register(app)
 
     @app.after_request
@@ -81,3 +82,6 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
 def shutdown(app: Flask) -> None:
     """End every live stream (call before stopping the server)."""
     app.extensions["parlour"].hub.close()
+    chances_store = app.extensions.pop("parlour_chances", None)
+    if chances_store is not None:
+        chances_store.close()

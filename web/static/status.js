@@ -143,6 +143,7 @@
     current = state;
     render(state, fresh);
     if (seatsChanged) renderControls(state);
+    document.dispatchEvent(new CustomEvent("parlour:state", {detail: state}));
   }
 
   function poll() {
