@@ -125,12 +125,22 @@ class OddsWorker:
         self.chances.save(game_id, [known.get(step) for step in range(len(states))])
 
 
+def hint_of(session) -> dict[str, Any] | None:
+    """Domino Rex's hint for the session's position, {"value", "text"}; None if no choice is
+    awaited. The worker sends it with the chances; this works it out where it did not."""
+    from companion.odds_domino import hint
+    _, _, rulebook, states, _ = session.odds_job()
+    advice = hint(rulebook, states[-1]) if states else None
+    return None if advice is None else {"value": advice.value, "text": advice.text}
+
+
 def compute(conn) -> None:
     """The compute process: the newest job first; a newer job cancels the one under way."""
     if hasattr(os, "nice"):
         os.nice(19)
     from companion.games import get_rulebook
     from companion.odds import exact, playouts
+    from companion.odds_domino import hint
     rng = random.Random()            # seeded from the OS: nothing to do with any game's seed
     job = None
     while True:
@@ -142,17 +152,19 @@ def compute(conn) -> None:
             return
         version, game, state, earlier = job
         rulebook = get_rulebook(game)
-        job = _work(conn, rulebook, version, state, earlier, rng, exact, playouts)
+        advice = hint(rulebook, state)
+        extra = {} if advice is None else {"hint": {"value": advice.value, "text": advice.text}}
+        job = _work(conn, rulebook, version, state, earlier, rng, exact, playouts, extra)
 
 
-def _work(conn, rulebook, version, state, earlier, rng, exact, playouts):
+def _work(conn, rulebook, version, state, earlier, rng, exact, playouts, extra):
     """Work on one job; returns a newer job if one arrived (cancelling this), else None."""
     odds = exact(rulebook, state)
     started = last_report = time.monotonic()
     tally = None
     while odds is None or not odds["exact"]:
         tally = playouts(rulebook, state, rng, CHUNK, tally)
-        odds = tally.result()
+        odds = {**tally.result(), **extra}
         now = time.monotonic()
         done = odds["margin"] <= TARGET_MARGIN or now - started >= BUDGET_SECONDS
         if done or now - last_report >= REPORT_SECONDS:
@@ -163,6 +175,7 @@ def _work(conn, rulebook, version, state, earlier, rng, exact, playouts):
         if conn.poll():
             return conn.recv()
     if odds["exact"]:
+        odds = {**odds, **extra}
         conn.send((version, odds, {}))
     steps: dict[int, list[float]] = {}
     for step, past in earlier:          # the chart: earlier steps, newest first
