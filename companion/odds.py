@@ -71,24 +71,37 @@ def default_policy(rulebook: Rulebook) -> Callable[[State, Generator], int] | No
 def playout(rulebook: Rulebook, state: State, rng: Generator,
             choose: Callable[[State, Generator], int] | None = None) -> list[int]:
     """Play a copy of `state` to its end by the real rules; returns the winners (empty for a
-    game that cannot end within MAX_STEPS). One copy is made and then moved in place, as
-    `replay.advance` moves its own copy: the same rule functions, without a copy per throw."""
+    game that cannot end within MAX_STEPS).
+
+    One copy is made and then moved in place by the same rule functions `replay.advance`
+    calls on its own copy: the lead through `replay._roll`; in play the game's `on_roll`
+    directly (the throws are valid by construction, and no rule reads `_roll`'s record of the
+    last throw for the screen), so a playout costs the rules and little else."""
     state = state.copy()
     state.log = []
+    watch = type(rulebook).after_event is not Rulebook.after_event
     for _ in range(MAX_STEPS):
         if state.over:
             return state.winners
         if state.awaiting == "roll":
             dice = rulebook.randomizer_now(state)
-            event = Roll(tuple(rng.randrange(dice.faces) + 1 for _ in range(dice.count)))
-            roll_in_place(rulebook, state, event.values)
+            faces = dice.faces
+            values = tuple(int(rng.random() * faces) + 1 for _ in range(dice.count))
+            if state.phase == "play":
+                state.rolls += 1
+                rulebook.on_roll(state, values)
+            else:
+                roll_in_place(rulebook, state, values)
+            event = Roll(values) if watch else None
         elif state.awaiting == "choose" and choose is not None:
-            event = Choose(choose(state, rng))
-            rulebook.on_choose(state, event.value)
+            value = choose(state, rng)
+            rulebook.on_choose(state, value)
+            event = Choose(value) if watch else None
         else:
             raise ValueError(f"a playout cannot make a '{state.awaiting}' move "
                              f"in {rulebook.title}")
-        rulebook.after_event(state, event)
+        if watch:
+            rulebook.after_event(state, event)
         state.log.clear()
     return []
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE))
 
 import common  # noqa: E402
 
-BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint"]
+BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "odds"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,6 +143,9 @@ def rows(results: dict) -> list[tuple]:
         out.append((f"Idle CPU over {f['idle_window_s']:g} s, % of a core",
                     f["idle_cpu_percent_of_core"], "", "< 1", f["idle_cpu_percent_of_core"] < 1,
                     est(f["idle_cpu_percent_of_core"]), ("footprint", "idle_cpu_percent_of_core")))
+    if _get(b, "odds"):
+        from bench_odds import rows as odds_rows
+        out.extend(odds_rows(b["odds"], est))
     c = _get(b, "cpu")
     if c:
         out.append(("n-body step (CPU speed), µs", c["nbody_us_per_step"]["p50"],
