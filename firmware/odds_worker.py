@@ -160,7 +160,8 @@ def compute(conn) -> None:
 def _work(conn, rulebook, version, state, earlier, rng, exact, playouts, extra):
     """Work on one job; returns a newer job if one arrived (cancelling this), else None."""
     odds = exact(rulebook, state)
-    started = last_report = time.monotonic()
+    started = time.monotonic()
+    last_report = started - REPORT_SECONDS          # the first chunk's answer goes at once
     tally = None
     while odds is None or not odds["exact"]:
         tally = playouts(rulebook, state, rng, CHUNK, tally)

@@ -94,34 +94,60 @@ def domino_hint(runs: int) -> dict:
 
 
 def input_with_odds(n: int) -> dict:
-    """bench_input's flick (Cats and Dogs: every flick is a new state, so the worker is busy
-    with playouts all along) and seat_flash, with the worker off and on."""
+    """Input to screen through bench_input's rig with the worker off and on, while it works:
+    seat presses (a flash) during a 4-player Life's Mishaps, whose one state the worker plays
+    out for seconds, publishing as it goes; and flicks in Cats and Dogs (each a new state, so
+    the worker is cancelled and starts again), spaced so its first answers arrive between."""
     import bench_input
     from firmware.odds_worker import OddsWorker
-    out = {}
+    out: dict = {"published": 0}
     with tempfile.TemporaryDirectory(prefix="parlour-bench-odds-") as tmp:
-        for on in (False, True, False, True):          # interleaved: load drifts
-            for name, case in (("flick", bench_input.flick),
-                               ("seat_flash", bench_input.seat_flash)):
-                rig = bench_input.Rig(Path(tmp) / f"{name}-{on}-{time.monotonic_ns()}")
+        for round_, on in enumerate((False, True, False, True)):   # interleaved: load drifts
+            for name in ("seat_flash", "flick"):
+                rig = bench_input.Rig(Path(tmp) / f"{name}-{round_}")
                 worker = OddsWorker(rig.session) if on else None
                 if worker:
                     worker.start()
-                    time.sleep(0.5)                    # the process is up and working
                 try:
-                    result = case(rig, n)
+                    totals = (_flashes if name == "seat_flash" else _flicks)(rig, n)
                 finally:
                     if worker:
-                        out.setdefault("published", 0)
                         out["published"] += worker.published
                         worker.close()
                     rig.close()
-                key = f"{name}_{'on' if on else 'off'}"
-                out.setdefault(key, []).append(result["total_ms"]["p50"])
-    for name in ("flick", "seat_flash"):
-        off, on = min(out[f"{name}_off"]), min(out[f"{name}_on"])
+                out.setdefault(f"{name}_{'on' if on else 'off'}_ms", []).append(
+                    summary(totals, 1000)["p50"])
+    for name in ("seat_flash", "flick"):
+        off, on = min(out[f"{name}_off_ms"]), min(out[f"{name}_on_ms"])
         out[f"{name}_ratio"] = round(on / off, 3)
     return out
+
+
+def _flashes(rig, n: int) -> list[float]:
+    rig.new_game("lifes-mishaps", 4)
+    totals = []
+    for _ in range(n):
+        start, marks = rig.tap(rig.armed_button())
+        if marks:
+            totals.append(marks["shown"] - start)
+        rig.settle(1.5)
+        time.sleep(0.02)                               # real time for the worker to publish
+    return totals
+
+
+def _flicks(rig, n: int) -> list[float]:
+    rig.new_game("cats-and-dogs", 3)
+    totals = []
+    for _ in range(max(10, n // 3)):
+        if rig.controller.snap.get("phase") == "over":
+            rig.new_game("cats-and-dogs", 3)
+        start, marks = rig.flick()
+        if marks:
+            totals.append(marks["shown"] - start)
+        rig.settle(4.0)
+        rig.settle(7.0)
+        time.sleep(0.15)
+    return totals
 
 
 def run(quick: bool = False) -> dict:
