@@ -135,7 +135,16 @@ def hint_of(session) -> dict[str, Any] | None:
 
 
 def compute(conn) -> None:
-    """The compute process: the newest job first; a newer job cancels the one under way."""
+    """The compute process: the newest job first; a newer job cancels the one under way.
+    It ends quietly when the device program goes (its end of the pipe closes), however it
+    went, kill -9 included."""
+    try:
+        _compute(conn)
+    except (EOFError, OSError, KeyboardInterrupt):
+        return
+
+
+def _compute(conn) -> None:
     if hasattr(os, "nice"):
         os.nice(19)
     from companion.games import get_rulebook

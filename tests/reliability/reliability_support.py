@@ -15,7 +15,8 @@ from companion.events import parse_event
 from companion.replay import Table
 from simulated_table import PIN
 
-UNSTABLE = ("version", "game_id", "seed")     # per process, or revealed only once over
+UNSTABLE = ("version", "game_id", "seed",     # per process, or revealed only once over
+            "state_version", "odds", "chart")  # the session's chances, worked out beside
 
 
 def request(port: int, method: str, path: str, body: Any = None, *,
