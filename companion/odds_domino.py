@@ -10,8 +10,9 @@ Exact: when the game tree left under that policy is small (EXACT_LEAVES), it is 
 by the real rules (memoized by position), else playouts (companion.odds).
 
 The hint searches the mover's choices one ply by the real rules, then plans the rest of the
-mover's game exhaustively: which uncrowned checkers can still be crowned by pairing each of the
-mover's covered squares with a square the player before them still has covered (the seed's
+mover's game exhaustively (memoized): which of the rarest four uncrowned checkers can still be
+crowned by pairing the mover's covered squares with squares the player before them still has
+covered, a crown worth its number and a checker in Domino a tenth of it (the seed's
 HINTS: "consider well whether ... all the remaining checkers can be crowned by the combinations
 that you can effect with the remaining squares"; rare sums such as 11 first).
 """

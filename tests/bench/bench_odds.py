@@ -24,7 +24,6 @@ from companion import odds
 from companion import odds_kat
 from companion.odds_domino import _plan, hint
 from companion.replay import replay_lines
-from companion.games import get_rulebook
 
 EXAMPLES = common.ROOT / "companion" / "examples"
 GAMES = ("kat-en-muis", "lifes-mishaps", "cats-and-dogs", "domino-rex")
