@@ -1,7 +1,7 @@
 """Chances to win from the current position, computed from the game's own rulebook.
 
 `odds(rulebook, state, rng)` gives `{"win": [...], "exact": bool, "margin": float}` (DESIGN.md):
-exact where a game module can solve the position (Kat en Muis always once play has begun,
+exact where a game module can solve the position (Kat en Muis always, the lead included;
 Domino Rex end-games under the playout policy), otherwise playouts: copies of the state played
 to the end by the real rules (`replay.advance`), with throws drawn from `rng`, a generator
 handed in (`random.Random` from the firmware or the web). Playouts never touch the committed

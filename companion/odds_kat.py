@@ -16,7 +16,8 @@ where a counter goes or whose turn it is. So each player is a Markov chain of th
 3. The mover wins iff its finishing slot k comes no later than the other's:
    P = sum_k P(mover finishes at k) * P(other not finished by k - 1).
 
-Everything is cached: the table per rulebook, each position's chances in an LRU.
+Everything is cached: the table per rulebook, each position's chances in an LRU. During the
+lead, the last throw of a round is applied by the real rules (`_lead_odds`).
 """
 
 from __future__ import annotations
@@ -148,7 +149,9 @@ def _fade(rows: list[list[float]]) -> float:
 
 
 def kat_odds(rulebook: Rulebook, state: State) -> dict[str, Any] | None:
-    """Exact chances once play has begun (None during the lead: playouts cover it)."""
+    """Exact chances, the lead included (None for a position that awaits no throw)."""
+    if state.phase == "lead":
+        return _lead_odds(rulebook, state)
     if state.phase != "play" or state.awaiting != "roll":
         return None
     seat = state.turn
@@ -157,4 +160,22 @@ def kat_odds(rulebook: Rulebook, state: State) -> dict[str, Any] | None:
                    them.lost_turns)
     win = [0.0, 0.0]
     win[seat], win[1 - seat] = p, 1.0 - p
+    return {"win": win, "exact": True, "margin": 0.0}
+
+
+def _lead_odds(rulebook: Rulebook, state: State) -> dict[str, Any] | None:
+    """During the lead (K2) both counters wait at the start, so a round no one has thrown in
+    yet favours neither seat: 1/2 each. Once one has thrown, each answer of the other is
+    applied by the real rules: the order settles (play from there) or a tie starts afresh."""
+    if state.lead is None or not state.lead.throws:
+        return {"win": [0.5, 0.5], "exact": True, "margin": 0.0}
+    from companion.events import Roll
+    from companion.replay import advance
+    win = [0.0, 0.0]
+    for values, chance in _throws(rulebook.randomizer.faces):
+        after = kat_odds(rulebook, advance(rulebook, state, Roll(values)))
+        if after is None:
+            return None
+        for seat in (0, 1):
+            win[seat] += chance * after["win"][seat]
     return {"win": win, "exact": True, "margin": 0.0}

@@ -10,6 +10,7 @@ import pytest
 from companion import odds
 from companion.games import get_rulebook
 from companion.odds_domino import hint
+from companion import odds_kat
 from companion.odds_kat import kat_odds, turn_table
 from companion.rollstream import draw
 from companion.session import Session
@@ -117,10 +118,19 @@ def test_odds_sum_to_one(game, players, leads):
     assert all(0 <= p <= 1 for p in result["win"]) and result["margin"] >= 0
 
 
-def test_odds_during_the_lead_are_playouts_that_sum_to_one():
-    table = start_game("kat-en-muis", leads=[(3, 3)])
-    result = odds.odds(table.rulebook, table.state, random.Random(1), runs=400)
-    assert not result["exact"] and sum(result["win"]) == pytest.approx(1.0)
+def test_odds_kat_lead_k2_is_exact_and_agrees_with_playouts():
+    table = start_game("kat-en-muis")
+    assert odds.exact(table.rulebook, table.state) == {"win": [0.5, 0.5], "exact": True,
+                                                       "margin": 0.0}
+    act(table, type="roll", values=[5, 4])                # Ann throws 9 for the lead
+    known = odds.exact(table.rulebook, table.state)
+    assert known["exact"] and sum(known["win"]) == pytest.approx(1.0)
+    first = odds_kat.mover_wins(table.rulebook, 0, 0, 0, 0)
+    leads = 26 / 36 + (4 / 36) / 2                        # Ben under 9; a tie starts afresh
+    assert known["win"][0] == pytest.approx(leads * first + (1 - leads) * (1 - first))
+    played = odds.playouts(table.rulebook, table.state, random.Random(4), 3_000).result()
+    p = known["win"][0]
+    assert abs(p - played["win"][0]) <= Z999 * (p * (1 - p) / 3_000) ** 0.5
 
 
 def test_odds_finished_game_gives_the_winners_their_share():
