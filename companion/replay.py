@@ -42,6 +42,11 @@ class Table:
         return self._states[-1]
 
     @property
+    def states(self) -> list[State]:
+        """The state after each event in effect (new_game first): the game step by step."""
+        return list(self._states)
+
+    @property
     def started(self) -> bool:
         return bool(self._states)
 

@@ -19,6 +19,7 @@ from companion.boarddata import load_board_file
 from companion.buttons import default_buttons
 from companion.errors import BoardDataError, ParlourError, Refused, StoreError
 from companion.events import Event, NewGame, Roll, Undo, parse_event
+from companion.odds_history import chart
 from companion.replay import Table
 from companion.rollstream import commitment, draw
 from companion.store import Store
@@ -50,6 +51,9 @@ class Session:
         self.on_store_error: Callable[[StoreError], None] | None = None   # e.g. tell the OLED
         self._failed_listeners: set[int] = set()
         self.repaired = repair_finished(store)
+        self.state_version = 0           # the version at which the game itself last changed
+        self._odds: dict[str, Any] | None = None      # chances for state_version, if known
+        self.chances: dict[int, list[float]] = {}     # step -> chances, for the chart
         self.resumed = self._resume()
 
     # -- reading ------------------------------------------------------------------------------
@@ -64,7 +68,7 @@ class Session:
             table.apply(parse_event(body))
         self.table, self.game_id, self._seq = table, record.id, len(events)
         self._seed = bytes.fromhex(record.seed) if record.seed else None
-        self.version = 1
+        self.version = self.state_version = 1
         return True
 
     def snapshot(self) -> dict[str, Any]:
@@ -74,12 +78,17 @@ class Session:
                 return {"game": None, "phase": "idle", "turn": None, "awaiting": None,
                         "players": [], "pool": 0, "winners": [], "log": [],
                         "commitment": None, "seed": None, "version": self.version,
+                        "state_version": self.state_version,
                         "game_id": None, "prompt": "Choose a game", "spin": None}
             out = self.table.to_json()
             out["spin"] = self._spin
             if self.table.state.over and self._seed is not None:
                 out["seed"] = self._seed.hex()          # revealed once the game is over
             out["version"], out["game_id"] = self.version, self.game_id
+            out["state_version"] = self.state_version
+            if self._odds is not None:
+                out["odds"] = self._odds
+            out["chart"] = chart(self.table, self.chances)
             return out
 
     @property
@@ -212,6 +221,38 @@ class Session:
     def _changed(self, spin: dict[str, Any] | None = None) -> dict[str, Any]:
         self.version += 1
         self._spin = spin                  # only the roll's own snapshot carries its spin
+        self.state_version, self._odds = self.version, None
+        step = len(self.table.effective) - 1 if self.table is not None else -1
+        self.chances = {k: v for k, v in self.chances.items() if k < step}
+        return self._announce()
+
+    def publish_odds(self, state_version: int, odds: dict[str, Any],
+                     steps: dict[int, list[float]] | None = None) -> bool:
+        """Chances worked out (off the device loop) for the state of `state_version`, and for
+        earlier steps of the game (the chart); False, and nothing shown, if the game has moved
+        on since (a stale result never shows against a newer state)."""
+        with self._lock:
+            if state_version != self.state_version or self.table is None:
+                return False
+            self._odds = odds
+            self.version += 1
+            self.chances[len(self.table.effective) - 1] = list(odds["win"])
+            for step, win in (steps or {}).items():
+                if step < len(self.table.effective) - 1:
+                    self.chances[step] = list(win)
+            self._announce()
+            return True
+
+    def odds_job(self) -> tuple[int, int | None, Any, list, dict[int, list[float]]]:
+        """What the chances are worked out from: (state_version, game_id, rulebook, the state
+        after each event in effect, the chances known so far by step)."""
+        with self._lock:
+            if self.table is None:
+                return self.state_version, None, None, [], {}
+            return (self.state_version, self.game_id, self.table.rulebook, self.table.states,
+                    dict(self.chances))
+
+    def _announce(self) -> dict[str, Any]:
         snap = self.snapshot()
         for listener in list(self._listeners):
             try:

@@ -72,6 +72,7 @@ class Config:
     open_panel: bool = False     # the simulated /device panel for other machines (needs the PIN)
     source: Path | None = None   # the file it came from; None = built-in defaults
     colours: tuple[ButtonColour, ...] = DEFAULT_COLOURS    # seat button 1's first (X12)
+    odds: bool = True            # work out chances to win, off the device loop
 
     def seat_pins(self) -> tuple[int, ...]:
         """The BCM pins of the seats in use (the first `seats` of pins.seats)."""
@@ -321,8 +322,10 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
         raise _Bad(f"[web] allowed_hosts: expected a list of host names, got {allowed_hosts!r}")
     open_panel = web.get("open_panel", bool, False)
     web.done()
+    odds = top.get("odds", bool, True)
     top.done()
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
                   threads=threads, pin=pin, hardware=hardware, source=source, colours=colours,
                   allowed_hosts=tuple(h.lower() for h in allowed_hosts), open_panel=open_panel,
+                  odds=odds,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

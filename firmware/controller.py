@@ -32,6 +32,7 @@ from companion.games import GAMES
 from companion.rulebook import Rulebook
 from firmware import screens
 from firmware.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
+from firmware.odds_worker import hint_of
 from firmware.inputs import InputEvent
 from firmware.views import (RANDOMIZERS, choice_meaning, choices, final_points, game_detail,
                             player_name, refusal_text, restates, roll_text, score_rows,
@@ -70,6 +71,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("scores", "hold"): "to_home", ("scores", "menu"): "to_home", ("scores", "undo"): "to_home",
     ("pin", "press"): "to_home", ("pin", "hold"): "to_home", ("pin", "menu"): "to_home",
     ("pin", "undo"): "to_home",
+    ("hint", "press"): "to_home", ("hint", "hold"): "to_home", ("hint", "menu"): "to_home",
     ("confirm", "turn"): "move_confirm", ("confirm", "press"): "pick_confirm",
     ("confirm", "hold"): "to_home", ("confirm", "menu"): "to_home", ("confirm", "undo"): "to_home",
     ("declare", "turn"): "move_declare", ("declare", "press"): "pick_declare",
@@ -163,6 +165,10 @@ class Controller:
                 snap.get("game_id") == old.get("game_id"):
             return
         self.snap = snap
+        if snap.get("state_version") == old.get("state_version") and \
+                snap.get("game_id") == old.get("game_id"):   # only the chances are new
+            self.dirty = self.dirty or self.screen in ("scores", "hint")
+            return
         self.dirty = True
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
@@ -405,6 +411,8 @@ class Controller:
     def on_open_menu(self, event: InputEvent) -> None:
         if self._active() and self.snap.get("phase") != "over":
             items = ["Back", "Undo", "Scores", "New game", "Show PIN", "Phone page", "End game"]
+            if self.snap.get("game") == "domino-rex" and self.snap.get("awaiting") == "choose":
+                items.insert(1, "Hint")
         elif self._active():
             items = ["Back", "Scores", "New game", "Show PIN", "Phone page"]
         else:
@@ -429,6 +437,8 @@ class Controller:
                 self.screen = "games"
         elif item == "Show PIN":
             self.screen = "pin"
+        elif item == "Hint":
+            self.screen = "hint"
         elif item == "Phone page":
             self.screen = "start"
         elif item == "End game":
@@ -685,6 +695,13 @@ class Controller:
     def draw_scores(self) -> Image.Image:
         return screens.scores(self.snap.get("title") or "Scores", score_rows(self.snap),
                               self.scores_first)
+
+    def draw_hint(self) -> Image.Image:
+        advice = (self.snap.get("odds") or {}).get("hint") or hint_of(self.session)
+        if not advice:
+            return screens.message("Hint", "No hint", "only when a square is to be uncovered")
+        action, _, why = advice["text"].partition(": ")
+        return screens.message("Hint", action.capitalize(), why)
 
     def draw_pin(self) -> Image.Image:
         return screens.message("Table PIN", self.pin or "none", "for control from a phone")

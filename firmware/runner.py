@@ -122,10 +122,11 @@ class Table:
     notices: list[str] = field(default_factory=list)   # what start-up had to mend
     faults: Faults = field(default_factory=lambda: Faults())   # what the main loop survived
     lock: Any = None                                   # the data directory's DataDirLock
+    odds: Any = None                                   # the chances worker, when on
 
     def close(self) -> None:
-        for step in (self.controller.close, self._close_web, self.controls.close,
-                     self.display.close, self.store.close, self._release):
+        for step in (self._close_odds, self.controller.close, self._close_web,
+                     self.controls.close, self.display.close, self.store.close, self._release):
             try:
                 step()
             except Exception as err:  # noqa: BLE001 - shutting down: report, carry on
@@ -138,6 +139,10 @@ class Table:
     def _close_web(self) -> None:
         if self.web is not None:
             self.web.close()
+
+    def _close_odds(self) -> None:
+        if self.odds is not None:
+            self.odds.close()
 
 
 def board_dir(config: Config) -> Path:
@@ -211,7 +216,17 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     if recovered.screen:
         controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
     return Table(config, session, store, controls, display, controller, inputs, panel, server,
-                 notices=recovered.notices, lock=lock)
+                 notices=recovered.notices, lock=lock,
+                 odds=start_odds(session) if config.odds else None)
+
+
+def start_odds(session: Session):
+    """The chances worker (a low-priority process), keeping finished games' charts."""
+    from companion.odds_store import ChanceStore
+    from firmware.odds_worker import OddsWorker
+    worker = OddsWorker(session, chances=ChanceStore(session.store.path))
+    worker.start()
+    return worker
 
 
 class Faults:

@@ -123,8 +123,18 @@ def standing(snap: Snapshot, seat: int | None) -> str:
     return " · ".join(bits)
 
 
+def chance(snap: Snapshot, seat: int) -> str:
+    """A seat's chance to win, "51%", when the chances are known ("" otherwise)."""
+    win = (snap.get("odds") or {}).get("win") or []
+    if not 0 <= seat < len(win):
+        return ""
+    p = win[seat]
+    return "<1%" if 0 < p < 0.005 else ">99%" if 0.995 < p < 1 else f"{round(p * 100)}%"
+
+
 def score_rows(snap: Snapshot) -> list[Row]:
-    rows = [Row(p["name"], standing(snap, i) or "-", i == snap.get("turn"))
+    rows = [Row(p["name"], " · ".join(b for b in (chance(snap, i), standing(snap, i)) if b)
+                or "-", i == snap.get("turn"))
             for i, p in enumerate(snap.get("players") or [])]
     if snap.get("pool"):
         rows.append(Row("Pool", f"{snap['pool']} chips"))

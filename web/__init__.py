@@ -18,7 +18,7 @@ from flask import Flask, Response
 
 from companion.buttons import DEFAULT_COLOURS, ButtonColour
 from companion.session import Session
-from web import api, auth, control, errors, pages
+from web import api, auth, chances, control, errors, pages
 from web import device as device_panel
 from web.auth import Logins, OwnNames, PinGuard
 from web.context import Parlour
@@ -102,6 +102,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     app.before_request(auth.check_host)
     for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(chances.bp)
     errors.register(app)
 
     @app.after_request
@@ -124,3 +125,6 @@ def shutdown(app: Flask) -> None:
     """End every live stream and the figures worker (call before stopping the server)."""
     app.extensions["parlour"].hub.close()
     app.extensions["parlour"].figures.stop()
+    chances_store = app.extensions.pop("parlour_chances", None)
+    if chances_store is not None:
+        chances_store.close()

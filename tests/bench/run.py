@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE))
 
 import common  # noqa: E402
 
-BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "pages"]
+BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "pages", "odds"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,6 +163,9 @@ def rows(results: dict) -> list[tuple]:
                     p["rss_mib_after_start"], f"{p['rss_mib_after_pages']} · "
                     f"{p['rss_mib_after_concurrent']}", "", None, "",
                     ("pages", "rss_mib_after_start")))
+    if _get(b, "odds"):
+        from bench_odds import rows as odds_rows
+        out.extend(odds_rows(b["odds"], est))
     c = _get(b, "cpu")
     if c:
         out.append(("n-body step (CPU speed), µs", c["nbody_us_per_step"]["p50"],

@@ -32,7 +32,7 @@ def open_session(path, seed=SEED):
 
 
 def without_version(snapshot):
-    return {k: v for k, v in snapshot.items() if k != "version"}
+    return {k: v for k, v in snapshot.items() if k not in ("version", "state_version")}
 
 
 def play_to_the_end(session, limit=2000):

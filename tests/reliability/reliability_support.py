@@ -16,7 +16,8 @@ from companion.replay import Table
 from simulated_table import PIN
 
 UNSTABLE = ("version", "game_id", "seed",     # per process, or revealed only once over
-            "spin")                          # how the box shows a throw: not in the log
+            "spin",                          # how the box shows a throw: not in the log
+            "state_version", "odds", "chart")  # the session's chances, worked out beside
 
 
 def request(port: int, method: str, path: str, body: Any = None, *,

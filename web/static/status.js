@@ -182,13 +182,20 @@
     current = state;
     render(state, fresh);
     if (seatsChanged) renderControls(state);
+    document.dispatchEvent(new CustomEvent("parlour:state", {detail: state}));
   }
 
   function apply(state, live) {
     if (!state || typeof state !== "object") return;
     var latest = held ? held.state : current;
     if (latest && state.game_id === latest.game_id && state.version <= latest.version) return;
-    if (held) reveal();
+    if (held) {
+      if (state.game_id === held.state.game_id && state.state_version === held.state.state_version) {
+        held.state = state;   // only the chances are new: the dial keeps spinning
+        return;
+      }
+      reveal();
+    }
     var fresh = !!current && !!state.last_roll && (state.rolls !== current.rolls ||
       JSON.stringify(state.last_roll) !== JSON.stringify(current.last_roll));
     var spin = state.spin;

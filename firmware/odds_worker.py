@@ -1,0 +1,201 @@
+"""Chances to win, worked out beside the device loop, never in its way.
+
+    session change ──listener──> OddsWorker (a thread: takes the state, sends a job)
+                                      │ pipe                 ^ pipe: progress
+                                      v                      │
+                                compute process (nice 19): exact, or playouts in chunks,
+                                checking between chunks for a newer job (which cancels this)
+    OddsWorker ──session.publish_odds(state_version, ...)──> phones, scores screen
+
+A separate process at the lowest priority, so the playouts hold neither the device loop's
+GIL nor a core it needs. Each result carries the state version it was worked out for; the
+session drops it if the game has moved on. The playouts draw from their own `random.Random`,
+never from the game's committed roll stream.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import threading
+import time
+from typing import Any
+
+TARGET_MARGIN = 0.01     # stop once every seat is known to +/- 1 percentage point (95%)
+BUDGET_SECONDS = 4.0     # or after this long on one state
+REPORT_SECONDS = 0.5     # progress goes to the phones at most this often
+CHUNK = 100              # playouts between looks at the pipe (a newer state cancels)
+STEP_RUNS = 300          # playouts for an earlier step of the game (the chart)
+MAX_STEPS = 400          # earlier steps filled in at most, newest first
+
+
+class OddsWorker:
+    """Follows the session; a compute process works out each new state's chances."""
+
+    def __init__(self, session, *, chances=None):
+        self.session = session
+        self.chances = chances           # a ChanceStore: finished games' charts are kept
+        self._saved: set[int] = set()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._seen = -1
+        self._unsubscribe = None
+        context = multiprocessing.get_context("spawn")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(target=compute, args=(child,), name="parlour-odds",
+                                        daemon=True)
+        self._sender = threading.Thread(target=self._send_jobs, name="odds-jobs", daemon=True)
+        self._receiver = threading.Thread(target=self._receive, name="odds-results",
+                                          daemon=True)
+        self._send_lock = threading.Lock()
+        self.published = 0
+
+    def start(self) -> None:
+        self._process.start()
+        self._sender.start()
+        self._receiver.start()
+        self._unsubscribe = self.session.subscribe(self._noticed)
+        self._wake.set()
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._stop.set()
+        self._wake.set()
+        try:
+            with self._send_lock:
+                self._conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self._process.join(timeout=2)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join(timeout=1)
+        self._conn.close()
+        if self.chances is not None:
+            self.chances.close()
+
+    def _noticed(self, snap: dict[str, Any]) -> None:
+        """Called under the session's lock: only note that the game may have changed."""
+        if snap.get("state_version") != self._seen:
+            self._wake.set()
+
+    def _send_jobs(self) -> None:
+        from companion.odds import has_odds
+        while not self._stop.is_set():
+            self._wake.wait()
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            version, _, rulebook, states, known = self.session.odds_job()
+            if version == self._seen:
+                continue
+            self._seen = version
+            if not has_odds(rulebook):
+                continue
+            current = len(states) - 1
+            earlier = [(step, states[step]) for step in range(current - 1, -1, -1)
+                       if step not in known][:MAX_STEPS]
+            job = (version, rulebook.id, states[current], earlier)
+            try:
+                with self._send_lock:
+                    self._conn.send(job)
+            except (OSError, ValueError):
+                return
+
+    def _receive(self) -> None:
+        while not self._stop.is_set():
+            try:
+                message = self._conn.recv()
+            except (EOFError, OSError):
+                return
+            version, odds, steps = message
+            if self.session.publish_odds(version, odds, steps):
+                self.published += 1
+                self._keep_finished()
+
+    def _keep_finished(self) -> None:
+        """Once a finished game's every step has its chances, store them for history."""
+        _, game_id, _, states, known = self.session.odds_job()
+        if self.chances is None or game_id is None or game_id in self._saved or not states \
+                or not states[-1].over or len(known) < len(states):
+            return
+        self._saved.add(game_id)
+        self.chances.save(game_id, [known.get(step) for step in range(len(states))])
+
+
+def hint_of(session) -> dict[str, Any] | None:
+    """Domino Rex's hint for the session's position, {"value", "text"}; None if no choice is
+    awaited. The worker sends it with the chances; this works it out where it did not."""
+    from companion.odds_domino import hint
+    _, _, rulebook, states, _ = session.odds_job()
+    advice = hint(rulebook, states[-1]) if states else None
+    return None if advice is None else {"value": advice.value, "text": advice.text}
+
+
+def compute(conn) -> None:
+    """The compute process: the newest job first; a newer job cancels the one under way.
+    It ends quietly when the device program goes (its end of the pipe closes), however it
+    went, kill -9 included."""
+    try:
+        _compute(conn)
+    except (EOFError, OSError, KeyboardInterrupt):
+        return
+
+
+def _compute(conn) -> None:
+    if hasattr(os, "nice"):
+        os.nice(19)
+    from companion.games import get_rulebook
+    from companion.odds import exact, playouts
+    from companion.odds_domino import hint
+    rng = random.Random()            # seeded from the OS: nothing to do with any game's seed
+    job = None
+    while True:
+        if job is None:
+            job = conn.recv()
+        while conn.poll():           # only the newest state matters
+            job = conn.recv()
+        if job is None:
+            return
+        version, game, state, earlier = job
+        rulebook = get_rulebook(game)
+        advice = hint(rulebook, state)
+        extra = {} if advice is None else {"hint": {"value": advice.value, "text": advice.text}}
+        job = _work(conn, rulebook, version, state, earlier, rng, exact, playouts, extra)
+
+
+def _work(conn, rulebook, version, state, earlier, rng, exact, playouts, extra):
+    """Work on one job; returns a newer job if one arrived (cancelling this), else None."""
+    odds = exact(rulebook, state)
+    started = time.monotonic()
+    last_report = started - REPORT_SECONDS          # the first chunk's answer goes at once
+    tally = None
+    while odds is None or not odds["exact"]:
+        tally = playouts(rulebook, state, rng, CHUNK, tally)
+        odds = {**tally.result(), **extra}
+        now = time.monotonic()
+        done = odds["margin"] <= TARGET_MARGIN or now - started >= BUDGET_SECONDS
+        if done or now - last_report >= REPORT_SECONDS:
+            conn.send((version, odds, {}))
+            last_report = now
+        if done:
+            break
+        if conn.poll():
+            return conn.recv()
+    if odds["exact"]:
+        odds = {**odds, **extra}
+        conn.send((version, odds, {}))
+    steps: dict[int, list[float]] = {}
+    for step, past in earlier:          # the chart: earlier steps, newest first
+        if conn.poll():
+            return conn.recv()
+        known = exact(rulebook, past)
+        steps[step] = (known or playouts(rulebook, past, rng, STEP_RUNS).result())["win"]
+        if time.monotonic() - last_report >= REPORT_SECONDS:
+            conn.send((version, odds, steps))
+            steps, last_report = {}, time.monotonic()
+    if steps:
+        conn.send((version, odds, steps))
+    return None

@@ -1,0 +1,154 @@
+"""The chances worker (a real low-priority process), the scores rows, the Domino Rex hint
+screen, and chances arriving without disturbing the screen in use."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from companion.odds_kat import kat_odds
+from companion.odds_store import ChanceStore
+from companion.session import Session
+from companion.store import Store
+from firmware.controller import Controller
+from firmware.odds_worker import OddsWorker
+from firmware.views import score_rows
+from test_controller import FakeControls, press, settle_lead, start
+
+SEED = bytes(range(32))
+
+
+def wait_for(predicate, seconds=20.0):
+    """Poll until predicate() is truthy (the worker is another process); its last value."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("the worker did not answer in time")
+
+
+def current_odds(session):
+    snap = session.snapshot()
+    return snap.get("odds") if snap.get("state_version") == session.state_version else None
+
+
+@pytest.fixture
+def sessions(tmp_path):
+    made = []
+
+    def make(name="parlour.db"):
+        session = Session(Store(tmp_path / name), new_seed=lambda: SEED)
+        made.append(session)
+        return session
+    yield make
+    for session in made:
+        session.store.close()
+
+
+def test_odds_worker_publishes_exact_kat_odds_and_follows_each_throw(sessions):
+    session = sessions()
+    worker = OddsWorker(session)
+    worker.start()
+    try:
+        session.new_game("kat-en-muis", ["Ann", "Ben"])
+        while session.state.phase == "lead":
+            session.roll()
+        for _ in range(4):
+            odds = wait_for(lambda: current_odds(session))
+            assert odds["exact"] and odds["win"] == kat_odds(session.table.rulebook,
+                                                             session.state)["win"]
+            session.roll()
+        chart = wait_for(lambda: session.snapshot()["chart"]["win"][0] and
+                         session.snapshot()["chart"])
+        assert all(w is not None for w in chart["win"][:-1])     # earlier steps filled in
+    finally:
+        worker.close()
+
+
+def test_odds_worker_next_roll_is_the_same_with_odds_on_or_off(sessions):
+    on, off = sessions("on.db"), sessions("off.db")
+    worker = OddsWorker(on)
+    worker.start()
+    try:
+        for session in (on, off):
+            session.new_game("cats-and-dogs", ["Ann", "Ben", "Cy"])
+        for _ in range(8):
+            wait_for(lambda: current_odds(on))            # playouts ran for this state
+            assert on.roll()["last_roll"] == off.roll()["last_roll"]
+        assert on.snapshot()["rolls"] == off.snapshot()["rolls"]
+    finally:
+        worker.close()
+
+
+def test_odds_worker_keeps_a_finished_games_chances_for_history(sessions, tmp_path):
+    session = sessions()
+    chances = ChanceStore(tmp_path / "parlour.db")
+    worker = OddsWorker(session, chances=chances)
+    worker.start()
+    try:
+        session.new_game("kat-en-muis", ["Ann", "Ben"], options={"purse": 5, "stake": 1})
+        while not session.state.over:
+            session.roll()
+        steps = len(session.table.states)
+        stored = wait_for(lambda: chances.load(session.game_id))
+        assert len(stored) == steps and all(w is not None for w in stored[2:])
+        winner = session.state.winners[0]
+        assert stored[-1][winner] == 1.0 and stored[-1][1 - winner] == 0.0
+    finally:
+        worker.close()                  # closes the chance store it was handed
+
+
+def test_odds_scores_rows_show_each_players_chance():
+    snap = {"players": [{"name": "Ann", "position": 22, "chips": 17},
+                        {"name": "Ben", "position": 9, "chips": 3}], "turn": 0, "pool": 0,
+            "odds": {"win": [0.613, 0.387], "exact": True, "margin": 0.0}}
+    rows = score_rows(snap)
+    assert [r.figure for r in rows] == ["61% · sq 22 · 17 chips", "39% · sq 9 · 3 chips"]
+    del snap["odds"]
+    assert score_rows(snap)[0].figure == "sq 22 · 17 chips"
+
+
+@pytest.fixture
+def table(sessions, clock):
+    c = Controller(sessions(), controls=FakeControls(), seats=4, url="http://10.0.0.2:8080/",
+                   pin="4821", clock=clock)
+    c.attach()
+    yield c
+    c.close()
+
+
+def test_odds_arriving_leave_the_result_screen_up(table, clock):
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.5)
+    press(table, "press")
+    assert table.screen == "result"
+    session = table.session
+    assert session.publish_odds(session.state_version, {"win": [0.3, 0.7], "exact": True,
+                                                        "margin": 0.0})
+    table.update()
+    assert table.screen == "result" and table.snap["odds"]["win"] == [0.3, 0.7]
+
+
+def test_odds_domino_rex_menu_offers_a_hint_screen(table, clock):
+    start(table, "domino-rex")
+    settle_lead(table, clock)
+    press(table, "menu")
+    assert table.menu_items[1] == "Hint"
+    press(table, "turn", detents=1)
+    press(table, "press")
+    assert table.screen == "hint"
+    image = table.render()
+    assert image.getbbox() is not None
+    press(table, "press")
+    assert table.screen == "play"
+
+
+def test_odds_hint_is_not_offered_in_a_dice_game(table, clock):
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    press(table, "menu")
+    assert "Hint" not in table.menu_items

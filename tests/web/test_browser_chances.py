@@ -1,0 +1,44 @@
+"""Chances on a real phone page: Debian's chromium at 390 px, light and dark, against a real
+`parlour run --sim` whose chances worker publishes as the game goes."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_browser import ARGS, CHROMIUM, WAIT_MS, post, screenshot  # noqa: F401 (skipif)
+from test_browser import browser, pytestmark, table  # noqa: F401 - fixtures and the skip
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_browser_chances_chart_follows_the_game(table, browser, scheme):  # noqa: F811
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    context.set_default_timeout(WAIT_MS * 2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        page.goto(table + "/")
+        expect(page.locator("#chances")).to_be_hidden()
+        post(table + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        for _ in range(8):
+            post(table + "/api/control/roll", {})
+        expect(page.locator("#chance-list li")).to_have_count(2)
+        expect(page.locator("#chance-note")).to_have_text("Exact, from the rules.")
+        expect(page.locator("#chart-win svg path.line")).to_have_count(2)
+        expect(page.locator("#chart-chips svg path.line")).to_have_count(2)
+        shown = page.locator("#chance-list strong").all_inner_texts()
+        assert sum(int(t.rstrip("%")) for t in shown) in (99, 100, 101)
+        box = page.locator("#chart-win svg").bounding_box()
+        assert box["width"] <= PHONE["width"] and box["height"] > 100
+        fill = page.locator("#chart-win .axis").first.evaluate("n => getComputedStyle(n).fill")
+        brightness = sum(int(v) for v in fill[4:-1].split(",")) / 3
+        assert brightness > 128 if scheme == "dark" else brightness < 128   # readable on card
+        page.locator("#chances").scroll_into_view_if_needed()
+        screenshot(page, f"chances-{scheme}.png")
+    finally:
+        context.close()
+    assert errors == [], errors

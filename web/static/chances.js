@@ -1,0 +1,142 @@
+/* Chances to win and the game in pictures: each player's chance now, and two hand-drawn SVG
+   line charts (chance to win and chips, step by step). On the status page it follows the live
+   state (status.js sends a "parlour:state" event); on a history page it loads the chart of
+   that game once from data-chart-url. */
+(function () {
+  "use strict";
+  var SVG = "http://www.w3.org/2000/svg";
+  var W = 340, H = 150, LEFT = 34, RIGHT = 40, TOP = 8, BOTTOM = 20;
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, content) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (content !== undefined) node.textContent = content;
+    return node;
+  }
+  function make(tag, cls, content) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (content !== undefined) node.textContent = content;
+    return node;
+  }
+  function percent(p) {
+    if (p > 0 && p < 0.005) return "<1%";
+    if (p < 1 && p > 0.995) return ">99%";
+    return Math.round(p * 100) + "%";
+  }
+
+  /* One chart: `series[step][seat]` (null where unknown), y from 0 to `top`. */
+  function draw(figure, series, names, top, label, format) {
+    var plot = figure.querySelector(".plot");
+    var steps = series.length;
+    var known = series.filter(function (row) { return row; });
+    figure.hidden = known.length < 1;
+    if (figure.hidden) { plot.replaceChildren(); return; }
+    var x = function (i) { return LEFT + (steps > 1 ? i * (W - LEFT - RIGHT) / (steps - 1) : 0); };
+    var y = function (v) { return TOP + (H - TOP - BOTTOM) * (1 - v / top); };
+    var svg = el("svg", {viewBox: "0 0 " + W + " " + H, role: "img"});
+    [0, top / 2, top].forEach(function (v) {
+      svg.appendChild(el("line", {"class": "grid", x1: LEFT, x2: W - RIGHT, y1: y(v), y2: y(v)}));
+      svg.appendChild(el("text", {"class": "axis", x: LEFT - 4, y: y(v) + 4, "text-anchor": "end"},
+        format(v)));
+    });
+    svg.appendChild(el("text", {"class": "axis", x: LEFT, y: H - 4}, "start"));
+    svg.appendChild(el("text", {"class": "axis", x: W - RIGHT, y: H - 4, "text-anchor": "end"},
+      steps > 1 ? "move " + (steps - 1) : ""));
+    var now = [];
+    names.forEach(function (name, seat) {
+      var d = "", pen = "M", last = null;
+      series.forEach(function (row, i) {
+        if (!row || typeof row[seat] !== "number") { pen = "M"; return; }
+        d += pen + x(i).toFixed(1) + " " + y(row[seat]).toFixed(1) + " ";
+        pen = "L"; last = [i, row[seat]];
+      });
+      var g = el("g", {"class": "seat-" + (seat % 6)});
+      if (d) g.appendChild(el("path", {"class": "line", d: d}));
+      if (last) {
+        g.appendChild(el("circle", {"class": "dot", cx: x(last[0]), cy: y(last[1]), r: 3.5}));
+        now.push([seat, last[1]]);
+      }
+      svg.appendChild(g);
+    });
+    /* The latest value of each seat at the right edge, nudged apart so none overlap. */
+    now.sort(function (a, b) { return b[1] - a[1]; });
+    var floor = -Infinity;
+    now.forEach(function (item) {
+      var ty = Math.max(y(item[1]) + 4, floor + 13);
+      floor = ty;
+      svg.appendChild(el("text", {"class": "tag seat-" + (item[0] % 6), x: W - RIGHT + 6, y: ty},
+        format(item[1])));
+    });
+    svg.setAttribute("aria-label", label + ": " + now.map(function (item) {
+      return names[item[0]] + " " + format(item[1]);
+    }).join(", "));
+    plot.replaceChildren(svg);
+  }
+
+  function note(odds, game) {
+    if (!odds) return "";
+    if (odds.exact) {
+      return game === "domino-rex" ? "Exact, if from here every choice were made at random." :
+        "Exact, from the rules.";
+    }
+    var runs = odds.playouts ? " from " + odds.playouts.toLocaleString() + " games played out" : "";
+    var how = game === "domino-rex" ? ", choices made at random" : "";
+    return "Within ±" + (odds.margin * 100).toFixed(1) + " points (95%)" + runs + how + ".";
+  }
+
+  function render(data) {
+    var box = $("chances");
+    if (!box) return;
+    var names = data.names || [];
+    var chart = data.chart || {chips: [], win: []};
+    var has = !!data.odds || (chart.win || []).some(function (r) { return r; }) ||
+      (chart.chips || []).length > 1;
+    box.hidden = !has;
+    if (!has) return;
+    var list = $("chance-list"), items = document.createDocumentFragment();
+    if (data.odds) {
+      names.forEach(function (name, seat) {
+        var li = make("li");
+        var swatch = make("span", "swatch seat-" + (seat % 6)); swatch.setAttribute("aria-hidden", "true");
+        li.append(swatch, " " + name + " ", make("strong", "", percent(data.odds.win[seat])));
+        items.appendChild(li);
+      });
+    }
+    list.replaceChildren(items);
+    $("chance-note").textContent = data.note || note(data.odds, data.game);
+    draw($("chart-win"), chart.win || [], names, 1, "Chance to win", function (v) { return percent(v); });
+    var chips = chart.chips || [];
+    var most = Math.max.apply(null, [1].concat(chips.map(function (r) { return Math.max.apply(null, r); })));
+    var top = Math.max(2, Math.ceil(most / 2) * 2);
+    draw($("chart-chips"), chips, names, top, "Chips", function (v) { return String(Math.round(v)); });
+  }
+
+  function fromState(state) {
+    if (!state || !state.game) { render({}); return; }
+    render({names: (state.players || []).map(function (p) { return p.name; }), odds: state.odds,
+      chart: state.chart, game: state.game});
+  }
+
+  function start() {
+    var box = $("chances");
+    if (!box) return;
+    var url = box.getAttribute("data-chart-url");
+    if (url) {
+      fetch(url, {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (c) {
+        var unknown = !(c.win || []).some(function (r) { return r; });
+        render({names: c.names, chart: c, game: c.game,
+          note: unknown ? "Chances were not worked out for this game." :
+            c.exact ? "Exact, from the rules." : "From games played out at each move."});
+      }).catch(function () { box.hidden = true; });
+      return;
+    }
+    var initial = $("initial-state");
+    try { fromState(JSON.parse(initial.textContent)); } catch (err) { /* the server's list stays */ }
+    document.addEventListener("parlour:state", function (e) { fromState(e.detail); });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
