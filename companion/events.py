@@ -13,6 +13,7 @@ from companion.checks import is_whole
 from companion.errors import Refused
 
 ANNOTATIONS = ("at", "by")
+MAX_PATH = 33                    # a path visits each point of a board at most once
 
 
 @dataclass(frozen=True)
@@ -101,13 +102,21 @@ class Rename(Event):
 
 
 @dataclass(frozen=True)
+class Move(Event):
+    """A piece moved on a board the companion knows: its path of point names."""
+
+    type: ClassVar[str] = "move"
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Undo(Event):
     type: ClassVar[str] = "undo"
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls for cls in (NewGame, Roll, Press, Choose, Next, Declare, Transfer, Rename,
-                              Undo)
+                              Undo, Move)
 }
 _JSON_NAMES = {"source": "from", "target": "to"}
 
@@ -198,4 +207,11 @@ def parse_event(obj: Any) -> Event:
         if not isinstance(name, str):
             raise Refused("a rename's 'name' must be text")
         return Rename(seat=seat, name=name, **notes)
+    if kind == "move":
+        path = _require(obj, "path", kind)
+        if not isinstance(path, list) or not 2 <= len(path) <= MAX_PATH or \
+                not all(isinstance(p, str) and len(p) <= 8 for p in path):
+            raise Refused(f"a move's 'path' must be a list of 2 to {MAX_PATH} point names such "
+                          f"as [\"d3\", \"d5\"]")
+        return Move(path=tuple(path), **notes)
     return EVENT_TYPES[kind](**notes)

@@ -13,8 +13,8 @@ from typing import Any
 
 from companion import ledger, turns
 from companion.errors import BoardDataError, LogError, Refused
-from companion.events import (Choose, Declare, Event, NewGame, Next, Press, Rename, Roll,
-                              Transfer, Undo, parse_event)
+from companion.events import (Choose, Declare, Event, Move, NewGame, Next, Press, Rename,
+                              Roll, Transfer, Undo, parse_event)
 from companion.games import get_rulebook
 from companion.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
@@ -159,6 +159,9 @@ def advance(rulebook: Rulebook, state: State, event: Event) -> State:
         for seat in event.winners:
             _check_seat(new, seat)
         rulebook.on_declare(new, event.winners)
+    elif isinstance(event, Move):
+        _refuse_unless_playing(rulebook, new, "moves")
+        rulebook.on_move(new, event.path)
     elif isinstance(event, Transfer):
         _transfer(rulebook, new, event)
     elif isinstance(event, Rename):
