@@ -13,6 +13,8 @@ from companion.checks import is_whole
 from companion.errors import Refused
 
 ANNOTATIONS = ("at", "by")
+PI_LEVELS = ("easy", "good", "best")    # how hard the Pi plays
+DEFAULT_PI_LEVEL = "good"
 MAX_PATH = 33                    # a path visits each point of a board at most once
 
 
@@ -45,11 +47,16 @@ class NewGame(Event):
     board: dict[str, Any] | None = None
     commitment: str | None = None
     seed: str | None = None
+    pi: tuple[int, ...] = ()                     # seats the Pi plays (its moves: "by": "pi")
+    pi_level: str | None = None                  # how hard it plays: PI_LEVELS
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
         for key in ("board", "commitment", "seed"):
             if out.get(key) is None:
+                out.pop(key, None)
+        for key in ("pi", "pi_level"):
+            if not out.get(key):
                 out.pop(key, None)
         return out
 
@@ -174,8 +181,15 @@ def parse_event(obj: Any) -> Event:
         for key in ("commitment", "seed"):
             if obj.get(key) is not None and not isinstance(obj[key], str):
                 raise Refused(f"'{key}' must be a hex string")
+        pi = _int_list(obj.get("pi", []), "'pi' (the seats the Pi plays)")
+        level = obj.get("pi_level")
+        if level is not None and level not in PI_LEVELS:
+            raise Refused(f"'pi_level' must be one of {', '.join(PI_LEVELS)}, not {level!r}")
+        if level is not None and not pi:
+            raise Refused("'pi_level' needs 'pi': the seats the Pi plays")
         return NewGame(game=game, players=tuple(players), options=dict(options), board=board,
-                       commitment=obj.get("commitment"), seed=obj.get("seed"), **notes)
+                       commitment=obj.get("commitment"), seed=obj.get("seed"), pi=pi,
+                       pi_level=level, **notes)
     if kind == "roll":
         return Roll(values=_int_list(_require(obj, "values", kind), "a roll's 'values'"), **notes)
     if kind == "press":

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.events import DEFAULT_PI_LEVEL
 from companion.games.domino_rex import ADVANCE, CHECKERS, CROWNED, REX
 from companion.games.fox_and_geese import POINTS, Board, Position, name, taken_mask
 
@@ -40,7 +41,6 @@ LEVELS = {
     "good": Level("good", 3, 4_000, 0.5, 0.0),
     "best": Level("best", 12, 12_000, 1.8, 0.0),
 }
-DEFAULT_LEVEL = "good"
 
 
 ALL_POINTS = sum(1 << p for p in POINTS)
@@ -197,7 +197,7 @@ class FoxSearch:
         return best
 
 
-def fox_and_geese_move(rulebook, state, level: str = DEFAULT_LEVEL, *,
+def fox_and_geese_move(rulebook, state, level: str = DEFAULT_PI_LEVEL, *,
                        rng: Generator | None = None,
                        clock: Callable[[], float] | None = None) -> list[str]:
     """The path the Pi plays for the side to move in a Fox and Geese state."""
@@ -221,7 +221,7 @@ def _gain(checkers: dict[str, str], total: int) -> int:
     return STEP_VALUE[where] + (total if ADVANCE[where] == CROWNED else 0)
 
 
-def domino_rex_choice(state, level: str = DEFAULT_LEVEL, *,
+def domino_rex_choice(state, level: str = DEFAULT_PI_LEVEL, *,
                       rng: Generator | None = None) -> int:
     """The spots the Pi uncovers for the seat to play (D2): easy picks at random, good takes
     the best gain now, best also counts what the square hands the next player."""
@@ -253,7 +253,7 @@ def _next_player(state) -> Any:
     return None
 
 
-def pi_event(rulebook, state, level: str = DEFAULT_LEVEL, *, rng: Generator | None = None,
+def pi_event(rulebook, state, level: str = DEFAULT_PI_LEVEL, *, rng: Generator | None = None,
              clock: Callable[[], float] | None = None) -> dict[str, Any] | None:
     """The event the Pi makes now for the seat to play (None: nothing it can make; a throw
     is drawn by the session from the committed stream, so it is {"type": "roll"})."""

@@ -51,6 +51,7 @@ class Rulebook:
     options: ClassVar[dict[str, Option]] = {}
     uses_chips: ClassVar[bool] = False
     start_position: ClassVar[int | None] = None
+    pi_seats: ClassVar[str | None] = None       # seats the Pi may play: "one", "any" or None
 
     # -- setting up -------------------------------------------------------------------------
 

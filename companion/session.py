@@ -95,7 +95,8 @@ class Session:
         return body
 
     def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None,
-                 board: dict[str, Any] | None = None, by: str | None = None) -> dict[str, Any]:
+                 board: dict[str, Any] | None = None, by: str | None = None,
+                 pi: list[int] | None = None, pi_level: str | None = None) -> dict[str, Any]:
         """Start a game with a fresh committed seed; an unfinished game is set aside."""
         with self._lock:
             if board is None:
@@ -105,6 +106,8 @@ class Session:
                     "options": dict(options or {}), "commitment": commitment(seed)}
             if board is not None:
                 body["board"] = board
+            if pi:
+                body["pi"], body["pi_level"] = list(pi), pi_level
             event = parse_event(self._stamp(body, by))
             table = Table()
             state = table.attempt(event)
@@ -151,6 +154,17 @@ class Session:
             if isinstance(event, Roll) and self._seed is not None:
                 raise Refused("throws come from the committed roll stream: use roll()")
             return self._commit(event)
+
+    def submit_at(self, version: int, event: dict[str, Any], by: str | None = None
+                  ) -> dict[str, Any]:
+        """Submit only if nothing has changed since `version` (the Pi's move, worked out from
+        that state); Refused otherwise."""
+        with self._lock:
+            if version != self.version:
+                raise Refused("the game changed while the Pi was thinking")
+            if event.get("type") == "roll":
+                return self.roll(by=by)
+            return self.submit(event, by=by)
 
     def roll(self, by: str | None = None) -> dict[str, Any]:
         """Draw the next roll of the committed stream for the awaited player and submit it."""

@@ -203,6 +203,7 @@ class FoxAndGeese(Rulebook):
     min_players = max_players = 2
     randomizer = None
     lead = None                                          # F1: the Geese move first
+    pi_seats = "one"                                     # the Pi plays either side
     options = {"fox_seat": Option(0, 0, 1, "seat of the Fox: 0 the first player, 1 the "
                                            "second")}
 
