@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from companion.games.fox_and_geese import COLUMNS, POINTS, board_for, name
 from firmware import screens
+from firmware.pi_worker import pi_level
 
 STEP = 9                     # pixels between points: 7 points in 64 px
 MARGIN = 4
@@ -110,12 +111,21 @@ def choosing(snap: dict[str, Any], index: int) -> Image.Image:
         ("turn: next", screens.SMALL), ("press: move", screens.SMALL)])
 
 
-def thinking(snap: dict[str, Any]) -> Image.Image:
-    board = snap["board"]
-    player = snap["players"][snap["turn"]]
-    return _panel(board_image(board, board.get("last_move")), [
-        (f"Pi ({player['role']})", screens.SMALL), ("thinking", screens.MEDIUM),
-        ("last move shown", screens.SMALL)])
+def knob_move(snap: dict[str, Any], index: int) -> list[str] | None:
+    """The move the knob has reached (None when there is none)."""
+    moves = (snap.get("board") or {}).get("moves") or []
+    return moves[index % len(moves)] if moves else None
+
+
+def playing(snap: dict[str, Any], index: int) -> Image.Image:
+    """A turn of a game the Pi or the board screen plays: the Pi thinking, or the knob's move."""
+    if "board" not in snap:
+        return screens.message("Pi", "thinking", "its move comes next")
+    if pi_level(snap):
+        board = snap["board"]
+        return _panel(board_image(board, board.get("last_move")), [
+            ("Pi", screens.MEDIUM), ("is thinking", screens.SMALL)])
+    return choosing(snap, index)
 
 
 def pi_words(snap: dict[str, Any]) -> tuple[str, str, str]:
@@ -138,8 +148,26 @@ def _jumped(a: str, b: str) -> bool:
     return 2 in (abs(COLUMNS.index(a[0]) - COLUMNS.index(b[0])), abs(int(a[1]) - int(b[1])))
 
 
+def pi_moved_text(old: dict[str, Any], snap: dict[str, Any]) -> str:
+    """What the Pi just did, if the change from `old` to `snap` is the Pi's move ("" if not;
+    a throw is shown by the spin)."""
+    seat, players = old.get("turn"), old.get("players") or []
+    if old.get("game_id") != snap.get("game_id") or seat is None or seat >= len(players) \
+            or not players[seat].get("pi") or snap.get("rolls") != old.get("rolls") \
+            or len(snap.get("log") or []) <= len(old.get("log") or []):
+        return ""
+    if (snap.get("board") or {}).get("last_move"):
+        return pi_text(snap)
+    if snap.get("last_uncovered") is not None:
+        return f"Pi: uncovers {snap['last_uncovered']} - uncover it on the board"
+    return ""
+
+
 def pi_moved(snap: dict[str, Any]) -> Image.Image:
     """The Pi's move, for a player to copy on the board, then press the knob."""
+    if "board" not in snap:
+        return screens.message("Pi", f"uncovers {snap.get('last_uncovered')}",
+                               "uncover it, then press")
     board = snap["board"]
     piece, verb, path = pi_words(snap)
     return _panel(board_image(board, board.get("last_move")), [

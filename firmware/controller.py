@@ -26,9 +26,10 @@ from PIL import Image
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
-from firmware import screens
+from firmware import board_screen, screens
 from firmware.animation import FPS, Animation
 from firmware.inputs import InputEvent
+from firmware.pi_worker import PiWorker, pi_level, pi_setups
 from firmware.views import (choices, player_name, roll_text, score_rows, split_prompt,
                             turn_view, winners_text)
 
@@ -61,6 +62,10 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("confirm", "hold"): "to_home", ("confirm", "menu"): "to_home",
     ("declare", "turn"): "move_declare", ("declare", "press"): "pick_declare",
     ("declare", "hold"): "to_home", ("declare", "menu"): "to_home",
+    ("pi_setup", "turn"): "move_pi_setup", ("pi_setup", "press"): "start_game",
+    ("pi_setup", "hold"): "to_games", ("pi_setup", "menu"): "to_games",
+    ("pi_moved", "press"): "to_home", ("pi_moved", "undo"): "undo",
+    ("pi_moved", "hold"): "open_menu", ("pi_moved", "menu"): "open_menu",
 }
 FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
@@ -106,6 +111,8 @@ class Controller:
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
         self.wake: Callable[[], None] | None = None      # the runner's "something happened"
+        self.pi = PiWorker(session, clock=clock)         # plays the Pi's seats, off this loop
+        self.move_index, self.setups, self.setup_index = 0, [], 0
         self._sync_controls()
 
     # -- the session ------------------------------------------------------------------------
@@ -113,8 +120,10 @@ class Controller:
     def attach(self) -> None:
         """Listen to the session so changes from the web are drawn too."""
         self._unsubscribe = self.session.subscribe(self._noticed)
+        self.pi.attach()
 
     def close(self) -> None:
+        self.pi.close()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -145,6 +154,8 @@ class Controller:
                 (self.screen == "spin" and snap.get("rolls", 0) < old.get("rolls", 0)):
             self.animation = None
             self.screen = self.home()
+        if board_screen.pi_moved_text(old, snap):
+            self.screen, self.move_index = "pi_moved", 0
         self._sync_controls()
 
     def _active(self) -> bool:
@@ -208,10 +219,23 @@ class Controller:
     def on_start_game(self, event: InputEvent) -> None:
         rulebook = self.games[self.game_index]
         seats = [b for b, on in enumerate(self.joined) if on]
-        names = [f"Player {b + 1}" for b in seats]
-        if self._call(lambda: self.session.new_game(rulebook.id, names, by="knob")):
+        if rulebook.pi_seats and self.screen != "pi_setup":      # who the Pi plays, how well
+            self.setups, self.setup_index = pi_setups(rulebook, len(seats)), 0
+            if len(self.setups) > 1:
+                self.screen = "pi_setup"
+                return
+        _, pi, level = self.setups[self.setup_index] if self.screen == "pi_setup" else \
+            ("", [], None)
+        for seat in pi:
+            seats.insert(seat, -1)                   # the Pi's seat has no button
+        names = ["Pi" if b < 0 else f"Player {b + 1}" for b in seats]
+        if self._call(lambda: self.session.new_game(rulebook.id, names, by="knob", pi=pi,
+                                                    pi_level=level)):
             self.buttons = seats
             self.screen = self.home()
+
+    def on_move_pi_setup(self, event: InputEvent) -> None:
+        self.setup_index = (self.setup_index + event.detents) % len(self.setups)
 
     def on_spin(self, event: InputEvent) -> None:
         before = self.snap
@@ -273,7 +297,15 @@ class Controller:
 
     def on_knob_press(self, event: InputEvent) -> None:
         awaiting = self.snap.get("awaiting")
-        if awaiting in ("next", "roll") and takes(self._rulebook(), "on_next"):
+        if pi_level(self.snap) and awaiting != "roll":
+            self.pi.request()                         # after an undo the Pi waits to be asked
+            self.show_flash("The Pi is thinking", FLASH_SECONDS)
+        elif awaiting == "move":
+            path = board_screen.knob_move(self.snap, self.move_index)
+            if path and self._call(lambda: self.session.submit({"type": "move", "path": path},
+                                                               by="knob")):
+                self.move_index, self.screen = 0, self.home()
+        elif awaiting in ("next", "roll") and takes(self._rulebook(), "on_next"):
             if self._call(lambda: self.session.submit({"type": "next"}, by="knob")):
                 self.screen = self.home()
         elif awaiting == "choose":
@@ -288,7 +320,9 @@ class Controller:
             self.show_flash("Flick the knob to spin", FLASH_SECONDS)
 
     def on_knob_turn(self, event: InputEvent) -> None:
-        if self.snap.get("awaiting") == "choose":
+        if self.snap.get("awaiting") == "move":
+            self.move_index += event.detents
+        elif self.snap.get("awaiting") == "choose":
             self.choice_index = (self.choice_index + event.detents) % len(self._choices())
             self.screen = "play"
 
@@ -483,6 +517,8 @@ class Controller:
         return screens.joining(rb.title, self.joined, hint)
 
     def draw_play(self) -> Image.Image:
+        if pi_level(self.snap) or self.snap.get("awaiting") == "move":
+            return board_screen.playing(self.snap, self.move_index)
         view = turn_view(self.snap)
         if self.snap.get("awaiting") == "choose":
             options = self._choices()
@@ -515,6 +551,13 @@ class Controller:
     def draw_confirm(self) -> Image.Image:
         question = self.confirm[0] if self.confirm else ""
         return screens.choice_list(question, ["No", "Yes"], int(self.confirm_yes))
+
+    def draw_pi_setup(self) -> Image.Image:
+        return screens.choice_list("Who does the Pi play?", [label for label, _, _ in
+                                                             self.setups], self.setup_index)
+
+    def draw_pi_moved(self) -> Image.Image:
+        return board_screen.pi_moved(self.snap)
 
     def draw_declare(self) -> Image.Image:
         options = [label for label, _ in self._declare_options()]

@@ -104,6 +104,25 @@ class PiWorker:
         """A change came while thinking: play again from the newest state if it is the Pi's."""
         snap = self.session.snapshot()
         if pi_level(snap) is not None:
-            self._thread = threading.Thread(target=self._play, args=(snap,), name="pi",
-                                            daemon=True)
-            self._thread.start()
+            with self._lock:
+                self._thread = threading.Thread(target=self._play, args=(snap,), name="pi",
+                                                daemon=True)
+                self._thread.start()
+
+
+Setup = tuple[str, list[int], str | None]      # (words on the screen, the Pi's seats, level)
+
+
+def pi_setups(rulebook, humans: int) -> list[Setup]:
+    """Who the Pi may play when `humans` players have joined a game it knows, at each level:
+    Fox and Geese, either side (the Fox is seat 0); Domino Rex, one more seat after theirs."""
+    levels = ("easy", "good", "best")
+    out: list[Setup] = []
+    if humans >= rulebook.min_players:
+        out.append(("No Pi", [], None))
+    if rulebook.pi_seats == "one" and humans == rulebook.min_players - 1:
+        out += [(f"Pi: Fox, {lv}", [0], lv) for lv in levels]
+        out += [(f"Pi: Geese, {lv}", [1], lv) for lv in levels]
+    elif rulebook.pi_seats == "any" and 1 <= humans < rulebook.max_players:
+        out += [(f"Pi plays, {lv}", [humans], lv) for lv in levels]
+    return out
