@@ -119,33 +119,41 @@ class FoxSearch:
             raise ValueError("no legal move to choose from")
         if self.clock is not None:
             self.deadline = self.clock() + self.level.seconds
-        noise = {m: (self.rng.random() * self.level.noise if self.rng and self.level.noise
-                     else 0.0) for m in root}
+        noise_on = self.rng is not None and self.level.noise > 0
+        noise = {m: self.rng.random() * self.level.noise if noise_on else 0.0 for m in root}
         best = SearchResult(root[0], 0, 0, 0)
         if len(root) == 1:
             return SearchResult(root[0], 0, 0, 0)
         for depth in range(1, self.level.depth + 1):
             try:
-                scores = self._root(position, root, depth)
+                path, scores = self._root(position, root, depth, exact=bool(noise_on))
             except OutOfBudget:
                 break
-            path = max(root, key=lambda m: scores[m] + noise[m])
+            if noise_on:
+                path = max(root, key=lambda m: scores[m] + noise[m])
             best = SearchResult(path, scores[path], depth, self.nodes)
-            root.sort(key=lambda m: -scores[m])            # best first for the next iteration
+            root.remove(path)
+            root.sort(key=lambda m: -scores[m])            # the best first next time
+            root.insert(0, path)
             if abs(scores[path]) >= WIN - 1000:
                 break                                      # a forced result is found
         best.nodes = self.nodes
         return best
 
-    def _root(self, position: Position, root: list, depth: int) -> dict:
-        scores, alpha = {}, -WIN - 1
+    def _root(self, position: Position, root: list, depth: int, exact: bool):
+        """Each root move's score, and the best move. With `exact` every score is exact (for
+        the noise of the easy level); otherwise a move that does not beat the best so far
+        gets a bound only, so the best is the first move to raise alpha."""
+        scores, alpha, best = {}, -WIN - 1, root[0]
         for path in root:
             fox, geese, after = self._play(position.fox, position.geese, position.fox_to_move,
                                            path)
-            score = -self._negamax(fox, geese, after, depth - 1, -WIN - 1, -alpha, 1)
+            score = -self._negamax(fox, geese, after, depth - 1, -WIN - 1,
+                                   WIN + 1 if exact else -alpha, 1)
             scores[path] = score
-            alpha = max(alpha, score)
-        return scores
+            if score > alpha:
+                alpha, best = score, path
+        return best, scores
 
     def _play(self, fox: int, geese: int, fox_to_move: bool, path: tuple[int, ...]):
         if fox_to_move:
