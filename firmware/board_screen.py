@@ -123,8 +123,10 @@ def playing(snap: dict[str, Any], index: int) -> Image.Image:
         return screens.message("Pi", "thinking", "its move comes next")
     if pi_level(snap):
         board = snap["board"]
+        player = snap["players"][snap["turn"]]
         return _panel(board_image(board, board.get("last_move")), [
-            ("Pi", screens.MEDIUM), ("is thinking", screens.SMALL)])
+            ("Pi", screens.MEDIUM), ("is thinking", screens.SMALL),
+            (f"{player['role']}, {player['pi']}", screens.SMALL)])
     return choosing(snap, index)
 
 

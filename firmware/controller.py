@@ -553,8 +553,8 @@ class Controller:
         return screens.choice_list(question, ["No", "Yes"], int(self.confirm_yes))
 
     def draw_pi_setup(self) -> Image.Image:
-        return screens.choice_list("Who does the Pi play?", [label for label, _, _ in
-                                                             self.setups], self.setup_index)
+        labels = [label for label, _, _ in self.setups]
+        return screens.choice_list("The Pi plays", labels, self.setup_index)
 
     def draw_pi_moved(self) -> Image.Image:
         return board_screen.pi_moved(self.snap)
