@@ -117,15 +117,17 @@ def knob_move(snap: dict[str, Any], index: int) -> list[str] | None:
     return moves[index % len(moves)] if moves else None
 
 
-def playing(snap: dict[str, Any], index: int) -> Image.Image:
-    """A turn of a game the Pi or the board screen plays: the Pi thinking, or the knob's move."""
+def playing(snap: dict[str, Any], index: int, thinking: bool = True) -> Image.Image:
+    """A turn of a game the Pi or the board screen plays: the Pi thinking (or, after an undo,
+    waiting for a press to move), or the knob's move."""
+    waiting = "is thinking" if thinking else "press: its move"
     if "board" not in snap:
-        return screens.message("Pi", "thinking", "its move comes next")
+        return screens.message("Pi", waiting)
     if pi_level(snap):
         board = snap["board"]
         player = snap["players"][snap["turn"]]
         return _panel(board_image(board, board.get("last_move")), [
-            ("Pi", screens.MEDIUM), ("is thinking", screens.SMALL),
+            ("Pi", screens.MEDIUM), (waiting, screens.SMALL),
             (f"{player['role']}, {player['pi']}", screens.SMALL)])
     return choosing(snap, index)
 

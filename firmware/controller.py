@@ -518,7 +518,7 @@ class Controller:
 
     def draw_play(self) -> Image.Image:
         if pi_level(self.snap) or self.snap.get("awaiting") == "move":
-            return board_screen.playing(self.snap, self.move_index)
+            return board_screen.playing(self.snap, self.move_index, self.pi.thinking)
         view = turn_view(self.snap)
         if self.snap.get("awaiting") == "choose":
             options = self._choices()

@@ -2,7 +2,7 @@
 submits the move as an ordinary event with `"by": "pi"`. The device loop never waits for it.
 
 After an undo the Pi does not move again by itself (the player is taking a move back); a knob
-press on its turn (`request`) asks it to.
+press on its turn (`request`) asks it to. A game resumed on the Pi's turn goes on at once.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class PiWorker:
 
     def attach(self) -> None:
         self._unsubscribe = self.session.subscribe(self._noticed)
-        self._noticed(self.session.snapshot(), resumed=True)
+        self._noticed(self.session.snapshot())
 
     def close(self) -> None:
         if self._unsubscribe is not None:
@@ -57,12 +57,12 @@ class PiWorker:
     def thinking(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def _noticed(self, snap: dict[str, Any], resumed: bool = False) -> None:
+    def _noticed(self, snap: dict[str, Any]) -> None:
         """Any thread (the session's lock is held): start thinking if the Pi is to move, unless
-        the change was an undo or a resumed game (then it waits for `request`)."""
+        the change was an undo (then it waits for `request`)."""
         length = len(snap.get("log") or [])
         took_back, self._log_length = length < self._log_length, length
-        if pi_level(snap) is not None and not took_back and not resumed:
+        if pi_level(snap) is not None and not took_back:
             self._start(snap)
 
     def request(self) -> bool:

@@ -143,8 +143,11 @@ def test_board_screen_pi_waits_after_an_undo_until_asked(table, session):
     wait_for_pi(table)
     snap = session.snapshot()
     assert snap["turn"] == 1 and snap["board"]["last_move"] is None
+    assert not table.pi.thinking
+    screen = table.render()
     press(table, "press")                            # its turn: the press asks it
     assert table.flash_text == "The Pi is thinking"
+    assert screen.tobytes() != board_screen.playing(snap, 0, True).tobytes()   # said "press"
     wait_for_pi(table)
     assert session.snapshot()["turn"] == 0
 
@@ -186,9 +189,9 @@ def test_board_screen_search_runs_off_the_loop(session, monkeypatch):
     monkeypatch.setattr(module, "pi_event", slow)
     session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1])
     worker = PiWorker(session)
-    worker.attach()
-    assert not worker.thinking                      # a resumed table waits to be asked
-    assert worker.request() and worker.thinking     # returned while the search still runs
+    worker.attach()                                 # the Pi's Geese are to move: it thinks
+    assert worker.thinking                          # and attach returned meanwhile
+    assert worker.request() and worker.thinking     # asking again while it thinks is harmless
     release.set()
     worker._thread.join(timeout=5)
     worker.close()
