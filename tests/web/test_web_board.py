@@ -108,3 +108,19 @@ def test_web_board_tapped_on_a_phone(app, control):
             assert errors == []
         finally:
             browser.close()
+
+
+def test_web_board_start_form_seats_the_pi_among_the_names(client, session):
+    import re
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    client.post("/control/login", data={"pin": PIN, "csrf": token})
+    token = re.search(r'name="csrf" value="([^"]+)"',
+                      client.get("/").get_data(as_text=True)).group(1)
+    response = client.post("/control/new-game", data={
+        "csrf": token, "game": "fox-and-geese", "player": ["Ann", ""],
+        "pi-fox-and-geese": "0", "pi-level-fox-and-geese": "best"})
+    assert response.status_code == 303
+    snap = session.snapshot()
+    assert [p["name"] for p in snap["players"]] == ["Pi", "Ann"]
+    assert snap["players"][0]["pi"] == "best" and snap["players"][0]["role"] == "fox"
