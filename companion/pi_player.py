@@ -39,7 +39,7 @@ class Level:
 LEVELS = {
     "easy": Level("easy", 1, 400, 0.05, 150.0),
     "good": Level("good", 3, 4_000, 0.5, 0.0),
-    "best": Level("best", 12, 12_000, 1.8, 0.0),
+    "best": Level("best", 12, 24_000, 1.8, 0.0),
 }
 
 

@@ -46,10 +46,12 @@ def play(best_side: str, seed: int, moves_out: list) -> list[int]:
     raise RuntimeError(f"seed {seed}: no end after {MAX_MOVES} moves")
 
 
-def run(quick: bool = False, games: int | None = None) -> dict:
+def run(quick: bool = False, games: int | None = None, sides=("fox", "geese")) -> dict:
     games = games or (10 if quick else 100)
     out: dict = {"games_a_side": games, "levels": {k: vars(v) for k, v in LEVELS.items()}}
     for side, seat in (("fox", 0), ("geese", 1)):
+        if side not in sides:
+            continue
         moves: list[tuple[float, int]] = []
         wins = sum(seat in play(side, seed, moves) for seed in range(games))
         seconds = [s for s, _ in moves]
@@ -68,8 +70,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=None, help="games a side (default 100)")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--side", choices=("fox", "geese"), help="only the Pi's best as this side")
     args = parser.parse_args()
-    print(json.dumps(run(args.quick, args.games), indent=1))
+    sides = (args.side,) if args.side else ("fox", "geese")
+    print(json.dumps(run(args.quick, args.games, sides), indent=1))
     return 0
 
 
