@@ -18,7 +18,7 @@ from companion.games.domino_rex import ADVANCE, CHECKERS, CROWNED, REX
 from companion.games.fox_and_geese import POINTS, Board, Position, name, taken_mask
 
 WIN = 100_000
-WEIGHTS = (100, 6, 4, 30, 30)  # per goose, per point of room, per step, per jump, per passed
+WEIGHTS = (100, 6, 4, 60, 30)  # per goose, per point of room, per step, per jump, per passed
 
 
 class Generator(Protocol):
@@ -39,7 +39,7 @@ class Level:
 LEVELS = {
     "easy": Level("easy", 1, 400, 0.05, 150.0),
     "good": Level("good", 3, 4_000, 0.5, 0.0),
-    "best": Level("best", 12, 24_000, 1.8, 0.0),
+    "best": Level("best", 12, 12_000, 1.8, 0.0),
 }
 
 
