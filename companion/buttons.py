@@ -59,6 +59,12 @@ def check_buttons(buttons: Any, players: int) -> tuple[int, ...]:
     return tuple(buttons)
 
 
+def free_button(buttons: Sequence[int]) -> int:
+    """The lowest seat button no player holds: the Pi's seat records it (X12), and the box
+    never arms a Pi's seat, so it is never pressed for the Pi."""
+    return min(set(range(1, MAX_BUTTONS + 1)) - set(buttons))
+
+
 def colour_of(colours: Sequence[ButtonColour], button: int | None) -> ButtonColour:
     """Button n's colour (1-based); a grey "Button n" for a button the box has no colour for."""
     if button is not None and 1 <= button <= len(colours):

@@ -13,6 +13,9 @@ from companion.checks import is_whole
 from companion.errors import Refused
 
 ANNOTATIONS = ("at", "by")
+PI_LEVELS = ("easy", "good", "best")    # how hard the Pi plays
+DEFAULT_PI_LEVEL = "good"
+MAX_PATH = 33                    # a path visits each point of a board at most once
 
 
 @dataclass(frozen=True)
@@ -45,11 +48,16 @@ class NewGame(Event):
     commitment: str | None = None
     seed: str | None = None
     buttons: tuple[int, ...] | None = None      # each player's seat button, 1..6 (X12)
+    pi: tuple[int, ...] = ()                     # seats the Pi plays (its moves: "by": "pi")
+    pi_level: str | None = None                  # how hard it plays: PI_LEVELS
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
         for key in ("board", "commitment", "seed", "buttons"):
             if out.get(key) is None:
+                out.pop(key, None)
+        for key in ("pi", "pi_level"):
+            if not out.get(key):
                 out.pop(key, None)
         return out
 
@@ -102,13 +110,21 @@ class Rename(Event):
 
 
 @dataclass(frozen=True)
+class Move(Event):
+    """A piece moved on a board the companion knows: its path of point names."""
+
+    type: ClassVar[str] = "move"
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Undo(Event):
     type: ClassVar[str] = "undo"
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls for cls in (NewGame, Roll, Press, Choose, Next, Declare, Transfer, Rename,
-                              Undo)
+                              Undo, Move)
 }
 _JSON_NAMES = {"source": "from", "target": "to"}
 
@@ -169,9 +185,15 @@ def parse_event(obj: Any) -> Event:
         buttons = obj.get("buttons")
         if buttons is not None:
             buttons = _int_list(buttons, "'buttons'")
+        pi = _int_list(obj.get("pi", []), "'pi' (the seats the Pi plays)")
+        level = obj.get("pi_level")
+        if level is not None and level not in PI_LEVELS:
+            raise Refused(f"'pi_level' must be one of {', '.join(PI_LEVELS)}, not {level!r}")
+        if level is not None and not pi:
+            raise Refused("'pi_level' needs 'pi': the seats the Pi plays")
         return NewGame(game=game, players=tuple(players), options=dict(options), board=board,
                        commitment=obj.get("commitment"), seed=obj.get("seed"), buttons=buttons,
-                       **notes)
+                       pi=pi, pi_level=level, **notes)
     if kind == "roll":
         return Roll(values=_int_list(_require(obj, "values", kind), "a roll's 'values'"), **notes)
     if kind == "press":
@@ -203,4 +225,11 @@ def parse_event(obj: Any) -> Event:
         if not isinstance(name, str):
             raise Refused("a rename's 'name' must be text")
         return Rename(seat=seat, name=name, **notes)
+    if kind == "move":
+        path = _require(obj, "path", kind)
+        if not isinstance(path, list) or not 2 <= len(path) <= MAX_PATH or \
+                not all(isinstance(p, str) and len(p) <= 8 for p in path):
+            raise Refused(f"a move's 'path' must be a list of 2 to {MAX_PATH} point names such "
+                          f"as [\"d3\", \"d5\"]")
+        return Move(path=tuple(path), **notes)
     return EVENT_TYPES[kind](**notes)

@@ -15,8 +15,8 @@ from typing import Any
 from companion import ledger, turns
 from companion.buttons import check_buttons, default_buttons
 from companion.errors import BoardDataError, LogError, Refused
-from companion.events import (Choose, Declare, Event, NewGame, Next, Press, Rename, Roll,
-                              Transfer, Undo, parse_event)
+from companion.events import (DEFAULT_PI_LEVEL, Choose, Declare, Event, Move, NewGame, Next, Press, Rename,
+                              Roll, Transfer, Undo, parse_event)
 from companion.games import get_rulebook
 from companion.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
@@ -111,7 +111,10 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
             raise Refused("the seed is empty")
         if event.commitment is not None and commit_to(seed) != event.commitment:
             raise Refused("the revealed seed does not match the commitment")
+    _check_pi(rulebook, event, len(names))
     state = rulebook.new_state(event.game, names, options, board)
+    for seat in event.pi:
+        state.players[seat].extra["pi"] = event.pi_level or DEFAULT_PI_LEVEL
     state.commitment, state.seed = event.commitment, event.seed
     for player, button in zip(state.players, buttons):
         player.button = button
@@ -134,6 +137,20 @@ def _trimmed(name: str) -> str:
 def _name_key(name: str) -> str:
     """What makes two names the same to players: case and spaces do not count (X10)."""
     return "".join(unicodedata.normalize("NFC", name).casefold().split(" "))
+
+
+def _check_pi(rulebook: Rulebook, event: NewGame, players: int) -> None:
+    """The Pi plays only where it knows the game, and never every seat."""
+    if not event.pi:
+        return
+    if rulebook.pi_seats is None:
+        raise Refused(f"the Pi does not play {rulebook.title} (it plays Fox and Geese and "
+                      f"Domino Rex)")
+    if len(set(event.pi)) != len(event.pi) or not all(0 <= s < players for s in event.pi):
+        raise Refused(f"'pi' must name different seats from 0 to {players - 1}")
+    if len(event.pi) >= players or (rulebook.pi_seats == "one" and len(event.pi) > 1):
+        raise Refused(f"the Pi plays {'one side' if rulebook.pi_seats == 'one' else 'some seats'}"
+                      f" of {rulebook.title}: at least one seat is a player's")
 
 
 def _check_names(names: tuple[str, ...]) -> None:
@@ -198,6 +215,9 @@ def advance(rulebook: Rulebook, state: State, event: Event) -> State:
         for seat in event.winners:
             _check_seat(new, seat)
         rulebook.on_declare(new, event.winners)
+    elif isinstance(event, Move):
+        _refuse_unless_playing(rulebook, new, "moves")
+        rulebook.on_move(new, event.path)
     elif isinstance(event, Transfer):
         _transfer(rulebook, new, event)
     elif isinstance(event, Rename):

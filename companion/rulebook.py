@@ -1,7 +1,7 @@
 """What every game is: data (players, randomizer, options, board) plus small pure functions.
 
 A game module defines a `Rulebook` subclass and overrides the moves it has (`on_roll`,
-`on_press`, `on_choose`, `on_next`, `on_declare`). A move mutates the state copy it is handed
+`on_press`, `on_choose`, `on_next`, `on_declare`, `on_move`). A move mutates the state copy it is handed
 or raises `Refused`; the table keeps the original if it does.
 """
 
@@ -51,6 +51,7 @@ class Rulebook:
     options: ClassVar[dict[str, Option]] = {}
     uses_chips: ClassVar[bool] = False
     start_position: ClassVar[int | None] = None
+    pi_seats: ClassVar[str | None] = None       # seats the Pi may play: "one", "any" or None
 
     # -- setting up -------------------------------------------------------------------------
 
@@ -141,6 +142,9 @@ class Rulebook:
 
     def on_declare(self, state: State, winners: tuple[int, ...]) -> None:
         raise Refused(f"{self.title} ends by its own rules, not by declaration")
+
+    def on_move(self, state: State, path: tuple[str, ...]) -> None:
+        raise Refused(f"{self.title} has no board moves for the companion to check")
 
     # -- helpers for games --------------------------------------------------------------------
 

@@ -118,9 +118,11 @@ class Session:
 
     def new_game(self, game: str, players: list[str], options: dict[str, Any] | None = None,
                  board: dict[str, Any] | None = None, by: str | None = None,
-                 buttons: list[int] | None = None) -> dict[str, Any]:
+                 buttons: list[int] | None = None, pi: list[int] | None = None,
+                 pi_level: str | None = None) -> dict[str, Any]:
         """Start a game with a fresh committed seed; an unfinished game is set aside.
-        `buttons`: each player's seat button, 1..6 (X12); the log always records them."""
+        `buttons`: each player's seat button, 1..6 (X12); the log always records them.
+        `pi`, `pi_level`: the seats the Pi plays, and how well."""
         with self._lock:
             if board is None:
                 board = self._table_board(game)
@@ -130,6 +132,8 @@ class Session:
             if board is not None:
                 body["board"] = board
             body["buttons"] = list(default_buttons(len(players))) if buttons is None else buttons
+            if pi:
+                body["pi"], body["pi_level"] = list(pi), pi_level
             event = parse_event(self._stamp(body, by))
             table = Table()
             state = table.attempt(event)
@@ -177,6 +181,17 @@ class Session:
             if isinstance(event, Roll) and self._seed is not None:
                 raise Refused("throws come from the committed roll stream: use roll()")
             return self._commit(event)
+
+    def submit_at(self, version: int, event: dict[str, Any], by: str | None = None
+                  ) -> dict[str, Any]:
+        """Submit only if nothing has changed since `version` (the Pi's move, worked out from
+        that state); Refused otherwise."""
+        with self._lock:
+            if version != self.version:
+                raise Refused("the game changed while the Pi was thinking")
+            if event.get("type") == "roll":
+                return self.roll(by=by)
+            return self.submit(event, by=by)
 
     def roll(self, by: str | None = None, spin: float | None = None) -> dict[str, Any]:
         """Draw the next roll of the committed stream for the awaited player and submit it.

@@ -26,14 +26,15 @@ from typing import Any
 
 from PIL import Image
 
-from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
+from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of, free_button
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
-from firmware import screens
+from firmware import board_screen, screens
 from firmware.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
-from firmware.odds_worker import hint_of
 from firmware.inputs import InputEvent
+from firmware.odds_worker import hint_of
+from firmware.pi_worker import PiWorker, pi_level, pi_setups
 from firmware.views import (RANDOMIZERS, choice_meaning, choices, final_points, game_detail,
                             player_name, refusal_text, restates, roll_text, score_rows,
                             split_prompt,
@@ -76,6 +77,10 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("confirm", "hold"): "to_home", ("confirm", "menu"): "to_home", ("confirm", "undo"): "to_home",
     ("declare", "turn"): "move_declare", ("declare", "press"): "pick_declare",
     ("declare", "hold"): "to_home", ("declare", "menu"): "to_home", ("declare", "undo"): "to_home",
+    ("pi_setup", "turn"): "move_pi_setup", ("pi_setup", "press"): "start_game",
+    ("pi_setup", "hold"): "to_games", ("pi_setup", "menu"): "to_games",
+    ("pi_moved", "press"): "to_home", ("pi_moved", "undo"): "undo",
+    ("pi_moved", "hold"): "open_menu", ("pi_moved", "menu"): "open_menu",
 }
 FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
@@ -138,6 +143,8 @@ class Controller:
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
         self.wake: Callable[[], None] | None = None      # the runner's "something happened"
+        self.pi = PiWorker(session, clock=clock)         # plays the Pi's seats, off this loop
+        self.move_index, self.setups, self.setup_index = 0, [], 0
         self._sync_controls()
 
     # -- the session ------------------------------------------------------------------------
@@ -145,8 +152,10 @@ class Controller:
     def attach(self) -> None:
         """Listen to the session so changes from the web are drawn too."""
         self._unsubscribe = self.session.subscribe(self._noticed)
+        self.pi.attach()
 
     def close(self) -> None:
+        self.pi.close()
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -180,6 +189,8 @@ class Controller:
                 (self.screen == "spin" and snap.get("rolls", 0) < old.get("rolls", 0)):
             self.animation = None
             self.screen = self.home()
+        if board_screen.pi_moved_text(old, snap):
+            self.screen, self.move_index = "pi_moved", 0
         self._sync_controls()
 
     def _active(self) -> bool:
@@ -258,18 +269,32 @@ class Controller:
 
     def on_start_game(self, event: InputEvent) -> None:
         rulebook = self.games[self.game_index]
-        n = sum(self.joined)
-        if chooses_randomizer(rulebook) and rulebook.min_players <= n <= rulebook.max_players:
+        humans = sum(self.joined)
+        if rulebook.pi_seats and self.screen != "pi_setup":      # who the Pi plays, how well
+            self.setups, self.setup_index = pi_setups(rulebook, humans), 0
+            if len(self.setups) > 1:
+                self.screen = "pi_setup"
+                return
+        if self.screen == "pi_setup":
+            _, pi, level = self.setups[self.setup_index]
+            self._start(rulebook, None, pi, level)
+            return
+        if chooses_randomizer(rulebook) and rulebook.min_players <= humans <= rulebook.max_players:
             self.dice_index, self.screen = 0, "dice"     # free play: which dice, then start
             return
         self._start(rulebook, None)
 
-    def _start(self, rulebook: Rulebook, options: dict[str, Any] | None) -> None:
+    def _start(self, rulebook: Rulebook, options: dict[str, Any] | None,
+               pi: list[int] = (), level: str | None = None) -> None:
         buttons = [b + 1 for b, on in enumerate(self.joined) if on]       # X12
         names = [colour_of(self.colours, b).name for b in buttons]
+        for seat in pi:          # the Pi's seat: a button no player holds, never armed
+            buttons.insert(seat, free_button(buttons))
+            names.insert(seat, "Pi")
         if self._call(lambda: self.session.new_game(rulebook.id, names, options, by="knob",
-                                                    buttons=buttons)):
-            self.screen = self.home()                    # the turn screen is the answer
+                                                    buttons=buttons, pi=list(pi),
+                                                    pi_level=level)):
+            self.move_index, self.screen = 0, self.home()   # the turn screen is the answer
             self._beep("click")
 
     def on_move_dice(self, event: InputEvent) -> None:
@@ -281,6 +306,9 @@ class Controller:
 
     def on_back_to_join(self, event: InputEvent) -> None:
         self.screen = "join"
+
+    def on_move_pi_setup(self, event: InputEvent) -> None:
+        self.setup_index = (self.setup_index + event.detents) % len(self.setups)
 
     def on_spin(self, event: InputEvent) -> None:
         before = self.snap
@@ -371,7 +399,17 @@ class Controller:
     def on_knob_press(self, event: InputEvent) -> None:
         awaiting = self.snap.get("awaiting")
         before = self.snap
-        if awaiting in ("next", "roll") and takes(self._rulebook(), "on_next"):
+        if pi_level(self.snap) and awaiting != "roll":
+            self.pi.request()                         # after an undo the Pi waits to be asked
+            self.show_flash("The Pi is thinking", FLASH_SECONDS)
+        elif awaiting == "move":
+            path = board_screen.knob_move(self.snap, self.move_index)
+            who = player_name(before, before.get("turn"))
+            if path and self._call(lambda: self.session.submit({"type": "move", "path": path},
+                                                               by="knob")):
+                self.move_index = 0
+                self._answer(before, f"{who} moves")      # the move in words, then the board
+        elif awaiting in ("next", "roll") and takes(self._rulebook(), "on_next"):
             who = player_name(before, before.get("turn"))
             if self._call(lambda: self.session.submit({"type": "next"}, by="knob")):
                 same = self.snap.get("turn") == before.get("turn")    # else the new name shows
@@ -390,7 +428,9 @@ class Controller:
             self.show_flash("Flick the knob to spin", FLASH_SECONDS)
 
     def on_knob_turn(self, event: InputEvent) -> None:
-        if self.snap.get("awaiting") == "choose":
+        if self.snap.get("awaiting") == "move":
+            self.move_index += event.detents
+        elif self.snap.get("awaiting") == "choose":
             self.choice_index = (self.choice_index + event.detents) % len(self._choices())
             self.screen = "play"
         elif self.page_count > 1:
@@ -503,7 +543,7 @@ class Controller:
     def buttons(self) -> list[int]:
         """The seat button (0-based) of each game seat, read from the game (X12), so a resumed
         game and one started from a phone map the buttons as they were recorded."""
-        return [(p.get("button") or i + 1) - 1
+        return [-1 if p.get("pi") else (p.get("button") or i + 1) - 1   # the Pi has none
                 for i, p in enumerate(self.snap.get("players") or [])]
 
     def _game_seat(self, button: int | None) -> int | None:
@@ -654,6 +694,8 @@ class Controller:
         return screens.joining(rb.title, self.joined, hint)
 
     def draw_play(self) -> Image.Image:
+        if pi_level(self.snap) or self.snap.get("awaiting") == "move":
+            return board_screen.playing(self.snap, self.move_index, self.pi.thinking)
         view = turn_view(self.snap)
         if self.snap.get("awaiting") == "choose":
             options = self._choices()
@@ -710,6 +752,13 @@ class Controller:
         question = self.confirm[0] if self.confirm else ""
         self.page_text = [question]
         return screens.confirm(question, self.confirm_yes)
+
+    def draw_pi_setup(self) -> Image.Image:
+        labels = [label for label, _, _ in self.setups]
+        return screens.choice_list("The Pi plays", labels, self.setup_index)
+
+    def draw_pi_moved(self) -> Image.Image:
+        return board_screen.pi_moved(self.snap)
 
     def draw_declare(self) -> Image.Image:
         options = [label for label, _ in self._declare_options()]

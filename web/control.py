@@ -9,9 +9,10 @@ from typing import Any
 from flask import Blueprint, Response, current_app, flash, jsonify, redirect, request, url_for
 
 from companion.boarddata import parse_board_text
-from companion.buttons import colour_of
+from companion.buttons import colour_of, free_button
 from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused
+from companion.events import DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
 from web import auth
@@ -51,7 +52,27 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     if buttons is not None and (not isinstance(buttons, list) or len(buttons) > MAX_PLAYERS
                                 or not all(is_whole(b) for b in buttons)):
         raise ApiError(400, "'buttons' must be a list of seat button numbers, one a player")
-    return session.new_game(game, players, options, board, by=BY, buttons=buttons)
+    pi, level = _pi_fields(data)
+    return session.new_game(game, players, options, board, by=BY, buttons=buttons, pi=pi,
+                            pi_level=level)
+def _pi_fields(data: dict[str, Any]) -> tuple[list[int], str | None]:
+    """The seats the Pi plays and its level (the game refuses seats it cannot give it)."""
+    pi = data.get("pi") or []
+    if not isinstance(pi, list) or len(pi) > MAX_PLAYERS or not all(
+            is_whole(s) and 0 <= s <= MAX_SEAT for s in pi):
+        raise ApiError(400, "'pi' must be a list of seat numbers")
+    level = data.get("pi_level")
+    if level is not None and level not in PI_LEVELS:
+        raise ApiError(400, f"'pi_level' must be one of {', '.join(PI_LEVELS)}")
+    return pi, (level or DEFAULT_PI_LEVEL) if pi else None
+
+
+def _move(session: Session, data: dict[str, Any]) -> dict[str, Any]:
+    path = data.get("path")
+    if not isinstance(path, list) or not 2 <= len(path) <= MAX_PATH or not all(
+            isinstance(p, str) and len(p) <= 8 for p in path):
+        raise ApiError(400, "'path' must be a list of point names, such as [\"c3\", \"c4\"]")
+    return session.submit({"type": "move", "path": path}, by=BY)
 
 
 def _account(data: dict[str, Any], name: str) -> int | str:
@@ -96,6 +117,7 @@ ACTIONS: dict[str, Action] = {
     "transfer": _transfer,
     "rename": _rename,
     "end": lambda s, d: s.abandon(by=BY),
+    "move": _move,
 }
 
 
@@ -215,6 +237,12 @@ def _form_new_game() -> dict[str, Any]:
             raise ApiError(400, "choose a randomizer from the list")
         options["randomizer"] = RANDOMIZER_CHOICES[choice][1]
     out = {"game": game, "players": players, "buttons": buttons, "options": options}
+    pi_seat = request.form.get(f"pi-{game}", "").strip()
+    if pi_seat:                 # the Pi's seat and level; it takes its seat among the names
+        seat = min(_seat_number(pi_seat), len(players))
+        buttons.insert(seat, free_button(buttons))          # a button no player holds
+        players.insert(seat, "Pi")
+        out["pi"], out["pi_level"] = [seat], request.form.get(f"pi-level-{game}")
     upload = request.files.get("board")
     if upload is not None and upload.filename:
         try:

@@ -22,6 +22,13 @@ def title(game: str) -> str:
     return rulebook.title if rulebook else game
 
 
+def refereeing(game: str) -> str:
+    """How much of the game the companion referees, in words ("" for an unknown game)."""
+    rulebook = GAMES.get(game)
+    return {"full": "full referee", "assisted": "assisted"}.get(rulebook.refereeing, "") \
+        if rulebook else ""
+
+
 def summary(record: GameRecord) -> dict[str, Any]:
     """One line of GET /api/games."""
     return {"id": record.id, "game": record.game, "title": title(record.game),
@@ -30,7 +37,8 @@ def summary(record: GameRecord) -> dict[str, Any]:
             "winners": list(record.winners or []),
             "winner_names": [record.players[s] for s in record.winners or []
                              if 0 <= s < len(record.players)],
-            "events": record.events}
+            "events": record.events,
+            "refereeing": refereeing(record.game)}
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ class DominoRex(Rulebook):
     randomizer = None                                    # no dice in play
     lead_randomizer = dice(1)                            # D1: the companion throws for lead
     lead = "highest"
+    pi_seats = "any"
 
     def check_board(self, board: dict[str, Any]) -> dict[str, Any]:
         squares = board.get("domino_squares")

@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE))
 
 import common  # noqa: E402
 
-BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "pages", "odds"]
+BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "pages", "odds", "pi"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +130,14 @@ def rows(results: dict) -> list[tuple]:
                     w["server_cpu_share_under_load"], "", "", None,
                     est(w["server_cpu_share_under_load"]),
                     ("web", "server_cpu_share_under_load")))
+    for side, s in ((k, v) for k, v in (_get(b, "pi") or {}).items() if k in ("fox", "geese")):
+        out.append((f"Pi best as the {side}: games won of {s['of']} against easy",
+                    s["best_wins"], "", f">= {0.9 * s['of']:g}", s["goal_met"], "",
+                    ("pi", side, "best_wins")))
+        out.append((f"Pi best as the {side}: ms a move ({s['nodes_per_s']['p50']:.0f} nodes/s)",
+                    s["best_move_ms"]["p50"], f"max {s['best_move_ms']['max']}", "Zero < 2 s",
+                    s["zero_2w_best_move_s"][1] < 2, est(s["best_move_ms"]["p50"]),
+                    ("pi", side, "best_move_ms", "p50")))
     f = _get(b, "footprint")
     if f:
         out.append(("Start-up to first /api/state, s", f["startup_s"]["p50"],

@@ -54,8 +54,12 @@ def india(out):
 
 
 def fox_and_geese(out):
-    assert out["geese_left"] == 15 and out["winners"] == [0]
-    assert [p["clock_seconds"] for p in out["players"]] == [110.0, 70.0]
+    # Ann's Fox against the Pi's Geese ("best", 2 s a move): penned on a4 at the 23rd move
+    assert out["geese_left"] == 17 and out["winners"] == [1]
+    assert out["log"][-2] == "The Fox on a4 cannot move: it is penned"
+    assert out["players"][1]["pi"] == "best" and out["board"]["fox"] == "a4"
+    assert out["players"][1]["clock_seconds"] == 2.0 * 12                   # 12 goose moves
+    assert out["players"][0]["clock_seconds"] == 220.0
 
 
 def free_play(out):

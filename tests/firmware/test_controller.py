@@ -72,7 +72,7 @@ def start(c, game, seats=(0, 1)):
     for seat in seats:
         press(c, "seat", seat=seat)
     press(c, "press")
-    if c.screen == "dice":                      # free play: the first choice, one die
+    if c.screen in ("dice", "pi_setup"):         # free play: one die; Domino Rex: "No Pi"
         press(c, "press")
     assert c.screen == "play", c.flash_text
 
@@ -283,8 +283,8 @@ def test_controller_menu_sets_the_game_aside_once_confirmed(table, session, item
 
 def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
     start(table, "fox-and-geese")
-    press(table, "press")                                          # the Geese have moved
-    assert session.snapshot()["turn"] == 1
+    press(table, "press")                    # the Geese (seat 1) make the knob's first move
+    assert session.snapshot()["turn"] == 0
     press(table, "menu")
     press(table, "turn", detents=table.menu_items.index("End game"))
     press(table, "press")
@@ -296,7 +296,9 @@ def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
     press(table, "press")
     snap = session.snapshot()
     assert snap["phase"] == "over" and snap["winners"] == [1]
-    assert table.screen == "result" and "Fox is free" in " ".join(table.view()["text"])
+    words = " ".join(table.view()["text"])
+    fox, geese = (p["name"] for p in snap["players"])                # the Fox is seat 0
+    assert table.screen == "result" and f"{fox} resigns" in words and f"{geese} wins" in words
     press(table, "press")
     assert table.screen == "over"
     press(table, "press")
@@ -311,7 +313,7 @@ def test_controller_redraws_when_the_web_changes_the_session(table, session):
     assert table.view()["turn"].name == "Ann"
     session.new_game("fox-and-geese", ["Cy", "Di"])
     table.update()
-    assert table.view()["turn"].name == "Cy (Geese)"
+    assert table.view()["turn"].name == "Di (Geese)"
 
 
 def test_controller_wakes_the_main_loop_on_a_session_change(table, session):

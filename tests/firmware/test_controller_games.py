@@ -123,13 +123,14 @@ def script(t: Table, game: str) -> None:
             t.act("press")                             # Domino Rex: uncover the first value
         elif awaiting == "roll":
             t.act("flick", strength=0.5)
-        elif awaiting == "next":
-            if game == "fox-and-geese" and step > 6:
+        elif awaiting == "move":                       # Fox and Geese: the knob's first move
+            if step > 8:
                 return declare(t, 1)
+            t.act("press")
+        elif awaiting == "next":
             if game == "free-play" and step > 12:
                 return declare(t, 0)
-            record = game != "fox-and-geese" or snap["turn"] == 1
-            if record and presses < 40 and snap["rolls"] % 3 != 0:
+            if presses < 40 and snap["rolls"] % 3 != 0:
                 presses += 1
                 t.act("seat", seat=seat_of(c))         # a capture, a point, a goal
                 if t.session.snapshot()["phase"] == "over":
@@ -177,6 +178,9 @@ def test_controller_games_every_log_line_reaches_the_screen(game, session, contr
         press(c, "press")
         if c.screen == "dice":                          # free play: one die
             assert [label for label, _ in RANDOMIZERS][c.dice_index] == "One die"
+            press(c, "press")
+        if c.screen == "pi_setup":                      # a game the Pi can play: "No Pi"
+            assert c.setups[c.setup_index][1] == []
             press(c, "press")
         assert c.screen == "play", c.flash_text
         script(t, game)

@@ -145,6 +145,7 @@
     show($("roll"), !!state.last_roll);
     text($("roll-text"), rollText(state));
     if (window.ParlourDial) window.ParlourDial.draw($("dial"), state.last_roll, state.randomizer, fresh);
+    if (window.ParlourBoard) window.ParlourBoard.draw(state);
     show($("table-state"), (state.players || []).length > 0);
     renderPlayers(state);
     renderLog(state);

@@ -1,0 +1,180 @@
+"""The OLED's board screens for Fox and Geese: the 33 points on the left (64 px high) with the
+pieces, the move the knob has reached drawn as an arrow (a path for a jump chain), and words
+on the right: whose move, the move, how to make it. Also the Pi's move, to copy on the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.games.fox_and_geese import COLUMNS, POINTS, board_for, name
+from firmware import screens
+from firmware.pi_worker import pi_level
+
+STEP = 9                     # pixels between points: 7 points in 64 px
+MARGIN = 4
+PANEL = 2 * MARGIN + 6 * STEP + 1     # where the words start
+
+
+def xy(point: str) -> tuple[int, int]:
+    """Pixel of a point name; row 1 (the Geese's end) at the bottom."""
+    col, row = COLUMNS.index(point[0]), int(point[1])
+    return MARGIN + col * STEP, MARGIN + (7 - row) * STEP
+
+
+def _lines(draw: ImageDraw.ImageDraw) -> None:
+    """The printed lines, dotted so the pieces and the arrow stand out."""
+    board = board_for(frozenset())
+    for p in POINTS:
+        a = xy(name(p))
+        for q in board.steps[p]:
+            if q > p:
+                b = xy(name(q))
+                for i in range(0, STEP + 1, 2):
+                    draw.point((a[0] + (b[0] - a[0]) * i // STEP,
+                                a[1] + (b[1] - a[1]) * i // STEP), fill=screens.ON)
+
+
+def _pieces(draw: ImageDraw.ImageDraw, fox: str, geese: Sequence[str]) -> None:
+    for goose in geese:
+        x, y = xy(goose)
+        draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=screens.ON)
+    x, y = xy(fox)                                      # the Fox: a hollow square, marked
+    draw.rectangle((x - 4, y - 4, x + 4, y + 4), fill=screens.OFF, outline=screens.ON)
+    draw.rectangle((x - 1, y - 1, x + 1, y + 1), fill=screens.ON)
+
+
+def _shaft(draw: ImageDraw.ImageDraw, path: Sequence[str]) -> None:
+    """The move as a thick line through its points (drawn under the pieces)."""
+    points = [xy(p) for p in path]
+    for a, b in zip(points, points[1:]):
+        draw.line((a, b), fill=screens.ON, width=3)
+
+
+def _head(draw: ImageDraw.ImageDraw, path: Sequence[str], board: dict[str, Any]) -> None:
+    """The arrow's head: a ring on the landing point and a stroke either side of the last leg
+    while it is empty; a ring round the piece once the move is made."""
+    (x0, y0), (x1, y1) = xy(path[-2]), xy(path[-1])
+    dx, dy = (x1 > x0) - (x1 < x0), (y1 > y0) - (y1 < y0)
+    if path[-1] == board["fox"] or path[-1] in board["geese"]:    # made: ring the piece
+        draw.ellipse((x1 - 6, y1 - 6, x1 + 6, y1 + 6), outline=screens.ON)
+        return
+    draw.ellipse((x1 - 3, y1 - 3, x1 + 3, y1 + 3), fill=screens.OFF, outline=screens.ON)
+    for side in (1, -1):
+        back = (x1 - 6 * dx + 3 * side * dy, y1 - 6 * dy - 3 * side * dx)
+        draw.line(((x1 - 4 * dx, y1 - 4 * dy), back), fill=screens.ON, width=2)
+
+
+def board_image(board: dict[str, Any], path: Sequence[str] | None = None) -> Image.Image:
+    image, draw = screens.canvas()
+    _lines(draw)
+    if path:
+        _shaft(draw, path)
+    _pieces(draw, board["fox"], board["geese"])
+    if path:
+        _head(draw, path, board)
+    return image
+
+
+def move_words(path: Sequence[str]) -> str:
+    return "-".join(path)
+
+
+def _panel(image: Image.Image, lines: Sequence[tuple[str, int]]) -> Image.Image:
+    """Words on the right of the board, top to bottom, each line at its own size."""
+    draw = ImageDraw.Draw(image)
+    draw.fontmode = "1"
+    room = screens.W - PANEL - 1
+    y = 0
+    for words, size in lines:
+        size = min(size, screens.fit(words, room, (size, screens.MEDIUM, screens.SMALL)))
+        screens.text(draw, (PANEL, y), screens.clip(words, size, room), size)
+        y += size + 2
+    return image
+
+
+def choosing(snap: dict[str, Any], index: int) -> Image.Image:
+    """The turn: the knob's move as an arrow; its words, its number among the moves."""
+    board = snap["board"]
+    moves = board["moves"]
+    player = snap["players"][snap["turn"]]
+    who = f"{player['role'].capitalize()}: {player['name']}"
+    if not moves:
+        return _panel(board_image(board), [(who, screens.SMALL)])
+    path = moves[index % len(moves)]
+    return _panel(board_image(board, path), [
+        (who, screens.SMALL), (move_words(path), screens.MEDIUM),
+        (f"{index % len(moves) + 1} of {len(moves)}", screens.SMALL),
+        ("turn: next", screens.SMALL), ("press: move", screens.SMALL)])
+
+
+def knob_move(snap: dict[str, Any], index: int) -> list[str] | None:
+    """The move the knob has reached (None when there is none)."""
+    moves = (snap.get("board") or {}).get("moves") or []
+    return moves[index % len(moves)] if moves else None
+
+
+def playing(snap: dict[str, Any], index: int, thinking: bool = True) -> Image.Image:
+    """A turn of a game the Pi or the board screen plays: the Pi thinking (or, after an undo,
+    waiting for a press to move), or the knob's move."""
+    waiting = "is thinking" if thinking else "press: its move"
+    if "board" not in snap:
+        return screens.message("Pi", waiting)
+    if pi_level(snap):
+        board = snap["board"]
+        player = snap["players"][snap["turn"]]
+        return _panel(board_image(board, board.get("last_move")), [
+            ("Pi", screens.MEDIUM), (waiting, screens.SMALL),
+            (f"{player['role']}, {player['pi']}", screens.SMALL)])
+    return choosing(snap, index)
+
+
+def pi_words(snap: dict[str, Any]) -> tuple[str, str, str]:
+    """What the Pi did: (the piece, "moves" or "jumps", the path): ("goose", "moves", "c3-c4")."""
+    path = snap["board"].get("last_move") or []
+    piece = "Fox" if path and path[-1] == snap["board"]["fox"] else "goose"
+    jumps = any(_jumped(a, b) for a, b in zip(path, path[1:]))
+    return piece, "jumps" if jumps else "moves", move_words(path)
+
+
+def pi_text(snap: dict[str, Any]) -> str:
+    """The Pi's move in one line: "Pi: goose c3 to c4 - move it on the board"."""
+    piece, verb, _ = pi_words(snap)
+    path = snap["board"].get("last_move") or []
+    return f"Pi: {piece} {'jumps ' if verb == 'jumps' else ''}{' to '.join(path)} - move it " \
+           f"on the board"
+
+
+def _jumped(a: str, b: str) -> bool:
+    return 2 in (abs(COLUMNS.index(a[0]) - COLUMNS.index(b[0])), abs(int(a[1]) - int(b[1])))
+
+
+def pi_moved_text(old: dict[str, Any], snap: dict[str, Any]) -> str:
+    """What the Pi just did, if the change from `old` to `snap` is the Pi's move ("" if not;
+    a throw is shown by the spin)."""
+    seat, players = old.get("turn"), old.get("players") or []
+    if old.get("game_id") != snap.get("game_id") or seat is None or seat >= len(players) \
+            or not players[seat].get("pi") or snap.get("rolls") != old.get("rolls") \
+            or len(snap.get("log") or []) <= len(old.get("log") or []):
+        return ""
+    if (snap.get("board") or {}).get("last_move"):
+        return pi_text(snap)
+    if snap.get("last_uncovered") is not None:
+        return f"Pi: uncovers {snap['last_uncovered']} - uncover it on the board"
+    return ""
+
+
+def pi_moved(snap: dict[str, Any]) -> Image.Image:
+    """The Pi's move, for a player to copy on the board, then press the knob."""
+    if "board" not in snap:
+        return screens.message("Pi", f"uncovers {snap.get('last_uncovered')}",
+                               "uncover it, then press")
+    board = snap["board"]
+    piece, verb, path = pi_words(snap)
+    return _panel(board_image(board, board.get("last_move")), [
+        (f"Pi: {piece}", screens.MEDIUM), (f"{verb} {path}", screens.SMALL),
+        ("copy it on", screens.SMALL), ("the board,", screens.SMALL),
+        ("then press", screens.SMALL)])

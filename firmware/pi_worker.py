@@ -1,0 +1,128 @@
+"""The Pi at the table: when a seat it plays is to move, a worker thread asks the search and
+submits the move as an ordinary event with `"by": "pi"`. The device loop never waits for it.
+
+After an undo the Pi does not move again by itself (the player is taking a move back); a knob
+press on its turn (`request`) asks it to. A game resumed on the Pi's turn goes on at once.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.errors import ParlourError
+from companion.games import get_rulebook
+from companion.pi_player import pi_event
+
+BY = "pi"
+
+
+def pi_level(snap: dict[str, Any]) -> str | None:
+    """The level of the Pi if it plays the seat to move now, else None."""
+    turn = snap.get("turn")
+    players = snap.get("players") or []
+    if snap.get("phase") in ("over", "idle", None) or turn is None or turn >= len(players):
+        return None
+    return players[turn].get("pi")
+
+
+class PiWorker:
+    """Plays the Pi's seats of the session's game, one move at a time, off the caller's thread."""
+
+    def __init__(self, session, *, clock: Callable[[], float] = time.monotonic,
+                 rng: random.Random | None = None):
+        self.session = session
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._log_length = 0
+        self._again = False                  # asked again while thinking: look once more
+        self._unsubscribe: Callable[[], None] | None = None
+        self.last_error = ""
+
+    def attach(self) -> None:
+        self._unsubscribe = self.session.subscribe(self._noticed)
+        self._noticed(self.session.snapshot())
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    @property
+    def thinking(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _noticed(self, snap: dict[str, Any]) -> None:
+        """Any thread (the session's lock is held): start thinking if the Pi is to move, unless
+        the change was an undo (then it waits for `request`)."""
+        length = len(snap.get("log") or [])
+        took_back, self._log_length = length < self._log_length, length
+        if pi_level(snap) is not None and not took_back:
+            self._start(snap)
+
+    def request(self) -> bool:
+        """Ask the Pi to move now (a knob press on its turn); False if it is not its turn."""
+        snap = self.session.snapshot()
+        if pi_level(snap) is None:
+            return False
+        self._start(snap)
+        return True
+
+    def _start(self, snap: dict[str, Any]) -> None:
+        with self._lock:
+            if self.thinking:
+                self._again = True
+                return
+            self._thread = threading.Thread(target=self._play, args=(snap,), name="pi",
+                                            daemon=True)
+            self._thread.start()
+
+    def _play(self, snap: dict[str, Any]) -> None:
+        level = pi_level(snap)
+        state = self.session.state
+        if level is None or state is None:
+            return
+        try:
+            event = pi_event(get_rulebook(state.game), state, level, rng=self.rng,
+                             clock=self.clock)
+            if event is not None:
+                self.session.submit_at(snap["version"], event, by=BY)
+        except ParlourError as err:          # the game moved on meanwhile: nothing to do
+            self.last_error = str(err)
+        finally:
+            with self._lock:
+                again, self._again = self._again, False
+            if again:
+                self._follow_up()
+
+    def _follow_up(self) -> None:
+        """A change came while thinking: play again from the newest state if it is the Pi's."""
+        snap = self.session.snapshot()
+        if pi_level(snap) is not None:
+            with self._lock:
+                self._thread = threading.Thread(target=self._play, args=(snap,), name="pi",
+                                                daemon=True)
+                self._thread.start()
+
+
+Setup = tuple[str, list[int], str | None]      # (words on the screen, the Pi's seats, level)
+
+
+def pi_setups(rulebook, humans: int) -> list[Setup]:
+    """Who the Pi may play when `humans` players have joined a game it knows, at each level:
+    Fox and Geese, either side (the Fox is seat 0); Domino Rex, one more seat after theirs."""
+    levels = ("easy", "good", "best")
+    out: list[Setup] = []
+    if humans >= rulebook.min_players:
+        out.append(("No Pi", [], None))
+    if rulebook.pi_seats == "one" and humans == rulebook.min_players - 1:
+        out += [(f"Pi: Fox, {lv}", [0], lv) for lv in levels]
+        out += [(f"Pi: Geese, {lv}", [1], lv) for lv in levels]
+    elif rulebook.pi_seats == "any" and 1 <= humans < rulebook.max_players:
+        out += [(f"Pi plays, {lv}", [humans], lv) for lv in levels]
+    return out

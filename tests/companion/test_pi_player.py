@@ -1,0 +1,134 @@
+"""The Pi's choices: legal, deterministic for a seeded generator, finding what a player would
+find (a pen, the winning jump chain, a crown in Domino Rex), and "best" beating "easy"."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.events import parse_event
+from companion.games.fox_and_geese import board_for
+from companion.pi_player import (LEVELS, FoxSearch, domino_rex_choice, fox_and_geese_move,
+                                 pi_event)
+from companion.replay import replay
+
+FOX = "fox-and-geese"
+
+
+def fox_game(**extra):
+    return replay([{"type": "new_game", "game": FOX, "players": ["Ann", "Ben"], **extra}])
+
+
+def set_up(table, fox, geese):
+    state = table.state
+    state.data["fox"], state.data["geese"] = fox, sorted(geese)
+    return table
+
+
+def test_pi_player_levels_are_the_event_levels():
+    from companion.events import PI_LEVELS
+    assert tuple(LEVELS) == PI_LEVELS
+
+
+@pytest.mark.parametrize("level", ["easy", "good", "best"])
+def test_pi_player_moves_are_legal_and_repeatable_with_a_seeded_generator(level):
+    table = fox_game()
+    paths = []
+    for _ in range(6):
+        state = table.state
+        path = fox_and_geese_move(table.rulebook, state, level, rng=random.Random(7))
+        again = fox_and_geese_move(table.rulebook, state, level, rng=random.Random(7))
+        assert path == again and path in table.to_json()["board"]["moves"]
+        table.apply(parse_event({"type": "move", "path": path}))
+        paths.append(path)
+    assert len(paths) == 6
+
+
+def test_pi_player_geese_close_the_pen():
+    table = set_up(fox_game(), "d7", ["c7", "e7", "d5", "c5", "a3", "g3", "c1"])
+    assert fox_and_geese_move(table.rulebook, table.state, "good") == ["c5", "d6"]
+
+
+def test_pi_player_fox_takes_the_chain_that_leaves_too_few_geese():
+    table = fox_game()
+    table.apply(parse_event({"type": "move", "path": ["c4", "c5"]}))      # the Fox to move
+    set_up(table, "d3", ["d4", "e5", "f4", "c5", "c1", "d1", "e1", "e2"])
+    assert sorted(table.to_json()["board"]["moves"]) == [["d3", "d5", "b5"],
+                                                         ["d3", "d5", "f5", "f3"]]
+    # three geese taken leave 5, fewer than 6: the Fox wins at once (F3)
+    assert fox_and_geese_move(table.rulebook, table.state, "good") == ["d3", "d5", "f5", "f3"]
+
+
+@pytest.mark.parametrize("level", ["good", "best"])
+def test_pi_player_geese_do_not_offer_a_jump_when_they_need_not(level):
+    table = set_up(fox_game(), "d7", ["d5", "d4", "c4", "e4", "c1", "d1", "e1"])
+    # only d5-d6 would stand a goose by the Fox with an empty point behind it
+    path = fox_and_geese_move(table.rulebook, table.state, level)
+    assert path in table.to_json()["board"]["moves"] and path != ["d5", "d6"]
+
+
+def test_pi_player_search_stops_at_its_node_budget_and_deadline():
+    table = fox_game()
+    position = table.rulebook.position(table.state)
+    level = LEVELS["best"]
+    search = FoxSearch(board_for(frozenset()), 6, level=level)
+    result = search.choose(position)
+    assert result.nodes <= level.nodes + 1 and result.depth >= 3
+    ticks = iter(range(10**6))
+    timed = FoxSearch(board_for(frozenset()), 6, level=level, clock=lambda: next(ticks) * 1.0)
+    assert timed.choose(position).nodes < level.nodes      # a second a tick: time runs out
+
+
+def domino(covered, last, checkers=None, other=None):
+    table = replay([{"type": "new_game", "game": "domino-rex", "players": ["Ann", "Pi"],
+                     "pi": [1]}, {"type": "roll", "values": [2]},
+                    {"type": "roll", "values": [5]}])
+    state = table.state
+    state.turn = 1
+    state.players[1].extra["covered"] = covered
+    state.data["last"] = last
+    if checkers:
+        state.players[1].extra["checkers"].update(checkers)
+    if other is not None:
+        state.players[0].extra["covered"] = other
+    return state
+
+
+def test_pi_player_domino_rex_good_takes_the_crown():
+    state = domino([1, 2, 6], 5, {"11": "domino"})
+    assert domino_rex_choice(state, "good") == 6                             # 6 + 5 crowns 11
+
+
+def test_pi_player_domino_rex_best_counts_what_it_hands_the_next_player():
+    state = domino([2, 3], None, other=[6])
+    state.players[0].extra["checkers"]["9"] = "domino"
+    # opening: nothing moves for the Pi; 3 hands Ann 6+3 = 9, a crown; 2 hands her 8, a step
+    assert domino_rex_choice(state, "best") == 2
+    assert domino_rex_choice(state, "easy", rng=random.Random(1)) in (2, 3)
+
+
+def test_pi_player_event_for_the_lead_is_a_throw():
+    table = replay([{"type": "new_game", "game": "domino-rex", "players": ["Pi", "Ann"],
+                     "pi": [0]}])
+    assert pi_event(table.rulebook, table.state, "best") == {"type": "roll"}
+
+
+def match(fox_level, geese_level, seed, max_moves=400):
+    table = fox_game()
+    rng = random.Random(seed)
+    for _ in range(max_moves):
+        state = table.state
+        if state.over:
+            return state.winners
+        level = fox_level if state.turn == 0 else geese_level
+        path = fox_and_geese_move(table.rulebook, state, level, rng=rng)
+        table.apply(parse_event({"type": "move", "path": path}))
+    raise AssertionError("no end")
+
+
+@pytest.mark.slow
+def test_pi_player_best_beats_easy_from_either_side():
+    """One game a side here; the bench (tests/bench/bench_pi.py) plays the full 100 a side."""
+    assert match("best", "easy", seed=0) == [0]
+    assert match("easy", "best", seed=0) == [1]

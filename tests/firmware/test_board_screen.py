@@ -1,0 +1,201 @@
+"""The board on the OLED and the Pi at the table: the knob steps through the legal moves and a
+press makes one; the Pi's seat moves by itself off the device loop, is shown for a player to
+copy, and waits for a press."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PIL import Image
+
+from companion.session import Session
+from companion.store import Store
+from firmware import board_screen
+from firmware.controller import Controller
+from firmware.inputs import InputEvent
+from firmware.pi_worker import PiWorker, pi_setups
+from companion.games import get_rulebook
+
+SEED = bytes(range(32))
+
+
+@pytest.fixture
+def session(tmp_path):
+    store = Store(tmp_path / "parlour.db")
+    yield Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
+    store.close()
+
+
+@pytest.fixture
+def table(session, clock):
+    c = Controller(session, seats=4, clock=clock)
+    c.attach()
+    yield c
+    c.close()
+
+
+def press(c, kind, **fields):
+    c.handle(InputEvent(kind, **fields))
+    c.render()
+
+
+def wait_for_pi(c):
+    """Let the Pi's thread finish, then let the loop take in the change."""
+    thread = c.pi._thread
+    if thread is not None:
+        thread.join(timeout=30)
+        assert not thread.is_alive()
+    c.update()
+    c.render()
+
+
+def start_with_pi(c, game, label):
+    press(c, "press")
+    press(c, "turn", detents=[g.id for g in c.games].index(game))
+    press(c, "press")
+    press(c, "seat", seat=2)
+    press(c, "press")
+    assert c.screen == "pi_setup"
+    labels = [words for words, _, _ in c.setups]
+    press(c, "turn", detents=labels.index(label))
+    press(c, "press")
+
+
+def lit(image: Image.Image, x: int, y: int) -> bool:
+    return image.getpixel((x, y)) != 0
+
+
+def test_board_screen_draws_33_points_pieces_and_the_knobs_move(session):
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    snap = session.snapshot()
+    image = board_screen.choosing(snap, 0)
+    assert image.size == (128, 64)
+    for point in snap["board"]["geese"]:
+        assert lit(image, *board_screen.xy(point))            # each goose a filled dot
+    fox = board_screen.xy("d4")
+    assert lit(image, fox[0] - 4, fox[1]) and not lit(image, fox[0] - 2, fox[1])  # hollow
+    assert board_screen.knob_move(snap, 0) == snap["board"]["moves"][0]
+    assert board_screen.knob_move(snap, len(snap["board"]["moves"])) == \
+        snap["board"]["moves"][0]                               # the knob goes round
+    x0, y0 = board_screen.xy("c4")
+    x1, y1 = board_screen.xy("c5")
+    path = ["c4", "c5"]
+    index = snap["board"]["moves"].index(path)
+    drawn = board_screen.choosing(snap, index)
+    assert lit(drawn, x0, (y0 + y1) // 2) and not lit(board_screen.board_image(snap["board"]),
+                                                       x0 + 1, (y0 + y1) // 2)  # the arrow
+    assert all(y + 4 < 64 for _, y in map(board_screen.xy, ("c1", "d1", "e1")))
+
+
+def test_board_screen_knob_turns_through_moves_and_press_makes_one(table, session):
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    table.update()
+    moves = session.snapshot()["board"]["moves"]
+    press(table, "turn", detents=3)
+    press(table, "press")
+    snap = session.snapshot()
+    assert snap["board"]["last_move"] == moves[3] and snap["turn"] == 0
+    a, b = moves[3]
+    assert table.screen == "result" and f"{a} to {b}" in " ".join(table.view()["text"])
+    press(table, "press")                            # the move in words, then the board
+    assert table.screen == "play"
+
+
+def test_board_screen_pi_setup_offers_either_side_at_three_levels():
+    fox = get_rulebook("fox-and-geese")
+    assert [label for label, _, _ in pi_setups(fox, 1)] == [
+        "Pi: Fox, easy", "Pi: Fox, good", "Pi: Fox, best",
+        "Pi: Geese, easy", "Pi: Geese, good", "Pi: Geese, best"]
+    assert pi_setups(fox, 2) == [("No Pi", [], None)]
+    rex = get_rulebook("domino-rex")
+    assert [s[1] for s in pi_setups(rex, 2)] == [[], [2], [2], [2]]
+    assert pi_setups(rex, 4) == [("No Pi", [], None)]
+
+
+def test_board_screen_pi_plays_the_geese_and_waits_for_the_press(table, session):
+    start_with_pi(table, "fox-and-geese", "Pi: Geese, easy")
+    snap = session.snapshot()
+    assert [p["name"] for p in snap["players"]] == ["Green", "Pi"]
+    assert snap["players"][1]["pi"] == "easy" and table.buttons == [2, -1]
+    assert [p["button"] for p in snap["players"]] == [3, 1]          # the Pi: a button no one holds
+    wait_for_pi(table)                              # the Geese move first: the Pi's turn
+    snap = session.snapshot()
+    assert snap["turn"] == 0 and snap["board"]["last_move"]
+    events = session.store.events(session.game_id)
+    assert events[-1]["type"] == "move" and events[-1]["by"] == "pi"
+    assert table.screen == "pi_moved"
+    words = board_screen.pi_moved_text({**snap, "turn": 1, "log": snap["log"][:-1],
+                                        "rolls": snap["rolls"]}, snap)
+    a, b = snap["board"]["last_move"]
+    assert words == f"Pi: goose {a} to {b} - move it on the board"
+    press(table, "turn", detents=1)                 # nothing happens until the press
+    assert table.screen == "pi_moved"
+    press(table, "press")
+    assert table.screen == "play"
+    press(table, "press")                           # the player's move (the knob's first)
+    wait_for_pi(table)
+    assert session.snapshot()["turn"] == 0 and table.screen == "pi_moved"
+    assert sum(e.get("by") == "pi" for e in session.store.events(session.game_id)) == 2
+
+
+def test_board_screen_pi_waits_after_an_undo_until_asked(table, session):
+    start_with_pi(table, "fox-and-geese", "Pi: Geese, easy")
+    wait_for_pi(table)
+    press(table, "press")
+    press(table, "undo")                             # takes back the Pi's move
+    wait_for_pi(table)
+    snap = session.snapshot()
+    assert snap["turn"] == 1 and snap["board"]["last_move"] is None
+    assert not table.pi.thinking
+    screen = table.render()
+    press(table, "press")                            # its turn: the press asks it
+    assert table.flash_text == "The Pi is thinking"
+    assert screen.tobytes() != board_screen.playing(snap, 0, True).tobytes()   # said "press"
+    wait_for_pi(table)
+    assert session.snapshot()["turn"] == 0
+
+
+def test_board_screen_pi_plays_domino_rex_lead_and_squares(session):
+    session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="best")
+    worker = PiWorker(session)
+    worker.attach()
+    try:
+        for _ in range(40):
+            snap = session.snapshot()
+            if snap["phase"] == "over":
+                break
+            if snap["turn"] == 0:
+                if snap["awaiting"] == "roll":
+                    session.roll(by="knob")
+                else:
+                    session.submit({"type": "choose", "value":
+                                    snap["players"][0]["covered"][0]}, by="knob")
+            if worker._thread is not None:
+                worker._thread.join(timeout=10)
+        events = session.store.events(session.game_id)
+        by_pi = [e for e in events if e.get("by") == "pi"]
+        assert any(e["type"] == "roll" for e in by_pi)
+        assert any(e["type"] == "choose" for e in by_pi)
+        assert snap["players"][1]["covered"] == [] or snap["phase"] == "over"
+    finally:
+        worker.close()
+
+
+def test_board_screen_search_runs_off_the_loop(session, monkeypatch):
+    """While the Pi thinks, the caller's thread is free: the worker returns at once."""
+    release = threading.Event()
+    import firmware.pi_worker as module
+
+    def slow(*args, **kwargs):
+        release.wait(5)
+        return None
+    monkeypatch.setattr(module, "pi_event", slow)
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1])
+    worker = PiWorker(session)
+    worker.attach()                                 # the Pi's Geese are to move: it thinks
+    assert worker.thinking                          # and attach returned meanwhile
+    assert worker.request() and worker.thinking     # asking again while it thinks is harmless
+    release.set()
+    worker._thread.join(timeout=5)
+    worker.close()

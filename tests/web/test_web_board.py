@@ -1,0 +1,126 @@
+"""Fox and Geese from the phone: the board in the state, a move by PIN (POST
+/api/control/move; an illegal one is a 4xx JSON and changes nothing), the Pi chosen in the
+start form, and the board tapped in a real browser at 390x844."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from web_support import PIN, serving
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture
+def fox(control):
+    response = control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def test_web_board_move_by_pin(control, fox):
+    assert fox["turn"] == 1 and ["c4", "c5"] in fox["board"]["moves"]
+    response = control("move", {"path": ["c4", "c5"]})
+    assert response.status_code == 200
+    state = response.get_json()
+    assert state["board"]["last_move"] == ["c4", "c5"] and state["turn"] == 0
+    assert control("move", {"path": ["d4", "d5"]}, pin=None).status_code == 401
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"path": ["d4", "d6"]}, 409, "the Fox cannot go d4 - d6"),
+    ({"path": ["b2", "b3"]}, 409, "not a point of the board"),
+    ({"path": "d4d5"}, 400, "'path' must be a list of point names"),
+    ({"path": ["d4"]}, 400, "'path' must be a list"),
+    ({"path": ["d4", 5]}, 400, "'path' must be a list"),
+    ({}, 400, "'path' must be a list"),
+])
+def test_web_board_illegal_move_is_a_4xx_json_and_changes_nothing(control, fox, body, status,
+                                                                   words):
+    control("move", {"path": ["c4", "c5"]})
+    before = control("undo").get_json()            # the same state, any version
+    control("move", {"path": ["c4", "c5"]})
+    response = control("move", body)
+    assert response.status_code == status
+    assert words in response.get_json()["error"]
+    assert before["board"]["moves"] != [] and control("next").status_code == 409
+
+
+def test_web_board_new_game_with_the_pi(control, client):
+    response = control("new-game", {"game": "fox-and-geese", "players": ["Pi", "Ben"],
+                                    "pi": [0], "pi_level": "best"})
+    assert response.status_code == 200
+    assert response.get_json()["players"][0]["pi"] == "best"
+    for body, words in (({"pi": [0], "pi_level": "hard"}, "'pi_level' must be one of"),
+                        ({"pi": "0"}, "'pi' must be a list of seat numbers"),
+                        ({"pi": [0, 1]}, "the Pi plays one side"),):
+        response = control("new-game", {"game": "fox-and-geese", "players": ["Pi", "Ben"],
+                                        **body})
+        assert response.status_code in (400, 409) and words in response.get_json()["error"]
+    response = control("new-game", {"game": "kat-en-muis", "players": ["Pi", "Ben"],
+                                    "pi": [0]})
+    assert response.status_code == 409 and "does not play Kat en Muis" in \
+        response.get_json()["error"]
+
+
+def test_web_board_start_form_offers_the_pi(client, control):
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+    page = client.get("/").get_data(as_text=True)
+    assert 'name="pi-fox-and-geese"' in page and 'name="pi-level-domino-rex"' in page
+    assert 'name="pi-kat-en-muis"' not in page
+    assert 'id="board-card" hidden' in page
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed")
+def test_web_board_tapped_on_a_phone(app, control):
+    from playwright.sync_api import sync_playwright
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+    ARTIFACTS.mkdir(exist_ok=True)
+    with serving(app) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu"])
+        try:
+            context = browser.new_context(viewport={"width": 390, "height": 844},
+                                          device_scale_factor=2, has_touch=True)
+            context.set_default_timeout(10_000)
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda err: errors.append(str(err)))
+            page.goto(url + "/")
+            page.fill("input[name=pin]", PIN)
+            page.click("#control form button[type=submit]")
+            page.wait_for_selector("#board-card:not([hidden]) [data-point=c4].goose")
+            page.locator("[data-point=c4] .hit").tap()
+            page.wait_for_selector("[data-point=c5].target")
+            page.locator("#board-card").screenshot(path=str(ARTIFACTS / "board-chosen.png"))
+            page.locator("[data-point=c5] .hit").tap()
+            page.wait_for_selector("[data-point=c5].goose")
+            page.locator("[data-point=d4] .hit").tap()          # the Fox, then a wrong step
+            page.locator("[data-point=e5] .hit").tap()
+            page.wait_for_selector("[data-point=e5].fox")
+            page.screenshot(path=str(ARTIFACTS / "board-phone.png"), full_page=False)
+            page.locator("#board-card").screenshot(path=str(ARTIFACTS / "board-card.png"))
+            assert errors == []
+        finally:
+            browser.close()
+
+
+def test_web_board_start_form_seats_the_pi_among_the_names(client, session):
+    import re
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    client.post("/control/login", data={"pin": PIN, "csrf": token})
+    token = re.search(r'name="csrf" value="([^"]+)"',
+                      client.get("/").get_data(as_text=True)).group(1)
+    response = client.post("/control/new-game", data={
+        "csrf": token, "game": "fox-and-geese", "player": ["Ann", ""],
+        "pi-fox-and-geese": "0", "pi-level-fox-and-geese": "best"})
+    assert response.status_code == 303
+    snap = session.snapshot()
+    assert [p["name"] for p in snap["players"]] == ["Pi", "Ann"]
+    assert snap["players"][0]["pi"] == "best" and snap["players"][0]["role"] == "fox"

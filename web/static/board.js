@@ -1,0 +1,134 @@
+/* The board of a game the companion knows (Fox and Geese), drawn as SVG from the state JSON's
+   `board`: the 33 points and their lines, the pieces, the last move as an arrow. With the PIN,
+   tap a piece of the side to move, then where it goes (each point of a jump chain in turn);
+   the move goes to POST /api/control/move and the table refuses anything illegal. */
+(function () {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg", STEP = 50, MARGIN = 25, COLS = "abcdefg";
+  var state = null, chosen = [], busy = false;
+
+  function $(id) { return document.getElementById(id); }
+  function isPoint(c, r) { return c >= 1 && c <= 7 && r >= 1 && r <= 7 && ((c >= 3 && c <= 5) || (r >= 3 && r <= 5)); }
+  function xy(name) {
+    return [MARGIN + COLS.indexOf(name[0]) * STEP, MARGIN + (7 - Number(name[1])) * STEP];
+  }
+  function el(tag, attrs, parent) {
+    var node = document.createElementNS(NS, tag);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function linked(c, r, dc, dr) {
+    return isPoint(c, r) && isPoint(c + dc, r + dr) && (dc === 0 || dr === 0 || (c + r) % 2 === 0);
+  }
+  function control() {
+    try { return JSON.parse($("board-control").textContent); } catch (e) { return {}; }
+  }
+  function moves() { return (state && state.board && state.board.moves) || []; }
+  function starts(path, prefix) {
+    for (var i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
+    return true;
+  }
+  function candidates() { return moves().filter(function (m) { return starts(m, chosen); }); }
+
+  function arrow(svg, path, cls) {
+    var pts = path.map(xy).map(function (p) { return p.join(","); }).join(" ");
+    el("polyline", {points: pts, "class": "arrow " + cls, "marker-end": "url(#head-" + cls + ")"}, svg);
+  }
+
+  function draw(s) {
+    state = s;
+    var card = $("board-card"), svg = $("board");
+    if (!card || !svg) return;
+    card.hidden = !(s && s.board);
+    if (!s || !s.board) { chosen = []; return; }
+    if (chosen.length && !candidates().length) chosen = [];
+    svg.replaceChildren();
+    var defs = el("defs", {}, svg);
+    ["last", "pick"].forEach(function (cls) {
+      var m = el("marker", {id: "head-" + cls, viewBox: "0 0 10 10", refX: "9", refY: "5",
+        markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse"}, defs);
+      el("path", {d: "M 0 0 L 10 5 L 0 10 z", "class": "head " + cls}, m);
+    });
+    for (var r = 1; r <= 7; r++) for (var c = 1; c <= 7; c++) {
+      [[1, 0], [0, 1], [1, 1], [-1, 1]].forEach(function (d) {
+        if (linked(c, r, d[0], d[1])) {
+          var a = xy(COLS[c - 1] + r), b = xy(COLS[c - 1 + d[0]] + (r + d[1]));
+          el("line", {x1: a[0], y1: a[1], x2: b[0], y2: b[1], "class": "line"}, svg);
+        }
+      });
+    }
+    var b = s.board, ends = {};
+    if (b.last_move) arrow(svg, b.last_move, "last");
+    candidates().forEach(function (m) {
+      if (chosen.length) { arrow(svg, m, "pick"); ends[m[chosen.length] || m[m.length - 1]] = true; }
+    });
+    for (r = 1; r <= 7; r++) for (c = 1; c <= 7; c++) {
+      if (!isPoint(c, r)) continue;
+      var name = COLS[c - 1] + r, p = xy(name), piece = name === b.fox ? "fox" :
+        b.geese.indexOf(name) >= 0 ? "goose" : "empty";
+      var g = el("g", {"class": "point " + piece + (chosen[chosen.length - 1] === name ? " chosen" : "") +
+        (ends[name] ? " target" : ""), "data-point": name, tabindex: "-1"}, svg);
+      el("circle", {cx: p[0], cy: p[1], r: piece === "empty" ? (ends[name] ? 9 : 4) : 15}, g);
+      if (piece === "fox") {
+        var t = el("text", {x: p[0], y: p[1] + 5, "text-anchor": "middle"}, g);
+        t.textContent = "F";
+      }
+      el("rect", {x: p[0] - 24, y: p[1] - 24, width: 48, height: 48, "class": "hit"}, g);
+    }
+  }
+
+  function say(words) {
+    var box = $("board-error");
+    box.textContent = words || "";
+    box.hidden = !words;
+  }
+
+  function send(path) {
+    var c = control();
+    busy = true;
+    fetch("/api/control/move", {method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-Parlour-Csrf": c.csrf || ""},
+      body: JSON.stringify({path: path})
+    }).then(function (r) {
+      return r.json().then(function (body) { return {ok: r.ok, body: body}; });
+    }).then(function (res) {
+      busy = false; chosen = [];
+      if (!res.ok) { say(res.body.error || "That move was refused"); draw(state); return; }
+      say("");
+      draw(res.body);
+    }).catch(function () {
+      busy = false; chosen = []; say("The table did not answer: try again"); draw(state);
+    });
+  }
+
+  function tap(name) {
+    if (busy || !control().can_move || !state || !state.board) return;
+    var next = chosen.concat([name]);
+    var left = moves().filter(function (m) { return starts(m, next); });
+    if (!left.length) {
+      var fresh = moves().filter(function (m) { return m[0] === name; });
+      chosen = fresh.length ? [name] : [];
+      draw(state);
+      return;
+    }
+    var whole = left.filter(function (m) { return m.length === next.length; });
+    if (whole.length && left.length === 1) { send(whole[0]); return; }
+    chosen = next;
+    draw(state);
+  }
+
+  function start() {
+    var svg = $("board");
+    if (!svg) return;
+    svg.addEventListener("click", function (e) {
+      var g = e.target.closest ? e.target.closest("[data-point]") : null;
+      if (g) tap(g.getAttribute("data-point"));
+    });
+    try { draw(JSON.parse($("initial-state").textContent)); } catch (e) { /* drawn on the next state */ }
+  }
+
+  window.ParlourBoard = {draw: draw, tap: tap};
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
