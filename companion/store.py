@@ -56,6 +56,11 @@ CREATE TABLE IF NOT EXISTS game_faces (
     count       INTEGER NOT NULL,         -- every face of it, 0 too
     PRIMARY KEY (game_id, randomizer, face)
 );
+-- A finished game's chances to win, step by step (derived, for its chart): written once.
+CREATE TABLE IF NOT EXISTS chances (
+    game_id     INTEGER PRIMARY KEY,
+    body        TEXT NOT NULL             -- JSON: per step, each seat's chance, or null
+);
 """
 
 
@@ -331,6 +336,18 @@ class Store:
             return self._db.execute(
                 "SELECT count(*) FROM games g WHERE g.status != 'playing' AND NOT EXISTS "
                 "(SELECT 1 FROM game_figures f WHERE f.game_id = g.id)").fetchone()[0]
+
+    def chances(self, game_id: int) -> list[list[float] | None] | None:
+        """A finished game's kept chances, step by step; None if none are kept."""
+        with self._lock:
+            row = self._db.execute("SELECT body FROM chances WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def keep_chances(self, game_id: int, win: list[list[float] | None]) -> None:
+        """Keep a finished game's chances (the first kept stay: a finished game never changes)."""
+        self._write("INSERT OR IGNORE INTO chances (game_id, body) VALUES (?, ?)",
+                    (game_id, json.dumps(win, separators=(",", ":"))))
 
     def first_event(self, game_id: int) -> dict[str, Any] | None:
         """A game's new_game event (what it was started with: players, buttons, options)."""

@@ -22,6 +22,8 @@ import threading
 import time
 from typing import Any
 
+from companion.errors import StoreError
+
 TARGET_MARGIN = 0.01     # stop once every seat is known to +/- 1 percentage point (95%)
 BUDGET_SECONDS = 4.0     # or after this long on one state
 REPORT_SECONDS = 0.5     # progress goes to the phones at most this often
@@ -33,9 +35,9 @@ MAX_STEPS = 400          # earlier steps filled in at most, newest first
 class OddsWorker:
     """Follows the session; a compute process works out each new state's chances."""
 
-    def __init__(self, session, *, chances=None):
+    def __init__(self, session, *, keep: bool = False):
         self.session = session
-        self.chances = chances           # a ChanceStore: finished games' charts are kept
+        self.keep = keep                 # keep finished games' chances in the store (charts)
         self._saved: set[int] = set()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -73,8 +75,6 @@ class OddsWorker:
             self._process.kill()
             self._process.join(timeout=1)
         self._conn.close()
-        if self.chances is not None:
-            self.chances.close()
 
     def _noticed(self, snap: dict[str, Any]) -> None:
         """Called under the session's lock: only note that the game may have changed."""
@@ -118,11 +118,15 @@ class OddsWorker:
     def _keep_finished(self) -> None:
         """Once a finished game's every step has its chances, store them for history."""
         _, game_id, _, states, known = self.session.odds_job()
-        if self.chances is None or game_id is None or game_id in self._saved or not states \
+        if not self.keep or game_id is None or game_id in self._saved or not states \
                 or not states[-1].over or len(known) < len(states):
             return
         self._saved.add(game_id)
-        self.chances.save(game_id, [known.get(step) for step in range(len(states))])
+        try:
+            self.session.store.keep_chances(game_id, [known.get(step)
+                                                      for step in range(len(states))])
+        except StoreError:          # a full card: the chart is worked out again when asked
+            self._saved.discard(game_id)
 
 
 def hint_of(session) -> dict[str, Any] | None:

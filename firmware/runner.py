@@ -222,9 +222,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
 
 def start_odds(session: Session):
     """The chances worker (a low-priority process), keeping finished games' charts."""
-    from companion.odds_store import ChanceStore
     from firmware.odds_worker import OddsWorker
-    worker = OddsWorker(session, chances=ChanceStore(session.store.path))
+    worker = OddsWorker(session, keep=True)
     worker.start()
     return worker
 

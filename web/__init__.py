@@ -125,6 +125,3 @@ def shutdown(app: Flask) -> None:
     """End every live stream and the figures worker (call before stopping the server)."""
     app.extensions["parlour"].hub.close()
     app.extensions["parlour"].figures.stop()
-    chances_store = app.extensions.pop("parlour_chances", None)
-    if chances_store is not None:
-        chances_store.close()

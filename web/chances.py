@@ -3,19 +3,19 @@
 `GET /api/games/<id>/chart` -> {"names", "chips": [[...] per step], "win": [[...] | null per
 step], "exact"}. Chances are those worked out while the game was played (kept by the chances
 worker once a finished game's were all known); for Kat en Muis, whose chances are exact and
-cheap, they are worked out here the first time, then kept. Finished games are cached by id.
+cheap, they are worked out here the first time, then kept. The newest finished charts are
+kept in memory (bounded), and concurrent requests for one share the work.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, jsonify
 
-from companion.errors import ParlourError
+from companion.errors import ParlourError, StoreError
 from companion.odds import exact
 from companion.odds_history import chart_of
-from companion.odds_store import ChanceStore
 from companion.replay import replay
 from web.context import parlour
 from web.errors import ApiError
@@ -25,27 +25,17 @@ MAX_ID = 2**63 - 1
 EXACT_HERE = ("kat-en-muis",)        # cheap enough to work out on a page view, once
 
 
-def chances_store() -> ChanceStore:
-    store = current_app.extensions.get("parlour_chances")
-    if store is None:
-        store = ChanceStore(parlour().session.store.path)
-        current_app.extensions["parlour_chances"] = store
-    return store
-
-
 @bp.get("/games/<int:game_id>/chart")
 def game_chart(game_id: int) -> Response:
     context = parlour()
     record = context.session.store.game(game_id) if game_id <= MAX_ID else None
     if record is None:
         raise ApiError(404, f"no game {game_id} on this table")
+    if record.status == "playing":
+        return jsonify(_chart(record))
+    # a finished game's chart never changes: shared by concurrent requests, the newest kept
     key = ("chart", record.id, record.events, record.status)
-    if key not in context.cache:
-        chart = _chart(record)
-        if record.status != "playing":
-            context.cache[key] = chart
-        return jsonify(chart)
-    return jsonify(context.cache[key])
+    return jsonify(context.figures.shared.get(key, lambda: _chart(record)))
 
 
 def _chart(record) -> dict[str, Any]:
@@ -55,13 +45,17 @@ def _chart(record) -> dict[str, Any]:
         return {"names": list(record.players), "chips": [], "win": [], "exact": False,
                 "game": record.game, "error": str(err)}
     states = table.states
-    stored = chances_store().load(record.id)
+    store = parlour().session.store
+    stored = store.chances(record.id)
     computed = stored is None and record.game in EXACT_HERE
     if computed:
         stored = [exact(table.rulebook, s) for s in states]
         stored = [None if o is None else o["win"] for o in stored]
         if record.over:
-            chances_store().save(record.id, stored)
+            try:
+                store.keep_chances(record.id, stored)
+            except StoreError:      # a full card: worked out again next time
+                pass
     known = {step: win for step, win in enumerate(stored or []) if win is not None}
     out = chart_of(states, known)
     out["names"] = [p.name for p in states[-1].players]

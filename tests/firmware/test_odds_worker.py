@@ -8,7 +8,6 @@ import time
 import pytest
 
 from companion.odds_kat import kat_odds
-from companion.odds_store import ChanceStore
 from companion.session import Session
 from companion.store import Store
 from firmware.controller import Controller
@@ -85,15 +84,14 @@ def test_odds_worker_next_roll_is_the_same_with_odds_on_or_off(sessions):
 
 def test_odds_worker_keeps_a_finished_games_chances_for_history(sessions, tmp_path):
     session = sessions()
-    chances = ChanceStore(tmp_path / "parlour.db")
-    worker = OddsWorker(session, chances=chances)
+    worker = OddsWorker(session, keep=True)
     worker.start()
     try:
         session.new_game("kat-en-muis", ["Ann", "Ben"], options={"purse": 5, "stake": 1})
         while not session.state.over:
             session.roll()
         steps = len(session.table.states)
-        stored = wait_for(lambda: chances.load(session.game_id))
+        stored = wait_for(lambda: session.store.chances(session.game_id))
         assert len(stored) == steps and all(w is not None for w in stored[2:])
         winner = session.state.winners[0]
         assert stored[-1][winner] == 1.0 and stored[-1][1 - winner] == 0.0

@@ -44,7 +44,7 @@ def test_web_chances_history_chart_of_a_finished_kat_game_is_exact_and_kept(
     winner = session.state.winners[0]
     assert chart["win"][-1][winner] == 1.0
     assert all(w is not None and sum(w) == pytest.approx(1.0) for w in chart["win"])
-    assert app.extensions["parlour_chances"].load(game_id) is not None   # kept for next time
+    assert app.extensions["parlour"].session.store.chances(game_id) is not None   # kept for next time
     shutdown(app)
 
 
