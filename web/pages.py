@@ -8,11 +8,13 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template
 
+from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.stats import goodness_of_fit, randomizer_title
 from web import auth
 from web.api import MAX_ID
 from web.context import parlour
+from web.record import bg_stats_link, bg_stats_play, game_record
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
 from web.summaries import duration, replayed, summary, title, totals, when
 
@@ -99,8 +101,19 @@ def history_game(game_id: int) -> str:
         abort(404)
     told = replayed(store, record, parlour().cache)
     return render_template("game.html", game=summary(record), record=record, told=told,
+                           bg_stats=_bg_stats(store, record),
                            when=when(record.created_at),
                            length=duration(record.created_at, record.ended_at))
+
+
+def _bg_stats(store, record) -> str | None:
+    """The BG Stats push link of a finished game that still replays."""
+    if not record.over:
+        return None
+    try:
+        return bg_stats_link(bg_stats_play(game_record(store, record)))
+    except ParlourError:
+        return None
 
 
 @bp.get("/fairness")
