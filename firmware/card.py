@@ -8,23 +8,14 @@ come from `qrcode`, the library that also draws the OLED's code: its SVG factory
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 
 import qrcode
 import qrcode.image.svg
 
-SECURITY = ("WPA", "WEP", "nopass")     # WPA covers WPA2 and WPA3 personal
+from firmware.config import WiFi
+
 _SPECIAL = '\\;,:"'
-
-
-@dataclass(frozen=True)
-class WiFi:
-    """The table's network, as the config names it; no ssid means no Wi-Fi code."""
-    ssid: str = ""
-    password: str = ""
-    security: str = "WPA"
-    hidden: bool = False
 
 
 def _escape(text: str) -> str:

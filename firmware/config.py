@@ -51,6 +51,18 @@ class DisplayConfig:
     height: int = 64
 
 
+WIFI_SECURITY = ("WPA", "WEP", "nopass")     # WPA covers WPA2 and WPA3 personal
+
+
+@dataclass(frozen=True)
+class WiFi:
+    """The table's network for the join card's QR code; no ssid means no Wi-Fi code."""
+    ssid: str = ""
+    password: str = ""
+    security: str = "WPA"
+    hidden: bool = False
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the device program needs to know about its table and box."""
@@ -62,6 +74,7 @@ class Config:
     threads: int = 48
     data_dir: Path = Path("~/.local/state/parlour").expanduser()
     pin: str | None = None
+    wifi: WiFi = field(default_factory=WiFi)
     source: Path | None = None   # the file it came from; None = built-in defaults
 
     def seat_pins(self) -> tuple[int, ...]:
@@ -244,6 +257,23 @@ def _read_display(reader: _Reader) -> DisplayConfig:
     return DisplayConfig(driver=driver, port=port, address=address, rotation=rotation)
 
 
+def _read_wifi(reader: _Reader) -> WiFi:
+    ssid = reader.get("ssid", str, "")
+    password = reader.get("password", str, "")
+    security = reader.get("security", str, "WPA")
+    hidden = reader.get("hidden", bool, False)
+    reader.done()
+    if len(ssid.encode()) > 32:
+        raise _Bad(f"{reader.key('ssid')}: a network name is at most 32 bytes, got {ssid!r}")
+    if security not in WIFI_SECURITY:
+        raise _Bad(f"{reader.key('security')}: expected one of {', '.join(WIFI_SECURITY)}, "
+                   f"got {security!r}")
+    if ssid and security != "nopass" and not password:
+        raise _Bad(f"{reader.key('password')}: {security} needs the network's password "
+                   "(or security = \"nopass\" for an open network)")
+    return WiFi(ssid=ssid, password=password, security=security, hidden=hidden)
+
+
 def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     seats = top.get("seats", int, MAX_SEATS)
     if not 1 <= seats <= MAX_SEATS:
@@ -264,7 +294,8 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     if not 1 <= threads <= 1000:
         raise _Bad(f"[web] threads: expected 1-1000, got {threads}")
     web.done()
+    wifi = _read_wifi(top.table("wifi"))
     top.done()
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
-                  threads=threads, pin=pin, source=source,
+                  threads=threads, pin=pin, wifi=wifi, source=source,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from firmware.card import WiFi, card_html, qr_matrix, qr_svg, wifi_text
+from firmware.card import card_html, qr_matrix, qr_svg, wifi_text
+from firmware.config import WiFi
 
 
 @pytest.mark.parametrize("wifi, text", [
@@ -43,3 +44,31 @@ def test_card_without_wifi_has_only_the_address():
     page = card_html("http://parlour.local:8080/", WiFi())
     assert page.count("<svg ") == 1 and "Wi-Fi" not in page
     assert "Open the table" in page and "1. " not in page
+
+
+def test_card_command_writes_the_card_from_the_config(tmp_path, capsys):
+    from firmware.cli import main
+    config = tmp_path / "parlour.toml"
+    config.write_text('[web]\nport = 9000\n[wifi]\nssid = "Parlour"\npassword = "tea-at-four"\n')
+    out = tmp_path / "card.html"
+    assert main(["card", "--config", str(config), "--url", "http://parlour.local:9000/",
+                 "--out", str(out)]) == 0
+    page = out.read_text()
+    assert page.count("<svg ") == 2 and "tea-at-four" in page
+    assert "http://parlour.local:9000/" in page
+    assert "the Wi-Fi Parlour" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("wifi, message", [
+    ('ssid = "Parlour"', "[wifi] password: WPA needs the network's password"),
+    ('ssid = "Parlour"\nsecurity = "WPA9"', "[wifi] security: expected one of WPA, WEP, nopass"),
+    ('ssid = "' + "x" * 33 + '"\nsecurity = "nopass"', "[wifi] ssid: a network name is at most"),
+    ('ssd = "Parlour"', "[wifi] ssd: unknown key"),
+])
+def test_card_command_refuses_a_bad_wifi_config_in_one_line(tmp_path, capsys, wifi, message):
+    from firmware.cli import main
+    config = tmp_path / "parlour.toml"
+    config.write_text("[wifi]\n" + wifi + "\n")
+    assert main(["card", "--config", str(config), "--out", str(tmp_path / "c.html")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and not (tmp_path / "c.html").exists()
