@@ -170,9 +170,13 @@ class Session:
 
     def _commit(self, event: Event) -> dict[str, Any]:
         new_state = self.table.attempt(event)              # refuses before anything is stored
+        old_players = self.table.state.players
         self.store.append(self.game_id, self._seq + 1, event.to_dict())
         self._seq += 1
         self.table.apply(event, new_state)
+        names = [p.name for p in new_state.players]
+        if names != [p.name for p in old_players]:     # a rename (or its undo): history follows
+            self.store.set_players(self.game_id, names)
         if new_state.over and not isinstance(event, Undo):
             self.store.finish(self.game_id, list(new_state.winners), event.at)
         return self._changed()

@@ -32,6 +32,10 @@ CREATE TABLE IF NOT EXISTS events (
     body        TEXT NOT NULL,            -- the event as one JSON object
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS roster (
+    name        TEXT PRIMARY KEY COLLATE NOCASE,   -- a player's name as typed at the table
+    added_at    TEXT
+);
 """
 
 
@@ -123,6 +127,27 @@ class Store:
         """A game left unfinished when another was started."""
         self._write("UPDATE games SET ended_at = ?, status = 'abandoned' WHERE id = ?",
                     (ended_at, game_id))
+
+    def set_players(self, game_id: int, names: list[str]) -> None:
+        """The game's players as now named (renames included): what history and totals show."""
+        self._write("UPDATE games SET players = ? WHERE id = ?", (json.dumps(names), game_id))
+
+    def remember_names(self, names: list[str], added_at: str | None = None) -> None:
+        """Add names to the roster (a name already there, in any case, is kept as first spelt)."""
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.executemany(
+                        "INSERT OR IGNORE INTO roster (name, added_at) VALUES (?, ?)",
+                        [(n, added_at) for n in names if n.strip()])
+            except sqlite3.DatabaseError as err:
+                raise StoreError(f"cannot write the store {self.path}: {err}") from None
+
+    def roster(self) -> list[str]:
+        """The remembered names, alphabetical."""
+        with self._lock:
+            rows = self._db.execute("SELECT name FROM roster ORDER BY name COLLATE NOCASE")
+            return [name for (name,) in rows.fetchall()]
 
     def _record(self, row: tuple) -> GameRecord:
         gid, game, players, seed, commitment, created, ended, winners, status, count = row

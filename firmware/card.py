@@ -8,10 +8,12 @@ come from `qrcode`, the library that also draws the OLED's code: its SVG factory
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 import qrcode
 import qrcode.image.svg
+from PIL import Image, ImageDraw
 
 from firmware.config import WiFi
 
@@ -39,6 +41,41 @@ def qr_matrix(data: str) -> list[list[bool]]:
     code.add_data(data)
     code.make(fit=True)
     return code.get_matrix()
+
+
+def _draw_code(image: Image.Image, matrix: list[list[bool]], x0: int, room: int) -> None:
+    """A code as big as `room` (square, full height) allows, dark on a lit quiet zone."""
+    n = len(matrix)
+    scale = max(1, (room - 4) // n)
+    side = n * scale + 4
+    left, top = x0 + (room - side) // 2, (image.height - side) // 2
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((left, top, left + side - 1, top + side - 1), fill=1)
+    for row, line in enumerate(matrix):
+        for col, dark in enumerate(line):
+            if dark:
+                x, y = left + 2 + col * scale, top + 2 + row * scale
+                draw.rectangle((x, y, x + scale - 1, y + scale - 1), fill=0)
+
+
+def two_codes(url: str, wifi: WiFi, size: tuple[int, int] = (128, 64)) -> Image.Image:
+    """The OLED page with the Wi-Fi code on the left and the table's address on the right."""
+    image = Image.new("1", size, 0)
+    half = size[0] // 2
+    _draw_code(image, qr_matrix(wifi_text(wifi)), 0, min(half, size[1]))
+    _draw_code(image, qr_matrix(url), half, min(half, size[1]))
+    return image
+
+
+PAGE_SECONDS = 5.0     # the start screen alternates: both codes, then the words
+
+
+def start_pages(url: str, wifi: WiFi, words: Callable[[str], Image.Image]) -> list[Image.Image]:
+    """The start screen's pages: with a Wi-Fi name, both codes then `words(note)` (the address
+    and PIN screen) naming the network; without one, the words alone."""
+    if not wifi.ssid:
+        return [words("")]
+    return [two_codes(url, wifi), words(f"Wi-Fi {wifi.ssid}")]
 
 
 def qr_svg(data: str, *, label: str) -> str:

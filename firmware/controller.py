@@ -26,7 +26,8 @@ from PIL import Image
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
-from firmware import screens
+from firmware import card, screens
+from firmware.config import WiFi
 from firmware.animation import FPS, Animation
 from firmware.inputs import InputEvent
 from firmware.views import (choices, player_name, roll_text, score_rows, split_prompt,
@@ -43,7 +44,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("resumed", "press"): "to_home",
     ("games", "turn"): "move_game", ("games", "press"): "pick_game",
     ("games", "hold"): "open_menu", ("games", "menu"): "open_menu",
-    ("join", "seat"): "join_seat", ("join", "press"): "start_game",
+    ("join", "seat"): "join_seat", ("join", "press"): "start_game", ("join", "turn"): "move_roster",
     ("join", "hold"): "open_menu", ("join", "menu"): "open_menu", ("join", "undo"): "to_games",
     ("play", "flick"): "spin", ("play", "seat"): "press_seat", ("play", "ignored"): "not_yours",
     ("play", "press"): "knob_press", ("play", "turn"): "knob_turn", ("play", "undo"): "undo",
@@ -106,6 +107,13 @@ class Controller:
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
         self.wake: Callable[[], None] | None = None      # the runner's "something happened"
+        self.pair_press: Callable[[int], bool] | None = None   # a phone waiting to pair takes
+        self.new_pin: Callable[[], str] | None = None          # the next seat press (1-based)
+        self.wifi = WiFi()                                      # the start screen's Wi-Fi code
+        self.roster_index = 0                                   # the join screen's name
+        self.names: dict[int, str] = {}                         # seat button -> roster name
+        self._pairing: str | None = None
+        self._start_page = 0
         self._sync_controls()
 
     # -- the session ------------------------------------------------------------------------
@@ -147,6 +155,13 @@ class Controller:
             self.screen = self.home()
         self._sync_controls()
 
+    def notice_pairing(self, code: str) -> None:
+        """Any thread: a phone asks to pair; the OLED shows its code until a seat is pressed."""
+        with self._lock:
+            self._pairing = code
+        if self.wake is not None:
+            self.wake()
+
     def _active(self) -> bool:
         return self.snap.get("game") is not None
 
@@ -174,6 +189,11 @@ class Controller:
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
+        if event.kind in ("seat", "ignored") and event.seat is not None and \
+                self.pair_press is not None and self.pair_press(event.seat + 1):
+            self.show_flash(f"Phone paired with seat {event.seat + 1}", REFUSED_SECONDS)
+            self._sync_controls()
+            return
         if self.screen == "spin" and (self.screen, event.kind) not in TRANSITIONS:
             self._finish_spin()                  # any other input first settles the spin
         screen = self.screen
@@ -199,16 +219,30 @@ class Controller:
 
     def on_pick_game(self, event: InputEvent) -> None:
         self.joined = [False] * self.seats
+        self.names, self.roster_index = {}, 0
         self.screen = "join"
 
     def on_join_seat(self, event: InputEvent) -> None:
         if event.seat is not None and 0 <= event.seat < self.seats:
             self.joined[event.seat] = not self.joined[event.seat]
+            name = self._roster_name()
+            self.names.pop(event.seat, None)
+            if self.joined[event.seat] and name and name not in self.names.values():
+                self.names[event.seat] = name          # the name picked by the knob
+
+    def _roster_name(self) -> str:
+        """The roster name the knob shows on the join screen ("" for the seat's own name)."""
+        names = [""] + self.session.store.roster()
+        return names[self.roster_index % len(names)]
+
+    def on_move_roster(self, event: InputEvent) -> None:
+        self.roster_index = (self.roster_index + event.detents) % (
+            1 + len(self.session.store.roster()))
 
     def on_start_game(self, event: InputEvent) -> None:
         rulebook = self.games[self.game_index]
         seats = [b for b, on in enumerate(self.joined) if on]
-        names = [f"Player {b + 1}" for b in seats]
+        names = [self.names.get(b) or f"Player {b + 1}" for b in seats]
         if self._call(lambda: self.session.new_game(rulebook.id, names, by="knob")):
             self.buttons = seats
             self.screen = self.home()
@@ -307,6 +341,8 @@ class Controller:
             items = ["Back", "Scores", "New game", "Show PIN", "Phone page"]
         else:
             items = ["Back", "New game", "Show PIN", "Phone page"]
+        if self.new_pin is not None:
+            items.insert(items.index("Show PIN") + 1, "New PIN")
         self.menu_items, self.menu_index, self.screen = items, 0, "menu"
 
     def on_move_menu(self, event: InputEvent) -> None:
@@ -326,6 +362,8 @@ class Controller:
                 self.screen = "games"
         elif item == "Show PIN":
             self.screen = "pin"
+        elif item == "New PIN":
+            self._ask("Make a new PIN? Phones must sign in again", "new pin")
         elif item == "Phone page":
             self.screen = "start"
         elif item == "End game":
@@ -342,7 +380,9 @@ class Controller:
             self.confirm_yes = event.detents > 0
 
     def on_pick_confirm(self, event: InputEvent) -> None:
-        if self.confirm_yes and self.confirm is not None:   # "new game" or "end game"
+        if self.confirm_yes and self.confirm is not None and self.confirm[1] == "new pin":
+            self.pin, self.screen = self.new_pin(), "pin"
+        elif self.confirm_yes and self.confirm is not None:   # "new game" or "end game"
             self._call(lambda: self.session.abandon(by="knob"))
             self.screen = "games"
         else:
@@ -389,7 +429,14 @@ class Controller:
             pending, self._pending = self._pending, None
         if pending is not None:
             self._apply(pending)
+        with self._lock:
+            pairing, self._pairing = self._pairing, None
+        if pairing is not None:
+            self.show_flash(f"Phone {pairing}: press your seat button", 30.0)
         now = self.clock()
+        if self.screen == "start" and self.wifi.ssid and \
+                int(now // card.PAGE_SECONDS) != self._start_page:
+            self.dirty = True                      # the start screen's next page
         if self.flash_text and now >= self.flash_until:
             self.flash_text, self.dirty = "", True
         if self.screen == "spin" and (self.animation is None or self.animation.done):
@@ -411,7 +458,10 @@ class Controller:
             return 1 / FPS
         deadlines = [t for t in (self.flash_until if self.flash_text else None,
                                  self.screen_until if self.screen in ("result", "resumed")
-                                 else None) if t is not None]
+                                 else None,
+                                 (self._start_page + 1) * card.PAGE_SECONDS
+                                 if self.screen == "start" and self.wifi.ssid else None)
+                     if t is not None]
         return max(0.0, min(deadlines) - now) if deadlines else None
 
     # -- controls -----------------------------------------------------------------------------
@@ -459,7 +509,10 @@ class Controller:
         return out
 
     def draw_start(self) -> Image.Image:
-        return screens.startup(self.url, self.pin)
+        pages = card.start_pages(self.url, self.wifi, lambda note: screens.startup(
+            self.url, self.pin, note))
+        self._start_page = int(self.clock() // card.PAGE_SECONDS)
+        return pages[self._start_page % len(pages)]
 
     def draw_resumed(self) -> Image.Image:
         name, _ = split_prompt(self.snap.get("prompt") or "")
@@ -480,6 +533,9 @@ class Controller:
         hint = "press knob to start" if rb.min_players <= n <= rb.max_players else \
             f"{rb.min_players}" + (f"-{rb.max_players}" if rb.max_players > rb.min_players
                                    else "") + " players"
+        name = self._roster_name()
+        if name:
+            hint = f"{name}: press your seat"
         return screens.joining(rb.title, self.joined, hint)
 
     def draw_play(self) -> Image.Image:

@@ -27,7 +27,9 @@ from firmware.animation import FPS
 from firmware.config import Config, load_config
 from firmware.controller import Controller
 from firmware.inputs import InputEvent
+from firmware.keys import stored_pin
 from firmware.notify import Notifier
+from firmware.phones import connect_phones, phone_options
 from firmware.recovery import open_table
 
 POLL_BUSY = 0.01        # s between control polls while a knob gesture is under way
@@ -41,10 +43,6 @@ PI_MODEL = Path("/proc/device-tree/model")
 
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def make_pin() -> str:
-    return f"{secrets.randbelow(10_000):04d}"
 
 
 def on_pi(model: Path = PI_MODEL) -> bool:
@@ -103,10 +101,10 @@ class WebServer:
     """The Flask app served by waitress on a background thread; `close` ends it."""
 
     def __init__(self, session: Session, *, pin: str, panel, host: str, port: int,
-                 threads: int):
+                 threads: int, **options: Any):
         import waitress
         from web import create_app
-        self.app = create_app(session, pin=pin, device=panel)
+        self.app = create_app(session, pin=pin, device=panel, **options)
         self.server = waitress.create_server(self.app, host=host, port=port, threads=threads,
                                              ident="parlour")
         self.port = self.server.effective_port if hasattr(self.server, "effective_port") \
@@ -146,7 +144,7 @@ def board_dir(config: Config) -> Path:
 
 
 def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pin: str,
-          web: bool = True) -> Table:
+          web: bool = True, pin_kept: bool = False) -> Table:
     """Open the store and session, the controls and display (real or simulated), the web."""
     from firmware.controls import Controls
     from firmware.display import Display
@@ -181,7 +179,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         if web:
             try:
                 server = WebServer(session, pin=pin, panel=panel, host=host, port=port,
-                                   threads=config.threads)
+                                   threads=config.threads, **phone_options(data_dir))
             except ImportError as err:   # the web layer missing: the table still plays
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
         url = f"http://{lan_address(host)}:{server.port if server else port}/"
@@ -192,6 +190,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
             close()
         raise
     controller.wake = lambda: inputs.put(WAKE)
+    connect_phones(controller, server.app if server else None, data_dir, pin_kept=pin_kept,
+                   wifi=config.wifi)
     controller.attach()
     if recovered.screen:
         controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
@@ -252,10 +252,12 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
             if sim:
                 print("parlour: no Raspberry Pi hardware found: running simulated (--sim)",
                       flush=True)
+        data_path = Path(data_dir).expanduser() if data_dir else config.data_dir
         table = build(sim=sim, host=host or config.host,
                       port=config.port if port is None else port,
-                      data_dir=Path(data_dir).expanduser() if data_dir else config.data_dir,
-                      config=config, pin=pin or config.pin or make_pin())
+                      data_dir=data_path,
+                      config=config, pin=pin or config.pin or stored_pin(data_path),
+                      pin_kept=not (pin or config.pin))
     except (ParlourError, OSError) as err:
         print(f"parlour: {err}", file=sys.stderr)
         return 2

@@ -14,11 +14,12 @@ from typing import Any
 from flask import Flask, Response
 
 from companion.session import Session
-from web import api, control, errors, pages
+from web import api, control, errors, pages, seat
 from web import device as device_panel
 from web.auth import PinGuard
 from web.context import Parlour
 from web.device import DevicePanel
+from web.phones import Pairings
 from web.stream import Hub
 
 __all__ = ["create_app", "shutdown", "DevicePanel"]
@@ -34,12 +35,15 @@ SECURITY_HEADERS = {
 
 
 def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
-               max_streams: int = 40, test_config: dict[str, Any] | None = None) -> Flask:
-    """The web app of one table. `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE
-    seconds, SSE_MAX_SECONDS, PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
+               max_streams: int = 40, test_config: dict[str, Any] | None = None,
+               secret_key: bytes | None = None, pairings: Pairings | None = None) -> Flask:
+    """The web app of one table. `secret_key` signs the phones' cookies (kept by the firmware
+    so sign-ins survive a restart); `pairings` are the phones paired with a seat button.
+    `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
+    PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
     app.config.from_mapping(
-        SECRET_KEY=secrets.token_bytes(32),      # new per process: a restart logs phones out
+        SECRET_KEY=secret_key or secrets.token_bytes(32),   # without a kept key, per process
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_FORM_MEMORY_SIZE=16 * 1024,
         MAX_FORM_PARTS=200,
@@ -64,8 +68,9 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                 keepalive=app.config["SSE_KEEPALIVE"], max_seconds=app.config["SSE_MAX_SECONDS"],
                 retry_ms=app.config["SSE_RETRY_MS"], clock=clock),
         device=device,
+        pairings=pairings,
     )
-    for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp):
+    for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp, seat.bp):
         app.register_blueprint(blueprint)
     errors.register(app)
 

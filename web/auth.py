@@ -30,6 +30,17 @@ class PinGuard:
         self._failures: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
+    def set_pin(self, pin: str) -> None:
+        """A new PIN (the device menu's "New PIN"): phones signed in with the old one must sign
+        in again, since their cookie's mark no longer matches."""
+        with self._lock:
+            self._pin = pin.encode()
+            self._failures.clear()
+
+    def mark(self, key: bytes) -> str:
+        """A keyed fingerprint of the PIN, kept in a login's cookie to tie it to this PIN."""
+        return hmac.new(key, b"pin:" + self._pin, "sha256").hexdigest()[:24]
+
     def _recent(self, address: str, now: float) -> deque[float]:
         failures = self._failures.get(address, deque())
         while failures and now - failures[0] >= self.window:
@@ -78,13 +89,20 @@ def csrf_ok(token: str | None) -> bool:
     return bool(expected and token and hmac.compare_digest(str(token), expected))
 
 
+def _pin_mark() -> str:
+    key = current_app.secret_key
+    return current_app.extensions["parlour"].guard.mark(
+        key if isinstance(key, bytes) else str(key).encode())
+
+
 def logged_in() -> bool:
-    return bool(session.get("pin_ok"))
+    return bool(session.get("pin_ok")) and session.get("pin_mark") == _pin_mark()
 
 
 def log_in() -> None:
     session.clear()
     session["pin_ok"] = True
+    session["pin_mark"] = _pin_mark()
     session["csrf"] = secrets.token_urlsafe(24)   # a fresh token on every login
 
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from companion.session import Session
     from web.auth import PinGuard
     from web.device import DevicePanel
+    from web.phones import Pairings
     from web.stream import Hub
 
 
@@ -24,6 +25,7 @@ class Parlour:
     guard: "PinGuard"
     hub: "Hub"
     device: "DevicePanel | None" = None
+    pairings: "Pairings | None" = None                    # phones paired with a seat button
     cache: dict[Any, Any] = field(default_factory=dict)   # per-game summaries of finished games
     #                                                        and the last /api/state body
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, flash, jsonify, redirect, request, url_for
+from flask import (Blueprint, Response, current_app, flash, jsonify, redirect, request, session,
+                   url_for)
 
 from companion.boarddata import parse_board_text
 from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused
 from companion.games import GAMES
 from companion.session import Session
-from web import auth
+from web import auth, seat
 from web.context import field_int, field_str, json_body, parlour
 from web.errors import ApiError
 
@@ -35,9 +36,9 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ApiError(400, "'players' must be a list of names")
     if not players or len(players) > MAX_PLAYERS:
-        raise ApiError(400, f"'players' must name 1 to {MAX_PLAYERS} players")
+        raise ApiError(400, f"Name between 1 and {MAX_PLAYERS} players.")
     if any(len(p) > MAX_NAME for p in players):
-        raise ApiError(400, f"a player's name is longer than {MAX_NAME} characters")
+        raise ApiError(400, f"A player's name can be at most {MAX_NAME} letters.")
     options = data.get("options", {})
     if options is None:
         options = {}
@@ -46,7 +47,9 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     board = data.get("board")
     if board is not None and not isinstance(board, dict):
         raise ApiError(400, "'board' must be an object of board data")
-    return session.new_game(game, players, options, board, by=BY)
+    snapshot = session.new_game(game, players, options, board, by=BY)
+    session.store.remember_names(players, snapshot.get("at"))     # the roster
+    return snapshot
 
 
 def _account(data: dict[str, Any], name: str) -> int | str:
@@ -75,7 +78,9 @@ def _declare(session: Session, data: dict[str, Any]) -> dict[str, Any]:
 def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     event = {"type": "rename", "seat": field_int(data, "seat", low=0, high=MAX_SEAT),
              "name": field_str(data, "name", max_length=MAX_NAME)}
-    return session.submit(event, by=BY)
+    snapshot = session.submit(event, by=BY)
+    session.store.remember_names([event["name"].strip()])          # the roster
+    return snapshot
 
 
 ACTIONS: dict[str, Action] = {
@@ -126,8 +131,16 @@ def logout() -> Response:
 
 @bp.post("/api/control/<action>")
 def control(action: str) -> Response:
-    auth.require_pin_for_api()
     data = json_body(required=False)
+    try:
+        auth.require_pin_for_api()
+    except ApiError as err:
+        if err.status != 401 or parlour().pairings is None or \
+                parlour().pairings.button(seat.phone_token()) is None:
+            raise
+        if not auth.csrf_ok(request.headers.get(auth.CSRF_HEADER)):   # a paired phone's cookie
+            raise ApiError(403, "This page had expired: reload it and try again.") from None
+        seat.check_paired(action, data)
     return jsonify(run(action, data))
 
 
@@ -213,54 +226,71 @@ DONE = {"new-game": "New game started", "undo": "Undone", "roll": "Rolled",
         "press": "Pressed", "choose": "Chosen"}
 
 
-def _back() -> Response:
-    return redirect(url_for("pages.status") + "#control", code=303)
+def _fetched() -> bool:
+    """The page's script sent the form (it asks for JSON): answer in place, no reload."""
+    return request.accept_mimetypes.best == "application/json"
 
 
-def _form_checked() -> bool:
+def _say(message: str, category: str, status: int = 200) -> Response | None:
+    """Tell the player: as JSON to the script, else as a flash on the reloaded page."""
+    if _fetched():
+        response = jsonify(ok=category == "ok", message=message)
+        response.status_code = status
+        return response
+    flash(message, category)
+    return None
+
+
+def _back(answer: Response | None = None) -> Response:
+    return answer or redirect(url_for("pages.status") + "#control", code=303)
+
+
+def _form_checked() -> Response | None:
+    """None if the form's CSRF token is right, else the answer to send back."""
     if not auth.csrf_ok(request.form.get("csrf")):
-        flash("That form had expired: please try again.", "error")
-        return False
-    return True
+        return _back(_say("That form had expired: reload the page and try again.", "error", 403))
+    return None
 
 
 @bp.post("/control/login")
 def form_login() -> Response:
-    if _form_checked():
-        try:
-            ok = parlour().guard.check(auth.client_address(), request.form.get("pin", ""))
-        except ApiError as err:
-            flash(err.message, "error")
-            return _back()
-        if ok:
-            auth.log_in()
-            flash("PIN accepted: you can run the table from this phone.", "ok")
-        else:
-            flash("Wrong PIN.", "error")
-    return _back()
+    refused = _form_checked()
+    if refused:
+        return refused
+    try:
+        ok = parlour().guard.check(auth.client_address(), request.form.get("pin", ""))
+    except ApiError as err:
+        return _back(_say(err.message, "error", err.status))
+    if not ok:
+        return _back(_say("Wrong PIN.", "error", 403))
+    token = seat.phone_token()
+    auth.log_in()
+    if token:
+        session[seat.TOKEN] = token          # signing in keeps the phone's seat pairing
+    return _back(_say("PIN accepted: you can run the table from this phone.", "ok"))
 
 
 @bp.post("/control/logout")
 def form_logout() -> Response:
-    if _form_checked():
-        auth.log_out()
-        flash("Logged out.", "ok")
-    return _back()
+    refused = _form_checked()
+    if refused:
+        return refused
+    auth.log_out()
+    return _back(_say("Logged out.", "ok"))
 
 
 @bp.post("/control/<action>")
 def form_action(action: str) -> Response:
     if action not in FORMS:
         raise ApiError(404, f"unknown action {action[:40]!r}")
-    if not _form_checked():
-        return _back()
-    if not auth.logged_in():
-        flash("Enter the table's PIN first.", "error")
-        return _back()
+    refused = _form_checked()
+    if refused:
+        return refused
     try:
-        run(action, FORMS[action]())
+        data = FORMS[action]()
+        if not auth.logged_in():
+            seat.check_paired(action, data)
+        run(action, data)
     except ApiError as err:
-        flash(err.message, "error")
-    else:
-        flash(DONE[action], "ok")
-    return _back()
+        return _back(_say(err.message, "error", err.status))
+    return _back(_say(DONE[action], "ok"))
