@@ -226,6 +226,9 @@ DONE = {"new-game": "New game started", "undo": "Undone", "roll": "Rolled",
         "press": "Pressed", "choose": "Chosen"}
 
 
+TOLD_BY_LOG = ("roll", "press", "choose", "next")   # answered with what the game said
+
+
 def _fetched() -> bool:
     """The page's script sent the form (it asks for JSON): answer in place, no reload."""
     return request.accept_mimetypes.best == "application/json"
@@ -290,7 +293,9 @@ def form_action(action: str) -> Response:
         data = FORMS[action]()
         if not auth.logged_in():
             seat.check_paired(action, data)
-        run(action, data)
+        snapshot = run(action, data)
     except ApiError as err:
         return _back(_say(err.message, "error", err.status))
-    return _back(_say(DONE[action], "ok"))
+    words = snapshot.get("log") or []
+    told = words[-1] if action in TOLD_BY_LOG and words else DONE[action]
+    return _back(_say(told, "ok"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, request, url_for
 
 from companion.errors import ParlourError
 from companion.games import GAMES
@@ -16,7 +16,10 @@ from web.api import MAX_ID
 from web.context import parlour
 from web.record import bg_stats_link, bg_stats_play, game_record
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
-from web.summaries import duration, replayed, summary, title, totals, when
+from web.history import history_row, page_of, roster_totals, utc_text
+from web.moves import game_moves, moves
+from web.seat import pairing
+from web.summaries import duration, replayed, summary, title, when
 
 bp = Blueprint("pages", __name__)
 
@@ -54,7 +57,36 @@ def status() -> str:
             "score": any(p.get("score") for p in players)}
     return render_template("status.html", state=state, show=show, games=game_choices(),
                            refresh=NOSCRIPT_REFRESH, colours=SEAT_COLOURS,
-                           winners_text=winners_text(state), roll_text=roll_text(state))
+                           winners_text=winners_text(state), roll_text=roll_text(state),
+                           **phone_view(state))
+
+
+def phone_view(state: dict[str, Any]) -> dict[str, Any]:
+    """The status page's moves for this phone (all with the PIN, its seat's when paired, none
+    when watching), its pairing, the roster and, once over, the links to keep the game."""
+    paired = pairing(state)
+    if auth.logged_in():
+        offered = moves(state)
+    elif paired["seat"] is not None:
+        offered = moves(state, paired["seat"])
+    else:
+        offered = []
+    info = game_moves()
+    game_id = state.get("game_id")
+    over_links = None
+    if state.get("phase") == "over" and game_id is not None:
+        over_links = {"record": url_for("api.game_record_json", game_id=game_id),
+                      "bg_stats": _bg_stats(parlour().session.store,
+                                            parlour().session.store.game(game_id)) or "#"}
+    kind = (state.get("randomizer") or {}).get("kind")
+    return {"moves": offered, "game_moves": info, "pairing": paired,
+            "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
+            and state.get("phase") != "over",
+            "roster": parlour().session.store.roster(),
+            "declares": bool((info.get(state.get("game") or "") or {}).get("declare")),
+            "over_links": over_links,
+            "commitment_words": "Dice commitment" if kind == "dice" else "Spin commitment"
+            if kind else "Commitment"}
 
 
 def _name(state: dict[str, Any], seat: Any) -> str:
@@ -84,13 +116,10 @@ def roll_text(state: dict[str, Any]) -> str:
 def history() -> str:
     store = parlour().session.store
     records = store.games()
-    rows = []
-    for record in records:
-        row = summary(record)
-        row["when"] = when(record.created_at)
-        row["length"] = duration(record.created_at, record.ended_at)
-        rows.append(row)
-    return render_template("history.html", games=rows, totals=totals(records))
+    shown, page, pages = page_of(records, request.args.get("page"))
+    rows = [history_row(store, record, parlour().cache) for record in shown]
+    return render_template("history.html", games=rows, page=page, pages=pages,
+                           totals=roster_totals(records, store.roster()))
 
 
 @bp.get("/history/<int:game_id>")
@@ -102,13 +131,13 @@ def history_game(game_id: int) -> str:
     told = replayed(store, record, parlour().cache)
     return render_template("game.html", game=summary(record), record=record, told=told,
                            bg_stats=_bg_stats(store, record),
-                           when=when(record.created_at),
+                           when=utc_text(record.created_at), created=record.created_at,
                            length=duration(record.created_at, record.ended_at))
 
 
 def _bg_stats(store, record) -> str | None:
     """The BG Stats push link of a finished game that still replays."""
-    if not record.over:
+    if record is None or not record.over:
         return None
     try:
         return bg_stats_link(bg_stats_play(game_record(store, record)))

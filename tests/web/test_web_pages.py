@@ -152,9 +152,11 @@ def test_pages_history_lists_games_and_totals(client, control, session):
     page = client.get("/history").get_data(as_text=True)
     winner = end["players"][end["winners"][0]]["name"]
     assert "Kat en Muis" in page and "2024-05-01" in page
-    assert "Ann, Ben" in page and "playing" in page
+    assert "being played" in page and f'won by <strong class="won">{winner}</strong>' in page
+    chips = {p["name"]: p["chips"] for p in end["players"]}
+    assert f'<span class="who">{winner}</span> <span class="figure">{chips[winner]} chips' in page
     totals = page[page.index('id="totals"'):]
-    rows = re.findall(r"<tr><td>(\w+)</td><td>(\d+)</td><td>(\d+)</td></tr>", totals)
+    rows = re.findall(r'<tr><td class="who">(\w+)</td><td>(\d+)</td><td>(\d+)</td></tr>', totals)
     assert ("Ann", "2", "1" if winner == "Ann" else "0") in rows
     assert ("Cy", "1", "0") in rows
 

@@ -143,6 +143,7 @@
     current = state;
     render(state, fresh);
     if (seatsChanged) renderControls(state);
+    if (window.ParlourMoves) window.ParlourMoves.update(state);
   }
 
   function poll() {
