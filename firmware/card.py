@@ -71,8 +71,8 @@ PAGE_SECONDS = 5.0     # the start screen alternates: both codes, then the words
 
 
 def start_pages(url: str, wifi: WiFi, words: Callable[[str], Image.Image]) -> list[Image.Image]:
-    """The start screen's pages: with a Wi-Fi name, both codes then `words(note)` (the address
-    and PIN screen) naming the network; without one, the words alone."""
+    """The start screen's pages: with a Wi-Fi name, both codes (Wi-Fi on the left), then
+    `words(note)` (the address and PIN screen) naming the network; without one, the words alone."""
     if not wifi.ssid:
         return [words("")]
     return [two_codes(url, wifi), words(f"Wi-Fi {wifi.ssid}")]

@@ -535,7 +535,7 @@ class Controller:
                                    else "") + " players"
         name = self._roster_name()
         if name:
-            hint = f"{name}: press your seat"
+            hint = f"next to join: {name}"
         return screens.joining(rb.title, self.joined, hint)
 
     def draw_play(self) -> Image.Image:

@@ -108,7 +108,7 @@ def roll_text(state: dict[str, Any]) -> str:
     if not roll:
         return ""
     kind = (state.get("randomizer") or {}).get("kind")
-    what = "throw" if kind == "dice" else "spin"
+    what = "throw" if kind == "dice" else "spin" if kind else "roll"   # none: the lead's die
     return f"Last {what}: {_name(state, roll.get('seat'))} {roll.get('text', '')}".replace("  ", " ")
 
 

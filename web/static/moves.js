@@ -312,6 +312,7 @@
 
   function update(s) {
     state = s;
+    if ($("quick-actions")) $("quick-actions").hidden = !s.game;
     renderMoves(s);
     renderOver(s);
     commitmentWords(s);

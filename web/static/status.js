@@ -37,7 +37,7 @@
     var roll = state.last_roll;
     if (!roll) return "";
     var kind = (state.randomizer || {}).kind;
-    return ("Last " + (kind === "dice" ? "throw" : "spin") + ": " + name(state, roll.seat) + " " +
+    return ("Last " + (kind === "dice" ? "throw" : kind ? "spin" : "roll") + ": " + name(state, roll.seat) + " " +
       (roll.text || "")).replace("  ", " ");
   }
 
