@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import (Blueprint, Response, current_app, flash, jsonify, redirect, request, session,
-                   url_for)
+from flask import Blueprint, Response, current_app, flash, jsonify, redirect, request, url_for
 
 from companion.boarddata import parse_board_text
 from companion.checks import is_whole
@@ -266,10 +265,7 @@ def form_login() -> Response:
         return _back(_say(err.message, "error", err.status))
     if not ok:
         return _back(_say("Wrong PIN.", "error", 403))
-    token = seat.phone_token()
-    auth.log_in()
-    if token:
-        session[seat.TOKEN] = token          # signing in keeps the phone's seat pairing
+    seat.keeping_pairing(auth.log_in)
     return _back(_say("PIN accepted: you can run the table from this phone.", "ok"))
 
 
@@ -278,7 +274,7 @@ def form_logout() -> Response:
     refused = _form_checked()
     if refused:
         return refused
-    auth.log_out()
+    seat.keeping_pairing(auth.log_out)
     return _back(_say("Logged out.", "ok"))
 
 

@@ -4,6 +4,7 @@ its own seat. The box's seat button is the proof, so asking needs no PIN."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
@@ -24,6 +25,14 @@ def phone_token(*, make: bool = False) -> str | None:
     if token is None and make:
         token = session[TOKEN] = new_token()
     return token
+
+
+def keeping_pairing(change: Callable[[], None]) -> None:
+    """Sign in or out (`change` clears the cookie session) without unpairing the phone."""
+    token = phone_token()
+    change()
+    if token:
+        session[TOKEN] = token
 
 
 def _check_csrf() -> None:

@@ -5,13 +5,17 @@ where the player looks, history and the BG Stats link. Screenshots go to test-ar
 from __future__ import annotations
 
 import json
+import os
 import urllib.parse
 import urllib.request
 
 import pytest
 
 from simulated_table import PIN, SimulatedTable
-from test_browser import ARGS, CHROMIUM, WAIT_MS, browser, post, screenshot  # noqa: F401
+from test_browser import CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
 
 PHONE = {"width": 390, "height": 844}
 BUZZ = "navigator.vibrate = function (p) { window.buzzes = (window.buzzes || 0) + 1; return true; };"
@@ -34,16 +38,7 @@ def roll_until(url: str, awaiting: tuple[str, ...]) -> dict:
 
 @pytest.fixture
 def phone(browser):  # noqa: F811
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True,
-                                  is_mobile=True)
-    context.set_default_timeout(WAIT_MS)
-    context.add_init_script(BUZZ)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    yield page
-    context.close()
-    assert errors == [], errors
+    yield from phone_page(browser, PHONE, init_script=BUZZ, is_mobile=True)
 
 
 def sign_in(phone, url: str) -> None:
@@ -143,6 +138,12 @@ def test_browser_phone_refusals_show_beside_the_control(tmp_path, phone):
         in_view(phone, "#new-game + .answer")
         screenshot(phone, "phone-refused.png")
         post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        phone.fill("#new-game input[name=player] >> nth=0", "Cy")
+        phone.fill("#new-game input[name=player] >> nth=1", "Di")
+        phone.click("#new-game button[type=submit]")
+        expect(phone.locator("#new-game .confirm")).to_contain_text("starting this one sets it aside")
+        phone.get_by_role("button", name="No, go back").click()
+        assert [p["name"] for p in state(table.url)["players"]] == ["Ann", "Ben"]
         phone.locator("#end-box summary").click()
         phone.click("#end button[type=submit]")
         expect(phone.locator("#end .confirm")).to_contain_text("Set this game aside?")

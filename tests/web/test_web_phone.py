@@ -240,3 +240,14 @@ def test_phone_status_page_at_the_end_links_bg_stats_and_the_record(client, cont
     assert f'href="/api/games/{end["game_id"]}/record"' in page
     record = client.get(f"/api/games/{end['game_id']}/record").get_json()
     assert json.dumps(record["players"][0]["name"]) == '"Ann"'
+
+
+def test_phone_signing_in_and_out_keeps_the_pairing(phone, pairings):
+    client, token = phone
+    pair(phone, pairings, button=2)
+    client.post("/control/login", data={"pin": PIN, "csrf": token})
+    assert client.get("/api/pair").get_json()["button"] == 2
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    client.post("/control/logout", data={"csrf": token})
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="login"' in page and client.get("/api/pair").get_json()["button"] == 2

@@ -324,7 +324,7 @@
     try { pairing = JSON.parse($("pairing-state").textContent); } catch (e) { pairing = {}; }
     document.addEventListener("submit", onSubmit);
     if (card) {
-      if (mode() !== "pin" || (pairing.button !== null && pairing.button !== undefined)) showPairing();
+      showPairing();
       $("pair-button").addEventListener("click", askToPair);
       $("unpair-button").addEventListener("click", unpair);
       watchDial();
