@@ -3,6 +3,7 @@ PIN login kept in the cookie session, CSRF token). Both run the same actions."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -233,8 +234,27 @@ def _fetched() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
+# Messages written for the API and the log, said on the page in players' words.
+PLAYERS_WORDS = [
+    (re.compile(r"^a player's name must be 1 to (\d+) characters.*"), r"A name can be 1 to \1 letters long"),
+    (re.compile(r"^option-[a-z-]+?-([a-z]+): enter a whole number"), r"\1: enter a whole number"),
+    (re.compile(r"^'(\w+)' must be from (-?\d+) to (-?\d+)"), r"\1: enter a number from \2 to \3"),
+    (re.compile(r"^'(\w+)' is missing"), r"Fill in \1"),
+]
+
+
+def players_words(message: str) -> str:
+    """'two players have the same name' -> 'Two players have the same name.'"""
+    for pattern, words in PLAYERS_WORDS:
+        message = pattern.sub(words, message)
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "!", "?", ")")) else message + "."
+
+
 def _say(message: str, category: str, status: int = 200) -> Response | None:
     """Tell the player: as JSON to the script, else as a flash on the reloaded page."""
+    if category == "error":
+        message = players_words(message)
     if _fetched():
         response = jsonify(ok=category == "ok", message=message)
         response.status_code = status

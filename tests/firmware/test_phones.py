@@ -68,6 +68,8 @@ def test_phones_a_seat_press_pairs_the_waiting_phone_and_nothing_else(session, t
     code = pairings.ask("phone-token")["code"]
     c.update()
     assert c.view()["flash"] == f"Phone {code}: press your seat button"
+    ARTIFACTS.mkdir(exist_ok=True)
+    c.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-pairing.png")
     press(c, "press")                               # to the games screen
     press(c, "press")                               # to join
     press(c, "seat", seat=2)

@@ -132,7 +132,7 @@ def test_pages_form_free_play_with_a_randomizer_then_declare(client, logged_in, 
     page = client.post("/control/new-game", data={
         "csrf": logged_in, "game": "free-play", "player": ["Cy"],
         "option-free-play-randomizer": "d7"}, follow_redirects=True).get_data(as_text=True)
-    assert "choose a randomizer" in page and session.snapshot()["game_id"] == snap["game_id"]
+    assert "Choose a randomizer from the list." in page and session.snapshot()["game_id"] == snap["game_id"]
     client.post("/control/new-game", data={"csrf": logged_in, "game": "free-play",
                                            "player": ["Cy", "Di"],
                                            "option-free-play-randomizer": "none"})

@@ -162,6 +162,13 @@ def test_phone_form_answers_in_players_words_as_json(client, control):
     assert answer.get_json() == {"ok": False, "message": "Name between 1 and 12 players."}
     assert control("new-game", {"game": "kat-en-muis", "players": []}).get_json()["error"] == \
         "Name between 1 and 12 players."
+    long = client.post("/control/new-game", headers=JSON,
+                       data={"csrf": token, "game": "kat-en-muis", "player": ["Ann", "x" * 30]})
+    assert long.get_json()["message"] == "A name can be 1 to 24 letters long."
+    stake = client.post("/control/new-game", headers=JSON, data={
+        "csrf": token, "game": "kat-en-muis", "player": ["Ann", "Ben"],
+        "option-kat-en-muis-stake": "lots"})
+    assert stake.get_json()["message"] == "Stake: enter a whole number."
     expired = client.post("/control/undo", headers=JSON, data={"csrf": "old"})
     assert expired.status_code == 403 and "reload the page" in expired.get_json()["message"]
     no_js = client.post("/control/new-game", data={"csrf": token, "game": "kat-en-muis"})
