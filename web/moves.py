@@ -64,8 +64,9 @@ def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]
     mine = seat is None or seat == turn
     out: list[dict[str, Any]] = []
     if awaiting == "roll" and mine:
-        kind = (state.get("randomizer") or {}).get("kind")
-        out.append({"action": "roll", "label": "Throw the dice" if kind == "dice" else "Spin"})
+        dice = state.get("randomizer") or {}
+        out.append({"action": "roll", "label": "Spin" if dice.get("kind") != "dice" else
+                    "Throw the die" if dice.get("count") == 1 else "Throw the dice"})
         if info["next_before_roll"]:
             out.append({"action": "next", "label": info["next_before_roll"]})
     if awaiting == "choose" and mine:

@@ -75,3 +75,23 @@ def test_session_bad_board_file_is_refused_clearly(session, tmp_path):
     with pytest.raises(Refused, match="board data: 'track_length'"):
         session.new_game("cats-and-dogs", ["Ann", "Ben"])
     assert session.snapshot()["phase"] == "idle"
+
+
+def test_core_rename_and_its_undo_are_the_stored_game_names(tmp_path):
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32))
+    game_id = session.new_game("kat-en-muis", ["Player 1", "Player 2"])["game_id"]
+    session.submit({"type": "rename", "seat": 1, "name": "Ben"})
+    assert store.game(game_id).players == ["Player 1", "Ben"]
+    session.undo()
+    assert store.game(game_id).players == ["Player 1", "Player 2"]
+    store.close()
+
+
+def test_core_roster_keeps_each_name_once_in_its_first_spelling(tmp_path):
+    store = Store(tmp_path / "parlour.db")
+    store.remember_names(["ann", "Ben", " "])
+    store.remember_names(["Ann", "cy"])
+    assert store.roster() == ["ann", "Ben", "cy"]
+    store.close()
+    assert Store(tmp_path / "parlour.db").roster() == ["ann", "Ben", "cy"]

@@ -124,7 +124,9 @@
     if (!info || s.phase === "over" || turn === null || turn === undefined) return [];
     var mine = seat === null || seat === turn, out = [];
     if (awaiting === "roll" && mine) {
-      out.push({action: "roll", label: (s.randomizer || {}).kind === "dice" ? "Throw the dice" : "Spin"});
+      var dice = s.randomizer || {};
+      out.push({action: "roll", label: dice.kind !== "dice" ? "Spin" :
+        dice.count === 1 ? "Throw the die" : "Throw the dice"});
       if (info.next_before_roll) out.push({action: "next", label: info.next_before_roll});
     }
     if (awaiting === "choose" && mine) {
