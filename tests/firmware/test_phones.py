@@ -138,3 +138,21 @@ def test_phones_start_screen_alternates_both_codes_and_the_words(session, tmp_pa
     for n, frame in enumerate(frames):
         frame.resize((512, 256), Image.NEAREST).save(ARTIFACTS / f"oled-start-{n}.png")
     assert frames[0].tobytes() != frames[1].tobytes()
+
+
+def test_phones_runner_hands_the_web_the_kept_secret_and_the_box_its_hooks(tmp_path,
+                                                                          mock_factory):
+    from firmware import runner
+    from firmware.config import Config
+    pin = keys.stored_pin(tmp_path)
+    table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
+                         config=Config(data_dir=tmp_path), pin=pin, pin_kept=True)
+    try:
+        app = table.web.app
+        assert app.secret_key == keys.session_secret(tmp_path)        # the same after a restart
+        pairings = app.extensions["parlour"].pairings
+        assert table.controller.pair_press == pairings.press
+        assert pairings.path == tmp_path / "phones.json"
+        assert table.controller.new_pin is not None
+    finally:
+        table.close()

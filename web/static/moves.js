@@ -315,6 +315,7 @@
   function update(s) {
     state = s;
     if ($("quick-actions")) $("quick-actions").hidden = !s.game;
+    if ($("declare-box")) $("declare-box").hidden = !(table[s.game || ""] || {}).declare;
     renderMoves(s);
     renderOver(s);
     commitmentWords(s);
