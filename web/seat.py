@@ -33,6 +33,7 @@ def keeping_pairing(change: Callable[[], None]) -> None:
     change()
     if token:
         session[TOKEN] = token
+    session.permanent = True                 # kept when the phone's browser closes, too
 
 
 def _check_csrf() -> None:
@@ -68,6 +69,7 @@ def pair_status() -> Response:
 def pair_ask() -> Response:
     _check_csrf()
     answer = _pairings().ask(phone_token(make=True))
+    session.permanent = True
     return jsonify(answer)
 
 
