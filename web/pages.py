@@ -16,7 +16,7 @@ from web.api import MAX_ID
 from web.context import parlour
 from web.record import bg_stats_link, bg_stats_play, game_record
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
-from web.history import history_row, page_of, roster_totals, utc_text
+from web.history import STATUS_WORDS, history_row, page_of, roster_totals, utc_text
 from web.moves import game_moves, moves
 from web.seat import pairing
 from web.summaries import duration, replayed, summary, title, when
@@ -34,7 +34,7 @@ def seat_colour(seat: int) -> str:
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
     return {"seat_colour": seat_colour, "csrf_token": auth.csrf_token,
-            "logged_in": auth.logged_in, "when": when}
+            "logged_in": auth.logged_in, "when": when, "status_words": STATUS_WORDS}
 
 
 def game_choices() -> list[dict[str, Any]]:
@@ -159,7 +159,8 @@ def fairness() -> str:
                 if 1 <= value <= len(row):
                     row[value - 1] += 1
         games.append({"id": record.id, "title": title(record.game), "status": record.status,
-                      "when": when(record.created_at), "commitment": record.commitment,
+                      "when": utc_text(record.created_at), "created": record.created_at,
+                      "commitment": record.commitment,
                       "seed": record.seed if record.over else None,
                       "verification": told.verification, "rolls": len(told.rolls)})
     kinds = [{"key": key, "title": randomizer_title(key), "fit": goodness_of_fit(row),

@@ -77,6 +77,7 @@ def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_pat
         expect(phone.locator("#paired-line")).to_contain_text(f"seat {seat + 1}")
         expect(phone.locator("#your-turn")).to_have_text(f"Your turn, {name}")
         assert phone.evaluate("window.buzzes") >= 1                      # told by vibration
+        assert phone.title().startswith("Your turn · ")
         expect(phone.locator("#moves button")).to_have_text(["Spin"])    # not "Throw", no PIN
         before = state(table.url)["rolls"]
         box = phone.locator("#dial").bounding_box()

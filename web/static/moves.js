@@ -194,6 +194,9 @@
       try { navigator.vibrate([180, 90, 180]); } catch (e) { /* not allowed here */ }
     }
     wasMyTurn = myTurn;
+    var mark = "Your turn · ";
+    if (myTurn && document.title.indexOf(mark) !== 0) document.title = mark + document.title;
+    if (!myTurn && document.title.indexOf(mark) === 0) document.title = document.title.slice(mark.length);
     var roll = $("roll");
     var canRoll = list.some(function (m) { return m.action === "roll"; });
     roll.classList.toggle("can-spin", canRoll);
