@@ -44,7 +44,8 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("resumed", "press"): "to_home",
     ("games", "turn"): "move_game", ("games", "press"): "pick_game",
     ("games", "hold"): "open_menu", ("games", "menu"): "open_menu",
-    ("join", "seat"): "join_seat", ("join", "press"): "start_game", ("join", "turn"): "move_roster",
+    ("join", "seat"): "join_seat", ("join", "press"): "start_game",
+    ("join", "turn"): "move_roster",
     ("join", "hold"): "open_menu", ("join", "menu"): "open_menu", ("join", "undo"): "to_games",
     ("play", "flick"): "spin", ("play", "seat"): "press_seat", ("play", "ignored"): "not_yours",
     ("play", "press"): "knob_press", ("play", "turn"): "knob_turn", ("play", "undo"): "undo",
@@ -107,8 +108,9 @@ class Controller:
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
         self.wake: Callable[[], None] | None = None      # the runner's "something happened"
-        self.pair_press: Callable[[int], bool] | None = None   # a phone waiting to pair takes
-        self.new_pin: Callable[[], str] | None = None          # the next seat press (1-based)
+        self.pair_press: Callable[[int], bool] | None = None   # a seat press (1-based) for a
+        #                                                        phone waiting to pair: True if used
+        self.new_pin: Callable[[], str] | None = None          # the menu's "New PIN", if allowed
         self.wifi = WiFi()                                      # the start screen's Wi-Fi code
         self.roster_index = 0                                   # the join screen's name
         self.names: dict[int, str] = {}                         # seat button -> roster name

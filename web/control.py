@@ -236,7 +236,8 @@ def _fetched() -> bool:
 
 # Messages written for the API and the log, said on the page in players' words.
 PLAYERS_WORDS = [
-    (re.compile(r"^a player's name must be 1 to (\d+) characters.*"), r"A name can be 1 to \1 letters long"),
+    (re.compile(r"^a player's name must be 1 to (\d+) characters.*"),
+     r"A name can be 1 to \1 letters long"),
     (re.compile(r"^option-[a-z-]+?-([a-z]+): enter a whole number"), r"\1: enter a whole number"),
     (re.compile(r"^'(\w+)' must be from (-?\d+) to (-?\d+)"), r"\1: enter a number from \2 to \3"),
     (re.compile(r"^'(\w+)' is missing"), r"Fill in \1"),
