@@ -199,3 +199,27 @@ def test_browser_phone_history_and_the_bg_stats_link(tmp_path, phone):
             "getComputedStyle(document.getElementById('log')).overflowY")
         assert overflow == "visible"                                     # the log in full
         screenshot(phone, "phone-history-game.png")
+
+
+def test_browser_phone_without_javascript_still_plays_and_asks_first(
+        tmp_path, browser):  # noqa: F811
+    from playwright.sync_api import expect
+    for phone in phone_page(browser, PHONE, java_script_enabled=False):
+        with SimulatedTable(tmp_path / "data", tmp_path) as table:
+            post(table.url + "/api/control/new-game",
+                 {"game": "cats-and-dogs", "players": ["Ann", "Ben"]})
+            phone.goto(table.url + "/")
+            phone.fill("#login input[name=pin]", PIN)
+            phone.click("#login button")
+            expect(phone.locator(".flash.ok")).to_have_text(
+                "PIN accepted: you can run the table from this phone.")
+            phone.click("#moves button")                                  # Spin, as a form
+            expect(phone.locator(".flash.ok")).to_contain_text(" spins ")
+            phone.locator("#end-box summary").click()
+            phone.click("#end button[type=submit]")                     # not ticked: not sent
+            assert state(table.url)["game"] == "cats-and-dogs"
+            phone.check("#end input[name=sure]")
+            phone.click("#end button[type=submit]")
+            expect(phone.locator(".flash.ok")).to_have_text("Game set aside")
+            assert state(table.url)["game"] is None
+            screenshot(phone, "phone-no-javascript.png")
