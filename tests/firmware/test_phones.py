@@ -156,3 +156,26 @@ def test_phones_runner_hands_the_web_the_kept_secret_and_the_box_its_hooks(tmp_p
         assert table.controller.new_pin is not None
     finally:
         table.close()
+
+
+@pytest.mark.slow
+def test_phones_parlour_run_keeps_its_made_pin_across_restarts(tmp_path):
+    import json
+    import urllib.request
+
+    from simulated_table import SimulatedTable
+
+    def new_game(url: str, pin: str) -> int:
+        request = urllib.request.Request(
+            url + "/api/control/new-game", method="POST",
+            data=json.dumps({"game": "kat-en-muis", "players": ["Ann", "Ben"]}).encode(),
+            headers={"Content-Type": "application/json", "X-Parlour-Pin": pin})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status
+
+    pins = []
+    for _ in range(2):
+        with SimulatedTable(tmp_path / "data", tmp_path, pin=None) as table:
+            pins.append((tmp_path / "data" / keys.PIN_FILE).read_text())
+            assert new_game(table.url, pins[-1]) == 200
+    assert pins[0] == pins[1] and len(pins[0]) == 4
