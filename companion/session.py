@@ -69,6 +69,10 @@ class Session:
             out["version"], out["game_id"] = self.version, self.game_id
             return out
 
+    def locked(self) -> threading.RLock:
+        """`with session.locked():` no other change lands while a caller checks, then acts."""
+        return self._lock
+
     @property
     def state(self):
         with self._lock:

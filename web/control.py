@@ -140,7 +140,7 @@ def control(action: str) -> Response:
             raise
         if not auth.csrf_ok(request.headers.get(auth.CSRF_HEADER)):   # a paired phone's cookie
             raise ApiError(403, "This page had expired: reload it and try again.") from None
-        seat.check_paired(action, data)
+        return jsonify(seat.run_paired(action, data, run))
     return jsonify(run(action, data))
 
 
@@ -308,9 +308,8 @@ def form_action(action: str) -> Response:
         return refused
     try:
         data = FORMS[action]()
-        if not auth.logged_in():
-            seat.check_paired(action, data)
-        snapshot = run(action, data)
+        snapshot = run(action, data) if auth.logged_in() else \
+            seat.run_paired(action, data, run)
     except ApiError as err:
         return _back(_say(err.message, "error", err.status))
     words = snapshot.get("log") or []

@@ -80,6 +80,15 @@ def pair_forget() -> Response:
     return jsonify(pairing())
 
 
+def run_paired(action: str, data: dict[str, Any],
+               run: Callable[[str, dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    """`run(action, data)` for a paired phone, if its seat may: checked and done with the table
+    held still, so the turn cannot pass to another seat in between."""
+    with parlour().session.locked():
+        check_paired(action, data)
+        return run(action, data)
+
+
 def check_paired(action: str, data: dict[str, Any]) -> None:
     """Raises a 403 ApiError in players' words unless this phone's seat may do `action` now."""
     button = parlour().pairings.button(phone_token()) if parlour().pairings else None

@@ -260,3 +260,28 @@ def test_phone_signing_in_and_out_keeps_the_pairing(phone, pairings):
     client.post("/control/logout", data={"csrf": token})
     page = client.get("/").get_data(as_text=True)
     assert 'id="login"' in page and client.get("/api/pair").get_json()["button"] == 2
+
+
+def test_phone_paired_move_is_checked_and_made_with_the_table_held(paired_app, pairings,
+                                                                   session):
+    import threading
+
+    from flask import session as cookie
+
+    from web import seat
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    pairings.ask("phone-token")
+    pairings.press(session.snapshot()["turn"] + 1)
+    others: list[bool] = []
+
+    def probe(action, data):
+        other = threading.Thread(target=lambda: others.append(
+            session.locked().acquire(blocking=False)))
+        other.start()
+        other.join()
+        return {"action": action}
+
+    with paired_app.test_request_context("/"):
+        cookie["phone"] = "phone-token"
+        assert seat.run_paired("roll", {}, probe) == {"action": "roll"}
+    assert others == [False]                  # nobody else could change the table meanwhile
