@@ -91,6 +91,10 @@ class Session:
             out["chart"] = chart(self.table, self.chances)
             return out
 
+    def locked(self) -> threading.RLock:
+        """`with session.locked():` no other change lands while a caller checks, then acts."""
+        return self._lock
+
     @property
     def state(self):
         with self._lock:
@@ -217,9 +221,13 @@ class Session:
     def _commit(self, event: Event, spin: dict[str, Any] | None = None) -> dict[str, Any]:
         new_state = self.table.attempt(event)              # refuses before anything is stored
         final = new_state.over and not self.table.state.over
-        # The last event, "over" and the seed's reveal: one transaction.
+        names = [p.name for p in new_state.players]
+        renamed = names != [p.name for p in self.table.state.players]   # a rename, or its undo
+        # The last event, "over" and the seed's reveal: one transaction (and so is a rename
+        # with the players' names history shows).
         self._stored(self.store.append, self.game_id, self._seq + 1, event.to_dict(),
-                     winners=list(new_state.winners) if final else None)
+                     winners=list(new_state.winners) if final else None,
+                     players=names if renamed else None)
         self._seq += 1
         self.table.apply(event, new_state)
         return self._changed(spin)

@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS game_figures (
     rolls       INTEGER NOT NULL,         -- rolls in effect at the end
     names       TEXT NOT NULL,            -- JSON list: the players' names at the end
     scores      TEXT NOT NULL,            -- JSON list: each seat's final score
-    checked     TEXT                      -- JSON: the roll check (ok, status, message, problems)
+    checked     TEXT,                     -- JSON: the roll check (ok, status, message, problems)
+    result      TEXT                      -- JSON: history's rows (name, figure, place, won)
 );
 CREATE TABLE IF NOT EXISTS game_faces (
     game_id     INTEGER NOT NULL REFERENCES games(id),
@@ -60,6 +61,10 @@ CREATE TABLE IF NOT EXISTS game_faces (
 CREATE TABLE IF NOT EXISTS chances (
     game_id     INTEGER PRIMARY KEY,
     body        TEXT NOT NULL             -- JSON: per step, each seat's chance, or null
+);
+CREATE TABLE IF NOT EXISTS roster (
+    name        TEXT PRIMARY KEY COLLATE NOCASE,   -- a player's name as typed at the table
+    added_at    TEXT
 );
 """
 
@@ -176,13 +181,17 @@ class Store:
             return game_id
 
     def append(self, game_id: int, seq: int, event: dict[str, Any], *,
-               winners: list[int] | None = None) -> None:
+               winners: list[int] | None = None, players: list[str] | None = None) -> None:
         """One event. With `winners` it is the game's last: the event, the game marked over
         (which reveals its seed) and the winners are one transaction, so a power cut leaves
-        either none of them or all of them."""
+        either none of them or all of them. With `players`, the players as now named (a
+        rename, or its undo) go into the same transaction: what history and totals show."""
         with self._transaction() as db:
             db.execute("INSERT INTO events (game_id, seq, body) VALUES (?, ?, ?)",
                        (game_id, seq, json.dumps(event)))
+            if players is not None:
+                db.execute("UPDATE games SET players = ? WHERE id = ?",
+                           (json.dumps(players), game_id))
             if winners is not None:
                 self._mark_over(db, game_id, winners, event.get("at"))
 
@@ -201,6 +210,18 @@ class Store:
         """A game left unfinished when another was started."""
         self._write("UPDATE games SET ended_at = ?, status = 'abandoned' WHERE id = ?",
                     (ended_at, game_id))
+
+    def remember_names(self, names: list[str], added_at: str | None = None) -> None:
+        """Add names to the roster (a name already there, in any case, is kept as first spelt)."""
+        with self._transaction() as db:
+            db.executemany("INSERT OR IGNORE INTO roster (name, added_at) VALUES (?, ?)",
+                           [(n, added_at) for n in names if n.strip()])
+
+    def roster(self) -> list[str]:
+        """The remembered names, alphabetical."""
+        with self._lock:
+            rows = self._db.execute("SELECT name FROM roster ORDER BY name COLLATE NOCASE")
+            return [name for (name,) in rows.fetchall()]
 
     def _record(self, row: tuple) -> GameRecord:
         gid, game, players, seed, commitment, created, ended, winners, status, count = row
@@ -282,9 +303,10 @@ class Store:
                         self._db.execute("DELETE FROM game_faces WHERE game_id = ?", (game_id,))
                         self._db.execute(
                             "INSERT OR REPLACE INTO game_figures (game_id, rolls, names, "
-                            "scores, checked) VALUES (?, ?, ?, ?, ?)",
+                            "scores, checked, result) VALUES (?, ?, ?, ?, ?, ?)",
                             (game_id, figures["rolls"], json.dumps(figures["names"]),
-                             json.dumps(figures["scores"]), json.dumps(figures["checked"])))
+                             json.dumps(figures["scores"]), json.dumps(figures["checked"]),
+                             json.dumps(figures.get("result") or [])))
                         self._db.executemany(
                             "INSERT INTO game_faces (game_id, randomizer, face, count) "
                             "VALUES (?, ?, ?, ?)",
@@ -299,14 +321,15 @@ class Store:
             return {}
         marks = ",".join("?" * len(game_ids))
         with self._lock:
-            rows = self._db.execute(f"SELECT game_id, rolls, names, scores, checked FROM "
-                                    f"game_figures WHERE game_id IN ({marks})",
+            rows = self._db.execute(f"SELECT game_id, rolls, names, scores, checked, result "
+                                    f"FROM game_figures WHERE game_id IN ({marks})",
                                     game_ids).fetchall()
             faces = self._db.execute(f"SELECT game_id, randomizer, face, count FROM game_faces "
                                      f"WHERE game_id IN ({marks})", game_ids).fetchall()
         out = {gid: {"rolls": rolls, "names": json.loads(names), "scores": json.loads(scores),
-                     "checked": json.loads(checked) if checked else None, "faces": {}}
-               for gid, rolls, names, scores, checked in rows}
+                     "checked": json.loads(checked) if checked else None, "faces": {},
+                     "result": json.loads(result) if result else []}
+               for gid, rolls, names, scores, checked, result in rows}
         for gid, key, face, n in faces:
             if gid in out:
                 out[gid]["faces"].setdefault(key, {})[face] = n

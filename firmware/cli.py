@@ -132,6 +132,26 @@ def _default_data_dir(config_path: str | None) -> Path:
     return Path(load_config(config_path).data_dir)
 
 
+def cmd_card(args: argparse.Namespace) -> int:
+    from firmware.card import card_html
+    from firmware.config import load_config
+    from firmware.runner import lan_address
+    config = load_config(args.config)
+    url = args.url or f"http://{lan_address(config.host)}:{config.port}/"
+    page = card_html(url, config.wifi)
+    if args.out == "-":
+        sys.stdout.write(page)
+        return 0
+    try:
+        Path(args.out).write_text(page, encoding="utf-8")
+    except OSError as err:
+        raise ParlourError(f"{args.out}: cannot write it ({err.strerror})") from None
+    print(f"{args.out}: the join card for {url}"
+          + (f" and the Wi-Fi {config.wifi.ssid}" if config.wifi.ssid else
+             " (no Wi-Fi code: set [wifi] ssid in the config)") + "; open it and print it")
+    return 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from firmware.runner import run
     return run(sim=True if args.sim else None, host=args.host, port=args.port,
@@ -173,6 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--game", type=int, help="only this game id")
     export.add_argument("--out", default=".", help="folder to write into (default: here)")
     export.set_defaults(func=cmd_export)
+
+    card = sub.add_parser("card", help="write the printable join card (Wi-Fi and address codes)")
+    card.add_argument("--config", help="a TOML config file (for [wifi] and the port)")
+    card.add_argument("--url", help="the address to print (default: this machine's, as on the OLED)")
+    card.add_argument("--out", default="parlour-card.html", help="the HTML file (- for stdout)")
+    card.set_defaults(func=cmd_card)
     return parser
 
 

@@ -56,6 +56,18 @@ class DisplayConfig:
     height: int = 64
 
 
+WIFI_SECURITY = ("WPA", "WEP", "nopass")     # WPA covers WPA2 and WPA3 personal
+
+
+@dataclass(frozen=True)
+class WiFi:
+    """The table's network for the join card's QR code; no ssid means no Wi-Fi code."""
+    ssid: str = ""
+    password: str = ""
+    security: str = "WPA"
+    hidden: bool = False
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the device program needs to know about its table and box."""
@@ -70,6 +82,7 @@ class Config:
     hardware: str = "auto"
     allowed_hosts: tuple[str, ...] = ()   # names phones use besides loopback and the LAN address
     open_panel: bool = False     # the simulated /device panel for other machines (needs the PIN)
+    wifi: WiFi = field(default_factory=WiFi)
     source: Path | None = None   # the file it came from; None = built-in defaults
     colours: tuple[ButtonColour, ...] = DEFAULT_COLOURS    # seat button 1's first (X12)
     odds: bool = True            # work out chances to win, off the device loop
@@ -294,6 +307,23 @@ def _read_colours(reader: _Reader, seats: int) -> tuple[ButtonColour, ...]:
     return tuple(colours)
 
 
+def _read_wifi(reader: _Reader) -> WiFi:
+    ssid = reader.get("ssid", str, "")
+    password = reader.get("password", str, "")
+    security = reader.get("security", str, "WPA")
+    hidden = reader.get("hidden", bool, False)
+    reader.done()
+    if len(ssid.encode()) > 32:
+        raise _Bad(f"{reader.key('ssid')}: a network name is at most 32 bytes, got {ssid!r}")
+    if security not in WIFI_SECURITY:
+        raise _Bad(f"{reader.key('security')}: expected one of {', '.join(WIFI_SECURITY)}, "
+                   f"got {security!r}")
+    if ssid and security != "nopass" and not password:
+        raise _Bad(f"{reader.key('password')}: {security} needs the network's password "
+                   "(or security = \"nopass\" for an open network)")
+    return WiFi(ssid=ssid, password=password, security=security, hidden=hidden)
+
+
 def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     seats = top.get("seats", int, MAX_SEATS)
     if not 1 <= seats <= MAX_SEATS:
@@ -323,9 +353,10 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     open_panel = web.get("open_panel", bool, False)
     web.done()
     odds = top.get("odds", bool, True)
+    wifi = _read_wifi(top.table("wifi"))
     top.done()
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
                   threads=threads, pin=pin, hardware=hardware, source=source, colours=colours,
                   allowed_hosts=tuple(h.lower() for h in allowed_hosts), open_panel=open_panel,
-                  odds=odds,
+                  odds=odds, wifi=wifi,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

@@ -30,8 +30,9 @@ from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of, free_but
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
-from firmware import board_screen, screens
+from firmware import board_screen, card, screens
 from firmware.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
+from firmware.config import WiFi
 from firmware.inputs import InputEvent
 from firmware.odds_worker import hint_of
 from firmware.pi_worker import PiWorker, pi_level, pi_setups
@@ -55,6 +56,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("games", "turn"): "move_game", ("games", "press"): "pick_game",
     ("games", "hold"): "open_menu", ("games", "menu"): "open_menu",
     ("join", "seat"): "join_seat", ("join", "press"): "start_game",
+    ("join", "turn"): "move_roster",
     ("join", "hold"): "open_menu", ("join", "menu"): "open_menu", ("join", "undo"): "to_games",
     ("dice", "turn"): "move_dice", ("dice", "press"): "start_with_dice",
     ("dice", "undo"): "back_to_join", ("dice", "hold"): "back_to_join",
@@ -145,6 +147,14 @@ class Controller:
         self.wake: Callable[[], None] | None = None      # the runner's "something happened"
         self.pi = PiWorker(session, clock=clock)         # plays the Pi's seats, off this loop
         self.move_index, self.setups, self.setup_index = 0, [], 0
+        self.pair_press: Callable[[int], bool] | None = None   # a seat press (1-based) for a
+        #                                                        phone waiting to pair: True if used
+        self.new_pin: Callable[[], str] | None = None          # the menu's "New PIN", if allowed
+        self.wifi = WiFi()                                      # the start screen's Wi-Fi code
+        self.roster_index = 0                                   # the join screen's name
+        self.names: dict[int, str] = {}                         # seat button -> roster name
+        self._pairing: str | None = None
+        self._start_page = 0
         self._sync_controls()
 
     # -- the session ------------------------------------------------------------------------
@@ -193,6 +203,13 @@ class Controller:
             self.screen, self.move_index = "pi_moved", 0
         self._sync_controls()
 
+    def notice_pairing(self, code: str) -> None:
+        """Any thread: a phone asks to pair; the OLED shows its code until a seat is pressed."""
+        with self._lock:
+            self._pairing = code
+        if self.wake is not None:
+            self.wake()
+
     def _active(self) -> bool:
         return self.snap.get("game") is not None
 
@@ -236,6 +253,11 @@ class Controller:
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
+        if event.kind in ("seat", "ignored") and event.seat is not None and \
+                self.pair_press is not None and self.pair_press(event.seat + 1):
+            self.show_flash(f"Phone paired with seat {event.seat + 1}", REFUSED_SECONDS)
+            self._sync_controls()
+            return
         if self.screen == "spin" and (self.screen, event.kind) not in TRANSITIONS:
             self._finish_spin()                  # any other input first settles the spin
         screen = self.screen
@@ -261,11 +283,25 @@ class Controller:
 
     def on_pick_game(self, event: InputEvent) -> None:
         self.joined = [False] * self.seats
+        self.names, self.roster_index = {}, 0
         self.screen = "join"
 
     def on_join_seat(self, event: InputEvent) -> None:
         if event.seat is not None and 0 <= event.seat < self.seats:
             self.joined[event.seat] = not self.joined[event.seat]
+            name = self._roster_name()
+            self.names.pop(event.seat, None)
+            if self.joined[event.seat] and name and name not in self.names.values():
+                self.names[event.seat] = name          # the name picked by the knob
+
+    def _roster_name(self) -> str:
+        """The roster name the knob shows on the join screen ("" for the seat's own name)."""
+        names = [""] + self.session.store.roster()
+        return names[self.roster_index % len(names)]
+
+    def on_move_roster(self, event: InputEvent) -> None:
+        self.roster_index = (self.roster_index + event.detents) % (
+            1 + len(self.session.store.roster()))
 
     def on_start_game(self, event: InputEvent) -> None:
         rulebook = self.games[self.game_index]
@@ -287,7 +323,8 @@ class Controller:
     def _start(self, rulebook: Rulebook, options: dict[str, Any] | None,
                pi: list[int] = (), level: str | None = None) -> None:
         buttons = [b + 1 for b, on in enumerate(self.joined) if on]       # X12
-        names = [colour_of(self.colours, b).name for b in buttons]
+        names = [self.names.get(b - 1) or colour_of(self.colours, b).name   # roster or colour
+                 for b in buttons]
         for seat in pi:          # the Pi's seat: a button no player holds, never armed
             buttons.insert(seat, free_button(buttons))
             names.insert(seat, "Pi")
@@ -457,6 +494,8 @@ class Controller:
             items = ["Back", "Scores", "New game", "Show PIN", "Phone page"]
         else:
             items = ["Back", "New game", "Show PIN", "Phone page"]
+        if self.new_pin is not None:
+            items.insert(items.index("Show PIN") + 1, "New PIN")
         self.menu_items, self.menu_index, self.screen = items, 0, "menu"
 
     def on_move_menu(self, event: InputEvent) -> None:
@@ -479,6 +518,8 @@ class Controller:
             self.screen = "pin"
         elif item == "Hint":
             self.screen = "hint"
+        elif item == "New PIN":
+            self._ask("Make a new PIN? Phones must sign in again", "new pin")
         elif item == "Phone page":
             self.screen = "start"
         elif item == "End game":
@@ -502,7 +543,9 @@ class Controller:
         self.screen = self.home()
         if not self.confirm_yes:
             return
-        if action == "declare":
+        if action == "new pin" and self.new_pin is not None:
+            self.pin, self.screen = self.new_pin(), "pin"
+        elif action == "declare":
             before = self.snap
             if self._call(lambda: self.session.submit({"type": "declare", "winners": detail},
                                                       by="knob")):
@@ -582,7 +625,14 @@ class Controller:
             pending, self._pending = self._pending, None
         if pending is not None:
             self._apply(pending)
+        with self._lock:
+            pairing, self._pairing = self._pairing, None
+        if pairing is not None:
+            self.show_flash(f"Phone {pairing}: press your seat button", 30.0)
         now = self.clock()
+        if self.screen == "start" and self.wifi.ssid and \
+                int(now // card.PAGE_SECONDS) != self._start_page:
+            self.dirty = True                      # the start screen's next page
         if self.flash_text and now >= self.flash_until:
             self.flash_text, self.dirty = "", True
         elif self.flash_text and self._flash_page() != self._flash_shown:
@@ -613,7 +663,9 @@ class Controller:
                                  self.screen_until if self.screen in ("result", "resumed")
                                  else None,
                                  self.page_at + PAGE_SECONDS
-                                 if self.screen in PAGED and self.page_count > 1 else None)
+                                 if self.screen in PAGED and self.page_count > 1 else None,
+                                 (self._start_page + 1) * card.PAGE_SECONDS
+                                 if self.screen == "start" and self.wifi.ssid else None)
                      if t is not None]
         return max(0.0, min(deadlines) - now) if deadlines else None
 
@@ -669,7 +721,10 @@ class Controller:
         return out
 
     def draw_start(self) -> Image.Image:
-        return screens.startup(self.url, self.pin)
+        pages = card.start_pages(self.url, self.wifi, lambda note: screens.startup(
+            self.url, self.pin, note))
+        self._start_page = int(self.clock() // card.PAGE_SECONDS)
+        return pages[self._start_page % len(pages)]
 
     def draw_resumed(self) -> Image.Image:
         name, _ = split_prompt(self.snap.get("prompt") or "")
@@ -691,6 +746,9 @@ class Controller:
         hint = "press knob to start" if rb.min_players <= n <= rb.max_players else \
             f"{rb.min_players}" + (f"-{rb.max_players}" if rb.max_players > rb.min_players
                                    else "") + " players"
+        name = self._roster_name()
+        if name:
+            hint = f"next to join: {name}"
         return screens.joining(rb.title, self.joined, hint)
 
     def draw_play(self) -> Image.Image:

@@ -27,7 +27,9 @@ from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
 from firmware.datalock import DataDirLock
 from firmware.inputs import InputEvent
+from firmware.keys import stored_pin
 from firmware.notify import Notifier
+from firmware.phones import connect_phones, phone_options
 from firmware.recovery import open_table
 from firmware.stamps import TableClock
 
@@ -46,10 +48,6 @@ ALERT_SECONDS = 8.0     # a store that cannot be written ("the SD card is full")
 class Alert:
     """Input queue item: words for the OLED from another thread (a write that failed)."""
     words: str
-
-
-def make_pin() -> str:
-    return f"{secrets.randbelow(10_000):04d}"
 
 
 def on_pi(model: Path | None = None) -> bool | None:
@@ -153,7 +151,7 @@ def board_dir(config: Config) -> Path:
 
 
 def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pin: str,
-          web: bool = True) -> Table:
+          web: bool = True, pin_kept: bool = False) -> Table:
     """Open the store and session, the controls and display (real or simulated), the web."""
     from firmware.controls import Controls
     from firmware.display import Display
@@ -201,7 +199,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
                 server = WebServer(session, pin=pin, panel=panel, host=host, port=port,
                                    threads=config.threads, panel_open=config.open_panel,
                                    allowed_hosts=own_names(host, config.allowed_hosts),
-                                   buttons=config.seat_colours())
+                                   buttons=config.seat_colours(),
+                                   **phone_options(data_dir))
             except ImportError as err:   # the web layer missing: the table still plays
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
         url = f"http://{lan_address(host)}:{server.port if server else port}/"
@@ -212,6 +211,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
             close()
         raise
     controller.wake = lambda: inputs.put(WAKE)
+    connect_phones(controller, server.app if server else None, data_dir, pin_kept=pin_kept,
+                   wifi=config.wifi)
     controller.attach()
     if recovered.screen:
         controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
@@ -330,10 +331,12 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
             config = replace(config, open_panel=True)
         if sim is None:
             sim = simulated(config)
+        data_path = Path(data_dir).expanduser() if data_dir else config.data_dir
         table = build(sim=sim, host=host or config.host,
                       port=config.port if port is None else port,
-                      data_dir=Path(data_dir).expanduser() if data_dir else config.data_dir,
-                      config=config, pin=pin or config.pin or make_pin())
+                      data_dir=data_path,
+                      config=config, pin=pin or config.pin or stored_pin(data_path),
+                      pin_kept=not (pin or config.pin))
     except (ParlourError, OSError) as err:
         print(f"parlour: {err}", file=sys.stderr)
         return 2

@@ -113,14 +113,16 @@ class WebServer:
 
     def __init__(self, session, *, pin: str, panel, host: str, port: int, threads: int,
                  limits: Limits = Limits(), allowed_hosts: tuple[str, ...] = (),
-                 panel_open: bool = False, buttons=None):
+                 panel_open: bool = False, **options):
+        """`options`: more of `create_app`'s keyword arguments (buttons, secret_key, pairings,
+        logins)."""
         from web import create_app
         self.limits = limits
         self.app = create_app(session, pin=pin, device=panel,
                               max_streams=limits.streams(threads),
                               streams_per_address=limits.streams_per_address,
                               allowed_hosts=allowed_hosts, panel_open=panel_open,
-                              buttons=buttons)
+                              **options)
         self.server = table_server(self.app, host=host, port=port, threads=threads,
                                    limits=limits)
         self.port = getattr(self.server, "effective_port", port)

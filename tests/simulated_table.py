@@ -48,14 +48,14 @@ class SimulatedTable:
     `kill9()` ends it, and so does leaving a `with` block."""
 
     def __init__(self, data_dir: Path, home: Path, *, env: dict[str, str] | None = None,
-                 timeout: float = 20.0, prefix: tuple[str, ...] = ()):
+                 timeout: float = 20.0, prefix: tuple[str, ...] = (), pin: str | None = PIN):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         started = time.perf_counter()
         self.proc = subprocess.Popen(       # prefix: e.g. nsenter, to run it elsewhere
             [*prefix, *parlour_command("run", "--sim", "--host", "127.0.0.1", "--port",
                                        str(self.port), "--data-dir", str(data_dir),
-                                       "--pin", PIN)],
+                                       *(("--pin", pin) if pin else ()))],
             cwd=ROOT, env=env or quiet_env(home), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         self.pid = self.proc.pid

@@ -18,12 +18,13 @@ from flask import Flask, Response
 
 from companion.buttons import DEFAULT_COLOURS, ButtonColour
 from companion.session import Session
-from web import api, auth, chances, control, errors, pages
+from web import api, auth, chances, control, errors, pages, seat
 from web import device as device_panel
 from web.auth import Logins, OwnNames, PinGuard
 from web.context import Parlour
 from web.device import DevicePanel
 from web.figures import Figures
+from web.phones import Pairings
 from web.stream import Hub
 
 __all__ = ["create_app", "start_background", "shutdown", "DevicePanel"]
@@ -58,16 +59,20 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                max_streams: int = 40, streams_per_address: int | None = None,
                allowed_hosts: Iterable[str] = (), panel_open: bool = False,
                test_config: dict[str, Any] | None = None,
-               buttons: Sequence[ButtonColour] | None = None) -> Flask:
+               buttons: Sequence[ButtonColour] | None = None,
+               secret_key: bytes | None = None, pairings: Pairings | None = None,
+               logins: Logins | None = None) -> Flask:
     """The web app of one table. `allowed_hosts`: the names it answers to besides loopback;
     `panel_open`: serve /device to other machines (with the PIN) and not only to loopback.
-    `buttons`: the box's seat button colours, button 1's first (X12).
+    `buttons`: the box's seat button colours, button 1's first (X12). `secret_key` signs the
+    phones' cookies and `logins` are the live sign-ins (both kept by the firmware, so phones
+    stay signed in across a restart); `pairings` are the phones paired with a seat button.
     `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
     PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
     app.response_class = TableResponse
     app.config.from_mapping(
-        SECRET_KEY=secrets.token_bytes(32),      # new per process: a restart logs phones out
+        SECRET_KEY=secret_key or secrets.token_bytes(32),   # without a kept key, per process
         MAX_CONTENT_LENGTH=16 * 1024,
         MAX_FORM_MEMORY_SIZE=16 * 1024,
         MAX_FORM_PARTS=200,
@@ -93,14 +98,15 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                 retry_ms=app.config["SSE_RETRY_MS"], clock=clock,
                 per_address=streams_per_address),
         device=device,
-        logins=Logins(),
+        logins=logins if logins is not None else Logins(),
         own_names=OwnNames(allowed_hosts),
         figures=Figures(session.store),
         panel_open=panel_open,
+        pairings=pairings,
         buttons=tuple(DEFAULT_COLOURS if buttons is None else buttons),
     )
     app.before_request(auth.check_host)
-    for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp):
+    for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp, seat.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(chances.bp)
     errors.register(app)

@@ -9,7 +9,9 @@ from flask import Blueprint, Response, jsonify, request
 from companion.session import log_line
 from web import auth
 from web.context import parlour
+from companion.errors import ParlourError
 from web.errors import ApiError
+from web.record import bg_stats_link, bg_stats_play, game_record
 from web.summaries import summary
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -72,3 +74,21 @@ def game_log(game_id: int) -> Response:
     return Response(body, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f'attachment; filename="{name}"',
                              **NO_STORE})
+
+
+@bp.get("/games/<int:game_id>/record")
+def game_record_json(game_id: int) -> Response:
+    """A game's record: players, scores, ranks, winners, times; once over, its BG Stats link."""
+    store = parlour().session.store
+    record = store.game(game_id) if game_id <= MAX_ID else None
+    if record is None:
+        raise ApiError(404, f"no game {game_id} on this table")
+    try:
+        body = game_record(store, record)
+    except ParlourError as err:
+        raise ApiError(409, str(err)) from None
+    if record.over:
+        body["bg_stats"] = bg_stats_link(bg_stats_play(body))
+    response = jsonify(body)
+    response.headers.update(NO_STORE)
+    return response

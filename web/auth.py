@@ -5,19 +5,25 @@ check that keeps web pages on other names (DNS rebinding) away from the table.""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
+import logging
 import secrets
 import socket
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import current_app, request, session
 
 from web.errors import ApiError
+from web.keptfile import read_kept, write_kept
+
+log = logging.getLogger(__name__)
 
 PIN_HEADER = "X-Parlour-Pin"
 CSRF_HEADER = "X-Parlour-Csrf"
@@ -37,6 +43,17 @@ class PinGuard:
         self.tries, self.window, self._clock = tries, window, clock
         self._failures: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
+
+    def set_pin(self, pin: str) -> None:
+        """A new PIN (the device menu's "New PIN"): phones signed in with the old one must sign
+        in again, since their cookie's mark no longer matches."""
+        with self._lock:
+            self._pin = pin.encode()
+            self._failures.clear()
+
+    def mark(self, key: bytes) -> str:
+        """A keyed fingerprint of the PIN, kept in a login's cookie to tie it to this PIN."""
+        return hmac.new(key, b"pin:" + self._pin, "sha256").hexdigest()[:24]
 
     def _recent(self, address: str, now: float) -> deque[float]:
         failures = self._failures.get(address, deque())
@@ -70,29 +87,44 @@ class PinGuard:
 
 
 class Logins:
-    """The ids of live logins. A cookie alone proves nothing once its id is gone."""
+    """The live logins, by id. A cookie alone proves nothing once its id is gone (logging
+    out ends it for every copy of the cookie). With a `path` they are kept there (digests
+    only, 0600), so phones stay signed in across a restart."""
 
-    def __init__(self, limit: int = MAX_LOGINS):
-        self.limit = limit
-        self._ids: OrderedDict[str, None] = OrderedDict()
+    def __init__(self, path: Path | None = None, limit: int = MAX_LOGINS):
+        self.path, self.limit = path, limit
+        kept = read_kept(path)
+        self._ids: OrderedDict[str, None] = OrderedDict.fromkeys(
+            d for d in (kept if isinstance(kept, list) else []) if isinstance(d, str))
         self._lock = threading.Lock()
 
     def start(self) -> str:
         login = secrets.token_urlsafe(18)
         with self._lock:
-            self._ids[login] = None
+            self._ids[_digest(login)] = None
             while len(self._ids) > self.limit:
                 self._ids.popitem(last=False)
+            self._keep()
         return login
 
     def alive(self, login: object) -> bool:
         with self._lock:
-            return isinstance(login, str) and login in self._ids
+            return isinstance(login, str) and _digest(login) in self._ids
 
     def end(self, login: object) -> None:
         with self._lock:
-            if isinstance(login, str):
-                self._ids.pop(login, None)
+            if isinstance(login, str) and self._ids.pop(_digest(login), "gone") is None:
+                self._keep()
+
+    def _keep(self) -> None:
+        try:
+            write_kept(self.path, list(self._ids))
+        except OSError as err:      # a full card: the login works until the next restart
+            log.warning("cannot keep the logins in %s: %s", self.path, err)
+
+
+def _digest(login: str) -> str:
+    return hashlib.sha256(login.encode()).hexdigest()
 
 
 def host_name(value: str) -> str:
@@ -176,8 +208,16 @@ def csrf_ok(token: str | None) -> bool:
     return bool(expected and token and hmac.compare_digest(str(token), expected))
 
 
+def _pin_mark() -> str:
+    key = current_app.secret_key
+    return current_app.extensions["parlour"].guard.mark(
+        key if isinstance(key, bytes) else str(key).encode())
+
+
 def logged_in() -> bool:
-    return bool(session.get("pin_ok")) and \
+    """Signed in with the PIN in use now (a new PIN signs every phone out), by a login that
+    has not been ended."""
+    return bool(session.get("pin_ok")) and session.get("pin_mark") == _pin_mark() and \
         current_app.extensions["parlour"].logins.alive(session.get("login"))
 
 
@@ -185,6 +225,7 @@ def log_in() -> None:
     session.clear()
     session["pin_ok"] = True
     session["login"] = current_app.extensions["parlour"].logins.start()
+    session["pin_mark"] = _pin_mark()
     session["csrf"] = secrets.token_urlsafe(24)   # a fresh token on every login
 
 

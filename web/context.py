@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from web.auth import Logins, OwnNames, PinGuard
     from web.figures import Figures
     from web.device import DevicePanel
+    from web.phones import Pairings
     from web.stream import Hub
 
 
@@ -33,6 +34,7 @@ class Parlour:
     figures: "Figures | None" = None
     buttons: tuple["ButtonColour", ...] = ()              # the seat buttons' colours (X12)
     panel_open: bool = False              # the /device panel for other machines (with the PIN)
+    pairings: "Pairings | None" = None                    # phones paired with a seat button
 
 
 def parlour() -> Parlour:

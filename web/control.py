@@ -3,6 +3,7 @@ PIN login kept in the cookie session, CSRF token). Both run the same actions."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +16,7 @@ from companion.errors import BoardDataError, Refused
 from companion.events import DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
-from web import auth
+from web import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
 
@@ -37,9 +38,9 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ApiError(400, "'players' must be a list of names")
     if not players or len(players) > MAX_PLAYERS:
-        raise ApiError(400, f"'players' must name 1 to {MAX_PLAYERS} players")
+        raise ApiError(400, f"Name between 1 and {MAX_PLAYERS} players.")
     if any(len(p) > MAX_NAME for p in players):
-        raise ApiError(400, f"a player's name is longer than {MAX_NAME} characters")
+        raise ApiError(400, f"A player's name can be at most {MAX_NAME} letters.")
     options = data.get("options", {})
     if options is None:
         options = {}
@@ -53,8 +54,20 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
                                 or not all(is_whole(b) for b in buttons)):
         raise ApiError(400, "'buttons' must be a list of seat button numbers, one a player")
     pi, level = _pi_fields(data)
-    return session.new_game(game, players, options, board, by=BY, buttons=buttons, pi=pi,
-                            pi_level=level)
+    snapshot = session.new_game(game, players, options, board, by=BY, buttons=buttons, pi=pi,
+                                pi_level=level)
+    remember(session, players, pi, snapshot.get("at"))
+    return snapshot
+
+
+def remember(session: Session, players: list[str], pi: list[int], at: str | None) -> None:
+    """Add the game's typed names to the roster: not the Pi's, nor a button's colour (the
+    name of a player nobody named)."""
+    colours = {c.name.casefold() for c in parlour().buttons}
+    session.store.remember_names([name for seat, name in enumerate(players)
+                                  if seat not in pi and name.casefold() not in colours], at)
+
+
 def _pi_fields(data: dict[str, Any]) -> tuple[list[int], str | None]:
     """The seats the Pi plays and its level (the game refuses seats it cannot give it)."""
     pi = data.get("pi") or []
@@ -101,7 +114,9 @@ def _declare(session: Session, data: dict[str, Any]) -> dict[str, Any]:
 def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     event = {"type": "rename", "seat": field_int(data, "seat", low=0, high=MAX_SEAT),
              "name": field_str(data, "name", max_length=MAX_NAME)}
-    return session.submit(event, by=BY)
+    snapshot = session.submit(event, by=BY)
+    session.store.remember_names([event["name"].strip()])          # the roster
+    return snapshot
 
 
 ACTIONS: dict[str, Action] = {
@@ -153,8 +168,16 @@ def logout() -> Response:
 
 @bp.post("/api/control/<action>")
 def control(action: str) -> Response:
-    auth.require_pin_for_api()
     data = json_body(required=False)
+    try:
+        auth.require_pin_for_api()
+    except ApiError as err:
+        if err.status != 401 or parlour().pairings is None or \
+                parlour().pairings.button(seat.phone_token()) is None:
+            raise
+        if not auth.csrf_ok(request.headers.get(auth.CSRF_HEADER)):   # a paired phone's cookie
+            raise ApiError(403, "This page had expired: reload it and try again.") from None
+        return jsonify(seat.run_paired(action, data, run))
     return jsonify(run(action, data))
 
 
@@ -277,56 +300,96 @@ DONE = {"new-game": "New game started", "undo": "Undone", "roll": "Rolled",
         "press": "Pressed", "choose": "Chosen"}
 
 
-def _back() -> Response:
-    return redirect(url_for("pages.status") + "#control", code=303)
+TOLD_BY_LOG = ("roll", "press", "choose", "next")   # answered with what the game said
 
 
-def _form_checked() -> bool:
+def _fetched() -> bool:
+    """The page's script sent the form (it asks for JSON): answer in place, no reload."""
+    return request.accept_mimetypes.best == "application/json"
+
+
+# Messages written for the API and the log, said on the page in players' words.
+PLAYERS_WORDS = [
+    (re.compile(r"^a player's name must be 1 to (\d+) characters.*"),
+     r"A name can be 1 to \1 letters long"),
+    (re.compile(r"^option-[a-z-]+?-([a-z]+): .*"), r"\1: enter a whole number"),
+    (re.compile(r"^'(\w+)' must be from (-?\d+) to (-?\d+)"), r"\1: enter a number from \2 to \3"),
+    (re.compile(r"^'(\w+)' is missing"), r"Fill in \1"),
+]
+
+
+def players_words(message: str) -> str:
+    """'two players have the same name' -> 'Two players have the same name.'"""
+    for pattern, words in PLAYERS_WORDS:
+        message = pattern.sub(words, message)
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith((".", "!", "?", ")")) else message + "."
+
+
+def _say(message: str, category: str, status: int = 200) -> Response | None:
+    """Tell the player: as JSON to the script, else as a flash on the reloaded page."""
+    if category == "error":
+        message = players_words(message)
+    if _fetched():
+        response = jsonify(ok=category == "ok", message=message)
+        response.status_code = status
+        return response
+    flash(message, category)
+    return None
+
+
+def _back(answer: Response | None = None) -> Response:
+    return answer or redirect(url_for("pages.status") + "#control", code=303)
+
+
+def _form_checked() -> Response | None:
+    """None if the form's CSRF token is right, else the answer to send back."""
     if not auth.csrf_ok(request.form.get("csrf")):
-        flash("That form had expired: please try again.", "error")
-        return False
-    return True
+        return _back(_say("That form had expired: reload the page and try again.", "error", 403))
+    return None
 
 
 @bp.post("/control/login")
 def form_login() -> Response:
-    if _form_checked():
-        try:
-            ok = parlour().guard.check(auth.client_address(), request.form.get("pin", ""))
-        except ApiError as err:
-            flash(err.message, "error")
-            return _back()
-        if ok:
-            auth.log_in()
-            flash("PIN accepted: you can run the table from this phone.", "ok")
-        else:
-            flash("Wrong PIN.", "error")
-    return _back()
+    refused = _form_checked()
+    if refused:
+        return refused
+    try:
+        ok = parlour().guard.check(auth.client_address(), request.form.get("pin", ""))
+    except ApiError as err:
+        return _back(_say(err.message, "error", err.status))
+    if not ok:
+        return _back(_say("Wrong PIN.", "error", 403))
+    seat.keeping_pairing(auth.log_in)
+    return _back(_say("PIN accepted: you can run the table from this phone.", "ok"))
 
 
 @bp.post("/control/logout")
 def form_logout() -> Response:
-    if _form_checked():
-        auth.log_out()
-        flash("Logged out.", "ok")
-    return _back()
+    refused = _form_checked()
+    if refused:
+        return refused
+    seat.keeping_pairing(auth.log_out)
+    return _back(_say("Logged out.", "ok"))
 
 
 @bp.post("/control/<action>")
 def form_action(action: str) -> Response:
     if action not in FORMS:
         raise ApiError(404, f"unknown action {action[:40]!r}")
-    if not _form_checked():
-        return _back()
-    if not auth.logged_in():
-        flash("Enter the table's PIN first.", "error")
-        return _back()
+    refused = _form_checked()
+    if refused:
+        return refused
     try:
-        run(action, FORMS[action]())
-    except MalformedForm:
-        raise
+        data = FORMS[action]()
+        snapshot = run(action, data) if auth.logged_in() else \
+            seat.run_paired(action, data, run)
+    except MalformedForm as err:
+        if not _fetched():
+            raise               # no page sends it: a plain 400
+        return _say(err.message, "error", err.status)
     except ApiError as err:
-        flash(err.message, "error")
-    else:
-        flash(DONE[action], "ok")
-    return _back()
+        return _back(_say(err.message, "error", err.status))
+    words = snapshot.get("log") or []
+    told = words[-1] if action in TOLD_BY_LOG and words else DONE[action]
+    return _back(_say(told, "ok"))

@@ -22,7 +22,9 @@ from companion.replay import replay
 from companion.session import export_events
 from companion.stats import effective_rolls, randomizer_key, verify_rolls
 from companion.store import GameRecord, Store
-from web.summaries import Replayed, replayed, totals
+from web.history import result_rows, roster_totals
+from web.record import record_of
+from web.summaries import Replayed, replayed
 
 PAGE = 50            # games on one page of /history, /fairness or /api/games
 INLINE = 20          # games without figures a page may replay itself; past that it waits
@@ -78,11 +80,12 @@ class SharedWork:
 def compute_figures(store: Store, record: GameRecord) -> dict[str, Any]:
     """One game's figures from its stored log (the seed revealed if it is over)."""
     events = export_events(store, record.id)
-    names, scores = list(record.players), []
+    names, scores, result = list(record.players), [], []
     try:
-        players = replay(events).state.players          # the state, not its JSON: cheaper
-        names = [p.name for p in players] or names
-        scores = [p.score for p in players]
+        state = replay(events).to_json()
+        names = [p["name"] for p in state["players"]] or names
+        scores = [p["score"] for p in state["players"]]
+        result = result_rows(record_of(record, events, state))
     except ParlourError:
         pass                                   # a log that no longer replays: names as stored
     faces: dict[str, list[int]] = {}
@@ -102,7 +105,7 @@ def compute_figures(store: Store, record: GameRecord) -> dict[str, Any]:
         checked = {"ok": v.ok, "status": v.status, "message": v.message,
                    "problems": [str(p) for p in v.problems[:5]]}
     return {"rolls": rolls, "names": names, "scores": scores, "checked": checked,
-            "faces": faces}
+            "faces": faces, "result": result}
 
 
 def _as_stored(figures: dict[str, Any]) -> dict[str, Any]:
@@ -169,9 +172,10 @@ class Figures:
             self.written += 1
 
     def player_totals(self) -> list[dict[str, Any]]:
-        """Games and wins per player name (case-insensitive, spelt as first played)."""
-        return self.shared.get(("players", self.store.games_version()),
-                               lambda: totals(self.store.player_rows()))
+        """Games and wins per roster name (case-insensitive), by the names games ended with."""
+        roster = tuple(self.store.roster())
+        return self.shared.get(("players", self.store.games_version(), roster),
+                               lambda: roster_totals(self.store.player_rows(), list(roster)))
 
     def replayed(self, record: GameRecord) -> Replayed:
         """A shown game's log in words; the newest KEPT replays are kept."""

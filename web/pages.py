@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, render_template, url_for
 
 from companion.buttons import MAX_BUTTONS, ButtonColour, colour_of
+from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.stats import goodness_of_fit, randomizer_title
 from companion.store import GameRecord
@@ -17,6 +18,10 @@ from web.api import MAX_ID
 from web.context import page_start, parlour
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
 from web.figures import PAGE
+from web.history import STATUS_WORDS, history_row, utc_text
+from web.moves import game_moves, moves
+from web.record import bg_stats_link, bg_stats_play, game_record
+from web.seat import pairing
 from web.summaries import buttons, duration, summary, title, when
 
 bp = Blueprint("pages", __name__)
@@ -38,7 +43,7 @@ def ink(css: str) -> str:
 @bp.app_context_processor
 def helpers() -> dict[str, Any]:
     return {"button_colour": button_colour, "csrf_token": auth.csrf_token,
-            "logged_in": auth.logged_in, "when": when,
+            "logged_in": auth.logged_in, "when": when, "status_words": STATUS_WORDS,
             "button_names": [c.name for c in parlour().buttons]}
 
 
@@ -75,7 +80,34 @@ def status() -> str:
             "score": any(p.get("score") for p in players)}
     return render_template("status.html", state=state, show=show, games=game_choices(),
                            refresh=NOSCRIPT_REFRESH,
-                           winners_text=winners_text(state), roll_text=roll_text(state))
+                           winners_text=winners_text(state), roll_text=roll_text(state),
+                           **phone_view(state))
+def phone_view(state: dict[str, Any]) -> dict[str, Any]:
+    """The status page's moves for this phone (all with the PIN, its seat's when paired, none
+    when watching), its pairing, the roster and, once over, the links to keep the game."""
+    paired = pairing(state)
+    if auth.logged_in():
+        offered = moves(state)
+    elif paired["seat"] is not None:
+        offered = moves(state, paired["seat"])
+    else:
+        offered = []
+    info = game_moves()
+    game_id = state.get("game_id")
+    over_links = None
+    if state.get("phase") == "over" and game_id is not None:
+        over_links = {"record": url_for("api.game_record_json", game_id=game_id),
+                      "bg_stats": _bg_stats(parlour().session.store,
+                                            parlour().session.store.game(game_id)) or "#"}
+    kind = (state.get("randomizer") or {}).get("kind")
+    return {"moves": offered, "game_moves": info, "pairing": paired,
+            "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
+            and state.get("phase") != "over",
+            "roster": parlour().session.store.roster(),
+            "declares": bool((info.get(state.get("game") or "") or {}).get("declare")),
+            "over_links": over_links,
+            "commitment_words": "Dice commitment" if kind == "dice" else "Spin commitment"
+            if kind else "Commitment"}
 
 
 def _name(state: dict[str, Any], seat: Any) -> str:
@@ -97,7 +129,7 @@ def roll_text(state: dict[str, Any]) -> str:
     if not roll:
         return ""
     kind = (state.get("randomizer") or {}).get("kind")
-    what = "throw" if kind == "dice" else "spin"
+    what = "throw" if kind == "dice" else "spin" if kind else "roll"   # none: the lead's die
     return f"Last {what}: {_name(state, roll.get('seat'))} {roll.get('text', '')}".replace("  ", " ")
 
 
@@ -115,14 +147,8 @@ def games_page(endpoint: str) -> tuple[list[GameRecord], dict[str, str | None]]:
 @bp.get("/history")
 def history() -> str:
     records, links = games_page("pages.history")
-    store = parlour().session.store
-    rows = []
-    for record in records:
-        row = summary(record)
-        row["buttons"] = buttons(store, record)
-        row["when"] = when(record.created_at)
-        row["length"] = duration(record.created_at, record.ended_at)
-        rows.append(row)
+    kept = parlour().figures.of(records)
+    rows = [history_row(record, kept.get(record.id)) for record in records]
     return render_template("history.html", games=rows, links=links,
                            totals=parlour().figures.player_totals())
 
@@ -135,9 +161,19 @@ def history_game(game_id: int) -> str:
         abort(404)
     told = parlour().figures.replayed(record)
     return render_template("game.html", game=summary(record), record=record, told=told,
-                           buttons=buttons(store, record),
-                           when=when(record.created_at),
+                           buttons=buttons(store, record), bg_stats=_bg_stats(store, record),
+                           when=utc_text(record.created_at), created=record.created_at,
                            length=duration(record.created_at, record.ended_at))
+
+
+def _bg_stats(store, record) -> str | None:
+    """The BG Stats push link of a finished game that still replays."""
+    if record is None or not record.over:
+        return None
+    try:
+        return bg_stats_link(bg_stats_play(game_record(store, record)))
+    except ParlourError:
+        return None
 
 
 @bp.get("/fairness")
@@ -149,7 +185,8 @@ def fairness() -> str:
     for record in records:
         mine = kept.get(record.id, {})
         games.append({"id": record.id, "title": title(record.game), "status": record.status,
-                      "when": when(record.created_at), "commitment": record.commitment,
+                      "when": utc_text(record.created_at), "created": record.created_at,
+                      "commitment": record.commitment,
                       "seed": record.seed if record.over else None,
                       "verification": mine.get("checked"), "rolls": mine.get("rolls", 0)})
     counts, uncounted = figures.face_totals()

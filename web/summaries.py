@@ -3,7 +3,6 @@ roll statistics."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -71,23 +70,6 @@ def buttons(store: Store, record: GameRecord) -> list[int]:
     given = (store.first_event(record.id) or {}).get("buttons")
     ok = isinstance(given, list) and len(given) == len(record.players)
     return list(given) if ok else list(default_buttons(len(record.players)))
-
-
-def totals(rows: list[tuple[list[str], list[int] | None, str]]) -> list[dict[str, Any]]:
-    """Per player name (case-insensitive, spelt as first played): games and wins, most wins
-    first, from (players, winners, status) of each game, oldest first."""
-    games: Counter[str] = Counter()
-    wins: Counter[str] = Counter()
-    shown: dict[str, str] = {}
-    for players, winners, status in rows:
-        for seat, name in enumerate(players):
-            key = name.casefold()
-            shown.setdefault(key, name)
-            games[key] += 1
-            if status == "over" and seat in (winners or []):
-                wins[key] += 1
-    rows_out = [{"name": shown[k], "games": games[k], "wins": wins[k]} for k in games]
-    return sorted(rows_out, key=lambda r: (-r["wins"], -r["games"], r["name"].casefold()))
 
 
 def when(iso: str | None) -> str:

@@ -95,3 +95,25 @@ def test_x11_session_refuses_rename_correction_and_undo_once_over(session):
             session.submit(event)
     assert session.snapshot() == before
     assert len(session.store.events(before["game_id"])) == stored      # nothing stored
+
+
+def test_core_rename_and_its_undo_are_the_stored_game_names(tmp_path):
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32))
+    game_id = session.new_game("kat-en-muis", ["Player 1", "Player 2"])["game_id"]
+    session.submit({"type": "rename", "seat": 1, "name": "Ben"})
+    assert store.game(game_id).players == ["Player 1", "Ben"]
+    session.undo()
+    assert store.game(game_id).players == ["Player 1", "Player 2"]
+    store.close()
+
+
+def test_core_roster_keeps_each_name_once_in_its_first_spelling(tmp_path):
+    store = Store(tmp_path / "parlour.db")
+    store.remember_names(["ann", "Ben", " "])
+    store.remember_names(["Ann", "cy"])
+    assert store.roster() == ["ann", "Ben", "cy"]
+    store.close()
+    again = Store(tmp_path / "parlour.db")
+    assert again.roster() == ["ann", "Ben", "cy"]
+    again.close()

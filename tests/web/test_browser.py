@@ -45,16 +45,24 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+def phone_page(browser, viewport: dict, *, init_script: str | None = None, **options):
+    """A touch phone's page (yield it); no script error may happen on it."""
+    context = browser.new_context(viewport=viewport, device_scale_factor=2, has_touch=True,
+                                  **options)
     context.set_default_timeout(WAIT_MS)
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     yield page
     context.close()
     assert errors == [], errors
+
+
+@pytest.fixture
+def phone(browser):
+    yield from phone_page(browser, PHONE)
 
 
 def post(url: str, body: dict, pin: str | None = PIN) -> dict:

@@ -53,7 +53,7 @@
     var roll = state.last_roll;
     if (!roll) return "";
     var kind = (state.randomizer || {}).kind;
-    return ("Last " + (kind === "dice" ? "throw" : "spin") + ": " + name(state, roll.seat) + " " +
+    return ("Last " + (kind === "dice" ? "throw" : kind ? "spin" : "roll") + ": " + name(state, roll.seat) + " " +
       (roll.text || "")).replace("  ", " ");
   }
 
@@ -183,6 +183,7 @@
     current = state;
     render(state, fresh);
     if (seatsChanged) renderControls(state);
+    if (window.ParlourMoves) window.ParlourMoves.update(state);
     document.dispatchEvent(new CustomEvent("parlour:state", {detail: state}));
   }
 

@@ -1,0 +1,120 @@
+"""The join card: a printable page with the table's Wi-Fi and address as QR codes, so a guest
+scans one code to join the network and another to open the phone page.
+
+The Wi-Fi code uses the `WIFI:` text that phone cameras (Android 10+, iOS 11+) read:
+`WIFI:T:WPA;S:<name>;P:<password>;H:true;;`, with `\\ ; , : "` escaped by a backslash. Both codes
+come from `qrcode`, the library that also draws the OLED's code: its SVG factory needs no Pillow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+
+import qrcode
+import qrcode.image.svg
+from PIL import Image, ImageDraw
+
+from firmware.config import WiFi
+
+_SPECIAL = '\\;,:"'
+
+
+def _escape(text: str) -> str:
+    return "".join("\\" + c if c in _SPECIAL else c for c in text)
+
+
+def wifi_text(wifi: WiFi) -> str:
+    """The text of a Wi-Fi QR code for `wifi`."""
+    parts = [f"T:{wifi.security}", f"S:{_escape(wifi.ssid)}"]
+    if wifi.security != "nopass":
+        parts.append(f"P:{_escape(wifi.password)}")
+    if wifi.hidden:
+        parts.append("H:true")
+    return "WIFI:" + ";".join(parts) + ";;"
+
+
+def qr_matrix(data: str) -> list[list[bool]]:
+    """The modules of the smallest code for `data` (low error correction: it is printed or lit,
+    not scuffed), without its quiet zone."""
+    code = qrcode.QRCode(border=0, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(data)
+    code.make(fit=True)
+    return code.get_matrix()
+
+
+def _draw_code(image: Image.Image, matrix: list[list[bool]], x0: int, room: int) -> None:
+    """A code as big as `room` (square, full height) allows, dark on a lit quiet zone."""
+    n = len(matrix)
+    scale = max(1, (room - 4) // n)
+    side = n * scale + 4
+    left, top = x0 + (room - side) // 2, (image.height - side) // 2
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((left, top, left + side - 1, top + side - 1), fill=1)
+    for row, line in enumerate(matrix):
+        for col, dark in enumerate(line):
+            if dark:
+                x, y = left + 2 + col * scale, top + 2 + row * scale
+                draw.rectangle((x, y, x + scale - 1, y + scale - 1), fill=0)
+
+
+def two_codes(url: str, wifi: WiFi, size: tuple[int, int] = (128, 64)) -> Image.Image:
+    """The OLED page with the Wi-Fi code on the left and the table's address on the right."""
+    image = Image.new("1", size, 0)
+    half = size[0] // 2
+    _draw_code(image, qr_matrix(wifi_text(wifi)), 0, min(half, size[1]))
+    _draw_code(image, qr_matrix(url), half, min(half, size[1]))
+    return image
+
+
+PAGE_SECONDS = 5.0     # the start screen alternates: both codes, then the words
+
+
+def start_pages(url: str, wifi: WiFi, words: Callable[[str], Image.Image]) -> list[Image.Image]:
+    """The start screen's pages: with a Wi-Fi name, both codes (Wi-Fi on the left), then
+    `words(note)` (the address and PIN screen) naming the network; without one, the words alone."""
+    if not wifi.ssid:
+        return [words("")]
+    return [two_codes(url, wifi), words(f"Wi-Fi {wifi.ssid}")]
+
+
+def qr_svg(data: str, *, label: str) -> str:
+    """An inline SVG of the code, scaled by CSS, with an accessible label."""
+    image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2,
+                        error_correction=qrcode.constants.ERROR_CORRECT_L)
+    svg = image.to_string(encoding="unicode")
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" class="qr" ', 1)
+
+
+def card_html(url: str, wifi: WiFi, *, title: str = "Parlour") -> str:
+    """The printable join card: Wi-Fi (when configured) and the table's address."""
+    steps = []
+    if wifi.ssid:
+        shown = f"Password: <b>{escape(wifi.password)}</b>" if wifi.security != "nopass" \
+            else "No password"
+        steps.append(f"""<figure>{qr_svg(wifi_text(wifi), label=f"Join the Wi-Fi {wifi.ssid}")}
+  <figcaption><b>1. Join the Wi-Fi</b><br>{escape(wifi.ssid)}<br>{shown}</figcaption></figure>""")
+    number = "2. " if wifi.ssid else ""
+    steps.append(f"""<figure>{qr_svg(url, label=f"Open the table at {url}")}
+  <figcaption><b>{number}Open the table</b><br>{escape(url)}</figcaption></figure>""")
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}: join the table</title>
+<style>
+  @page {{ size: 148mm 105mm; margin: 8mm; }}
+  body {{ font: 12pt/1.35 Georgia, serif; color: #000; background: #fff; margin: 0; }}
+  main {{ max-width: 132mm; margin: 0 auto; padding: 4mm 0; text-align: center; }}
+  h1 {{ font-size: 20pt; margin: 0 0 2mm; letter-spacing: .04em; }}
+  p {{ margin: 0 0 4mm; }}
+  .codes {{ display: flex; justify-content: center; gap: 10mm; flex-wrap: wrap; }}
+  figure {{ margin: 0; width: 56mm; }}
+  .qr {{ width: 44mm; height: 44mm; display: block; margin: 0 auto 2mm; }}
+  figcaption {{ font-size: 11pt; overflow-wrap: anywhere; }}
+</style></head>
+<body><main>
+<h1>{escape(title)}</h1>
+<p>Point your phone's camera at {"each code in turn" if wifi.ssid else "the code"}.</p>
+<div class="codes">
+{chr(10).join(steps)}
+</div>
+</main></body></html>
+"""

@@ -1,0 +1,74 @@
+"""The join card: Wi-Fi and address QR codes on a printable page."""
+
+import re
+
+import pytest
+
+from firmware.card import card_html, qr_matrix, qr_svg, wifi_text
+from firmware.config import WiFi
+
+
+@pytest.mark.parametrize("wifi, text", [
+    (WiFi("Parlour", "secret"), "WIFI:T:WPA;S:Parlour;P:secret;;"),
+    (WiFi('Tea;Room', 'a:b,c"d\\e'), 'WIFI:T:WPA;S:Tea\\;Room;P:a\\:b\\,c\\"d\\\\e;;'),
+    (WiFi("Open house", "ignored", "nopass"), "WIFI:T:nopass;S:Open house;;"),
+    (WiFi("Hidden", "pw", "WPA", hidden=True), "WIFI:T:WPA;S:Hidden;P:pw;H:true;;"),
+])
+def test_card_wifi_text_escapes_the_special_characters(wifi, text):
+    assert wifi_text(wifi) == text
+
+
+def _modules(svg: str, border: int = 2) -> set[tuple[int, int]]:
+    """The dark modules an SvgPathImage draws (its path is one unit square per module)."""
+    return {(int(y) - border, int(x) - border)
+            for x, y in re.findall(r"M(\d+),(\d+)H\d+V\d+H\d+z", svg)}
+
+
+@pytest.mark.parametrize("data", ["http://192.168.1.20:8080/", "WIFI:T:WPA;S:Parlour;P:pw;;"])
+def test_card_svg_draws_the_code_for_its_data(data):
+    matrix = qr_matrix(data)
+    dark = {(r, c) for r, row in enumerate(matrix) for c, on in enumerate(row) if on}
+    assert _modules(qr_svg(data, label="x")) == dark
+    assert dark != _modules(qr_svg(data + "x", label="x"))
+
+
+def test_card_has_both_codes_with_words_when_wifi_is_set():
+    page = card_html("http://192.168.1.20:8080/", WiFi("Parlour <guests>", "pw&1"))
+    assert page.count("<svg ") == 2
+    assert 'aria-label="Join the Wi-Fi Parlour &lt;guests&gt;"' in page
+    assert "1. Join the Wi-Fi" in page and "2. Open the table" in page
+    assert "pw&amp;1" in page and "http://192.168.1.20:8080/" in page
+
+
+def test_card_without_wifi_has_only_the_address():
+    page = card_html("http://parlour.local:8080/", WiFi())
+    assert page.count("<svg ") == 1 and "Wi-Fi" not in page
+    assert "Open the table" in page and "1. " not in page
+
+
+def test_card_command_writes_the_card_from_the_config(tmp_path, capsys):
+    from firmware.cli import main
+    config = tmp_path / "parlour.toml"
+    config.write_text('[web]\nport = 9000\n[wifi]\nssid = "Parlour"\npassword = "tea-at-four"\n')
+    out = tmp_path / "card.html"
+    assert main(["card", "--config", str(config), "--url", "http://parlour.local:9000/",
+                 "--out", str(out)]) == 0
+    page = out.read_text()
+    assert page.count("<svg ") == 2 and "tea-at-four" in page
+    assert "http://parlour.local:9000/" in page
+    assert "the Wi-Fi Parlour" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("wifi, message", [
+    ('ssid = "Parlour"', "[wifi] password: WPA needs the network's password"),
+    ('ssid = "Parlour"\nsecurity = "WPA9"', "[wifi] security: expected one of WPA, WEP, nopass"),
+    ('ssid = "' + "x" * 33 + '"\nsecurity = "nopass"', "[wifi] ssid: a network name is at most"),
+    ('ssd = "Parlour"', "[wifi] ssd: unknown key"),
+])
+def test_card_command_refuses_a_bad_wifi_config_in_one_line(tmp_path, capsys, wifi, message):
+    from firmware.cli import main
+    config = tmp_path / "parlour.toml"
+    config.write_text("[wifi]\n" + wifi + "\n")
+    assert main(["card", "--config", str(config), "--out", str(tmp_path / "c.html")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and not (tmp_path / "c.html").exists()

@@ -1,0 +1,181 @@
+"""What the box keeps and does for the phones: the PIN and the sign-in secret in the data
+directory, a seat press that pairs a waiting phone, "New PIN" in the menu, names from the roster
+on the join screen, and the Wi-Fi code beside the address on the start screen."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from companion.session import Session
+from companion.store import Store
+from firmware import card, keys
+from firmware.config import WiFi
+from firmware.controller import Controller
+from firmware.inputs import InputEvent
+from firmware.phones import connect_phones, phone_options
+from web import create_app
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SEED = bytes(range(32))
+
+
+@pytest.fixture
+def session(tmp_path):
+    store = Store(tmp_path / "parlour.db")
+    yield Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
+    store.close()
+
+
+def press(c, kind, **fields):
+    c.handle(InputEvent(kind, **fields))
+    c.render()
+
+
+def test_keys_pin_is_made_once_and_kept_private(tmp_path):
+    pin = keys.stored_pin(tmp_path)
+    assert pin.isdigit() and len(pin) == 4
+    assert keys.stored_pin(tmp_path) == pin                       # a restart: the same PIN
+    assert os.stat(tmp_path / keys.PIN_FILE).st_mode & 0o777 == 0o600
+    (tmp_path / keys.PIN_FILE).write_text("12ab")                 # a mangled file: a new PIN
+    assert keys.stored_pin(tmp_path) != "12ab"
+    changed = keys.new_pin(tmp_path)
+    assert keys.stored_pin(tmp_path) == changed
+
+
+def test_keys_session_secret_survives_restarts_with_0600(tmp_path):
+    secret = keys.session_secret(tmp_path)
+    assert len(secret) == 32 and keys.session_secret(tmp_path) == secret
+    os.chmod(tmp_path / keys.SECRET_FILE, 0o644)
+    assert keys.session_secret(tmp_path) == secret
+    assert os.stat(tmp_path / keys.SECRET_FILE).st_mode & 0o777 == 0o600
+
+
+def wired(session, tmp_path, clock, *, pin_kept=True, wifi=WiFi()):
+    app = create_app(session, pin="2468", test_config={"TESTING": True},
+                     **phone_options(tmp_path))
+    c = Controller(session, seats=4, url="http://10.0.0.2:8080/", pin="2468", clock=clock)
+    connect_phones(c, app, tmp_path, pin_kept=pin_kept, wifi=wifi)
+    return c, app
+
+
+def test_phones_a_seat_press_pairs_the_waiting_phone_and_nothing_else(session, tmp_path, clock):
+    c, app = wired(session, tmp_path, clock)
+    pairings = app.extensions["parlour"].pairings
+    code = pairings.ask("phone-token")["code"]
+    c.update()
+    assert c.view()["flash"] == f"Phone {code}: press your seat button"
+    ARTIFACTS.mkdir(exist_ok=True)
+    c.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-pairing.png")
+    press(c, "press")                               # to the games screen
+    press(c, "press")                               # to join
+    press(c, "seat", seat=2)
+    assert c.view()["flash"] == "Phone paired with seat 3"
+    assert c.joined == [False] * 4                  # the press paired; it joined no one
+    press(c, "seat", seat=2)
+    assert c.joined[2]                              # the next press is the game's again
+    assert pairings.button("phone-token") == 3
+
+
+def test_phones_new_pin_from_the_menu_signs_phones_out(session, tmp_path, clock):
+    c, app = wired(session, tmp_path, clock)
+    press(c, "hold")
+    assert "New PIN" in c.menu_items
+    press(c, "turn", detents=c.menu_items.index("New PIN"))
+    press(c, "press")
+    assert c.screen == "confirm"
+    press(c, "turn", detents=1)
+    press(c, "press")
+    assert c.screen == "pin" and c.pin != "2468"
+    assert keys.stored_pin(tmp_path) == c.pin
+    guard = app.extensions["parlour"].guard
+    assert guard.check("10.0.0.9", c.pin) and not guard.check("10.0.0.9", "2468")
+    image = c.render().resize((512, 256), Image.NEAREST)
+    ARTIFACTS.mkdir(exist_ok=True)
+    image.save(ARTIFACTS / "oled-new-pin.png")
+
+
+def test_phones_a_configured_pin_is_not_changed_from_the_menu(session, tmp_path, clock):
+    c, _ = wired(session, tmp_path, clock, pin_kept=False)
+    press(c, "hold")
+    assert "New PIN" not in c.menu_items
+
+
+def test_phones_join_screen_takes_roster_names_by_the_knob(session, tmp_path, clock):
+    session.store.remember_names(["Ann", "Ben"])
+    c, _ = wired(session, tmp_path, clock)
+    press(c, "press")
+    press(c, "press")                               # Kat en Muis, the first game: join
+    press(c, "turn", detents=2)                     # "", Ann, Ben -> Ben
+    press(c, "seat", seat=0)
+    press(c, "turn", detents=-1)                    # -> Ann
+    ARTIFACTS.mkdir(exist_ok=True)
+    c.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-join-roster.png")
+    press(c, "seat", seat=3)
+    press(c, "press")
+    assert [p["name"] for p in session.snapshot()["players"]] == ["Ben", "Ann"]
+
+
+def test_phones_start_screen_alternates_both_codes_and_the_words(session, tmp_path, clock):
+    wifi = WiFi(ssid="Parlour Guest", password="chips and dice")
+    c, _ = wired(session, tmp_path, clock, wifi=wifi)
+    frames = []
+    for _ in range(2):
+        c.update()
+        frames.append(c.render())
+        clock.advance(card.PAGE_SECONDS)
+    both = card.two_codes("http://10.0.0.2:8080/", wifi)
+    assert both.getbbox() is not None and both.size == (128, 64)
+    left, right = both.crop((0, 0, 64, 64)), both.crop((64, 0, 128, 64))
+    assert left.tobytes() != right.tobytes()        # two different codes
+    pages = card.start_pages("http://10.0.0.2:8080/", wifi, lambda note: Image.new("1", (128, 64)))
+    assert len(pages) == 2 and pages[0].tobytes() == both.tobytes()
+    assert len(card.start_pages("http://x/", WiFi(), lambda note: both)) == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    for n, frame in enumerate(frames):
+        frame.resize((512, 256), Image.NEAREST).save(ARTIFACTS / f"oled-start-{n}.png")
+    assert frames[0].tobytes() != frames[1].tobytes()
+
+
+def test_phones_runner_hands_the_web_the_kept_secret_and_the_box_its_hooks(tmp_path,
+                                                                          mock_factory):
+    from firmware import runner
+    from firmware.config import Config
+    pin = keys.stored_pin(tmp_path)
+    table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
+                         config=Config(data_dir=tmp_path), pin=pin, pin_kept=True)
+    try:
+        app = table.web.app
+        assert app.secret_key == keys.session_secret(tmp_path)        # the same after a restart
+        pairings = app.extensions["parlour"].pairings
+        assert table.controller.pair_press == pairings.press
+        assert pairings.path == tmp_path / "phones.json"
+        assert table.controller.new_pin is not None
+    finally:
+        table.close()
+
+
+@pytest.mark.slow
+def test_phones_parlour_run_keeps_its_made_pin_across_restarts(tmp_path):
+    import json
+    import urllib.request
+
+    from simulated_table import SimulatedTable
+
+    def new_game(url: str, pin: str) -> int:
+        request = urllib.request.Request(
+            url + "/api/control/new-game", method="POST",
+            data=json.dumps({"game": "kat-en-muis", "players": ["Ann", "Ben"]}).encode(),
+            headers={"Content-Type": "application/json", "X-Parlour-Pin": pin})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status
+
+    pins = []
+    for _ in range(2):
+        with SimulatedTable(tmp_path / "data", tmp_path, pin=None) as table:
+            pins.append((tmp_path / "data" / keys.PIN_FILE).read_text())
+            assert new_game(table.url, pins[-1]) == 200
+    assert pins[0] == pins[1] and len(pins[0]) == 4

@@ -1,0 +1,225 @@
+"""The phone as players hold it (390x844, touch) in Debian's chromium against a real
+`parlour run --sim`: pairing a seat and spinning from it, Domino Rex squares, refusals shown
+where the player looks, history and the BG Stats link. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from simulated_table import PIN, SimulatedTable
+from test_browser import CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+
+PHONE = {"width": 390, "height": 844}
+BUZZ = "navigator.vibrate = function (p) { window.buzzes = (window.buzzes || 0) + 1; return true; };"
+
+
+def state(url: str) -> dict:
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
+        return json.loads(answer.read())
+
+
+def roll_until(url: str, awaiting: tuple[str, ...]) -> dict:
+    """Throw for the lead (through the API) until the game awaits one of `awaiting`."""
+    now = state(url)
+    for _ in range(40):
+        if now["phase"] == "play" and now["awaiting"] in awaiting:
+            return now
+        now = post(url + "/api/control/roll", {})
+    raise AssertionError(f"the lead never ended: {now['prompt']}")
+
+
+@pytest.fixture
+def phone(browser):  # noqa: F811
+    yield from phone_page(browser, PHONE, init_script=BUZZ, is_mobile=True)
+
+
+def sign_in(phone, url: str) -> None:
+    from playwright.sync_api import expect
+    phone.goto(url + "/")
+    phone.fill("#login input[name=pin]", PIN)
+    phone.click("#login button")
+    expect(phone.locator("#logout")).to_be_visible()
+
+
+def fits(phone) -> None:
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def in_view(phone, selector: str) -> None:
+    box = phone.locator(selector).bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+
+
+def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_path, phone):
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "cats-and-mice", "players": ["Ann", "Benedictcumberbatchsmyth"]})
+        now = roll_until(table.url, ("roll",))
+        seat = now["turn"]
+        name = now["players"][seat]["name"]
+        phone.goto(table.url + "/")
+        expect(phone.locator("#moves button")).to_have_count(0)          # watching: no moves
+        phone.get_by_role("button", name="Pair this phone with my seat").click()
+        expect(phone.locator("#pair-wait")).to_contain_text("Press your seat button on the box now")
+        code = phone.locator("#pair-code").inner_text()
+        assert len(code) == 2 and code.isdigit()
+        screenshot(phone, "phone-pairing.png")
+        post(table.url + "/device/input", {"input": "seat", "seat": seat}, pin=None)
+        expect(phone.locator("#paired-line")).to_contain_text(f"seat {seat + 1}")
+        expect(phone.locator("#your-turn")).to_have_text(f"Your turn, {name}")
+        assert phone.evaluate("window.buzzes") >= 1                      # told by vibration
+        assert phone.title().startswith("Your turn · ")
+        expect(phone.locator("#moves button")).to_have_text(["Spin"])    # not "Throw", no PIN
+        before = state(table.url)["rolls"]
+        box = phone.locator("#dial").bounding_box()
+        phone.mouse.move(box["x"] + 10, box["y"] + box["height"] / 2)    # a swipe on the dial
+        phone.mouse.down()
+        phone.mouse.move(box["x"] + box["width"] - 10, box["y"] + box["height"] / 2, steps=5)
+        phone.mouse.up()
+        expect(phone.locator("#moves-answer")).to_contain_text(f"{name} spins")
+        assert state(table.url)["rolls"] == before + 1
+        expect(phone.locator("#moves button")).to_have_text(["Cat takes a mouse", "End turn"])
+        fits(phone)
+        screenshot(phone, "phone-paired-spun.png")
+        phone.get_by_role("button", name="End turn").click()
+        expect(phone.locator("#your-turn")).to_be_hidden()
+        expect(phone.locator("#moves button")).to_have_count(0)          # the other seat's turn
+        assert state(table.url)["turn"] != seat
+    with SimulatedTable(tmp_path / "data", tmp_path) as again:           # a restart
+        phone.goto(again.url + "/")
+        expect(phone.locator("#paired-line")).to_contain_text(f"seat {seat + 1} ({name})")
+        phone.get_by_role("button", name="Unpair this phone").click()
+        expect(phone.locator("#pair-answer")).to_have_text(
+            "Unpaired: this phone no longer plays a seat.")
+        expect(phone.locator("#pair-button")).to_be_visible()
+
+
+def test_browser_phone_chooses_a_domino_rex_square_and_stays_signed_in(tmp_path, phone):
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone, table.url)
+        post(table.url + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("choose",))
+        covered = sorted(set(now["players"][now["turn"]]["covered"]))
+        expect(phone.locator("#moves button")).to_have_text([str(v) for v in covered])
+        assert phone.get_by_role("button", name="End turn").count() == 0     # D2: never offered
+        phone.locator("#moves button", has_text=str(covered[0])).first.click()
+        expect(phone.locator("#moves-answer")).to_contain_text(f"uncovers {covered[0]}")
+        assert state(table.url)["turn"] != now["turn"]
+        fits(phone)
+        screenshot(phone, "phone-domino-rex.png")
+    with SimulatedTable(tmp_path / "data", tmp_path) as again:           # signed in after a restart
+        phone.goto(again.url + "/")
+        expect(phone.locator("#logout")).to_be_visible()
+
+
+def test_browser_phone_refusals_show_beside_the_control(tmp_path, phone):
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        phone.goto(table.url + "/")
+        phone.fill("#login input[name=pin]", "0000")
+        phone.click("#login button")
+        expect(phone.locator("#login + .answer")).to_have_text("Wrong PIN.")
+        in_view(phone, "#login + .answer")
+        sign_in(phone, table.url)
+        phone.locator("#new-game-box summary").click() if not phone.locator(
+            "#new-game").is_visible() else None
+        phone.select_option("#game-choice", "kat-en-muis")
+        phone.click("#new-game button[type=submit]")
+        expect(phone.locator("#new-game + .answer")).to_have_text("Name between 1 and 12 players.")
+        in_view(phone, "#new-game + .answer")
+        screenshot(phone, "phone-refused.png")
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        phone.fill("#new-game input[name=player] >> nth=0", "Cy")
+        phone.fill("#new-game input[name=player] >> nth=1", "Di")
+        phone.click("#new-game button[type=submit]")
+        expect(phone.locator("#new-game .confirm")).to_contain_text("starting this one sets it aside")
+        phone.get_by_role("button", name="No, go back").click()
+        assert [p["name"] for p in state(table.url)["players"]] == ["Ann", "Ben"]
+        phone.locator("#end-box summary").click()
+        phone.click("#end button[type=submit]")
+        expect(phone.locator("#end .confirm")).to_contain_text("Set this game aside?")
+        in_view(phone, "#end .confirm")
+        phone.get_by_role("button", name="No, go back").click()
+        assert state(table.url)["game"] == "kat-en-muis"                  # nothing happened
+        phone.click("#end button[type=submit]")
+        phone.get_by_role("button", name="Set it aside").click()
+        expect(phone.locator("#end + .answer")).to_have_text("Game set aside")
+        assert state(table.url)["game"] is None
+
+
+def test_browser_phone_history_and_the_bg_stats_link(tmp_path, phone):
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        long_name = "Wilhelmina Konstantinopo"
+        post(table.url + "/api/control/new-game", {"game": "lost-diamond", "players": ["Ann", "Ben"]})
+        post(table.url + "/api/control/end", {})
+        post(table.url + "/api/control/new-game",
+             {"game": "free-play", "players": ["Cy", long_name],
+              "options": {"randomizer": {"kind": "none"}}})
+        post(table.url + "/api/control/press", {"seat": 1})
+        post(table.url + "/api/control/press", {"seat": 1})
+        post(table.url + "/api/control/rename", {"seat": 0, "name": "Cyril"})
+        post(table.url + "/api/control/declare", {"winners": [1]})
+        phone.goto(table.url + "/")
+        link = phone.locator("#bg-stats-link")
+        expect(link).to_be_visible()
+        href = link.get_attribute("href")
+        prefix = "https://app.bgstatsapp.com/createPlay.html?data="
+        assert href.startswith(prefix)
+        play = json.loads(urllib.parse.unquote(href[len(prefix):]))
+        assert play["sourceName"] == "Parlour" and play["game"]["name"] == "Free play"
+        assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == \
+            [("Cyril", 0, False), (long_name, 2, True)]
+        expect(phone.locator("#record-link")).to_be_visible()
+        fits(phone)
+        screenshot(phone, "phone-game-over.png")
+        phone.goto(table.url + "/history")
+        rows = phone.locator("#games > li")
+        expect(rows).to_have_count(2)
+        expect(rows.nth(0)).to_contain_text(f"won by {long_name}")
+        expect(rows.nth(0)).to_contain_text("2 pts")
+        expect(rows.nth(0)).to_contain_text("Cyril")                      # the rename
+        expect(rows.nth(1)).to_contain_text("set aside")
+        assert "UTC" not in rows.nth(0).locator("time").inner_text()      # the phone's own time
+        fits(phone)
+        screenshot(phone, "phone-history.png")
+        rows.nth(0).get_by_role("link", name="Free play").click()
+        expect(phone.locator("#log li").last).to_contain_text(long_name)
+        overflow = phone.evaluate(
+            "getComputedStyle(document.getElementById('log')).overflowY")
+        assert overflow == "visible"                                     # the log in full
+        screenshot(phone, "phone-history-game.png")
+
+
+def test_browser_phone_without_javascript_still_plays_and_asks_first(
+        tmp_path, browser):  # noqa: F811
+    from playwright.sync_api import expect
+    for phone in phone_page(browser, PHONE, java_script_enabled=False):
+        with SimulatedTable(tmp_path / "data", tmp_path) as table:
+            post(table.url + "/api/control/new-game",
+                 {"game": "cats-and-dogs", "players": ["Ann", "Ben"]})
+            phone.goto(table.url + "/")
+            phone.fill("#login input[name=pin]", PIN)
+            phone.click("#login button")
+            expect(phone.locator(".flash.ok")).to_have_text(
+                "PIN accepted: you can run the table from this phone.")
+            phone.click("#moves button")                                  # Spin, as a form
+            expect(phone.locator(".flash.ok")).to_contain_text(" spins ")
+            phone.locator("#end-box summary").click()
+            phone.click("#end button[type=submit]")                     # not ticked: not sent
+            assert state(table.url)["game"] == "cats-and-dogs"
+            phone.check("#end input[name=sure]")
+            phone.click("#end button[type=submit]")
+            expect(phone.locator(".flash.ok")).to_have_text("Game set aside")
+            assert state(table.url)["game"] is None
+            screenshot(phone, "phone-no-javascript.png")

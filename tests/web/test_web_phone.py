@@ -1,0 +1,290 @@
+"""The phone as a controller: pairing with a seat button, what a paired phone may do without
+the PIN, the PIN changed from the box, answers in players' words, the moves offered, the
+roster, and history for a score app's users."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+from web.figures import PAGE
+from web.moves import game_moves, moves
+from web.phones import Pairings, seat_of_button
+from web_support import PIN, play_to_the_end
+
+JSON = {"Accept": "application/json"}
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def csrf_of(page: str) -> str:
+    return re.search(r'data-csrf="([^"]+)"', page).group(1)
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def pairings(tmp_path, clock):
+    return Pairings(tmp_path / "phones.json", clock=clock)
+
+
+@pytest.fixture
+def paired_app(make_app, pairings):
+    return make_app(pairings=pairings)
+
+
+@pytest.fixture
+def phone(paired_app):
+    """A phone's client and its CSRF token (watching: no PIN)."""
+    client = paired_app.test_client()
+    return client, csrf_of(client.get("/").get_data(as_text=True))
+
+
+def pair(phone, pairings, button: int) -> None:
+    client, token = phone
+    answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token})
+    assert answer.status_code == 200 and len(answer.get_json()["code"]) == 2
+    assert pairings.press(button)
+
+
+def test_phone_pairing_takes_the_next_seat_press_within_the_window(pairings, clock, tmp_path):
+    assert not pairings.press(1)                       # nobody asked: the press is the game's
+    code = pairings.ask("token-a")["code"]
+    assert pairings.waiting() == code
+    clock.now += 29
+    assert pairings.press(3)
+    assert pairings.button("token-a") == 3 and pairings.waiting() is None
+    assert not pairings.press(2)                       # used up
+    pairings.ask("token-b")
+    clock.now += 31
+    assert not pairings.press(2) and pairings.button("token-b") is None   # too late
+    kept = Pairings(tmp_path / "phones.json", clock=clock)                # after a restart
+    assert kept.button("token-a") == 3
+    assert "token-a" not in (tmp_path / "phones.json").read_text()        # only digests
+    assert os.stat(tmp_path / "phones.json").st_mode & 0o777 == 0o600
+    assert kept.forget("token-a") and kept.button("token-a") is None
+    assert Pairings(tmp_path / "phones.json", clock=clock).button("token-a") is None
+
+
+def test_phone_pairing_a_newer_request_replaces_an_older(pairings):
+    pairings.ask("stranger")
+    pairings.ask("mine")
+    assert pairings.press(2)
+    assert pairings.button("mine") == 2 and pairings.button("stranger") is None
+
+
+def test_phone_pairing_file_that_is_broken_pairs_no_one(tmp_path, clock):
+    (tmp_path / "phones.json").write_text('{"paired": {"x": "seven", "y": true}}')
+    assert Pairings(tmp_path / "phones.json", clock=clock).button("x") is None
+    (tmp_path / "phones.json").write_text("not json")
+    assert Pairings(tmp_path / "phones.json", clock=clock).status("x")["button"] is None
+
+
+def test_phone_seat_of_button_follows_the_state_buttons():
+    state = {"players": [{"name": "Ann", "button": 4}, {"name": "Ben", "button": 2}]}
+    assert seat_of_button(state, 2) == 1 and seat_of_button(state, 1) is None
+    assert seat_of_button({"players": [{"name": "Ann"}, {"name": "Ben"}]}, 2) == 1
+
+
+def test_phone_asking_to_pair_needs_the_page_token(phone):
+    client, _ = phone
+    answer = client.post("/api/pair")
+    assert answer.status_code == 403 and "reload" in answer.get_json()["error"]
+
+
+def test_phone_paired_spins_presses_and_ends_only_its_own_turn(phone, pairings, control,
+                                                                session):
+    client, token = phone
+    control("new-game", {"game": "cats-and-mice", "players": ["Ann", "Ben"]})
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="test")
+    turn = session.snapshot()["turn"]
+    other = 1 - turn
+    headers = {"X-Parlour-Csrf": token}
+    assert client.post("/api/control/roll", headers=headers).status_code == 401   # not paired
+    pair(phone, pairings, button=other + 1)
+    assert client.get("/api/pair").get_json()["seat"] == other
+    refused = client.post("/api/control/roll", headers=headers)
+    assert refused.status_code == 409
+    assert refused.get_json()["error"] == f"It is {session.snapshot()['players'][turn]['name']}'s turn, not yours."
+    assert client.post("/api/control/undo", headers=headers).status_code == 403
+    assert client.post("/api/control/new-game", headers=headers,
+                       json={"game": "gantlope", "players": ["X", "Y"]}).status_code == 403
+    assert client.post("/api/control/roll").status_code == 403        # no CSRF header
+    pairings.forget("nobody")
+    client.post("/api/pair/forget", headers=headers)
+    pair(phone, pairings, button=turn + 1)
+    rolled = client.post("/control/roll", data={"csrf": token}, headers=JSON)   # the page's form
+    assert rolled.status_code == 200 and " spins " in rolled.get_json()["message"]
+    assert client.post("/api/control/press", headers=headers,
+                       json={"seat": other}).status_code == 403             # not its seat
+    pressed = client.post("/api/control/press", headers=headers, json={"seat": turn})
+    assert pressed.status_code == 200 and "takes a mouse" in pressed.get_json()["log"][-1]
+    assert client.post("/api/control/next", headers=headers).status_code == 200
+    assert session.snapshot()["turn"] == other
+
+
+def test_phone_pin_change_signs_phones_out(paired_app):
+    client = paired_app.test_client()
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    client.post("/control/login", data={"pin": PIN, "csrf": token})
+    assert 'id="logout"' in client.get("/").get_data(as_text=True)
+    paired_app.extensions["parlour"].guard.set_pin("97531")
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="logout"' not in page and 'id="login"' in page
+    token = csrf_of(page)
+    answer = client.post("/control/login", data={"pin": PIN, "csrf": token}, headers=JSON)
+    assert answer.status_code == 403 and answer.get_json()["message"] == "Wrong PIN."
+    assert client.post("/control/login", data={"pin": "97531", "csrf": token},
+                       headers=JSON).status_code == 200
+
+
+def test_phone_form_answers_in_players_words_as_json(client, control):
+    page = client.get("/").get_data(as_text=True)
+    token = csrf_of(page)
+    client.post("/control/login", data={"pin": PIN, "csrf": token})
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    answer = client.post("/control/new-game", headers=JSON,
+                         data={"csrf": token, "game": "kat-en-muis", "player": ["", ""]})
+    assert answer.status_code == 400
+    assert answer.get_json() == {"ok": False, "message": "Name between 1 and 12 players."}
+    assert control("new-game", {"game": "kat-en-muis", "players": []}).get_json()["error"] == \
+        "Name between 1 and 12 players."
+    long = client.post("/control/new-game", headers=JSON,
+                       data={"csrf": token, "game": "kat-en-muis", "player": ["Ann", "x" * 30]})
+    assert long.get_json()["message"] == "A name can be 1 to 24 letters long."
+    stake = client.post("/control/new-game", headers=JSON, data={
+        "csrf": token, "game": "kat-en-muis", "player": ["Ann", "Ben"],
+        "option-kat-en-muis-stake": "lots"})
+    assert stake.get_json()["message"] == "Stake: enter a whole number."
+    expired = client.post("/control/undo", headers=JSON, data={"csrf": "old"})
+    assert expired.status_code == 403 and "reload the page" in expired.get_json()["message"]
+    no_js = client.post("/control/new-game", data={"csrf": token, "game": "kat-en-muis"})
+    assert no_js.status_code == 303                       # without a script: the old redirect
+
+
+@pytest.mark.parametrize("game, players, awaiting, expect", [
+    ("kat-en-muis", ["Ann", "Ben"], "roll", [("roll", "Throw the dice")]),
+    ("cats-and-dogs", ["Ann", "Ben"], "roll", [("roll", "Spin")]),
+    ("lifes-mishaps", ["Ann", "Ben"], "roll", [("roll", "Throw the die")]),
+    ("lost-diamond", ["Ann", "Ben"], "roll", [("roll", "Spin"), ("next", "Move in the Field")]),
+])
+def test_phone_moves_offer_what_the_game_awaits(session, game, players, awaiting, expect):
+    session.new_game(game, players)
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="test")
+    state = session.snapshot()
+    assert state["awaiting"] == awaiting
+    assert [(m["action"], m["label"]) for m in moves(state)] == expect
+
+
+def test_phone_moves_domino_rex_d2_choices_and_never_end_turn(session):
+    session.new_game("domino-rex", ["Ann", "Ben"])
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="test")
+    state = session.snapshot()
+    offered = moves(state)
+    covered = sorted(set(state["players"][state["turn"]]["covered"]))
+    assert [(m["action"], m["value"]) for m in offered] == [("choose", v) for v in covered]
+    assert moves(state, seat=1 - state["turn"]) == []          # a paired phone off turn
+
+
+def test_phone_moves_fox_f2_offers_no_buttons_the_board_makes_the_moves(session):
+    state = session.new_game("fox-and-geese", ["Ann", "Ben"])
+    assert state["awaiting"] == "move" and moves(state) == []
+    assert game_moves()["fox-and-geese"]["press"] is None
+    assert game_moves()["fox-and-geese"]["next"] is None
+    state = session.submit({"type": "move", "path": state["board"]["moves"][0]})
+    assert state["turn"] == 0 and moves(state) == [] and moves(state, seat=0) == []
+
+
+def test_phone_roster_remembers_typed_names_and_totals_follow_renames(client, control, session):
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    control("rename", {"seat": 1, "name": "Benjamin"})
+    play_to_the_end(session)
+    session.new_game("kat-en-muis", ["Player 1", "Player 2"], by="knob")   # the box's defaults
+    session.new_game("kat-en-muis", ["Player 1", "Player 2"], by="knob")
+    assert session.store.roster() == ["Ann", "Ben", "Benjamin"]
+    page = client.get("/history").get_data(as_text=True)
+    totals = page[page.index('id="totals"'):]
+    names = re.findall(r'<td class="who">([^<]+)</td>', totals)
+    assert sorted(names) == ["Ann", "Benjamin"]            # no pooled "Player 1", Ben renamed
+    words = re.sub(r"<[^>]+>", " ", page)
+    assert "set aside" in words and "abandoned" not in words
+    client.post("/control/login", data={"pin": PIN, "csrf": csrf_of(client.get("/").get_data(
+        as_text=True))})
+    datalist = client.get("/").get_data(as_text=True).split('<datalist id="roster">')[1]
+    assert datalist.startswith('<option value="Ann"><option value="Ben"><option value="Benjamin">')
+
+
+def test_phone_history_is_paginated_and_times_are_labelled(client, session):
+    for n in range(PAGE + 2):
+        session.new_game("kat-en-muis", [f"A{n}", f"B{n}"])
+    first = client.get("/history").get_data(as_text=True)
+    assert first.count('class="game-row') == PAGE and "A0" not in first
+    assert "UTC</time>" in first
+    older = re.search(r'href="([^"]*before=\d+)" rel="next">Older games', first).group(1)
+    second = client.get(older.replace("&amp;", "&")).get_data(as_text=True)
+    assert second.count('class="game-row') == 2 and "A0" in second and "Newest games" in second
+    assert client.get("/history?page=2").get_data(as_text=True).count('class="game-row') == 2
+    assert client.get("/history?page=x%00").status_code == 400
+
+
+def test_phone_status_page_at_the_end_links_bg_stats_and_the_record(client, control, session):
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    end = play_to_the_end(session)
+    page = client.get("/").get_data(as_text=True)
+    link = re.search(r'id="bg-stats-link" href="([^"]+)"', page).group(1)
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    assert f'href="/api/games/{end["game_id"]}/record"' in page
+    record = client.get(f"/api/games/{end['game_id']}/record").get_json()
+    assert json.dumps(record["players"][0]["name"]) == '"Ann"'
+
+
+def test_phone_signing_in_and_out_keeps_the_pairing(phone, pairings):
+    client, token = phone
+    pair(phone, pairings, button=2)
+    signed_in = client.post("/control/login", data={"pin": PIN, "csrf": token})
+    assert "Expires=" in signed_in.headers["Set-Cookie"]        # outlives the browser session
+    assert client.get("/api/pair").get_json()["button"] == 2
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    client.post("/control/logout", data={"csrf": token})
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="login"' in page and client.get("/api/pair").get_json()["button"] == 2
+
+
+def test_phone_paired_move_is_checked_and_made_with_the_table_held(paired_app, pairings,
+                                                                   session):
+    import threading
+
+    from flask import session as cookie
+
+    from web import seat
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    pairings.ask("phone-token")
+    pairings.press(session.snapshot()["turn"] + 1)
+    others: list[bool] = []
+
+    def probe(action, data):
+        other = threading.Thread(target=lambda: others.append(
+            session.locked().acquire(blocking=False)))
+        other.start()
+        other.join()
+        return {"action": action}
+
+    with paired_app.test_request_context("/"):
+        cookie["phone"] = "phone-token"
+        assert seat.run_paired("roll", {}, probe) == {"action": "roll"}
+    assert others == [False]                  # nobody else could change the table meanwhile

@@ -1,0 +1,79 @@
+"""A game's record and its BG Stats push link (GET /api/games/<id>/record)."""
+
+import json
+from urllib.parse import unquote
+
+import pytest
+
+from web.record import (BG_STATS_FIELDS, BG_STATS_GAME_FIELDS, BG_STATS_PLAYER_FIELDS,
+                        BG_STATS_URL, _ranks)
+from web_support import play_to_the_end
+
+
+def _payload(link: str) -> dict:
+    assert link.startswith(BG_STATS_URL)
+    data = link[len(BG_STATS_URL):]
+    assert " " not in data and "{" not in data          # url-encoded, as documented
+    return json.loads(unquote(data))
+
+
+def test_record_bg_stats_link_carries_only_documented_fields(client, kat, session):
+    over = play_to_the_end(session)
+    body = client.get(f"/api/games/{kat['game_id']}/record").get_json()
+    play = _payload(body["bg_stats"])
+    assert set(play) <= BG_STATS_FIELDS
+    assert set(play["game"]) <= BG_STATS_GAME_FIELDS
+    assert all(set(p) <= BG_STATS_PLAYER_FIELDS for p in play["players"])
+    assert play["sourceName"] == "Parlour"
+    assert play["game"]["name"] == "Kat en Muis" and play["game"]["noPoints"] is False
+    assert [p["name"] for p in play["players"]] == ["Ann", "Ben"]
+    winner = over["winners"][0]
+    assert [p["winner"] for p in play["players"]] == [s == winner for s in (0, 1)]
+    assert [p["score"] for p in play["players"]] == [p["chips"] for p in over["players"]]
+    assert play["players"][winner]["rank"] == 1 and play["players"][1 - winner]["rank"] == 2
+    assert [p["startPlayer"] for p in play["players"]].count(True) == 1
+    assert play["players"][over["order"][0]]["startPlayer"] is True
+    assert play["playDate"] == "2024-05-01 19:00:00"          # the first event's time
+    assert isinstance(play["durationMin"], int) and play["durationMin"] >= 0
+
+
+def test_record_of_a_game_being_played_has_no_link_and_no_ranks(client, kat):
+    body = client.get(f"/api/games/{kat['game_id']}/record").get_json()
+    assert body["status"] == "playing" and "bg_stats" not in body
+    assert [p["rank"] for p in body["players"]] == [None, None]
+    assert [p["name"] for p in body["players"]] == ["Ann", "Ben"]
+
+
+def test_record_of_a_race_game_has_no_points(client, control, session):
+    game = control("new-game", {"game": "cats-and-dogs", "players": ["Ann", "Ben"]}).get_json()
+    for _ in range(3000):
+        if session.snapshot()["phase"] == "over":
+            break
+        session.roll(by="test")
+    play = _payload(client.get(f"/api/games/{game['game_id']}/record").get_json()["bg_stats"])
+    assert play["game"]["noPoints"] is True
+    assert all("score" not in p for p in play["players"])
+    assert sorted(p["rank"] for p in play["players"]) == [1, 2]
+
+
+def test_record_unknown_game_is_a_404_json(client):
+    for path in ("/api/games/99/record", f"/api/games/{2**64}/record"):
+        response = client.get(path)
+        assert response.status_code == 404 and "error" in response.get_json()
+
+
+@pytest.mark.parametrize("values, winners, ranks", [
+    ([5, 9, 9, 1], [1, 2], [3, 1, 1, 4]),
+    ([10, 3, 7], [0], [1, 3, 2]),
+    ([4, 4, 4], [0], [1, 2, 2]),
+])
+def test_record_ranks_put_winners_first_and_ties_share(values, winners, ranks):
+    assert _ranks(values, winners) == ranks
+
+
+def test_record_history_page_offers_the_record_and_bg_stats_once_over(client, kat, session):
+    page = client.get(f"/history/{kat['game_id']}").get_data(as_text=True)
+    assert "Download the record (JSON)" in page and "Send to BG Stats" not in page
+    play_to_the_end(session)
+    page = client.get(f"/history/{kat['game_id']}").get_data(as_text=True)
+    assert 'id="bg-stats" href="https://app.bgstatsapp.com/createPlay.html?data=' in page

@@ -1,0 +1,80 @@
+"""Past games as a score app's users expect them: each game's final scores or places and its
+winners, in the players' names as they ended (renames included), and totals per roster name
+(a name someone typed, never a default like "Player 1" that different people shared)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timezone
+from typing import Any
+
+from companion.store import GameRecord
+from web.summaries import duration, refereeing, title
+
+STATUS_WORDS = {"over": "finished", "abandoned": "set aside", "playing": "being played"}
+
+
+def utc_text(iso: str | None) -> str:
+    """'2026-05-01 19:30 UTC' (the page's script shows it in the phone's own time zone)."""
+    if not iso:
+        return ""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def result_rows(played: dict[str, Any]) -> list[dict[str, Any]]:
+    """A game's players as history lists them: best placed first, each with their final
+    figure (chips, points or square), place, button and whether they won."""
+    return [{"name": p["name"], "figure": _figure(played["scored_by"], p), "winner": p["winner"],
+             "rank": p["rank"], "button": p["button"]}
+            for p in sorted(played["players"], key=lambda p: (p["rank"] or 99, p["seat"]))]
+
+
+def history_row(record: GameRecord, figures: dict[str, Any] | None) -> dict[str, Any]:
+    """One game of the history page from its kept figures: when, what, who with their final
+    figure, who won. Without figures (a log that no longer replays, or one not yet filled
+    in), the players as stored."""
+    row: dict[str, Any] = {"id": record.id, "title": title(record.game), "status": record.status,
+                           "status_words": STATUS_WORDS.get(record.status, record.status),
+                           "created": record.created_at, "when": utc_text(record.created_at),
+                           "length": duration(record.created_at, record.ended_at),
+                           "events": record.events, "refereeing": refereeing(record.game)}
+    result = (figures or {}).get("result") or []
+    row["players"] = result or [{"name": n, "figure": "", "winner": seat in (record.winners or []),
+                                 "rank": None, "button": None}
+                                for seat, n in enumerate(record.players)]
+    row["winners"] = [p["name"] for p in row["players"] if p["winner"]]
+    return row
+
+
+def _figure(scored_by: str | None, player: dict[str, Any]) -> str:
+    if scored_by == "chips":
+        return f"{player['chips']} chips"
+    if scored_by:
+        return f"{player['score']} pt" if player["score"] == 1 else f"{player['score']} pts"
+    return f"square {player['position']}" if player["position"] is not None else ""
+
+
+def roster_totals(rows: list[tuple[list[str], list[int] | None, str]],
+                  roster: list[str]) -> list[dict[str, Any]]:
+    """Games and wins per roster name (case-insensitive), most wins first, from (players,
+    winners, status) of each game; names as each game ended, so a rename counts for the new
+    name, and a name nobody typed (a button's colour) is not a person to total."""
+    shown = {name.casefold(): name for name in roster}
+    games: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    for players, winners, status in rows:
+        for seat, name in enumerate(players):
+            key = name.casefold()
+            if key not in shown:
+                continue
+            games[key] += 1
+            if status == "over" and seat in (winners or []):
+                wins[key] += 1
+    rows_out = [{"name": shown[k], "games": games[k], "wins": wins[k]} for k in games]
+    return sorted(rows_out, key=lambda r: (-r["wins"], -r["games"], r["name"].casefold()))

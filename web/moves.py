@@ -1,0 +1,90 @@
+"""What the phone offers now: exactly the moves the game awaits (spin or throw, a Domino Rex
+square, a capture or point for a seat, the end of a turn), worked out from the state JSON and
+the game's rulebook. status.js works out the same from each live state with `game_moves()`'s
+table, which the page carries; this module renders the page before any script runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games import GAMES
+from companion.rulebook import Rulebook
+
+# What a seat button records in each game that takes presses (the box's button, in words).
+PRESS_WORDS = {
+    "cats-and-mice": "Cat takes a mouse",       # M3
+    "gantlope": "A man enters the Goal",        # G3
+    "india": "A man reaches home",              # P2
+    "lost-diamond": "The diamond: take or home",  # LD2
+    "free-play": "A point",
+}
+# Games where the knob's plain press also means something while a throw is awaited.
+NEXT_BEFORE_ROLL = {"lost-diamond": "Move in the Field", "free-play": "Pass"}   # LD1
+NEXT_WORDS: dict[str, str] = {}      # a turn's end by another name
+PRESS_ANY_SEAT = ("free-play",)       # any player scores a point at any time
+PRESS_SEATS: dict[str, tuple[int, ...]] = {}   # games where only these seats' buttons record
+BOARD_GAMES = ("fox-and-geese",)      # a turn is a move on the board card, nothing else (F2)
+
+
+def _overrides(rulebook: Rulebook, move: str) -> bool:
+    return getattr(type(rulebook), move) is not getattr(Rulebook, move)
+
+
+def game_moves() -> dict[str, dict[str, Any]]:
+    """Per game: what its presses and turn ends are called, and which it takes at all."""
+    table = {}
+    for game, rulebook in GAMES.items():
+        board = game in BOARD_GAMES
+        takes_next = _overrides(rulebook, "on_next") and game != "domino-rex" and not board
+        table[game] = {
+            "press": PRESS_WORDS.get(game) if _overrides(rulebook, "on_press") and not board
+            else None,
+            "press_any": game in PRESS_ANY_SEAT,
+            "press_seats": list(PRESS_SEATS.get(game, ())),
+            "next": NEXT_WORDS.get(game, "End turn") if takes_next else None,
+            "next_before_roll": NEXT_BEFORE_ROLL.get(game),
+            "declare": _overrides(rulebook, "on_declare"),
+        }
+    return table
+
+
+def choices(state: dict[str, Any]) -> list[int]:
+    """The Domino Rex squares the awaited player may uncover (their covered spots)."""
+    players, turn = state.get("players") or [], state.get("turn")
+    if state.get("awaiting") != "choose" or not isinstance(turn, int) or turn >= len(players):
+        return []
+    return sorted(set(v for v in players[turn].get("covered") or [] if isinstance(v, int)))
+
+
+def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
+    """The moves to offer: [{"action", "label", "seat"?, "value"?}]. With `seat` (a paired
+    phone), only that seat's."""
+    info = game_moves().get(state.get("game") or "")
+    turn, awaiting, players = state.get("turn"), state.get("awaiting"), state.get("players") or []
+    if info is None or state.get("phase") == "over" or turn is None:
+        return []
+    mine = seat is None or seat == turn
+    out: list[dict[str, Any]] = []
+    if awaiting == "roll" and mine:
+        dice = state.get("randomizer") or {}
+        out.append({"action": "roll", "label": "Spin" if dice.get("kind") != "dice" else
+                    "Throw the die" if dice.get("count") == 1 else "Throw the dice"})
+        if info["next_before_roll"]:
+            out.append({"action": "next", "label": info["next_before_roll"]})
+    if awaiting == "choose" and mine:
+        out += [{"action": "choose", "value": v, "label": str(v)} for v in choices(state)]
+    if info["press"] and state.get("phase") == "play":
+        if info["press_any"]:
+            seats = range(len(players))
+        elif info["press_seats"]:
+            seats = [s for s in info["press_seats"] if s == turn]
+        else:
+            seats = [turn] if awaiting == "next" else []
+        for s in seats:
+            if seat is None or s == seat:
+                label = info["press"] + (f" for {players[s]['name']}"
+                                         if info["press_any"] else "")
+                out.append({"action": "press", "seat": s, "label": label})
+    if awaiting == "next" and info["next"] and mine:
+        out.append({"action": "next", "label": info["next"]})
+    return out

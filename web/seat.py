@@ -1,0 +1,110 @@
+"""A phone paired with a seat: asking to pair, its pairing and undoing it (/api/pair), and what
+it may do without the PIN: spin, choose and end the turn when it is its seat's turn, press for
+its own seat. The box's seat button is the proof, so asking needs no PIN."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, session
+
+from web import auth
+from web.context import parlour
+from web.errors import ApiError
+from web.phones import new_token, seat_of_button
+
+bp = Blueprint("seat", __name__)
+
+TOKEN = "phone"                                   # the phone's token, in its signed cookie
+SEAT_ACTIONS = ("roll", "press", "choose", "next", "move")
+
+
+def phone_token(*, make: bool = False) -> str | None:
+    token = session.get(TOKEN)
+    if token is None and make:
+        token = session[TOKEN] = new_token()
+    return token
+
+
+def keeping_pairing(change: Callable[[], None]) -> None:
+    """Sign in or out (`change` clears the cookie session) without unpairing the phone."""
+    token = phone_token()
+    change()
+    if token:
+        session[TOKEN] = token
+    session.permanent = True                 # kept when the phone's browser closes, too
+
+
+def _check_csrf() -> None:
+    given = request.headers.get(auth.CSRF_HEADER) or request.form.get("csrf")
+    if not auth.csrf_ok(given):
+        raise ApiError(403, "This page had expired: reload it and try again.")
+
+
+def pairing(state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """This phone's pairing: {"button", "seat", "name", "waiting"}."""
+    pairings = parlour().pairings
+    status = pairings.status(phone_token()) if pairings is not None else \
+        {"button": None, "waiting": None}
+    state = state if state is not None else parlour().session.snapshot()
+    seat = seat_of_button(state, status["button"])
+    players = state.get("players") or []
+    return {**status, "seat": seat, "name": players[seat]["name"] if seat is not None else None}
+
+
+def _pairings():
+    pairings = parlour().pairings
+    if pairings is None:
+        raise ApiError(404, "This table has no seat buttons to pair a phone with.")
+    return pairings
+
+
+@bp.get("/api/pair")
+def pair_status() -> Response:
+    return jsonify(pairing())
+
+
+@bp.post("/api/pair")
+def pair_ask() -> Response:
+    _check_csrf()
+    answer = _pairings().ask(phone_token(make=True))
+    session.permanent = True
+    return jsonify(answer)
+
+
+@bp.post("/api/pair/forget")
+def pair_forget() -> Response:
+    _check_csrf()
+    _pairings().forget(phone_token())
+    return jsonify(pairing())
+
+
+def run_paired(action: str, data: dict[str, Any],
+               run: Callable[[str, dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    """`run(action, data)` for a paired phone, if its seat may: checked and done with the table
+    held still, so the turn cannot pass to another seat in between."""
+    with parlour().session.locked():
+        check_paired(action, data)
+        return run(action, data)
+
+
+def check_paired(action: str, data: dict[str, Any]) -> None:
+    """Raises a 403 ApiError in players' words unless this phone's seat may do `action` now."""
+    button = parlour().pairings.button(phone_token()) if parlour().pairings else None
+    if button is None or action not in SEAT_ACTIONS:
+        raise ApiError(403, "Enter the table's PIN first." if button is None else
+                       "A paired phone plays its own seat: that needs the table's PIN.")
+    state = parlour().session.snapshot()
+    seat = seat_of_button(state, button)
+    if seat is None:
+        raise ApiError(403, f"Seat button {button} has no player in this game.")
+    if action == "press":
+        if data.get("seat") != seat:
+            raise ApiError(403, "This phone presses for its own seat only.")
+    elif state.get("turn") != seat:
+        turn = state.get("turn")
+        players = state.get("players") or []
+        whose = players[turn]["name"] if isinstance(turn, int) and turn < len(players) else ""
+        raise ApiError(409, f"It is {whose}'s turn, not yours." if whose else
+                       "Nothing is awaited from your seat now.")

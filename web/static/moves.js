@@ -1,0 +1,344 @@
+/* Parlour: playing from the phone without reloads. Every form on the status page is sent with
+   fetch (the server answers JSON when asked for it, a redirect otherwise, so the page still works
+   without JavaScript); the answer appears right under the control that was used. Irreversible
+   forms ask first. The moves the game awaits are redrawn from each live state with the table the
+   page carries (web/moves.py works out the same for the first render). A phone paired with a
+   seat spins by a swipe or tap on the dial and is told when its turn comes. */
+(function () {
+  "use strict";
+  var PAIR_POLL_MS = 1000;
+  var card, table = {}, pairing = {}, state = null, pairTimer = null, wasMyTurn = false;
+
+  function $(id) { return document.getElementById(id); }
+  function make(tag, cls, content) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (content !== undefined) node.textContent = content;
+    return node;
+  }
+  function csrf() { return card ? card.getAttribute("data-csrf") : ""; }
+  function mode() { return card ? card.getAttribute("data-mode") : "seat"; }
+
+  /* -- answers where the player looks ------------------------------------------------------ */
+
+  function answerFor(form) {
+    if (form.closest("#moves-card")) return $("moves-answer");
+    var next = form.nextElementSibling;
+    if (!next || !next.classList.contains("answer")) {
+      next = make("p", "answer");
+      next.setAttribute("role", "status");
+      next.setAttribute("aria-live", "polite");
+      form.parentNode.insertBefore(next, form.nextSibling);
+    }
+    return next;
+  }
+
+  function say(node, words, ok) {
+    node.textContent = words;
+    node.className = "answer " + (ok ? "ok" : "bad");
+    node.hidden = !words;
+    if (words && node.scrollIntoView) node.scrollIntoView({block: "nearest"});
+  }
+
+  function friendly(status, body) {
+    if (body && (body.message || body.error)) return body.message || body.error;
+    if (status === 429) return "Too many tries: wait a minute.";
+    return "The table did not answer (" + status + "): try again.";
+  }
+
+  function send(form, submitter) {
+    var data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    var answer = answerFor(form);
+    var buttons = form.querySelectorAll("button");
+    buttons.forEach(function (b) { b.disabled = true; });
+    return fetch(form.action, {method: "POST", body: data, credentials: "same-origin",
+      headers: {"Accept": "application/json"}}).then(function (r) {
+      return r.json().catch(function () { return null; }).then(function (body) {
+        var ok = r.ok && body && body.ok !== false;
+        say(answer, ok ? (body.message || "Done") : friendly(r.status, body), ok);
+        if (ok && (form.id === "login" || form.id === "logout")) window.location.reload();
+        if (ok && form.id === "new-game") form.closest("details").open = false;
+        return ok;
+      });
+    }).catch(function () {
+      say(answer, "No answer from the table: check the Wi-Fi and try again.", false);
+    }).then(function (ok) {
+      buttons.forEach(function (b) { b.disabled = false; });
+      return ok;
+    });
+  }
+
+  /* -- asking before what cannot be taken back ------------------------------------------- */
+
+  function question(form) {
+    var always = form.getAttribute("data-confirm");
+    if (always) return always;
+    var playing = form.getAttribute("data-confirm-playing");
+    if (playing && state && state.game && state.phase !== "over") return playing;
+    return null;
+  }
+
+  function ask(form, words, go) {
+    var box = form.querySelector(".confirm");
+    if (box) box.remove();
+    box = make("div", "confirm");
+    box.setAttribute("role", "alertdialog");
+    box.appendChild(make("p", "", words));
+    var yes = make("button", "danger", form.getAttribute("data-yes") || "Yes");
+    yes.type = "button";
+    var no = make("button", "quiet", "No, go back");
+    no.type = "button";
+    yes.addEventListener("click", function () { box.remove(); go(); });
+    no.addEventListener("click", function () { box.remove(); });
+    var row = make("div", "row");
+    row.append(yes, no);
+    box.appendChild(row);
+    form.appendChild(box);
+    yes.focus();
+    if (box.scrollIntoView) box.scrollIntoView({block: "center"});
+  }
+
+  function onSubmit(event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.method !== "post") return;
+    event.preventDefault();
+    var submitter = event.submitter;
+    var words = question(form);
+    if (words) ask(form, words, function () { send(form, submitter); });
+    else send(form, submitter);
+  }
+
+  /* -- the moves the game awaits ---------------------------------------------------------- */
+
+  function choices(s) {
+    var p = (s.players || [])[s.turn];
+    if (s.awaiting !== "choose" || !p) return [];
+    return (p.covered || []).filter(function (v, i, all) {
+      return typeof v === "number" && all.indexOf(v) === i;
+    }).sort(function (a, b) { return a - b; });
+  }
+
+  function moves(s, seat) {            // the same as web/moves.py's moves()
+    var info = table[s.game || ""], turn = s.turn, awaiting = s.awaiting, players = s.players || [];
+    if (!info || s.phase === "over" || turn === null || turn === undefined) return [];
+    var mine = seat === null || seat === turn, out = [];
+    if (awaiting === "roll" && mine) {
+      var dice = s.randomizer || {};
+      out.push({action: "roll", label: dice.kind !== "dice" ? "Spin" :
+        dice.count === 1 ? "Throw the die" : "Throw the dice"});
+      if (info.next_before_roll) out.push({action: "next", label: info.next_before_roll});
+    }
+    if (awaiting === "choose" && mine) {
+      choices(s).forEach(function (v) { out.push({action: "choose", value: v, label: String(v)}); });
+    }
+    if (info.press && s.phase === "play") {
+      var seats = info.press_any ? players.map(function (p, i) { return i; })
+        : info.press_seats.length ? info.press_seats.filter(function (x) { return x === turn; })
+        : awaiting === "next" ? [turn] : [];
+      seats.forEach(function (x) {
+        if (seat === null || x === seat) {
+          out.push({action: "press", seat: x,
+            label: info.press + (info.press_any ? " for " + players[x].name : "")});
+        }
+      });
+    }
+    if (awaiting === "next" && info.next && mine) out.push({action: "next", label: info.next});
+    return out;
+  }
+
+  function mySeat(s) {
+    if (pairing.button === null || pairing.button === undefined) return null;
+    var players = s.players || [];
+    for (var i = 0; i < players.length; i++) {
+      var b = typeof players[i].button === "number" ? players[i].button : i + 1;
+      if (b === pairing.button) return i;
+    }
+    return null;
+  }
+
+  function moveForm(m) {
+    var form = make("form", "move");
+    form.method = "post";
+    form.action = "/control/" + m.action;
+    [["csrf", csrf()], ["seat", m.seat], ["value", m.value]].forEach(function (f) {
+      if (f[1] === undefined) return;
+      var input = make("input"); input.type = "hidden"; input.name = f[0]; input.value = String(f[1]);
+      form.appendChild(input);
+    });
+    var button = make("button", m.action === "choose" ? "square" : "", m.label);
+    button.type = "submit";
+    button.setAttribute("data-action", m.action);
+    form.appendChild(button);
+    return form;
+  }
+
+  function renderMoves(s) {
+    if (!card) return;
+    var seat = mySeat(s);
+    var list = mode() === "pin" ? moves(s, null) : seat === null ? [] : moves(s, seat);
+    var box = $("moves");
+    var key = JSON.stringify(list);
+    if (box.getAttribute("data-key") !== key) {
+      var forms = document.createDocumentFragment();
+      list.forEach(function (m) { forms.appendChild(moveForm(m)); });
+      box.replaceChildren(forms);
+      box.setAttribute("data-key", key);
+    }
+    card.hidden = mode() === "pin" && !s.game;
+    var myTurn = seat !== null && s.turn === seat && s.phase !== "over" && !!s.awaiting;
+    var banner = $("your-turn");
+    banner.textContent = "Your turn" + (seat !== null && s.players[seat] ? ", " + s.players[seat].name : "");
+    banner.hidden = !myTurn;
+    if (myTurn && !wasMyTurn && navigator.vibrate) {
+      try { navigator.vibrate([180, 90, 180]); } catch (e) { /* not allowed here */ }
+    }
+    wasMyTurn = myTurn;
+    var mark = "Your turn · ";
+    if (myTurn && document.title.indexOf(mark) !== 0) document.title = mark + document.title;
+    if (!myTurn && document.title.indexOf(mark) === 0) document.title = document.title.slice(mark.length);
+    var roll = $("roll");
+    var canRoll = list.some(function (m) { return m.action === "roll"; });
+    roll.classList.toggle("can-spin", canRoll);
+    if (canRoll) {
+      roll.hidden = false;
+      roll.setAttribute("title", "Swipe or tap to spin");
+      if (!s.last_roll && window.ParlourDial) {
+        var r = s.randomizer || {};
+        var blank = [];
+        for (var i = 0; i < (r.count || 1); i++) blank.push(1);
+        window.ParlourDial.draw($("dial"), {values: blank}, r, false);
+      }
+    }
+  }
+
+  /* -- the drawn dial: a swipe or a tap spins ---------------------------------------------- */
+
+  function spinFromDial() {
+    var button = document.querySelector('#moves button[data-action="roll"]');
+    if (button) button.form.requestSubmit(button);
+  }
+
+  function watchDial() {
+    var roll = $("roll"), start = null;
+    roll.addEventListener("pointerdown", function (e) {
+      if (roll.classList.contains("can-spin")) start = {x: e.clientX, y: e.clientY};
+    });
+    roll.addEventListener("pointerup", function () {
+      if (start) { start = null; spinFromDial(); }
+    });
+    roll.addEventListener("pointercancel", function () { start = null; });
+  }
+
+  /* -- pairing with a seat button ---------------------------------------------------------- */
+
+  function showPairing() {
+    var paired = pairing.button !== null && pairing.button !== undefined;
+    $("pairing").hidden = false;
+    $("paired-line").hidden = !paired;
+    $("paired-button").textContent = paired ? String(pairing.button) : "";
+    $("paired-name").textContent = pairing.name ? " (" + pairing.name + ")" : "";
+    $("pair-button").hidden = paired || !!pairing.waiting;
+    $("unpair-button").hidden = !paired;
+    $("pair-wait").hidden = !pairing.waiting;
+    $("pair-code").textContent = pairing.waiting || "";
+    if (state) renderMoves(state);
+  }
+
+  function pairCall(method, path) {
+    return fetch(path, {method: method, credentials: "same-origin",
+      headers: {"Accept": "application/json", "X-Parlour-Csrf": csrf()}}).then(function (r) {
+      return r.json().then(function (body) {
+        if (!r.ok) throw new Error(friendly(r.status, body));
+        return body;
+      });
+    });
+  }
+
+  function pollPairing(until) {
+    pairCall("GET", "/api/pair").then(function (p) {
+      pairing = p;
+      showPairing();
+      if (p.button !== null && p.button !== undefined) {
+        say($("pair-answer"), "Paired: this phone plays seat " + p.button + ".", true);
+        return;
+      }
+      if (!p.waiting || Date.now() > until) {
+        say($("pair-answer"), "No seat button was pressed in time: try again.", false);
+        return;
+      }
+      pairTimer = setTimeout(function () { pollPairing(until); }, PAIR_POLL_MS);
+    }).catch(function (err) { say($("pair-answer"), err.message, false); });
+  }
+
+  function askToPair() {
+    clearTimeout(pairTimer);
+    pairCall("POST", "/api/pair").then(function (answer) {
+      pairing = {button: null, waiting: answer.code};
+      showPairing();
+      say($("pair-answer"), "", true);
+      pollPairing(Date.now() + answer.seconds * 1000 + 2000);
+    }).catch(function (err) { say($("pair-answer"), err.message, false); });
+  }
+
+  function unpair() {
+    pairCall("POST", "/api/pair/forget").then(function (p) {
+      pairing = p;
+      showPairing();
+      say($("pair-answer"), "Unpaired: this phone no longer plays a seat.", true);
+    }).catch(function (err) { say($("pair-answer"), err.message, false); });
+  }
+
+  /* -- links to keep a finished game ------------------------------------------------------- */
+
+  var linksFor = null;
+  function renderOver(s) {
+    var box = $("over-links");
+    if (!box) return;
+    if (s.phase !== "over" || s.game_id === null || s.game_id === undefined) { box.hidden = true; return; }
+    if (linksFor === s.game_id) return;
+    linksFor = s.game_id;
+    fetch("/api/games/" + s.game_id + "/record", {cache: "no-store"}).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(function (record) {
+      if (!record) return;
+      $("record-link").href = "/api/games/" + s.game_id + "/record";
+      var bg = $("bg-stats-link");
+      bg.hidden = !record.bg_stats;
+      if (record.bg_stats) bg.href = record.bg_stats;
+      box.hidden = false;
+    }).catch(function () { linksFor = null; });
+  }
+
+  function commitmentWords(s) {
+    var kind = (s.randomizer || {}).kind, words = $("commitment-words");
+    if (words) words.textContent = kind === "dice" ? "Dice commitment" : kind ? "Spin commitment" : "Commitment";
+  }
+
+  function update(s) {
+    state = s;
+    if ($("quick-actions")) $("quick-actions").hidden = !s.game;
+    if ($("declare-box")) $("declare-box").hidden = !(table[s.game || ""] || {}).declare;
+    renderMoves(s);
+    renderOver(s);
+    commitmentWords(s);
+  }
+
+  function start() {
+    card = $("moves-card");
+    try { table = JSON.parse($("game-moves").textContent); } catch (e) { table = {}; }
+    try { pairing = JSON.parse($("pairing-state").textContent); } catch (e) { pairing = {}; }
+    document.addEventListener("submit", onSubmit);
+    if (card) {
+      showPairing();
+      $("pair-button").addEventListener("click", askToPair);
+      $("unpair-button").addEventListener("click", unpair);
+      watchDial();
+    }
+    try { update(JSON.parse($("initial-state").textContent)); } catch (e) { /* keep the page */ }
+  }
+
+  window.ParlourMoves = {update: update};
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
