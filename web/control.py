@@ -54,18 +54,17 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
                                 or not all(is_whole(b) for b in buttons)):
         raise ApiError(400, "'buttons' must be a list of seat button numbers, one a player")
     pi, level = _pi_fields(data)
-    snapshot = session.new_game(game, players, options, board, by=BY, buttons=buttons, pi=pi,
-                                pi_level=level)
-    remember(session, players, pi, snapshot.get("at"))
-    return snapshot
+    return session.new_game(game, players, options, board, by=BY, buttons=buttons, pi=pi,
+                            pi_level=level)
 
 
-def remember(session: Session, players: list[str], pi: list[int], at: str | None) -> None:
-    """Add the game's typed names to the roster: not the Pi's, nor a button's colour (the
+def remember(session: Session, snapshot: dict[str, Any]) -> None:
+    """Add a new game's typed names to the roster: not the Pi's, nor a button's colour (the
     name of a player nobody named)."""
     colours = {c.name.casefold() for c in parlour().buttons}
-    session.store.remember_names([name for seat, name in enumerate(players)
-                                  if seat not in pi and name.casefold() not in colours], at)
+    session.store.remember_names([p["name"] for p in snapshot.get("players") or []
+                                  if not p.get("pi") and p["name"].casefold() not in colours],
+                                 snapshot.get("at"))
 
 
 def _pi_fields(data: dict[str, Any]) -> tuple[list[int], str | None]:
@@ -144,6 +143,8 @@ def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
         snapshot = ACTIONS[action](parlour().session, data)
     except Refused as err:
         raise ApiError(409, str(err)) from None
+    if action == "new-game":
+        remember(parlour().session, snapshot)
     current_app.logger.info("control: %s from %s", action, auth.client_address())
     return snapshot
 

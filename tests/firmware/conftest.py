@@ -8,7 +8,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
+from companion.session import Session
+from companion.store import Store
 from fakes import FakeClock
+
+SEED = bytes(range(32))     # every game's rolls the same from run to run
 
 
 class Knob:
@@ -39,6 +43,14 @@ class Knob:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+def session(tmp_path):
+    """A session on a real store with a fixed seed and a fixed clock."""
+    store = Store(tmp_path / "parlour.db")
+    yield Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
+    store.close()
 
 
 @pytest.fixture

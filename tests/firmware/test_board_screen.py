@@ -9,22 +9,12 @@ import threading
 import pytest
 from PIL import Image
 
-from companion.session import Session
-from companion.store import Store
 from firmware import board_screen
 from firmware.controller import Controller
-from firmware.inputs import InputEvent
+from test_controller import press
 from firmware.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
 
-SEED = bytes(range(32))
-
-
-@pytest.fixture
-def session(tmp_path):
-    store = Store(tmp_path / "parlour.db")
-    yield Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
-    store.close()
 
 
 @pytest.fixture
@@ -33,11 +23,6 @@ def table(session, clock):
     c.attach()
     yield c
     c.close()
-
-
-def press(c, kind, **fields):
-    c.handle(InputEvent(kind, **fields))
-    c.render()
 
 
 def wait_for_pi(c):

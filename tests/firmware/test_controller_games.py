@@ -12,23 +12,14 @@ import pytest
 from PIL import Image
 
 from companion.games import GAMES
-from companion.session import Session
-from companion.store import Store
 from firmware.controller import Controller
 from firmware.inputs import InputEvent
 from firmware.views import RANDOMIZERS
-from test_controller import SEED, FakeControls
+from test_controller import FakeControls
 
 STEPS = 120                # inputs per game: enough to finish most, few enough to stay fast
 # PARLOUR_SCREEN_SHEETS=<dir>: also save every distinct frame of each game at 4x, in sheets
 SHEETS = os.environ.get("PARLOUR_SCREEN_SHEETS")
-
-
-@pytest.fixture
-def session(tmp_path):
-    store = Store(tmp_path / "parlour.db")
-    yield Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
-    store.close()
 
 
 @pytest.fixture

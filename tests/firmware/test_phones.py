@@ -5,34 +5,20 @@ on the join screen, and the Wi-Fi code beside the address on the start screen.""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from companion.session import Session
-from companion.store import Store
 from firmware import card, keys
 from firmware.config import WiFi
 from firmware.controller import Controller
-from firmware.inputs import InputEvent
+from test_controller import press
 from firmware.phones import connect_phones, phone_options
 from web import create_app
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-SEED = bytes(range(32))
-
-
-@pytest.fixture
-def session(tmp_path):
-    store = Store(tmp_path / "parlour.db")
-    yield Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
-    store.close()
-
-
-def press(c, kind, **fields):
-    c.handle(InputEvent(kind, **fields))
-    c.render()
 
 
 def test_keys_pin_is_made_once_and_kept_private(tmp_path):
@@ -179,3 +165,39 @@ def test_phones_parlour_run_keeps_its_made_pin_across_restarts(tmp_path):
             pins.append((tmp_path / "data" / keys.PIN_FILE).read_text())
             assert new_game(table.url, pins[-1]) == 200
     assert pins[0] == pins[1] and len(pins[0]) == 4
+
+
+def _signed_in(client) -> bool:
+    return 'id="logout"' in client.get("/").get_data(as_text=True)
+
+
+def _csrf(client) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', client.get("/").get_data(as_text=True))[1]
+
+
+def _sign_in(client, pin: str) -> None:
+    client.post("/control/login", data={"pin": pin, "csrf": _csrf(client)})
+
+
+def test_phones_sign_ins_survive_a_restart_and_a_logout_still_ends_them(session, tmp_path):
+    app = create_app(session, pin="2468", test_config={"TESTING": True},
+                     **phone_options(tmp_path))
+    phone, copy = app.test_client(), app.test_client()
+    _sign_in(phone, "2468")
+    cookie = phone.get_cookie("parlour").value
+    assert _signed_in(phone)
+    kept = (tmp_path / "logins.json")
+    assert os.stat(kept).st_mode & 0o777 == 0o600 and cookie not in kept.read_text()
+    again = create_app(session, pin="2468", test_config={"TESTING": True},   # a restart
+                       **phone_options(tmp_path))
+    phone, copy = again.test_client(), again.test_client()
+    phone.set_cookie("parlour", cookie)
+    copy.set_cookie("parlour", cookie)                       # the same cookie, copied
+    assert _signed_in(phone) and _signed_in(copy)
+    phone.post("/control/logout", data={"csrf": _csrf(phone)})
+    assert not _signed_in(copy)                              # logging out ended it everywhere
+    later = create_app(session, pin="2468", test_config={"TESTING": True},
+                       **phone_options(tmp_path))
+    stale = later.test_client()
+    stale.set_cookie("parlour", cookie)
+    assert not _signed_in(stale)                             # and across the next restart

@@ -288,3 +288,26 @@ def test_phone_paired_move_is_checked_and_made_with_the_table_held(paired_app, p
         cookie["phone"] = "phone-token"
         assert seat.run_paired("roll", {}, probe) == {"action": "roll"}
     assert others == [False]                  # nobody else could change the table meanwhile
+
+
+def test_phone_paired_moves_its_own_fox_and_geese_pieces(phone, pairings, control, session):
+    client, token = phone
+    headers = {"X-Parlour-Csrf": token}
+    state = control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"]}).get_json()
+    geese, fox = state["turn"], 1 - state["turn"]                # the Geese move first
+    pair(phone, pairings, button=fox + 1)
+    path = state["board"]["moves"][0]
+    assert client.post("/api/control/move", headers=headers, json={"path": path}).status_code \
+        == 409                                                   # the Geese's turn, not its
+    pair(phone, pairings, button=geese + 1)
+    moved = client.post("/api/control/move", headers=headers, json={"path": path})
+    assert moved.status_code == 200 and moved.get_json()["board"]["last_move"] == path
+    page = client.get("/").get_data(as_text=True)
+    assert '"can_move": true' in page                            # the board takes taps
+
+
+def test_phone_cannot_pair_with_the_pis_seat(session):
+    state = session.new_game("fox-and-geese", ["Pi", "Ann"], buttons=[1, 3], pi=[0],
+                             pi_level="easy")
+    assert seat_of_button(state, 1) is None                       # the Pi's button is no one's
+    assert seat_of_button(state, 3) == 1
