@@ -98,17 +98,21 @@ def _panel(image: Image.Image, lines: Sequence[tuple[str, int]]) -> Image.Image:
 
 def choosing(snap: dict[str, Any], index: int) -> Image.Image:
     """The turn: the knob's move as an arrow; its words, its number among the moves."""
-    board = snap["board"]
-    moves = board["moves"]
+    moves = snap["board"]["moves"]
+    path = moves[index % len(moves)] if moves else None
+    return _panel(board_image(snap["board"], path), choosing_lines(snap, index))
+
+
+def choosing_lines(snap: dict[str, Any], index: int) -> list[tuple[str, int]]:
+    """Who is to move (name, then side), the knob's move and which of how many it is: four
+    lines, so every one fits the 64 rows whole."""
+    moves = snap["board"]["moves"]
     player = snap["players"][snap["turn"]]
-    who = f"{player['role'].capitalize()}: {player['name']}"
+    who = [(player["name"], screens.SMALL), (player["role"].capitalize(), screens.SMALL)]
     if not moves:
-        return _panel(board_image(board), [(who, screens.SMALL)])
-    path = moves[index % len(moves)]
-    return _panel(board_image(board, path), [
-        (who, screens.SMALL), (move_words(path), screens.MEDIUM),
-        (f"{index % len(moves) + 1} of {len(moves)}", screens.SMALL),
-        ("turn: next", screens.SMALL), ("press: move", screens.SMALL)])
+        return who
+    return who + [(move_words(moves[index % len(moves)]), screens.MEDIUM),
+                  (f"{index % len(moves) + 1} of {len(moves)}", screens.SMALL)]
 
 
 def knob_move(snap: dict[str, Any], index: int) -> list[str] | None:

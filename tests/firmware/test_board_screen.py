@@ -184,3 +184,14 @@ def test_board_screen_search_runs_off_the_loop(session, monkeypatch):
     release.set()
     worker._thread.join(timeout=5)
     worker.close()
+
+
+def test_board_screen_words_fit_whole_beside_the_board(session):
+    from firmware import screens
+    session.new_game("fox-and-geese", ["Benedictcumber", "Ann"])
+    snap = session.snapshot()
+    lines = board_screen.choosing_lines(snap, 0)
+    assert [words for words, _ in lines][:2] == [snap["players"][snap["turn"]]["name"], "Geese"]
+    assert sum(size + 2 for _, size in lines) - 2 <= 64          # every line whole, none cut
+    room = 128 - board_screen.PANEL - 1
+    assert all(screens.font(size).getlength(words) <= room for words, size in lines[1:])
