@@ -12,7 +12,7 @@ from web.context import parlour
 from companion.errors import ParlourError
 from web.errors import ApiError
 from web.record import bg_stats_link, bg_stats_play, game_record
-from web.summaries import summary
+from web.summaries import buttons, summary
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -54,7 +54,9 @@ def games() -> Response:
     of the page after it (null on the last)."""
     from web.pages import games_page
     records, links = games_page("api.games")
-    return jsonify(games=[summary(r) for r in records], next=links["older"])
+    store = parlour().session.store
+    return jsonify(games=[{**summary(r), "buttons": buttons(store, r)} for r in records],
+                   next=links["older"])
 
 
 @bp.get("/games/<int:game_id>/log")

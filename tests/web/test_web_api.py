@@ -92,3 +92,10 @@ def test_api_pages_send_security_headers(client):
     response = client.get("/api/state")
     assert "default-src 'self'" in response.headers["Content-Security-Policy"]
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_api_games_x12_each_game_lists_its_players_buttons(client, control):
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"], "buttons": [5, 2]})
+    control("new-game", {"game": "lifes-mishaps", "players": ["Cy", "Di", "Ed"]})
+    games = client.get("/api/games").get_json()["games"]
+    assert [g["buttons"] for g in games] == [[1, 2, 3], [5, 2]]
