@@ -307,3 +307,11 @@ def test_pages_x12_api_buttons_checked(control, session):
     assert answer.status_code == 409
     assert answer.get_json()["error"] == "two players cannot share seat button 3"
     assert session.snapshot()["game"] is None
+
+
+def test_pages_x12_the_pis_seat_shows_no_button(client, control):
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"], "pi": [1]})
+    page = client.get("/").get_data(as_text=True)
+    players = page[page.index('id="players"'):page.index("</table>", page.index('id="players"'))]
+    assert players.count('class="dot button-') == 1                    # Ann's only
+    assert '<span class="marker">Pi</span>' in players

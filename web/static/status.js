@@ -72,7 +72,8 @@
       var won = (state.winners || []).indexOf(seat) >= 0, turn = state.turn === seat;
       var tr = make("tr", (turn ? "turn" : "") + (won ? " winner" : ""));
       var cell = make("td");
-      cell.appendChild(badge(typeof p.button === "number" ? p.button : seat + 1));
+      if (p.pi) cell.appendChild(make("span", "marker", "Pi"));   // the Pi presses no button
+      else cell.appendChild(badge(typeof p.button === "number" ? p.button : seat + 1));
       tr.appendChild(cell);
       var who = make("td", "name", p.name);
       if (turn) who.append(" ", make("span", "marker", "to play"));
