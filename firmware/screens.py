@@ -303,6 +303,25 @@ def joining(title: str, joined: Sequence[bool], hint: str) -> Image.Image:
     return image
 
 
+BADGE = 16                      # a seat button's box, as on the join screen
+
+
+def named(draw: ImageDraw.ImageDraw, y: int, name: str, size: int, button: int | None) -> None:
+    """A player's name in bold, centred, after their seat button's box (X12) when they have
+    one: the same numbered box the join screen showed them."""
+    if button is None:
+        centred(draw, y, name, size, bold=True)
+        return
+    room = W - 2 - BADGE - 4
+    words = clip(name, size, room)
+    span = BADGE + 4 + int(width(words, size))
+    x = (W - span) // 2
+    top = y + max(0, (size - BADGE) // 2)
+    draw.rectangle((x, top, x + BADGE - 1, top + BADGE - 1), outline=ON, fill=ON)
+    text(draw, (x + BADGE // 2, top + BADGE // 2), str(button), SMALL, anchor="mm", fill=OFF)
+    text(draw, (x + BADGE + 4, y), words, size, bold=True)
+
+
 def turn_pages(view: TurnView) -> list[list[str]]:
     """The action in small type, paged: three lines under the name, four on each page after
     (an empty list: the action is short and drawn in medium type under a big name)."""
@@ -322,8 +341,9 @@ def turn(view: TurnView, page: int = 0) -> Image.Image:
     if not paged:
         header(draw, view.heading, view.corner)
         lines = wrap(view.action, MEDIUM)
-        size = fit(view.name, W - 2, (22, BIG, 18, 16, MEDIUM))
-        centred(draw, 14, view.name, size, bold=True)
+        room = W - 2 - (BADGE + 4 if view.button else 0)
+        size = fit(view.name, room, (22, BIG, 18, 16, MEDIUM))
+        named(draw, 14, view.name, size, view.button)
         for i, line in enumerate(lines):
             centred(draw, 37 + i * 13, line, MEDIUM)
         if len(lines) == 1:
@@ -333,7 +353,8 @@ def turn(view: TurnView, page: int = 0) -> Image.Image:
     mark = page_mark(page, len(paged))
     header(draw, view.heading, f"{view.corner} {mark}".strip())
     if page == 0:
-        centred(draw, 14, view.name, fit(view.name, W - 2, (MEDIUM, SMALL)), bold=True)
+        room = W - 2 - (BADGE + 4 if view.button else 0)
+        named(draw, 14, view.name, fit(view.name, room, (MEDIUM, SMALL)), view.button)
         for i, line in enumerate(paged[0]):
             centred(draw, 28 + i * LINE, line, SMALL)
     else:

@@ -21,6 +21,7 @@ class TurnView:
     name: str
     action: str
     detail: str = ""
+    button: int | None = None     # the seat button the awaited player presses (X12)
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,17 @@ def turn_view(snap: Snapshot) -> TurnView:
         return TurnView(title, "Lead", name, action, detail or "who leads?")
     if snap.get("awaiting") == "choose":
         action = "turn, then press"
-    return TurnView(title, pool_text(snap), name, action, standing(snap, snap.get("turn")))
+    return TurnView(title, pool_text(snap), name, action, standing(snap, snap.get("turn")),
+                    button_of(snap, snap.get("turn")))
+
+
+def button_of(snap: Snapshot, seat: int | None) -> int | None:
+    """The seat button of a player (X12); None for the Pi's seat or no seat."""
+    players = snap.get("players") or []
+    if seat is None or not 0 <= seat < len(players) or players[seat].get("pi"):
+        return None
+    button = players[seat].get("button")
+    return button if isinstance(button, int) else seat + 1
 
 
 def pool_text(snap: Snapshot) -> str:

@@ -20,7 +20,7 @@ from firmware.views import Row, TurnView
 REFERENCE = Path(__file__).parent / "reference"
 REGENERATE = os.environ.get("PARLOUR_REGEN_SCREENS") == "1"
 
-TURN = TurnView("Kat en Muis", "pool 10", "Ann (Cat)", "throw the dice", "sq 22 · 17 chips")
+TURN = TurnView("Kat en Muis", "pool 10", "Ann (Cat)", "throw the dice", "sq 22 · 17 chips", 2)
 LONG_OUTCOME = ["Ann moves to 16", "Ben pays Ann 1 chip (jumping over Ben)",
                 "Ann has 66 chips and wins"]
 
@@ -66,6 +66,9 @@ KEY_SCREENS = {
     "turn_paged": lambda: screens.turn(TurnView(
         "Cats and Mice", "", "Ann", "Move your cat 4, then 6. Then one mouse 10, or two mice 4 "
         "and 6. Press your seat button for each mouse taken."), 1),
+    "turn_paged_first": lambda: screens.turn(TurnView(
+        "Cats and Mice", "", "Benedict", "Move your cat 4, then 6. Then one mouse 10, or two "
+        "mice 4 and 6. Press your seat button for each mouse taken.", button=5), 0),
 }
 
 
