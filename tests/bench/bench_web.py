@@ -42,7 +42,8 @@ class Streams:
     def _read(self, index: int) -> None:
         import http.client
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60,  # a phone
+                                              source_address=(f"127.0.0.{20 + index}", 0))
             conn.request("GET", "/api/events")
             with self.cond:
                 self.socks.append(conn.sock)
@@ -97,12 +98,13 @@ class Pollers:
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.lock = threading.Lock()
-        self.threads = [threading.Thread(target=self._poll, daemon=True) for _ in range(count)]
+        self.threads = [threading.Thread(target=self._poll, args=(f"127.0.0.{100 + i}",),
+                                         daemon=True) for i in range(count)]   # a phone each
         for t in self.threads:
             t.start()
 
-    def _poll(self) -> None:
-        client = Client(self.port)
+    def _poll(self, source: str) -> None:
+        client = Client(self.port, source=source)
         try:
             while not self.stop.is_set():
                 start = time.perf_counter()

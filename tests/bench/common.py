@@ -144,9 +144,12 @@ class Server(SimulatedTable):
 class Client:
     """A keep-alive HTTP/1.1 connection to the server (one per thread)."""
 
-    def __init__(self, port: int, timeout: float = 10.0):
+    def __init__(self, port: int, timeout: float = 10.0, source: str = "127.0.0.1"):
+        """`source`: the loopback address it comes from (127.0.0.x: one phone each, as the
+        server limits connections and streams per address)."""
         import http.client
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                               source_address=(source, 0))
 
     def get(self, path: str) -> tuple[int, bytes]:
         self.conn.request("GET", path)
