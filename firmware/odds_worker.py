@@ -30,6 +30,8 @@ REPORT_SECONDS = 0.5     # progress goes to the phones at most this often
 CHUNK = 100              # playouts between looks at the pipe (a newer state cancels)
 STEP_RUNS = 300          # playouts for an earlier step of the game (the chart)
 MAX_STEPS = 400          # earlier steps filled in at most, newest first
+SETTLE_SECONDS = 0.05    # a change is taken up only once the game is still this long: the
+#                          device loop draws its answer first, without the job's pickling
 
 
 class OddsWorker:
@@ -86,6 +88,8 @@ class OddsWorker:
         while not self._stop.is_set():
             self._wake.wait()
             self._wake.clear()
+            while not self._stop.is_set() and self._wake.wait(SETTLE_SECONDS):
+                self._wake.clear()                     # still changing: wait for it to settle
             if self._stop.is_set():
                 return
             version, _, rulebook, states, known = self.session.odds_job()
