@@ -177,8 +177,25 @@ def pi_moved(snap: dict[str, Any]) -> Image.Image:
         return screens.message("Pi", f"uncovers {snap.get('last_uncovered')}",
                                "uncover it, then press")
     board = snap["board"]
-    piece, verb, path = pi_words(snap)
-    return _panel(board_image(board, board.get("last_move")), [
-        (f"Pi: {piece}", screens.MEDIUM), (f"{verb} {path}", screens.SMALL),
-        ("copy it on", screens.SMALL), ("the board,", screens.SMALL),
-        ("then press", screens.SMALL)])
+    return _panel(board_image(board, board.get("last_move")), pi_moved_lines(snap))
+
+
+def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
+    """"Pi moved" (or "Pi jumped"), which piece, the path (a long jump chain over two lines,
+    then without the piece: the board's arrow shows it) and "then press": whole lines that fit
+    the 64 rows beside the board."""
+    piece, verb, _ = pi_words(snap)
+    path = snap["board"].get("last_move") or []
+    room = screens.W - PANEL - 1
+    rows: list[str] = []
+    for point in path:                       # the path, cut only between points
+        joined = f"{rows[-1]}-{point}" if rows else point
+        if rows and screens.width(joined, screens.SMALL) <= room:
+            rows[-1] = joined
+        else:
+            rows.append(point if not rows else f"-{point}")
+    if len(rows) > 2:                        # a chain longer than two lines: where it ends
+        rows = [rows[0], f"…-{path[-1]}"]      # (the board's arrow draws every jump)
+    head = [("Pi jumped" if verb == "jumps" else "Pi moved", screens.MEDIUM)]
+    which = [("the Fox" if piece == "Fox" else "a goose", screens.SMALL)] if len(rows) < 2 else []
+    return head + which + [(row, screens.SMALL) for row in rows] + [("then press", screens.SMALL)]

@@ -195,3 +195,22 @@ def test_board_screen_words_fit_whole_beside_the_board(session):
     assert sum(size + 2 for _, size in lines) - 2 <= 64          # every line whole, none cut
     room = 128 - board_screen.PANEL - 1
     assert all(screens.font(size).getlength(words) <= room for words, size in lines[1:])
+
+
+@pytest.mark.parametrize("path, rows", [
+    (["c3", "c4"], ["Pi moved", "a goose", "c3-c4", "then press"]),
+    (["d4", "d6"], ["Pi jumped", "the Fox", "d4-d6", "then press"]),
+    (["d4", "d6", "f6", "f4", "d4"], ["Pi jumped", "d4-d6-f6", "-f4-d4", "then press"]),
+    (["d4", "d6", "f6", "f4", "d4", "b4", "b6", "d6"],
+     ["Pi jumped", "d4-d6-f6", "…-d6", "then press"]),
+])
+def test_board_screen_the_pis_move_fits_whole_beside_the_board(path, rows):
+    from firmware import screens
+    fox = path[-1] if len(path) > 2 or path[0] == "d4" else "d3"
+    snap = {"board": {"fox": fox, "geese": [], "last_move": path, "moves": []}}
+    lines = board_screen.pi_moved_lines(snap)
+    assert [words for words, _ in lines] == rows
+    assert sum(size + 2 for _, size in lines) - 2 <= 64
+    room = 128 - board_screen.PANEL - 1
+    assert all(screens.width(words, size) <= room for words, size in lines)
+    assert board_screen.pi_moved(snap).size == (128, 64)
