@@ -31,7 +31,7 @@ def result_rows(played: dict[str, Any]) -> list[dict[str, Any]]:
     """A game's players as history lists them: best placed first, each with their final
     figure (chips, points or square), place, button and whether they won."""
     return [{"name": p["name"], "figure": _figure(played["scored_by"], p), "winner": p["winner"],
-             "rank": p["rank"], "button": p["button"]}
+             "rank": p["rank"], "button": None if p.get("pi") else p["button"]}  # the Pi: none
             for p in sorted(played["players"], key=lambda p: (p["rank"] or 99, p["seat"]))]
 
 

@@ -78,6 +78,7 @@ def record_of(record: GameRecord, events: list[dict[str, Any]],
     for player, rank in zip(state["players"], ranks):
         players.append({
             "seat": player["seat"], "name": player["name"], "button": player.get("button"),
+            "pi": player.get("pi"),
             "role": player.get("role"), "score": player[scored_by] if scored_by else None,
             "chips": player["chips"], "position": player["position"], "rank": rank,
             "winner": player["seat"] in winners, "start_player": player["seat"] == start_player,

@@ -315,3 +315,17 @@ def test_pages_x12_the_pis_seat_shows_no_button(client, control):
     players = page[page.index('id="players"'):page.index("</table>", page.index('id="players"'))]
     assert players.count('class="dot button-') == 1                    # Ann's only
     assert '<span class="marker">Pi</span>' in players
+
+
+def test_pages_history_past_the_last_page_says_so(client, control):
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    page = client.get("/history?page=99").get_data(as_text=True)
+    assert "past the last page" in page and "No games have been played" not in page
+    assert "Kat en Muis" in client.get("/history?page=1").get_data(as_text=True)
+
+
+def test_pages_x12_history_shows_no_button_for_the_pi(client, control):
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"], "pi": [1]})
+    page = client.get("/history").get_data(as_text=True)
+    rows = page[page.index('id="games"'):page.index("</ol>")]
+    assert rows.count('class="dot button-') == 1 and "Pi" in rows
