@@ -63,6 +63,8 @@
     var score = players.some(function (p) { return p.score; });
     document.querySelectorAll("#players .col-chips").forEach(function (n) { n.hidden = !chips; });
     document.querySelectorAll("#players .col-score").forEach(function (n) { n.hidden = !score; });
+    var squares = !state.board;            // a game on points (Fox and Geese) has no squares
+    document.querySelectorAll("#players .col-square").forEach(function (n) { n.hidden = !squares; });
     show($("pool-line"), chips);
     text($("pool"), String(state.pool || 0));
     var body = document.querySelector("#players tbody");
@@ -80,7 +82,8 @@
       if (won) who.append(" ", make("span", "marker win", "winner"));
       tr.appendChild(who);
       tr.appendChild(make("td", "", p.role || ""));
-      var square = make("td", "", p.position === null || p.position === undefined ? "—" : String(p.position));
+      var square = make("td", "col-square", p.position === null || p.position === undefined ? "—" : String(p.position));
+      square.hidden = !squares;
       if (p.lost_turns) square.append(" ", make("span", "note", "(misses " + p.lost_turns + ")"));
       tr.appendChild(square);
       var c = make("td", "col-chips", String(p.chips)); c.hidden = !chips; tr.appendChild(c);
@@ -138,7 +141,7 @@
 
   function render(state, fresh) {
     text($("title"), state.title || "No game yet");
-    document.title = (state.title || "Parlour") + " · Parlour";
+    document.title = (state.title ? state.title + " · " : "") + "Parlour";
     text($("prompt"), state.prompt || "");
     var winners = winnersText(state);
     text($("winners"), winners);
