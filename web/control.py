@@ -327,12 +327,15 @@ def players_words(message: str) -> str:
     return message if message.endswith((".", "!", "?", ")")) else message + "."
 
 
-def _say(message: str, category: str, status: int = 200) -> Response | None:
-    """Tell the player: as JSON to the script, else as a flash on the reloaded page."""
+def _say(message: str, category: str, status: int = 200,
+         after: float | None = None) -> Response | None:
+    """Tell the player: as JSON to the script, else as a flash on the reloaded page. `after`:
+    seconds the script waits before showing it (a throw, told when the dial stops)."""
     if category == "error":
         message = players_words(message)
     if _fetched():
-        response = jsonify(ok=category == "ok", message=message)
+        response = jsonify(ok=category == "ok", message=message,
+                           **({"after": after} if after else {}))
         response.status_code = status
         return response
     flash(message, category)
@@ -381,6 +384,7 @@ def form_action(action: str) -> Response:
     refused = _form_checked()
     if refused:
         return refused
+    before = parlour().session.snapshot()
     try:
         data = FORMS[action]()
         snapshot = run(action, data) if auth.logged_in() else \
@@ -392,5 +396,11 @@ def form_action(action: str) -> Response:
     except ApiError as err:
         return _back(_say(err.message, "error", err.status))
     words = snapshot.get("log") or []
-    told = words[-1] if action in TOLD_BY_LOG and words else DONE[action]
-    return _back(_say(told, "ok"))
+    seen = len(before.get("log") or []) if before.get("game_id") == snapshot.get("game_id") \
+        else len(words) - 1
+    told = " ".join(words[seen:] or words[-1:]) if action in TOLD_BY_LOG and words \
+        else DONE[action]                         # every line the action added, in order
+    spin = snapshot.get("spin") or {}
+    after = spin.get("seconds") if action == "roll" and spin.get("roll") == snapshot.get("rolls") \
+        else None                                  # the phone tells it when the dial stops
+    return _back(_say(told, "ok", after=after))

@@ -311,3 +311,23 @@ def test_phone_cannot_pair_with_the_pis_seat(session):
                              pi_level="easy")
     assert seat_of_button(state, 1) is None                       # the Pi's button is no one's
     assert seat_of_button(state, 3) == 1
+
+
+def test_phone_a_throws_answer_tells_every_line_and_waits_for_the_dial(client, control,
+                                                                       session):
+    client.post("/control/login", data={"pin": PIN, "csrf": csrf_of(client.get("/").get_data(
+        as_text=True))})
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    session.spin_seconds = 1.9                    # as the box's dial spins for a phone's throw
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    seen = set()
+    for _ in range(60):
+        before = len(session.snapshot()["log"])
+        answer = client.post("/control/roll", data={"csrf": token}, headers=JSON).get_json()
+        added = session.snapshot()["log"][before:]
+        assert answer["ok"] and answer["message"] == " ".join(added)    # all, in order
+        assert answer["after"] == session.snapshot()["spin"]["seconds"] > 0
+        seen.add(len(added))
+        if session.snapshot()["phase"] == "over" or max(seen) > 1:
+            break
+    assert max(seen) > 1                          # a throw that paid or moved said it all

@@ -56,7 +56,13 @@
       headers: {"Accept": "application/json"}}).then(function (r) {
       return r.json().catch(function () { return null; }).then(function (body) {
         var ok = r.ok && body && body.ok !== false;
-        say(answer, ok ? (body.message || "Done") : friendly(r.status, body), ok);
+        var words = ok ? (body.message || "Done") : friendly(r.status, body);
+        if (ok && body.after > 0) {          // a throw: told when the dial stops, not before
+          say(answer, "", ok);
+          setTimeout(function () { say(answer, words, ok); }, body.after * 1000);
+        } else {
+          say(answer, words, ok);
+        }
         if (ok && (form.id === "login" || form.id === "logout")) window.location.reload();
         if (ok && form.id === "new-game") form.closest("details").open = false;
         return ok;
