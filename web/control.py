@@ -38,7 +38,13 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ApiError(400, "'players' must be a list of names")
     if not players or len(players) > MAX_PLAYERS:
-        raise ApiError(400, f"Name between 1 and {MAX_PLAYERS} players.")
+        rulebook = GAMES.get(game)
+        if rulebook is None:
+            raise ApiError(400, f"Name between 1 and {MAX_PLAYERS} players.")
+        low, high = rulebook.min_players, rulebook.max_players
+        span = str(low) if low == high else f"{low} to {high}"
+        raise ApiError(400, f"{rulebook.title} is for {span} players: tick their seat buttons "
+                            "or type their names.")
     if any(len(p) > MAX_NAME for p in players):
         raise ApiError(400, f"A player's name can be at most {MAX_NAME} letters.")
     options = data.get("options", {})

@@ -135,7 +135,7 @@ def test_browser_phone_refusals_show_beside_the_control(tmp_path, phone):
             "#new-game").is_visible() else None
         phone.select_option("#game-choice", "kat-en-muis")
         phone.click("#new-game button[type=submit]")
-        expect(phone.locator("#new-game + .answer")).to_have_text("Name between 1 and 12 players.")
+        expect(phone.locator("#new-game + .answer")).to_have_text("Kat en Muis is for 2 players: tick their seat buttons or type their names.")
         in_view(phone, "#new-game + .answer")
         screenshot(phone, "phone-refused.png")
         post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})

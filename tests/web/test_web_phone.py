@@ -159,9 +159,10 @@ def test_phone_form_answers_in_players_words_as_json(client, control):
     answer = client.post("/control/new-game", headers=JSON,
                          data={"csrf": token, "game": "kat-en-muis", "player": ["", ""]})
     assert answer.status_code == 400
-    assert answer.get_json() == {"ok": False, "message": "Name between 1 and 12 players."}
+    words = "Kat en Muis is for 2 players: tick their seat buttons or type their names."
+    assert answer.get_json() == {"ok": False, "message": words}
     assert control("new-game", {"game": "kat-en-muis", "players": []}).get_json()["error"] == \
-        "Name between 1 and 12 players."
+        words
     long = client.post("/control/new-game", headers=JSON,
                        data={"csrf": token, "game": "kat-en-muis", "player": ["Ann", "x" * 30]})
     assert long.get_json()["message"] == "A name can be 1 to 24 letters long."
