@@ -430,8 +430,21 @@ class Controller:
             self.show_flash("Flick the knob to spin", FLASH_SECONDS)
 
     def on_not_yours(self, event: InputEvent) -> None:
-        self.show_flash("Not your turn", FLASH_SECONDS)
+        self.show_flash(self.not_yours_text(event.seat), FLASH_SECONDS)
         self._beep("error")
+
+    def not_yours_text(self, button: int | None) -> str:
+        """Why a seat button that is not armed did nothing, in a whole sentence."""
+        seat = self._game_seat(button)
+        turn = self.snap.get("turn")
+        if seat is None:
+            return f"Button {button + 1} is not in this game" if button is not None \
+                else "Not your turn"
+        if seat != turn and turn is not None:
+            return f"It is {player_name(self.snap, turn)}'s turn, not " \
+                   f"{player_name(self.snap, seat)}'s."
+        return "Flick the knob to spin" if self.snap.get("awaiting") == "roll" \
+            else "Not now: see the screen"
 
     def on_knob_press(self, event: InputEvent) -> None:
         awaiting = self.snap.get("awaiting")

@@ -164,8 +164,13 @@ def test_controller_press_skips_the_spin(table):
 
 def test_controller_ignored_seat_flashes_not_your_turn_briefly(table, clock, controls):
     start(table, "kat-en-muis")
-    press(table, "ignored", seat=1)
-    assert table.flash_text == "Not your turn" and controls.beeps[-1] == "error"
+    turn = table.snap["turn"]
+    names = [p["name"] for p in table.snap["players"]]
+    press(table, "ignored", seat=table.buttons[1 - turn])
+    assert table.flash_text == f"It is {names[turn]}'s turn, not {names[1 - turn]}'s."
+    assert controls.beeps[-1] == "error"
+    press(table, "ignored", seat=3)                                  # a button not in the game
+    assert table.flash_text == "Button 4 is not in this game"
     clock.advance(ctl.FLASH_SECONDS + 0.01)
     assert table.update()
     assert table.flash_text == ""
