@@ -95,8 +95,11 @@ def test_web_board_tapped_on_a_phone(app, control):
             page.fill("input[name=pin]", PIN)
             page.click("#control form button[type=submit]")
             page.wait_for_selector("#board-card:not([hidden]) [data-point=c4].goose")
+            page.locator("[data-point=c1] .hit").tap()          # a goose with no move yet
+            assert "no piece that can move" in page.locator("#board-hint").inner_text()
             page.locator("[data-point=c4] .hit").tap()
             page.wait_for_selector("[data-point=c5].target")
+            assert page.locator("#board-hint").inner_text() == "Now tap where it goes."
             page.locator("#board-card").screenshot(path=str(ARTIFACTS / "board-chosen.png"))
             page.locator("[data-point=c5] .hit").tap()
             page.wait_for_selector("[data-point=c5].goose")

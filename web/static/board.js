@@ -94,6 +94,7 @@
       return r.json().then(function (body) { return {ok: r.ok, body: body}; });
     }).then(function (res) {
       busy = false; chosen = [];
+      hint("Tap a piece of the side to move, then where it goes.");
       if (!res.ok) { say(res.body.error || "That move was refused"); draw(state); return; }
       say("");
       draw(res.body);
@@ -109,13 +110,21 @@
     if (!left.length) {
       var fresh = moves().filter(function (m) { return m[0] === name; });
       chosen = fresh.length ? [name] : [];
+      hint(fresh.length ? "Now tap where it goes." :
+        "That point has no piece that can move now: tap one of the side to move.");
       draw(state);
       return;
     }
     var whole = left.filter(function (m) { return m.length === next.length; });
     if (whole.length && left.length === 1) { send(whole[0]); return; }
     chosen = next;
+    hint(next.length > 1 ? "Keep jumping: tap the next point." : "Now tap where it goes.");
     draw(state);
+  }
+
+  function hint(words) {         // the line under the board: what the next tap does
+    var line = $("board-hint");
+    if (line) line.textContent = words;
   }
 
   function start() {
