@@ -307,7 +307,7 @@ DONE = {"new-game": "New game started", "undo": "Undone", "roll": "Rolled",
         "press": "Pressed", "choose": "Chosen"}
 
 
-TOLD_BY_LOG = ("roll", "press", "choose", "next")   # answered with what the game said
+TOLD_BY_LOG = ("roll", "press", "choose", "next", "transfer")   # answered with what the game said
 
 
 def _fetched() -> bool:

@@ -44,6 +44,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "next": NEXT_WORDS.get(game, "End turn") if takes_next else None,
             "next_before_roll": NEXT_BEFORE_ROLL.get(game),
             "declare": _overrides(rulebook, "on_declare"),
+            "chips": rulebook.uses_chips,           # corrections of chips make sense
         }
     return table
 

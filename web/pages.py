@@ -105,6 +105,7 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
             and state.get("phase") != "over",
             "roster": parlour().session.store.roster(),
             "declares": bool((info.get(state.get("game") or "") or {}).get("declare")),
+            "chips_game": bool((info.get(state.get("game") or "") or {}).get("chips")),
             "over_links": over_links,
             "commitment_words": "Dice commitment" if kind == "dice" else "Spin commitment"
             if kind else "Commitment"}

@@ -332,3 +332,16 @@ def test_phone_a_throws_answer_tells_every_line_and_waits_for_the_dial(client, c
         if session.snapshot()["phase"] == "over" or max(seen) > 1:
             break
     assert max(seen) > 1                          # a throw that paid or moved said it all
+
+
+def test_phone_chip_corrections_only_where_chips_are_played(client, control, session):
+    client.post("/control/login", data={"pin": PIN, "csrf": csrf_of(client.get("/").get_data(
+        as_text=True))})
+    page = client.get("/").get_data(as_text=True)
+    assert '<details id="transfer-box" hidden>' in page                  # no game
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+    assert '<details id="transfer-box" hidden>' in client.get("/").get_data(as_text=True)
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    page = client.get("/").get_data(as_text=True)
+    assert '<details id="transfer-box">' in page and 'data-confirm="Move these chips?' in page
+    assert game_moves()["kat-en-muis"]["chips"] and not game_moves()["fox-and-geese"]["chips"]

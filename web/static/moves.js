@@ -325,6 +325,7 @@
     state = s;
     if ($("quick-actions")) $("quick-actions").hidden = !s.game;
     if ($("declare-box")) $("declare-box").hidden = !(table[s.game || ""] || {}).declare;
+    if ($("transfer-box")) $("transfer-box").hidden = !(table[s.game || ""] || {}).chips;
     renderMoves(s);
     renderOver(s);
     commitmentWords(s);
