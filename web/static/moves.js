@@ -212,7 +212,7 @@
       if (!s.last_roll && window.ParlourDial) {
         var r = s.randomizer || {};
         var blank = [];
-        for (var i = 0; i < (r.count || 1); i++) blank.push(1);
+        for (var i = 0; i < (r.count || 1); i++) blank.push(r.kind === "dice" ? "?" : 1);   // no throw yet: blank dice
         window.ParlourDial.draw($("dial"), {values: blank}, r, false);
       }
     }
