@@ -8,6 +8,8 @@ import os
 import secrets
 from pathlib import Path
 
+from web.keptfile import write_private
+
 PIN_FILE = "pin"
 SECRET_FILE = "session-secret"
 SECRET_BYTES = 32
@@ -15,19 +17,6 @@ SECRET_BYTES = 32
 
 def make_pin() -> str:
     return f"{secrets.randbelow(10_000):04d}"
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_name(path.name + ".part")
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.chmod(part, 0o600)
-    os.replace(part, path)
 
 
 def stored_pin(data_dir: Path) -> str:
@@ -40,14 +29,14 @@ def stored_pin(data_dir: Path) -> str:
         pin = ""
     if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
         pin = make_pin()
-        _write_private(path, pin.encode())
+        write_private(path, pin.encode())
     return pin
 
 
 def new_pin(data_dir: Path) -> str:
     """A fresh PIN, kept in the data directory (the device menu's "New PIN")."""
     pin = make_pin()
-    _write_private(Path(data_dir) / PIN_FILE, pin.encode())
+    write_private(Path(data_dir) / PIN_FILE, pin.encode())
     return pin
 
 
@@ -60,7 +49,7 @@ def session_secret(data_dir: Path) -> bytes:
         secret = b""
     if len(secret) != SECRET_BYTES:
         secret = secrets.token_bytes(SECRET_BYTES)
-        _write_private(path, secret)
+        write_private(path, secret)
     elif path.stat().st_mode & 0o077:
         os.chmod(path, 0o600)
     return secret

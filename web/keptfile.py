@@ -1,4 +1,5 @@
-"""Small private JSON files the web layer keeps beside the store (paired phones, live logins).
+"""Small private files kept beside the store: paired phones and live logins (JSON), the PIN
+and the cookie key (firmware/keys.py).
 
 Written whole to a `.part` file with mode 0600, synced, then renamed over the old one, so a
 power cut leaves the old file or the new one, never half of either. A file that is missing or
@@ -26,14 +27,20 @@ def read_kept(path: Path | None) -> Any:
 
 def write_kept(path: Path | None, data: Any) -> None:
     """Replace the file with `data` as JSON, readable by this user only."""
-    if path is None:
-        return
-    path = Path(path)
+    if path is not None:
+        write_private(Path(path), json.dumps(data).encode())
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Replace the file with `data`: mode 0600 (a `.part` left by a crash is made so too),
+    synced, then renamed over the old one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_name(path.name + ".part")
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(data, out)
-        out.flush()
-        os.fsync(out.fileno())
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     os.replace(part, path)
