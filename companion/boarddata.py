@@ -10,7 +10,9 @@ text).
 
 from __future__ import annotations
 
+import copy
 import difflib
+import functools
 import re
 import tomllib
 from collections.abc import Iterable
@@ -23,7 +25,13 @@ from companion.errors import BoardDataError
 
 
 def default_board(game_id: str) -> dict[str, Any]:
-    """The shipped board data of a game ({} for a game without any)."""
+    """The shipped board data of a game ({} for a game without any): a copy of what was read
+    once (every game started or replayed asks for it)."""
+    return copy.deepcopy(_shipped_board(game_id))
+
+
+@functools.lru_cache(maxsize=None)
+def _shipped_board(game_id: str) -> dict[str, Any]:
     path = resources.files("companion") / "boards" / f"{game_id}.toml"
     if not path.is_file():
         return {}

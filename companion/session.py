@@ -18,7 +18,7 @@ from typing import Any
 from companion.boarddata import load_board_file
 from companion.buttons import default_buttons
 from companion.errors import BoardDataError, ParlourError, Refused, StoreError
-from companion.events import Event, NewGame, Roll, Undo, parse_event
+from companion.events import Event, NewGame, Rename, Roll, Undo, parse_event
 from companion.odds_history import chart
 from companion.replay import Table
 from companion.rollstream import commitment, draw
@@ -54,6 +54,7 @@ class Session:
         self.state_version = 0           # the version at which the game itself last changed
         self._odds: dict[str, Any] | None = None      # chances for state_version, if known
         self.chances: dict[int, list[float]] = {}     # step -> chances, for the chart
+        self._charted: tuple[tuple, dict[str, Any]] | None = None   # (game, version), rows
         self.resumed = self._resume()
 
     # -- reading ------------------------------------------------------------------------------
@@ -88,8 +89,17 @@ class Session:
             out["state_version"] = self.state_version
             if self._odds is not None:
                 out["odds"] = self._odds
-            out["chart"] = chart(self.table, self.chances)
+            out["chart"] = self._chart()
             return out
+
+    def _chart(self) -> dict[str, Any]:
+        """The charts' rows, worked out once a version (snapshots are taken for every listener
+        and poll); each snapshot gets its own lists."""
+        if self._charted is None or self._charted[0] != (self.game_id, self.version):
+            self._charted = ((self.game_id, self.version), chart(self.table, self.chances))
+        rows = self._charted[1]
+        return {"chips": [list(r) for r in rows["chips"]],
+                "win": [None if w is None else list(w) for w in rows["win"]]}
 
     def locked(self) -> threading.RLock:
         """`with session.locked():` no other change lands while a caller checks, then acts."""
@@ -188,10 +198,10 @@ class Session:
 
     def submit_at(self, version: int, event: dict[str, Any], by: str | None = None
                   ) -> dict[str, Any]:
-        """Submit only if nothing has changed since `version` (the Pi's move, worked out from
-        that state); Refused otherwise."""
+        """Submit only if the game has not changed since `version` (a `state_version`: the Pi's
+        move, worked out from that state); Refused otherwise."""
         with self._lock:
-            if version != self.version:
+            if version != self.state_version:      # chances coming in change nothing
                 raise Refused("the game changed while the Pi was thinking")
             if event.get("type") == "roll":
                 return self.roll(by=by)
@@ -221,8 +231,9 @@ class Session:
     def _commit(self, event: Event, spin: dict[str, Any] | None = None) -> dict[str, Any]:
         new_state = self.table.attempt(event)              # refuses before anything is stored
         final = new_state.over and not self.table.state.over
-        names = [p.name for p in new_state.players]
-        renamed = names != [p.name for p in self.table.state.players]   # a rename, or its undo
+        names = [p.name for p in new_state.players] if isinstance(event, (Rename, Undo)) \
+            else None                                   # only a rename, or its undo, renames
+        renamed = names is not None and names != [p.name for p in self.table.state.players]
         # The last event, "over" and the seed's reveal: one transaction (and so is a rename
         # with the players' names history shows).
         self._stored(self.store.append, self.game_id, self._seq + 1, event.to_dict(),

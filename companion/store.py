@@ -295,25 +295,20 @@ class Store:
     def put_figures(self, games: list[tuple[int, dict[str, Any]]]) -> None:
         """Finished games' figures, (game id, figures) each, in one transaction (a game's
         figures written again replace its old ones)."""
-        with self._lock:
-            try:
-                with self._db:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    for game_id, figures in games:
-                        self._db.execute("DELETE FROM game_faces WHERE game_id = ?", (game_id,))
-                        self._db.execute(
-                            "INSERT OR REPLACE INTO game_figures (game_id, rolls, names, "
-                            "scores, checked, result) VALUES (?, ?, ?, ?, ?, ?)",
-                            (game_id, figures["rolls"], json.dumps(figures["names"]),
-                             json.dumps(figures["scores"]), json.dumps(figures["checked"]),
-                             json.dumps(figures.get("result") or [])))
-                        self._db.executemany(
-                            "INSERT INTO game_faces (game_id, randomizer, face, count) "
-                            "VALUES (?, ?, ?, ?)",
-                            [(game_id, key, face, n) for key, counts in figures["faces"].items()
-                             for face, n in enumerate(counts, start=1)])
-            except sqlite3.DatabaseError as err:
-                raise StoreError(f"cannot write the store {self.path}: {err}") from None
+        with self._transaction() as db:
+            for game_id, figures in games:
+                db.execute("DELETE FROM game_faces WHERE game_id = ?", (game_id,))
+                db.execute(
+                    "INSERT OR REPLACE INTO game_figures (game_id, rolls, names, scores, "
+                    "checked, result) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, figures["rolls"], json.dumps(figures["names"]),
+                     json.dumps(figures["scores"]), json.dumps(figures["checked"]),
+                     json.dumps(figures.get("result") or [])))
+                db.executemany(
+                    "INSERT INTO game_faces (game_id, randomizer, face, count) "
+                    "VALUES (?, ?, ?, ?)",
+                    [(game_id, key, face, n) for key, counts in figures["faces"].items()
+                     for face, n in enumerate(counts, start=1)])
 
     def figures(self, game_ids: list[int]) -> dict[int, dict[str, Any]]:
         """The stored figures of these games (games without any are left out)."""
@@ -345,10 +340,12 @@ class Store:
             totals.setdefault(key, {})[face] = n
         return totals
 
+    _WITHOUT_FIGURES = ("WHERE g.status != 'playing' AND NOT EXISTS "
+                        "(SELECT 1 FROM game_figures f WHERE f.game_id = g.id) ")
+
     def without_figures(self, limit: int | None = None) -> list[GameRecord]:
         """Games no longer being played whose figures are not stored yet, oldest first."""
-        sql = (self._SELECT + "WHERE g.status != 'playing' AND NOT EXISTS (SELECT 1 FROM "
-               "game_figures f WHERE f.game_id = g.id) ORDER BY g.id")
+        sql = self._SELECT + self._WITHOUT_FIGURES + "ORDER BY g.id"
         with self._lock:
             rows = self._db.execute(sql + (" LIMIT ?" if limit else ""),
                                     (limit,) if limit else ()).fetchall()
@@ -356,9 +353,8 @@ class Store:
 
     def count_without_figures(self) -> int:
         with self._lock:
-            return self._db.execute(
-                "SELECT count(*) FROM games g WHERE g.status != 'playing' AND NOT EXISTS "
-                "(SELECT 1 FROM game_figures f WHERE f.game_id = g.id)").fetchone()[0]
+            return self._db.execute("SELECT count(*) FROM games g " +
+                                    self._WITHOUT_FIGURES).fetchone()[0]
 
     def chances(self, game_id: int) -> list[list[float] | None] | None:
         """A finished game's kept chances, step by step; None if none are kept."""

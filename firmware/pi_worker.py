@@ -91,7 +91,7 @@ class PiWorker:
             event = pi_event(get_rulebook(state.game), state, level, rng=self.rng,
                              clock=self.clock)
             if event is not None:
-                self.session.submit_at(snap["version"], event, by=BY)
+                self.session.submit_at(snap["state_version"], event, by=BY)
         except ParlourError as err:          # the game moved on meanwhile: nothing to do
             self.last_error = str(err)
         finally:
