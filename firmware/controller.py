@@ -147,6 +147,7 @@ class Controller:
         self.wake: Callable[[], None] | None = None      # the runner's "something happened"
         self.pi = PiWorker(session, clock=clock)         # plays the Pi's seats, off this loop
         self.move_index, self.setups, self.setup_index = 0, [], 0
+        self.hint: dict[str, Any] | None = None          # the Domino Rex hint the menu asked for
         self.pair_press: Callable[[int], bool] | None = None   # a seat press (1-based) for a
         #                                                        phone waiting to pair: True if used
         self.new_pin: Callable[[], str] | None = None          # the menu's "New PIN", if allowed
@@ -529,7 +530,8 @@ class Controller:
                 self.screen = "games"
         elif item == "Show PIN":
             self.screen = "pin"
-        elif item == "Hint":
+        elif item == "Hint":             # worked out once here, not on every frame drawn
+            self.hint = (self.snap.get("odds") or {}).get("hint") or hint_of(self.session)
             self.screen = "hint"
         elif item == "New PIN":
             self._ask("Make a new PIN? Phones must sign in again", "new pin")
@@ -621,7 +623,7 @@ class Controller:
         """Long outcomes and instructions advance a page every PAGE_SECONDS (the turn
         screen's pages go round; the result's stop at the last)."""
         key = (self.screen, self.outcome if self.screen == "result" else
-               self.snap.get("prompt"), self.snap.get("version"))
+               self.snap.get("prompt"), self.snap.get("state_version"))   # not the chances
         if key != self._page_key:
             self._page_key = key
             if self.screen != "result":
@@ -810,7 +812,7 @@ class Controller:
                               self.scores_first)
 
     def draw_hint(self) -> Image.Image:
-        advice = (self.snap.get("odds") or {}).get("hint") or hint_of(self.session)
+        advice = (self.snap.get("odds") or {}).get("hint") or self.hint
         if not advice:
             return screens.message("Hint", "No hint", "only when a square is to be uncovered")
         action, _, why = advice["text"].partition(": ")

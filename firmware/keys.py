@@ -8,6 +8,7 @@ import os
 import secrets
 from pathlib import Path
 
+from firmware.config import pin_problem
 from web.keptfile import write_private
 
 PIN_FILE = "pin"
@@ -27,10 +28,7 @@ def stored_pin(data_dir: Path) -> str:
         pin = path.read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):
         pin = ""
-    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
-        pin = make_pin()
-        write_private(path, pin.encode())
-    return pin
+    return new_pin(data_dir) if pin_problem(pin) else pin
 
 
 def new_pin(data_dir: Path) -> str:
