@@ -11,7 +11,7 @@ from web import auth
 from web.context import parlour
 from companion.errors import ParlourError
 from web.errors import ApiError
-from web.record import bg_stats_link, bg_stats_play, game_record
+from web.record import bg_stats_link, bg_stats_play
 from web.summaries import buttons, summary
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -86,7 +86,7 @@ def game_record_json(game_id: int) -> Response:
     if record is None:
         raise ApiError(404, f"no game {game_id} on this table")
     try:
-        body = game_record(store, record)
+        body = parlour().figures.record(record)
     except ParlourError as err:
         raise ApiError(409, str(err)) from None
     if record.over:

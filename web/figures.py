@@ -23,7 +23,7 @@ from companion.session import export_events
 from companion.stats import effective_rolls, randomizer_key, verify_rolls
 from companion.store import GameRecord, Store
 from web.history import result_rows, roster_totals
-from web.record import record_of
+from web.record import game_record, record_of
 from web.summaries import Replayed, replayed
 
 PAGE = 50            # games on one page of /history, /fairness or /api/games
@@ -190,6 +190,15 @@ class Figures:
             while len(self._replays) > KEPT:
                 self._replays.popitem(last=False)
         return told
+
+    def record(self, record: GameRecord) -> dict[str, Any]:
+        """A game's record (web/record.py): one that left play never changes, so it is worked
+        out once and shared (the status page, its BG Stats link and /record all ask for it).
+        A copy: callers may add to it. ParlourError if its log no longer replays."""
+        if record.status == "playing":
+            return game_record(self.store, record)
+        key = ("record", record.id, record.events, record.status)
+        return dict(self.shared.get(key, lambda: game_record(self.store, record)))
 
     # -- the worker ------------------------------------------------------------------------
 

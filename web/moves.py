@@ -5,6 +5,7 @@ table, which the page carries; this module renders the page before any script ru
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from companion.games import GAMES
@@ -30,8 +31,10 @@ def _overrides(rulebook: Rulebook, move: str) -> bool:
     return getattr(type(rulebook), move) is not getattr(Rulebook, move)
 
 
+@functools.lru_cache(maxsize=1)
 def game_moves() -> dict[str, dict[str, Any]]:
-    """Per game: what its presses and turn ends are called, and which it takes at all."""
+    """Per game: what its presses and turn ends are called, and which it takes at all (the
+    games never change while the table runs: worked out once; callers must not change it)."""
     table = {}
     for game, rulebook in GAMES.items():
         board = game in BOARD_GAMES

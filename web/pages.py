@@ -20,7 +20,7 @@ from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
 from web.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from web.moves import game_moves, moves
-from web.record import bg_stats_link, bg_stats_play, game_record
+from web.record import bg_stats_link, bg_stats_play
 from web.seat import pairing
 from web.summaries import buttons, duration, summary, title, when
 
@@ -103,7 +103,7 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
     return {"moves": offered, "game_moves": info, "pairing": paired,
             "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
             and state.get("phase") != "over",
-            "roster": parlour().session.store.roster(),
+            "roster": parlour().session.store.roster() if auth.logged_in() else [],  # forms
             "declares": bool((info.get(state.get("game") or "") or {}).get("declare")),
             "chips_game": bool((info.get(state.get("game") or "") or {}).get("chips")),
             "over_links": over_links,
@@ -172,7 +172,7 @@ def _bg_stats(store, record) -> str | None:
     if record is None or not record.over:
         return None
     try:
-        return bg_stats_link(bg_stats_play(game_record(store, record)))
+        return bg_stats_link(bg_stats_play(parlour().figures.record(record)))
     except ParlourError:
         return None
 
