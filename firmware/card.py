@@ -13,9 +13,10 @@ from html import escape
 
 import qrcode
 import qrcode.image.svg
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from firmware.config import WiFi
+from firmware.screens import draw_qr
 
 _SPECIAL = '\\;,:"'
 
@@ -34,36 +35,13 @@ def wifi_text(wifi: WiFi) -> str:
     return "WIFI:" + ";".join(parts) + ";;"
 
 
-def qr_matrix(data: str) -> list[list[bool]]:
-    """The modules of the smallest code for `data` (low error correction: it is printed or lit,
-    not scuffed), without its quiet zone."""
-    code = qrcode.QRCode(border=0, error_correction=qrcode.constants.ERROR_CORRECT_L)
-    code.add_data(data)
-    code.make(fit=True)
-    return code.get_matrix()
-
-
-def _draw_code(image: Image.Image, matrix: list[list[bool]], x0: int, room: int) -> None:
-    """A code as big as `room` (square, full height) allows, dark on a lit quiet zone."""
-    n = len(matrix)
-    scale = max(1, (room - 4) // n)
-    side = n * scale + 4
-    left, top = x0 + (room - side) // 2, (image.height - side) // 2
-    draw = ImageDraw.Draw(image)
-    draw.rectangle((left, top, left + side - 1, top + side - 1), fill=1)
-    for row, line in enumerate(matrix):
-        for col, dark in enumerate(line):
-            if dark:
-                x, y = left + 2 + col * scale, top + 2 + row * scale
-                draw.rectangle((x, y, x + scale - 1, y + scale - 1), fill=0)
-
-
 def two_codes(url: str, wifi: WiFi, size: tuple[int, int] = (128, 64)) -> Image.Image:
     """The OLED page with the Wi-Fi code on the left and the table's address on the right."""
     image = Image.new("1", size, 0)
     half = size[0] // 2
-    _draw_code(image, qr_matrix(wifi_text(wifi)), 0, min(half, size[1]))
-    _draw_code(image, qr_matrix(url), half, min(half, size[1]))
+    room = min(half, size[1])
+    draw_qr(image, wifi_text(wifi), (0, (size[1] - room) // 2), room)
+    draw_qr(image, url, (half, (size[1] - room) // 2), room)
     return image
 
 

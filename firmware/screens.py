@@ -177,12 +177,18 @@ def break_address(host: str, room: int) -> list[str]:
     return [clip(line, SMALL, room) for line in lines]
 
 
-def draw_qr(image: Image.Image, data: str, at: tuple[int, int], room: int) -> None:
-    """A QR code, dark modules on a lit square with a quiet zone, as big as `room` allows."""
+def qr_matrix(data: str) -> list[list[bool]]:
+    """The modules of the smallest code for `data` (low error correction: it is printed or lit,
+    not scuffed), without its quiet zone."""
     code = qrcode.QRCode(border=0, box_size=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
     code.add_data(data)
     code.make(fit=True)
-    matrix = code.get_matrix()
+    return code.get_matrix()
+
+
+def draw_qr(image: Image.Image, data: str, at: tuple[int, int], room: int) -> None:
+    """A QR code, dark modules on a lit square with a quiet zone, as big as `room` allows."""
+    matrix = qr_matrix(data)
     n = len(matrix)
     scale = max(1, (room - 4) // n)
     side = n * scale + 4

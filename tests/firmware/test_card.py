@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from firmware.card import card_html, qr_matrix, qr_svg, wifi_text
+from firmware.card import card_html, qr_svg, wifi_text
+from firmware.screens import qr_matrix
 from firmware.config import WiFi
 
 
