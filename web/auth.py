@@ -5,7 +5,6 @@ check that keeps web pages on other names (DNS rebinding) away from the table.""
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import ipaddress
 import logging
@@ -21,7 +20,7 @@ from urllib.parse import urlsplit
 from flask import current_app, request, session
 
 from web.errors import ApiError
-from web.keptfile import read_kept, write_kept
+from web.keptfile import read_kept, token_digest, write_kept
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +100,7 @@ class Logins:
     def start(self) -> str:
         login = secrets.token_urlsafe(18)
         with self._lock:
-            self._ids[_digest(login)] = None
+            self._ids[token_digest(login)] = None
             while len(self._ids) > self.limit:
                 self._ids.popitem(last=False)
             self._keep()
@@ -109,11 +108,11 @@ class Logins:
 
     def alive(self, login: object) -> bool:
         with self._lock:
-            return isinstance(login, str) and _digest(login) in self._ids
+            return isinstance(login, str) and token_digest(login) in self._ids
 
     def end(self, login: object) -> None:
         with self._lock:
-            if isinstance(login, str) and self._ids.pop(_digest(login), "gone") is None:
+            if isinstance(login, str) and self._ids.pop(token_digest(login), "gone") is None:
                 self._keep()
 
     def _keep(self) -> None:
@@ -121,10 +120,6 @@ class Logins:
             write_kept(self.path, list(self._ids))
         except OSError as err:      # a full card: the login works until the next restart
             log.warning("cannot keep the logins in %s: %s", self.path, err)
-
-
-def _digest(login: str) -> str:
-    return hashlib.sha256(login.encode()).hexdigest()
 
 
 def host_name(value: str) -> str:

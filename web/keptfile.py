@@ -9,10 +9,16 @@ signs in again).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
+
+
+def token_digest(token: str) -> str:
+    """What is kept of a phone's token or login id: its SHA-256 (a copied file signs no one in)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def read_kept(path: Path | None) -> Any:

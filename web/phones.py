@@ -9,7 +9,6 @@ pairing survives a restart and a copied file pairs no one.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import threading
 from collections.abc import Callable
@@ -17,14 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from web.keptfile import read_kept, write_kept
+from web.keptfile import read_kept, token_digest, write_kept
 
 PAIR_SECONDS = 30.0
 MAX_PHONES = 64          # paired phones kept; the oldest pairing goes first
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def new_token() -> str:
@@ -68,7 +63,7 @@ class Pairings:
         in seconds. A newer request replaces an older one: one seat button, one phone."""
         code = f"{secrets.randbelow(100):02d}"
         with self._lock:
-            self._request = Request(_digest(token), code, self._clock() + self.seconds)
+            self._request = Request(token_digest(token), code, self._clock() + self.seconds)
         if self.on_request is not None:
             self.on_request(code)
         return {"code": code, "seconds": self.seconds}
@@ -99,7 +94,7 @@ class Pairings:
         """{"button": n | None, "waiting": code | None} for this phone."""
         if not token:
             return {"button": None, "waiting": None}
-        digest = _digest(token)
+        digest = token_digest(token)
         with self._lock:
             request = self._request
             waiting = request.code if request and request.digest == digest and \
@@ -113,7 +108,7 @@ class Pairings:
         """Undo this phone's pairing (and its open request). True if it was paired."""
         if not token:
             return False
-        digest = _digest(token)
+        digest = token_digest(token)
         with self._lock:
             if self._request is not None and self._request.digest == digest:
                 self._request = None
