@@ -1,6 +1,7 @@
 """What the table keeps in its data directory so a restart changes nothing for the players:
-the PIN (made once when none is configured) and the secret that signs the phones' sign-ins.
-Both files are written 0600, atomically, so a power cut leaves the old one or the new one."""
+the PIN (made once when none is configured), the secret that signs the phones' sign-ins, and
+the table's id (made once: it tells this table's games from every other box's in a score app
+or a club). The files are written 0600, atomically, so a power cut leaves the old one or the new one."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from web.keptfile import write_private
 PIN_FILE = "pin"
 SECRET_FILE = "session-secret"
 SECRET_BYTES = 32
+TABLE_ID_FILE = "table-id"
+TABLE_ID_HEX = 16
 
 
 def make_pin() -> str:
@@ -51,3 +54,18 @@ def session_secret(data_dir: Path) -> bytes:
     elif path.stat().st_mode & 0o077:
         os.chmod(path, 0o600)
     return secret
+
+
+def table_id(data_dir: Path) -> str:
+    """The table's id: 16 random hex digits, made once and kept (a copied SD card keeps it; a
+    file that is missing or does not hold such an id gets a new one)."""
+    path = Path(data_dir) / TABLE_ID_FILE
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        kept = ""
+    if len(kept) == TABLE_ID_HEX and all(c in "0123456789abcdef" for c in kept):
+        return kept
+    made = secrets.token_hex(TABLE_ID_HEX // 2)
+    write_private(path, made.encode())
+    return made

@@ -32,6 +32,16 @@ def test_keys_pin_is_made_once_and_kept_private(tmp_path):
     assert keys.stored_pin(tmp_path) == changed
 
 
+def test_keys_table_id_is_made_once_and_differs_between_tables(tmp_path):
+    first = keys.table_id(tmp_path / "a")
+    assert len(first) == 16 and int(first, 16) >= 0
+    assert keys.table_id(tmp_path / "a") == first                 # a restart: the same table
+    assert keys.table_id(tmp_path / "b") != first                 # another box: another id
+    assert (tmp_path / "a" / keys.TABLE_ID_FILE).stat().st_mode & 0o777 == 0o600
+    (tmp_path / "a" / keys.TABLE_ID_FILE).write_text("not an id")
+    assert keys.table_id(tmp_path / "a") not in (first, "not an id")
+
+
 def test_keys_session_secret_survives_restarts_with_0600(tmp_path):
     secret = keys.session_secret(tmp_path)
     assert len(secret) == 32 and keys.session_secret(tmp_path) == secret
