@@ -39,6 +39,9 @@ class Session:
         #                                   not make (one from a phone); None: no dial
         self.board_dir = board_dir        # <board_dir>/<game>.toml: the table's own board data
         self._new_seed = new_seed
+        # This run of the table: a state of another run is never compared by version with this
+        # one's (versions count from 1 again after a restart). Drawn from the injected source.
+        self.boot = new_seed()[:4].hex()
         self._clock = clock
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
@@ -79,14 +82,17 @@ class Session:
                 return {"game": None, "phase": "idle", "turn": None, "awaiting": None,
                         "players": [], "pool": 0, "winners": [], "log": [],
                         "commitment": None, "seed": None, "version": self.version,
-                        "state_version": self.state_version,
+                        "state_version": self.state_version, "boot": self.boot,
+                        "last_by": None,
                         "game_id": None, "prompt": "Choose a game", "spin": None}
             out = self.table.to_json()
             out["spin"] = self._spin
             if self.table.state.over and self._seed is not None:
                 out["seed"] = self._seed.hex()          # revealed once the game is over
             out["version"], out["game_id"] = self.version, self.game_id
-            out["state_version"] = self.state_version
+            out["state_version"], out["boot"] = self.state_version, self.boot
+            effective = self.table.effective
+            out["last_by"] = effective[-1].by if effective else None   # who made the last step
             if self._odds is not None:
                 out["odds"] = self._odds
             out["chart"] = self._chart()

@@ -124,16 +124,22 @@ def knob_move(snap: dict[str, Any], index: int) -> list[str] | None:
 def playing(snap: dict[str, Any], index: int, thinking: bool = True) -> Image.Image:
     """A turn of a game the Pi or the board screen plays: the Pi thinking (or, after an undo,
     waiting for a press to move), or the knob's move."""
-    waiting = "is thinking" if thinking else "press: its move"
     if "board" not in snap:
-        return screens.message("Pi", waiting)
+        return screens.message("Pi", "is thinking" if thinking else "Press the knob",
+                               "" if thinking else "and the Pi moves")
     if pi_level(snap):
         board = snap["board"]
-        player = snap["players"][snap["turn"]]
-        return _panel(board_image(board, board.get("last_move")), [
-            ("Pi", screens.MEDIUM), (waiting, screens.SMALL),
-            (f"{player['role']}, {player['pi']}", screens.SMALL)])
+        return _panel(board_image(board, board.get("last_move")), playing_lines(snap, thinking))
     return choosing(snap, index)
+
+
+def playing_lines(snap: dict[str, Any], thinking: bool) -> list[tuple[str, int]]:
+    """Beside the board on the Pi's turn, four whole lines: "Pi", its side, then its level and
+    "thinking", or after an undo (the Pi waits) "press knob / to move it"."""
+    player = snap["players"][snap["turn"]]
+    doing = [(str(player.get("pi") or ""), screens.SMALL), ("thinking", screens.SMALL)] \
+        if thinking else [("press knob", screens.SMALL), ("to move it", screens.SMALL)]
+    return [("Pi", screens.MEDIUM), (player["role"].capitalize(), screens.SMALL)] + doing
 
 
 def pi_words(snap: dict[str, Any]) -> tuple[str, str, str]:
@@ -144,38 +150,12 @@ def pi_words(snap: dict[str, Any]) -> tuple[str, str, str]:
     return piece, "jumps" if jumps else "moves", move_words(path)
 
 
-def pi_text(snap: dict[str, Any]) -> str:
-    """The Pi's move in one line: "Pi: goose c3 to c4 - move it on the board"."""
-    piece, verb, _ = pi_words(snap)
-    path = snap["board"].get("last_move") or []
-    return f"Pi: {piece} {'jumps ' if verb == 'jumps' else ''}{' to '.join(path)} - move it " \
-           f"on the board"
-
-
 def _jumped(a: str, b: str) -> bool:
     return 2 in (abs(COLUMNS.index(a[0]) - COLUMNS.index(b[0])), abs(int(a[1]) - int(b[1])))
 
 
-def pi_moved_text(old: dict[str, Any], snap: dict[str, Any]) -> str:
-    """What the Pi just did, if the change from `old` to `snap` is the Pi's move ("" if not;
-    a throw is shown by the spin)."""
-    seat, players = old.get("turn"), old.get("players") or []
-    if old.get("game_id") != snap.get("game_id") or seat is None or seat >= len(players) \
-            or not players[seat].get("pi") or snap.get("rolls") != old.get("rolls") \
-            or len(snap.get("log") or []) <= len(old.get("log") or []):
-        return ""
-    if (snap.get("board") or {}).get("last_move"):
-        return pi_text(snap)
-    if snap.get("last_uncovered") is not None:
-        return f"Pi: uncovers {snap['last_uncovered']} - uncover it on the board"
-    return ""
-
-
 def pi_moved(snap: dict[str, Any]) -> Image.Image:
     """The Pi's move, for a player to copy on the board, then press the knob."""
-    if "board" not in snap:
-        return screens.message("Pi", f"uncovers {snap.get('last_uncovered')}",
-                               "uncover it, then press")
     board = snap["board"]
     return _panel(board_image(board, board.get("last_move")), pi_moved_lines(snap))
 

@@ -35,7 +35,7 @@ from firmware.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
 from firmware.config import WiFi
 from firmware.inputs import InputEvent
 from firmware.odds_worker import hint_of
-from firmware.pi_worker import PiWorker, pi_level, pi_setups
+from firmware.pi_worker import BY as PI_BY, PiWorker, pi_level, pi_setups
 from firmware.views import (RANDOMIZERS, choice_meaning, choices, final_points, game_detail,
                             player_name, refusal_text, restates, roll_text, score_rows,
                             split_prompt,
@@ -86,6 +86,8 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 }
 FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
+UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
+SHOWS_CHANGES = ("play", "result", "over", "pi_moved")   # screens a change from elsewhere replaces
 
 
 def takes(rulebook: Rulebook | None, move: str) -> bool:
@@ -194,15 +196,47 @@ class Controller:
             self.animation = None
             if snap.get("game_id") is not None or self.screen not in IDLE:
                 self.screen = self.home()          # set aside by the phone: "Choose a game"
+            if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
+                self._show_change({"log": []}, snap)
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
             self._animate(old, snap, strength=REMOTE_STRENGTH)
-        elif self.screen in ("play", "result", "over") or \
-                (self.screen == "spin" and snap.get("rolls", 0) < old.get("rolls", 0)):
+        elif self.screen == "spin" and snap.get("rolls", 0) >= old.get("rolls", 0):
+            heading, values, words = self.outcome      # the dial goes on; its result says more
+            self.outcome = (heading, values, words + self._change_words(old, snap))
+        elif self.screen in SHOWS_CHANGES or self.screen == "spin":
             self.animation = None
-            self.screen = self.home()
-        if board_screen.pi_moved_text(old, snap):
-            self.screen, self.move_index = "pi_moved", 0
+            self._show_change(old, snap)
         self._sync_controls()
+
+    @staticmethod
+    def _change_words(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
+        """The log's lines a change added, and what the players do for the Pi's uncover."""
+        words = list(snap.get("log") or [])[len(old.get("log") or []):]
+        if words and snap.get("last_by") == PI_BY and snap.get("last_uncovered") is not None \
+                and snap.get("phase") != "over":
+            words.append(UNCOVER_FOR_PI)
+        return words
+
+    def _show_change(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
+        """A change made elsewhere (a phone, the API, the Pi) while the OLED shows the game:
+        the end of the game at once; the Pi's board move drawn to copy; any other change that
+        added to the log, its lines under who made it; else the turn screen."""
+        words = self._change_words(old, snap)
+        by_pi = snap.get("last_by") == PI_BY
+        self.move_index = 0
+        if snap.get("phase") == "over" or not words:
+            self.screen = self.home()
+            if snap.get("phase") == "over" and old.get("phase") != "over":
+                self._beep("win")
+        elif by_pi and (snap.get("board") or {}).get("last_move"):
+            self.screen = "pi_moved"
+        else:
+            mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
+            moved_for_pi = bool(pi_level(old))
+            actor = ("Pi" if moved_for_pi or not mover else f"{mover}, then Pi") if by_pi \
+                else mover or "Phone"                  # both, when one change held two moves
+            self.outcome = (actor, "", words)
+            self._show_result()
 
     def notice_pairing(self, code: str) -> None:
         """Any thread: a phone asks to pair; the OLED shows its code until a seat is pressed."""
@@ -831,6 +865,9 @@ class Controller:
         return screens.choice_list("The Pi plays", labels, self.setup_index)
 
     def draw_pi_moved(self) -> Image.Image:
+        if "board" not in self.snap:                 # only a board move is drawn to copy
+            return self.draw_play()
+        self.page_text = [words for words, _ in board_screen.pi_moved_lines(self.snap)]
         return board_screen.pi_moved(self.snap)
 
     def draw_declare(self) -> Image.Image:

@@ -2,7 +2,8 @@
 submits the move as an ordinary event with `"by": "pi"`. The device loop never waits for it.
 
 After an undo the Pi does not move again by itself (the player is taking a move back); a knob
-press on its turn (`request`) asks it to. A game resumed on the Pi's turn goes on at once.
+press on its turn (`request`) asks it to. A game resumed on the Pi's turn goes on at once, and
+so does a new game whose first move is the Pi's, whatever game came before it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class PiWorker:
         self.rng = rng or random.Random()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self._log_length = 0
+        self._seen: tuple[Any, int] = (None, 0)        # (game id, log length) last noticed
         self._again = False                  # asked again while thinking: look once more
         self._unsubscribe: Callable[[], None] | None = None
         self.last_error = ""
@@ -59,9 +60,10 @@ class PiWorker:
 
     def _noticed(self, snap: dict[str, Any]) -> None:
         """Any thread (the session's lock is held): start thinking if the Pi is to move, unless
-        the change was an undo (then it waits for `request`)."""
-        length = len(snap.get("log") or [])
-        took_back, self._log_length = length < self._log_length, length
+        the change was an undo in the same game (then it waits for `request`)."""
+        seen = (snap.get("game_id"), len(snap.get("log") or []))
+        took_back = seen[0] == self._seen[0] and seen[1] < self._seen[1]
+        self._seen = seen
         if pi_level(snap) is not None and not took_back:
             self._start(snap)
 

@@ -32,7 +32,8 @@ def open_session(path, seed=SEED):
 
 
 def without_version(snapshot):
-    return {k: v for k, v in snapshot.items() if k not in ("version", "state_version")}
+    """The state without what tells one run of the table from another."""
+    return {k: v for k, v in snapshot.items() if k not in ("version", "state_version", "boot")}
 
 
 def play_to_the_end(session, limit=2000):

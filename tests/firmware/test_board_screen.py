@@ -27,10 +27,14 @@ def table(session, clock):
 
 def wait_for_pi(c):
     """Let the Pi's thread finish, then let the loop take in the change."""
-    thread = c.pi._thread
-    if thread is not None:
+    for _ in range(20):                          # a change while it thought: it looks again
+        thread = c.pi._thread
+        if thread is None:
+            break
         thread.join(timeout=30)
         assert not thread.is_alive()
+        if c.pi._thread is thread:
+            break
     c.update()
     c.render()
 
@@ -109,11 +113,10 @@ def test_board_screen_pi_plays_the_geese_and_waits_for_the_press(table, session)
     assert snap["turn"] == 0 and snap["board"]["last_move"]
     events = session.store.events(session.game_id)
     assert events[-1]["type"] == "move" and events[-1]["by"] == "pi"
-    assert table.screen == "pi_moved"
-    words = board_screen.pi_moved_text({**snap, "turn": 1, "log": snap["log"][:-1],
-                                        "rolls": snap["rolls"]}, snap)
+    assert table.screen == "pi_moved" and snap["last_by"] == "pi"
     a, b = snap["board"]["last_move"]
-    assert words == f"Pi: goose {a} to {b} - move it on the board"
+    table.render()
+    assert table.page_text[:2] == ["Pi moved", "a goose"] and table.page_text[2] == f"{a}-{b}"
     press(table, "turn", detents=1)                 # nothing happens until the press
     assert table.screen == "pi_moved"
     press(table, "press")
@@ -214,3 +217,104 @@ def test_board_screen_the_pis_move_fits_whole_beside_the_board(path, rows):
     room = 128 - board_screen.PANEL - 1
     assert all(screens.width(words, size) <= room for words, size in lines)
     assert board_screen.pi_moved(snap).size == (128, 64)
+
+
+def test_board_screen_pi_moves_first_in_a_new_game_after_a_longer_one(table, session):
+    """The Pi's first move does not wait for a press whatever game came before: a new game's
+    shorter log is not an undo."""
+    session.new_game("lifes-mishaps", ["Ann", "Ben", "Cy"])
+    for _ in range(12):
+        session.roll(by="web")
+    session.abandon(by="web")
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy")
+    wait_for_pi(table)                               # no press: the Geese move first
+    snap = session.snapshot()
+    assert snap["turn"] == 0 and snap["board"]["last_move"] and snap["last_by"] == "pi"
+    assert table.screen == "pi_moved"
+
+
+def test_board_screen_pi_moved_screen_fits_its_instruction(table, session):
+    """The Pi's turn after an undo says in whole words that a press makes it move."""
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy")
+    wait_for_pi(table)
+    press(table, "press")
+    press(table, "undo")
+    wait_for_pi(table)
+    room, y = 128 - board_screen.PANEL - 1, 0
+    for thinking in (False, True):
+        lines = board_screen.playing_lines(session.snapshot(), thinking=thinking)
+        assert [w for w, _ in lines][-2:] == (["press knob", "to move it"] if not thinking
+                                             else ["easy", "thinking"])
+        for words, size in lines:
+            assert board_screen.screens.width(words, size) <= room, words
+        assert sum(size + 2 for _, size in lines) - 2 <= 64          # every line whole
+
+
+def settle(table):
+    """Take in the latest change and skip any dial and result it showed."""
+    table.update()
+    while table.screen in ("spin", "result"):
+        press(table, "press")
+
+
+def domino_rex_with_pi(table, session):
+    session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+    for _ in range(20):                              # the lead throws, whoever makes them
+        wait_for_pi(table)
+        settle(table)
+        snap = session.snapshot()
+        if snap["awaiting"] != "roll":
+            return snap
+        session.roll(by="web")
+    raise AssertionError("the lead did not settle")
+
+
+def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table, session):
+    snap = domino_rex_with_pi(table, session)
+    table.pi.close()                                 # the Pi moves when the test says so
+    seen_ann = seen_pi = 0
+    for _ in range(30):
+        if snap["phase"] == "over":
+            break
+        if snap["turn"] == 0:                         # Ann uncovers from her phone
+            before = snap
+            session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
+                           by="web")
+            table.update()
+            snap = session.snapshot()
+            if snap["turn"] == 0 or snap["phase"] == "over":
+                continue
+            # The OLED shows Ann's uncover as Ann's, never as the Pi's: the log's new lines.
+            assert table.screen == "result" and table.outcome[0] == "Ann"
+            assert table.outcome[2] == snap["log"][len(before["log"]):]
+            assert all("Pi" not in line.split()[:1] for line in table.outcome[2])
+            seen_ann += 1
+        assert table.pi.request()
+        wait_for_pi(table)
+        snap = session.snapshot()
+        if snap["phase"] != "over":
+            assert snap["last_by"] == "pi"
+            assert table.screen == "result" and table.outcome[0] == "Pi"
+            assert table.outcome[2][-1] == "Uncover it on the board, then press the knob."
+            assert all(not line.startswith("Ann ") for line in table.outcome[2])
+            seen_pi += 1
+    assert snap["phase"] == "over" and seen_ann and seen_pi
+    assert table.screen == "over"                     # the end shows at once, without a press
+
+
+def test_board_screen_domino_rex_a_phone_move_and_the_pis_reply_in_one_change(table, session):
+    """The loop may take in Ann's uncover and the Pi's reply together: both are shown, under
+    both names, with what to do for the Pi."""
+    snap = domino_rex_with_pi(table, session)
+    if snap["turn"] != 0:
+        wait_for_pi(table)
+        settle(table)
+        snap = session.snapshot()
+    value = snap["players"][0]["covered"][0]
+    session.submit({"type": "choose", "value": value}, by="web")
+    wait_for_pi(table)                               # the Pi answers before the loop looks
+    snap = session.snapshot()
+    assert snap["last_by"] == "pi" and snap["phase"] != "over"
+    assert table.screen == "result" and table.outcome[0] == "Ann, then Pi"
+    assert "Ann" in table.outcome[2][0] and any("Pi" in line for line in table.outcome[2])
+    assert table.outcome[2][-1] == "Uncover it on the board, then press the knob."
