@@ -760,9 +760,15 @@ class Controller:
 
     def view(self) -> dict[str, Any]:
         """What the screen says, in words (for tests and logs)."""
+        snap = self.snap
         out: dict[str, Any] = {"screen": self.screen, "flash": self.flash_text,
                                "page": self.page, "pages": self.page_count,
-                               "text": list(self.page_text)}
+                               "text": list(self.page_text),
+                               # the state drawn from: every surface says which it shows
+                               "state": {key: snap.get(key) for key in (
+                                   "boot", "version", "state_version", "game_id", "phase",
+                                   "turn", "awaiting")},
+                               "pi": {"seen": self.pi.seen_version, "thinking": self.pi.thinking}}
         if self.screen in ("play", "resumed"):
             out["turn"] = turn_view(self.snap)
         if self.screen == "result":

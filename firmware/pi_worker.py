@@ -41,6 +41,7 @@ class PiWorker:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._seen: tuple[Any, int] = (None, 0)        # (game id, log length) last noticed
+        self.seen_version = 0                           # the newest state it was told of
         self._again = False                  # asked again while thinking: look once more
         self._unsubscribe: Callable[[], None] | None = None
         self.last_error = ""
@@ -61,6 +62,7 @@ class PiWorker:
     def _noticed(self, snap: dict[str, Any]) -> None:
         """Any thread (the session's lock is held): start thinking if the Pi is to move, unless
         the change was an undo in the same game (then it waits for `request`)."""
+        self.seen_version = snap.get("version", 0)
         seen = (snap.get("game_id"), len(snap.get("log") or []))
         took_back = seen[0] == self._seen[0] and seen[1] < self._seen[1]
         self._seen = seen

@@ -313,7 +313,7 @@ def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, 
             return time.monotonic() + FAULT_PAUSE, active_until
         table.display.show(image)
         if table.panel is not None:
-            table.panel.publish(image)
+            table.panel.publish(image, controller.view())
         table.frames += 1
         next_frame = time.monotonic() + (1 / FPS if controller.animating else 0.0)
     return next_frame, active_until

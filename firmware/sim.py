@@ -66,6 +66,7 @@ class SimPanel:
         self._frame = Image.new("1", (128, 64))
         self._png: bytes | None = None
         self._version = 0
+        self._view: dict[str, Any] = {}
         self._frame_lock = threading.Lock()
 
     # -- input ------------------------------------------------------------------------------
@@ -152,9 +153,12 @@ class SimPanel:
         return [seat for seat, number in enumerate(self.leds)
                 if self.factory.pin(number).state]
 
-    def publish(self, image: Image.Image) -> None:
-        """The runner hands over every frame it shows; a different one bumps the version."""
+    def publish(self, image: Image.Image, view: dict[str, Any] | None = None) -> None:
+        """The runner hands over every frame it shows, with what it shows in words and which
+        state it was drawn from (`view`); a different frame bumps the version."""
         with self._frame_lock:
+            if view is not None:
+                self._view = view
             if image.tobytes() != self._frame.tobytes():
                 self._frame = image.copy()
                 self._png = None
@@ -174,3 +178,8 @@ class SimPanel:
     def screen_version(self) -> int:
         with self._frame_lock:
             return self._version
+
+    def screen_view(self) -> dict[str, Any]:
+        """What the frame on the screen says and the state it was drawn from."""
+        with self._frame_lock:
+            return dict(self._view)

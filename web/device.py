@@ -38,7 +38,8 @@ class DevicePanel(Protocol):
     def screen_version(self) -> int:
         """A number that increases whenever the frame changes."""
 
-    # It may also have `lit_seats() -> list[int]`: the seat buttons whose LED is on.
+    # It may also have `lit_seats() -> list[int]`: the seat buttons whose LED is on, and
+    # `screen_view() -> dict`: the frame in words and the state (boot, version) it shows.
 
 
 def from_this_machine(address: str) -> bool:
@@ -123,7 +124,9 @@ def screen_version() -> Response:
     seat buttons lit now (as the box's LEDs are)."""
     device = _device()
     lit = getattr(device, "lit_seats", None)
-    response = jsonify(version=device.screen_version(), lit=list(lit()) if callable(lit) else [])
+    view = getattr(device, "screen_view", None)
+    response = jsonify(version=device.screen_version(), lit=list(lit()) if callable(lit) else [],
+                       view=view() if callable(view) else {})
     response.headers["Cache-Control"] = "no-store"
     return response
 

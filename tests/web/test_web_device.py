@@ -128,7 +128,7 @@ def test_device_panel_state_says_which_seat_buttons_are_lit(make_app, session):
 
     device = LitDevice(session)
     client = make_app(device=device).test_client()
-    assert client.get("/device/screen").get_json() == {"version": 1, "lit": [2]}
+    assert client.get("/device/screen").get_json() == {"version": 1, "lit": [2], "view": {}}
     device.lit = [0, 3]
     assert client.get("/device/screen").get_json()["lit"] == [0, 3]
     page = client.get("/device").get_data(as_text=True)

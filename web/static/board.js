@@ -24,6 +24,23 @@
   function control() {
     try { return JSON.parse($("board-control").textContent); } catch (e) { return {}; }
   }
+  // Who may move from here: a signed-in phone, or one paired with a seat now (the pairing
+  // may come after the page loaded: moves.js knows it).
+  function signedIn() { return !!control().signed_in; }
+  function paired() {
+    return window.ParlourMoves && window.ParlourMoves.paired ? window.ParlourMoves.paired()
+      : !!control().paired;
+  }
+  function canMove() { return signedIn() || paired(); }
+  function idleHint() {
+    return signedIn() ? "Tap a piece of the side to move, then where it goes." :
+      paired() ? "On your turn, tap one of your pieces, then where it goes." :
+      "Enter the PIN, or pair this phone with your seat, to move from here.";
+  }
+  function latest() {
+    return window.ParlourState ? window.ParlourState.latest() || state : state;
+  }
+
   function moves() { return (state && state.board && state.board.moves) || []; }
   function starts(path, prefix) {
     for (var i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
@@ -94,17 +111,20 @@
       return r.json().then(function (body) { return {ok: r.ok, body: body}; });
     }).then(function (res) {
       busy = false; chosen = [];
-      hint("Tap a piece of the side to move, then where it goes.");
-      if (!res.ok) { say(res.body.error || "That move was refused"); draw(state); return; }
+      hint(idleHint());
+      if (!res.ok) { say(res.body.error || "That move was refused"); draw(latest()); return; }
       say("");
-      draw(res.body);
+      // The answer is the state just after this move; the live stream may already have
+      // brought a newer one (the Pi's reply): the page keeps whichever is newest.
+      if (window.ParlourState) window.ParlourState.offer(res.body);
+      draw(window.ParlourState ? latest() : res.body);
     }).catch(function () {
-      busy = false; chosen = []; say("The table did not answer: try again"); draw(state);
+      busy = false; chosen = []; say("The table did not answer: try again"); draw(latest());
     });
   }
 
   function tap(name) {
-    if (busy || !control().can_move || !state || !state.board) return;
+    if (busy || !canMove() || !state || !state.board) return;
     var next = chosen.concat([name]);
     var left = moves().filter(function (m) { return starts(m, next); });
     if (!left.length) {
@@ -137,7 +157,11 @@
     try { draw(JSON.parse($("initial-state").textContent)); } catch (e) { /* drawn on the next state */ }
   }
 
-  window.ParlourBoard = {draw: draw, tap: tap};
+  function refresh() {            // the phone was paired or unpaired: say what a tap does now
+    if (!chosen.length) hint(idleHint());
+  }
+
+  window.ParlourBoard = {draw: draw, tap: tap, refresh: refresh};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

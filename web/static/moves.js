@@ -243,12 +243,15 @@
     $("pairing").hidden = false;
     $("paired-line").hidden = !paired;
     $("paired-button").textContent = paired ? String(pairing.button) : "";
-    $("paired-name").textContent = pairing.name ? " (" + pairing.name + ")" : "";
+    var seat = state && paired ? mySeat(state) : null;      // the name in today's game
+    var who = seat !== null && state.players[seat] ? state.players[seat].name : "";
+    $("paired-name").textContent = who ? " (" + who + ")" : "";
     $("pair-button").hidden = paired || !!pairing.waiting;
     $("unpair-button").hidden = !paired;
     $("pair-wait").hidden = !pairing.waiting;
     $("pair-code").textContent = pairing.waiting || "";
     if (state) renderMoves(state);
+    if (window.ParlourBoard && window.ParlourBoard.refresh) window.ParlourBoard.refresh();
   }
 
   function pairCall(method, path) {
@@ -322,7 +325,9 @@
   }
 
   function update(s) {
+    var gameChanged = !state || state.game_id !== s.game_id;
     state = s;
+    if (gameChanged && card) showPairing();          // the paired seat's name in this game
     if ($("quick-actions")) $("quick-actions").hidden = !s.game;
     if ($("declare-box")) $("declare-box").hidden = !(table[s.game || ""] || {}).declare;
     if ($("transfer-box")) $("transfer-box").hidden = !(table[s.game || ""] || {}).chips;
@@ -345,7 +350,9 @@
     try { update(JSON.parse($("initial-state").textContent)); } catch (e) { /* keep the page */ }
   }
 
-  window.ParlourMoves = {update: update};
+  window.ParlourMoves = {update: update, paired: function () {
+    return pairing.button !== null && pairing.button !== undefined;
+  }};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

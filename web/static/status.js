@@ -184,17 +184,26 @@
   function display(state, fresh) {
     var seats = function (s) { return JSON.stringify((s.players || []).map(function (p) { return [p.name, p.button]; })); };
     var seatsChanged = !current || seats(current) !== seats(state);
+    if (current && current.game_id !== state.game_id) newGame();
     current = state;
+    document.body.setAttribute("data-version", (state.boot || "") + ":" + state.version);
     render(state, fresh);
     if (seatsChanged) renderControls(state);
     if (window.ParlourMoves) window.ParlourMoves.update(state);
     document.dispatchEvent(new CustomEvent("parlour:state", {detail: state}));
   }
 
+  // One rule for every state the page is given (the stream, a poll, an action's answer): the
+  // newest wins. Versions count within one run of the table (`boot`); a state of another run
+  // is the table's word after a restart, so it is taken.
+  function older(state, than) {
+    return !!than && state.boot === than.boot && state.version <= than.version;
+  }
+
   function apply(state, live) {
     if (!state || typeof state !== "object") return;
     var latest = held ? held.state : current;
-    if (latest && state.game_id === latest.game_id && state.version <= latest.version) return;
+    if (older(state, latest)) return;
     if (held) {
       if (state.game_id === held.state.game_id && state.state_version === held.state.state_version) {
         held.state = state;   // only the chances are new: the dial keeps spinning
@@ -211,6 +220,12 @@
       return;
     }
     display(state, fresh);
+  }
+
+  function newGame() {            // answers and notices of the game before go with it
+    document.querySelectorAll(".answer").forEach(function (n) { n.textContent = ""; n.hidden = true; });
+    var error = $("board-error");
+    if (error) { error.textContent = ""; error.hidden = true; }
   }
 
   function poll() {
@@ -264,6 +279,10 @@
     }
   }
 
+  window.ParlourState = {
+    offer: function (state) { apply(state, false); },     // an action's answer: newest wins
+    latest: function () { return held ? held.state : current; }
+  };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
