@@ -48,8 +48,9 @@ class SimulatedTable:
     `kill9()` ends it, and so does leaving a `with` block."""
 
     def __init__(self, data_dir: Path, home: Path, *, env: dict[str, str] | None = None,
-                 timeout: float = 20.0, prefix: tuple[str, ...] = (), pin: str | None = PIN):
-        self.port = free_port()
+                 timeout: float = 20.0, prefix: tuple[str, ...] = (), pin: str | None = PIN,
+                 port: int | None = None):
+        self.port = port or free_port()          # a restart may take its old port again
         self.url = f"http://127.0.0.1:{self.port}"
         started = time.perf_counter()
         self.proc = subprocess.Popen(       # prefix: e.g. nsenter, to run it elsewhere

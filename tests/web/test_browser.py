@@ -15,15 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from browser_support import ARGS, ARTIFACTS, CHROMIUM, WAIT_MS, browser, phone_page  # noqa: F401
 from simulated_table import PIN, SimulatedTable
 from web_support import FakeDevice, serving
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"width": 360, "height": 740}
-WAIT_MS = 10_000
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
@@ -34,30 +30,6 @@ def table(tmp_path) -> Iterator[str]:
     """`parlour run --sim` on a loopback port: the phone page and the simulated device."""
     with SimulatedTable(tmp_path / "data", tmp_path) as running:
         yield running.url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
-def phone_page(browser, viewport: dict, *, init_script: str | None = None, **options):
-    """A touch phone's page (yield it); no script error may happen on it."""
-    context = browser.new_context(viewport=viewport, device_scale_factor=2, has_touch=True,
-                                  **options)
-    context.set_default_timeout(WAIT_MS)
-    if init_script:
-        context.add_init_script(init_script)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    yield page
-    context.close()
-    assert errors == [], errors
 
 
 @pytest.fixture

@@ -1,0 +1,319 @@
+"""A table of people, scripted: the box (the simulated panel's pins), two phones in chromium
+paired to seats, the API with the PIN, and the Pi, all on one `parlour run --sim`. After every
+event each surface is read and must agree with `/api/state` on the state it shows (its run of
+the table and version, whose turn, what is awaited), and no surface may ever go back to an
+older state. Used by the table test (a short run) and `make soak` (a long random one)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulated_table import PIN
+
+WAIT_SECONDS = 12.0          # generous: a loaded machine; the lag itself is measured, not asserted
+
+# Records, on the phone, every state it showed (body's data-version), before any page script.
+VERSIONS_SCRIPT = """
+window.__shown = [];
+(function watch() {
+  if (!document.documentElement) { setTimeout(watch, 0); return; }
+  new MutationObserver(function () {
+    var v = document.body && document.body.getAttribute("data-version");
+    if (v && window.__shown[window.__shown.length - 1] !== v) window.__shown.push(v);
+  }).observe(document.documentElement, {attributes: true, subtree: true,
+                                         attributeFilter: ["data-version"]});
+})();
+"""
+
+# What a phone shows, read from its DOM as a player reads it.
+PHONE_VIEW = """() => {
+  var v = (document.body.getAttribute("data-version") || ":").split(":");
+  var rows = Array.prototype.slice.call(document.querySelectorAll("#players tbody tr"));
+  var cell = function (row, cls) {
+    var c = row.querySelector("." + cls);
+    return c && !c.hidden ? c.textContent.trim() : null;
+  };
+  var board = document.getElementById("board-card");
+  var on = board && !board.hidden;
+  var point = function (cls) {
+    return Array.prototype.slice.call(document.querySelectorAll("#board g.point." + cls))
+      .map(function (g) { return g.getAttribute("data-point"); }).sort();
+  };
+  var dial = document.getElementById("dial");
+  return {
+    boot: v[0], version: Number(v[1] || -1),
+    turn: rows.findIndex(function (r) { return r.classList.contains("turn"); }),
+    names: rows.map(function (r) { var n = r.querySelector(".name"); return n && n.firstChild ? n.firstChild.textContent : ""; }),
+    chips: rows.map(function (r) { return cell(r, "col-chips"); }),
+    scores: rows.map(function (r) { return cell(r, "col-score"); }),
+    fox: on ? point("fox") : null, geese: on ? point("goose") : null,
+    spinning: !!(dial && dial.classList.contains("spinning")),
+    shown: window.__shown || []
+  };
+}"""
+
+
+def call(url: str, path: str, body: dict | None = None, *, pin: bool = True) -> dict:
+    """GET (no body) or POST JSON; the table's JSON answer (a 4xx answer's JSON too)."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    if pin and body is not None:
+        headers["X-Parlour-Pin"] = PIN
+    request = urllib.request.Request(url + path, data=data, headers=headers,
+                                     method="GET" if body is None else "POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        return {"error": json.loads(err.read() or b"{}").get("error", str(err)),
+                "status": err.code}
+
+
+def key(state: dict) -> tuple:
+    return (state.get("boot"), state.get("version"))
+
+
+@dataclass
+class Tally:
+    """What a run did: events made and checks passed, and the slowest surface's catch-up."""
+    events: int = 0
+    checks: int = 0
+    by_source: dict[str, int] = field(default_factory=dict)
+    worst_lag: float = 0.0
+    lags: list[float] = field(default_factory=list)
+
+    def made(self, source: str) -> None:
+        self.events += 1
+        self.by_source[source] = self.by_source.get(source, 0) + 1
+
+
+class Table:
+    """The running table and its surfaces: `oled`, `phones` (name -> page), the API."""
+
+    def __init__(self, url: str, phones: dict[str, Any], rng: random.Random):
+        self.url, self.phones, self.rng = url, phones, rng
+        self.paired: dict[str, int] = {}          # phone -> seat button
+        self.tally = Tally()
+        self.oled_seen: list[tuple] = []
+        self._last_move: tuple = (None, None)
+
+    # -- reading every surface ---------------------------------------------------------------
+
+    def api(self) -> dict:
+        return call(self.url, "/api/state")
+
+    def oled(self) -> dict:
+        return call(self.url, "/device/screen", pin=False).get("view") or {}
+
+    def phone(self, name: str) -> dict:
+        return self.phones[name].evaluate(PHONE_VIEW)
+
+    def agree(self) -> dict:
+        """Wait until the OLED, every phone and the Pi show the state the API holds now (the
+        newest); then check what each shows against it. Returns that state."""
+        started = time.monotonic()
+        problems: list[str] = []
+        while True:
+            state = self.api()
+            oled = self.oled()
+            phones = {name: self.phone(name) for name in self.phones}
+            problems = self._disagreements(state, oled, phones)
+            if not problems and key(self.api()) == key(state):
+                break
+            if time.monotonic() - started > WAIT_SECONDS:
+                raise AssertionError(f"after {WAIT_SECONDS} s the surfaces still disagree on "
+                                     f"version {key(state)}: {problems}")
+            time.sleep(0.05)
+        lag = time.monotonic() - started
+        self.tally.lags.append(lag)
+        self.tally.worst_lag = max(self.tally.worst_lag, lag)
+        self._check_details(state, oled, phones)
+        self.tally.checks += 1
+        moved = (state.get("game_id"), state.get("state_version"))
+        if state.get("last_by") == "pi" and moved != self._last_move:
+            self.tally.made("pi")                 # the Pi moved by itself since the last check
+        self._last_move = moved
+        return state
+
+    def _disagreements(self, state: dict, oled: dict, phones: dict[str, dict]) -> list[str]:
+        out = []
+        drawn = oled.get("state") or {}
+        if key(drawn) != key(state):
+            out.append(f"OLED shows {key(drawn)}")
+        for name, view in phones.items():
+            if (view["boot"], view["version"]) != key(state):
+                out.append(f"{name} shows {(view['boot'], view['version'])}")
+        pi = (oled.get("pi") or {}).get("seen")
+        if state.get("boot") == drawn.get("boot") and pi != state.get("version"):
+            out.append(f"the Pi was told of version {pi}")
+        return out
+
+    def _check_details(self, state: dict, oled: dict, phones: dict[str, dict]) -> None:
+        drawn = oled["state"]
+        assert (drawn["turn"], drawn["awaiting"], drawn["phase"]) == \
+            (state["turn"], state["awaiting"], state["phase"]), (drawn, state)
+        self.oled_seen.append(key(drawn))
+        players = state["players"]
+        for name, view in phones.items():
+            where = f"{name} at {key(state)}"
+            assert view["names"] == [p["name"] for p in players], where
+            turn = state["turn"] if state["phase"] != "over" and state["turn"] is not None \
+                else -1
+            assert view["turn"] == turn, (where, view["turn"], turn)
+            for column, field_name in (("chips", "chips"), ("scores", "score")):
+                shown = [c for c in view[column] if c is not None]
+                if shown:
+                    assert shown == [str(p[field_name]) for p in players], (where, column)
+            board = state.get("board")
+            if board:
+                assert view["fox"] == [board["fox"]], (where, view["fox"])
+                assert view["geese"] == sorted(board["geese"]), where
+            assert not view["spinning"], where
+            ordered = [tuple(v.split(":")) for v in view["shown"]]
+            for before, after in zip(ordered, ordered[1:]):   # never an older state after
+                assert before[0] != after[0] or int(after[1]) > int(before[1]), \
+                    (where, view["shown"])
+
+    # -- making events -----------------------------------------------------------------------
+
+    def pair(self, phone: str, button: int) -> None:
+        """Pair a phone with a seat button, as a player does: the phone asks, the box's seat
+        button is pressed."""
+        from playwright.sync_api import expect
+        page = self.phones[phone]
+        page.get_by_role("button", name="Pair this phone with my seat").click()
+        expect(page.locator("#pair-wait")).to_be_visible()
+        call(self.url, "/device/input", {"input": "seat", "seat": button - 1}, pin=False)
+        expect(page.locator("#paired-line")).to_contain_text(f"seat {button}")
+        self.paired[phone] = button
+
+    def new_game(self, game: str, players: list[str], **extra: Any) -> dict:
+        answer = call(self.url, "/api/control/new-game",
+                      {"game": game, "players": players, **extra})
+        assert "error" not in answer, answer
+        self.tally.made("api")
+        return self.agree()
+
+    def step(self, source: str) -> str:
+        """One event for the player or Pi the state awaits, made from `source` where it can
+        be (box, a phone, api, undo); returns the source that made it."""
+        state = self.api()
+        if state["phase"] == "over":
+            raise AssertionError("the game is over")
+        seat = state["turn"]
+        if state["players"][seat].get("pi"):
+            self._wait_for_pi(state)
+            return self._made("pi")
+        if source == "undo" and len(state["log"]) > 1:
+            call(self.url, "/device/input", {"input": "undo"}, pin=False)
+            return self._made("box-undo")
+        if source == "box" and self._box(state):
+            return self._made("box")
+        for phone, button in self.paired.items():
+            if source == phone and state["players"][seat].get("button") == button and \
+                    self._phone(phone, state):
+                return self._made(phone)
+        self._api(state)
+        return self._made("api")
+
+    def _made(self, source: str) -> str:
+        self.tally.made(source)
+        return source
+
+    def _wait_for_pi(self, state: dict) -> None:
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            now = self.api()
+            if now.get("last_by") == "pi" and now["state_version"] != state["state_version"]:
+                return
+            time.sleep(0.02)
+        raise AssertionError(f"the Pi never moved from {key(state)}: {state['prompt']}")
+
+    def _box(self, state: dict) -> bool:
+        """The box's own controls, on its turn screen: flick, press, seat button."""
+        oled = self.oled()
+        before = key(state)
+        if oled.get("screen") in ("result", "pi_moved", "over"):
+            # What a player does with the screen's answer: press on (an assisted game's
+            # result says the press ends the turn: then that is the box's event).
+            call(self.url, "/device/input", {"input": "knob", "action": "press"}, pin=False)
+            if self._changed(before, seconds=0.3):
+                return True
+            oled = self.oled()
+        if oled.get("screen") != "play" or oled.get("flash"):
+            return False
+        awaiting = state["awaiting"]
+        if awaiting == "roll":
+            payload = {"input": "knob", "action": "flick", "detents": 12}
+        elif awaiting in ("next", "choose", "move"):
+            payload = {"input": "knob", "action": "press"}
+        elif awaiting == "press":
+            payload = {"input": "seat", "seat": state["players"][state["turn"]]["button"] - 1}
+        else:
+            return False
+        call(self.url, "/device/input", payload, pin=False)
+        return self._changed(before)
+
+    def _phone(self, phone: str, state: dict) -> bool:
+        page = self.phones[phone]
+        before = key(state)
+        if state["awaiting"] == "move":
+            path = state["board"]["moves"][0]
+            for point in path:
+                page.locator(f'#board [data-point="{point}"] rect.hit').click(force=True)
+            return self._changed(before)
+        buttons = page.locator("#moves form button")
+        if buttons.count() == 0:
+            return False
+        buttons.first.click()
+        return self._changed(before)
+
+    def _api(self, state: dict) -> None:
+        awaiting, player = state["awaiting"], state["players"][state["turn"]]
+        if awaiting == "roll":
+            body, action = {}, "roll"
+        elif awaiting == "choose":
+            body, action = {"value": sorted(player["covered"])[0]}, "choose"
+        elif awaiting == "move":
+            body, action = {"path": self.rng.choice(state["board"]["moves"])}, "move"
+        elif awaiting == "press":
+            body, action = {"seat": state["turn"]}, "press"
+        else:
+            body, action = {}, "next"
+        answer = call(self.url, f"/api/control/{action}", body)
+        assert "error" not in answer, (action, answer, state["prompt"])
+
+    def _changed(self, before: tuple, seconds: float = WAIT_SECONDS) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            now = self.api()
+            if key(now) != before:
+                return True
+            time.sleep(0.02)
+        return False
+
+
+# The games as the table test plays them: (game, players, extra new_game fields).
+TABLES: list[tuple[str, list[str], dict[str, Any]]] = [
+    ("kat-en-muis", ["Ann", "Ben"], {}),
+    ("lifes-mishaps", ["Ann", "Ben", "Cy"], {}),
+    ("cats-and-dogs", ["Ann", "Ben"], {}),
+    ("domino-rex", ["Ann", "Ben"], {}),
+    ("cats-and-mice", ["Ann", "Ben"], {}),
+    ("gantlope", ["Ann", "Ben"], {}),
+    ("lost-diamond", ["Ann", "Ben"], {}),
+    ("india", ["Ann", "Ben"], {}),
+    ("fox-and-geese", ["Ann", "Ben"], {}),
+    ("free-play", ["Ann", "Ben"], {"options": {"randomizer": {"kind": "dice", "count": 2}}}),
+    ("fox-and-geese", ["Pi", "Ben"], {"pi": [0], "pi_level": "easy"}),      # the Pi as the Fox
+    ("fox-and-geese", ["Ann", "Pi"], {"pi": [1], "pi_level": "easy"}),      # as the Geese, first
+    ("domino-rex", ["Pi", "Ben"], {"pi": [0], "pi_level": "good"}),         # the Pi first
+    ("domino-rex", ["Ann", "Pi"], {"pi": [1], "pi_level": "good"}),         # the Pi later
+]
+SOURCES = ("box", "phone-a", "api", "phone-b")

@@ -1,0 +1,72 @@
+"""One table, one truth: a whole evening played through the box (the simulated panel's pins),
+two phones in chromium paired to seats, the API and the Pi, every game once (and the Pi on
+both sides of Fox and Geese, first and later in Domino Rex), then a restart. After every event
+the OLED, both phones and the Pi show the state `/api/state` holds, and no phone ever shows an
+older state after a newer one. `make soak` plays the same table at random for minutes."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from simulated_table import SimulatedTable
+from table_driver import SOURCES, TABLES, VERSIONS_SCRIPT, Table, call
+from browser_support import CHROMIUM, browser, phone_page  # noqa: F401
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")]
+
+PHONE = {"width": 390, "height": 844}
+EVENTS_A_GAME = 4
+
+
+@pytest.fixture
+def phones(browser):  # noqa: F811
+    a = phone_page(browser, PHONE, init_script=VERSIONS_SCRIPT, is_mobile=True)
+    b = phone_page(browser, PHONE, init_script=VERSIONS_SCRIPT, is_mobile=True)
+    pages = {"phone-a": next(a), "phone-b": next(b)}
+    yield pages
+    for gen in (a, b):                          # each checks its page had no script error
+        with pytest.raises(StopIteration):
+            next(gen)
+
+
+def play_evening(table: Table, events_a_game: int) -> None:
+    for n, (game, players, extra) in enumerate(TABLES):
+        state = table.api()
+        if state["game"] is not None and state["phase"] != "over":
+            call(table.url, "/api/control/end", {})          # set aside: the next one starts
+            table.agree()
+        table.new_game(game, players, **extra)
+        for i in range(events_a_game):
+            if table.api()["phase"] == "over":
+                break
+            table.step("undo" if i == 3 and n % 3 == 0 else SOURCES[(i + n) % len(SOURCES)])
+            table.agree()
+
+
+def test_table_every_surface_agrees_after_every_event(tmp_path, phones):
+    with SimulatedTable(tmp_path / "data", tmp_path) as running:
+        for page in phones.values():
+            page.goto(running.url + "/")
+        table = Table(running.url, phones, random.Random(7))
+        table.agree()
+        table.pair("phone-a", 1)
+        table.pair("phone-b", 2)
+        play_evening(table, EVENTS_A_GAME)
+        before = table.api()
+        port = running.port
+    with SimulatedTable(tmp_path / "data", tmp_path, port=port):    # a restart, same address
+        after = table.agree()                 # the phones take the new run's state by themselves
+        assert after["boot"] != before["boot"] and after["game_id"] == before["game_id"]
+        if after["phase"] != "over":
+            table.step("api")
+            table.agree()
+    tally = table.tally
+    assert {"box", "phone-a", "phone-b", "api", "pi", "box-undo"} <= set(tally.by_source), \
+        tally.by_source
+    assert tally.checks > len(TABLES) * 3 and tally.events > len(TABLES) * 3
+    print(f"table: {tally.events} events, {tally.checks} checks, by source {tally.by_source}, "
+          f"slowest catch-up {tally.worst_lag:.2f} s")
