@@ -28,9 +28,13 @@ bench: $(STAMP)
 
 # Reliability at length: many kill -9 restarts and far more fuzz examples than `make test`.
 PARLOUR_SOAK ?= 500
+# Then the table at random (box, two phones, API, Pi) for PARLOUR_SOAK_SECONDS.
+PARLOUR_SOAK_SECONDS ?= 300
 soak: $(STAMP)
 	PARLOUR_SOAK=$(PARLOUR_SOAK) $(BIN)/python -m pytest -q -s tests/reliability \
 		-k "kill9 or fuzz" $(PYTEST_ARGS)
+	PARLOUR_SOAK_SECONDS=$(PARLOUR_SOAK_SECONDS) $(BIN)/python -m pytest -q -s -m soak \
+		tests/table $(PYTEST_ARGS)
 
 # On a Raspberry Pi: the systemd service (sudo inside; ARGS="--force" elsewhere, "--purge").
 install:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 
 import pytest
 
@@ -70,3 +71,39 @@ def test_table_every_surface_agrees_after_every_event(tmp_path, phones):
     assert tally.checks > len(TABLES) * 3 and tally.events > len(TABLES) * 3
     print(f"table: {tally.events} events, {tally.checks} checks, by source {tally.by_source}, "
           f"slowest catch-up {tally.worst_lag:.2f} s")
+
+
+@pytest.mark.soak
+def test_table_soak_random_evening(tmp_path, phones):
+    """`make soak`: the same table at random (game, sources, undos) for PARLOUR_SOAK_SECONDS
+    (default 300); prints how many events and checks it made and how fast surfaces caught up."""
+    seconds = float(os.environ.get("PARLOUR_SOAK_SECONDS", "300"))
+    rng = random.Random(os.environ.get("PARLOUR_SOAK_SEED", "parlour"))
+    with SimulatedTable(tmp_path / "data", tmp_path) as running:
+        for page in phones.values():
+            page.goto(running.url + "/")
+        table = Table(running.url, phones, rng)
+        table.agree()
+        table.pair("phone-a", 1)
+        table.pair("phone-b", 2)
+        deadline = time.monotonic() + seconds
+        games = 0
+        while time.monotonic() < deadline:
+            state = table.api()
+            if state["game"] is None or state["phase"] == "over" or rng.random() < 0.03:
+                if state["game"] is not None and state["phase"] != "over":
+                    call(table.url, "/api/control/end", {})
+                    table.agree()
+                game, players, extra = rng.choice(TABLES)
+                table.new_game(game, players, **extra)
+                games += 1
+                continue
+            table.step("undo" if rng.random() < 0.08 else rng.choice(SOURCES))
+            table.agree()
+    tally = table.tally
+    lags = sorted(tally.lags)
+    print(f"\nsoak: {seconds:.0f} s, {games} games, {tally.events} events, {tally.checks} checks "
+          f"(all agreed), by source {tally.by_source}; catch-up median "
+          f"{lags[len(lags) // 2]:.2f} s, 95th {lags[int(len(lags) * 0.95)]:.2f} s, "
+          f"slowest {lags[-1]:.2f} s")
+    assert tally.checks > 0
