@@ -2,7 +2,14 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# What `make run` needs (the program and its runtime libraries), then what `make test` adds
+# (pytest, hypothesis, Playwright): an SD card running the table carries no test tools.
 STAMP  := $(VENV)/.installed
+TESTED := $(VENV)/.installed-test
+# setuptools warns on every editable install of a project whose packages sit at its top level
+# ("folders ... with the same name as your package"): that is this layout on purpose.
+PIP    := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet \
+          --disable-pip-version-check
 # On a Pi, gpiozero's lgpio backend is Debian's python3-lgpio: let the venv see system packages.
 VENV_FLAGS := $(shell grep -qs 'Raspberry Pi' /proc/device-tree/model && echo --system-site-packages)
 
@@ -11,26 +18,30 @@ VENV_FLAGS := $(shell grep -qs 'Raspberry Pi' /proc/device-tree/model && echo --
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Parlour needs Python 3.11 or newer (set PYTHON=...)")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PIP) --upgrade pip
+	$(PIP) -e .
 	@touch $@
 
-venv: $(STAMP)
+$(TESTED): $(STAMP)
+	$(PIP) -e '.[dev]'
+	@touch $@
+
+venv: $(TESTED)
 
 run: $(STAMP)
 	$(BIN)/parlour run $(ARGS)
 
-test: $(STAMP)
+test: $(TESTED)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMP)
+bench: $(TESTED)
 	$(BIN)/python tests/bench/run.py $(ARGS)
 
 # Reliability at length: many kill -9 restarts and far more fuzz examples than `make test`.
 PARLOUR_SOAK ?= 500
 # Then the table at random (box, two phones, API, Pi) for PARLOUR_SOAK_SECONDS.
 PARLOUR_SOAK_SECONDS ?= 300
-soak: $(STAMP)
+soak: $(TESTED)
 	PARLOUR_SOAK=$(PARLOUR_SOAK) $(BIN)/python -m pytest -q -s tests/reliability \
 		-k "kill9 or fuzz" $(PYTEST_ARGS)
 	PARLOUR_SOAK_SECONDS=$(PARLOUR_SOAK_SECONDS) $(BIN)/python -m pytest -q -s -m soak \

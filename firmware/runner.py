@@ -7,6 +7,7 @@ idle it wakes only to let the controls see time pass (POLL_IDLE), so idle CPU st
 
 from __future__ import annotations
 
+import errno
 import queue
 import secrets
 import signal
@@ -203,6 +204,13 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
                                    **phone_options(data_dir))
             except ImportError as err:   # the web layer missing: the table still plays
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
+            except OSError as err:
+                if err.errno == errno.EADDRINUSE:
+                    raise ParlourError(
+                        f"port {port} is already in use (another Parlour, or another "
+                        f"program): choose another, e.g. make run ARGS=\"--port {port + 1}\" "
+                        f"or parlour run --port {port + 1}") from None
+                raise
         url = f"http://{lan_address(host)}:{server.port if server else port}/"
         controller = Controller(session, controls=controls, seats=config.seats, url=url,
                                 pin=pin, colours=config.colours)

@@ -17,6 +17,7 @@ from web import auth
 from web.api import MAX_ID
 from web.context import page_start, parlour
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
+from web.device import from_this_machine
 from web.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from web.moves import game_moves, moves
@@ -44,7 +45,16 @@ def ink(css: str) -> str:
 def helpers() -> dict[str, Any]:
     return {"button_colour": button_colour, "csrf_token": auth.csrf_token,
             "logged_in": auth.logged_in, "when": when, "status_words": STATUS_WORDS,
+            "panel_here": panel_here,
             "button_names": [c.name for c in parlour().buttons]}
+
+
+def panel_here() -> bool:
+    """True where this page may show the way to the simulated box's panel (/device): the box
+    is simulated, and the panel answers this browser (this machine, or an open panel)."""
+    table = parlour()
+    return table.device is not None and (
+        table.panel_open or from_this_machine(auth.client_address()))
 
 
 @bp.get("/buttons.css")

@@ -89,3 +89,24 @@ def test_cli_export_of_a_stored_surrogate_writes_a_file_that_reads_back(capsys, 
     assert code == 0
     written = (tmp_path / "out" / "game-0001-kat-en-muis.jsonl").read_text(encoding="utf-8")
     assert json.loads(written) == first
+
+
+def test_cli_run_on_a_busy_port_names_the_way_out(tmp_path):
+    """A port another program holds: one line that names it and how to choose another, exit 2
+    (not a bare "[Errno 98] Address already in use")."""
+    import socket
+    import subprocess
+    from simulated_table import parlour_command, quiet_env
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(parlour_command("run", "--sim", "--host", "127.0.0.1", "--port",
+                                              str(port), "--data-dir", str(tmp_path / "d")),
+                              env=quiet_env(tmp_path), capture_output=True, text=True,
+                              timeout=60)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines == [f"parlour: port {port} is already in use (another Parlour, or another "
+                     f"program): choose another, e.g. make run ARGS=\"--port {port + 1}\" or "
+                     f"parlour run --port {port + 1}"], done.stderr

@@ -135,3 +135,14 @@ def test_device_panel_state_says_which_seat_buttons_are_lit(make_app, session):
     assert page.count('data-seat="') == device.seats and 'class="led-word" hidden' in page
     plain = make_app(device=FakeDevice(session)).test_client()
     assert plain.get("/device/screen").get_json()["lit"] == []      # a panel without LEDs
+
+
+def test_device_panel_is_linked_from_the_status_page_where_it_answers(make_app, session):
+    """With a simulated box, `/` shows the way to its panel on this machine; a phone on the
+    Wi-Fi (the panel closed to it) and a table with real hardware show none."""
+    simulated = make_app(device=FakeDevice(session)).test_client()
+    assert 'href="/device"' in simulated.get("/").get_data(as_text=True)
+    away = simulated.get("/", environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert 'href="/device"' not in away.get_data(as_text=True)
+    real = make_app(device=None).test_client()
+    assert 'href="/device"' not in real.get("/").get_data(as_text=True)
