@@ -18,7 +18,7 @@ LOGINS_FILE = "logins.json"      # the live sign-ins (digests), so a restart kee
 
 def phone_options(data_dir: Path) -> dict[str, Any]:
     """`create_app`'s keyword arguments for phones that stay signed in and paired."""
-    return {"secret_key": keys.session_secret(data_dir),
+    return {"secret_key": keys.session_secret(data_dir), "table_id": keys.table_id(data_dir),
             "pairings": Pairings(Path(data_dir) / PAIRINGS_FILE, clock=time.monotonic),
             "logins": Logins(Path(data_dir) / LOGINS_FILE)}
 

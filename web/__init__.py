@@ -61,7 +61,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                test_config: dict[str, Any] | None = None,
                buttons: Sequence[ButtonColour] | None = None,
                secret_key: bytes | None = None, pairings: Pairings | None = None,
-               logins: Logins | None = None) -> Flask:
+               logins: Logins | None = None, table_id: str = "") -> Flask:
     """The web app of one table. `allowed_hosts`: the names it answers to besides loopback;
     `panel_open`: serve /device to other machines (with the PIN) and not only to loopback.
     `buttons`: the box's seat button colours, button 1's first (X12). `secret_key` signs the
@@ -104,6 +104,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         panel_open=panel_open,
         pairings=pairings,
         buttons=tuple(DEFAULT_COLOURS if buttons is None else buttons),
+        table_id=table_id,
     )
     app.before_request(auth.check_host)
     for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp, seat.bp):

@@ -90,7 +90,7 @@ def game_record_json(game_id: int) -> Response:
     except ParlourError as err:
         raise ApiError(409, str(err)) from None
     if record.over:
-        body["bg_stats"] = bg_stats_link(bg_stats_play(body))
+        body["bg_stats"] = bg_stats_link(bg_stats_play(body, table=parlour().table_id))
     response = jsonify(body)
     response.headers.update(NO_STORE)
     return response

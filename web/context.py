@@ -35,6 +35,7 @@ class Parlour:
     buttons: tuple["ButtonColour", ...] = ()              # the seat buttons' colours (X12)
     panel_open: bool = False              # the /device panel for other machines (with the PIN)
     pairings: "Pairings | None" = None                    # phones paired with a seat button
+    table_id: str = ""                    # this box's id, made once (in the score apps' ids)
 
 
 def parlour() -> Parlour:

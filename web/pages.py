@@ -182,7 +182,8 @@ def _bg_stats(store, record) -> str | None:
     if record is None or not record.over:
         return None
     try:
-        return bg_stats_link(bg_stats_play(parlour().figures.record(record)))
+        return bg_stats_link(bg_stats_play(parlour().figures.record(record),
+                                           table=parlour().table_id))
     except ParlourError:
         return None
 

@@ -8,6 +8,7 @@ matches games and players once. Nothing is sent anywhere by Parlour: the phone f
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 from typing import Any
@@ -106,8 +107,16 @@ def _play_date(iso: str | None) -> str | None:
     return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
+def player_id(table: str, name: str) -> str:
+    """A player's id for score apps: the same for a roster name (any case) on one table, never
+    the same on two tables (the table's id is in it)."""
+    digest = hashlib.sha256(name.casefold().encode()).hexdigest()[:12]
+    return f"parlour-{table or 'table'}-{digest}"
+
+
 def bg_stats_play(game: dict[str, Any], *, table: str = "") -> dict[str, Any]:
-    """The push link's JSON for a finished game's record (see `game_record`)."""
+    """The push link's JSON for a finished game's record (see `game_record`): its play id and
+    player ids carry the table's id, so two boxes' plays never overwrite each other."""
     scored = game["scored_by"] is not None
     play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
@@ -122,7 +131,7 @@ def bg_stats_play(game: dict[str, Any], *, table: str = "") -> dict[str, Any]:
     if game["duration_min"] is not None:
         play["durationMin"] = game["duration_min"]
     for player in game["players"]:
-        row = {"name": player["name"], "sourcePlayerId": player["name"].casefold(),
+        row = {"name": player["name"], "sourcePlayerId": player_id(table, player["name"]),
                "startPlayer": player["start_player"], "winner": player["winner"],
                "role": player["role"] or ""}
         if player["rank"] is not None:

@@ -77,3 +77,30 @@ def test_record_history_page_offers_the_record_and_bg_stats_once_over(client, ka
     play_to_the_end(session)
     page = client.get(f"/history/{kat['game_id']}").get_data(as_text=True)
     assert 'id="bg-stats" href="https://app.bgstatsapp.com/createPlay.html?data=' in page
+
+
+def test_record_bg_stats_ids_carry_the_table_so_two_boxes_never_collide(make_app, session):
+    """Every play id names its table (a second box's first game is not the first box's), and a
+    player id is the same for a roster name (any case) on one table, different on another."""
+    def one_game(names):
+        session.new_game("kat-en-muis", names)
+        return play_to_the_end(session)["game_id"]
+
+    first, second = one_game(["Ann", "Ben"]), one_game(["ann", "Cy"])
+    plays = {}
+    for table in ("1f2e3d4c5b6a7980", "0a1b2c3d4e5f6a7b"):
+        client = make_app(table_id=table).test_client()
+        for game in (first, second):
+            body = client.get(f"/api/games/{game}/record").get_json()
+            plays[table, game] = _payload(body["bg_stats"])
+    ids = [p["sourcePlayId"] for p in plays.values()]
+    assert len(set(ids)) == 4 and all(isinstance(i, str) for i in ids)
+    assert plays["1f2e3d4c5b6a7980", first]["sourcePlayId"] == f"parlour-1f2e3d4c5b6a7980-{first}"
+    here = {table: {p["name"]: p["sourcePlayerId"] for g in (first, second)
+                    for p in plays[table, g]["players"]} for table in ("1f2e3d4c5b6a7980",
+                                                                     "0a1b2c3d4e5f6a7b")}
+    for table, players in here.items():
+        assert players["Ann"] == players["ann"]               # one person on one table
+        assert len({players["Ann"], players["Ben"], players["Cy"]}) == 3
+        assert all(table in pid for pid in players.values())
+    assert not set(here["1f2e3d4c5b6a7980"].values()) & set(here["0a1b2c3d4e5f6a7b"].values())
