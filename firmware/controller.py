@@ -42,7 +42,10 @@ from firmware.views import (RANDOMIZERS, choice_meaning, choices, final_points, 
                             turn_view, winners_text)
 
 FLASH_SECONDS = 1.2          # "Not your turn"
-REFUSED_SECONDS = 3.0        # a refusal's message is longer (per page of it)
+REFUSED_SECONDS = 3.0        # a notice that is longer (per page of it)
+# A refusal stays up as long as it takes to read from across the table: this long to find it,
+# then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
+READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 RESUMED_SECONDS = 5.0
@@ -88,6 +91,14 @@ FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
 UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
 SHOWS_CHANGES = ("play", "result", "over", "pi_moved")   # screens a change from elsewhere replaces
+
+
+def reading_seconds(words: str) -> float:
+    """How long each page of a refusal stays up: time to find it, then time to read the page's
+    words (the longest page sets the pace, so no page is cut short)."""
+    pages = screens.flash_pages(words)
+    longest = max(len(" ".join(lines).split()) for _, lines in pages)
+    return READ_START_SECONDS + READ_WORD_SECONDS * longest
 
 
 def takes(rulebook: Rulebook | None, move: str) -> bool:
@@ -136,6 +147,7 @@ class Controller:
         self.flash_until = 0.0
         self.flash_at = 0.0
         self.flash_seconds = FLASH_SECONDS
+        self.refusal_shown = False                       # the notice up is a refusal
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
         self.page_text: list[str] = []                   # the words of the page drawn last
@@ -261,7 +273,7 @@ class Controller:
         try:
             self.snap = action()
         except ParlourError as err:             # Refused, or a store that cannot be written
-            self.show_flash(refusal_text(str(err)), REFUSED_SECONDS)
+            self.show_refusal(refusal_text(str(err)))
             self._beep("error")
             return False
         self.dirty = True
@@ -293,6 +305,9 @@ class Controller:
             self.show_flash(f"Phone paired with seat {event.seat + 1}", REFUSED_SECONDS)
             self._sync_controls()
             return
+        if event.kind == "press" and self.flash_text and self.refusal_shown:
+            self.flash_text, self.refusal_shown, self.dirty = "", False, True
+            return                               # read: the press takes the refusal away
         if self.screen == "spin" and (self.screen, event.kind) not in TRANSITIONS:
             self._finish_spin()                  # any other input first settles the spin
         screen = self.screen
@@ -465,7 +480,7 @@ class Controller:
             self.show_flash("Flick the knob to spin", FLASH_SECONDS)
 
     def on_not_yours(self, event: InputEvent) -> None:
-        self.show_flash(self.not_yours_text(event.seat), FLASH_SECONDS)
+        self.show_refusal(self.not_yours_text(event.seat))
         self._beep("error")
 
     def not_yours_text(self, button: int | None) -> str:
@@ -643,8 +658,15 @@ class Controller:
 
     # -- time -------------------------------------------------------------------------------
 
+    def show_refusal(self, words: str) -> None:
+        """Why an input did nothing, up long enough to be read (by its length, page by page);
+        the next knob press only takes it away."""
+        self.show_flash(words, reading_seconds(words))
+        self.refusal_shown = True
+
     def show_flash(self, words: str, seconds: float) -> None:
         """A notice over the screen for `seconds` a page (a long refusal is read whole)."""
+        self.refusal_shown = False
         self.flash_text, self.flash_at = words, self.clock()
         self.flash_until = self.flash_at + seconds * len(screens.flash_pages(words))
         self.flash_seconds = seconds

@@ -162,7 +162,7 @@ def test_controller_press_skips_the_spin(table):
     assert table.screen == "result" and table.animation is None
 
 
-def test_controller_ignored_seat_flashes_not_your_turn_briefly(table, clock, controls):
+def test_controller_ignored_seat_says_why_long_enough_to_read(table, clock, controls):
     start(table, "kat-en-muis")
     turn = table.snap["turn"]
     names = [p["name"] for p in table.snap["players"]]
@@ -171,9 +171,30 @@ def test_controller_ignored_seat_flashes_not_your_turn_briefly(table, clock, con
     assert controls.beeps[-1] == "error"
     press(table, "ignored", seat=3)                                  # a button not in the game
     assert table.flash_text == "Button 4 is not in this game"
-    clock.advance(ctl.FLASH_SECONDS + 0.01)
+    up = ctl.reading_seconds("Button 4 is not in this game")
+    assert up >= ctl.READ_START_SECONDS + 6 * ctl.READ_WORD_SECONDS    # six words to read
+    clock.advance(up - 0.1)
+    table.update()
+    assert table.flash_text == "Button 4 is not in this game"          # still being read
+    clock.advance(0.2)
     assert table.update()
     assert table.flash_text == ""
+
+
+def test_controller_refusal_time_grows_with_its_words_and_a_press_dismisses_it(table, clock,
+                                                                                session):
+    """A long name's refusal stays up longer than a short one's; a knob press takes it away and
+    does nothing else (the screen under it is not acted on)."""
+    short = ctl.reading_seconds("It is Ann's turn, not Ben's.")
+    long = ctl.reading_seconds("It is Hélène's turn, not Bartholomeus van Dijk's.")
+    assert long > short >= 3.0
+    start(table, "kat-en-muis")
+    turn = table.snap["turn"]
+    press(table, "ignored", seat=table.buttons[1 - turn])
+    assert table.flash_text and table.refusal_shown
+    version = session.version
+    press(table, "press")
+    assert table.flash_text == "" and session.version == version        # only dismissed
 
 
 def test_controller_refusal_is_shown_never_raised(table, session):
