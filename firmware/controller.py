@@ -643,8 +643,8 @@ class Controller:
         self.scores_first, self.screen = 0, "scores"
 
     def on_scroll_scores(self, event: InputEvent) -> None:
-        rows = len(score_rows(self.snap))
-        self.scores_first = max(0, min(max(0, rows - 4), self.scores_first + event.detents))
+        pages = len(screens.score_pages(score_rows(self.snap)))
+        self.scores_first = max(0, min(pages - 1, self.scores_first + event.detents))
 
     @property
     def buttons(self) -> list[int]:
@@ -870,8 +870,10 @@ class Controller:
         return screens.menu(self.menu_items, self.menu_index)
 
     def draw_scores(self) -> Image.Image:
-        return screens.scores(self.snap.get("title") or "Scores", score_rows(self.snap),
-                              self.scores_first)
+        rows = score_rows(self.snap)
+        pages = screens.score_pages(rows)
+        self.page_text = [words for words, _, _ in pages[min(self.scores_first, len(pages) - 1)]]
+        return screens.scores(self.snap.get("title") or "Scores", rows, self.scores_first)
 
     def draw_hint(self) -> Image.Image:
         advice = (self.snap.get("odds") or {}).get("hint") or self.hint

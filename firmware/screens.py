@@ -413,20 +413,51 @@ def choose(view: TurnView, value: str, meaning: str = "") -> Image.Image:
     return image
 
 
-def scores(title: str, rows: Sequence[Row], first: int = 0) -> Image.Image:
-    """Name and standing of each player, four at a time (turn the knob for more)."""
+ScoreLine = tuple[str, bool, bool]          # words, marked (the player to play), right-aligned
+
+
+def score_pages(rows: Sequence[Row], per_page: int = 4) -> list[list[ScoreLine]]:
+    """Each player's name on its own line, whole (wrapped if long), and their standing under
+    it, right-aligned and wrapped between its parts (" · "); four lines a page, a player's
+    lines kept together on one page."""
+    blocks: list[list[ScoreLine]] = []
+    for row in rows:
+        block = [(line, row.marked, False) for line in wrap(row.name, SMALL)]
+        parts, figure_lines = row.figure.split(" · "), []
+        for part in parts:
+            joined = f"{figure_lines[-1]} · {part}" if figure_lines else part
+            if figure_lines and width(joined, SMALL) <= W - 10:
+                figure_lines[-1] = joined
+            else:
+                figure_lines.extend(wrap(part, SMALL, W - 10))
+        block += [(line, row.marked, True) for line in figure_lines]
+        blocks.append(block)
+    pages: list[list[ScoreLine]] = [[]]
+    for block in blocks:
+        if pages[-1] and len(pages[-1]) + len(block) > per_page:
+            pages.append([])
+        for line in block:
+            if len(pages[-1]) == per_page:
+                pages.append([])
+            pages[-1].append(line)
+    return pages
+
+
+def scores(title: str, rows: Sequence[Row], page: int = 0) -> Image.Image:
+    """Each player's name and standing, whole, a page at a time (turn the knob for more)."""
+    paged = score_pages(rows)
+    page = max(0, min(page, len(paged) - 1))
     image, draw = canvas()
-    header(draw, title, f"{first + 1}-{min(first + 4, len(rows))}/{len(rows)}"
-           if len(rows) > 4 else "")
-    for i, row in enumerate(rows[first:first + 4]):
+    header(draw, title, page_mark(page, len(paged)) if len(paged) > 1 else "")
+    for i, (words, marked, right) in enumerate(paged[page]):
         y = 14 + i * LINE
-        if row.marked:
+        if marked:
             draw.rectangle((0, y, W - 1, y + LINE - 1), fill=ON)
-        fill = OFF if row.marked else ON
-        name = clip(row.name, SMALL, 54)
-        figure = clip(row.figure, SMALL, W - 10 - width(name, SMALL))
-        text(draw, (W - 1, y), figure, SMALL, anchor="ra", fill=fill)
-        text(draw, (1, y), name, SMALL, fill=fill)
+        fill = OFF if marked else ON
+        if right:
+            text(draw, (W - 1, y), words, SMALL, anchor="ra", fill=fill)
+        else:
+            text(draw, (1, y), words, SMALL, fill=fill)
     return image
 
 

@@ -191,3 +191,26 @@ def test_screens_header_keeps_the_space_in_pool_3():
         else:
             run += 1
     assert max(gaps) >= 4 and sorted(gaps)[-2] <= 2
+
+
+def test_screens_scores_page_and_never_cut_names_or_figures():
+    """The Scores screen exists for its numbers: every name and every figure is shown whole on
+    some page (a long one wraps, a player's lines stay together), none wider than the OLED."""
+    from firmware.views import Row
+    rows = [Row("Blue", "56% · sq 10 · 12 chips", False),
+            Row("Bartholomeus van Dijk", "44% · sq 3 · 8 chips · misses 1", True),
+            Row("Ann & Bob", "0% · 15 points", False), Row("Hélène", "12% · sq 40", False),
+            Row("Pool", "10 chips", False)]
+    pages = screens.score_pages(rows)
+    lines = [line for page in pages for line in page]
+    assert all(len(page) <= 4 for page in pages)
+    assert all(screens.width(words, screens.SMALL) <= screens.W - 2 for words, _, _ in lines)
+    names = " ".join(words for words, _, right in lines if not right)
+    figures = " · ".join(words for words, _, right in lines if right)
+    for row in rows:
+        assert row.name in names
+        assert all(part in figures.split(" · ") for part in row.figure.split(" · ")), row
+    marked = [words for words, mark, _ in lines if mark]
+    assert marked == ["Bartholomeus van Dijk", "44% · sq 3", "8 chips · misses 1"]
+    for page in range(len(pages)):
+        assert screens.scores("Kat en Muis", rows, page).size == (128, 64)
