@@ -109,15 +109,36 @@ def _unbreakable(text: str) -> list[str]:
     return words
 
 
+def _pieces(word: str, size: int, room: int) -> list[str]:
+    """A word too long for a line, in pieces that fit: after its hyphens where it has them
+    ("Vanderbilt-" / "Oppenheimer"), else as many letters as fit; never cut off."""
+    if width(word, size) <= room:
+        return [word]
+    parts = [p + "-" for p in word.split("-")[:-1]] + [word.split("-")[-1]]
+    out: list[str] = []
+    for part in parts:
+        if out and width(out[-1] + part, size) <= room:
+            out[-1] += part
+            continue
+        while width(part, size) > room:
+            cut = max(1, max(n for n in range(1, len(part) + 1)
+                             if width(part[:n], size) <= room))
+            out.append(part[:cut])
+            part = part[cut:]
+        if part:
+            out.append(part)
+    return out
+
+
 def wrap(text: str, size: int, room: int = W - 2) -> list[str]:
-    """Words of `text` in lines no wider than `room` (a lone long word is clipped); a short
-    bracket stays on one line ("(7" / "left)" would be misread)."""
+    """Words of `text` in lines no wider than `room` (a lone long word in pieces, never cut);
+    a short bracket stays on one line ("(7" / "left)" would be misread)."""
     lines: list[str] = []
     for word in _unbreakable(text):
         if lines and width(f"{lines[-1]} {word}", size) <= room:
             lines[-1] = f"{lines[-1]} {word}"
         else:
-            lines.append(clip(word, size, room))
+            lines.extend(_pieces(word, size, room))
     return lines
 
 
@@ -328,27 +349,42 @@ def named(draw: ImageDraw.ImageDraw, y: int, name: str, size: int, button: int |
     text(draw, (x + BADGE + 4, y), words, size, bold=True)
 
 
+def _name_room(view: TurnView) -> int:
+    return W - 2 - (BADGE + 4 if view.button else 0)
+
+
+def name_lines(view: TurnView) -> list[str]:
+    """The awaited player's name: one line when it fits in medium type, else wrapped small
+    (a long name is shown whole, never cut)."""
+    room = _name_room(view)
+    if width(view.name, MEDIUM) <= room:
+        return [view.name]
+    return wrap(view.name, SMALL, room)
+
+
 def turn_pages(view: TurnView) -> list[list[str]]:
-    """The action in small type, paged: three lines under the name, four on each page after
-    (an empty list: the action is short and drawn in medium type under a big name)."""
-    if len(wrap(view.action, MEDIUM)) <= (1 if view.detail else 2):
+    """The action in small type, paged: under the name on the first page (four lines with it),
+    four on each page after (an empty list: name and action are short and drawn big)."""
+    names = name_lines(view)
+    if len(names) == 1 and len(wrap(view.action, MEDIUM)) <= (1 if view.detail else 2):
         return []
     lines = wrapped([view.action] + ([view.detail] if view.detail else []))
-    return pages(lines, 3)
+    first = max(0, 4 - len(names))           # a name of four lines has its page to itself
+    return [lines[:first]] + pages(lines[first:], 4) if len(lines) > first else [lines]
 
 
 def turn(view: TurnView, page: int = 0) -> Image.Image:
     """Whose turn it is, big, and what they must do: "Ann" / "flick to spin".
 
     A long instruction (an assisted game's "Move your cat 3, then 5 ...") takes the lower
-    part in small type, paged (the controller turns the pages), and the name shrinks."""
+    part in small type, paged (the controller turns the pages), and the name shrinks; a long
+    name wraps small above it."""
     image, draw = canvas()
     paged = turn_pages(view)
     if not paged:
         header(draw, view.heading, view.corner)
         lines = wrap(view.action, MEDIUM)
-        room = W - 2 - (BADGE + 4 if view.button else 0)
-        size = fit(view.name, room, (22, BIG, 18, 16, MEDIUM))
+        size = fit(view.name, _name_room(view), (22, BIG, 18, 16, MEDIUM))
         named(draw, 14, view.name, size, view.button)
         for i, line in enumerate(lines):
             centred(draw, 37 + i * 13, line, MEDIUM)
@@ -359,10 +395,13 @@ def turn(view: TurnView, page: int = 0) -> Image.Image:
     mark = page_mark(page, len(paged))
     header(draw, view.heading, f"{view.corner} {mark}".strip())
     if page == 0:
-        room = W - 2 - (BADGE + 4 if view.button else 0)
-        named(draw, 14, view.name, fit(view.name, room, (MEDIUM, SMALL)), view.button)
+        names = name_lines(view)
+        size = MEDIUM if len(names) == 1 else SMALL
+        for i, line in enumerate(names):
+            named(draw, 14 + i * LINE, line, size, view.button if i == 0 else None)
+        top = 14 + (14 if len(names) == 1 else len(names) * LINE)
         for i, line in enumerate(paged[0]):
-            centred(draw, 28 + i * LINE, line, SMALL)
+            centred(draw, top + i * LINE, line, SMALL)
     else:
         for i, line in enumerate(paged[page]):
             centred(draw, 14 + i * LINE, line, SMALL)

@@ -214,3 +214,25 @@ def test_screens_scores_page_and_never_cut_names_or_figures():
     assert marked == ["Bartholomeus van Dijk", "44% · sq 3", "8 chips · misses 1"]
     for page in range(len(pages)):
         assert screens.scores("Kat en Muis", rows, page).size == (128, 64)
+
+
+@pytest.mark.parametrize("name", ["Bartholomeus van Dijk", "Hélène", "Ann & Bob",
+                                  "Maximiliaan Wilhelmina Vanderbilt-Oppenheimer"])
+@pytest.mark.parametrize("action", ["flick to spin", "Move your cat 4, then 6. Then one mouse "
+                                    "10, or two mice 4 and 6. Press your seat button for each "
+                                    "mouse taken."])
+def test_screens_turn_shows_a_long_name_whole_and_pages_the_rest(name, action):
+    view = TurnView("Cats and Mice", "pool 10", name, action, "sq 22 · 17 chips", button=3)
+    names = screens.name_lines(view)
+    assert " ".join(names).replace("- ", "-") == name                 # whole, in pieces
+    room = screens.W - 2 - screens.BADGE - 4
+    assert all(screens.width(line, screens.SMALL if len(names) > 1 else screens.MEDIUM) <= room
+               for line in names)
+    paged = screens.turn_pages(view)
+    if paged:
+        first = 14 + (14 if len(names) == 1 else len(names) * screens.LINE)
+        assert first + len(paged[0]) * screens.LINE <= 64              # no line cut at the foot
+        shown = " ".join(" ".join(page) for page in paged)
+        assert shown.split() == f"{action} {view.detail}".split()
+    for page in range(max(1, len(paged))):
+        assert screens.turn(view, page).size == (128, 64)
