@@ -19,6 +19,7 @@ from companion.odds_history import chart_of
 from companion.replay import replay
 from web.context import parlour
 from web.errors import ApiError
+from web.summaries import buttons
 
 bp = Blueprint("chances", __name__, url_prefix="/api")
 MAX_ID = 2**63 - 1
@@ -59,5 +60,6 @@ def _chart(record) -> dict[str, Any]:
     known = {step: win for step, win in enumerate(stored or []) if win is not None}
     out = chart_of(states, known)
     out["names"] = [p.name for p in states[-1].players]
+    out["buttons"] = buttons(store, record)               # each line in its button's colour
     out["exact"], out["game"] = record.game in EXACT_HERE, record.game
     return out

@@ -304,7 +304,7 @@ def test_phone_paired_moves_its_own_fox_and_geese_pieces(phone, pairings, contro
     moved = client.post("/api/control/move", headers=headers, json={"path": path})
     assert moved.status_code == 200 and moved.get_json()["board"]["last_move"] == path
     page = client.get("/").get_data(as_text=True)
-    assert '"can_move": true' in page                            # the board takes taps
+    assert '"paired": true' in page                              # the board takes taps
 
 
 def test_phone_cannot_pair_with_the_pis_seat(session):

@@ -26,8 +26,27 @@
     return Math.round(p * 100) + "%";
   }
 
+  /* Each player in the colour of their seat button (X12): the box's button n is `button-n`. */
+  function colour(buttons, seat) {
+    return "button-" + (typeof buttons[seat] === "number" ? buttons[seat] : seat + 1);
+  }
+
+  /* Who is which line: a swatch of the seat button's colour and the name. */
+  function legend(figure, names, buttons) {
+    var list = figure.querySelector(".legend"), items = document.createDocumentFragment();
+    if (!list) return;
+    names.forEach(function (name, seat) {
+      var swatch = make("span", "swatch " + colour(buttons, seat));
+      swatch.setAttribute("aria-hidden", "true");
+      var li = make("li");
+      li.append(swatch, " " + name);
+      items.appendChild(li);
+    });
+    list.replaceChildren(items);
+  }
+
   /* One chart: `series[step][seat]` (null where unknown), y from 0 to `top`. */
-  function draw(figure, series, names, top, label, format) {
+  function draw(figure, series, names, buttons, top, label, format) {
     var plot = figure.querySelector(".plot");
     var steps = series.length;
     var known = series.filter(function (row) { return row; });
@@ -52,8 +71,11 @@
         d += pen + x(i).toFixed(1) + " " + y(row[seat]).toFixed(1) + " ";
         pen = "L"; last = [i, row[seat]];
       });
-      var g = el("g", {"class": "seat-" + (seat % 6)});
-      if (d) g.appendChild(el("path", {"class": "line", d: d}));
+      var g = el("g", {"class": colour(buttons, seat)});
+      if (d) {                     // a halo under the line: a white or black button shows too
+        g.appendChild(el("path", {"class": "halo", d: d}));
+        g.appendChild(el("path", {"class": "line", d: d}));
+      }
       if (last) {
         g.appendChild(el("circle", {"class": "dot", cx: x(last[0]), cy: y(last[1]), r: 3.5}));
         now.push([seat, last[1]]);
@@ -66,13 +88,14 @@
     now.forEach(function (item) {
       var ty = Math.max(y(item[1]) + 4, floor + 13);
       floor = ty;
-      svg.appendChild(el("text", {"class": "tag seat-" + (item[0] % 6), x: W - RIGHT + 6, y: ty},
+      svg.appendChild(el("text", {"class": "tag " + colour(buttons, item[0]), x: W - RIGHT + 6, y: ty},
         format(item[1])));
     });
     svg.setAttribute("aria-label", label + ": " + now.map(function (item) {
       return names[item[0]] + " " + format(item[1]);
     }).join(", "));
     plot.replaceChildren(svg);
+    legend(figure, names, buttons);
   }
 
   function note(odds, game) {
@@ -89,7 +112,7 @@
   function render(data) {
     var box = $("chances");
     if (!box) return;
-    var names = data.names || [];
+    var names = data.names || [], buttons = data.buttons || [];
     var chart = data.chart || {chips: [], win: []};
     var has = !!data.odds || (chart.win || []).some(function (r) { return r; }) ||
       (chart.chips || []).length > 1;
@@ -99,23 +122,24 @@
     if (data.odds) {
       names.forEach(function (name, seat) {
         var li = make("li");
-        var swatch = make("span", "swatch seat-" + (seat % 6)); swatch.setAttribute("aria-hidden", "true");
+        var swatch = make("span", "swatch " + colour(buttons, seat)); swatch.setAttribute("aria-hidden", "true");
         li.append(swatch, " " + name + " ", make("strong", "", percent(data.odds.win[seat])));
         items.appendChild(li);
       });
     }
     list.replaceChildren(items);
     $("chance-note").textContent = data.note || note(data.odds, data.game);
-    draw($("chart-win"), chart.win || [], names, 1, "Chance to win", function (v) { return percent(v); });
+    draw($("chart-win"), chart.win || [], names, buttons, 1, "Chance to win", function (v) { return percent(v); });
     var chips = chart.chips || [];
     var most = Math.max.apply(null, [1].concat(chips.map(function (r) { return Math.max.apply(null, r); })));
     var top = Math.max(2, Math.ceil(most / 2) * 2);
-    draw($("chart-chips"), chips, names, top, "Chips", function (v) { return String(Math.round(v)); });
+    draw($("chart-chips"), chips, names, buttons, top, "Chips", function (v) { return String(Math.round(v)); });
   }
 
   function fromState(state) {
     if (!state || !state.game) { render({}); return; }
-    render({names: (state.players || []).map(function (p) { return p.name; }), odds: state.odds,
+    render({names: (state.players || []).map(function (p) { return p.name; }),
+      buttons: (state.players || []).map(function (p) { return p.button; }), odds: state.odds,
       chart: state.chart, game: state.game});
   }
 
@@ -126,7 +150,7 @@
     if (url) {
       fetch(url, {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (c) {
         var unknown = !(c.win || []).some(function (r) { return r; });
-        render({names: c.names, chart: c, game: c.game,
+        render({names: c.names, buttons: c.buttons, chart: c, game: c.game,
           note: unknown ? "Chances were not worked out for this game." :
             c.exact ? "Exact, from the rules." : "From games played out at each move."});
       }).catch(function () { box.hidden = true; });
