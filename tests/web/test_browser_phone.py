@@ -223,3 +223,33 @@ def test_browser_phone_without_javascript_still_plays_and_asks_first(
             expect(phone.locator(".flash.ok")).to_have_text("Game set aside")
             assert state(table.url)["game"] is None
             screenshot(phone, "phone-no-javascript.png")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_browser_phone_india_dial_labels_never_overlap_or_clip(tmp_path, browser, width):  # noqa: F811
+    """India's twelve segments: every label inside the disc and clear of every other, on a
+    phone and on a desktop; the dial's title still says the segment in words."""
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "india", "players": ["Ann", "Ben"]})
+        post(table.url + "/api/control/roll", {})
+        for page in phone_page(browser, {"width": width, "height": 844}):
+            page.goto(table.url + "/")
+            page.wait_for_selector("#dial svg.disc text.tick")
+            boxes = page.evaluate("""() => {
+              var svg = document.querySelector('#dial svg.disc').getBoundingClientRect();
+              var ticks = Array.from(document.querySelectorAll('#dial svg.disc text.tick'));
+              return {svg: [svg.left, svg.top, svg.right, svg.bottom], labels: ticks.map(t => {
+                var b = t.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom,
+                t.textContent]; })};
+            }""")
+            left, top, right, bottom = boxes["svg"]
+            labels = boxes["labels"]
+            assert len(labels) == 12 and {"2×6", "1"} <= {b[4] for b in labels}
+            for a in labels:
+                assert left <= a[0] and a[2] <= right and top <= a[1] and a[3] <= bottom, a
+            for i, a in enumerate(labels):
+                for b in labels[i + 1:]:
+                    apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+                    assert apart, (a, b)
+            title = page.locator("#dial svg.disc title").text_content()
+            assert title.startswith("the spinner on ")

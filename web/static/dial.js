@@ -46,8 +46,15 @@
       " 47,56 53,56 52," + (50 - length + 10) + " 55," + (50 - length + 12)}, g);
   }
 
+  // A segment's words as they fit a slice of a 12-segment disc: "double 6" is "2×6" (what it
+  // counts, as India's rules say); the full words stay in the dial's title for screen readers.
+  function short(label) {
+    var m = /^double\s+(\d+)$/i.exec(String(label));
+    return m ? "2\u00d7" + m[1] : String(label);
+  }
+
   function disc(faces, labels, shade) {
-    var node = svg("0 0 100 100", "disc", "");
+    var node = svg("0 0 100 100", "disc" + (faces > 8 ? " many" : ""), "");
     el("circle", {"class": "rim", cx: 50, cy: 50, r: 48}, node);
     for (var k = 0; k < faces; k++) {
       var a = polar(k * 360 / faces, 46), b = polar((k + 1) * 360 / faces, 46);
@@ -57,9 +64,9 @@
       } else {
         el("line", {x1: 50 + (a[0] - 50) * 0.8, y1: 50 + (a[1] - 50) * 0.8, x2: a[0], y2: a[1], stroke: "currentColor", "stroke-width": 0.6}, node);
       }
-      var p = polar((k + 0.5) * 360 / faces, 39);
+      var p = polar((k + 0.5) * 360 / faces, faces > 8 ? 36 : 39);
       var t = el("text", {"class": "tick", x: p[0], y: p[1] + 3, "text-anchor": "middle"}, node);
-      t.textContent = labels ? labels[k] : String(k + 1);
+      t.textContent = labels ? short(labels[k]) : String(k + 1);
     }
     return node;
   }
