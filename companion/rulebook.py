@@ -52,6 +52,7 @@ class Rulebook:
     uses_chips: ClassVar[bool] = False
     start_position: ClassVar[int | None] = None
     pi_seats: ClassVar[str | None] = None       # seats the Pi may play: "one", "any" or None
+    press_any_seat: ClassVar[bool] = False      # every player's press counts, any time
 
     # -- setting up -------------------------------------------------------------------------
 

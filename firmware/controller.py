@@ -747,6 +747,10 @@ class Controller:
         if self.screen == "join":
             return None
         turn = self.snap.get("turn")
+        rulebook = self._rulebook()
+        if self.screen in PLAYING and self._active() and rulebook is not None and \
+                rulebook.press_any_seat and self.snap.get("phase") == "play":
+            return [b for b in self.buttons if b >= 0]     # free play: whoever scores presses
         if self.screen in PLAYING and self._active() and turn is not None \
                 and turn < len(self.buttons):
             return [self.buttons[turn]]

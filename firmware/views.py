@@ -129,6 +129,8 @@ def standing(snap: Snapshot, seat: int | None) -> str:
         bits.append(f"{p['chips']} chips")
     if p.get("score"):
         bits.append(f"{p['score']} pts")
+    if p.get("in_goal"):
+        bits.append(f"{p['in_goal']} in Goal")            # Gantlope's men home
     if p.get("lost_turns"):
         bits.append("loses a turn")
     return " · ".join(bits)

@@ -22,7 +22,6 @@ PRESS_WORDS = {
 # Games where the knob's plain press also means something while a throw is awaited.
 NEXT_BEFORE_ROLL = {"lost-diamond": "Move in the Field", "free-play": "Pass"}   # LD1
 NEXT_WORDS: dict[str, str] = {}      # a turn's end by another name
-PRESS_ANY_SEAT = ("free-play",)       # any player scores a point at any time
 PRESS_SEATS: dict[str, tuple[int, ...]] = {}   # games where only these seats' buttons record
 BOARD_GAMES = ("fox-and-geese",)      # a turn is a move on the board card, nothing else (F2)
 
@@ -42,7 +41,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
         table[game] = {
             "press": PRESS_WORDS.get(game) if _overrides(rulebook, "on_press") and not board
             else None,
-            "press_any": game in PRESS_ANY_SEAT,
+            "press_any": rulebook.press_any_seat,
             "press_seats": list(PRESS_SEATS.get(game, ())),
             "next": NEXT_WORDS.get(game, "End turn") if takes_next else None,
             "next_before_roll": NEXT_BEFORE_ROLL.get(game),

@@ -46,6 +46,7 @@ class FreePlay(Rulebook):
     min_players, max_players = 1, 6
     lead = "highest"                                  # X2, when there is a randomizer
     uses_chips = True
+    press_any_seat = True                              # a point for whoever scores, any time
     options = {"chips": Option(0, 0, 10_000, "chips each player starts with"),
                "pool": Option(0, 0, 10_000, "chips in the pool at the start")}
 

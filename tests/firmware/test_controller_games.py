@@ -213,3 +213,22 @@ def test_controller_games_result_press_ends_the_turn_in_one_press(session, contr
     turn = session.snapshot()["turn"]
     press(c, "press")
     assert session.snapshot()["turn"] != turn
+
+
+def test_controller_free_play_scores_whoever_presses_as_the_phone_does(session, controls):
+    """Free play keeps score for any game: every player's seat button is armed in play and a
+    press scores for that player, as a phone's "Point for ..." does (the two agree)."""
+    from test_controller import start
+    from web.moves import game_moves
+    assert game_moves()["free-play"]["press_any"] is True
+    table = Controller(session, controls=controls, seats=4)
+    start(table, "free-play", seats=(0, 1, 2))
+    for _ in range(30):                                      # the lead, thrown at the box
+        if session.snapshot()["phase"] != "lead" and table.screen == "play":
+            break
+        press(table, "flick", strength=0.5) if table.screen == "play" else press(table, "press")
+    snap = session.snapshot()
+    assert table.screen == "play" and sorted(table.armed_seats()) == [0, 1, 2]
+    other = (snap["turn"] + 1) % 3
+    press(table, "seat", seat=table.buttons[other])
+    assert session.snapshot()["players"][other]["score"] == 1

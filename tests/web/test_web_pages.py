@@ -329,3 +329,21 @@ def test_pages_x12_history_shows_no_button_for_the_pi(client, control):
     page = client.get("/history").get_data(as_text=True)
     rows = page[page.index('id="games"'):page.index("</ol>")]
     assert rows.count('class="dot button-') == 1 and "Pi" in rows
+
+
+def test_pages_gantlope_men_in_the_goal_show_beside_the_player(client, session):
+    """Gantlope's men home in the Goal are on the phone (and the OLED's standing), not only in
+    the log."""
+    from firmware.views import standing
+    session.new_game("gantlope", ["Ann", "Ben"])
+    for _ in range(20):
+        snap = session.snapshot()
+        if snap["phase"] == "play" and snap["awaiting"] != "roll":
+            break
+        session.roll()
+    session.submit({"type": "press", "seat": snap["turn"]})
+    snap = session.snapshot()
+    assert snap["players"][snap["turn"]]["in_goal"] == 1
+    page = client.get("/").get_data(as_text=True)
+    assert "1 in Goal" in page
+    assert "1 in Goal" in standing(snap, snap["turn"])

@@ -81,7 +81,9 @@
       if (turn) who.append(" ", make("span", "marker", "to play"));
       if (won) who.append(" ", make("span", "marker win", "winner"));
       tr.appendChild(who);
-      tr.appendChild(make("td", "", p.role || ""));
+      var role = p.role || "";          // Gantlope: the men a player has home in the Goal
+      if (p.in_goal) role += (role ? " · " : "") + p.in_goal + " in Goal";
+      tr.appendChild(make("td", "role", role));
       var square = make("td", "col-square", p.position === null || p.position === undefined ? "—" : String(p.position));
       square.hidden = !squares;
       if (p.lost_turns) square.append(" ", make("span", "note", "(misses " + p.lost_turns + ")"));
