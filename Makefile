@@ -22,8 +22,12 @@ $(STAMP): pyproject.toml
 	$(PIP) -e .
 	@touch $@
 
+# axe-core (npm) checks the pages' accessibility in the browser tests.
+AXE := $(VENV)/npm/node_modules/axe-core/axe.min.js
 $(TESTED): $(STAMP)
 	$(PIP) -e '.[dev]'
+	@command -v npm >/dev/null || { echo "make test needs npm (Debian: apt-get install npm)"; exit 2; }
+	npm install --prefix $(VENV)/npm --no-save --no-audit --no-fund --silent axe-core@4.10.3
 	@touch $@
 
 venv: $(TESTED)

@@ -11,12 +11,30 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PARLOUR = Path(sys.executable).with_name("parlour")
 PIN = "2468"
+
+
+def call(url: str, path: str, body: dict | None = None, *, pin: bool = True) -> dict:
+    """GET (no body) or POST JSON; the table's JSON answer (a 4xx answer's JSON too)."""
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    if pin and body is not None:
+        headers["X-Parlour-Pin"] = PIN
+    request = urllib.request.Request(url + path, data=data, headers=headers,
+                                     method="GET" if body is None else "POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        return {"error": json.loads(err.read() or b"{}").get("error", str(err)),
+                "status": err.code}
 
 
 def free_port() -> int:

@@ -6,15 +6,12 @@ older state. Used by the table test (a short run) and `make soak` (a long random
 
 from __future__ import annotations
 
-import json
 import random
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulated_table import PIN
+from simulated_table import call  # noqa: F401 - the tests import it from here too
 
 WAIT_SECONDS = 12.0          # generous: a loaded machine; the lag itself is measured, not asserted
 
@@ -57,22 +54,6 @@ PHONE_VIEW = """() => {
     shown: window.__shown || []
   };
 }"""
-
-
-def call(url: str, path: str, body: dict | None = None, *, pin: bool = True) -> dict:
-    """GET (no body) or POST JSON; the table's JSON answer (a 4xx answer's JSON too)."""
-    data = None if body is None else json.dumps(body).encode()
-    headers = {"Content-Type": "application/json"}
-    if pin and body is not None:
-        headers["X-Parlour-Pin"] = PIN
-    request = urllib.request.Request(url + path, data=data, headers=headers,
-                                     method="GET" if body is None else "POST")
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return json.loads(answer.read())
-    except urllib.error.HTTPError as err:
-        return {"error": json.loads(err.read() or b"{}").get("error", str(err)),
-                "status": err.code}
 
 
 def key(state: dict) -> tuple:

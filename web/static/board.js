@@ -84,8 +84,14 @@
       if (!isPoint(c, r)) continue;
       var name = COLS[c - 1] + r, p = xy(name), piece = name === b.fox ? "fox" :
         b.geese.indexOf(name) >= 0 ? "goose" : "empty";
+      var movable = canMove() && (chosen.length ? !!ends[name] || chosen[0] === name :
+        moves().some(function (m) { return m[0] === name; }));
       var g = el("g", {"class": "point " + piece + (chosen[chosen.length - 1] === name ? " chosen" : "") +
-        (ends[name] ? " target" : ""), "data-point": name, tabindex: "-1"}, svg);
+        (ends[name] ? " target" : ""), "data-point": name, role: "button",
+        "aria-label": name + ": " + (piece === "fox" ? "the Fox" : piece === "goose" ? "a goose" : "empty") +
+          (chosen[chosen.length - 1] === name ? ", chosen" : ends[name] ? ", it can go here" :
+           movable ? ", can move" : ""),
+        tabindex: movable ? "0" : "-1"}, svg);
       el("circle", {cx: p[0], cy: p[1], r: piece === "empty" ? (ends[name] ? 9 : 4) : 15}, g);
       if (piece === "fox") {
         var t = el("text", {x: p[0], y: p[1] + 5, "text-anchor": "middle"}, g);
@@ -153,6 +159,15 @@
     svg.addEventListener("click", function (e) {
       var g = e.target.closest ? e.target.closest("[data-point]") : null;
       if (g) tap(g.getAttribute("data-point"));
+    });
+    svg.addEventListener("keydown", function (e) {      // Enter or Space taps a point
+      var g = e.target.closest ? e.target.closest("[data-point]") : null;
+      if (!g || (e.key !== "Enter" && e.key !== " ")) return;
+      e.preventDefault();
+      var name = g.getAttribute("data-point");
+      tap(name);
+      var again = document.querySelector('#board [data-point="' + name + '"]');
+      if (again) again.focus();                       // the board is redrawn: keep the place
     });
     try { draw(JSON.parse($("initial-state").textContent)); } catch (e) { /* drawn on the next state */ }
   }

@@ -1,0 +1,103 @@
+"""The pages as everyone uses them, in Debian's chromium at 390x844: axe-core (installed from
+npm by `make test`) finds no serious or critical issue on the status page (watching, and signed
+in with the Fox and Geese board), the history, a game's page and the fairness page; every tap
+target is at least 44 px each way; the board's points and the log are reachable and named."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from browser_support import CHROMIUM, browser, phone_page  # noqa: F401
+from simulated_table import PIN, ROOT, SimulatedTable, call
+
+AXE = ROOT / ".venv" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = [
+    pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                       reason=f"{CHROMIUM} is not installed (apt-get install chromium)"),
+    pytest.mark.skipif(not AXE.exists(), reason=f"axe-core is not installed at {AXE} "
+                       "(make test installs it with npm)")]
+
+# Tap targets smaller than 44 px: every control, a checkbox through its label; a link inside
+# a sentence is exempt (WCAG's inline exception).
+SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
+    'a[href], button, input:not([type=hidden]), select, summary, [role=button][tabindex="0"]'))
+  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+  .map(e => (e.type === 'checkbox' || e.type === 'radio') && e.closest('label') ? e.closest('label') : e)
+  .filter(e => !(e.tagName === 'A' && getComputedStyle(e).display === 'inline' && e.closest('p')))
+  .map(e => { const b = e.getBoundingClientRect();
+              return [e.tagName + ' ' + (e.textContent || e.value || '').trim().slice(0, 30),
+                      Math.round(b.width), Math.round(b.height)]; })
+  .filter(x => x[1] < 44 || x[2] < 44)"""
+
+SERIOUS = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '));
+}"""
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """A table with a finished game (for the history pages) and Fox and Geese in play."""
+    tmp = tmp_path_factory.mktemp("access")
+    with SimulatedTable(tmp / "data", tmp) as running:
+        call(running.url, "/api/control/new-game", {"game": "kat-en-muis",
+                                                    "players": ["Ann", "Bartholomeus"]})
+        for _ in range(400):
+            state = call(running.url, "/api/state")
+            if state["phase"] == "over":
+                break
+            call(running.url, "/api/control/" + ("roll" if state["awaiting"] == "roll"
+                                                 else "next"), {})
+        assert state["phase"] == "over"
+        call(running.url, "/api/control/new-game", {"game": "fox-and-geese",
+                                                    "players": ["Ann", "Ben"]})
+        yield running.url, state["game_id"]
+
+
+@pytest.fixture
+def phone(browser):  # noqa: F811
+    yield from phone_page(browser, PHONE, bypass_csp=True)    # axe is added as a script
+
+
+def check(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate(SMALL_TARGETS) == [], url
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(SERIOUS) == [], url
+
+
+def test_browser_access_pages_have_no_serious_issue_and_44px_targets(table, phone):
+    url, finished = table
+    for path in ("/", "/history", f"/history/{finished}", "/fairness"):
+        check(phone, url + path)
+
+
+def test_browser_access_signed_in_board_and_log_can_be_reached_and_read(table, phone):
+    url, _ = table
+    phone.goto(url + "/")
+    phone.fill("#login input[name=pin]", PIN)
+    phone.click("#login button")
+    phone.wait_for_selector("#logout")
+    check(phone, url + "/")
+    points = phone.locator("#board [data-point]")
+    assert points.count() == 33
+    labels = [points.nth(i).get_attribute("aria-label") for i in range(33)]
+    assert sum(label.endswith("the Fox") for label in labels) == 1
+    geese = len(call(url, "/api/state")["board"]["geese"])
+    assert sum("a goose" in label for label in labels) == geese
+    movable = phone.locator('#board [data-point][tabindex="0"]')
+    assert movable.count() > 0                   # the side to move's pieces take the keyboard
+    first = movable.first
+    name = first.get_attribute("data-point")
+    first.focus()
+    phone.keyboard.press("Enter")                # a tap by keyboard: the piece is chosen
+    chosen = phone.locator(f'#board [data-point="{name}"]')
+    assert chosen.get_attribute("aria-label").endswith(", chosen")
+    assert phone.locator("#log").get_attribute("tabindex") == "0"
