@@ -81,7 +81,9 @@ class Table:
         return new_state
 
     def to_json(self) -> dict[str, Any]:
-        return state_json(self.rulebook, self.state)
+        out = state_json(self.rulebook, self.state)
+        out["last_by"] = self.effective[-1].by if self.effective else None   # who made it
+        return out
 
 
 def _new_game(event: NewGame) -> tuple[Rulebook, State]:

@@ -91,8 +91,6 @@ class Session:
                 out["seed"] = self._seed.hex()          # revealed once the game is over
             out["version"], out["game_id"] = self.version, self.game_id
             out["state_version"], out["boot"] = self.state_version, self.boot
-            effective = self.table.effective
-            out["last_by"] = effective[-1].by if effective else None   # who made the last step
             if self._odds is not None:
                 out["odds"] = self._odds
             out["chart"] = self._chart()

@@ -313,7 +313,10 @@ def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, 
             item = table.inputs.get_nowait()
         except queue.Empty:
             item = None
-    if controller.update() and time.monotonic() >= next_frame:
+    changed = controller.update()
+    if table.panel is not None:       # what the OLED shows now, even when the frame is the same
+        table.panel.publish_view(controller.view())
+    if changed and time.monotonic() >= next_frame:
         try:
             image = controller.render()
         except Exception as err:  # noqa: BLE001 - the last good frame stays on the panel
@@ -321,7 +324,7 @@ def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, 
             return time.monotonic() + FAULT_PAUSE, active_until
         table.display.show(image)
         if table.panel is not None:
-            table.panel.publish(image, controller.view())
+            table.panel.publish(image)
         table.frames += 1
         next_frame = time.monotonic() + (1 / FPS if controller.animating else 0.0)
     return next_frame, active_until

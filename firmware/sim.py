@@ -153,12 +153,15 @@ class SimPanel:
         return [seat for seat, number in enumerate(self.leds)
                 if self.factory.pin(number).state]
 
-    def publish(self, image: Image.Image, view: dict[str, Any] | None = None) -> None:
-        """The runner hands over every frame it shows, with what it shows in words and which
-        state it was drawn from (`view`); a different frame bumps the version."""
+    def publish_view(self, view: dict[str, Any]) -> None:
+        """What the screen shows in words and which state it was drawn from (the runner hands
+        it over whenever the controller takes in a change, even one that draws the same)."""
         with self._frame_lock:
-            if view is not None:
-                self._view = view
+            self._view = view
+
+    def publish(self, image: Image.Image) -> None:
+        """The runner hands over every frame it shows; a different one bumps the version."""
+        with self._frame_lock:
             if image.tobytes() != self._frame.tobytes():
                 self._frame = image.copy()
                 self._png = None

@@ -15,7 +15,7 @@ from companion.events import parse_event
 from companion.replay import Table
 from simulated_table import PIN
 
-UNSTABLE = ("version", "game_id", "seed",     # per process, or revealed only once over
+UNSTABLE = ("version", "game_id", "seed", "boot",   # per process, or revealed once over
             "spin",                          # how the box shows a throw: not in the log
             "state_version", "odds", "chart")  # the session's chances, worked out beside
 

@@ -253,3 +253,36 @@ def test_browser_phone_india_dial_labels_never_overlap_or_clip(tmp_path, browser
                     assert apart, (a, b)
             title = page.locator("#dial svg.disc title").text_content()
             assert title.startswith("the spinner on ")
+
+
+def test_browser_phone_paired_after_loading_moves_on_the_board_and_forgets_the_last_game(
+        tmp_path, phone):
+    """A phone that pairs after its page loaded can move its pieces on the board at once (no
+    reload), and a new game clears the last game's answers and shows the paired seat's new
+    name."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
+                                                   "players": ["Ann", "Ben"]})
+        now = state(table.url)
+        geese = now["turn"]                                   # the Geese move first
+        phone.goto(table.url + "/")
+        expect(phone.locator("#board-hint")).to_contain_text("pair this phone")
+        phone.get_by_role("button", name="Pair this phone with my seat").click()
+        expect(phone.locator("#pair-wait")).to_be_visible()
+        post(table.url + "/device/input", {"input": "seat", "seat": geese}, pin=None)
+        expect(phone.locator("#paired-line")).to_contain_text(f"seat {geese + 1} (Ben)")
+        expect(phone.locator("#board-hint")).to_contain_text("tap one of your pieces")
+        path = now["board"]["moves"][0]
+        for point in path:
+            phone.locator(f'#board [data-point="{point}"] rect.hit').click(force=True)
+        expect(phone.locator("#board-error")).to_be_hidden()
+        after = state(table.url)
+        assert after["board"]["last_move"] == path and after["turn"] != geese
+        post(table.url + "/api/control/end", {})
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
+                                                   "players": ["Cy", "Dee"]})
+        expect(phone.locator("#paired-line")).to_contain_text(f"seat {geese + 1} (Dee)")
+        expect(phone.locator("#board-card")).to_be_hidden()
+        for answer in phone.locator(".answer").all():
+            assert answer.is_hidden() or answer.inner_text() == ""
