@@ -856,6 +856,7 @@ class Controller:
 
     def draw_result(self) -> Image.Image:
         heading, values, words = self.outcome
+        heading, words = screens.result_heading(heading, words)    # a long name, whole
         paged = screens.result_pages(values, words)
         self.page_count = len(paged)
         self.page = min(self.page, self.page_count - 1)

@@ -260,20 +260,27 @@ def page_mark(page: int, count: int) -> str:
 
 
 def choice_list(heading: str, items: Sequence[str], index: int, detail: str = "") -> Image.Image:
-    """A knob menu: the chosen item big and boxed, its neighbours small above and below."""
+    """A knob menu: the chosen item big and boxed, its neighbours small above and below (an
+    item too long for the box's line, a long name, takes two small lines in a taller box)."""
     image, draw = canvas()
     header(draw, heading, f"{index + 1}/{len(items)}" if items else "")
     if not items:
         return image
-    if index > 0:
-        centred(draw, 14, items[index - 1], SMALL)
     item = items[index]
     size = fit(item, W - 8, (16, MEDIUM, SMALL))
-    draw.rectangle((0, 27, W - 1, 47), outline=ON)
-    text(draw, (W // 2, 37), clip(item, size, W - 6), size, anchor="mm", bold=True)
+    lines = [item] if width(item, size) <= W - 6 else wrap(item, SMALL, W - 6)[:2]
+    top, bottom = (27, 47) if len(lines) == 1 else (25, 51)
+    if index > 0:
+        centred(draw, top - 13, items[index - 1], SMALL)
+    draw.rectangle((0, top, W - 1, bottom), outline=ON)
+    if len(lines) == 1:
+        text(draw, (W // 2, 37), item, size, anchor="mm", bold=True)
+    else:
+        for i, line in enumerate(lines):
+            text(draw, (W // 2, top + 1 + i * LINE), line, SMALL, anchor="mt", bold=True)
     below = detail or (items[index + 1] if index + 1 < len(items) else "")
     if below:
-        centred(draw, 50, below, SMALL)
+        centred(draw, bottom + 3 if len(lines) == 1 else bottom + 1, below, SMALL)
     return image
 
 
@@ -416,6 +423,14 @@ def result_pages(values: str, lines: Sequence[str]) -> list[list[str]]:
     return sentence_pages(lines, first)
 
 
+def result_heading(heading: str, lines: Sequence[str]) -> tuple[str, list[str]]:
+    """A heading too long for the top line ("Bartholomeus van Dijk throws") goes whole into
+    the words, first; the top line then says only the page."""
+    if width(heading, SMALL) <= W - 4 - int(width("9/9", SMALL)) - 4:
+        return heading, list(lines)
+    return "", [heading] + list(lines)
+
+
 def result(heading: str, values: str, lines: Sequence[str], page: int = 0) -> Image.Image:
     """The spin's result in big type, then what it means in words, a page at a time."""
     image, draw = canvas()
@@ -443,11 +458,18 @@ def choose(view: TurnView, value: str, meaning: str = "") -> Image.Image:
     """A knob choice (Domino Rex): the value being picked, boxed and big, and what it means."""
     image, draw = canvas()
     header(draw, view.heading, view.corner)
-    centred(draw, 14, view.name, MEDIUM, bold=True)
-    draw.rectangle((44, 28, 83, 51), outline=ON)
-    text(draw, (64, 40), value, BIG, anchor="mm", bold=True)
-    text(draw, (36, 40), "<", MEDIUM, anchor="rm")
-    text(draw, (92, 40), ">", MEDIUM, anchor="lm")
+    size = fit(view.name, W - 2, (MEDIUM, SMALL))
+    if width(view.name, size) <= W - 2:
+        centred(draw, 14, view.name, size, bold=True)
+        box, middle, big = (44, 28, 83, 51), 40, BIG
+    else:                                   # a long name over two lines, the value smaller
+        for i, line in enumerate(wrap(view.name, SMALL)[:2]):
+            centred(draw, 13 + i * 11, line, SMALL, bold=True)
+        box, middle, big = (48, 37, 79, 51), 44, MEDIUM
+    draw.rectangle(box, outline=ON)
+    text(draw, (64, middle), value, big, anchor="mm", bold=True)
+    text(draw, (box[0] - 8, middle), "<", MEDIUM, anchor="rm")
+    text(draw, (box[2] + 9, middle), ">", MEDIUM, anchor="lm")
     footer(draw, meaning or view.detail or "press to choose")
     return image
 

@@ -236,3 +236,27 @@ def test_screens_turn_shows_a_long_name_whole_and_pages_the_rest(name, action):
         assert shown.split() == f"{action} {view.detail}".split()
     for page in range(max(1, len(paged))):
         assert screens.turn(view, page).size == (128, 64)
+
+
+def test_screens_never_cut_a_long_name(monkeypatch):
+    """The screens that name a player (a result's heading, the Domino Rex choice, the winner
+    list, the game's end, a refusal) show a 24-character name whole: nothing is clipped."""
+    cut = []
+    clip = screens.clip
+
+    def watching(text, size, room):
+        out = clip(text, size, room)
+        if out != text:
+            cut.append(text)
+        return out
+
+    monkeypatch.setattr(screens, "clip", watching)
+    name = "Bartholomeus van Dijk Jr"                       # X10's longest: 24 characters
+    heading, words = screens.result_heading(f"{name} throws", [f"{name} moves to 22"])
+    screens.result(heading, "3 · 5", words, 0)
+    assert heading == "" and words[0] == f"{name} throws"
+    screens.choose(TurnView("Domino Rex", "", name, "turn, then press", "", 2), "4", "4+3=7")
+    screens.choice_list("Who won?", ["Hélène", name, "Nobody"], 1)
+    screens.flash(screens.canvas()[0], f"It is Hélène's turn, not {name}'s.")
+    screens.confirm(f"{name} wins: end the game now?", False)
+    assert cut == []
