@@ -58,6 +58,7 @@ class Session:
         self._odds: dict[str, Any] | None = None      # chances for state_version, if known
         self.chances: dict[int, list[float]] = {}     # step -> chances, for the chart
         self._charted: tuple[tuple, dict[str, Any]] | None = None   # (game, version), rows
+        self.chances_paused: str | None = None        # why no chances come, while none can
         self.resumed = self._resume()
 
     # -- reading ------------------------------------------------------------------------------
@@ -91,6 +92,8 @@ class Session:
                 out["seed"] = self._seed.hex()          # revealed once the game is over
             out["version"], out["game_id"] = self.version, self.game_id
             out["state_version"], out["boot"] = self.state_version, self.boot
+            if self.chances_paused:
+                out["chances_paused"] = self.chances_paused
             if self._odds is not None:
                 out["odds"] = self._odds
             out["chart"] = self._chart()
@@ -280,6 +283,15 @@ class Session:
                     self.chances[step] = list(win)
             self._announce()
             return True
+
+    def pause_chances(self, reason: str | None) -> None:
+        """The chances worker has stopped (`reason`, shown on the phones) or is back (None)."""
+        with self._lock:
+            if reason == self.chances_paused:
+                return
+            self.chances_paused = reason
+            self.version += 1
+            self._announce()
 
     def odds_job(self) -> tuple[int, int | None, Any, list, dict[int, list[float]]]:
         """What the chances are worked out from: (state_version, game_id, rulebook, the state

@@ -11,10 +11,16 @@ A separate process at the lowest priority, so the playouts hold neither the devi
 GIL nor a core it needs. Each result carries the state version it was worked out for; the
 session drops it if the game has moved on. The playouts draw from their own `random.Random`,
 never from the game's committed roll stream.
+
+A compute process that dies is never silent: its end is logged with its exit code, the state
+says the chances are paused (phones show it), and it is started again after 1, 2, 4 ... 60 s.
+A priority it may not lower (a system-call filter that denies setpriority) is logged once and
+the work goes on at the ordinary priority.
 """
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import random
@@ -32,6 +38,9 @@ STEP_RUNS = 300          # playouts for an earlier step of the game (the chart)
 MAX_STEPS = 400          # earlier steps filled in at most, newest first
 SETTLE_SECONDS = 0.05    # a change is taken up only once the game is still this long: the
 #                          device loop draws its answer first, without the job's pickling
+RESTART_SECONDS = (1.0, 60.0)   # a dead compute process is started again after 1, 2, 4 ... 60 s
+STEADY_SECONDS = 60.0           # one that ran this long starts the backoff from 1 s again
+log = logging.getLogger("parlour.chances")
 
 
 class OddsWorker:
@@ -45,18 +54,25 @@ class OddsWorker:
         self._stop = threading.Event()
         self._seen = -1
         self._unsubscribe = None
-        context = multiprocessing.get_context("spawn")
-        self._conn, child = context.Pipe()
-        self._process = context.Process(target=compute, args=(child,), name="parlour-odds",
-                                        daemon=True)
+        self._context = multiprocessing.get_context("spawn")
+        self._conn, self._process = self._new_process()
+        self._started = 0.0
+        self.restarts = 0
         self._sender = threading.Thread(target=self._send_jobs, name="odds-jobs", daemon=True)
         self._receiver = threading.Thread(target=self._receive, name="odds-results",
                                           daemon=True)
         self._send_lock = threading.Lock()
         self.published = 0
 
+    def _new_process(self):
+        mine, child = self._context.Pipe()
+        process = self._context.Process(target=compute, args=(child,), name="parlour-odds",
+                                        daemon=True)
+        return mine, process
+
     def start(self) -> None:
         self._process.start()
+        self._started = time.monotonic()
         self._sender.start()
         self._receiver.start()
         self._unsubscribe = self.session.subscribe(self._noticed)
@@ -105,19 +121,50 @@ class OddsWorker:
             try:
                 with self._send_lock:
                     self._conn.send(job)
-            except (OSError, ValueError):
-                return
+            except (OSError, ValueError):   # the process has gone: the restart resends it
+                self._seen = -1
 
     def _receive(self) -> None:
+        delay = RESTART_SECONDS[0]
         while not self._stop.is_set():
             try:
                 message = self._conn.recv()
             except (EOFError, OSError):
-                return
+                if self._stop.is_set():
+                    return
+                delay = self._restart(delay)
+                continue
+            if message[0] == "note":                   # the compute process tells the log
+                log.warning("chances: %s", message[1])
+                continue
             version, odds, steps = message
             if self.session.publish_odds(version, odds, steps):
                 self.published += 1
                 self._keep_finished()
+
+    def _restart(self, delay: float) -> float:
+        """The compute process has gone: say so (log and state), wait, start a new one and
+        resend the newest job. Returns the next wait."""
+        self._process.join(timeout=1)
+        code = self._process.exitcode
+        ran = time.monotonic() - self._started
+        if ran >= STEADY_SECONDS:
+            delay = RESTART_SECONDS[0]
+        reason = f"the chances worker stopped (exit code {code})"
+        log.error("%s after %.0f s: starting it again in %.0f s", reason, ran, delay)
+        self.session.pause_chances(f"{reason}; trying again")
+        if self._stop.wait(delay):
+            return delay
+        with self._send_lock:
+            self._conn.close()
+            self._conn, self._process = self._new_process()
+            self._process.start()
+        self._started = time.monotonic()
+        self.restarts += 1
+        self._seen = -1                                # the newest job goes to the new one
+        self._wake.set()
+        self.session.pause_chances(None)
+        return min(delay * 2, RESTART_SECONDS[1])
 
     def _keep_finished(self) -> None:
         """Once a finished game's every step has its chances, store them for history."""
@@ -153,8 +200,11 @@ def compute(conn) -> None:
 
 
 def _compute(conn) -> None:
-    if hasattr(os, "nice"):
+    try:
         os.nice(19)
+    except OSError as err:           # e.g. a system-call filter: work on, and say why
+        conn.send(("note", f"cannot lower the worker's priority ({err}): it runs at the "
+                           f"ordinary priority"))
     from companion.games import get_rulebook
     from companion.odds import exact, playouts
     from companion.odds_domino import hint

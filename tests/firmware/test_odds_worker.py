@@ -150,3 +150,33 @@ def test_odds_hint_is_not_offered_in_a_dice_game(table, clock):
     settle_lead(table, clock)
     press(table, "menu")
     assert "Hint" not in table.menu_items
+
+
+def test_odds_worker_that_dies_is_logged_paused_on_the_phones_and_started_again(
+        sessions, monkeypatch, caplog):
+    """A killed compute process is never silent: the log says how it ended, the state says the
+    chances are paused, and after the backoff a new process answers the newest state."""
+    import firmware.odds_worker as odds_worker
+    monkeypatch.setattr(odds_worker, "RESTART_SECONDS", (0.2, 0.4))
+    session = sessions()
+    worker = OddsWorker(session)
+    worker.start()
+    seen = []
+    session.subscribe(lambda snap: seen.append(snap.get("chances_paused")))
+    try:
+        session.new_game("kat-en-muis", ["Ann", "Ben"])
+        while session.state.phase == "lead":
+            session.roll()
+        wait_for(lambda: current_odds(session))
+        with caplog.at_level("ERROR", logger="parlour.chances"):
+            worker._process.kill()
+            wait_for(lambda: any(seen))                      # paused, and said so
+            session.roll()                                   # the game goes on meanwhile
+            odds = wait_for(lambda: current_odds(session))   # a new process answers it
+        assert odds["exact"] and worker.restarts == 1
+        assert "chances_paused" not in session.snapshot()
+        assert "the chances worker stopped (exit code -9)" in seen[seen.index(next(
+            s for s in seen if s))]
+        assert any("exit code -9" in r.getMessage() for r in caplog.records)
+    finally:
+        worker.close()

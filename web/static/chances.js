@@ -114,7 +114,7 @@
     if (!box) return;
     var names = data.names || [], buttons = data.buttons || [];
     var chart = data.chart || {chips: [], win: []};
-    var has = !!data.odds || (chart.win || []).some(function (r) { return r; }) ||
+    var has = !!data.odds || !!data.paused || (chart.win || []).some(function (r) { return r; }) ||
       (chart.chips || []).length > 1;
     box.hidden = !has;
     if (!has) return;
@@ -128,7 +128,8 @@
       });
     }
     list.replaceChildren(items);
-    $("chance-note").textContent = data.note || note(data.odds, data.game);
+    $("chance-note").textContent = data.paused ? "Chances are paused: " + data.paused + "." :
+      data.note || note(data.odds, data.game);
     draw($("chart-win"), chart.win || [], names, buttons, 1, "Chance to win", function (v) { return percent(v); });
     var chips = chart.chips || [];
     var most = Math.max.apply(null, [1].concat(chips.map(function (r) { return Math.max.apply(null, r); })));
@@ -140,6 +141,7 @@
     if (!state || !state.game) { render({}); return; }
     render({names: (state.players || []).map(function (p) { return p.name; }),
       buttons: (state.players || []).map(function (p) { return p.button; }), odds: state.odds,
+      paused: state.chances_paused,
       chart: state.chart, game: state.game});
   }
 
