@@ -154,9 +154,14 @@ def centred(draw: ImageDraw.ImageDraw, y: float, words: str, size: int, *,
 
 
 def header(draw: ImageDraw.ImageDraw, left: str, right: str = "") -> None:
-    """A small top line: the game on the left, a detail on the right, a rule beneath."""
+    """A small top line: the game on the left, a detail on the right, a rule beneath. The detail
+    (the pool, the page) is what a player needs: a game's name that does not fit beside it is
+    left out whole rather than cut (the players know the game they are playing)."""
     room = W - 4 - (int(width(right, SMALL)) + 4 if right else 0)
-    text(draw, (0, 0), clip(left, SMALL, room), SMALL)
+    if width(left, SMALL) <= room:
+        text(draw, (0, 0), left, SMALL)
+    elif not right:
+        text(draw, (0, 0), clip(left, SMALL, room), SMALL)
     if right:
         text(draw, (W, 0), right, SMALL, anchor="ra")
     draw.line((0, 12, W - 1, 12), fill=ON)

@@ -51,9 +51,20 @@ PHONE_VIEW = """() => {
     scores: rows.map(function (r) { return cell(r, "col-score"); }),
     fox: on ? point("fox") : null, geese: on ? point("goose") : null,
     spinning: !!(dial && dial.classList.contains("spinning")),
+    chances: Array.prototype.slice.call(document.querySelectorAll("#chance-list li strong"))
+      .map(function (s) { return s.textContent; }),
     shown: window.__shown || []
   };
 }"""
+
+
+def percent(p: float) -> str:
+    """A chance as chances.js writes it."""
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 < p < 1:
+        return ">99%"
+    return f"{int(p * 100 + 0.5)}%"      # JavaScript's Math.round: halves go up
 
 
 def key(state: dict) -> tuple:
@@ -65,6 +76,7 @@ class Tally:
     """What a run did: events made and checks passed, and the slowest surface's catch-up."""
     events: int = 0
     checks: int = 0
+    chance_checks: int = 0       # checks whose state carried chances (compared on the phones)
     by_source: dict[str, int] = field(default_factory=dict)
     worst_lag: float = 0.0
     lags: list[float] = field(default_factory=list)
@@ -156,6 +168,10 @@ class Table:
                 assert view["fox"] == [board["fox"]], (where, view["fox"])
                 assert view["geese"] == sorted(board["geese"]), where
             assert not view["spinning"], where
+            odds = state.get("odds")
+            if odds:                                  # each chance as the phone words it
+                assert view["chances"] == [percent(p) for p in odds["win"]], (where, odds)
+                self.tally.chance_checks += 1
             ordered = [tuple(v.split(":")) for v in view["shown"]]
             for before, after in zip(ordered, ordered[1:]):   # never an older state after
                 assert before[0] != after[0] or int(after[1]) > int(before[1]), \

@@ -69,7 +69,9 @@ def test_table_every_surface_agrees_after_every_event(tmp_path, phones):
     assert {"box", "phone-a", "phone-b", "api", "pi", "box-undo"} <= set(tally.by_source), \
         tally.by_source
     assert tally.checks > len(TABLES) * 3 and tally.events > len(TABLES) * 3
-    print(f"table: {tally.events} events, {tally.checks} checks, by source {tally.by_source}, "
+    assert tally.chance_checks > 0                       # the chances were compared too
+    print(f"table: {tally.events} events, {tally.checks} checks ({tally.chance_checks} with "
+          f"chances), by source {tally.by_source}, "
           f"slowest catch-up {tally.worst_lag:.2f} s")
 
 
