@@ -126,7 +126,9 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
 
 def _trimmed(name: str) -> str:
     """A name without its outer spaces, or Refused if it holds anything but printable
-    characters and spaces (X10: control characters, line breaks, unpaired surrogates)."""
+    characters and spaces (X10: control characters, line breaks, unpaired surrogates). Every
+    Unicode space separator (no-break, narrow no-break, ideographic...) is a plain space first."""
+    name = "".join(" " if unicodedata.category(c) == "Zs" else c for c in name)   # X10
     bad = next((c for c in name if not (c.isprintable() or c == " ")), None)   # X10
     if bad is not None:
         what = ("a line break" if bad in LINE_BREAKS else

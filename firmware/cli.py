@@ -26,16 +26,22 @@ class _Usage(Exception):
 
 
 def _read_lines(path: str) -> list[str]:
-    if path == "-":
-        return sys.stdin.read().splitlines()
+    """The log's lines; a line that is not UTF-8 is refused by its number (DESIGN: a file's
+    errors name the line)."""
     try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except FileNotFoundError:
         raise ParlourError("no such file") from None
-    except UnicodeDecodeError as err:
-        raise ParlourError(f"not UTF-8 text (byte {err.start})") from None
     except OSError as err:
         raise ParlourError(f"cannot read it ({err.strerror})") from None
+    lines = []
+    for number, raw in enumerate(data.splitlines(), start=1):
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as err:
+            raise ParlourError(f"line {number}: not UTF-8 text (byte {err.start + 1} of the "
+                               f"line)") from None
+    return lines
 
 
 def cmd_games(args: argparse.Namespace) -> int:

@@ -81,3 +81,18 @@ def test_x10_session_refuses_and_stores_nothing(tmp_path):
         session.submit({"type": "rename", "seat": 0, "name": "A\ud800"})
     assert len(store.events(session.game_id)) == 1
     store.close()
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u202f", "\u3000", "\u2009"])
+def test_x10_unicode_space_separators_are_plain_spaces(space):
+    """X10: a no-break, narrow no-break, ideographic or thin space (as phones and Japanese
+    keyboards type) is a space: made plain, then trimmed, and names differing only by it are
+    the same name."""
+    from companion.events import NewGame
+    from companion.replay import Table
+    table = Table()
+    state = table.apply(NewGame(game="kat-en-muis", players=(f"{space}Ann{space}Lee{space}",
+                                                             "Ben")))
+    assert state.players[0].name == "Ann Lee"
+    with pytest.raises(Refused, match="same name"):
+        Table().apply(NewGame(game="kat-en-muis", players=(f"Ann{space}Lee", "ann lee")))

@@ -110,3 +110,16 @@ def test_cli_run_on_a_busy_port_names_the_way_out(tmp_path):
     assert lines == [f"parlour: port {port} is already in use (another Parlour, or another "
                      f"program): choose another, e.g. make run ARGS=\"--port {port + 1}\" or "
                      f"parlour run --port {port + 1}"], done.stderr
+
+
+def test_cli_log_that_is_not_utf8_is_refused_by_its_line_number(capsys, tmp_path):
+    """DESIGN: a bad line in a file is named by its number, a byte that is not UTF-8 too."""
+    from firmware.cli import main
+    log = tmp_path / "bad.jsonl"
+    log.write_bytes(b'{"type": "new_game", "game": "kat-en-muis", "players": ["Ann", "Ben"]}\n'
+                    b'{"type": "roll", "values": [3, 4]}\n'
+                    b'{"type": "next", "by": "\xff"}\n')
+    assert main(["replay", str(log)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("line 3: not UTF-8 text (byte 25 of the line)"), err
+    assert "\n" not in err
