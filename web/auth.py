@@ -200,7 +200,9 @@ def csrf_token() -> str:
 
 def csrf_ok(token: str | None) -> bool:
     expected = session.get("csrf")
-    return bool(expected and token and hmac.compare_digest(str(token), expected))
+    # bytes: compare_digest refuses str with non-ASCII characters (a forged token's 500)
+    return bool(expected and token and hmac.compare_digest(str(token).encode(),
+                                                           str(expected).encode()))
 
 
 def _pin_mark() -> str:

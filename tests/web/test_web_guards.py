@@ -171,3 +171,15 @@ def test_guard_open_device_panel_needs_the_pin(make_app):
     response = client.post("/device/input", json={"input": "undo"}, environ_base=ELSEWHERE,
                            headers={"X-Parlour-Csrf": token})
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("token", ["é", "トークン", "\u00ff" * 43])
+def test_guards_non_ascii_csrf_token_is_a_4xx_not_a_traceback(client, logged_in, token):
+    """A forged CSRF token with characters outside ASCII (a form field or the header) is
+    refused like any wrong token: 403 with a JSON error, never a 500."""
+    form = client.post("/control/undo", data={"csrf": token},
+                       headers={"Accept": "application/json"})
+    assert form.status_code == 403 and form.get_json()["ok"] is False
+    header = client.post("/api/control/undo", json={},
+                         headers={"X-Parlour-Csrf": token.encode().decode("latin-1")})
+    assert 400 <= header.status_code < 500 and "error" in header.get_json()
