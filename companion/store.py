@@ -107,6 +107,7 @@ class Store:
         self._db = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._private()
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             if exclusive:
                 self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
@@ -127,6 +128,14 @@ class Store:
             if self._db is not None:
                 self._db.close()                    # do not keep a file we refuse open
             raise self._error("open", err) from None
+
+    def _private(self) -> None:
+        """The store holds the seed of the game in play: readable by the table's user only
+        (0600; SQLite gives its -wal and -shm files the same mode)."""
+        if not self.path.exists():
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+        elif self.path.stat().st_mode & 0o077:
+            os.chmod(self.path, 0o600)
 
     def _error(self, doing: str, err: Exception) -> StoreError:
         """The StoreError for a failed open or write: StoreFull when the disk has no room

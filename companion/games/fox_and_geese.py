@@ -28,6 +28,7 @@ from companion.state import State
 COLUMNS = "abcdefg"
 CENTRE = "d4"
 GEESE_AREA_ROWS = range(1, 5)                    # F1: rows 1-4 except d4 and `vacant`
+GEESE_COUNT = 17                                  # F1: the Geese are 17
 FOX, GEESE = "fox", "geese"
 MAX_GEESE_TO_PEN = 17
 
@@ -217,6 +218,9 @@ class FoxAndGeese(Rulebook):
         sideways = _point_list(board, "sideways", set(POINTS), "a point of the board")
         vacant = _point_list(board, "vacant", GEESE_AREA,
                              "a point the Geese fill (rows 1-4, not d4)")
+        if len(vacant) != len(GEESE_AREA) - GEESE_COUNT:                    # F1
+            raise BoardDataError(f"'vacant' must name {len(GEESE_AREA) - GEESE_COUNT} points "
+                                 f"(F1: {GEESE_COUNT} geese), not {len(vacant)}")
         pen = board.get("geese_to_pen")
         geese = len(GEESE_AREA) - len(vacant)
         if not is_whole(pen) or not 1 <= pen <= geese:

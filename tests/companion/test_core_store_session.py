@@ -3,6 +3,7 @@ listeners, export with the seed revealed only after the end, and files it must n
 
 import hashlib
 import itertools
+import os
 import sqlite3
 from datetime import datetime, timedelta, timezone
 
@@ -315,3 +316,21 @@ def test_session_a_throw_carries_its_spin_only_in_its_own_snapshot(db):
     assert heard[-1]["spin"] is None and session.snapshot()["spin"] is None
     assert "spin" not in store.events(session.game_id)[1]        # not part of the game
     store.close()
+
+
+def test_store_files_are_readable_by_the_tables_user_only(tmp_path):
+    """The store holds the seed of the game in play: the database, its WAL and its shared
+    memory file are 0600 whatever the umask, and an old store left 0644 is made so."""
+    old = os.umask(0o022)
+    try:
+        store, session = open_session(tmp_path / "parlour.db")
+        session.new_game("kat-en-muis", ["Ann", "Ben"])
+        session.roll()
+        for name in ("parlour.db", "parlour.db-wal", "parlour.db-shm"):
+            assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+        store.close()
+        os.chmod(tmp_path / "parlour.db", 0o644)
+        Store(tmp_path / "parlour.db").close()
+        assert (tmp_path / "parlour.db").stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)

@@ -210,6 +210,9 @@ def test_fox_and_geese_f3_a_player_resigns_by_declaring_the_other_the_winner():
     ({"vacant": ["d4", "a4"]}, "'vacant': 'd4' is not a point the Geese fill"),
     ({"vacant": ["a4", "a4"]}, "'vacant' names a point twice"),
     ({"geese_to_pen": 0}, "'geese_to_pen' must be a whole number from 1 to 17"),
+    ({"vacant": ["a4"]}, "'vacant' must name 2 points (F1: 17 geese), not 1"),      # 18 geese
+    ({"vacant": []}, "'vacant' must name 2 points (F1: 17 geese), not 0"),           # 19
+    ({"vacant": ["a4", "g4", "a3"]}, "'vacant' must name 2 points (F1: 17 geese), not 3"),
     ({"geese_to_pen": True}, "'geese_to_pen' must be a whole number"),
     ({"pens": 3}, "Fox and Geese board data has no 'pens'"),
 ])
