@@ -135,7 +135,7 @@ class Controller:
         self.joined = [False] * seats
         self.menu_items: list[str] = []
         self.menu_index = 0
-        self.scores_first = 0
+        self.scores_page = 0
         self.choice_index = 0
         self.confirm: tuple[str, str, Any] | None = None     # (question, action, detail)
         self.confirm_yes = False
@@ -640,11 +640,11 @@ class Controller:
         self._ask(f"{label}: end the game now? It cannot be taken back.", "declare", winners)
 
     def on_show_scores(self, event: InputEvent) -> None:
-        self.scores_first, self.screen = 0, "scores"
+        self.scores_page, self.screen = 0, "scores"
 
     def on_scroll_scores(self, event: InputEvent) -> None:
         pages = len(screens.score_pages(score_rows(self.snap)))
-        self.scores_first = max(0, min(pages - 1, self.scores_first + event.detents))
+        self.scores_page = max(0, min(pages - 1, self.scores_page + event.detents))
 
     @property
     def buttons(self) -> list[int]:
@@ -877,8 +877,8 @@ class Controller:
     def draw_scores(self) -> Image.Image:
         rows = score_rows(self.snap)
         pages = screens.score_pages(rows)
-        self.page_text = [words for words, _, _ in pages[min(self.scores_first, len(pages) - 1)]]
-        return screens.scores(self.snap.get("title") or "Scores", rows, self.scores_first)
+        self.page_text = [words for words, _, _ in pages[min(self.scores_page, len(pages) - 1)]]
+        return screens.scores(self.snap.get("title") or "Scores", rows, self.scores_page)
 
     def draw_hint(self) -> Image.Image:
         advice = (self.snap.get("odds") or {}).get("hint") or self.hint
