@@ -19,7 +19,7 @@ from companion.boarddata import load_board_file
 from companion.buttons import default_buttons
 from companion.errors import BoardDataError, ParlourError, Refused, StoreError
 from companion.events import Event, NewGame, Rename, Roll, Undo, parse_event
-from companion.odds_history import chart
+from companion.chances.history import chart
 from companion.replay import Table
 from companion.rollstream import commitment, draw
 from companion.store import Store

@@ -100,7 +100,7 @@ class OddsWorker:
             self._wake.set()
 
     def _send_jobs(self) -> None:
-        from companion.odds import has_odds
+        from companion.chances.odds import has_odds
         while not self._stop.is_set():
             self._wake.wait()
             self._wake.clear()
@@ -183,7 +183,7 @@ class OddsWorker:
 def hint_of(session) -> dict[str, Any] | None:
     """Domino Rex's hint for the session's position, {"value", "text"}; None if no choice is
     awaited. The worker sends it with the chances; this works it out where it did not."""
-    from companion.odds_domino import hint
+    from companion.chances.domino_rex import hint
     _, _, rulebook, states, _ = session.odds_job()
     advice = hint(rulebook, states[-1]) if states else None
     return None if advice is None else {"value": advice.value, "text": advice.text}
@@ -206,8 +206,8 @@ def _compute(conn) -> None:
         conn.send(("note", f"cannot lower the worker's priority ({err}): it runs at the "
                            f"ordinary priority"))
     from companion.games import get_rulebook
-    from companion.odds import exact, playouts
-    from companion.odds_domino import hint
+    from companion.chances.odds import exact, playouts
+    from companion.chances.domino_rex import hint
     rng = random.Random()            # seeded from the OS: nothing to do with any game's seed
     job = None
     while True:

@@ -14,8 +14,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from companion.errors import ParlourError, StoreError
-from companion.odds import exact
-from companion.odds_history import chart_of
+from companion.chances.odds import exact
+from companion.chances.history import chart_of
 from companion.replay import replay
 from web.context import parlour
 from web.errors import ApiError

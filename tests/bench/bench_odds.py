@@ -20,9 +20,9 @@ from pathlib import Path
 
 import common
 from common import summary
-from companion import odds
-from companion import odds_kat
-from companion.odds_domino import _plan, hint
+from companion.chances import odds
+from companion.chances import kat_en_muis as odds_kat
+from companion.chances.domino_rex import _plan, hint
 from companion.replay import replay_lines
 
 EXAMPLES = common.ROOT / "companion" / "examples"

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from companion import odds
+from companion.chances import odds
 from companion.games import get_rulebook
-from companion.odds_domino import hint
-from companion import odds_kat
-from companion.odds_kat import kat_odds, turn_table
+from companion.chances.domino_rex import hint
+from companion.chances import kat_en_muis as odds_kat
+from companion.chances.kat_en_muis import kat_odds, turn_table
 from companion.rollstream import draw
 from companion.session import Session
 from companion.store import Store

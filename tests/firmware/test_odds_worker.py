@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from companion.odds_kat import kat_odds
+from companion.chances.kat_en_muis import kat_odds
 from companion.session import Session
 from companion.store import Store
 from firmware.controller import Controller

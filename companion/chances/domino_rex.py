@@ -7,7 +7,7 @@ hap-hazard, without study". It favours no one; a greedy policy would make every 
 same game and show 0% or 100% where a slip changes everything.
 
 Exact: when the game tree left under that policy is small (EXACT_LEAVES), it is walked in full
-by the real rules (memoized by position), else playouts (companion.odds).
+by the real rules (memoized by position), else playouts (companion.chances.odds).
 
 The hint searches the mover's choices one ply by the real rules, then plans the rest of the
 mover's game exhaustively (memoized): which of the rarest four uncrowned checkers can still be

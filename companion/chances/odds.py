@@ -52,18 +52,18 @@ def exact(rulebook: Rulebook, state: State) -> dict[str, Any] | None:
     if state.over:
         return finished(state)
     if rulebook.id == "kat-en-muis":
-        from companion.odds_kat import kat_odds
+        from companion.chances.kat_en_muis import kat_odds
         return kat_odds(rulebook, state)
     if rulebook.id == "domino-rex":
-        from companion.odds_domino import domino_odds
+        from companion.chances.domino_rex import domino_odds
         return domino_odds(rulebook, state)
     return None
 
 
 def default_policy(rulebook: Rulebook) -> Callable[[State, Generator], int] | None:
-    """How a playout makes a player's choice (Domino Rex: see odds_domino.random_choice)."""
+    """How a playout makes a player's choice (Domino Rex: see domino_rex.random_choice)."""
     if rulebook.id == "domino-rex":
-        from companion.odds_domino import random_choice
+        from companion.chances.domino_rex import random_choice
         return random_choice
     return None
 
