@@ -16,7 +16,7 @@ import qrcode.image.svg
 from PIL import Image
 
 from firmware.config import WiFi
-from firmware.screens import draw_qr
+from firmware.oled.screens import draw_qr
 
 _SPECIAL = '\\;,:"'
 

@@ -30,13 +30,15 @@ from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of, free_but
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
-from firmware import board_screen, card, screens
-from firmware.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
+from firmware import card
+from firmware.oled import board_screen
+from firmware.oled import screens
+from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
 from firmware.config import WiFi
-from firmware.inputs import InputEvent
-from firmware.odds_worker import hint_of
-from firmware.pi_worker import BY as PI_BY, PiWorker, pi_level, pi_setups
-from firmware.views import (RANDOMIZERS, choice_meaning, choices, final_points, game_detail,
+from firmware.pins.inputs import InputEvent
+from firmware.workers.odds_worker import hint_of
+from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level, pi_setups
+from firmware.oled.views import (RANDOMIZERS, choice_meaning, choices, final_points, game_detail,
                             player_name, refusal_text, restates, roll_text, score_rows,
                             split_prompt,
                             turn_view, winners_text)

@@ -23,15 +23,15 @@ from typing import Any
 from companion.errors import ParlourError
 from companion.session import Session
 from companion.store import Store
-from firmware.animation import FPS, REMOTE_STRENGTH, spin_seconds
+from firmware.oled.animation import FPS, REMOTE_STRENGTH, spin_seconds
 from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
-from firmware.datalock import DataDirLock
-from firmware.inputs import InputEvent
-from firmware.keys import stored_pin
+from firmware.datadir.datalock import DataDirLock
+from firmware.pins.inputs import InputEvent
+from firmware.datadir.keys import stored_pin
 from firmware.notify import Notifier
-from firmware.phones import connect_phones, phone_options
-from firmware.recovery import open_table
+from firmware.datadir.phones import connect_phones, phone_options
+from firmware.datadir.recovery import open_table
 from firmware.stamps import TableClock
 
 POLL_BUSY = 0.01        # s between control polls while a knob gesture is under way
@@ -154,8 +154,8 @@ def board_dir(config: Config) -> Path:
 def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pin: str,
           web: bool = True, pin_kept: bool = False) -> Table:
     """Open the store and session, the controls and display (real or simulated), the web."""
-    from firmware.controls import Controls
-    from firmware.display import Display
+    from firmware.pins.controls import Controls
+    from firmware.oled.display import Display
     lock = DataDirLock(data_dir)            # one table per data directory, for life
     stamps = TableClock()                   # events' `at`: wall clock jumps are not charged
     try:
@@ -177,7 +177,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         if sim:
             from gpiozero.pins.mock import MockFactory
             from luma.core.device import dummy
-            from firmware.sim import SimClock, SimPanel
+            from firmware.pins.sim import SimClock, SimPanel
             clock = SimClock()
             factory = MockFactory()
             controls = Controls(config, inputs.put, pin_factory=factory, clock=clock)
@@ -231,7 +231,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
 
 def start_odds(session: Session):
     """The chances worker (a low-priority process), keeping finished games' charts."""
-    from firmware.odds_worker import OddsWorker
+    from firmware.workers.odds_worker import OddsWorker
     worker = OddsWorker(session, keep=True)
     worker.start()
     return worker

@@ -1,5 +1,5 @@
 """Small private files kept beside the store: paired phones and live logins (JSON), the PIN
-and the cookie key (firmware/keys.py).
+and the cookie key (firmware/datadir/keys.py).
 
 Written whole to a `.part` file with mode 0600, synced, then renamed over the old one, so a
 power cut leaves the old file or the new one, never half of either. A file that is missing or

@@ -32,10 +32,10 @@ from companion.store import Store
 from firmware import runner
 from firmware.config import Config, DisplayConfig
 from firmware.controller import Controller
-from firmware.controls import Controls
-from firmware.display import Display
-from firmware.gestures import Tuning
-from firmware.inputs import InputEvent
+from firmware.pins.controls import Controls
+from firmware.oled.display import Display
+from firmware.pins.gestures import Tuning
+from firmware.pins.inputs import InputEvent
 
 SEED = bytes(range(32))
 FLICK_DETENTS = 12

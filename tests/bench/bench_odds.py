@@ -98,7 +98,7 @@ def input_with_odds(n: int) -> dict:
     out for seconds, publishing as it goes; and flicks in Cats and Dogs (each a new state, so
     the worker is cancelled and starts again), spaced so its first answers arrive between."""
     import bench_input
-    from firmware.odds_worker import OddsWorker
+    from firmware.workers.odds_worker import OddsWorker
     out: dict = {"published": 0}
     with tempfile.TemporaryDirectory(prefix="parlour-bench-odds-") as tmp:
         for round_, on in enumerate((False, True, False, True)):   # interleaved: load drifts

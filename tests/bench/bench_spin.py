@@ -1,6 +1,6 @@
 """The spin animation: frames rendered per second (Animation.frame -> screens.spin ->
 Display.show on luma's ssd1306 over a recording interface), and I2C bytes per frame with the
-page updates of firmware/pages.py against luma's whole 1024-byte frames, as time on a
+page updates of firmware/oled/pages.py against luma's whole 1024-byte frames, as time on a
 400 kHz bus."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import time
 import common
 from common import RecordingSerial, luma_device, summary
 from companion.games import GAMES
-from firmware import screens
-from firmware.animation import FPS, Animation
+from firmware.oled import screens
+from firmware.oled.animation import FPS, Animation
 from firmware.config import DisplayConfig
-from firmware.display import Display
+from firmware.oled.display import Display
 
 CASES = {   # what spins: the game whose randomizer it is, and the values it stops on
     "indicator (2 arrows)": ("cats-and-mice", (3, 5)),

@@ -116,7 +116,7 @@ def luma_device(serial):
     """luma's real ssd1306 driver on `serial` (its init sequence's full frame silenced)."""
     from luma.oled.device import ssd1306
 
-    from firmware.display import _luma_full_frame
+    from firmware.oled.display import _luma_full_frame
     with _luma_full_frame():
         return ssd1306(serial)
 

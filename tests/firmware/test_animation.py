@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from firmware import screens
-from firmware.animation import FPS, MAX_SECONDS, MIN_SECONDS, Animation, duration_for
+from firmware.oled import screens
+from firmware.oled.animation import FPS, MAX_SECONDS, MIN_SECONDS, Animation, duration_for
 
 INDICATOR = {"kind": "indicator", "count": 2, "faces": 6}
 DICE = {"kind": "dice", "count": 2, "faces": 6}

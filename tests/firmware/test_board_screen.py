@@ -9,10 +9,10 @@ import threading
 import pytest
 from PIL import Image
 
-from firmware import board_screen
+from firmware.oled import board_screen
 from firmware.controller import Controller
 from test_controller import press
-from firmware.pi_worker import PiWorker, pi_setups
+from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
 
 
@@ -173,7 +173,7 @@ def test_board_screen_pi_plays_domino_rex_lead_and_squares(session):
 def test_board_screen_search_runs_off_the_loop(session, monkeypatch):
     """While the Pi thinks, the caller's thread is free: the worker returns at once."""
     release = threading.Event()
-    import firmware.pi_worker as module
+    import firmware.workers.pi_worker as module
 
     def slow(*args, **kwargs):
         release.wait(5)
@@ -190,7 +190,7 @@ def test_board_screen_search_runs_off_the_loop(session, monkeypatch):
 
 
 def test_board_screen_words_fit_whole_beside_the_board(session):
-    from firmware import screens
+    from firmware.oled import screens
     session.new_game("fox-and-geese", ["Benedictcumber", "Ann"])
     snap = session.snapshot()
     lines = board_screen.choosing_lines(snap, 0)
@@ -208,7 +208,7 @@ def test_board_screen_words_fit_whole_beside_the_board(session):
      ["Pi jumped", "d4-d6-f6", "…-d6", "then press"]),
 ])
 def test_board_screen_the_pis_move_fits_whole_beside_the_board(path, rows):
-    from firmware import screens
+    from firmware.oled import screens
     fox = path[-1] if len(path) > 2 or path[0] == "d4" else "d3"
     snap = {"board": {"fox": fox, "geese": [], "last_move": path, "moves": []}}
     lines = board_screen.pi_moved_lines(snap)

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from firmware.card import card_html, qr_svg, wifi_text
-from firmware.screens import qr_matrix
+from firmware.oled.screens import qr_matrix
 from firmware.config import WiFi
 
 

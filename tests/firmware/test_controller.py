@@ -9,7 +9,7 @@ from companion.store import Store
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
 from companion.games import GAMES
-from firmware.inputs import InputEvent
+from firmware.pins.inputs import InputEvent
 
 SEED = bytes(range(32))
 
@@ -428,7 +428,7 @@ def test_controller_declaration_can_be_backed_out_of(table, session):
 def test_controller_free_play_randomizer_is_chosen_on_the_device(table, session, label, kind):
     press(table, "press")
     press(table, "turn", detents=[g.id for g in table.games].index("free-play"))
-    from firmware.views import RANDOMIZERS, game_detail
+    from firmware.oled.views import RANDOMIZERS, game_detail
     assert "no dice" not in game_detail(GAMES["free-play"], True)
     press(table, "press")
     press(table, "seat", seat=0)
@@ -494,7 +494,7 @@ def test_controller_sounds_tell_capture_win_and_refusal_apart(table, session, co
     press(table, "seat", seat=table.buttons[table.snap["turn"]])    # a mouse
     assert controls.beeps[-1] == "capture"
     assert table.screen == "result" and table.outcome[2][0].startswith("Squeak!")
-    from firmware.controls import BEEPS
+    from firmware.pins.controls import BEEPS
     patterns = [BEEPS[name] for name in ("click", "capture", "error", "win")]
     assert len(set(patterns)) == 4                                   # four sounds, four events
 

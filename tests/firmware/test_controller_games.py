@@ -13,8 +13,8 @@ from PIL import Image
 
 from companion.games import GAMES
 from firmware.controller import Controller
-from firmware.inputs import InputEvent
-from firmware.views import RANDOMIZERS
+from firmware.pins.inputs import InputEvent
+from firmware.oled.views import RANDOMIZERS
 from test_controller import FakeControls
 
 STEPS = 120                # inputs per game: enough to finish most, few enough to stay fast

@@ -6,8 +6,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware.config import Config, Pins
-from firmware.controls import Controls, ControlsError, Debounce, Quadrature
-from firmware.inputs import InputEvent
+from firmware.pins.controls import Controls, ControlsError, Debounce, Quadrature
+from firmware.pins.inputs import InputEvent
 
 SEATS = (5, 6, 13, 19, 26, 25)
 

@@ -7,9 +7,9 @@ from luma.core.error import DeviceNotFoundError
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
-import firmware.display as display_module
+import firmware.oled.display as display_module
 from firmware.config import DisplayConfig
-from firmware.display import Display, _luma_full_frame
+from firmware.oled.display import Display, _luma_full_frame
 
 
 def frame(text_x: int = 0) -> Image.Image:

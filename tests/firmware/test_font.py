@@ -1,5 +1,5 @@
 """The OLED's font: every digit unmistakable at every size the screens draw, letters never
-touching. Sizes are Terminus's strikes (firmware.screens.SIZES), regular and bold.
+touching. Sizes are Terminus's strikes (firmware.oled.screens.SIZES), regular and bold.
 
 The threshold: two digits drawn at the same pen position (as the screen aligns them in a line)
 must differ in at least a quarter of the glyph's height in pixels, ceil(size / 4): one whole
@@ -15,7 +15,7 @@ import string
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from firmware import screens
+from firmware.oled import screens
 
 STYLES = [(size, bold) for size in screens.SIZES for bold in (False, True)]
 

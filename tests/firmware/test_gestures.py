@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.gestures import Burst, Gestures, Tuning, classify
-from firmware.inputs import InputEvent
+from firmware.pins.gestures import Burst, Gestures, Tuning, classify
+from firmware.pins.inputs import InputEvent
 
 
 def burst(*steps: tuple[int, float]) -> Burst:

@@ -11,8 +11,8 @@ from companion.chances.kat_en_muis import kat_odds
 from companion.session import Session
 from companion.store import Store
 from firmware.controller import Controller
-from firmware.odds_worker import OddsWorker
-from firmware.views import score_rows
+from firmware.workers.odds_worker import OddsWorker
+from firmware.oled.views import score_rows
 from test_controller import FakeControls, press, settle_lead, start
 
 SEED = bytes(range(32))
@@ -156,7 +156,7 @@ def test_odds_worker_that_dies_is_logged_paused_on_the_phones_and_started_again(
         sessions, monkeypatch, caplog):
     """A killed compute process is never silent: the log says how it ended, the state says the
     chances are paused, and after the backoff a new process answers the newest state."""
-    import firmware.odds_worker as odds_worker
+    import firmware.workers.odds_worker as odds_worker
     monkeypatch.setattr(odds_worker, "RESTART_SECONDS", (0.2, 0.4))
     session = sessions()
     worker = OddsWorker(session)

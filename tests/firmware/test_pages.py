@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
-from firmware.display import _luma_full_frame
-from firmware.pages import PageWriter, addressing_for, changed_span, to_pages
+from firmware.oled.display import _luma_full_frame
+from firmware.oled.pages import PageWriter, addressing_for, changed_span, to_pages
 
 
 def make(driver, panel, rotate=0):

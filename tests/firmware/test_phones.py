@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware import card, keys
+from firmware import card
+
+from firmware.datadir import keys
 from firmware.config import WiFi
 from firmware.controller import Controller
 from test_controller import press
-from firmware.phones import connect_phones, phone_options
+from firmware.datadir.phones import connect_phones, phone_options
 from web import create_app
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -11,7 +11,7 @@ import pytest
 
 from firmware import runner
 from firmware.config import Config
-from firmware.inputs import InputEvent
+from firmware.pins.inputs import InputEvent
 from simulated_table import PIN, SimulatedTable
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from firmware import screens
-from firmware.animation import Animation
-from firmware.views import Row, TurnView
+from firmware.oled import screens
+from firmware.oled.animation import Animation
+from firmware.oled.views import Row, TurnView
 
 REFERENCE = Path(__file__).parent / "reference"
 REGENERATE = os.environ.get("PARLOUR_REGEN_SCREENS") == "1"
@@ -196,7 +196,7 @@ def test_screens_header_keeps_the_space_in_pool_3():
 def test_screens_scores_page_and_never_cut_names_or_figures():
     """The Scores screen exists for its numbers: every name and every figure is shown whole on
     some page (a long one wraps, a player's lines stay together), none wider than the OLED."""
-    from firmware.views import Row
+    from firmware.oled.views import Row
     rows = [Row("Blue", "56% · sq 10 · 12 chips", False),
             Row("Bartholomeus van Dijk", "44% · sq 3 · 8 chips · misses 1", True),
             Row("Ann & Bob", "0% · 15 points", False), Row("Hélène", "12% · sq 40", False),

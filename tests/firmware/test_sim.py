@@ -10,12 +10,12 @@ from PIL import Image
 
 from companion.session import Session
 from companion.store import Store
-from firmware import screens
+from firmware.oled import screens
 from firmware.config import Config
 from firmware.controller import Controller
-from firmware.controls import Controls
-from firmware.inputs import InputEvent
-from firmware.sim import DARK, LIT, SimClock, SimPanel
+from firmware.pins.controls import Controls
+from firmware.pins.inputs import InputEvent
+from firmware.pins.sim import DARK, LIT, SimClock, SimPanel
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import pytest
 
 from firmware import runner
 from firmware.config import Config
-from firmware.inputs import InputEvent
+from firmware.pins.inputs import InputEvent
 from reliability_support import control, read_store, request
 from simulated_table import SimulatedTable
 

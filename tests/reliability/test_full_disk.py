@@ -22,7 +22,7 @@ from PIL import Image
 
 from companion.errors import StoreFull
 from companion.store import FULL_WORDS, Store
-from firmware import screens
+from firmware.oled import screens
 from reliability_support import control, request
 from simulated_table import SimulatedTable
 

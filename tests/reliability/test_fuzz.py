@@ -28,8 +28,8 @@ from companion.replay import replay
 from companion.session import Session
 from companion.store import Store
 from firmware.controller import Controller
-from firmware.inputs import InputEvent
-from firmware.views import choices
+from firmware.pins.inputs import InputEvent
+from firmware.oled.views import choices
 from web.control import ACTIONS
 from web.errors import ApiError
 from fakes import FakeClock

@@ -10,7 +10,7 @@ from luma.oled.device import ssd1306
 from companion.replay import replay
 from firmware import runner
 from firmware.config import Config, DisplayConfig
-from firmware.display import Display, _luma_full_frame
+from firmware.oled.display import Display, _luma_full_frame
 from reliability_support import comparable
 
 

@@ -27,7 +27,7 @@ import pytest
 
 from companion.games import GAMES
 from companion.stats import verify_rolls
-from firmware.views import choices
+from firmware.oled.views import choices
 from reliability_support import (StoredGame, comparable, control, device, prefix_states,
                                  read_store, request)
 from simulated_table import SimulatedTable

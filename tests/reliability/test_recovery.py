@@ -17,10 +17,11 @@ from companion.replay import replay
 from companion.rollstream import draw
 from companion.session import Session
 from companion.store import SCHEMA_VERSION, Store
-from firmware import runner, screens
+from firmware import runner
+from firmware.oled import screens
 from firmware.config import Config
-from firmware.recovery import open_table, probe, set_aside
-from firmware.views import split_prompt
+from firmware.datadir.recovery import open_table, probe, set_aside
+from firmware.oled.views import split_prompt
 from reliability_support import comparable
 
 STAMP = "20250101T120000Z"

@@ -12,7 +12,7 @@ import pytest
 from companion.errors import ParlourError
 from firmware import runner
 from firmware.config import Config, load_config
-from firmware.datalock import DataDirBusy, DataDirLock
+from firmware.datadir.datalock import DataDirBusy, DataDirLock
 from reliability_support import request
 from simulated_table import PIN, ROOT, SimulatedTable, free_port, parlour_command, quiet_env
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.parse
 import urllib.request
 
@@ -69,9 +70,9 @@ def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_pat
         phone.goto(table.url + "/")
         expect(phone.locator("#moves button")).to_have_count(0)          # watching: no moves
         phone.get_by_role("button", name="Pair this phone with my seat").click()
+        expect(phone.locator("#pair-wait")).to_be_visible()                 # the box answered
         expect(phone.locator("#pair-wait")).to_contain_text("Press your seat button on the box now")
-        code = phone.locator("#pair-code").inner_text()
-        assert len(code) == 2 and code.isdigit()
+        expect(phone.locator("#pair-code")).to_have_text(re.compile(r"^\d\d$"))   # the OLED's code
         screenshot(phone, "phone-pairing.png")
         post(table.url + "/device/input", {"input": "seat", "seat": seat}, pin=None)
         expect(phone.locator("#paired-line")).to_contain_text(f"seat {seat + 1}")

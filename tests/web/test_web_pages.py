@@ -334,7 +334,7 @@ def test_pages_x12_history_shows_no_button_for_the_pi(client, control):
 def test_pages_gantlope_men_in_the_goal_show_beside_the_player(client, session):
     """Gantlope's men home in the Goal are on the phone (and the OLED's standing), not only in
     the log."""
-    from firmware.views import standing
+    from firmware.oled.views import standing
     session.new_game("gantlope", ["Ann", "Ben"])
     for _ in range(20):
         snap = session.snapshot()

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from firmware import keys
+from firmware.datadir import keys
 from firmware.config import WiFi
 from web.auth import Logins
 from web.phones import Pairings

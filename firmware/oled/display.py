@@ -17,7 +17,7 @@ from luma.core.error import Error as LumaError
 from PIL import Image
 
 from firmware.config import DisplayConfig
-from firmware.pages import PageWriter, addressing_for
+from firmware.oled.pages import PageWriter, addressing_for
 
 FAULTS = (OSError, LumaError)   # luma turns EIO/EREMOTEIO on commands into DeviceNotFoundError
 NOP = 0xE3                      # a no-op command on SSD1306 and SH1106: answers "are you there?"

@@ -15,13 +15,13 @@ from pathlib import Path
 import qrcode
 from PIL import Image, ImageDraw, ImageFont
 
-from firmware.views import Row, SpinFrame, TurnView
+from firmware.oled.views import Row, SpinFrame, TurnView
 
 W, H = 128, 64
 ON, OFF = 1, 0
 # Terminus Font (SIL OFL 1.1, fonts/OFL.txt): a bitmap font drawn for small screens, with a
 # designed bold. Its strikes are 12, 14, 16, 18, 20, 22, 24, 28 and 32 px (cells 6x12 to 16x32).
-FONTS = Path(__file__).parent / "fonts"
+FONTS = Path(__file__).parent.parent / "fonts"
 SIZES = (12, 14, 16, 18, 20, 22, 24, 28, 32)
 SMALL, MEDIUM, BIG = 12, 14, 20
 NO_BOLD = (12, 14)            # 12 has no bold of its own; 14's bold merges letters

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from firmware.views import SpinFrame
+from firmware.oled.views import SpinFrame
 
 FPS = 30
 MIN_SECONDS, MAX_SECONDS = 0.8, 3.0

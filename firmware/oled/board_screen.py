@@ -11,8 +11,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from companion.games.fox_and_geese import COLUMNS, POINTS, board_for, name
-from firmware import screens
-from firmware.pi_worker import pi_level
+from firmware.oled import screens
+from firmware.workers.pi_worker import pi_level
 
 STEP = 9                     # pixels between points: 7 points in 64 px
 MARGIN = 4

@@ -17,8 +17,8 @@ from gpiozero import LED, Buzzer, DigitalInputDevice, GPIOZeroError
 
 from companion.errors import ParlourError
 from firmware.config import Config
-from firmware.gestures import Gestures, Tuning
-from firmware.inputs import InputEvent
+from firmware.pins.gestures import Gestures, Tuning
+from firmware.pins.inputs import InputEvent
 
 DEBOUNCE = 0.03   # s: a second edge this soon after a believed change is contact bounce
 

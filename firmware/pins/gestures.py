@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from firmware.inputs import InputEvent
+from firmware.pins.inputs import InputEvent
 
 
 @dataclass(frozen=True)
