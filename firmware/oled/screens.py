@@ -530,13 +530,22 @@ def scores(title: str, rows: Sequence[Row], page: int = 0) -> Image.Image:
 def game_over(title: str, winners: str, verb: str, detail: str) -> Image.Image:
     """Who won, big (two lines if it must), the verb, and the final points or what to do."""
     image, draw = canvas()
-    header(draw, title, "Game over")
     size = fit(winners, W - 2, (22, BIG, 18, 16, MEDIUM))
-    if width(winners, size) <= W - 2:
-        centred(draw, 14, winners, size, bold=True)
+    medium, small = wrap(winners, MEDIUM), wrap(winners, SMALL)
+    if len(medium) > 2 and len(small) > 2:   # long names sharing a win: three small lines
+        for i, line in enumerate(small[:3]):  # where the header was ("Game over" goes)
+            centred(draw, i * 12, line, SMALL, bold=True)
     else:
-        for i, line in enumerate(wrap(winners, MEDIUM)[:2]):
-            centred(draw, 13 + i * 12, line, MEDIUM, bold=True)
+        header(draw, title, "Game over")
+        if width(winners, size) <= W - 2:
+            centred(draw, 14, winners, size, bold=True)
+        else:                                 # two lines of names: the verb small below
+            lines, line_size = (medium, MEDIUM) if len(medium) <= 2 else (small, SMALL)
+            for i, line in enumerate(lines):
+                centred(draw, 13 + i * (line_size - 1), line, line_size, bold=True)
+            centred(draw, 40, verb, SMALL)
+            footer(draw, detail)
+            return image
     centred(draw, 37, verb, fit(verb, W - 2, (MEDIUM, SMALL)))
     footer(draw, detail)
     return image

@@ -259,4 +259,7 @@ def test_screens_never_cut_a_long_name(monkeypatch):
     screens.choice_list("Who won?", ["Hélène", name, "Nobody"], 1)
     screens.flash(screens.canvas()[0], f"It is Hélène's turn, not {name}'s.")
     screens.confirm(f"{name} wins: end the game now?", False)
+    screens.game_over("Kat en Muis", name, "wins!", "press: new game")
+    screens.game_over("Kat en Muis", f"{name} & Hélène", "share the win", "press: new game")
+    screens.game_over("Kat en Muis", f"{name} & {name[::-1]}", "share the win", "press: new game")
     assert cut == []
