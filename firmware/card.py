@@ -78,14 +78,15 @@ def card_html(url: str, wifi: WiFi, *, title: str = "Parlour") -> str:
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}: join the table</title>
 <style>
-  @page {{ size: 148mm 105mm; margin: 8mm; }}
+  @page {{ margin: 12mm; }}   /* A4 or Letter, as the printer has it: one page either way */
   body {{ font: 12pt/1.35 Georgia, serif; color: #000; background: #fff; margin: 0; }}
-  main {{ max-width: 132mm; margin: 0 auto; padding: 4mm 0; text-align: center; }}
+  main {{ max-width: 160mm; margin: 0 auto; padding: 6mm; text-align: center;
+         border: 0.4mm dashed #777; break-inside: avoid; }}   /* a card to cut out */
   h1 {{ font-size: 20pt; margin: 0 0 2mm; letter-spacing: .04em; }}
   p {{ margin: 0 0 4mm; }}
   .codes {{ display: flex; justify-content: center; gap: 10mm; flex-wrap: wrap; }}
-  figure {{ margin: 0; width: 56mm; }}
-  .qr {{ width: 44mm; height: 44mm; display: block; margin: 0 auto 2mm; }}
+  figure {{ margin: 0; width: 70mm; break-inside: avoid; }}
+  .qr {{ width: 50mm; height: 50mm; display: block; margin: 0 auto 2mm; }}
   figcaption {{ font-size: 11pt; overflow-wrap: anywhere; }}
 </style></head>
 <body><main>

@@ -143,7 +143,8 @@ def cmd_card(args: argparse.Namespace) -> int:
     from firmware.config import load_config
     from firmware.runner import lan_address
     config = load_config(args.config)
-    url = args.url or f"http://{lan_address(config.host)}:{config.port}/"
+    port = config.port if args.port is None else args.port
+    url = args.url or f"http://{lan_address(config.host)}:{port}/"
     page = card_html(url, config.wifi)
     if args.out == "-":
         sys.stdout.write(page)
@@ -203,6 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
     card = sub.add_parser("card", help="write the printable join card (Wi-Fi and address codes)")
     card.add_argument("--config", help="a TOML config file (for [wifi] and the port)")
     card.add_argument("--url", help="the address to print (default: this machine's, as on the OLED)")
+    card.add_argument("--port", type=int, help="the port the table runs on (default from config: "
+                                               "8080), as `parlour run --port` was given")
     card.add_argument("--out", default="parlour-card.html", help="the HTML file (- for stdout)")
     card.set_defaults(func=cmd_card)
     return parser

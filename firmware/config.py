@@ -307,6 +307,29 @@ def _read_colours(reader: _Reader, seats: int) -> tuple[ButtonColour, ...]:
     return tuple(colours)
 
 
+HEX = set("0123456789abcdefABCDEF")
+
+
+def password_problem(password: str, security: str) -> str:
+    """Why a Wi-Fi password cannot be one (802.11: a WPA passphrase is 8 to 63 printable
+    ASCII characters, or 64 hex digits; a WEP key 5 or 13 characters, or 10 or 26 hex
+    digits); "" if it can."""
+    ascii_printable = password.isascii() and password.isprintable()
+    if security == "WPA":
+        if (len(password) == 64 and set(password) <= HEX) or \
+                (8 <= len(password) <= 63 and ascii_printable):
+            return ""
+        return (f"a WPA password is 8 to 63 printable ASCII characters (or 64 hex digits), "
+                f"not {len(password)} characters" if ascii_printable or len(password) > 63
+                else "a WPA password is printable ASCII characters only")
+    if security == "WEP":
+        if (len(password) in (5, 13) and ascii_printable) or \
+                (len(password) in (10, 26) and set(password) <= HEX):
+            return ""
+        return "a WEP key is 5 or 13 characters, or 10 or 26 hex digits"
+    return ""
+
+
 def _read_wifi(reader: _Reader) -> WiFi:
     ssid = reader.get("ssid", str, "")
     password = reader.get("password", str, "")
@@ -315,12 +338,18 @@ def _read_wifi(reader: _Reader) -> WiFi:
     reader.done()
     if len(ssid.encode()) > 32:
         raise _Bad(f"{reader.key('ssid')}: a network name is at most 32 bytes, got {ssid!r}")
+    if not ssid.isprintable():
+        raise _Bad(f"{reader.key('ssid')}: a network name has no line breaks or control "
+                   f"characters, got {ssid!r}")
     if security not in WIFI_SECURITY:
         raise _Bad(f"{reader.key('security')}: expected one of {', '.join(WIFI_SECURITY)}, "
                    f"got {security!r}")
     if ssid and security != "nopass" and not password:
         raise _Bad(f"{reader.key('password')}: {security} needs the network's password "
                    "(or security = \"nopass\" for an open network)")
+    problem = password_problem(password, security) if ssid and password else ""
+    if problem:
+        raise _Bad(f"{reader.key('password')}: {problem}")
     return WiFi(ssid=ssid, password=password, security=security, hidden=hidden)
 
 

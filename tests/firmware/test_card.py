@@ -1,6 +1,7 @@
 """The join card: Wi-Fi and address QR codes on a printable page."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -65,6 +66,13 @@ def test_card_command_writes_the_card_from_the_config(tmp_path, capsys):
     ('ssid = "Parlour"\nsecurity = "WPA9"', "[wifi] security: expected one of WPA, WEP, nopass"),
     ('ssid = "' + "x" * 33 + '"\nsecurity = "nopass"', "[wifi] ssid: a network name is at most"),
     ('ssd = "Parlour"', "[wifi] ssd: unknown key"),
+    ('ssid = "Par\\nlour"\nsecurity = "nopass"', "[wifi] ssid: a network name has no line "
+                                                  "breaks"),
+    ('ssid = "Parlour"\npassword = "' + "x" * 3000 + '"', "[wifi] password: a WPA password is 8 "
+                                                         "to 63 printable ASCII characters"),
+    ('ssid = "Parlour"\npassword = "short"', "not 5 characters"),
+    ('ssid = "Parlour"\npassword = "caf\u00e9-au-lait"', "printable ASCII characters only"),
+    ('ssid = "Parlour"\nsecurity = "WEP"\npassword = "abcdef"', "a WEP key is 5 or 13"),
 ])
 def test_card_command_refuses_a_bad_wifi_config_in_one_line(tmp_path, capsys, wifi, message):
     from firmware.cli import main
@@ -73,3 +81,32 @@ def test_card_command_refuses_a_bad_wifi_config_in_one_line(tmp_path, capsys, wi
     assert main(["card", "--config", str(config), "--out", str(tmp_path / "c.html")]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and not (tmp_path / "c.html").exists()
+
+
+def test_card_command_names_the_port_the_table_runs_on(tmp_path, capsys):
+    from firmware.cli import main
+    out = tmp_path / "card.html"
+    assert main(["card", "--port", "9123", "--out", str(out)]) == 0
+    page = out.read_text()
+    assert ":9123/" in page and ":8080/" not in page
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
+                    reason="/usr/bin/chromium is not installed (apt-get install chromium)")
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_card_prints_on_one_page_with_both_codes(tmp_path, paper):
+    """The longest Wi-Fi the config takes (a 32-byte name, a 63-character password) and a long
+    address: both codes and their words on one A4 or Letter page, printed by chromium."""
+    from playwright.sync_api import sync_playwright
+    from firmware.card import card_html
+    wifi = WiFi(ssid="Parlour-Table-in-the-Long-Room-1", password="p" * 63)
+    html = tmp_path / "card.html"
+    html.write_text(card_html("http://parlour-table-in-the-long-room.local:65535/", wifi))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                             args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(html.as_uri())
+        pdf = page.pdf(format=paper)
+        browser.close()
+    assert len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf)) == 1, paper     # one sheet
