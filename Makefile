@@ -13,7 +13,7 @@ PIP    := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip ins
 # On a Pi, gpiozero's lgpio backend is Debian's python3-lgpio: let the venv see system packages.
 VENV_FLAGS := $(shell grep -qs 'Raspberry Pi' /proc/device-tree/model && echo --system-site-packages)
 
-.PHONY: run test bench soak venv clean install uninstall
+.PHONY: run test test-floors bench soak venv clean install uninstall
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Parlour needs Python 3.11 or newer (set PYTHON=...)")'
@@ -37,6 +37,19 @@ run: $(STAMP)
 
 test: $(TESTED)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The unit tests again in a second venv holding the lowest supported versions (tests/floors.txt):
+# what Debian Bookworm and Raspberry Pi OS ship, so the floors in pyproject.toml stay true.
+FLOORS := $(VENV)/floors
+$(FLOORS)/.installed: tests/floors.txt pyproject.toml
+	@test -x $(FLOORS)/bin/python || $(PYTHON) -m venv $(FLOORS)
+	$(subst $(BIN)/python,$(FLOORS)/bin/python,$(PIP)) --upgrade pip
+	$(subst $(BIN)/python,$(FLOORS)/bin/python,$(PIP)) -c tests/floors.txt -r tests/floors.txt -e '.[dev]'
+	@touch $@
+
+test-floors: $(FLOORS)/.installed
+	$(FLOORS)/bin/python -m pytest -q -p no:cacheprovider -m "not slow and not soak" \
+		tests/companion tests/firmware tests/web tests/test_layers.py $(PYTEST_ARGS)
 
 bench: $(TESTED)
 	$(BIN)/python tests/bench/run.py $(ARGS)

@@ -276,3 +276,22 @@ def pi_event(rulebook, state, level: str = DEFAULT_PI_LEVEL, *, rng: Generator |
         return {"type": "choose", "value": domino_rex_choice(state, level, rng=rng)}
     return None
 
+
+def fallback_event(rulebook, state, *, rng: Generator | None = None) -> dict[str, Any] | None:
+    """A legal event with no search at all, for when the search itself has failed: the
+    game goes on (a throw, a random legal path, a random covered square), or None."""
+    def pick(options: list) -> Any:
+        return options[int(rng.random() * len(options)) if rng is not None else 0]
+
+    if state.over:
+        return None
+    if state.awaiting == "roll":
+        return {"type": "roll"}
+    if state.awaiting == "move" and state.game == "fox-and-geese":
+        paths = rulebook.legal_paths(state)
+        return {"type": "move", "path": pick(paths)} if paths else None
+    if state.awaiting == "choose" and state.game == "domino-rex":
+        covered = sorted(set(state.players[state.turn].extra["covered"]))
+        return {"type": "choose", "value": pick(covered)} if covered else None
+    return None
+

@@ -51,7 +51,9 @@ class Limits:
                 "max_request_header_size": self.header_bytes,
                 "max_request_body_size": self.body_bytes,
                 "channel_request_lookahead": 1,     # see a client close during its request
-                "asyncore_use_poll": True}          # select() fails past descriptor 1,024
+                "asyncore_use_poll": True,          # select() fails past descriptor 1,024
+                # no proxy is trusted, so proxy headers are dropped (waitress 2 asks to say so)
+                "clear_untrusted_proxy_headers": True}
 
 
 class TableChannel(HTTPChannel):

@@ -15,3 +15,20 @@ class FakeClock:
     def advance(self, seconds: float) -> float:
         self.now += seconds
         return self.now
+
+
+def cookie_value(client, name: str) -> str:
+    """A Flask test client's cookie `name` (Werkzeug 2.3's get_cookie, or the cookie jar of
+    2.2, the lowest version the project supports)."""
+    if hasattr(client, "get_cookie"):
+        return client.get_cookie(name).value
+    return next(c.value for c in client.cookie_jar if c.name == name)
+
+
+def give_cookie(client, name: str, value: str) -> None:
+    """Set cookie `name` on a Flask test client, in Werkzeug 2.3's words or 2.2's (which
+    takes the server name first)."""
+    if hasattr(client, "get_cookie"):
+        client.set_cookie(name, value)
+    else:
+        client.set_cookie("localhost", name, value)

@@ -11,6 +11,7 @@ thing share one computation (SharedWork) instead of each doing it again.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter, OrderedDict
@@ -30,6 +31,8 @@ PAGE = 50            # games on one page of /history, /fairness or /api/games
 INLINE = 20          # games without figures a page may replay itself; past that it waits
 BATCH = 25           # games the worker fills between pauses
 KEPT = 32            # results SharedWork keeps (the newest), and replays of shown games
+RETRY_SECONDS = (1, 2, 4, 8, 15, 30, 60)   # pauses after a failed fill, one more each time
+log = logging.getLogger("parlour.figures")
 
 
 class SharedWork:
@@ -229,12 +232,19 @@ class Figures:
             self.worker.join(timeout=5)
 
     def _work(self) -> None:
+        failures = 0
         while not self._stop.is_set():
             started = time.monotonic()
             try:
                 done = self.fill()
-            except Exception:  # noqa: BLE001 - a store error now: try again on the next wake
-                done = 0
+                failures = 0
+            except Exception as err:  # noqa: BLE001 - logged, then tried again after a pause
+                failures += 1
+                delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1]
+                log.exception("figures: could not keep a game's figures (%s: %s); trying "
+                              "again in %g s", type(err).__name__, err, delay)
+                self._stop.wait(delay)
+                continue
             if done:                           # at most half a core: the table plays first
                 self._stop.wait(time.monotonic() - started)
                 continue

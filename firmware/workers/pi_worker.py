@@ -4,10 +4,14 @@ submits the move as an ordinary event with `"by": "pi"`. The device loop never w
 After an undo the Pi does not move again by itself (the player is taking a move back); a knob
 press on its turn (`request`) asks it to. A game resumed on the Pi's turn goes on at once, and
 so does a new game whose first move is the Pi's, whatever game came before it.
+
+A search that fails is logged with its reason and the Pi plays a legal move without it; if even
+that fails, it is logged and tried again after 1, 2, 4 ... 60 s, so the game never stops.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
@@ -16,9 +20,11 @@ from typing import Any
 
 from companion.errors import ParlourError
 from companion.games import get_rulebook
-from companion.pi_player import pi_event
+from companion.pi_player import fallback_event, pi_event
 
 BY = "pi"
+RETRY_SECONDS = (1, 2, 4, 8, 15, 30, 60)
+log = logging.getLogger("parlour.pi")
 
 
 def pi_level(snap: dict[str, Any]) -> str | None:
@@ -45,6 +51,8 @@ class PiWorker:
         self._again = False                  # asked again while thinking: look once more
         self._unsubscribe: Callable[[], None] | None = None
         self.last_error = ""
+        self.failures = 0                    # failed turns in a row (the retry's backoff)
+        self._retry: threading.Timer | None = None
 
     def attach(self) -> None:
         self._unsubscribe = self.session.subscribe(self._noticed)
@@ -54,6 +62,8 @@ class PiWorker:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._retry is not None:
+            self._retry.cancel()
 
     @property
     def thinking(self) -> bool:
@@ -92,17 +102,37 @@ class PiWorker:
         if level is None or state is None:
             return
         try:
-            event = pi_event(get_rulebook(state.game), state, level, rng=self.rng,
-                             clock=self.clock)
-            if event is not None:
-                self.session.submit_at(snap["state_version"], event, by=BY)
+            self._move(snap, state, level)
+            self.failures = 0
         except ParlourError as err:          # the game moved on meanwhile: nothing to do
             self.last_error = str(err)
+            self.failures = 0
+        except Exception as err:  # noqa: BLE001 - never silent, never the end of the game
+            self.failures += 1
+            self.last_error = f"{type(err).__name__}: {err}"
+            delay = RETRY_SECONDS[min(self.failures, len(RETRY_SECONDS)) - 1]
+            log.exception("the Pi could not move (%s); trying again in %g s",
+                          self.last_error, delay)
+            self._retry = threading.Timer(delay, self.request)
+            self._retry.daemon = True
+            self._retry.start()
         finally:
             with self._lock:
                 again, self._again = self._again, False
             if again:
                 self._follow_up()
+
+    def _move(self, snap: dict[str, Any], state, level: str) -> None:
+        """The search's move, or a legal one without it when the search fails (logged)."""
+        rulebook = get_rulebook(state.game)
+        try:
+            event = pi_event(rulebook, state, level, rng=self.rng, clock=self.clock)
+        except Exception as err:  # noqa: BLE001 - a failed search still moves
+            log.exception("the Pi's %s search failed (%s: %s): playing a legal move without it",
+                          level, type(err).__name__, err)
+            event = fallback_event(rulebook, state, rng=self.rng)
+        if event is not None:
+            self.session.submit_at(snap["state_version"], event, by=BY)
 
     def _follow_up(self) -> None:
         """A change came while thinking: play again from the newest state if it is the Pi's."""

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from fakes import cookie_value, give_cookie
 from PIL import Image
 
 from firmware import card
@@ -196,20 +197,20 @@ def test_phones_sign_ins_survive_a_restart_and_a_logout_still_ends_them(session,
                      **phone_options(tmp_path))
     phone, copy = app.test_client(), app.test_client()
     _sign_in(phone, "2468")
-    cookie = phone.get_cookie("parlour").value
+    cookie = cookie_value(phone, "parlour")
     assert _signed_in(phone)
     kept = (tmp_path / "logins.json")
     assert os.stat(kept).st_mode & 0o777 == 0o600 and cookie not in kept.read_text()
     again = create_app(session, pin="2468", test_config={"TESTING": True},   # a restart
                        **phone_options(tmp_path))
     phone, copy = again.test_client(), again.test_client()
-    phone.set_cookie("parlour", cookie)
-    copy.set_cookie("parlour", cookie)                       # the same cookie, copied
+    give_cookie(phone, "parlour", cookie)
+    give_cookie(copy, "parlour", cookie)                      # the same cookie, copied
     assert _signed_in(phone) and _signed_in(copy)
     phone.post("/control/logout", data={"csrf": _csrf(phone)})
     assert not _signed_in(copy)                              # logging out ended it everywhere
     later = create_app(session, pin="2468", test_config={"TESTING": True},
                        **phone_options(tmp_path))
     stale = later.test_client()
-    stale.set_cookie("parlour", cookie)
+    give_cookie(stale, "parlour", cookie)
     assert not _signed_in(stale)                             # and across the next restart

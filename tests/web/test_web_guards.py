@@ -10,6 +10,7 @@ import re
 import pytest
 
 from firmware import runner
+from fakes import cookie_value, give_cookie
 from web_support import PIN
 
 NUMBERS_NO_FORM_SENDS = ["1_0", "\u0661", " 10", "+5", "10\n", "9" * 10]
@@ -66,21 +67,21 @@ def test_guard_foreign_origin_refused_and_own_form_origin_null_accepted(client, 
 def test_guard_logout_revokes_a_copied_cookie(app):
     phone, thief = app.test_client(), app.test_client()
     token = phone.post("/api/login", json={"pin": PIN}).get_json()["csrf"]
-    cookie = phone.get_cookie("parlour")
-    thief.set_cookie("parlour", cookie.value)
+    cookie = cookie_value(phone, "parlour")
+    give_cookie(thief, "parlour", cookie)
     headers = {"X-Parlour-Csrf": token}
     assert thief.post("/api/control/undo", json={}, headers=headers).status_code != 401
     assert phone.post("/api/logout").status_code == 200
-    thief.set_cookie("parlour", cookie.value)                 # the copy, as it was
+    give_cookie(thief, "parlour", cookie)                     # the copy, as it was
     response = thief.post("/api/control/undo", json={}, headers=headers)
     assert response.status_code == 401
 
 
 def test_guard_form_logout_revokes_too(app, client, logged_in):
-    cookie = client.get_cookie("parlour").value
+    cookie = cookie_value(client, "parlour")
     client.post("/control/logout", data={"csrf": logged_in})
     thief = app.test_client()
-    thief.set_cookie("parlour", cookie)
+    give_cookie(thief, "parlour", cookie)
     page = thief.post("/control/roll", data={"csrf": logged_in},
                       follow_redirects=True).get_data(as_text=True)
     assert "Enter the table" in page

@@ -77,7 +77,8 @@ def serving(app, threads: int = 8) -> Iterator[str]:
     """A waitress server for `app` on 127.0.0.1 (a free port) in a thread; yields its URL and
     stops it when the block ends: streams ended, then the loop thread itself joins the workers
     and closes the sockets (closing them from another thread races with its select())."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads,
+                           clear_untrusted_proxy_headers=True)
     stop = threading.Event()
 
     def run() -> None:

@@ -1,0 +1,98 @@
+"""Helper threads that fail are never silent and never the end of the table: the Pi's search
+and the figures worker log the reason and go on (the chances worker: test_odds_worker.py)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from companion.pi_player import fallback_event
+from firmware.workers import pi_worker
+from firmware.workers.pi_worker import PiWorker
+from web import figures as figures_module
+from web.figures import Figures
+
+
+def _until(check, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _pi_moves(session) -> list[dict]:
+    return [e for e in session.store.events(session.game_id) if e.get("by") == "pi"]
+
+
+def test_supervision_a_failed_search_still_moves_and_says_why(session, monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise RuntimeError("search exploded")
+
+    monkeypatch.setattr(pi_worker, "pi_event", broken)
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="best")   # Geese first
+    worker = PiWorker(session)
+    with caplog.at_level(logging.ERROR, logger="parlour.pi"):
+        worker.attach()
+        assert _until(lambda: _pi_moves(session))
+    worker.close()
+    move = _pi_moves(session)[0]
+    assert move["type"] == "move" and session.snapshot()["turn"] == 0      # accepted: legal
+    assert "best search failed (RuntimeError: search exploded)" in caplog.text
+    assert "playing a legal move without it" in caplog.text
+
+
+def test_supervision_a_pi_that_cannot_move_at_all_tries_again_later(session, monkeypatch,
+                                                                     caplog):
+    calls = []
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("search exploded")
+
+    def fails_once(*args, **kwargs):
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            raise OSError("out of memory, say")
+        return fallback_event(*args, **kwargs)
+
+    monkeypatch.setattr(pi_worker, "pi_event", broken)
+    monkeypatch.setattr(pi_worker, "fallback_event", fails_once)
+    monkeypatch.setattr(pi_worker, "RETRY_SECONDS", (0.3, 0.6))
+    session.new_game("domino-rex", ["Ann", "Pi"], pi=[0], pi_level="best")
+    worker = PiWorker(session)
+    with caplog.at_level(logging.ERROR, logger="parlour.pi"):
+        worker.attach()
+        assert _until(lambda: worker.failures == 1)
+        assert not _pi_moves(session) and "the Pi could not move (OSError: out of memory, " \
+            "say); trying again in 0.3 s" in caplog.text
+        assert _until(lambda: _pi_moves(session))
+    worker.close()
+    assert len(calls) == 2 and calls[1] - calls[0] >= 0.25 and worker.failures == 0
+
+
+def test_supervision_figures_that_fail_are_logged_and_tried_again(session, monkeypatch,
+                                                                   caplog):
+    monkeypatch.setattr(figures_module, "RETRY_SECONDS", (0.05, 0.1))
+    figures = Figures(session.store)
+    attempts, done = [], threading.Event()
+
+    def fill(limit=0):
+        attempts.append(time.monotonic())
+        if len(attempts) <= 2:
+            raise ValueError(f"the store said no ({len(attempts)})")
+        done.set()
+        return 0
+
+    figures.fill = fill
+    with caplog.at_level(logging.ERROR, logger="parlour.figures"):
+        figures.start()
+        try:
+            assert done.wait(10)
+        finally:
+            figures.stop()
+    assert len(attempts) == 3
+    assert attempts[1] - attempts[0] >= 0.04 and attempts[2] - attempts[1] >= 0.09  # backoff
+    assert "(ValueError: the store said no (1)); trying again in 0.05 s" in caplog.text
+    assert "(ValueError: the store said no (2)); trying again in 0.1 s" in caplog.text
