@@ -1,113 +1,274 @@
 #!/bin/sh
 # Install (or remove) Parlour as a service on a Raspberry Pi: `make install` / `make uninstall`.
 #
-#   systemd/install.sh [--force] [install|uninstall] [--purge]
+#   systemd/install.sh [--force] [--hostname NAME] [install|uninstall] [--purge]
 #
-# install:   the user `parlour` (in gpio and i2c), the code in /opt/parlour/src, a venv in
-#            /opt/parlour/venv that sees Debian's python3-lgpio, I2C switched on, the unit in
-#            /etc/systemd/system, enabled and started. Running it again upgrades in place.
-# uninstall: stops and removes the unit, /opt/parlour and the user. The games in
-#            /var/lib/parlour and any /etc/parlour config are kept unless --purge is given.
-# It runs its privileged steps with sudo and refuses to run anywhere but a Raspberry Pi
-# unless --force is given.
+# install:   refuses a 32-bit system; apt-get update and the packages it needs (Debian's
+#            gpiozero and lgpio, Avahi, NetworkManager); I2C on at 400 kHz; the user `parlour`
+#            (in gpio and i2c) and its right to manage Wi-Fi (a polkit rule, for the hotspot);
+#            /etc/parlour/parlour.toml from the example (never overwritten); the code in
+#            /opt/parlour/src and a venv in /opt/parlour/venv that sees Debian's gpiozero and
+#            lgpio; a copy of the store before an upgrade; the unit enabled and (re)started;
+#            the box announced as <hostname>.local (a Pi still called "raspberrypi" becomes
+#            "parlour", or --hostname NAME). Safe to run again: it changes only what differs,
+#            and says what it changed and what was already so.
+# uninstall: stops and removes the unit, /opt/parlour, the polkit rule, the Avahi service and
+#            the user. The games in /var/lib/parlour and /etc/parlour are kept unless --purge.
+# Runs its privileged steps with sudo; refuses anywhere but a Raspberry Pi unless --force.
+# PARLOUR_ROOT=/some/dir puts every file it writes under that directory (the tests use it).
 set -eu
 
+ROOT=${PARLOUR_ROOT:-}
 PREFIX=/opt/parlour
 UNIT=/etc/systemd/system/parlour.service
 STATE=/var/lib/parlour
+CONFIG=/etc/parlour/parlour.toml
+POLKIT=/etc/polkit-1/rules.d/50-parlour.rules
+AVAHI=/etc/avahi/services/parlour.service
+MODULES=/etc/modules-load.d/parlour-i2c.conf
 USER_NAME=parlour
+PACKAGES="python3-venv python3-pip python3-lgpio python3-gpiozero i2c-tools avahi-daemon network-manager"
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 
-force=no purge=no action=install
-for arg in "$@"; do
-    case "$arg" in
+force=no purge=no action=install hostname=
+while [ $# -gt 0 ]; do
+    case "$1" in
         --force) force=yes ;;
         --purge) purge=yes ;;
-        install|uninstall) action=$arg ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
-        *) echo "install.sh: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+        --hostname) shift; hostname=${1:-} ;;
+        install|uninstall) action=$1 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
+    shift
 done
 
+changed=0
 say() { printf 'parlour: %s\n' "$*"; }
-
-if ! grep -qs 'Raspberry Pi' /proc/device-tree/model && [ "$force" != yes ]; then
-    echo "install.sh: this is not a Raspberry Pi; refusing to install a service here" \
-         "(use --force to do it anyway)" >&2
-    exit 2
-fi
-if ! command -v systemctl >/dev/null 2>&1; then
-    echo "install.sh: systemctl not found: this needs a systemd system" >&2
-    exit 2
-fi
+did() { changed=$((changed + 1)); say "changed: $*"; }
+kept() { say "already so: $*"; }
+fail() { echo "install.sh: $*" >&2; exit 2; }
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
     SUDO=sudo
 fi
 
-install_parlour() {
-    say "installing system packages (python3-venv, python3-lgpio, i2c-tools)"
-    $SUDO apt-get install -y --no-install-recommends python3-venv python3-lgpio i2c-tools
+# Write stdin to $ROOT$1 (mode $2) only if it differs; `did` or `kept` with the words $3.
+put() {
+    tmp=$(mktemp)
+    cat > "$tmp"
+    if [ -f "$ROOT$1" ] && cmp -s "$tmp" "$ROOT$1"; then
+        kept "$3"
+    else
+        $SUDO mkdir -p "$(dirname "$ROOT$1")"
+        $SUDO install -m "$2" "$tmp" "$ROOT$1"
+        did "$3"
+    fi
+    rm -f "$tmp"
+}
 
-    if ! id "$USER_NAME" >/dev/null 2>&1; then
-        say "creating the user $USER_NAME"
+check_system() {
+    if ! grep -qs 'Raspberry Pi' "$ROOT/proc/device-tree/model" && [ "$force" != yes ]; then
+        fail "this is not a Raspberry Pi; refusing to install a service here" \
+             "(use --force to do it anyway)"
+    fi
+    command -v systemctl >/dev/null 2>&1 || fail "systemctl not found: this needs a systemd system"
+    arch=$(dpkg --print-architecture 2>/dev/null || uname -m)
+    case "$arch" in
+        arm64|aarch64) ;;
+        amd64|x86_64) [ "$force" = yes ] || fail "a $arch system is not a Raspberry Pi" ;;
+        *) fail "Parlour needs 64-bit Raspberry Pi OS (arm64); this system is $arch." \
+                "Pillow, cbor2 and the test browser have no wheels for it. Flash" \
+                "'Raspberry Pi OS Lite (64-bit)' with Raspberry Pi Imager and run this again." ;;
+    esac
+    codename=$(. "$ROOT/etc/os-release" 2>/dev/null && echo "${VERSION_CODENAME:-unknown}")
+    case "$codename" in
+        bookworm|trixie) say "Raspberry Pi OS / Debian $codename, $arch" ;;
+        *) say "warning: $codename is neither Bookworm nor Trixie; going on, untested" ;;
+    esac
+}
+
+# I2C on, at 400 kHz (the OLED redraws in 4 ms instead of 15), and its device at boot.
+enable_i2c() {
+    boot=/boot/firmware/config.txt
+    [ -f "$ROOT$boot" ] || boot=/boot/config.txt
+    i2c_lines='^[[:space:]]*dtparam=i2c_arm(_baudrate)?='
+    wanted='dtparam=i2c_arm=on
+dtparam=i2c_arm_baudrate=400000'
+    if [ ! -f "$ROOT$boot" ]; then
+        say "no /boot/firmware/config.txt here: add $wanted to it yourself"
+    elif [ "$(grep -E "$i2c_lines" "$ROOT$boot")" = "$wanted" ]; then
+        kept "I2C on at 400 kHz in $boot"
+    else
+        tmp=$(mktemp)
+        grep -v -E "$i2c_lines" "$ROOT$boot" > "$tmp" || true
+        printf '\n# Parlour: the OLED on I2C at 400 kHz\n[all]\n%s\n' "$wanted" >> "$tmp"
+        $SUDO cp -p "$ROOT$boot" "$ROOT$boot.before-parlour"
+        $SUDO cp "$tmp" "$ROOT$boot"
+        rm -f "$tmp"
+        did "I2C on at 400 kHz in $boot (as it was: $boot.before-parlour; reboot to apply)"
+        reboot_needed=yes
+    fi
+    echo i2c-dev | put "$MODULES" 0644 "i2c-dev loaded at boot ($MODULES)"
+}
+
+add_user() {
+    if id "$USER_NAME" >/dev/null 2>&1; then
+        kept "the user $USER_NAME"
+    else
         $SUDO useradd --system --home-dir "$STATE" --no-create-home \
             --shell /usr/sbin/nologin "$USER_NAME"
+        did "the user $USER_NAME"
     fi
     for group in gpio i2c; do
-        getent group "$group" >/dev/null || $SUDO groupadd --system "$group"
+        if ! getent group "$group" >/dev/null; then
+            $SUDO groupadd --system "$group"
+            did "the group $group"
+        fi
+        if id -nG "$USER_NAME" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
+            kept "$USER_NAME in $group"
+        else
+            $SUDO usermod -a -G "$group" "$USER_NAME"
+            did "$USER_NAME in $group"
+        fi
     done
-    $SUDO usermod -a -G gpio,i2c "$USER_NAME"
+    # NetworkManager asks polkit: the service user may add Wi-Fi networks and run the hotspot.
+    put "$POLKIT" 0644 "$USER_NAME may manage Wi-Fi through NetworkManager ($POLKIT)" <<EOF
+// Parlour's service user may manage Wi-Fi (the hotspot, a home network added from a phone).
+polkit.addRule(function (action, subject) {
+    if (subject.user == "$USER_NAME" &&
+            action.id.indexOf("org.freedesktop.NetworkManager.") == 0) {
+        return polkit.Result.YES;
+    }
+});
+EOF
+}
 
-    if command -v raspi-config >/dev/null 2>&1; then
-        say "enabling I2C"
-        $SUDO raspi-config nonint do_i2c 0
+install_config() {
+    if [ -f "$ROOT$CONFIG" ]; then
+        kept "$CONFIG (yours; the example is $PREFIX/src/firmware/parlour.example.toml)"
     else
-        say "raspi-config not found: enable I2C yourself (dtparam=i2c_arm=on)"
+        put "$CONFIG" 0644 "$CONFIG from the example (every key optional)" \
+            < "$HERE/firmware/parlour.example.toml"
     fi
+}
 
-    say "copying the code to $PREFIX/src"
-    $SUDO mkdir -p "$PREFIX/src"
-    (cd "$HERE" && tar --exclude=.venv --exclude=.git --exclude='*.pyc' \
-        --exclude=.pytest_cache --exclude=.hypothesis -cf - .) | $SUDO tar -C "$PREFIX/src" -xf -
-    say "building the venv in $PREFIX/venv"
-    [ -x "$PREFIX/venv/bin/python" ] || \
-        $SUDO python3 -m venv --system-site-packages "$PREFIX/venv"
-    $SUDO "$PREFIX/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-        --upgrade "$PREFIX/src"
-    $SUDO chown -R root:root "$PREFIX"
-    $SUDO chmod -R go-w "$PREFIX"
+# A copy of the store before the code changes under it (the new code migrates it forward).
+back_up_store() {
+    [ -f "$ROOT$STATE/parlour.db" ] && [ -f "$ROOT$PREFIX/src/pyproject.toml" ] || return 0
+    old=$(sed -n 's/^version = "\(.*\)"/\1/p' "$ROOT$PREFIX/src/pyproject.toml")
+    new=$(sed -n 's/^version = "\(.*\)"/\1/p' "$HERE/pyproject.toml")
+    if cmp -s "$HERE/pyproject.toml" "$ROOT$PREFIX/src/pyproject.toml" && [ "$old" = "$new" ] \
+            && diff -rq "$HERE/companion" "$ROOT$PREFIX/src/companion" >/dev/null 2>&1; then
+        return 0
+    fi
+    backup="$STATE/backup-$old-$(date +%Y%m%d-%H%M%S)"
+    $SUDO systemctl stop parlour.service 2>/dev/null || true
+    $SUDO mkdir -p "$ROOT$backup"
+    for f in parlour.db parlour.db-wal parlour.db-shm; do
+        [ -f "$ROOT$STATE/$f" ] && $SUDO cp -p "$ROOT$STATE/$f" "$ROOT$backup/"
+    done
+    did "a copy of the store as it was under $old: $backup"
+}
 
-    say "installing the unit $UNIT"
-    $SUDO install -m 0644 "$HERE/systemd/parlour.service" "$UNIT"
+install_code() {
+    $SUDO mkdir -p "$ROOT$PREFIX/src"
+    (cd "$HERE" && tar --exclude=.venv --exclude=.git --exclude='*.pyc' --exclude='*.egg-info' \
+        --exclude=.pytest_cache --exclude=.hypothesis -cf - .) | $SUDO tar -C "$ROOT$PREFIX/src" -xf -
+    if [ -x "$ROOT$PREFIX/venv/bin/python" ]; then
+        kept "the venv $PREFIX/venv"
+    else
+        $SUDO python3 -m venv --system-site-packages "$ROOT$PREFIX/venv"
+        did "the venv $PREFIX/venv (with Debian's gpiozero and lgpio)"
+    fi
+    $SUDO "$ROOT$PREFIX/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+        --upgrade "$ROOT$PREFIX/src"
+    say "installed: $("$ROOT$PREFIX/venv/bin/python" -m pip show parlour 2>/dev/null \
+        | sed -n 's/^Version: /Parlour /p')"
+    $SUDO chown -R root:root "$ROOT$PREFIX"
+    $SUDO chmod -R go-w "$ROOT$PREFIX"
+}
+
+name_the_box() {
+    current=$(hostname 2>/dev/null || echo unknown)
+    if [ -z "$hostname" ] && [ "$current" = raspberrypi ]; then
+        hostname=parlour
+    fi
+    if [ -n "$hostname" ] && [ "$hostname" != "$current" ]; then
+        $SUDO hostnamectl set-hostname "$hostname"
+        if [ -f "$ROOT/etc/hosts" ]; then       # as raspi-config does, so sudo still resolves
+            $SUDO sed -i "s/^127\.0\.1\.1[[:space:]].*$/127.0.1.1\t$hostname/" "$ROOT/etc/hosts"
+        fi
+        did "the hostname: $hostname (was $current)"
+    else
+        hostname=$current
+        kept "the hostname $hostname (--hostname NAME to change it)"
+    fi
+    port=$(sed -n 's/^port *= *\([0-9][0-9]*\).*/\1/p' "$ROOT$CONFIG" 2>/dev/null | head -n 1)
+    put "$AVAHI" 0644 "Avahi announces the table at http://$hostname.local:${port:-8080}/" <<EOF
+<?xml version="1.0" standalone='no'?>
+<!DOCTYPE service-group SYSTEM "avahi-service.dtd">
+<service-group>
+  <name replace-wildcards="yes">Parlour on %h</name>
+  <service>
+    <type>_http._tcp</type>
+    <port>${port:-8080}</port>
+  </service>
+</service-group>
+EOF
+}
+
+install_parlour() {
+    check_system
+    reboot_needed=no
+    say "updating the package lists, then: $PACKAGES"
+    $SUDO apt-get update -q
+    # shellcheck disable=SC2086
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $PACKAGES
+    enable_i2c
+    add_user
+    install_config
+    back_up_store
+    install_code
+    name_the_box
+    put "$UNIT" 0644 "the unit $UNIT" < "$HERE/systemd/parlour.service"
     $SUDO systemctl daemon-reload
-    $SUDO systemctl enable parlour.service
+    if systemctl is-enabled --quiet parlour.service 2>/dev/null; then
+        kept "parlour.service enabled at boot"
+    else
+        $SUDO systemctl enable parlour.service
+        did "parlour.service enabled at boot"
+    fi
     $SUDO systemctl restart parlour.service
-    say "installed: 'systemctl status parlour', 'journalctl -u parlour -f'"
+    say "started: 'systemctl status parlour', 'journalctl -u parlour -f'"
+    say "done: $changed change(s)"
+    if [ "$reboot_needed" = yes ]; then
+        say "reboot once for I2C (sudo reboot); the table starts by itself after it"
+    fi
 }
 
 uninstall_parlour() {
-    if [ -f "$UNIT" ]; then
-        say "stopping and removing the unit"
+    if [ -f "$ROOT$UNIT" ]; then
         $SUDO systemctl disable --now parlour.service || true
-        $SUDO rm -f "$UNIT"
+        $SUDO rm -f "$ROOT$UNIT"
         $SUDO systemctl daemon-reload
         $SUDO systemctl reset-failed parlour.service 2>/dev/null || true
+        did "stopped and removed the unit"
     fi
-    say "removing $PREFIX"
-    $SUDO rm -rf "$PREFIX"
+    $SUDO rm -rf "$ROOT$PREFIX" "$ROOT$POLKIT" "$ROOT$AVAHI"
+    did "removed $PREFIX, the polkit rule and the Avahi service"
     if id "$USER_NAME" >/dev/null 2>&1; then
-        say "removing the user $USER_NAME"
         $SUDO userdel "$USER_NAME" || true
+        did "removed the user $USER_NAME"
     fi
     if [ "$purge" = yes ]; then
-        say "removing the games in $STATE and /etc/parlour"
-        $SUDO rm -rf "$STATE" /etc/parlour
+        $SUDO rm -rf "$ROOT$STATE" "$ROOT/etc/parlour"
+        did "removed the games in $STATE and /etc/parlour"
     else
-        say "kept the games in $STATE (remove with --purge)"
+        kept "the games in $STATE and /etc/parlour (remove with --purge)"
     fi
-    say "left I2C switched on (raspi-config nonint do_i2c 1 turns it off)"
+    say "left I2C switched on and the hostname as it is"
 }
 
 case "$action" in

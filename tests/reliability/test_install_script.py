@@ -1,0 +1,264 @@
+"""systemd/install.sh on a fresh Raspberry Pi OS Lite, played in a scratch root: every file it
+writes lands under PARLOUR_ROOT, and every system command it runs (apt-get, useradd, systemctl,
+hostnamectl, the venv's pip ...) is a stand-in that records its arguments and keeps the little
+state the next command asks about (users, groups, the hostname, the enabled unit)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from simulated_table import ROOT
+
+INSTALL = ROOT / "systemd" / "install.sh"
+
+BOOKWORM_CONFIG_TXT = """\
+# For more options and information see
+# http://rptl.io/configtxt
+# Uncomment some or all of these to enable the optional hardware interfaces
+#dtparam=i2c_arm=on
+#dtparam=i2s=on
+#dtparam=spi=on
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+auto_initramfs=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+disable_fw_kms_setup=1
+arm_64bit=1
+disable_overscan=1
+arm_boost=1
+
+[cm4]
+otg_mode=1
+
+[all]
+"""
+
+# Each stand-in logs "name args..." to $RECORD; the state lives in files under $FAKE_STATE.
+STUBS = {
+    "apt-get": "",
+    "dpkg": 'cat "$FAKE_STATE/arch"',
+    "useradd": 'echo "${*##* }" > "$FAKE_STATE/user"',
+    "groupadd": 'echo "${*##* }" >> "$FAKE_STATE/groups"',
+    "usermod": 'echo "$3" | tr , "\\n" >> "$FAKE_STATE/member"',
+    "userdel": 'rm -f "$FAKE_STATE/user"',
+    "getent": 'grep -qx "$2" "$FAKE_STATE/groups"',
+    "id": """case "$1" in
+  -u) echo 0 ;;
+  -nG) tr "\\n" " " < "$FAKE_STATE/member" 2>/dev/null ;;
+  *) [ -f "$FAKE_STATE/user" ] ;;
+esac""",
+    "hostname": 'cat "$FAKE_STATE/hostname"',
+    "hostnamectl": 'echo "$2" > "$FAKE_STATE/hostname"',
+    "systemctl": """case "$1" in
+  is-enabled) [ -f "$FAKE_STATE/enabled" ] ;;
+  enable) touch "$FAKE_STATE/enabled" ;;
+  disable) rm -f "$FAKE_STATE/enabled" ;;
+esac""",
+    "chown": "",
+    # python3 -m venv DIR makes DIR/bin/python, itself a recording stand-in for pip
+    "python3": """if [ "$1" = -m ] && [ "$2" = venv ]; then
+  for d; do dir=$d; done
+  mkdir -p "$dir/bin"
+  printf '#!/bin/sh\\necho "venv-python $*" >> "$RECORD"\\n'\\
+'[ "$3" = show ] && echo "Version: 0.1.0"\\nexit 0\\n' > "$dir/bin/python"
+  chmod +x "$dir/bin/python"
+fi""",
+}
+
+
+class Box:
+    """A scratch root that looks like a fresh Pi, and a way to run the script on it."""
+
+    def __init__(self, tmp: Path, *, arch: str = "arm64", codename: str = "bookworm"):
+        self.root, self.state, self.bin = tmp / "root", tmp / "state", tmp / "bin"
+        self.record = tmp / "commands.log"
+        for folder in (self.root / "proc/device-tree", self.root / "etc",
+                       self.root / "boot/firmware", self.state, self.bin):
+            folder.mkdir(parents=True)
+        (self.root / "proc/device-tree/model").write_text("Raspberry Pi Zero 2 W Rev 1.0\0")
+        (self.root / "etc/os-release").write_text(
+            f'PRETTY_NAME="Debian GNU/Linux"\nID=debian\nVERSION_CODENAME={codename}\n')
+        (self.root / "boot/firmware/config.txt").write_text(BOOKWORM_CONFIG_TXT)
+        (self.root / "etc/hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n")
+        (self.state / "arch").write_text(arch + "\n")
+        (self.state / "hostname").write_text("raspberrypi\n")
+        (self.state / "groups").write_text("gpio\n")            # Pi OS has gpio, not i2c
+        for name, body in STUBS.items():
+            path = self.bin / name
+            path.write_text(f'#!/bin/sh\necho "{name} $*" >> "$RECORD"\n{body}\nexit $?\n'
+                            if body else f'#!/bin/sh\necho "{name} $*" >> "$RECORD"\n')
+            path.chmod(path.stat().st_mode | stat.S_IXUSR)
+
+    def run(self, *args: str) -> subprocess.CompletedProcess:
+        if self.record.exists():
+            self.record.unlink()
+        env = {**os.environ, "PARLOUR_ROOT": str(self.root), "RECORD": str(self.record),
+               "FAKE_STATE": str(self.state), "PATH": f"{self.bin}:{os.environ['PATH']}"}
+        return subprocess.run(["sh", str(INSTALL), *args], capture_output=True, text=True,
+                              env=env, timeout=120)
+
+    def commands(self) -> list[str]:
+        return self.record.read_text().splitlines() if self.record.exists() else []
+
+    def file(self, path: str) -> Path:
+        return self.root / path.lstrip("/")
+
+
+@pytest.fixture
+def box(tmp_path) -> Box:
+    return Box(tmp_path)
+
+
+def _named(commands: list[str], *prefixes: str) -> list[str]:
+    return [c for c in commands if c.startswith(prefixes)]
+
+
+def test_install_on_a_fresh_card_does_each_step_and_says_so(box):
+    result = box.run("install")
+    assert result.returncode == 0, result.stderr
+    commands = box.commands()
+    apt = _named(commands, "apt-get")
+    assert apt[0] == "apt-get update -q" and apt[1].startswith("apt-get install -y")
+    for package in ("python3-lgpio", "python3-gpiozero", "avahi-daemon", "network-manager"):
+        assert package in apt[1]
+    config_txt = box.file("/boot/firmware/config.txt").read_text()
+    assert "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n" in config_txt
+    assert config_txt.startswith(BOOKWORM_CONFIG_TXT)                  # nothing else touched
+    assert box.file("/boot/firmware/config.txt.before-parlour").read_text() == \
+        BOOKWORM_CONFIG_TXT
+    assert box.file("/etc/modules-load.d/parlour-i2c.conf").read_text() == "i2c-dev\n"
+    assert "useradd --system --home-dir /var/lib/parlour --no-create-home " \
+           "--shell /usr/sbin/nologin parlour" in commands
+    assert "groupadd --system i2c" in commands and "groupadd --system gpio" not in commands
+    assert {"usermod -a -G gpio parlour", "usermod -a -G i2c parlour"} <= set(commands)
+    rule = box.file("/etc/polkit-1/rules.d/50-parlour.rules").read_text()
+    assert 'subject.user == "parlour"' in rule and "org.freedesktop.NetworkManager." in rule
+    assert box.file("/etc/parlour/parlour.toml").read_text() == \
+        (ROOT / "firmware/parlour.example.toml").read_text()
+    venv = str(box.file("/opt/parlour/venv"))
+    assert f"python3 -m venv --system-site-packages {venv}" in commands
+    assert any(c.startswith("venv-python -m pip install") and c.endswith(
+        f"--upgrade {box.file('/opt/parlour/src')}") for c in commands)
+    assert (box.file("/opt/parlour/src/firmware/cli.py")).is_file()
+    assert not box.file("/opt/parlour/src/.git").exists()
+    assert "hostnamectl set-hostname parlour" in commands
+    assert box.file("/etc/hosts").read_text() == "127.0.0.1\tlocalhost\n127.0.1.1\tparlour\n"
+    avahi = box.file("/etc/avahi/services/parlour.service").read_text()
+    assert "<type>_http._tcp</type>" in avahi and "<port>8080</port>" in avahi
+    assert box.file("/etc/systemd/system/parlour.service").read_text() == \
+        (ROOT / "systemd/parlour.service").read_text()
+    systemctl = _named(commands, "systemctl")
+    assert systemctl.index("systemctl enable parlour.service") < \
+        systemctl.index("systemctl restart parlour.service")
+    out = result.stdout
+    assert "changed: I2C on at 400 kHz" in out and "reboot once for I2C" in out
+    assert "http://parlour.local:8080/" in out and "Parlour 0.1.0" in out
+
+
+def test_install_run_again_changes_nothing_and_keeps_your_config(box):
+    assert box.run("install").returncode == 0
+    config = box.file("/etc/parlour/parlour.toml")
+    config.write_text('pin = "24680"\n[web]\nport = 8090\n')
+    config_txt = box.file("/boot/firmware/config.txt").read_text()
+    again = box.run("install")
+    assert again.returncode == 0, again.stderr
+    commands = box.commands()
+    assert not _named(commands, "useradd", "usermod", "groupadd", "hostnamectl",
+                      "python3 -m venv", "systemctl enable")
+    assert _named(commands, "apt-get update") and "systemctl restart parlour.service" in commands
+    assert config.read_text() == 'pin = "24680"\n[web]\nport = 8090\n'
+    assert box.file("/boot/firmware/config.txt").read_text() == config_txt
+    assert "already so: I2C on at 400 kHz" in again.stdout
+    assert "already so: /etc/parlour/parlour.toml (yours" in again.stdout
+    # the one change: Avahi now announces the port the config names
+    assert "<port>8090</port>" in box.file("/etc/avahi/services/parlour.service").read_text()
+    assert "done: 1 change(s)" in again.stdout and "reboot" not in again.stdout
+    assert box.run("install").returncode == 0
+    assert "done: 0 change(s)" in box.run("install").stdout
+
+
+def test_install_replaces_an_old_i2c_line_and_a_slow_baud_rate(box):
+    box.file("/boot/firmware/config.txt").write_text(
+        BOOKWORM_CONFIG_TXT + "dtparam=i2c_arm=on,i2c_arm_baudrate=100000\n")
+    assert box.run("install").returncode == 0
+    text = box.file("/boot/firmware/config.txt").read_text()
+    assert "100000" not in text and text.count("dtparam=i2c_arm") == 3   # 1 commented + 2
+
+
+def test_install_refuses_32_bit_raspberry_pi_os_before_changing_anything(tmp_path):
+    box = Box(tmp_path, arch="armhf")
+    result = box.run("install")
+    assert result.returncode == 2
+    assert "needs 64-bit Raspberry Pi OS (arm64); this system is armhf" in result.stderr
+    assert "Raspberry Pi OS Lite (64-bit)" in result.stderr
+    assert not _named(box.commands(), "apt-get", "useradd", "systemctl enable")
+    assert box.file("/boot/firmware/config.txt").read_text() == BOOKWORM_CONFIG_TXT
+
+
+@pytest.mark.parametrize("codename", ["bookworm", "trixie"])
+def test_install_knows_bookworm_and_trixie(tmp_path, codename):
+    result = Box(tmp_path, codename=codename).run("install")
+    assert result.returncode == 0 and f"Debian {codename}, arm64" in result.stdout
+    assert "warning" not in result.stdout
+
+
+def test_install_on_another_release_warns_and_goes_on(tmp_path):
+    result = Box(tmp_path, codename="bullseye").run("install")
+    assert result.returncode == 0
+    assert "warning: bullseye is neither Bookworm nor Trixie" in result.stdout
+
+
+def test_install_keeps_a_copy_of_the_store_before_an_upgrade(box):
+    assert box.run("install").returncode == 0
+    store = box.file("/var/lib/parlour")
+    store.mkdir(parents=True)
+    (store / "parlour.db").write_bytes(b"SQLite format 3\0games")
+    (store / "parlour.db-wal").write_bytes(b"wal")
+    installed = box.file("/opt/parlour/src/pyproject.toml")
+    installed.write_text(installed.read_text().replace('version = "0.1.0"',
+                                                       'version = "0.0.9"'))
+    result = box.run("install")
+    assert result.returncode == 0
+    copies = list(store.glob("backup-0.0.9-*"))
+    assert len(copies) == 1 and (copies[0] / "parlour.db").read_bytes().endswith(b"games")
+    assert (copies[0] / "parlour.db-wal").read_bytes() == b"wal"
+    commands = box.commands()
+    assert commands.index("systemctl stop parlour.service") < next(
+        i for i, c in enumerate(commands) if c.startswith("venv-python -m pip install"))
+    assert f"a copy of the store as it was under 0.0.9: /var/lib/parlour/{copies[0].name}" \
+        in result.stdout
+    assert box.run("install").returncode == 0                  # same code: no second copy
+    assert len(list(store.glob("backup-*"))) == 1
+
+
+def test_install_keeps_a_hostname_someone_chose(box):
+    (box.state / "hostname").write_text("kitchen\n")
+    result = box.run("install")
+    assert not _named(box.commands(), "hostnamectl")
+    assert "already so: the hostname kitchen" in result.stdout
+    assert "http://kitchen.local:8080/" in result.stdout
+    assert box.run("--hostname", "games", "install").returncode == 0
+    assert "hostnamectl set-hostname games" in box.commands()
+
+
+def test_uninstall_keeps_the_games_unless_purged(box):
+    assert box.run("install").returncode == 0
+    (box.file("/var/lib/parlour")).mkdir(parents=True)
+    (box.file("/var/lib/parlour/parlour.db")).write_bytes(b"games")
+    result = box.run("uninstall")
+    assert result.returncode == 0
+    assert not box.file("/opt/parlour").exists()
+    assert not box.file("/etc/systemd/system/parlour.service").exists()
+    assert not box.file("/etc/polkit-1/rules.d/50-parlour.rules").exists()
+    assert box.file("/var/lib/parlour/parlour.db").exists()
+    assert box.file("/etc/parlour/parlour.toml").exists()
+    assert "systemctl disable --now parlour.service" in box.commands()
+    assert box.run("uninstall", "--purge").returncode == 0
+    assert not box.file("/var/lib/parlour").exists() and not box.file("/etc/parlour").exists()
