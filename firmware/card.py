@@ -64,8 +64,8 @@ def qr_svg(data: str, *, label: str) -> str:
     return svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" class="qr" ', 1)
 
 
-def card_html(url: str, wifi: WiFi, *, title: str = "Parlour") -> str:
-    """The printable join card: Wi-Fi (when configured) and the table's address."""
+def _steps(url: str, wifi: WiFi) -> list[str]:
+    """One network's figures: join its Wi-Fi (when it has a name), then open the table."""
     steps = []
     if wifi.ssid:
         shown = f"Password: <b>{escape(wifi.password)}</b>" if wifi.security != "nopass" \
@@ -75,6 +75,22 @@ def card_html(url: str, wifi: WiFi, *, title: str = "Parlour") -> str:
     number = "2. " if wifi.ssid else ""
     steps.append(f"""<figure>{qr_svg(url, label=f"Open the table at {url}")}
   <figcaption><b>{number}Open the table</b><br>{escape(url)}</figcaption></figure>""")
+    return steps
+
+
+def card_html(url: str, wifi: WiFi, *, title: str = "Parlour",
+              hotspot: tuple[WiFi, str] | None = None) -> str:
+    """The printable join card: Wi-Fi (when configured) and the table's address; with
+    `hotspot` (its Wi-Fi, its address), a second pair for a table away from home Wi-Fi."""
+    sections = [("At home" if hotspot else "", _steps(url, wifi))]
+    if hotspot:
+        sections.append(("Anywhere else: the box's own Wi-Fi, a minute after it starts",
+                         _steps(hotspot[1], hotspot[0])))
+    codes = sum(len(steps) for _, steps in sections)
+    body = "\n".join((f"<h2>{escape(heading)}</h2>\n" if heading else "")
+                     + '<div class="codes">\n' + "\n".join(steps) + "\n</div>"
+                     for heading, steps in sections)
+    size = 50 if codes <= 2 else 38           # four codes and their words still fit one page
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(title)}: join the table</title>
 <style>
@@ -83,17 +99,16 @@ def card_html(url: str, wifi: WiFi, *, title: str = "Parlour") -> str:
   main {{ max-width: 160mm; margin: 0 auto; padding: 6mm; text-align: center;
          border: 0.4mm dashed #777; break-inside: avoid; }}   /* a card to cut out */
   h1 {{ font-size: 20pt; margin: 0 0 2mm; letter-spacing: .04em; }}
+  h2 {{ font-size: 13pt; margin: 4mm 0 2mm; }}
   p {{ margin: 0 0 4mm; }}
   .codes {{ display: flex; justify-content: center; gap: 10mm; flex-wrap: wrap; }}
   figure {{ margin: 0; width: 70mm; break-inside: avoid; }}
-  .qr {{ width: 50mm; height: 50mm; display: block; margin: 0 auto 2mm; }}
+  .qr {{ width: {size}mm; height: {size}mm; display: block; margin: 0 auto 2mm; }}
   figcaption {{ font-size: 11pt; overflow-wrap: anywhere; }}
 </style></head>
 <body><main>
 <h1>{escape(title)}</h1>
-<p>Point your phone's camera at {"each code in turn" if wifi.ssid else "the code"}.</p>
-<div class="codes">
-{chr(10).join(steps)}
-</div>
+<p>Point your phone's camera at {"each code in turn" if codes > 1 else "the code"}.</p>
+{body}
 </main></body></html>
 """

@@ -68,6 +68,18 @@ class WiFi:
     hidden: bool = False
 
 
+HOTSPOT_MODES = ("auto", "off")
+
+
+@dataclass(frozen=True)
+class HotspotConfig:
+    """The box's own Wi-Fi when no known network answers (firmware/network/hotspot.py)."""
+    mode: str = "auto"           # "auto": on a Raspberry Pi with NetworkManager; "off": never
+    after: float = 60.0          # seconds after start with no known network before it opens
+    name: str = ""               # the hotspot's network name; "": "Parlour-" + the table id's first 4
+    interface: str = "wlan0"
+
+
 @dataclass(frozen=True)
 class Config:
     """Everything the device program needs to know about its table and box."""
@@ -83,6 +95,7 @@ class Config:
     allowed_hosts: tuple[str, ...] = ()   # names phones use besides loopback and the LAN address
     open_panel: bool = False     # the simulated /device panel for other machines (needs the PIN)
     wifi: WiFi = field(default_factory=WiFi)
+    hotspot: HotspotConfig = field(default_factory=HotspotConfig)
     source: Path | None = None   # the file it came from; None = built-in defaults
     colours: tuple[ButtonColour, ...] = DEFAULT_COLOURS    # seat button 1's first (X12)
     odds: bool = True            # work out chances to win, off the device loop
@@ -353,6 +366,26 @@ def _read_wifi(reader: _Reader) -> WiFi:
     return WiFi(ssid=ssid, password=password, security=security, hidden=hidden)
 
 
+def _read_hotspot(reader: _Reader) -> HotspotConfig:
+    mode = reader.get("mode", str, "auto")
+    after = reader.get("after", (int, float), 60)
+    name = reader.get("name", str, "")
+    interface = reader.get("interface", str, "wlan0")
+    reader.done()
+    if mode not in HOTSPOT_MODES:
+        raise _Bad(f"{reader.key('mode')}: expected one of {', '.join(HOTSPOT_MODES)}, "
+                   f"got {mode!r}")
+    if not 10 <= after <= 3600:
+        raise _Bad(f"{reader.key('after')}: expected 10-3600 seconds, got {after}")
+    if len(name.encode()) > 32 or not name.isprintable():
+        raise _Bad(f"{reader.key('name')}: a network name is at most 32 bytes on one line, "
+                   f"got {name!r}")
+    if not interface or not interface.isascii() or not interface.replace("-", "").isalnum():
+        raise _Bad(f"{reader.key('interface')}: expected an interface name like wlan0, "
+                   f"got {interface!r}")
+    return HotspotConfig(mode=mode, after=float(after), name=name, interface=interface)
+
+
 def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     seats = top.get("seats", int, MAX_SEATS)
     if not 1 <= seats <= MAX_SEATS:
@@ -383,9 +416,10 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     web.done()
     odds = top.get("odds", bool, True)
     wifi = _read_wifi(top.table("wifi"))
+    hotspot = _read_hotspot(top.table("hotspot"))
     top.done()
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
                   threads=threads, pin=pin, hardware=hardware, source=source, colours=colours,
                   allowed_hosts=tuple(h.lower() for h in allowed_hosts), open_panel=open_panel,
-                  odds=odds, wifi=wifi,
+                  odds=odds, wifi=wifi, hotspot=hotspot,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

@@ -51,7 +51,7 @@ READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 RESUMED_SECONDS = 5.0
-IDLE = ("start", "games", "join", "dice", "menu", "pin")   # screens that need no game
+IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi")   # screens needing no game
 PAGED = ("result", "play")
 
 TRANSITIONS: dict[tuple[str, str], str] = {
@@ -79,6 +79,8 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("scores", "hold"): "to_home", ("scores", "menu"): "to_home", ("scores", "undo"): "to_home",
     ("pin", "press"): "to_home", ("pin", "hold"): "to_home", ("pin", "menu"): "to_home",
     ("pin", "undo"): "to_home",
+    ("wifi", "press"): "to_home", ("wifi", "hold"): "to_home", ("wifi", "menu"): "to_home",
+    ("wifi", "undo"): "to_home",
     ("hint", "press"): "to_home", ("hint", "hold"): "to_home", ("hint", "menu"): "to_home",
     ("confirm", "turn"): "move_confirm", ("confirm", "press"): "pick_confirm",
     ("confirm", "hold"): "to_home", ("confirm", "menu"): "to_home", ("confirm", "undo"): "to_home",
@@ -168,6 +170,9 @@ class Controller:
         #                                                        phone waiting to pair: True if used
         self.new_pin: Callable[[], str] | None = None          # the menu's "New PIN", if allowed
         self.wifi = WiFi()                                      # the start screen's Wi-Fi code
+        self.network: Any = None               # the box's Wi-Fi (firmware/network), if it manages it
+        self._network_seen = -1                 # the network status version last taken in
+        self._home = (url, WiFi())              # the address and Wi-Fi code away from the hotspot
         self.roster_index = 0                                   # the join screen's name
         self.names: dict[int, str] = {}                         # seat button -> roster name
         self._pairing: str | None = None
@@ -561,6 +566,8 @@ class Controller:
             items = ["Back", "New game", "Show PIN", "Phone page"]
         if self.new_pin is not None:
             items.insert(items.index("Show PIN") + 1, "New PIN")
+        if self.network is not None:
+            items.insert(items.index("Phone page") + 1, "Wi-Fi")
         self.menu_items, self.menu_index, self.screen = items, 0, "menu"
 
     def on_move_menu(self, event: InputEvent) -> None:
@@ -588,6 +595,8 @@ class Controller:
             self._ask("Make a new PIN? Phones must sign in again", "new pin")
         elif item == "Phone page":
             self.screen = "start"
+        elif item == "Wi-Fi":
+            self.screen = "wifi"
         elif item == "End game":
             if takes(self._rulebook(), "on_declare"):
                 self._open_declare()
@@ -702,6 +711,8 @@ class Controller:
             pairing, self._pairing = self._pairing, None
         if pairing is not None:
             self.show_flash(f"Phone {pairing}: press your seat button", 30.0)
+        if self.network is not None and self.network.version != self._network_seen:
+            self._network_changed(self.network.status())
         now = self.clock()
         if self.screen == "start" and self.wifi.ssid and \
                 int(now // card.PAGE_SECONDS) != self._start_page:
@@ -719,6 +730,23 @@ class Controller:
             self.screen, self.dirty = self.home(), True
             self._sync_controls()
         return self.dirty or self.animating
+
+    def _network_changed(self, status: dict[str, Any]) -> None:
+        """The box joined a network or opened its hotspot: the start screen's codes follow
+        (the hotspot's Wi-Fi and address while it is on), and what happened is said."""
+        first = self._network_seen < 0
+        self._network_seen = status.get("version", 0)
+        if first:
+            self._home = (self.url, self.wifi)
+        hotspot = status.get("hotspot") or {}
+        if status.get("mode") == "hotspot":
+            self.wifi = WiFi(ssid=hotspot.get("ssid", ""), password=hotspot.get("password", ""))
+        else:
+            self.wifi = self._home[1]
+        self.url = status.get("url") or self._home[0]
+        if status.get("message") and not first:
+            self.show_flash(status["message"], reading_seconds(status["message"]))
+        self.dirty = True
 
     @property
     def animating(self) -> bool:
@@ -888,6 +916,19 @@ class Controller:
             return screens.message("Hint", "No hint", "only when a square is to be uncovered")
         action, _, why = advice["text"].partition(": ")
         return screens.message("Hint", action.capitalize(), why)
+
+    def draw_wifi(self) -> Image.Image:
+        status = self.network.status() if self.network is not None else {}
+        hotspot = status.get("hotspot") or {}
+        if status.get("mode") == "hotspot":
+            return screens.message(f"Wi-Fi {hotspot.get('ssid', '')}",
+                                   hotspot.get("password", ""), "password, then open "
+                                   + status.get("url", "").split("://")[-1].rstrip("/"))
+        if status.get("mode") in ("home", "joining"):
+            name = (status.get("network") or "").removeprefix("Parlour: ")
+            return screens.message("Wi-Fi", name or "Joining",
+                                   "add networks on the phone page")
+        return screens.message("Wi-Fi", "Looking", "own hotspot if no known network answers")
 
     def draw_pin(self) -> Image.Image:
         return screens.message("Table PIN", self.pin or "none", "for control from a phone")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import queue
 import secrets
+import shutil
 import signal
 import socket
 import sys
@@ -28,6 +29,7 @@ from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
 from firmware.datadir.datalock import DataDirLock
 from firmware.pins.inputs import InputEvent
+from firmware.datadir import keys
 from firmware.datadir.keys import stored_pin
 from firmware.notify import Notifier
 from firmware.datadir.phones import connect_phones, phone_options
@@ -122,9 +124,11 @@ class Table:
     faults: Faults = field(default_factory=lambda: Faults())   # what the main loop survived
     lock: Any = None                                   # the data directory's DataDirLock
     odds: Any = None                                   # the chances worker, when on
+    network: Any = None                                # the hotspot fallback, on a Pi
 
     def close(self) -> None:
-        for step in (self._close_odds, self.controller.close, self._close_web,
+        for step in (self._close_odds, self._close_network, self.controller.close,
+                     self._close_web,
                      self.controls.close, self.display.close, self.store.close, self._release):
             try:
                 step()
@@ -142,6 +146,10 @@ class Table:
     def _close_odds(self) -> None:
         if self.odds is not None:
             self.odds.close()
+
+    def _close_network(self) -> None:
+        if self.network is not None:
+            self.network.close()
 
 
 def board_dir(config: Config) -> Path:
@@ -193,6 +201,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
             display = Display(config.display)
             panel = None
         opened.append(display.close)
+        network = hotspot_fallback(config, data_dir, sim=sim, host=host, port=port)
         server = None
         if web:
             try:
@@ -200,7 +209,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
                 server = WebServer(session, pin=pin, panel=panel, host=host, port=port,
                                    threads=config.threads, panel_open=config.open_panel,
                                    allowed_hosts=own_names(host, config.allowed_hosts),
-                                   buttons=config.seat_colours(),
+                                   buttons=config.seat_colours(), network=network,
                                    **phone_options(data_dir))
             except ImportError as err:   # the web layer missing: the table still plays
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
@@ -221,12 +230,30 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     controller.wake = lambda: inputs.put(WAKE)
     connect_phones(controller, server.app if server else None, data_dir, pin_kept=pin_kept,
                    wifi=config.wifi)
+    controller.network = network
+    if network is not None:
+        network.port = server.port if server else port
+        network.start()
     controller.attach()
     if recovered.screen:
         controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
     return Table(config, session, store, controls, display, controller, inputs, panel, server,
-                 notices=recovered.notices, lock=lock,
+                 notices=recovered.notices, lock=lock, network=network,
                  odds=start_odds(session) if config.odds else None)
+
+
+def hotspot_fallback(config: Config, data_dir: Path, *, sim: bool, host: str, port: int):
+    """The hotspot fallback (firmware/network/hotspot.py), or None: in the simulator, with
+    [hotspot] mode = "off", or where NetworkManager's nmcli is missing. It never touches a
+    laptop's network: the simulator is where a laptop runs."""
+    if sim or config.hotspot.mode == "off" or shutil.which("nmcli") is None:
+        return None
+    from firmware.network.hotspot import Hotspot, HotspotSettings
+    settings = HotspotSettings(
+        ssid=config.hotspot.name or f"Parlour-{keys.table_id(data_dir)[:4]}",
+        password=keys.hotspot_password(data_dir), interface=config.hotspot.interface,
+        after=config.hotspot.after)
+    return Hotspot(settings, port=port, lan_address=lambda: lan_address(host))
 
 
 def start_odds(session: Session):

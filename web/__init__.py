@@ -19,6 +19,7 @@ from flask import Flask, Response
 from companion.buttons import DEFAULT_COLOURS, ButtonColour
 from companion.session import Session
 from web import api, auth, chances, control, errors, pages, seat
+from web import network as network_pages
 from web import device as device_panel
 from web.auth import Logins, OwnNames, PinGuard
 from web.context import Parlour
@@ -61,12 +62,13 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                test_config: dict[str, Any] | None = None,
                buttons: Sequence[ButtonColour] | None = None,
                secret_key: bytes | None = None, pairings: Pairings | None = None,
-               logins: Logins | None = None, table_id: str = "") -> Flask:
+               logins: Logins | None = None, table_id: str = "", network: Any = None) -> Flask:
     """The web app of one table. `allowed_hosts`: the names it answers to besides loopback;
     `panel_open`: serve /device to other machines (with the PIN) and not only to loopback.
     `buttons`: the box's seat button colours, button 1's first (X12). `secret_key` signs the
     phones' cookies and `logins` are the live sign-ins (both kept by the firmware, so phones
-    stay signed in across a restart); `pairings` are the phones paired with a seat button.
+    stay signed in across a restart); `pairings` are the phones paired with a seat button;
+    `network` is the box's Wi-Fi (web/network.py), None where the box does not manage it.
     `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
     PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
@@ -105,9 +107,11 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         pairings=pairings,
         buttons=tuple(DEFAULT_COLOURS if buttons is None else buttons),
         table_id=table_id,
+        network=network,
     )
     app.before_request(auth.check_host)
-    for blueprint in (api.bp, control.bp, device_panel.bp, pages.bp, seat.bp):
+    for blueprint in (api.bp, control.bp, device_panel.bp, network_pages.bp, pages.bp,
+                      seat.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(chances.bp)
     errors.register(app)

@@ -36,6 +36,7 @@ class Parlour:
     panel_open: bool = False              # the /device panel for other machines (with the PIN)
     pairings: "Pairings | None" = None                    # phones paired with a seat button
     table_id: str = ""                    # this box's id, made once (in the score apps' ids)
+    network: Any = None                   # the box's Wi-Fi (status(), add_home()); None: not here
 
 
 def parlour() -> Parlour:

@@ -21,6 +21,7 @@ from web.device import from_this_machine
 from web.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from web.moves import game_moves, moves
+from web.network import network_words
 from web.record import bg_stats_link, bg_stats_play
 from web.seat import pairing
 from web.summaries import buttons, duration, summary, title, when
@@ -92,6 +93,14 @@ def status() -> str:
                            refresh=NOSCRIPT_REFRESH,
                            winners_text=winners_text(state), roll_text=roll_text(state),
                            **phone_view(state))
+def _network_card() -> dict[str, Any] | None:
+    """The Wi-Fi card for a signed-in phone where the box manages its Wi-Fi, else None."""
+    if parlour().network is None or not auth.logged_in():
+        return None
+    status = parlour().network.status()
+    return {"words": network_words(status), **status}
+
+
 def phone_view(state: dict[str, Any]) -> dict[str, Any]:
     """The status page's moves for this phone (all with the PIN, its seat's when paired, none
     when watching), its pairing, the roster and, once over, the links to keep the game."""
@@ -114,6 +123,7 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
             "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
             and state.get("phase") != "over",
             "roster": parlour().session.store.roster() if auth.logged_in() else [],  # forms
+            "network": _network_card(),
             "declares": bool((info.get(state.get("game") or "") or {}).get("declare")),
             "chips_game": bool((info.get(state.get("game") or "") or {}).get("chips")),
             "over_links": over_links,

@@ -69,3 +69,29 @@ def table_id(data_dir: Path) -> str:
     made = secrets.token_hex(TABLE_ID_HEX // 2)
     write_private(path, made.encode())
     return made
+
+
+HOTSPOT_FILE = "hotspot-password"
+HOTSPOT_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"      # none of 0/o, 1/l/i to misread
+
+
+def make_hotspot_password() -> str:
+    """Twelve letters and digits in three groups ("k7mp-2xqa-rj9c"): 59 bits, easy to read
+    off the OLED and type on a phone, and a valid WPA2 passphrase."""
+    letters = "".join(secrets.choice(HOTSPOT_ALPHABET) for _ in range(12))
+    return "-".join(letters[i:i + 4] for i in range(0, 12, 4))
+
+
+def hotspot_password(data_dir: Path) -> str:
+    """The hotspot's WPA2 password, made once and kept (a file that is missing or does not
+    hold one gets a new one)."""
+    path = Path(data_dir) / HOTSPOT_FILE
+    try:
+        kept = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        kept = ""
+    if 8 <= len(kept) <= 63 and kept.isascii() and kept.isprintable():
+        return kept
+    made = make_hotspot_password()
+    write_private(path, made.encode())
+    return made

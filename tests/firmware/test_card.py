@@ -94,14 +94,18 @@ def test_card_command_names_the_port_the_table_runs_on(tmp_path, capsys):
 @pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
                     reason="/usr/bin/chromium is not installed (apt-get install chromium)")
 @pytest.mark.parametrize("paper", ["A4", "Letter"])
-def test_card_prints_on_one_page_with_both_codes(tmp_path, paper):
+@pytest.mark.parametrize("hotspot", [False, True])
+def test_card_prints_on_one_page_with_both_codes(tmp_path, paper, hotspot):
     """The longest Wi-Fi the config takes (a 32-byte name, a 63-character password) and a long
-    address: both codes and their words on one A4 or Letter page, printed by chromium."""
+    address: both codes and their words on one A4 or Letter page, printed by chromium; with the
+    hotspot too, all four codes."""
     from playwright.sync_api import sync_playwright
     from firmware.card import card_html
     wifi = WiFi(ssid="Parlour-Table-in-the-Long-Room-1", password="p" * 63)
     html = tmp_path / "card.html"
-    html.write_text(card_html("http://parlour-table-in-the-long-room.local:65535/", wifi))
+    html.write_text(card_html("http://parlour-table-in-the-long-room.local:65535/", wifi,
+                              hotspot=(WiFi("Parlour-" + "x" * 24, "k7mp-2xqa-rj9c"),
+                                       "http://10.42.0.1:65535/") if hotspot else None))
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
                                              args=["--no-sandbox"])

@@ -1,0 +1,1 @@
+"""The box's own network: NetworkManager's commands (nmcli) and the hotspot fallback."""

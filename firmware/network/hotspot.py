@@ -1,0 +1,196 @@
+"""The hotspot fallback: a table away from home Wi-Fi still has a network.
+
+After boot the box waits `after` seconds for NetworkManager to join a network it knows (Wi-Fi
+or a cable). If none answers, it opens its own WPA2 access point ("Parlour-xxxx", its password
+kept in the data directory and shown in the OLED's Wi-Fi menu and on the join card), and the
+phones join that. A signed-in phone can then add a home network: the box leaves its hotspot to
+join it, and comes back to the hotspot within a minute if it cannot (the OLED says why).
+
+Everything runs on the `network` thread; the device loop and the web requests only read
+`status()` (and `version`, which grows with every change) and never wait for NetworkManager.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from firmware.config import password_problem
+from firmware.network import nmcli
+
+log = logging.getLogger("parlour.network")
+CHECK_SECONDS = 5.0                  # how often the thread looks at NetworkManager
+TIMEOUT = 15.0                       # for any nmcli command but joining
+
+
+@dataclass(frozen=True)
+class HotspotSettings:
+    ssid: str
+    password: str
+    interface: str = "wlan0"
+    after: float = 60.0              # seconds after start with no known network
+
+
+def network_name_problem(ssid: str) -> str:
+    """Why `ssid` cannot be a Wi-Fi network's name; "" if it can."""
+    if not ssid.strip():
+        return "Type the network's name."
+    if len(ssid.encode()) > 32:
+        return "A Wi-Fi network's name is at most 32 bytes."
+    if not ssid.isprintable():
+        return "A Wi-Fi network's name has no line breaks or control characters."
+    return ""
+
+
+class Hotspot:
+    """Watches for a known network and opens the hotspot when none comes (see the module)."""
+
+    def __init__(self, settings: HotspotSettings, *, port: int,
+                 lan_address: Callable[[], str], run: nmcli.Runner = nmcli.run_nmcli,
+                 clock: Callable[[], float] = time.monotonic):
+        self.settings, self.port, self.lan_address = settings, port, lan_address
+        self.run, self.clock = run, clock
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._wake = threading.Event()           # a phone added a network: look now
+        self._thread: threading.Thread | None = None
+        self._joining: tuple[str, str] | None = None
+        self.version = 0
+        self._status: dict[str, Any] = {"mode": "looking", "network": "", "message": "",
+                                        "url": self.lan_url()}
+        self._since = clock()
+
+    # -- what the OLED and the phones read ------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """{"mode": "looking" | "home" | "hotspot" | "joining", "network": the network the box
+        is on, "hotspot": {"ssid", "password"}, "url": the address phones open now,
+        "message": the last thing worth saying, "version"}."""
+        with self._lock:
+            return {**self._status, "version": self.version,
+                    "hotspot": {"ssid": self.settings.ssid,
+                                "password": self.settings.password}}
+
+    def _set(self, **changes: Any) -> None:
+        with self._lock:
+            if all(self._status.get(k) == v for k, v in changes.items()):
+                return
+            self._status.update(changes)
+            self.version += 1
+        log.info("network: %s", {k: v for k, v in changes.items() if k != "url"})
+
+    def lan_url(self) -> str:
+        return f"http://{self.lan_address()}:{self.port}/"
+
+    @property
+    def hotspot_url(self) -> str:
+        return f"http://{nmcli.HOTSPOT_ADDRESS}:{self.port}/"
+
+    # -- the thread ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._watch, name="network", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=nmcli.JOIN_SECONDS + 5)
+
+    def _watch(self) -> None:
+        failures = 0
+        while not self._stop.is_set():
+            try:
+                self.check()
+                failures = 0
+            except Exception as err:  # noqa: BLE001 - logged; the table plays on regardless
+                failures += 1
+                log.exception("network: %s: %s (looking again)", type(err).__name__, err)
+            self._wake.wait(CHECK_SECONDS * min(2 ** failures, 12))
+            self._wake.clear()
+
+    def check(self) -> None:
+        """One look: note a known network, or open the hotspot when none came in time, or
+        join the network a phone added."""
+        if self._joining is not None:
+            self._join(*self._joining)
+            return
+        mode = self._status["mode"]
+        if mode == "hotspot":
+            return                  # it stays until a phone adds a network or the box restarts
+        code, out = self.run(nmcli.ACTIVE, TIMEOUT)
+        known = nmcli.active_known(out) if code == 0 else None
+        if known is not None:
+            self._since = self.clock()
+            self._set(mode="home", network=known, url=self.lan_url())
+        elif mode == "home":                                     # lost it: wait once more
+            self._since = self.clock()
+            self._set(mode="looking", network="")
+        elif self.clock() - self._since >= self.settings.after:
+            self._open_hotspot(f"No known Wi-Fi in {self.settings.after:.0f} s")
+
+    def _open_hotspot(self, why: str) -> bool:
+        s = self.settings
+        code, out = self.run(nmcli.CONNECTIONS, TIMEOUT)
+        exists = code == 0 and nmcli.HOTSPOT in out.splitlines()
+        args = nmcli.modify_hotspot(s.ssid, s.password, s.interface) if exists \
+            else nmcli.add_hotspot(s.ssid, s.password, s.interface)
+        code, out = self.run(args, TIMEOUT)
+        if code == 0:
+            code, out = self.run(nmcli.up(nmcli.HOTSPOT), nmcli.JOIN_SECONDS + 5)
+        if code != 0:
+            log.error("network: the hotspot did not open (nmcli %d: %s)", code, out)
+            self._set(message=f"The hotspot did not open: {out[:80]}")
+            return False
+        log.info("network: %s: the hotspot %s is open", why, s.ssid)
+        self._set(mode="hotspot", network=s.ssid, url=self.hotspot_url,
+                  message=f"{why}: hotspot {s.ssid} is on")
+        return True
+
+    # -- a phone adds a network -----------------------------------------------------------
+
+    def add_home(self, ssid: str, password: str) -> str:
+        """Join `ssid` (from a signed-in phone); the words to show there. ValueError with the
+        reason for a name or password that cannot be one. The joining is done on the
+        network thread."""
+        problem = network_name_problem(ssid) or (
+            password_problem(password, "WPA") if password else "")
+        if problem:
+            raise ValueError(problem if problem.endswith(".") else problem[0].upper()
+                             + problem[1:] + ".")
+        self._joining = (ssid, password)
+        self._set(mode="joining", message=f"Joining {ssid}")
+        self._wake.set()
+        if self._thread is None:
+            return f"Joining {ssid}."
+        return (f"Joining {ssid}: this phone loses the table for a moment. Join {ssid} too, "
+                f"then open http://{self._hostname()}.local:{self.port}/. If the box cannot "
+                f"join, its hotspot {self.settings.ssid} comes back within a minute.")
+
+    def _hostname(self) -> str:
+        import socket
+        return socket.gethostname() or "parlour"
+
+    def _join(self, ssid: str, password: str) -> None:
+        self._joining = None
+        name = nmcli.HOME_PREFIX + ssid
+        s = self.settings
+        self.run(nmcli.delete(name), TIMEOUT)                 # an older try by the same name
+        code, out = self.run(nmcli.add_home(ssid, password, s.interface), TIMEOUT)
+        if code == 0:
+            self.run(nmcli.down(nmcli.HOTSPOT), TIMEOUT)
+            code, out = self.run(nmcli.up(name), nmcli.JOIN_SECONDS + 5)
+        if code == 0:
+            self._since = self.clock()
+            self._set(mode="home", network=name, url=self.lan_url(),
+                      message=f"Joined {ssid}")
+            return
+        log.error("network: could not join %s (nmcli %d: %s)", ssid, code, out)
+        self.run(nmcli.delete(name), TIMEOUT)      # a wrong password is not tried at every boot
+        if not self._open_hotspot(f"Could not join {ssid}"):
+            self._set(mode="looking", message=f"Could not join {ssid}")

@@ -1,0 +1,95 @@
+"""NetworkManager through its command line, as Raspberry Pi OS (Bookworm, Trixie) ships it.
+
+Each command is built as an argument list (what the tests check) and run by an injected
+runner, so nothing here touches a laptop's network. The hotspot is a WPA2 (RSN, CCMP only)
+access point in NetworkManager's "shared" mode: it hands out addresses from 10.42.0.0/24 and the
+box is 10.42.0.1.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+
+HOTSPOT = "parlour-hotspot"          # the connection's name in NetworkManager
+HOTSPOT_ADDRESS = "10.42.0.1"        # the box, in NetworkManager's shared mode
+HOME_PREFIX = "Parlour: "            # a network added from a phone: "Parlour: <ssid>"
+JOIN_SECONDS = 40                    # how long `connection up` may take to join
+KNOWN_TYPES = ("802-11-wireless", "802-3-ethernet")
+
+Runner = Callable[[list[str], float], tuple[int, str]]    # (arguments, timeout) -> (code, words)
+
+
+def run_nmcli(args: list[str], timeout: float) -> tuple[int, str]:
+    """Run `nmcli args`; (exit code, what it printed). A missing nmcli is code 127."""
+    try:
+        done = subprocess.run(["nmcli", *args], capture_output=True, text=True, timeout=timeout,
+                              check=False)
+    except FileNotFoundError:
+        return 127, "nmcli is not installed (NetworkManager)"
+    except subprocess.TimeoutExpired:
+        return 124, f"nmcli gave no answer in {timeout:.0f} s"
+    return done.returncode, (done.stdout + done.stderr).strip()
+
+
+def _wpa2(password: str) -> list[str]:
+    return ["wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.proto", "rsn",
+            "wifi-sec.pairwise", "ccmp", "wifi-sec.group", "ccmp", "wifi-sec.psk", password]
+
+
+def hotspot_properties(ssid: str, password: str, interface: str) -> list[str]:
+    """The hotspot's settings: an access point on 2.4 GHz (every phone sees it), addresses
+    shared from the box, WPA2 only, started by Parlour and never by NetworkManager itself."""
+    return ["connection.interface-name", interface, "connection.autoconnect", "no",
+            "802-11-wireless.ssid", ssid, "802-11-wireless.mode", "ap",
+            "802-11-wireless.band", "bg", "ipv4.method", "shared", "ipv6.method", "ignore",
+            *_wpa2(password)]
+
+
+def add_hotspot(ssid: str, password: str, interface: str) -> list[str]:
+    return ["connection", "add", "type", "wifi", "con-name", HOTSPOT, "ifname", interface,
+            "ssid", ssid, *hotspot_properties(ssid, password, interface)]
+
+
+def modify_hotspot(ssid: str, password: str, interface: str) -> list[str]:
+    return ["connection", "modify", HOTSPOT, *hotspot_properties(ssid, password, interface)]
+
+
+def add_home(ssid: str, password: str, interface: str) -> list[str]:
+    """A home network: joined by NetworkManager at every boot from now on, before the hotspot
+    is ever needed (an open network when `password` is empty)."""
+    security = ["wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.psk", password] if password else []
+    return ["connection", "add", "type", "wifi", "con-name", HOME_PREFIX + ssid,
+            "ifname", interface, "ssid", ssid, "connection.autoconnect", "yes",
+            "connection.autoconnect-priority", "10", *security]
+
+
+def up(name: str) -> list[str]:
+    return ["--wait", str(JOIN_SECONDS), "connection", "up", "id", name]
+
+
+def down(name: str) -> list[str]:
+    return ["connection", "down", "id", name]
+
+
+def delete(name: str) -> list[str]:
+    return ["connection", "delete", "id", name]
+
+
+CONNECTIONS = ["-t", "-f", "NAME", "connection", "show"]
+ACTIVE = ["-t", "-f", "NAME,TYPE", "connection", "show", "--active"]
+
+
+def terse_fields(line: str) -> list[str]:
+    """One line of `nmcli -t` output, split at the colons it does not escape."""
+    return [re.sub(r"\\(.)", r"\1", part) for part in re.split(r"(?<!\\):", line)]
+
+
+def active_known(output: str) -> str | None:
+    """The name of an active Wi-Fi or wired connection other than the hotspot, if any."""
+    for line in output.splitlines():
+        fields = terse_fields(line)
+        if len(fields) == 2 and fields[1] in KNOWN_TYPES and fields[0] != HOTSPOT:
+            return fields[0]
+    return None

@@ -1,0 +1,300 @@
+"""The hotspot fallback: the NetworkManager commands the box runs (checked as nmcli arguments),
+when it opens its own Wi-Fi, how a phone's home network is joined (or not), the password kept
+in the data directory, the OLED, the phone page and the join card with both networks."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from fakes import FakeClock
+from firmware.card import card_html, wifi_text
+from firmware.config import WiFi, parse_config, ConfigError
+from firmware.datadir import keys
+from firmware.network import nmcli
+from firmware.network.hotspot import Hotspot, HotspotSettings
+from firmware.oled.screens import qr_matrix
+
+SETTINGS = HotspotSettings(ssid="Parlour-ab12", password="k7mp-2xqa-rj9c", after=60)
+
+
+class FakeNetworkManager:
+    """Answers nmcli as NetworkManager would, from a little state; records every command."""
+
+    def __init__(self, active: str = "lo:loopback\n", fail_join: bool = False):
+        self.active, self.fail_join = active, fail_join
+        self.profiles: list[str] = []
+        self.commands: list[list[str]] = []
+
+    def __call__(self, args: list[str], timeout: float) -> tuple[int, str]:
+        self.commands.append(args)
+        if args == nmcli.ACTIVE:
+            return 0, self.active
+        if args == nmcli.CONNECTIONS:
+            return 0, "\n".join(self.profiles)
+        if args[:2] == ["connection", "add"]:
+            self.profiles.append(args[args.index("con-name") + 1])
+        if args[:2] == ["connection", "delete"]:
+            if args[-1] not in self.profiles:
+                return 10, f"Error: unknown connection '{args[-1]}'."
+            self.profiles.remove(args[-1])
+        if args[2:4] == ["connection", "up"]:
+            if args[-1] != nmcli.HOTSPOT and self.fail_join:
+                return 4, "Error: Connection activation failed: Secrets were required"
+            kind = "802-11-wireless"
+            self.active = f"{args[-1].replace(':', chr(92) + ':')}:{kind}\n"
+        return 0, ""
+
+
+def hotspot(nm, clock) -> Hotspot:
+    return Hotspot(SETTINGS, port=8080, lan_address=lambda: "192.168.1.20", run=nm, clock=clock)
+
+
+def test_network_hotspot_is_a_wpa2_access_point_that_nm_never_starts_by_itself():
+    args = nmcli.add_hotspot("Parlour-ab12", "k7mp-2xqa-rj9c", "wlan0")
+    assert args[:8] == ["connection", "add", "type", "wifi", "con-name", "parlour-hotspot",
+                        "ifname", "wlan0"]
+    props = dict(zip(args[10::2], args[11::2]))
+    assert args[8:10] == ["ssid", "Parlour-ab12"]
+    assert props == {
+        "connection.interface-name": "wlan0", "connection.autoconnect": "no",
+        "802-11-wireless.ssid": "Parlour-ab12", "802-11-wireless.mode": "ap",
+        "802-11-wireless.band": "bg", "ipv4.method": "shared", "ipv6.method": "ignore",
+        "wifi-sec.key-mgmt": "wpa-psk", "wifi-sec.proto": "rsn",
+        "wifi-sec.pairwise": "ccmp", "wifi-sec.group": "ccmp",
+        "wifi-sec.psk": "k7mp-2xqa-rj9c"}
+    modify = nmcli.modify_hotspot("Parlour-ab12", "new-pass-word", "wlan1")
+    assert modify[:3] == ["connection", "modify", "parlour-hotspot"]
+    assert dict(zip(modify[3::2], modify[4::2]))["wifi-sec.psk"] == "new-pass-word"
+
+
+def test_network_home_network_joins_at_every_boot_before_the_hotspot():
+    args = nmcli.add_home("Our House", "correct horse", "wlan0")
+    assert args[:10] == ["connection", "add", "type", "wifi", "con-name", "Parlour: Our House",
+                         "ifname", "wlan0", "ssid", "Our House"]
+    props = dict(zip(args[10::2], args[11::2]))
+    assert props == {"connection.autoconnect": "yes", "connection.autoconnect-priority": "10",
+                     "wifi-sec.key-mgmt": "wpa-psk", "wifi-sec.psk": "correct horse"}
+    assert "wifi-sec.psk" not in nmcli.add_home("Café", "", "wlan0")          # an open one
+
+
+def test_network_reads_nmcli_terse_output_with_escaped_colons():
+    assert nmcli.terse_fields(r"Tea\:Room:802-11-wireless") == ["Tea:Room", "802-11-wireless"]
+    assert nmcli.active_known("lo:loopback\nparlour-hotspot:802-11-wireless\n") is None
+    assert nmcli.active_known("lo:loopback\nWired connection 1:802-3-ethernet\n") == \
+        "Wired connection 1"
+
+
+def test_network_opens_the_hotspot_only_when_no_known_network_came_in_time():
+    nm, clock = FakeNetworkManager(), FakeClock()
+    box = hotspot(nm, clock)
+    box.check()
+    clock.advance(59)
+    box.check()
+    assert box.status()["mode"] == "looking" and not any("add" in c for c in nm.commands)
+    clock.advance(1)
+    box.check()
+    status = box.status()
+    assert status["mode"] == "hotspot" and status["url"] == "http://10.42.0.1:8080/"
+    assert status["hotspot"] == {"ssid": "Parlour-ab12", "password": "k7mp-2xqa-rj9c"}
+    assert nmcli.add_hotspot("Parlour-ab12", "k7mp-2xqa-rj9c", "wlan0") in nm.commands
+    assert nm.commands[-1] == nmcli.up(nmcli.HOTSPOT)
+    assert "No known Wi-Fi in 60 s" in status["message"]
+    version = status["version"]
+    box.check()                                   # it stays up: nothing more is run
+    assert box.status()["version"] == version and nm.commands[-1] == nmcli.up(nmcli.HOTSPOT)
+
+
+def test_network_a_known_network_means_no_hotspot_ever():
+    nm, clock = FakeNetworkManager("lo:loopback\nOur House:802-11-wireless\n"), FakeClock()
+    box = hotspot(nm, clock)
+    for _ in range(5):
+        box.check()
+        clock.advance(30)
+    assert box.status()["mode"] == "home" and box.status()["network"] == "Our House"
+    assert box.status()["url"] == "http://192.168.1.20:8080/"
+    assert all(c == nmcli.ACTIVE for c in nm.commands)
+
+
+def test_network_second_start_modifies_the_kept_hotspot_rather_than_adding_another():
+    nm, clock = FakeNetworkManager(), FakeClock()
+    nm.profiles.append(nmcli.HOTSPOT)
+    box = hotspot(nm, clock)
+    clock.advance(61)
+    box.check()
+    assert nmcli.modify_hotspot("Parlour-ab12", "k7mp-2xqa-rj9c", "wlan0") in nm.commands
+    assert nm.profiles == [nmcli.HOTSPOT]
+
+
+def test_network_a_phone_adds_home_and_the_box_leaves_its_hotspot_for_it():
+    nm, clock = FakeNetworkManager(), FakeClock()
+    box = hotspot(nm, clock)
+    clock.advance(61)
+    box.check()
+    words = box.add_home("Our House", "correct horse")
+    assert "Joining Our House" in words and box.status()["mode"] == "joining"
+    nm.commands.clear()
+    box.check()
+    assert nm.commands == [nmcli.delete("Parlour: Our House"),
+                           nmcli.add_home("Our House", "correct horse", "wlan0"),
+                           nmcli.down(nmcli.HOTSPOT), nmcli.up("Parlour: Our House")]
+    status = box.status()
+    assert status["mode"] == "home" and status["message"] == "Joined Our House"
+    assert status["url"] == "http://192.168.1.20:8080/"
+
+
+def test_network_a_wrong_password_brings_the_hotspot_back_and_forgets_the_network():
+    nm, clock = FakeNetworkManager(fail_join=True), FakeClock()
+    box = hotspot(nm, clock)
+    clock.advance(61)
+    box.check()
+    box.add_home("Our House", "wrong password")
+    box.check()
+    assert nm.commands[-5:] == [
+        nmcli.up("Parlour: Our House"), nmcli.delete("Parlour: Our House"), nmcli.CONNECTIONS,
+        nmcli.modify_hotspot("Parlour-ab12", "k7mp-2xqa-rj9c", "wlan0"), nmcli.up(nmcli.HOTSPOT)]
+    assert "Parlour: Our House" not in nm.profiles
+    status = box.status()
+    assert status["mode"] == "hotspot" and status["message"].startswith("Could not join Our House")
+
+
+@pytest.mark.parametrize("ssid, password, reason", [
+    ("", "correct horse", "Type the network's name."),
+    ("a" * 33, "correct horse", "at most 32 bytes"),
+    ("Our\nHouse", "correct horse", "no line breaks"),
+    ("Our House", "short", "8 to 63 printable ASCII characters"),
+    ("Our House", "x" * 64, "8 to 63 printable ASCII characters"),
+])
+def test_network_a_name_or_password_that_cannot_be_is_refused_and_nothing_runs(ssid, password,
+                                                                               reason):
+    nm = FakeNetworkManager()
+    box = hotspot(nm, FakeClock())
+    with pytest.raises(ValueError, match=re.escape(reason)):
+        box.add_home(ssid, password)
+    assert box.status()["mode"] == "looking" and nm.commands == []
+
+
+def test_network_hotspot_password_is_made_once_and_kept_private(tmp_path):
+    made = keys.hotspot_password(tmp_path)
+    assert re.fullmatch(r"[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}", made)
+    assert not set(made) & set("01ilo")                         # nothing to misread
+    assert keys.hotspot_password(tmp_path) == made
+    assert os.stat(tmp_path / "hotspot-password").st_mode & 0o777 == 0o600
+    (tmp_path / "hotspot-password").write_text("short")         # not a WPA2 passphrase
+    assert keys.hotspot_password(tmp_path) != "short"
+    assert len({keys.make_hotspot_password() for _ in range(50)}) == 50
+
+
+def test_network_config_hotspot_section_is_checked():
+    assert parse_config({}).hotspot.mode == "auto"
+    config = parse_config({"hotspot": {"mode": "off", "after": 30, "name": "Games night"}})
+    assert (config.hotspot.mode, config.hotspot.after, config.hotspot.name) == \
+        ("off", 30.0, "Games night")
+    for bad, words in [({"mode": "always"}, "expected one of auto, off"),
+                       ({"after": 5}, "10-3600 seconds"),
+                       ({"name": "a\nb"}, "at most 32 bytes on one line"),
+                       ({"interface": "wlan0; rm"}, "an interface name")]:
+        with pytest.raises(ConfigError, match=re.escape(words)):
+            parse_config({"hotspot": bad})
+
+
+def _modules(svg: str, border: int = 2) -> set[tuple[int, int]]:
+    return {(int(y) - border, int(x) - border)
+            for x, y in re.findall(r"M(\d+),(\d+)H\d+V\d+H\d+z", svg)}
+
+
+def _dark(data: str) -> set[tuple[int, int]]:
+    return {(r, c) for r, row in enumerate(qr_matrix(data)) for c, on in enumerate(row) if on}
+
+
+def test_network_join_card_has_codes_for_both_networks():
+    home = WiFi("Our House", "correct horse")
+    hotspot_wifi = WiFi("Parlour-ab12", "k7mp-2xqa-rj9c")
+    page = card_html("http://192.168.1.20:8080/", home,
+                     hotspot=(hotspot_wifi, "http://10.42.0.1:8080/"))
+    codes = [_modules(svg) for svg in re.findall(r"<svg .*?</svg>", page, re.S)]
+    assert codes == [_dark(wifi_text(home)), _dark("http://192.168.1.20:8080/"),
+                     _dark("WIFI:T:WPA;S:Parlour-ab12;P:k7mp-2xqa-rj9c;;"),
+                     _dark("http://10.42.0.1:8080/")]
+    assert "Password: <b>k7mp-2xqa-rj9c</b>" in page and "At home" in page
+    assert "Anywhere else: the box&#x27;s own Wi-Fi" in page
+    alone = card_html("http://192.168.1.20:8080/", home)
+    assert alone.count("<svg ") == 2 and "At home" not in alone and "own Wi-Fi" not in alone
+
+
+def test_network_card_command_adds_the_hotspot_from_the_data_dir(tmp_path, capsys):
+    from firmware.cli import main
+    out = tmp_path / "card.html"
+    data = tmp_path / "data"
+    data.mkdir()
+    assert main(["card", "--hotspot", "--data-dir", str(data), "--port", "9000",
+                 "--out", str(out)]) == 0
+    password = (data / "hotspot-password").read_text()
+    page = out.read_text()
+    assert f"Password: <b>{password}</b>" in page and "http://10.42.0.1:9000/" in page
+    ssid = "Parlour-" + (data / "table-id").read_text()[:4]
+    assert ssid in page and f"and the hotspot {ssid}" in capsys.readouterr().out
+
+
+class ChangingNetwork:
+    """A network object as the controller sees it: a status and its version."""
+
+    def __init__(self, status: dict):
+        self.version, self._status = 1, status
+
+    def status(self) -> dict:
+        return {**self._status, "version": self.version,
+                "hotspot": {"ssid": "Parlour-ab12", "password": "k7mp-2xqa-rj9c"}}
+
+    def change(self, **changes) -> None:
+        self._status.update(changes)
+        self.version += 1
+
+
+def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(session, clock):
+    from firmware.controller import Controller
+    from firmware.oled import screens
+    from test_controller import press
+    box = Controller(session, seats=4, clock=clock, url="http://192.168.1.20:8080/")
+    box.wifi = WiFi("Our House", "correct horse")
+    network = ChangingNetwork({"mode": "looking", "network": "", "message": "",
+                               "url": "http://192.168.1.20:8080/"})
+    box.network = network
+    box.attach()
+    try:
+        box.update()
+        assert box.wifi.ssid == "Our House" and box.flash_text == ""
+        network.change(mode="hotspot", network="Parlour-ab12", url="http://10.42.0.1:8080/",
+                       message="No known Wi-Fi in 60 s: hotspot Parlour-ab12 is on")
+        box.update()
+        assert box.wifi == WiFi("Parlour-ab12", "k7mp-2xqa-rj9c")
+        assert box.url == "http://10.42.0.1:8080/" and "hotspot Parlour-ab12 is on" in \
+            box.flash_text
+        press(box, "menu")
+        assert "Wi-Fi" in box.menu_items
+        press(box, "turn", detents=box.menu_items.index("Wi-Fi"))
+        press(box, "press")
+        assert box.screen == "wifi"
+        box.flash_text = ""
+        assert box.render().tobytes() == screens.message(
+            "Wi-Fi Parlour-ab12", "k7mp-2xqa-rj9c",
+            "password, then open 10.42.0.1:8080").tobytes()
+        network.change(mode="home", network="Parlour: Our House", message="Joined Our House",
+                       url="http://192.168.1.31:8080/")
+        box.update()
+        assert box.wifi == WiFi("Our House", "correct horse")
+        assert box.url == "http://192.168.1.31:8080/" and box.flash_text == "Joined Our House"
+    finally:
+        box.close()
+
+
+def test_network_menu_has_no_wifi_where_the_box_does_not_manage_it(session, clock):
+    from firmware.controller import Controller
+    from test_controller import press
+    box = Controller(session, seats=4, clock=clock)
+    box.attach()
+    press(box, "menu")
+    assert "Wi-Fi" not in box.menu_items
+    box.close()
