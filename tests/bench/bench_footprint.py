@@ -1,6 +1,8 @@
 """Footprint of `parlour run --sim`: start-up to the first /api/state answer, resident memory
-(VmRSS) after start and after 1,000 events, and CPU while idle (utime + stime from
-/proc/<pid>/stat over a quiet window, no phone connected)."""
+(VmRSS) after start and after 1,000 events, CPU while idle (utime + stime from
+/proc/<pid>/stat over a quiet window, no phone connected), and the whole box's memory (every
+process: the program, the chances worker, the resource tracker; RSS and PSS) idle and after a
+six-player game watched live by six phones."""
 
 from __future__ import annotations
 
@@ -9,10 +11,34 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_web import Streams
 from common import Client, Server, summary
 
 EVENTS = 1000
 GAME = {"game": "kat-en-muis", "players": ["Ann", "Ben"]}
+SIX = {"game": "cats-and-dogs", "players": ["Ann", "Ben", "Cy", "Di", "Ed", "Flo"]}
+ZERO_2W_MIB = 512
+ZERO_2W_OS_MIB = (110, 140)     # Raspberry Pi OS Lite at idle plus the GPU's share, on paper
+
+
+def six_phone_game(server: Server) -> dict:
+    """A six-player game to its end through the API, six phones' live streams open (each from
+    its own address) and every state delivered to all six; the box's memory then."""
+    streams = Streams(server.port, 6)
+    client = Client(server.port)
+    try:
+        snap = client.control("new-game", SIX)
+        events = 1
+        while snap["phase"] != "over" and events < 2000:
+            snap = client.control("roll")
+            events += 1
+            if streams.wait(snap["version"], timeout=20) is None:
+                raise RuntimeError(f"a phone missed a state: {streams.errors[:3]}")
+        time.sleep(2.0)                     # the chances worker's last answers
+        return {"events": events, **server.box_memory_mib()}
+    finally:
+        client.close()
+        streams.close()
 
 
 def run(quick: bool = False) -> dict:
@@ -27,6 +53,10 @@ def run(quick: bool = False) -> dict:
                 startup.append(server.ready_seconds)
                 time.sleep(0.5)
                 rss_start.append(server.rss_kib())
+                if i == 0:
+                    time.sleep(3.0)                 # the chances worker is up
+                    out["box_idle"] = server.box_memory_mib()
+                    out["box_after_six_phone_game"] = six_phone_game(server)
                 if i < starts - 1:
                     continue
                 # The last start also measures idle CPU, then memory after many events.
@@ -59,6 +89,9 @@ def run(quick: bool = False) -> dict:
                 })
             finally:
                 server.stop()
+    peak = out["box_after_six_phone_game"]["pss_mib"]
+    out["zero_2w_free_mib_after_game"] = [round(ZERO_2W_MIB - os - peak) for os in
+                                          reversed(ZERO_2W_OS_MIB)]
     out["startup_s"] = summary(startup)
     out["rss_mib_after_start"] = summary([r / 1024 for r in rss_start], digits=1)
     return out

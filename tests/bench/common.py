@@ -135,6 +135,40 @@ class Server(SimulatedTable):
                 return int(line.split()[1])
         return 0
 
+    def processes(self) -> list[int]:
+        """The program and every process under it (the chances worker, the resource tracker)."""
+        children: dict[int, list[int]] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    continue
+                children.setdefault(ppid, []).append(int(entry.name))
+        found, todo = [], [self.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+        return found
+
+    def box_memory_mib(self) -> dict:
+        """RSS and PSS (shared pages split between their users) of all the box's processes,
+        from /proc/<pid>/smaps_rollup; PSS is what they cost the machine together."""
+        totals = {"rss": 0, "pss": 0}
+        pids = self.processes()
+        for pid in pids:
+            try:
+                lines = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                key = line.split(":")[0].lower()
+                if key in totals:
+                    totals[key] += int(line.split()[1])
+        return {"processes": len(pids), "rss_mib": round(totals["rss"] / 1024, 1),
+                "pss_mib": round(totals["pss"] / 1024, 1)}
+
     def cpu_seconds(self) -> float:
         """utime + stime of the process (all its threads), in seconds."""
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()

@@ -148,6 +148,18 @@ def rows(results: dict) -> list[tuple]:
         out.append((f"Resident memory after {f['events']} events, MiB",
                     f["rss_mib_after_events"], "", "", None, "",
                     ("footprint", "rss_mib_after_events")))
+        for key, words in (("box_idle", "idle"),
+                           ("box_after_six_phone_game", "after a 6-phone game")):
+            m = f.get(key)
+            if m:
+                out.append((f"Whole box ({m['processes']} processes), {words}: PSS, MiB",
+                            m["pss_mib"], f"RSS {m['rss_mib']}", "", None, "",
+                            ("footprint", key, "pss_mib")))
+        if f.get("zero_2w_free_mib_after_game"):
+            low, high = f["zero_2w_free_mib_after_game"]
+            out.append(("Zero 2 W (512 MB): left after the OS and that game, MiB", f"{low}-{high}",
+                        "on paper", "> 150", low > 150, "", ("footprint",
+                                                           "zero_2w_free_mib_after_game")))
         out.append((f"Idle CPU over {f['idle_window_s']:g} s, % of a core",
                     f["idle_cpu_percent_of_core"], "", "< 1", f["idle_cpu_percent_of_core"] < 1,
                     est(f["idle_cpu_percent_of_core"]), ("footprint", "idle_cpu_percent_of_core")))
