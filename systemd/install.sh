@@ -98,8 +98,11 @@ enable_i2c() {
 dtparam=i2c_arm_baudrate=400000'
     if [ ! -f "$ROOT$boot" ]; then
         say "no /boot/firmware/config.txt here: add $wanted to it yourself"
-    elif [ "$(grep -E "$i2c_lines" "$ROOT$boot")" = "$wanted" ]; then
-        kept "I2C on at 400 kHz in $boot"
+    elif grep -qE '^[[:space:]]*dtparam=i2c_arm=on' "$ROOT$boot" \
+            && [ "$(sed -n 's/.*i2c_arm_baudrate=\([0-9]*\).*/\1/p' "$ROOT$boot" | tail -n 1)" \
+                 -ge 400000 ] 2>/dev/null; then      # 400 kHz, or faster by the owner's choice
+        rate=$(sed -n 's/.*i2c_arm_baudrate=\([0-9]*\).*/\1/p' "$ROOT$boot" | tail -n 1)
+        kept "I2C on at $((rate / 1000)) kHz in $boot"
     else
         tmp=$(mktemp)
         grep -v -E "$i2c_lines" "$ROOT$boot" > "$tmp" || true

@@ -192,6 +192,14 @@ def test_install_replaces_an_old_i2c_line_and_a_slow_baud_rate(box):
     assert "100000" not in text and text.count("dtparam=i2c_arm") == 3   # 1 commented + 2
 
 
+def test_install_keeps_a_faster_bus_the_owner_chose(box):
+    faster = BOOKWORM_CONFIG_TXT + "dtparam=i2c_arm=on,i2c_arm_baudrate=1000000\n"
+    box.file("/boot/firmware/config.txt").write_text(faster)
+    result = box.run("install")
+    assert box.file("/boot/firmware/config.txt").read_text() == faster
+    assert "already so: I2C on at 1000 kHz" in result.stdout
+
+
 def test_install_refuses_32_bit_raspberry_pi_os_before_changing_anything(tmp_path):
     box = Box(tmp_path, arch="armhf")
     result = box.run("install")
