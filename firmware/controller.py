@@ -308,8 +308,7 @@ class Controller:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
         if event.kind in ("seat", "ignored") and event.seat is not None and \
-                self.pair_press is not None and self.pair_press(event.seat + 1):
-            self.show_flash(f"Phone paired with seat {event.seat + 1}", REFUSED_SECONDS)
+                self.pair_press is not None and self._pair(event.seat + 1):
             self._sync_controls()
             return
         if event.kind == "press" and self.flash_text and self.refusal_shown:
@@ -603,6 +602,18 @@ class Controller:
             else:
                 self._ask("End this game? It stops here, unfinished, with no winner, and "
                           "stays in the history.", "end game")
+
+    def _pair(self, button: int) -> bool:
+        """A seat press for a phone waiting to pair: True if it was that (paired, or refused
+        because the pairing could not be kept: the press is used up either way)."""
+        try:
+            if not self.pair_press(button):
+                return False
+        except ParlourError as err:                  # a full card: not paired, and said so
+            self.show_refusal(str(err))
+            return True
+        self.show_flash(f"Phone paired with seat {button}", REFUSED_SECONDS)
+        return True
 
     def _ask(self, question: str, action: str, detail: Any = None) -> None:
         self.confirm, self.confirm_yes = (question, action, detail), False

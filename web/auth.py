@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from flask import current_app, request, session
 
+from companion.errors import StoreError
 from web.errors import ApiError
 from web.keptfile import read_kept, token_digest, write_kept
 
@@ -98,12 +99,14 @@ class Logins:
         self._lock = threading.Lock()
 
     def start(self) -> str:
+        """A new login; StoreError (nothing changed) if it cannot be kept."""
         login = secrets.token_urlsafe(18)
         with self._lock:
+            before = OrderedDict(self._ids)
             self._ids[token_digest(login)] = None
             while len(self._ids) > self.limit:
                 self._ids.popitem(last=False)
-            self._keep()
+            self._keep(before, "this sign-in")
         return login
 
     def alive(self, login: object) -> bool:
@@ -111,15 +114,20 @@ class Logins:
             return isinstance(login, str) and token_digest(login) in self._ids
 
     def end(self, login: object) -> None:
+        """End a login for every copy of its cookie; StoreError (still signed in) if the
+        file cannot be written, so a sign-out is never lost at the next restart."""
         with self._lock:
-            if isinstance(login, str) and self._ids.pop(token_digest(login), "gone") is None:
-                self._keep()
+            if isinstance(login, str) and token_digest(login) in self._ids:
+                before = OrderedDict(self._ids)
+                del self._ids[token_digest(login)]
+                self._keep(before, "this sign-out")
 
-    def _keep(self) -> None:
+    def _keep(self, before: OrderedDict, what: str) -> None:
         try:
-            write_kept(self.path, list(self._ids))
-        except OSError as err:      # a full card: the login works until the next restart
-            log.warning("cannot keep the logins in %s: %s", self.path, err)
+            write_kept(self.path, list(self._ids), what)
+        except StoreError:
+            self._ids = before              # as it was: refused, not answered as done
+            raise
 
 
 def host_name(value: str) -> str:
@@ -219,9 +227,10 @@ def logged_in() -> bool:
 
 
 def log_in() -> None:
+    login = current_app.extensions["parlour"].logins.start()     # kept first, or refused
     session.clear()
     session["pin_ok"] = True
-    session["login"] = current_app.extensions["parlour"].logins.start()
+    session["login"] = login
     session["pin_mark"] = _pin_mark()
     session["csrf"] = secrets.token_urlsafe(24)   # a fresh token on every login
 

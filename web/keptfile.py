@@ -9,11 +9,16 @@ signs in again).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
+
+from companion.errors import StoreError, StoreFull
+
+NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
 
 
 def token_digest(token: str) -> str:
@@ -31,10 +36,19 @@ def read_kept(path: Path | None) -> Any:
         return None
 
 
-def write_kept(path: Path | None, data: Any) -> None:
-    """Replace the file with `data` as JSON, readable by this user only."""
-    if path is not None:
+def write_kept(path: Path | None, data: Any, what: str = "this change") -> None:
+    """Replace the file with `data` as JSON, readable by this user only. A write that fails
+    raises StoreFull (the card has no room: the same words as a game's event) or StoreError, so
+    the caller undoes the change it made in memory and nothing is answered as done."""
+    if path is None:
+        return
+    try:
         write_private(Path(path), json.dumps(data).encode())
+    except OSError as err:
+        if err.errno in NO_ROOM:
+            raise StoreFull(f"The SD card is full: {what} was not kept. Free some space and "
+                            "try again") from None
+        raise StoreError(f"cannot keep {what} in {path}: {err.strerror}") from None
 
 
 def write_private(path: Path, data: bytes) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.errors import StoreError
 from web.keptfile import read_kept, token_digest, write_kept
 
 PAIR_SECONDS = 30.0
@@ -55,8 +56,14 @@ class Pairings:
                 if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                 and 1 <= v <= 64}
 
-    def _save(self) -> None:
-        write_kept(self.path, {"paired": self._paired})
+    def _save(self, before: dict[str, int], what: str) -> None:
+        """Keep the pairings; if they cannot be kept, put them back as they were and raise
+        (StoreFull on a full card): a pairing is never answered as done and then lost."""
+        try:
+            write_kept(self.path, {"paired": self._paired}, what)
+        except StoreError:
+            self._paired = before
+            raise
 
     def ask(self, token: str) -> dict[str, Any]:
         """The phone asks to pair: it gets a short code (also shown on the OLED) and a deadline
@@ -81,11 +88,12 @@ class Pairings:
             request, self._request = self._request, None
             if request is None or self._clock() >= request.until:
                 return False
+            before = dict(self._paired)
             self._paired.pop(request.digest, None)
             while len(self._paired) >= MAX_PHONES:
                 del self._paired[next(iter(self._paired))]
             self._paired[request.digest] = button
-            self._save()
+            self._save(before, "this pairing")
         if self.on_paired is not None:
             self.on_paired(button)
         return True
@@ -112,9 +120,10 @@ class Pairings:
         with self._lock:
             if self._request is not None and self._request.digest == digest:
                 self._request = None
+            before = dict(self._paired)
             found = self._paired.pop(digest, None) is not None
             if found:
-                self._save()
+                self._save(before, "this unpairing")
         return found
 
 

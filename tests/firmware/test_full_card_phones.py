@@ -1,0 +1,111 @@
+"""Attack 11, a full card: a pairing, a sign-in and a sign-out change kept state, so each is
+kept before it is answered, or refused with the full-card words and nothing changed (before,
+they were answered as done and lost at the next restart: a signed-out cookie worked again)."""
+
+from __future__ import annotations
+
+import errno
+import re
+
+import pytest
+
+from fakes import cookie_value, give_cookie
+from firmware.datadir.phones import phone_options
+from test_controller import press
+from test_phones import wired
+from web import create_app, keptfile
+
+FULL = "The SD card is full"
+
+
+@pytest.fixture
+def card(monkeypatch):
+    """`card.full = True` and every kept file's write fails as on a full SD card."""
+    real = keptfile.write_private
+
+    class Card:
+        full = False
+
+    def write(path, data):
+        if Card.full:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(keptfile, "write_private", write)
+    return Card
+
+
+def _csrf(client) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', client.get("/").get_data(as_text=True))[1]
+
+
+def _signed_in(client) -> bool:
+    return 'id="logout"' in client.get("/").get_data(as_text=True)
+
+
+def _app(session, tmp_path):
+    return create_app(session, pin="2468", test_config={"TESTING": True},
+                      **phone_options(tmp_path))
+
+
+def test_full_card_refuses_a_sign_in_rather_than_lose_it(session, tmp_path, card):
+    phone = _app(session, tmp_path).test_client()
+    card.full = True
+    answer = phone.post("/api/login", json={"pin": "2468"})
+    assert answer.status_code == 507 and answer.get_json()["error"].startswith(
+        f"{FULL}: this sign-in was not kept")
+    assert not _signed_in(phone)                          # no half sign-in in the cookie
+    form = phone.post("/control/login", data={"pin": "2468", "csrf": _csrf(phone)},
+                      headers={"Accept": "application/json"})
+    assert form.status_code == 507 and not _signed_in(phone)
+
+
+def test_full_card_refuses_a_sign_out_and_the_phone_stays_signed_in(session, tmp_path, card):
+    app = _app(session, tmp_path)
+    phone = app.test_client()
+    phone.post("/control/login", data={"pin": "2468", "csrf": _csrf(phone)})
+    assert _signed_in(phone)
+    cookie = cookie_value(phone, "parlour")
+    card.full = True
+    answer = phone.post("/api/logout")
+    assert answer.status_code == 507 and "this sign-out was not kept" in \
+        answer.get_json()["error"]
+    assert _signed_in(phone)                             # refused: nothing changed
+    card.full = False
+    restarted = _app(session, tmp_path).test_client()    # a restart: still the same answer
+    give_cookie(restarted, "parlour", cookie)
+    assert _signed_in(restarted)
+    assert restarted.post("/api/logout").status_code == 200
+    copy = _app(session, tmp_path).test_client()
+    give_cookie(copy, "parlour", cookie)
+    assert not _signed_in(copy)                          # ended for every copy, kept
+
+
+def test_full_card_refuses_a_pairing_on_the_box_and_says_so(session, tmp_path, clock, card):
+    c, app = wired(session, tmp_path, clock)
+    pairings = app.extensions["parlour"].pairings
+    pairings.ask("phone-token")
+    c.update()
+    press(c, "press")
+    press(c, "press")                                    # the join screen
+    card.full = True
+    press(c, "seat", seat=2)
+    assert c.view()["flash"].startswith(f"{FULL}: this pairing was not kept")
+    assert c.joined == [False] * 4                       # the press was the pairing's, refused
+    assert pairings.button("phone-token") is None
+    card.full = False
+    again = create_app(session, pin="2468", test_config={"TESTING": True},
+                       **phone_options(tmp_path)).extensions["parlour"].pairings
+    assert again.button("phone-token") is None           # nothing half-kept either
+
+
+def test_full_card_refuses_an_unpairing_and_the_phone_stays_paired(session, tmp_path, clock,
+                                                                   card):
+    c, app = wired(session, tmp_path, clock)
+    pairings = app.extensions["parlour"].pairings
+    pairings.ask("phone-token")
+    assert pairings.press(3)
+    card.full = True
+    with pytest.raises(Exception, match=f"{FULL}: this unpairing was not kept"):
+        pairings.forget("phone-token")
+    assert pairings.button("phone-token") == 3
