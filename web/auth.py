@@ -11,6 +11,7 @@ import logging
 import secrets
 import socket
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -29,6 +30,7 @@ PIN_HEADER = "X-Parlour-Pin"
 CSRF_HEADER = "X-Parlour-Csrf"
 MAX_ADDRESSES = 4096
 MAX_LOGINS = 512              # live logins kept; past that the oldest is logged out
+LOGIN_DAYS = 30               # a sign-in ends by itself this long after it began
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -88,30 +90,50 @@ class PinGuard:
 
 class Logins:
     """The live logins, by id. A cookie alone proves nothing once its id is gone (logging
-    out ends it for every copy of the cookie). With a `path` they are kept there (digests
-    only, 0600), so phones stay signed in across a restart."""
+    out ends it for every copy of the cookie, and a login ends by itself `days` after it
+    began). With a `path` they are kept there (digests and start times only, 0600), so phones
+    stay signed in across a restart."""
 
-    def __init__(self, path: Path | None = None, limit: int = MAX_LOGINS):
-        self.path, self.limit = path, limit
+    def __init__(self, path: Path | None = None, limit: int = MAX_LOGINS,
+                 days: float = LOGIN_DAYS, clock: Callable[[], float] = time.time):
+        self.path, self.limit, self.seconds, self._clock = path, limit, days * 86_400, clock
         kept = read_kept(path)
-        self._ids: OrderedDict[str, None] = OrderedDict.fromkeys(
-            d for d in (kept if isinstance(kept, list) else []) if isinstance(d, str))
+        now = clock()
+        migrated = isinstance(kept, list)           # an older Parlour kept ids alone
+        if migrated:
+            kept = {"logins": {d: now for d in kept}}
+        found = kept.get("logins") if isinstance(kept, dict) else None
+        self._ids: OrderedDict[str, float] = OrderedDict(
+            (d, float(t)) for d, t in (found.items() if isinstance(found, dict) else [])
+            if isinstance(d, str) and isinstance(t, (int, float)) and not isinstance(t, bool))
         self._lock = threading.Lock()
+        if migrated:                                # their days start now, and stay counted
+            try:
+                write_kept(path, {"logins": dict(self._ids)}, "the sign-ins")
+            except StoreError as err:
+                log.warning("%s (kept as they were)", err)
 
     def start(self) -> str:
         """A new login; StoreError (nothing changed) if it cannot be kept."""
         login = secrets.token_urlsafe(18)
         with self._lock:
             before = OrderedDict(self._ids)
-            self._ids[token_digest(login)] = None
+            now = self._clock()
+            for digest in [d for d, t in self._ids.items() if not self._fresh(t, now)]:
+                del self._ids[digest]                  # ended by age: forgotten now
+            self._ids[token_digest(login)] = now
             while len(self._ids) > self.limit:
                 self._ids.popitem(last=False)
             self._keep(before, "this sign-in")
         return login
 
+    def _fresh(self, started: float, now: float) -> bool:
+        return now - self.seconds < started <= now + 86_400     # a clock set back a day: fine
+
     def alive(self, login: object) -> bool:
         with self._lock:
-            return isinstance(login, str) and token_digest(login) in self._ids
+            started = self._ids.get(token_digest(login)) if isinstance(login, str) else None
+            return started is not None and self._fresh(started, self._clock())
 
     def end(self, login: object) -> None:
         """End a login for every copy of its cookie; StoreError (still signed in) if the
@@ -124,7 +146,7 @@ class Logins:
 
     def _keep(self, before: OrderedDict, what: str) -> None:
         try:
-            write_kept(self.path, list(self._ids), what)
+            write_kept(self.path, {"logins": dict(self._ids)}, what)
         except StoreError:
             self._ids = before              # as it was: refused, not answered as done
             raise

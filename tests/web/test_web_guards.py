@@ -184,3 +184,38 @@ def test_guards_non_ascii_csrf_token_is_a_4xx_not_a_traceback(client, logged_in,
     header = client.post("/api/control/undo", json={},
                          headers={"X-Parlour-Csrf": token.encode().decode("latin-1")})
     assert 400 <= header.status_code < 500 and "error" in header.get_json()
+
+
+# -- sign-ins end by themselves ----------------------------------------------------------------
+
+def test_guard_sign_ins_expire_on_the_server_and_across_restarts(tmp_path):
+    from fakes import FakeClock
+    from web.auth import LOGIN_DAYS, Logins
+    clock = FakeClock(1_700_000_000.0)
+    kept = tmp_path / "logins.json"
+    logins = Logins(kept, clock=clock)
+    old = logins.start()
+    clock.advance(LOGIN_DAYS * 86_400 - 60)
+    young = logins.start()
+    assert logins.alive(old) and logins.alive(young)
+    clock.advance(120)                                   # the first is now 30 days and a minute old
+    assert not logins.alive(old) and logins.alive(young)
+    again = Logins(kept, clock=clock)                    # a restart keeps the start times
+    assert not again.alive(old) and again.alive(young)
+    clock.advance(LOGIN_DAYS * 86_400)
+    assert not again.alive(young)
+
+
+def test_guard_sign_ins_kept_by_an_older_parlour_start_their_days_now(tmp_path):
+    import json
+    from fakes import FakeClock
+    from web.auth import LOGIN_DAYS, Logins
+    from web.keptfile import token_digest
+    kept = tmp_path / "logins.json"
+    kept.write_text(json.dumps([token_digest("an-old-login")]))    # ids only, no times
+    clock = FakeClock(1_700_000_000.0)
+    logins = Logins(kept, clock=clock)
+    assert logins.alive("an-old-login")
+    clock.advance(LOGIN_DAYS * 86_400 + 1)
+    assert not logins.alive("an-old-login")
+    assert not Logins(kept, clock=clock).alive("an-old-login")   # counted from the first start
