@@ -34,16 +34,28 @@ LOGIN_DAYS = 30               # a sign-in ends by itself this long after it bega
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
+TABLE_TRIES = 20             # wrong PINs from all addresses together within the window
+LOCKOUT_SECONDS = (60, 120, 240, 480, 960, 1920, 3600)   # each table-wide lockout, longer
+
+
 class PinGuard:
-    """Compares PINs; after `tries` wrong ones within `window` seconds an address gets 429."""
+    """Compares PINs. After `tries` wrong ones within `window` seconds an address gets 429;
+    after `table_tries` wrong ones from all addresses together, every PIN (the right one too)
+    gets 429 for 1, 2, 4 ... 60 minutes, one step longer each time it happens, one step
+    shorter for each lockout's length that passes without a wrong PIN: a LAN of guests cannot
+    share the search. Signed-in phones and the box are not affected."""
 
     def __init__(self, pin: str, *, tries: int = 5, window: float = 60.0,
-                 clock: Callable[[], float]):
+                 table_tries: int = TABLE_TRIES, clock: Callable[[], float]):
         if not isinstance(pin, str) or not pin:
             raise ValueError("the table needs a PIN (a non-empty string)")
         self._pin = pin.encode()
         self.tries, self.window, self._clock = tries, window, clock
+        self.table_tries = table_tries
         self._failures: dict[str, deque[float]] = {}
+        self._table: deque[float] = deque()        # every address's wrong PINs, newest last
+        self._level = 0                            # lockouts in a row (LOCKOUT_SECONDS' step)
+        self._locked_until = 0.0
         self._lock = threading.Lock()
 
     def set_pin(self, pin: str) -> None:
@@ -52,6 +64,8 @@ class PinGuard:
         with self._lock:
             self._pin = pin.encode()
             self._failures.clear()
+            self._table.clear()
+            self._level, self._locked_until = 0, 0.0
 
     def mark(self, key: bytes) -> str:
         """A keyed fingerprint of the PIN, kept in a login's cookie to tie it to this PIN."""
@@ -63,10 +77,37 @@ class PinGuard:
             failures.popleft()
         return failures
 
+    def _table_wait(self, now: float) -> int:
+        """Seconds the whole table's PIN is locked for, 0 if it is not; the level steps down
+        for each quiet lockout-length that passed since the last lockout ended."""
+        if now < self._locked_until:
+            return max(1, int(self._locked_until - now) + 1)
+        while self._level and now - self._locked_until >= LOCKOUT_SECONDS[
+                min(self._level, len(LOCKOUT_SECONDS)) - 1] and not self._table:
+            self._locked_until += LOCKOUT_SECONDS[min(self._level, len(LOCKOUT_SECONDS)) - 1]
+            self._level -= 1
+        return 0
+
+    def _count_for_table(self, now: float) -> None:
+        while self._table and now - self._table[0] >= self.window:
+            self._table.popleft()
+        self._table.append(now)
+        if len(self._table) >= self.table_tries:
+            self._level += 1
+            self._locked_until = now + LOCKOUT_SECONDS[min(self._level,
+                                                           len(LOCKOUT_SECONDS)) - 1]
+            self._table.clear()
+
     def check(self, address: str, pin: str) -> bool:
-        """True for the right PIN; raises a 429 ApiError while the address is locked out."""
+        """True for the right PIN; raises a 429 ApiError while the address, or the whole
+        table, is locked out."""
         now = self._clock()
         with self._lock:
+            table_wait = self._table_wait(now)
+            if table_wait:
+                raise ApiError(429, f"too many wrong PINs at this table: every PIN waits "
+                                    f"{table_wait} s (signed-in phones and the box carry on)",
+                               {"Retry-After": str(table_wait)})
             failures = self._recent(address, now)
             if len(failures) >= self.tries:
                 wait = max(1, int(self.window - (now - failures[0])) + 1)
@@ -79,6 +120,7 @@ class PinGuard:
                 self._forget_stale(now)
             failures.append(now)
             self._failures[address] = failures
+            self._count_for_table(now)
             return False
 
     def _forget_stale(self, now: float) -> None:

@@ -19,8 +19,11 @@ TABLE_ID_FILE = "table-id"
 TABLE_ID_HEX = 16
 
 
+PIN_DIGITS = 6          # a million PINs: with the table-wide limit, years of guessing
+
+
 def make_pin() -> str:
-    return f"{secrets.randbelow(10_000):04d}"
+    return f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
 def stored_pin(data_dir: Path) -> str:

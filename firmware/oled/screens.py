@@ -185,9 +185,25 @@ def startup(url: str, pin: str, note: str = "") -> Image.Image:
     for line in break_address(host, W - x)[:2]:
         text(draw, (x, y), clip(line, SMALL, W - x), SMALL)
         y += LINE
-    text(draw, (x, 39), f"PIN {pin}" if pin else "", MEDIUM, bold=True)
+    draw_pin_line(draw, (x, 39), pin, W - x)
     text(draw, (x, 52), clip(note or "press knob", SMALL, W - x), SMALL)
     return image
+
+
+def draw_pin_line(draw, at: tuple[int, int], pin: str, room: int) -> None:
+    """"PIN 2468" in medium type; a longer PIN keeps its digits medium with a small "PIN"
+    before them, and only one too long for that goes small whole (never cut)."""
+    if not pin:
+        return
+    x, y = at
+    if width(f"PIN {pin}", MEDIUM) <= room:
+        text(draw, (x, y), f"PIN {pin}", MEDIUM, bold=True)
+    elif width("PIN ", SMALL) + width(pin, MEDIUM) <= room:
+        text(draw, (x, y + 2), "PIN", SMALL)
+        text(draw, (x + int(width("PIN ", SMALL)), y), pin, MEDIUM, bold=True)
+    else:
+        text(draw, (x, y + 2), clip(f"PIN {pin}" if width(f"PIN {pin}", SMALL) <= room
+                                    else f"PIN{pin}", SMALL, room), SMALL)
 
 
 def break_address(host: str, room: int) -> list[str]:

@@ -26,7 +26,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 def test_keys_pin_is_made_once_and_kept_private(tmp_path):
     pin = keys.stored_pin(tmp_path)
-    assert pin.isdigit() and len(pin) == 4
+    assert pin.isdigit() and len(pin) == 6                        # a million, not 10,000
     assert keys.stored_pin(tmp_path) == pin                       # a restart: the same PIN
     assert os.stat(tmp_path / keys.PIN_FILE).st_mode & 0o777 == 0o600
     (tmp_path / keys.PIN_FILE).write_text("12ab")                 # a mangled file: a new PIN
@@ -177,7 +177,7 @@ def test_phones_parlour_run_keeps_its_made_pin_across_restarts(tmp_path):
         with SimulatedTable(tmp_path / "data", tmp_path, pin=None) as table:
             pins.append((tmp_path / "data" / keys.PIN_FILE).read_text())
             assert new_game(table.url, pins[-1]) == 200
-    assert pins[0] == pins[1] and len(pins[0]) == 4
+    assert pins[0] == pins[1] and len(pins[0]) == 6
 
 
 def _signed_in(client) -> bool:

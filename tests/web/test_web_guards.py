@@ -219,3 +219,49 @@ def test_guard_sign_ins_kept_by_an_older_parlour_start_their_days_now(tmp_path):
     clock.advance(LOGIN_DAYS * 86_400 + 1)
     assert not logins.alive("an-old-login")
     assert not Logins(kept, clock=clock).alive("an-old-login")   # counted from the first start
+
+
+# -- the PIN against a LAN of guests -----------------------------------------------------------
+
+def test_guard_pin_many_addresses_share_one_table_wide_limit():
+    """Attack 8: 644 addresses each under their own limit found a 4-digit PIN in 2.9 s. Now
+    20 wrong PINs from all addresses within a minute lock every PIN (the right one too) for a
+    minute, then 2, 4 ... 60 minutes, stepping back down when guessing stops."""
+    from fakes import FakeClock
+    from web.auth import LOCKOUT_SECONDS, PinGuard
+    from web.errors import ApiError
+    clock = FakeClock()
+    guard = PinGuard("482913", clock=clock)
+    for n in range(19):
+        assert not guard.check(f"10.0.{n}.1", "000000")
+    assert guard.check("10.9.9.9", "482913")              # 19: still under the table's limit
+    assert not guard.check("10.0.19.1", "000000")         # the 20th: locked
+    with pytest.raises(ApiError) as refused:
+        guard.check("10.9.9.9", "482913")
+    assert refused.value.status == 429 and "every PIN waits 61 s" in refused.value.message
+    assert "signed-in phones and the box carry on" in refused.value.message
+    clock.advance(61)
+    assert guard.check("10.9.9.9", "482913")
+    for n in range(20):                                    # a second round: twice as long
+        guard.check(f"10.1.{n}.1", "000000")
+    clock.advance(LOCKOUT_SECONDS[0] + 1)
+    with pytest.raises(ApiError):
+        guard.check("10.9.9.9", "482913")
+    clock.advance(LOCKOUT_SECONDS[1])
+    assert guard.check("10.9.9.9", "482913")
+    clock.advance(LOCKOUT_SECONDS[1] + LOCKOUT_SECONDS[0] + 1)   # quiet: back to the start
+    for n in range(20):
+        guard.check(f"10.2.{n}.1", "000000")
+    clock.advance(LOCKOUT_SECONDS[0] + 1)
+    assert guard.check("10.9.9.9", "482913")
+
+
+def test_guard_pin_table_limit_over_http_from_many_addresses(make_app):
+    client = make_app().test_client()
+    codes = [client.post("/api/login", json={"pin": f"{n:04d}"},
+                         environ_base={"REMOTE_ADDR": f"192.168.7.{n + 1}"}).status_code
+             for n in range(25) if f"{n:04d}" != PIN]
+    assert codes[:20] == [403] * 20 and set(codes[20:]) == {429}
+    right = client.post("/api/login", json={"pin": PIN},
+                        environ_base={"REMOTE_ADDR": "192.168.7.200"})
+    assert right.status_code == 429 and "every PIN waits" in right.get_json()["error"]
