@@ -3,7 +3,7 @@
 Fox and Geese: alpha-beta (negamax) with iterative deepening, a transposition table and a
 quiescence step for the Fox's forced jumps, within a node budget and an optional deadline (a
 clock callable injected by the caller: the companion keeps no clock). Domino Rex: which covered
-square to uncover, looking one reply ahead. Pure: the easy level's randomness is an injected
+square to uncover, by the Hint's plan and the next player's replies. Pure: the easy level's randomness is an injected
 generator (anything with `.random()`), so a seeded one gives the same game every time.
 """
 
@@ -13,9 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.events import DEFAULT_PI_LEVEL
+from companion.chances.domino_rex import choices as domino_choices, plan_value
+from companion.events import DEFAULT_PI_LEVEL, Choose
 from companion.games.domino_rex import ADVANCE, CHECKERS, CROWNED, REX
 from companion.games.fox_and_geese import POINTS, Board, Position, name, taken_mask
+from companion.replay import advance
 
 WIN = 100_000
 WEIGHTS = (100, 6, 4, 60, 30)  # per goose, per point of room, per step, per jump, per passed
@@ -230,35 +232,51 @@ def _gain(checkers: dict[str, str], total: int) -> int:
 
 
 def domino_rex_choice(state, level: str = DEFAULT_PI_LEVEL, *,
-                      rng: Generator | None = None) -> int:
-    """The spots the Pi uncovers for the seat to play (D2): easy picks at random, good takes
-    the best gain now, best also counts what the square hands the next player."""
+                      rng: Generator | None = None, rulebook=None) -> int:
+    """The spots the Pi uncovers for the seat to play (D2): "easy" picks at random, "good"
+    takes the best gain now, "best" plans as the seed's HINTS TO PLAYERS do and looks at every
+    reply of the next player (`domino_rex_best`)."""
     player = state.players[state.turn]
     covered = sorted(set(player.extra["covered"]))
     if level == "easy" and rng is not None:
         return covered[min(len(covered) - 1, int(rng.random() * len(covered)))]
+    if level == "best" and rulebook is not None:
+        return domino_rex_best(rulebook, state)
     last = state.data["last"]
-    following = _next_player(state)
-
-    def worth(value: int) -> float:
-        mine = 0 if last is None else _gain(player.extra["checkers"], value + last)
-        if level != "best" or following is None:
-            return mine
-        theirs = max((_gain(following.extra["checkers"], value + v)
-                      for v in following.extra["covered"]), default=0)
-        return mine - 0.8 * theirs
-
-    return max(covered, key=lambda v: (worth(v), -v))
+    return max(covered, key=lambda v: (0 if last is None else
+                                       _gain(player.extra["checkers"], v + last), -v))
 
 
-def _next_player(state) -> Any:
-    order = state.order or list(range(len(state.players)))
+RIVALS_WEIGHT = 0.25     # how much the strongest other Table counts against the Pi's own
+
+
+def _rivals(rulebook, state, seat: int) -> float:
+    """The worth of the strongest Table but `seat`'s, by its plan."""
+    return max((plan_value(rulebook, state, s)[0] for s in range(len(state.players))
+                if s != seat), default=0.0)
+
+
+def domino_rex_best(rulebook, state) -> int:
+    """Each square the Pi may uncover is valued as the Hint values it (its Table's progress
+    and what its squares can still crown with its predecessor's: the seed's HINTS TO PLAYERS,
+    "eleven can only be made with the five and six"), less a quarter of what the strongest other
+    Table is worth after each reply the next player may make (as likely as any other): the
+    seed's "block your opponent's game". Measured in `make bench` against random players."""
     seat = state.turn
-    for step in range(1, len(order) + 1):
-        other = order[(order.index(seat) + step) % len(order)]
-        if other != seat and state.players[other].extra["covered"]:
-            return state.players[other]
-    return None
+    best: tuple | None = None
+    for value in domino_choices(state):
+        after = advance(rulebook, state, Choose(value))
+        score, _ = plan_value(rulebook, after, seat)
+        if not after.over:
+            if after.awaiting == "choose":
+                replies = [_rivals(rulebook, advance(rulebook, after, Choose(w)), seat)
+                           for w in domino_choices(after)]
+                score -= RIVALS_WEIGHT * sum(replies) / len(replies)
+            else:
+                score -= RIVALS_WEIGHT * _rivals(rulebook, after, seat)
+        if best is None or (score, -value) > best[0]:
+            best = ((score, -value), value)
+    return best[1]
 
 
 def pi_event(rulebook, state, level: str = DEFAULT_PI_LEVEL, *, rng: Generator | None = None,
@@ -273,7 +291,8 @@ def pi_event(rulebook, state, level: str = DEFAULT_PI_LEVEL, *, rng: Generator |
         return {"type": "move",
                 "path": fox_and_geese_move(rulebook, state, level, rng=rng, clock=clock)}
     if state.awaiting == "choose" and state.game == "domino-rex":
-        return {"type": "choose", "value": domino_rex_choice(state, level, rng=rng)}
+        return {"type": "choose", "value": domino_rex_choice(state, level, rng=rng,
+                                                             rulebook=rulebook)}
     return None
 
 

@@ -152,6 +152,22 @@ def _before(rulebook: Rulebook, state: State, seat: int) -> int:
     return seat
 
 
+WON = 1e6
+
+
+def plan_value(rulebook: Rulebook, state: State, seat: int) -> tuple[float, frozenset]:
+    """What `seat`'s Table is worth in `state`: its progress (crowns, checkers in Domino) plus
+    the most its covered squares can still crown with those of the player before it (the
+    seed's HINTS TO PLAYERS); and the checkers that plan crowns. A game over is won or lost."""
+    if state.over:
+        return (WON if seat in state.winners else -WON), frozenset()
+    me = state.players[seat]
+    pred = state.players[_before(rulebook, state, seat)].extra["covered"]
+    planned, crowned = _plan(_needs(me.extra["checkers"]), _counts(me.extra["covered"]),
+                             _counts(pred))
+    return _progress(me.extra["checkers"]) + planned, crowned
+
+
 def hint(rulebook: Rulebook, state: State) -> Hint | None:
     """The best square for the awaited player to uncover, with the reason in a few words;
     None when no choice is awaited."""
@@ -162,14 +178,7 @@ def hint(rulebook: Rulebook, state: State) -> Hint | None:
     ranked = []
     for value in choices(state):
         after = advance(rulebook, state, Choose(value))
-        me = after.players[seat]
-        if after.over:
-            worth, crowned = (1e6 if seat in after.winners else -1e6), frozenset()
-        else:
-            pred = after.players[_before(rulebook, after, seat)].extra["covered"]
-            planned, crowned = _plan(_needs(me.extra["checkers"]),
-                                     _counts(me.extra["covered"]), _counts(pred))
-            worth = _progress(me.extra["checkers"]) + planned
+        worth, crowned = plan_value(rulebook, after, seat)
         ranked.append((worth, -value, value, after, crowned))
     ranked.sort(key=lambda r: r[:2], reverse=True)
     worth, _, value, after, crowned = ranked[0]

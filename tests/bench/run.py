@@ -20,7 +20,8 @@ sys.path.insert(0, str(HERE))
 
 import common  # noqa: E402
 
-BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "pages", "odds", "pi"]
+BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "pages", "odds", "pi",
+           "domino"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,6 +139,20 @@ def rows(results: dict) -> list[tuple]:
                     s["best_move_ms"]["p50"], f"max {s['best_move_ms']['max']}", "Zero < 2 s",
                     s["zero_2w_best_move_s"][1] < 2, est(s["best_move_ms"]["p50"]),
                     ("pi", side, "best_move_ms", "p50")))
+    d = _get(b, "domino")
+    if d:
+        for level in ("good", "best"):
+            out.append((f"Domino Rex {level}: share of wins against random players (2 · 3 · 4)",
+                        " · ".join(str(d[level][n]) for n in ("2", "3", "4")),
+                        f"{d['games']} games each", ">= 0.94" if level == "best" else "",
+                        all(v >= 0.94 for v in d[level].values()) if level == "best" else None,
+                        "", ("domino", level)))
+        out.append(("Domino Rex best against good, share of wins (2 players)",
+                    d["best_against_good"], f"{d['games']} games", "> 0.5",
+                    d["best_against_good"] > 0.5, "", ("domino", "best_against_good")))
+        out.append(("Domino Rex best: ms a choice", d["best_move_ms"]["p50"],
+                    f"max {d['best_move_ms']['max']}", "", None, est(d["best_move_ms"]["p50"]),
+                    ("domino", "best_move_ms", "p50")))
     f = _get(b, "footprint")
     if f:
         out.append(("Start-up to first /api/state, s", f["startup_s"]["p50"],

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from companion.events import parse_event
+from companion.games import get_rulebook
 from companion.games.fox_and_geese import board_for
 from companion.pi_player import (LEVELS, FoxSearch, domino_rex_choice, fox_and_geese_move,
                                  pi_event)
@@ -100,12 +101,62 @@ def test_pi_player_domino_rex_good_takes_the_crown():
     assert domino_rex_choice(state, "good") == 6                             # 6 + 5 crowns 11
 
 
-def test_pi_player_domino_rex_best_counts_what_it_hands_the_next_player():
+DOMINO = get_rulebook("domino-rex")
+
+
+def best(state) -> int:
+    return domino_rex_choice(state, "best", rulebook=DOMINO)
+
+
+# HINTS TO PLAYERS (seed 002), one test each: the Pi's "best" plays as the rulebook advises.
+
+def test_pi_player_domino_rex_hint_do_not_waste_any_moves():
+    """"Do not waste any moves": 3 + 4 crowns the 7 now; the 1 would move nothing, and Ann
+    has no 4 left to offer again."""
+    state = domino([1, 3], 4, {"7": "domino", "8": "crowned", "9": "crowned",
+                               "10": "crowned"}, other=[2, 2, 5])
+    assert best(state) == 3                                       # 3 + 4 = 7: Rex!
+
+
+def test_pi_player_domino_rex_hint_consider_whether_the_rest_can_be_crowned():
+    """The seed's EXAMPLE: the opponent uncovers a one, you have two sixes and your eleventh
+    checker unmoved: do not uncover a six to move the seventh (7 comes in six ways, 11 only
+    as 5 and 6)."""
+    state = domino([2, 6, 6], 1, {"8": "crowned", "9": "crowned", "10": "crowned"},
+                   other=[5, 5, 1, 3])
+    assert best(state) != 6
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pi_player_domino_rex_hint_no_six_after_an_opening_one_on_full_tables(players):
+    """The same advice at the start: after an opening 1, every Table full, a 6 would spend
+    one of the two squares that can make 11."""
+    names = ["Ann", "Ben", "Cy", "Pi"][-players:]
+    table = replay([{"type": "new_game", "game": "domino-rex", "players": names,
+                     "pi": [players - 1]},
+                    *({"type": "roll", "values": [v]} for v in [6] + [1] * (players - 1))])
+    table.apply(parse_event({"type": "choose", "value": 1}))     # the lead opens with a 1
+    while table.state.turn != players - 1:
+        table.apply(parse_event({"type": "choose", "value": 1}))
+    assert table.state.data["last"] == 1 and best(table.state) != 6
+
+
+def test_pi_player_domino_rex_hint_block_your_opponent():
+    """"Endeavor to block your opponent's game": nothing moves for the Pi either way; a 3
+    would hand Ann 6 + 3 = 9, a crown, a 2 hands her 8, one step."""
     state = domino([2, 3], None, other=[6])
     state.players[0].extra["checkers"]["9"] = "domino"
-    # opening: nothing moves for the Pi; 3 hands Ann 6+3 = 9, a crown; 2 hands her 8, a step
-    assert domino_rex_choice(state, "best") == 2
+    assert best(state) == 2
     assert domino_rex_choice(state, "easy", rng=random.Random(1)) in (2, 3)
+
+
+def test_pi_player_domino_rex_hint_take_the_move_he_will_not_offer_again():
+    """"If he uncovers the only square by which you can make a particular move, make that move
+    in preference to all others": no fives of its own, Ann's last five is uncovered now, the
+    Pi's 11 is in Domino: play the 6 and crown it, not the 2 that would move the 7."""
+    state = domino([1, 2, 6], 5, {"8": "crowned", "9": "crowned", "10": "crowned",
+                                  "11": "domino"}, other=[1, 2, 3])
+    assert best(state) == 6
 
 
 def test_pi_player_event_for_the_lead_is_a_throw():

@@ -1,0 +1,94 @@
+"""The Pi as a Domino Rex player: each level's share of wins against random players at 2, 3
+and 4 players (a shared win counts as its share), "best" against "good" head to head (seats
+alternating), and the time of a "best" choice. Goal: "best" wins at least 0.94 against random
+players (the Hint's share as the audit measured it) at every table size, and beats "good".
+
+Run alone: `python tests/bench/bench_domino.py [--games N]` (or `run.py --only domino`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+import common
+from companion.events import parse_event
+from companion.games import get_rulebook
+from companion.pi_player import domino_rex_choice
+from companion.replay import replay
+from companion.rollstream import draw
+
+RULEBOOK = get_rulebook("domino-rex")
+NAMES = ["Ann", "Ben", "Cy", "Di"]
+GOAL = 0.94
+
+
+def play(levels: list[str], seed: int, times: list[float]) -> list[int]:
+    """One game, each seat at its level ("random", "easy", "good", "best"); the winners."""
+    table = replay([{"type": "new_game", "game": "domino-rex", "players": NAMES[:len(levels)]}])
+    rng = random.Random(seed)
+    stream = f"bench-domino-{seed}".encode()
+    while not table.state.over:
+        state = table.state
+        if state.awaiting == "roll":
+            body = {"type": "roll", "values": list(draw(stream, state.rolls,
+                                                         RULEBOOK.randomizer_now(state)))}
+        else:
+            level = levels[state.turn]
+            if level == "random":
+                value = rng.choice(state.players[state.turn].extra["covered"])
+            else:
+                start = time.perf_counter()
+                value = domino_rex_choice(state, level, rng=rng, rulebook=RULEBOOK)
+                if level == "best":
+                    times.append(time.perf_counter() - start)
+            body = {"type": "choose", "value": value}
+        table.apply(parse_event(body))
+    return table.state.winners
+
+
+def share(level: str, players: int, games: int, times: list[float]) -> float:
+    """`level` in every seat in turn against random players: its share of the wins."""
+    won = 0.0
+    for game in range(games):
+        seat = game % players
+        levels = ["random"] * players
+        levels[seat] = level
+        winners = play(levels, game, times)
+        won += 1 / len(winners) if seat in winners else 0.0
+    return round(won / games, 3)
+
+
+def run(quick: bool = False, games: int | None = None) -> dict:
+    games = games or (30 if quick else 400)
+    times: list[float] = []
+    out: dict = {"games": games}
+    for level in ("good", "best"):
+        out[level] = {str(n): share(level, n, games, times if level == "best" else [])
+                      for n in (2, 3, 4)}
+    best_seat_wins = 0.0
+    for game in range(games):
+        levels = ["best", "good"] if game % 2 == 0 else ["good", "best"]
+        winners = play(levels, 10_000 + game, [])
+        best_seat_wins += sum(1 / len(winners) for w in winners if levels[w] == "best")
+    out["best_against_good"] = round(best_seat_wins / games, 3)
+    out["best_move_ms"] = common.summary(times, 1000, 2)
+    out["goal_met"] = all(v >= GOAL for v in out["best"].values()) and \
+        out["best_against_good"] > 0.5
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=None, help="games a table size (400)")
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    print(json.dumps(run(args.quick, args.games), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
