@@ -17,6 +17,8 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
 
 from __future__ import annotations
 
+import logging
+import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -25,6 +27,8 @@ from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
+
+log = logging.getLogger("parlour.web")
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,9 @@ class Limits:
     cleanup_seconds: int = 2        # how often the two timeouts are checked
     reserved_threads: int = 8       # workers no live stream may take
     streams_per_address: int = 4    # live pages one address may hold open
+    output_bytes: int = 256 * 1024  # unsent output a connection may hold before its writer waits
+    send_buffer: int = 128 * 1024   # the kernel's send buffer per connection (not 4 MiB each)
+    stall_seconds: float = 10.0     # a connection with that much unsent and none sent is dropped
 
     def streams(self, threads: int) -> int:
         """Live streams allowed with `threads` workers: the rest are reserved for requests."""
@@ -52,6 +59,10 @@ class Limits:
                 "max_request_body_size": self.body_bytes,
                 "channel_request_lookahead": 1,     # see a client close during its request
                 "asyncore_use_poll": True,          # select() fails past descriptor 1,024
+                # a phone that does not read: its writer waits at output_bytes, in memory (a
+                # buffer spools to disk only past outbuf_overflow, which it never reaches)
+                "outbuf_high_watermark": self.output_bytes,
+                "outbuf_overflow": 16 * self.output_bytes,
                 # no proxy is trusted, so proxy headers are dropped (waitress 2 asks to say so)
                 "clear_untrusted_proxy_headers": True}
 
@@ -61,6 +72,7 @@ class TableChannel(HTTPChannel):
     itself by closing its own address's oldest idle connection when that address is full."""
 
     request_began = 0.0
+    last_sent = 0.0          # when output last left for the phone (0: nothing waited yet)
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
@@ -76,6 +88,12 @@ class TableChannel(HTTPChannel):
             self.request_began = time.time()
         return super().received(data)
 
+    def _flush_some(self, *args, **kwargs):
+        sent = super()._flush_some(*args, **kwargs)
+        if sent or not self.total_outbufs_len:
+            self.last_sent = time.time()
+        return sent
+
 
 class TableServer(TcpWSGIServer):
     """waitress's TCP server with TableChannel and the whole-request deadline."""
@@ -86,16 +104,25 @@ class TableServer(TcpWSGIServer):
     def maintenance(self, now):
         super().maintenance(now)                      # idle keep-alive connections
         cutoff = now - self.limits.request_seconds
+        stalled = now - self.limits.stall_seconds
         for channel in list(self.active_channels.values()):
             if channel.request is not None and not channel.requests \
                     and channel.request_began < cutoff:
                 channel.will_close = True             # a request trickling in
+            elif channel.total_outbufs_len >= self.limits.output_bytes and \
+                    channel.last_sent and channel.last_sent < stalled:
+                log.warning("dropped %s: %d bytes unread for %.0f s", channel.addr,
+                            channel.total_outbufs_len, now - channel.last_sent)
+                channel.handle_close()                # a reader that does not read
 
 
 def table_server(app, *, host: str, port: int, threads: int, limits: Limits):
     """waitress.create_server's work, with TableServer on every listening address."""
     adj = Adjustments(host=host, port=port, threads=threads, ident="parlour",
                       **limits.adjustments())
+    # set on the listening socket, so every accepted one has it (Linux inherits it)
+    adj.socket_options = [(socket.SOL_TCP, socket.TCP_NODELAY, 1),            # waitress's own
+                          (socket.SOL_SOCKET, socket.SO_SNDBUF, limits.send_buffer)]
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     sockets: dict = {}

@@ -213,3 +213,65 @@ def test_flood_trickling_and_idle_connections_are_closed_by_their_deadlines(quic
         assert wait_until(trickle_until_closed)
         assert wait_until(lambda: closed_by_server(idle))
         assert phone_get(quick_server, source="127.0.0.1")[0] == 200
+
+
+@pytest.fixture
+def stall_server(tmp_path, monkeypatch):
+    """A server that drops a phone holding 64 KiB it does not read for 1 s; every spool to a
+    temporary file that waitress would make is counted."""
+    from waitress import buffers
+    spooled = []
+    real = buffers.TempfileBasedBuffer.newfile
+
+    def counted(self):
+        spooled.append(1)
+        return real(self)
+
+    monkeypatch.setattr(buffers.TempfileBasedBuffer, "newfile", counted)
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: b"s" * 32)
+    server = WebServer(session, pin=PIN, panel=None, host="127.0.0.1", port=0, threads=16,
+                       limits=Limits(output_bytes=64 * 1024, send_buffer=16 * 1024,
+                                     stall_seconds=1.0, cleanup_seconds=1))
+    server.start()
+    try:
+        yield server, session, spooled
+    finally:
+        server.close()
+        store.close()
+
+
+def test_flood_streams_never_read_are_dropped_and_nothing_is_spooled(stall_server):
+    """Attack 10: 36 live streams from 9 addresses that never read spooled ~690 MiB of
+    temporary files in 3 s. Now a stream's output waits in memory up to 64 KiB here (256 KiB
+    on the table), and a phone that takes none of it for a second (ten on the table) is
+    dropped: nothing reaches the disk, and a reading phone is served throughout."""
+    server, session, spooled = stall_server
+    guests = []
+    for n in range(8):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)    # a phone not reading
+        sock.bind((f"127.0.0.{10 + n // 4}", 0))
+        sock.connect(("127.0.0.1", int(server.port)))
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        guests.append(sock)
+    session.new_game("kat-en-muis", ["Ann", "Ben"], by="test")
+    for _ in range(600):                                  # a long evening of states
+        if session.snapshot()["phase"] == "over":
+            session.new_game("kat-en-muis", ["Ann", "Ben"], by="test")
+        session.roll(by="test")
+        time.sleep(0.005)                                 # each state sent, not merged
+    assert phone_get(server.port)[0] == 200               # a reading phone: answered
+    time.sleep(3.0)                                       # stalled past 1 s, then a cleanup
+    for sock in guests:
+        sock.settimeout(5)
+        received = 0
+        try:
+            while chunk := sock.recv(65536):
+                received += len(chunk)
+        except ConnectionResetError:
+            pass
+        sock.close()
+        assert received < 600 * 1024              # dropped: far less than 600 states' worth
+    assert spooled == []
+    assert phone_get(server.port)[0] == 200
