@@ -28,6 +28,12 @@ Listener = Callable[[dict[str, Any]], None]
 log = logging.getLogger("parlour.session")
 
 
+# Events one game may hold (its log's lines, undos included): a guest scoring free-play
+# points for ever cannot grow a game, its resume or its chart without bound. A real game
+# is tens to a few hundred events; this is far past any.
+MAX_GAME_EVENTS = 10_000
+
+
 class Session:
     """Thread-safe owner of the current game. Opening it resumes the unfinished game, if any."""
 
@@ -236,6 +242,9 @@ class Session:
         return self.submit(Undo(), by=by)
 
     def _commit(self, event: Event, spin: dict[str, Any] | None = None) -> dict[str, Any]:
+        if self._seq >= MAX_GAME_EVENTS:
+            raise Refused(f"This game has {MAX_GAME_EVENTS:,} events, the most one game may "
+                          "hold: set it aside and start a new one")
         new_state = self.table.attempt(event)              # refuses before anything is stored
         final = new_state.over and not self.table.state.over
         names = [p.name for p in new_state.players] if isinstance(event, (Rename, Undo)) \

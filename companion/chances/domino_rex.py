@@ -27,7 +27,7 @@ from companion.events import Choose
 from companion.games.domino_rex import CHECKERS, CROWNED, DOMINO
 from companion.replay import advance
 from companion.rulebook import Rulebook
-from companion.state import State
+from companion.state import Lines, State
 
 EXACT_LEAVES = 3_000         # at most this many ways left to play: walk them all
 PLAN_CHECKERS = 4            # the hint plans the rarest four uncrowned checkers (7 is easy)
@@ -81,7 +81,7 @@ def _walk(rulebook: Rulebook, state: State, memo: dict) -> tuple[float, ...]:
         total = [0.0] * len(state.players)
         for value in options:
             after = advance(rulebook, state, Choose(value))
-            after.log = []
+            after.log = Lines()
             for seat, p in enumerate(_walk(rulebook, after, memo)):
                 total[seat] += p / len(options)
         memo[key] = tuple(total)

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from companion.events import Choose, Roll
 from companion.replay import _roll as roll_in_place   # advance() without its state copy
 from companion.rulebook import Rulebook
-from companion.state import State
+from companion.state import Lines, State
 
 Z95 = 1.96
 MAX_STEPS = 2_000            # a playout longer than this is a game that cannot end: a draw
@@ -78,7 +78,7 @@ def playout(rulebook: Rulebook, state: State, rng: Generator,
     directly (the throws are valid by construction, and no rule reads `_roll`'s record of the
     last throw for the screen), so a playout costs the rules and little else."""
     state = state.copy()
-    state.log = []
+    state.log = Lines()
     watch = type(rulebook).after_event is not Rulebook.after_event
     for _ in range(MAX_STEPS):
         if state.over:
