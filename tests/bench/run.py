@@ -21,7 +21,7 @@ sys.path.insert(0, str(HERE))
 import common  # noqa: E402
 
 BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "pages", "odds", "pi",
-           "domino"]
+           "domino", "long_game"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,6 +153,15 @@ def rows(results: dict) -> list[tuple]:
         out.append(("Domino Rex best: ms a choice", d["best_move_ms"]["p50"],
                     f"max {d['best_move_ms']['max']}", "", None, est(d["best_move_ms"]["p50"]),
                     ("domino", "best_move_ms", "p50")))
+    g = _get(b, "long_game")
+    if g:
+        out.append((f"A {g['events']:,}-event game: resume s · state JSON KiB",
+                    f"{g['resume_s']} · {g['state_json_kib']}", "", "", None,
+                    est(g["resume_s"]), ("long_game", "resume_s")))
+        out.append((f"A {g['events']:,}-event game: whole box PSS after resume · after 3 charts, MiB",
+                    f"{g['box_after_resume']['pss_mib']} · {g['box_after_three_charts']['pss_mib']}",
+                    f"3 charts in {g['three_charts_s']} s", "", None, "",
+                    ("long_game", "box_after_three_charts", "pss_mib")))
     f = _get(b, "footprint")
     if f:
         out.append(("Start-up to first /api/state, s", f["startup_s"]["p50"],
