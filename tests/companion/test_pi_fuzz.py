@@ -1,0 +1,73 @@
+"""The Pi never makes an illegal move and never stops the game: over random positions of both
+games it knows, every level's event is one the rules accept, and so is the move it falls
+back on when its search fails."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.events import parse_event
+from companion.pi_player import fallback_event, pi_event
+from companion.replay import replay
+from companion.rollstream import draw
+
+
+def random_positions(game: str, players: list[str], count: int, seed: int):
+    """States of games played at random from the start, each stopped at a random point."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        table = replay([{"type": "new_game", "game": game, "players": players}])
+        stop = rng.randrange(1, 80)
+        for step in range(stop):
+            state = table.state
+            if state.over:
+                break
+            if state.awaiting == "roll":
+                body = {"type": "roll", "values": list(draw(b"fuzz", state.rolls,
+                                                            table.rulebook.randomizer_now(state)))}
+            elif state.awaiting == "move":
+                body = {"type": "move", "path": rng.choice(table.rulebook.legal_paths(state))}
+            else:
+                body = {"type": "choose",
+                        "value": rng.choice(state.players[state.turn].extra["covered"])}
+            table.apply(parse_event(body))
+        if not table.state.over:
+            found.append(table)
+    return found
+
+
+def accepted(table, event) -> bool:
+    """The rules take the event (attempt raises Refused otherwise). The Pi's throw is
+    {"type": "roll"}: the session draws its values from the committed stream, as here."""
+    if event == {"type": "roll"}:
+        state = table.state
+        event = {"type": "roll", "values": list(draw(b"fuzz", state.rolls,
+                                                    table.rulebook.randomizer_now(state)))}
+    table.attempt(parse_event(event))
+    return True
+
+
+@pytest.mark.parametrize("game, players, levels, count", [
+    ("fox-and-geese", ["Fox", "Geese"], ("easy", "good"), 120),
+    ("fox-and-geese", ["Fox", "Geese"], ("best",), 12),
+    ("domino-rex", ["Ann", "Ben", "Cy"], ("easy", "good", "best"), 150),
+    ("domino-rex", ["Ann", "Ben"], ("best",), 100),
+])
+def test_pi_fuzz_every_level_moves_legally(game, players, levels, count):
+    rng = random.Random(7)
+    for table in random_positions(game, players, count, seed=len(players) * 31 + count):
+        for level in levels:
+            event = pi_event(table.rulebook, table.state, level, rng=rng)
+            assert event is not None and accepted(table, event), (level, event)
+
+
+@pytest.mark.parametrize("game, players", [("fox-and-geese", ["Fox", "Geese"]),
+                                           ("domino-rex", ["Ann", "Ben", "Cy", "Di"])])
+def test_pi_fuzz_the_fallback_without_search_is_legal_too(game, players):
+    rng = random.Random(3)
+    for table in random_positions(game, players, 150, seed=99):
+        event = fallback_event(table.rulebook, table.state, rng=rng)
+        assert event is not None and accepted(table, event), event
