@@ -35,6 +35,7 @@ from firmware.oled import board_screen
 from firmware.oled import screens
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
 from firmware.config import WiFi
+from firmware.phone_screens import PAIR_SCREENS, PAIR_TRANSITIONS, PhoneScreens
 from firmware.pins.inputs import InputEvent
 from firmware.workers.odds_worker import hint_of
 from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level, pi_setups
@@ -51,7 +52,8 @@ READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 RESUMED_SECONDS = 5.0
-IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi")   # screens needing no game
+IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
+        *PAIR_SCREENS)                                 # screens needing no game
 PAGED = ("result", "play")
 
 TRANSITIONS: dict[tuple[str, str], str] = {
@@ -91,6 +93,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("pi_moved", "press"): "to_home", ("pi_moved", "undo"): "undo",
     ("pi_moved", "hold"): "open_menu", ("pi_moved", "menu"): "open_menu",
 }
+TRANSITIONS.update(PAIR_TRANSITIONS)
 FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
 UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
@@ -119,7 +122,7 @@ def chooses_randomizer(rulebook: Rulebook) -> bool:
     return rulebook.randomizer is None
 
 
-class Controller:
+class Controller(PhoneScreens):
     """Owns what the OLED shows and which seat buttons are armed."""
 
     def __init__(self, session, *, controls=None, seats: int = 6, url: str = "",
@@ -166,8 +169,6 @@ class Controller:
         self.pi = PiWorker(session, clock=clock)         # plays the Pi's seats, off this loop
         self.move_index, self.setups, self.setup_index = 0, [], 0
         self.hint: dict[str, Any] | None = None          # the Domino Rex hint the menu asked for
-        self.pair_press: Callable[[int], bool] | None = None   # a seat press (1-based) for a
-        #                                                        phone waiting to pair: True if used
         self.new_pin: Callable[[], str] | None = None          # the menu's "New PIN", if allowed
         self.wifi = WiFi()                                      # the start screen's Wi-Fi code
         self.network: Any = None               # the box's Wi-Fi (firmware/network), if it manages it
@@ -175,7 +176,6 @@ class Controller:
         self._home = (url, WiFi())              # the address and Wi-Fi code away from the hotspot
         self.roster_index = 0                                   # the join screen's name
         self.names: dict[int, str] = {}                         # seat button -> roster name
-        self._pairing: str | None = None
         self._start_page = 0
         self._sync_controls()
 
@@ -257,13 +257,6 @@ class Controller:
             self.outcome = (actor, "", words)
             self._show_result()
 
-    def notice_pairing(self, code: str) -> None:
-        """Any thread: a phone asks to pair; the OLED shows its code until a seat is pressed."""
-        with self._lock:
-            self._pairing = code
-        if self.wake is not None:
-            self.wake()
-
     def _active(self) -> bool:
         return self.snap.get("game") is not None
 
@@ -307,10 +300,6 @@ class Controller:
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
-        if event.kind in ("seat", "ignored") and event.seat is not None and \
-                self.pair_press is not None and self._pair(event.seat + 1):
-            self._sync_controls()
-            return
         if event.kind == "press" and self.flash_text and self.refusal_shown:
             self.flash_text, self.refusal_shown, self.dirty = "", False, True
             return                               # read: the press takes the refusal away
@@ -565,6 +554,8 @@ class Controller:
             items = ["Back", "New game", "Show PIN", "Phone page"]
         if self.new_pin is not None:
             items.insert(items.index("Show PIN") + 1, "New PIN")
+        at = items.index("Phone page") + 1
+        items[at:at] = self.phone_menu_items()
         if self.network is not None:
             items.insert(items.index("Phone page") + 1, "Wi-Fi")
         self.menu_items, self.menu_index, self.screen = items, 0, "menu"
@@ -602,18 +593,8 @@ class Controller:
             else:
                 self._ask("End this game? It stops here, unfinished, with no winner, and "
                           "stays in the history.", "end game")
-
-    def _pair(self, button: int) -> bool:
-        """A seat press for a phone waiting to pair: True if it was that (paired, or refused
-        because the pairing could not be kept: the press is used up either way)."""
-        try:
-            if not self.pair_press(button):
-                return False
-        except ParlourError as err:                  # a full card: not paired, and said so
-            self.show_refusal(str(err))
-            return True
-        self.show_flash(f"Phone paired with seat {button}", REFUSED_SECONDS)
-        return True
+        else:
+            self.pick_phone_item(item)
 
     def _ask(self, question: str, action: str, detail: Any = None) -> None:
         self.confirm, self.confirm_yes = (question, action, detail), False
@@ -631,6 +612,8 @@ class Controller:
             return
         if action == "new pin" and self.new_pin is not None:
             self.pin, self.screen = self.new_pin(), "pin"
+        elif action == "unpair":
+            self.unpair(detail)
         elif action == "declare":
             before = self.snap
             if self._call(lambda: self.session.submit({"type": "declare", "winners": detail},
@@ -718,10 +701,7 @@ class Controller:
             pending, self._pending = self._pending, None
         if pending is not None:
             self._apply(pending)
-        with self._lock:
-            pairing, self._pairing = self._pairing, None
-        if pairing is not None:
-            self.show_flash(f"Phone {pairing}: press your seat button", 30.0)
+        self.phones_update()
         if self.network is not None and self.network.version != self._network_seen:
             self._network_changed(self.network.status())
         now = self.clock()
@@ -840,6 +820,10 @@ class Controller:
             out["turn"] = turn_view(self.snap)
         if self.screen == "result":
             out["result"] = self.outcome
+        if self.screen == "menu":
+            out["menu"] = {"items": list(self.menu_items), "index": self.menu_index}
+        if self.screen == "pair_code" and self.pairings is not None and self.pairings.offered():
+            out["pair_code"] = self.pairings.offered()[1]      # as the OLED shows it
         return out
 
     def draw_start(self) -> Image.Image:

@@ -37,6 +37,35 @@ def call(url: str, path: str, body: dict | None = None, *, pin: bool = True) -> 
                 "status": err.code}
 
 
+def box_view(url: str, until, seconds: float = 10.0) -> dict:
+    """The simulated box's screen in words (`/device/screen`'s view) once `until(view)`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        view = call(url, "/device/screen", pin=False).get("view") or {}
+        if until(view) or time.monotonic() > deadline:
+            assert until(view), view
+            return view
+        time.sleep(0.05)
+
+
+def box_pairing_code(url: str, button: int) -> str:
+    """What a player does at the box to pair their phone: Menu, "Pair a phone", their seat
+    button (1-based); the code the OLED then shows."""
+    def box(body: dict) -> None:
+        call(url, "/device/input", body, pin=False)
+
+    box({"input": "menu"})
+    menu = box_view(url, lambda v: v.get("screen") == "menu")["menu"]
+    box({"input": "knob", "action": "turn",
+         "detents": menu["items"].index("Pair a phone") - menu["index"]})
+    box_view(url, lambda v: bool(v.get("menu"))
+             and v["menu"]["items"][v["menu"]["index"]] == "Pair a phone")
+    box({"input": "knob", "action": "press"})
+    box_view(url, lambda v: v.get("screen") == "pair_pick")
+    box({"input": "seat", "seat": button - 1})
+    return box_view(url, lambda v: "pair_code" in v)["pair_code"]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -299,6 +299,12 @@ def log_in() -> None:
     session["csrf"] = secrets.token_urlsafe(24)   # a fresh token on every login
 
 
+def login_id() -> str:
+    """This phone's login in the log's `by`: "pin-" and its digest's first digits."""
+    login = session.get("login")
+    return f"pin-{token_digest(login)[:6]}" if isinstance(login, str) else "pin"
+
+
 def log_out() -> None:
     current_app.extensions["parlour"].logins.end(session.get("login"))
     session.clear()

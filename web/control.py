@@ -19,10 +19,22 @@ from companion.session import Session
 from web import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
+from web.phones import phone_id
 
 bp = Blueprint("control", __name__)
 
-BY = "web"                       # the `by` of events made here
+
+
+def who() -> str:
+    """The `by` of an event made here, naming the phone: "pin-<id>" for a phone signed in
+    with the PIN (its login), "phone-<id>" for one paired with a seat (its token), "api" for
+    a call with the PIN in a header. Ids are a digest's first digits: they tell phones apart
+    in the log and prove nothing."""
+    if auth.logged_in():
+        return auth.login_id()
+    if request.headers.get(auth.PIN_HEADER) is None and seat.phone_token():
+        return phone_id(seat.phone_token())
+    return "api"
 MAX_PLAYERS = 12                 # more than any game takes: the game refuses the rest
 MAX_NAME = 64
 MAX_SEAT = 64
@@ -60,7 +72,7 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
                                 or not all(is_whole(b) for b in buttons)):
         raise ApiError(400, "'buttons' must be a list of seat button numbers, one a player")
     pi, level = _pi_fields(data)
-    return session.new_game(game, players, options, board, by=BY, buttons=buttons, pi=pi,
+    return session.new_game(game, players, options, board, by=who(), buttons=buttons, pi=pi,
                             pi_level=level)
 
 
@@ -90,7 +102,7 @@ def _move(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(path, list) or not 2 <= len(path) <= MAX_PATH or not all(
             isinstance(p, str) and len(p) <= 8 for p in path):
         raise ApiError(400, "'path' must be a list of point names, such as [\"c3\", \"c4\"]")
-    return session.submit({"type": "move", "path": path}, by=BY)
+    return session.submit({"type": "move", "path": path}, by=who())
 
 
 def _account(data: dict[str, Any], name: str) -> int | str:
@@ -104,7 +116,7 @@ def _transfer(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     event = {"type": "transfer", "from": _account(data, "from"), "to": _account(data, "to"),
              "amount": field_int(data, "amount", low=1, high=1_000_000),
              "reason": field_str(data, "reason", default="", max_length=200)}
-    return session.submit(event, by=BY)
+    return session.submit(event, by=who())
 
 
 def _declare(session: Session, data: dict[str, Any]) -> dict[str, Any]:
@@ -113,30 +125,30 @@ def _declare(session: Session, data: dict[str, Any]) -> dict[str, Any]:
         raise ApiError(400, "'winners' must be a list of seat numbers")
     if len(winners) > MAX_SEAT:
         raise ApiError(400, "too many winners")
-    return session.submit({"type": "declare", "winners": winners}, by=BY)
+    return session.submit({"type": "declare", "winners": winners}, by=who())
 
 
 def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     event = {"type": "rename", "seat": field_int(data, "seat", low=0, high=MAX_SEAT),
              "name": field_str(data, "name", max_length=MAX_NAME)}
-    snapshot = session.submit(event, by=BY)
+    snapshot = session.submit(event, by=who())
     session.store.remember_names([event["name"].strip()])          # the roster
     return snapshot
 
 
 ACTIONS: dict[str, Action] = {
     "new-game": _new_game,
-    "undo": lambda s, d: s.undo(by=BY),
-    "roll": lambda s, d: s.roll(by=BY),
-    "next": lambda s, d: s.submit({"type": "next"}, by=BY),
+    "undo": lambda s, d: s.undo(by=who()),
+    "roll": lambda s, d: s.roll(by=who()),
+    "next": lambda s, d: s.submit({"type": "next"}, by=who()),
     "press": lambda s, d: s.submit(
-        {"type": "press", "seat": field_int(d, "seat", low=0, high=MAX_SEAT)}, by=BY),
+        {"type": "press", "seat": field_int(d, "seat", low=0, high=MAX_SEAT)}, by=who()),
     "choose": lambda s, d: s.submit(
-        {"type": "choose", "value": field_int(d, "value", low=-10_000, high=10_000)}, by=BY),
+        {"type": "choose", "value": field_int(d, "value", low=-10_000, high=10_000)}, by=who()),
     "declare": _declare,
     "transfer": _transfer,
     "rename": _rename,
-    "end": lambda s, d: s.abandon(by=BY),
+    "end": lambda s, d: s.abandon(by=who()),
     "move": _move,
 }
 

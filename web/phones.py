@@ -1,14 +1,18 @@
-"""Phones paired with a seat: a phone asks, the next press of a seat button on the box (within
-PAIR_SECONDS) pairs it, and from then on it spins and presses for that seat only, with no PIN.
+"""Phones paired with a seat, proven by a code only someone at the box can read: on the box,
+Menu -> "Pair a phone" and a press of the player's seat button show a six-digit code for that
+button (for PAIR_SECONDS); typed on the phone, it pairs the phone with that button. From then
+on the phone spins and presses for that seat only, with no PIN. A press alone never pairs.
 
-The firmware hands the box's presses in through `Pairings.press(button)` (web never imports
+The firmware hands the box's side in through `Pairings.offer(button)` (web never imports
 firmware). A phone is known by a random token kept in its signed cookie; the table keeps only
 the token's SHA-256, with the seat button, in a 0600 JSON file in the data directory, so a
-pairing survives a restart and a copied file pairs no one.
+pairing survives a restart and a copied file pairs no one. The box lists the paired phones by
+button and can unpair them (`paired`, `unpair_button`).
 """
 
 from __future__ import annotations
 
+import hmac
 import secrets
 import threading
 from collections.abc import Callable
@@ -19,7 +23,9 @@ from typing import Any
 from companion.errors import StoreError
 from web.keptfile import read_kept, token_digest, write_kept
 
-PAIR_SECONDS = 30.0
+PAIR_SECONDS = 120.0     # a code stays valid this long: read at the box, typed on a phone
+CODE_DIGITS = 6
+CODE_TRIES = 5           # wrong codes (from anyone) before the box's code is void
 MAX_PHONES = 64          # paired phones kept; the oldest pairing goes first
 
 
@@ -27,11 +33,21 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+def phone_id(token: str | None) -> str:
+    """A phone's short name in the log's `by` ("phone-3fa2c1"): its digest's first digits."""
+    return f"phone-{token_digest(token)[:6]}" if token else "phone"
+
+
 @dataclass
-class Request:
-    digest: str
+class Offer:
+    button: int
     code: str
     until: float
+    wrong: int = 0
+
+
+class CodeRefused(Exception):
+    """A code typed on a phone that does not pair it, with the words to show there."""
 
 
 class Pairings:
@@ -43,9 +59,8 @@ class Pairings:
         self._clock, self.seconds = clock, seconds
         self._lock = threading.Lock()
         self._paired: dict[str, int] = self._load()
-        self._request: Request | None = None
-        self.on_request: Callable[[str], None] | None = None    # the OLED shows the code
-        self.on_paired: Callable[[int], None] | None = None
+        self._offer: Offer | None = None
+        self.on_paired: Callable[[int], None] | None = None    # the OLED says so
 
     def _load(self) -> dict[str, int]:
         data = read_kept(self.path)
@@ -65,61 +80,95 @@ class Pairings:
             self._paired = before
             raise
 
-    def ask(self, token: str) -> dict[str, Any]:
-        """The phone asks to pair: it gets a short code (also shown on the OLED) and a deadline
-        in seconds. A newer request replaces an older one: one seat button, one phone."""
-        code = f"{secrets.randbelow(100):02d}"
-        with self._lock:
-            self._request = Request(token_digest(token), code, self._clock() + self.seconds)
-        if self.on_request is not None:
-            self.on_request(code)
-        return {"code": code, "seconds": self.seconds}
+    # -- the box ---------------------------------------------------------------------------
 
-    def waiting(self) -> str | None:
-        """The code of a request still open, for the OLED."""
+    def offer(self, button: int) -> str:
+        """A new code for seat button `button` (1-based), replacing any open one: the box
+        shows it; the phone of that button's player types it."""
+        code = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
         with self._lock:
-            request = self._request
-            return request.code if request and self._clock() < request.until else None
+            self._offer = Offer(button, code, self._clock() + self.seconds)
+        return code
 
-    def press(self, button: int) -> bool:
-        """A seat button pressed on the box (1-based). True if it paired a waiting phone (the
-        press is then used up: it does nothing else)."""
+    def offered(self) -> tuple[int, str, float] | None:
+        """(button, code, seconds left) of the code open now, for the OLED."""
         with self._lock:
-            request, self._request = self._request, None
-            if request is None or self._clock() >= request.until:
-                return False
+            offer = self._offer
+            left = offer.until - self._clock() if offer else 0.0
+            return (offer.button, offer.code, left) if offer and left > 0 else None
+
+    def withdraw(self) -> None:
+        with self._lock:
+            self._offer = None
+
+    def paired(self) -> dict[int, int]:
+        """How many phones are paired with each seat button."""
+        with self._lock:
+            counts: dict[int, int] = {}
+            for button in self._paired.values():
+                counts[button] = counts.get(button, 0) + 1
+            return dict(sorted(counts.items()))
+
+    def unpair_button(self, button: int) -> int:
+        """Unpair every phone of seat button `button` (from the box); how many."""
+        with self._lock:
             before = dict(self._paired)
-            self._paired.pop(request.digest, None)
+            self._paired = {k: v for k, v in self._paired.items() if v != button}
+            gone = len(before) - len(self._paired)
+            if gone:
+                self._save(before, "this unpairing")
+            return gone
+
+    # -- the phone -------------------------------------------------------------------------
+
+    def claim(self, token: str, code: str) -> int:
+        """Pair the phone that typed `code` with the button the box showed it for; that
+        button, or CodeRefused in the words to show. CODE_TRIES wrong codes void the box's
+        code (a new one is a press away there), so guessing a million codes is no way in."""
+        typed = "".join(code.split())
+        with self._lock:
+            offer = self._offer
+            if offer is None or self._clock() >= offer.until:
+                self._offer = None
+                raise CodeRefused("The box shows no pairing code now: on the box, Menu, "
+                                  "\"Pair a phone\", then press your seat button.")
+            if not hmac.compare_digest(typed.encode(), offer.code.encode()):
+                offer.wrong += 1
+                if offer.wrong >= CODE_TRIES:
+                    self._offer = None
+                    raise CodeRefused("Wrong code too often: that code is void. Ask the box "
+                                      "for a new one (Menu, \"Pair a phone\").")
+                raise CodeRefused("That is not the code on the box: type the six digits "
+                                  "it shows.")
+            digest = token_digest(token)
+            before = dict(self._paired)
+            self._paired.pop(digest, None)
             while len(self._paired) >= MAX_PHONES:
                 del self._paired[next(iter(self._paired))]
-            self._paired[request.digest] = button
+            self._paired[digest] = offer.button
             self._save(before, "this pairing")
+            self._offer = None
+            button = offer.button
         if self.on_paired is not None:
             self.on_paired(button)
-        return True
+        return button
 
     def status(self, token: str | None) -> dict[str, Any]:
-        """{"button": n | None, "waiting": code | None} for this phone."""
+        """{"button": n | None} for this phone."""
         if not token:
-            return {"button": None, "waiting": None}
-        digest = token_digest(token)
+            return {"button": None}
         with self._lock:
-            request = self._request
-            waiting = request.code if request and request.digest == digest and \
-                self._clock() < request.until else None
-            return {"button": self._paired.get(digest), "waiting": waiting}
+            return {"button": self._paired.get(token_digest(token))}
 
     def button(self, token: str | None) -> int | None:
         return self.status(token)["button"]
 
     def forget(self, token: str | None) -> bool:
-        """Undo this phone's pairing (and its open request). True if it was paired."""
+        """Undo this phone's pairing. True if it was paired."""
         if not token:
             return False
         digest = token_digest(token)
         with self._lock:
-            if self._request is not None and self._request.digest == digest:
-                self._request = None
             before = dict(self._paired)
             found = self._paired.pop(digest, None) is not None
             if found:

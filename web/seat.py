@@ -1,6 +1,7 @@
-"""A phone paired with a seat: asking to pair, its pairing and undoing it (/api/pair), and what
-it may do without the PIN: spin, choose and end the turn when it is its seat's turn, press for
-its own seat. The box's seat button is the proof, so asking needs no PIN."""
+"""A phone paired with a seat: pairing it with the code the box shows (/api/pair), its
+pairing and undoing it, and what it may do without the PIN: spin, choose and end the turn when
+it is its seat's turn, press for its own seat. The code, readable only at the box, is the
+proof, so pairing needs no PIN."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, session
 
 from web import auth
-from web.context import parlour
+from web.context import field_str, json_body, parlour
 from web.errors import ApiError
-from web.phones import new_token, seat_of_button
+from web.phones import CodeRefused, new_token, seat_of_button
 
 bp = Blueprint("seat", __name__)
 
@@ -43,10 +44,9 @@ def _check_csrf() -> None:
 
 
 def pairing(state: dict[str, Any] | None = None) -> dict[str, Any]:
-    """This phone's pairing: {"button", "seat", "name", "waiting"}."""
+    """This phone's pairing: {"button", "seat", "name"}."""
     pairings = parlour().pairings
-    status = pairings.status(phone_token()) if pairings is not None else \
-        {"button": None, "waiting": None}
+    status = pairings.status(phone_token()) if pairings is not None else {"button": None}
     state = state if state is not None else parlour().session.snapshot()
     seat = seat_of_button(state, status["button"])
     players = state.get("players") or []
@@ -66,11 +66,18 @@ def pair_status() -> Response:
 
 
 @bp.post("/api/pair")
-def pair_ask() -> Response:
+def pair_claim() -> Response:
+    """{"code": "123456"}: the code the box shows for a seat button pairs this phone with it."""
     _check_csrf()
-    answer = _pairings().ask(phone_token(make=True))
+    pairings = _pairings()
+    data = json_body()
+    code = field_str(data, "code", max_length=32)
+    try:
+        pairings.claim(phone_token(make=True), code)
+    except CodeRefused as err:
+        raise ApiError(403, str(err)) from None
     session.permanent = True
-    return jsonify(answer)
+    return jsonify(pairing())
 
 
 @bp.post("/api/pair/forget")

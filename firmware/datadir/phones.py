@@ -24,13 +24,13 @@ def phone_options(data_dir: Path) -> dict[str, Any]:
 
 
 def connect_phones(controller, app, data_dir: Path, *, pin_kept: bool, wifi: WiFi) -> None:
-    """Hand the controller its hooks: pairing presses, a new PIN (only when the PIN is the kept
+    """Hand the controller its hooks: the phones' pairings, a new PIN (only when the PIN is the kept
     one: a PIN from the config or --pin is the owner's to change) and the Wi-Fi code."""
     controller.wifi = wifi
     parlour = app.extensions["parlour"] if app is not None else None
     if parlour is not None and parlour.pairings is not None:
-        parlour.pairings.on_request = controller.notice_pairing
-        controller.pair_press = parlour.pairings.press
+        parlour.pairings.on_paired = controller.notice_paired
+        controller.pairings = parlour.pairings
     if pin_kept:
         def new_pin() -> str:
             pin = keys.new_pin(data_dir)

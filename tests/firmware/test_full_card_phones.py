@@ -81,30 +81,26 @@ def test_full_card_refuses_a_sign_out_and_the_phone_stays_signed_in(session, tmp
     assert not _signed_in(copy)                          # ended for every copy, kept
 
 
-def test_full_card_refuses_a_pairing_on_the_box_and_says_so(session, tmp_path, clock, card):
-    c, app = wired(session, tmp_path, clock)
+def test_full_card_refuses_a_pairing_and_says_so(session, tmp_path, card):
+    app = _app(session, tmp_path)
     pairings = app.extensions["parlour"].pairings
-    pairings.ask("phone-token")
-    c.update()
-    press(c, "press")
-    press(c, "press")                                    # the join screen
+    phone = app.test_client()
     card.full = True
-    press(c, "seat", seat=2)
-    assert c.view()["flash"].startswith(f"{FULL}: this pairing was not kept")
-    assert c.joined == [False] * 4                       # the press was the pairing's, refused
-    assert pairings.button("phone-token") is None
+    answer = phone.post("/api/pair", headers={"X-Parlour-Csrf": _csrf(phone)},
+                        json={"code": pairings.offer(3)})
+    assert answer.status_code == 507
+    assert answer.get_json()["error"].startswith(f"{FULL}: this pairing was not kept")
+    assert phone.get("/api/pair").get_json()["button"] is None
     card.full = False
-    again = create_app(session, pin="2468", test_config={"TESTING": True},
-                       **phone_options(tmp_path)).extensions["parlour"].pairings
-    assert again.button("phone-token") is None           # nothing half-kept either
+    again = _app(session, tmp_path).extensions["parlour"].pairings
+    assert again.paired() == {}                          # nothing half-kept either
 
 
 def test_full_card_refuses_an_unpairing_and_the_phone_stays_paired(session, tmp_path, clock,
                                                                    card):
     c, app = wired(session, tmp_path, clock)
     pairings = app.extensions["parlour"].pairings
-    pairings.ask("phone-token")
-    assert pairings.press(3)
+    pairings.claim("phone-token", pairings.offer(3))
     card.full = True
     with pytest.raises(Exception, match=f"{FULL}: this unpairing was not kept"):
         pairings.forget("phone-token")

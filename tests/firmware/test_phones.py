@@ -61,22 +61,63 @@ def wired(session, tmp_path, clock, *, pin_kept=True, wifi=WiFi()):
     return c, app
 
 
-def test_phones_a_seat_press_pairs_the_waiting_phone_and_nothing_else(session, tmp_path, clock):
+def _menu(c, item: str) -> None:
+    press(c, "hold")
+    press(c, "turn", detents=c.menu_items.index(item))
+    press(c, "press")
+
+
+def test_phones_pairing_is_a_code_offered_at_the_box_for_one_seat(session, tmp_path, clock):
+    """Attack 6: a press alone never pairs; the box's menu offers a code for the seat button
+    pressed next, and only the phone that types it is paired, with that button."""
     c, app = wired(session, tmp_path, clock)
     pairings = app.extensions["parlour"].pairings
-    code = pairings.ask("phone-token")["code"]
-    c.update()
-    assert c.view()["flash"] == f"Phone {code}: press your seat button"
-    ARTIFACTS.mkdir(exist_ok=True)
-    c.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-pairing.png")
     press(c, "press")                               # to the games screen
     press(c, "press")                               # to join
     press(c, "seat", seat=2)
-    assert c.view()["flash"] == "Phone paired with seat 3"
-    assert c.joined == [False] * 4                  # the press paired; it joined no one
-    press(c, "seat", seat=2)
-    assert c.joined[2]                              # the next press is the game's again
-    assert pairings.button("phone-token") == 3
+    assert c.joined[2] and pairings.offered() is None  # a seat press is the game's
+    _menu(c, "Pair a phone")
+    assert c.screen == "pair_pick"
+    press(c, "seat", seat=1)                        # the phone's player: button 2
+    assert c.screen == "pair_code"
+    button, code, _ = pairings.offered()
+    assert button == 2 and len(code) == 6
+    c.render()
+    ARTIFACTS.mkdir(exist_ok=True)
+    c.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-pairing.png")
+    assert pairings.claim("phone-token", code) == 2
+    c.update()
+    assert c.view()["flash"] == "Phone paired with seat 2" and c.screen != "pair_code"
+    _menu(c, "Phones")
+    assert c.screen == "phones"
+    press(c, "press")                               # Blue (2): 1 phone
+    assert c.screen == "confirm"
+    press(c, "turn", detents=1)
+    press(c, "press")
+    assert pairings.button("phone-token") is None and c.view()["flash"] == "Unpaired 1 phone"
+
+
+def test_phones_leaving_the_code_voids_it(session, tmp_path, clock):
+    c, app = wired(session, tmp_path, clock)
+    pairings = app.extensions["parlour"].pairings
+    _menu(c, "Pair a phone")
+    press(c, "seat", seat=0)
+    code = pairings.offered()[1]
+    press(c, "press")                               # the knob: back, the code void
+    assert pairings.offered() is None and c.screen != "pair_code"
+    with pytest.raises(Exception, match="no pairing code now"):
+        pairings.claim("phone-token", code)
+
+
+def test_phones_a_code_that_runs_out_is_said(session, tmp_path, clock):
+    c, app = wired(session, tmp_path, clock)
+    pairings = app.extensions["parlour"].pairings
+    pairings._clock = clock
+    _menu(c, "Pair a phone")
+    press(c, "seat", seat=0)
+    clock.advance(121)
+    c.update()
+    assert c.screen != "pair_code" and "The pairing code ran out" in c.view()["flash"]
 
 
 def test_phones_new_pin_from_the_menu_signs_phones_out(session, tmp_path, clock):
@@ -150,7 +191,8 @@ def test_phones_runner_hands_the_web_the_kept_secret_and_the_box_its_hooks(tmp_p
         app = table.web.app
         assert app.secret_key == keys.session_secret(tmp_path)        # the same after a restart
         pairings = app.extensions["parlour"].pairings
-        assert table.controller.pair_press == pairings.press
+        assert table.controller.pairings is pairings
+        assert pairings.on_paired == table.controller.notice_paired
         assert pairings.path == tmp_path / "phones.json"
         assert table.controller.new_pin is not None
     finally:

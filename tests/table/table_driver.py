@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulated_table import call  # noqa: F401 - the tests import it from here too
+from simulated_table import box_pairing_code, call  # noqa: F401 - tests import call here
 
 WAIT_SECONDS = 12.0          # generous: a loaded machine; the lag itself is measured, not asserted
 
@@ -180,13 +180,13 @@ class Table:
     # -- making events -----------------------------------------------------------------------
 
     def pair(self, phone: str, button: int) -> None:
-        """Pair a phone with a seat button, as a player does: the phone asks, the box's seat
-        button is pressed."""
+        """Pair a phone with a seat button, as a player does: Menu, "Pair a phone" and the
+        seat button on the box, then the code the OLED shows typed on the phone."""
         from playwright.sync_api import expect
         page = self.phones[phone]
-        page.get_by_role("button", name="Pair this phone with my seat").click()
-        expect(page.locator("#pair-wait")).to_be_visible()
-        call(self.url, "/device/input", {"input": "seat", "seat": button - 1}, pin=False)
+        code = box_pairing_code(self.url, button)
+        page.locator("#pair-code").fill(code)
+        page.get_by_role("button", name="Pair this phone").click()
         expect(page.locator("#paired-line")).to_contain_text(f"seat {button}")
         self.paired[phone] = button
 

@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from simulated_table import PIN, SimulatedTable
+from simulated_table import PIN, SimulatedTable, box_pairing_code
 from test_browser import CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -69,12 +69,13 @@ def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_pat
         name = now["players"][seat]["name"]
         phone.goto(table.url + "/")
         expect(phone.locator("#moves button")).to_have_count(0)          # watching: no moves
-        phone.get_by_role("button", name="Pair this phone with my seat").click()
-        expect(phone.locator("#pair-wait")).to_be_visible()                 # the box answered
-        expect(phone.locator("#pair-wait")).to_contain_text("Press your seat button on the box now")
-        expect(phone.locator("#pair-code")).to_have_text(re.compile(r"^\d\d$"))   # the OLED's code
+        phone.locator("#pair-code").fill("123456")                       # a guess: refused
+        phone.get_by_role("button", name="Pair this phone").click()
+        expect(phone.locator("#pair-answer")).to_contain_text("no pairing code now")
+        code = box_pairing_code(table.url, seat + 1)         # Menu, Pair a phone, the seat
+        phone.locator("#pair-code").fill(f"{code[:3]} {code[3:]}")         # as the OLED shows it
         screenshot(phone, "phone-pairing.png")
-        post(table.url + "/device/input", {"input": "seat", "seat": seat}, pin=None)
+        phone.get_by_role("button", name="Pair this phone").click()
         expect(phone.locator("#paired-line")).to_contain_text(f"seat {seat + 1}")
         expect(phone.locator("#your-turn")).to_have_text(f"Your turn, {name}")
         assert phone.evaluate("window.buzzes") >= 1                      # told by vibration
@@ -101,7 +102,7 @@ def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_pat
         phone.get_by_role("button", name="Unpair this phone").click()
         expect(phone.locator("#pair-answer")).to_have_text(
             "Unpaired: this phone no longer plays a seat.")
-        expect(phone.locator("#pair-button")).to_be_visible()
+        expect(phone.locator("#pair-form")).to_be_visible()
 
 
 def test_browser_phone_chooses_a_domino_rex_square_and_stays_signed_in(tmp_path, phone):
@@ -269,9 +270,8 @@ def test_browser_phone_paired_after_loading_moves_on_the_board_and_forgets_the_l
         geese = now["turn"]                                   # the Geese move first
         phone.goto(table.url + "/")
         expect(phone.locator("#board-hint")).to_contain_text("pair this phone")
-        phone.get_by_role("button", name="Pair this phone with my seat").click()
-        expect(phone.locator("#pair-wait")).to_be_visible()
-        post(table.url + "/device/input", {"input": "seat", "seat": geese}, pin=None)
+        phone.locator("#pair-code").fill(box_pairing_code(table.url, geese + 1))
+        phone.get_by_role("button", name="Pair this phone").click()
         expect(phone.locator("#paired-line")).to_contain_text(f"seat {geese + 1} (Ben)")
         expect(phone.locator("#board-hint")).to_contain_text("tap one of your pieces")
         path = now["board"]["moves"][0]

@@ -137,7 +137,7 @@ def test_control_roll_draws_from_the_committed_stream(control, kat, session):
     body = control("roll").get_json()
     assert body["rolls"] == 1 and body["last_roll"]["seat"] == 0
     assert len(body["last_roll"]["values"]) == 2
-    assert session.store.events(kat["game_id"])[-1]["by"] == "web"
+    assert session.store.events(kat["game_id"])[-1]["by"] == "api"                   # the PIN in a header
 
 
 def test_control_undo_takes_back_and_never_rerolls(control, kat):
@@ -259,7 +259,7 @@ def test_control_rename_is_an_event_in_the_log(control, kat, session):
     body = control("rename", {"seat": 1, "name": "Bea"}).get_json()
     assert body["players"][1]["name"] == "Bea"
     log = session.export_log(session.game_id)
-    assert log[-1]["type"] == "rename" and log[-1]["by"] == "web"
+    assert log[-1]["type"] == "rename" and log[-1]["by"] == "api"
     assert control("rename", {"seat": 1, "name": body["players"][0]["name"]}).status_code == 409
     assert control("rename", {"seat": 1}).status_code == 400
 

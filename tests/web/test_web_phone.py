@@ -12,7 +12,7 @@ import pytest
 
 from web.figures import PAGE
 from web.moves import game_moves, moves
-from web.phones import Pairings, seat_of_button
+from web.phones import CodeRefused, Pairings, seat_of_button
 from web_support import PIN, play_to_the_end
 
 JSON = {"Accept": "application/json"}
@@ -53,23 +53,29 @@ def phone(paired_app):
 
 
 def pair(phone, pairings, button: int) -> None:
+    """The box offers a code for `button` (Menu, Pair a phone, that seat button); the phone
+    types it."""
     client, token = phone
-    answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token})
-    assert answer.status_code == 200 and len(answer.get_json()["code"]) == 2
-    assert pairings.press(button)
+    code = pairings.offer(button)
+    answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token},
+                         json={"code": f"{code[:3]} {code[3:]}"})      # typed with a space
+    assert answer.status_code == 200 and answer.get_json()["button"] == button
 
 
-def test_phone_pairing_takes_the_next_seat_press_within_the_window(pairings, clock, tmp_path):
-    assert not pairings.press(1)                       # nobody asked: the press is the game's
-    code = pairings.ask("token-a")["code"]
-    assert pairings.waiting() == code
-    clock.now += 29
-    assert pairings.press(3)
-    assert pairings.button("token-a") == 3 and pairings.waiting() is None
-    assert not pairings.press(2)                       # used up
-    pairings.ask("token-b")
-    clock.now += 31
-    assert not pairings.press(2) and pairings.button("token-b") is None   # too late
+def test_phone_pairing_needs_the_code_the_box_shows(pairings, clock, tmp_path):
+    with pytest.raises(CodeRefused, match="The box shows no pairing code now"):
+        pairings.claim("token-a", "123456")            # no code offered: nothing to type
+    code = pairings.offer(3)
+    assert len(code) == 6 and code.isdigit() and pairings.offered()[:2] == (3, code)
+    clock.now += 119
+    assert pairings.claim("token-a", code) == 3
+    assert pairings.button("token-a") == 3 and pairings.offered() is None
+    with pytest.raises(CodeRefused):
+        pairings.claim("token-b", code)                # used up
+    code = pairings.offer(2)
+    clock.now += 121
+    with pytest.raises(CodeRefused, match="no pairing code now"):
+        pairings.claim("token-b", code)                # too late
     kept = Pairings(tmp_path / "phones.json", clock=clock)                # after a restart
     assert kept.button("token-a") == 3
     assert "token-a" not in (tmp_path / "phones.json").read_text()        # only digests
@@ -78,11 +84,34 @@ def test_phone_pairing_takes_the_next_seat_press_within_the_window(pairings, clo
     assert Pairings(tmp_path / "phones.json", clock=clock).button("token-a") is None
 
 
-def test_phone_pairing_a_newer_request_replaces_an_older(pairings):
-    pairings.ask("stranger")
-    pairings.ask("mine")
-    assert pairings.press(2)
-    assert pairings.button("mine") == 2 and pairings.button("stranger") is None
+def test_phone_attack_6_a_guest_cannot_pair_by_a_press_or_by_guessing(phone, pairings):
+    """Attack 6: an open request used to take the next seat press on the box, whoever made
+    it. Now a guest has nothing to ask for: only the code read at the box pairs, and five
+    wrong codes void it (a million codes, five tries)."""
+    client, token = phone
+    answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": ""})
+    assert answer.status_code == 403 and "no pairing code now" in answer.get_json()["error"]
+    code = pairings.offer(1)
+    wrong = f"{(int(code) + 1) % 10 ** 6:06d}"
+    for _ in range(4):
+        answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token},
+                             json={"code": wrong})
+        assert answer.status_code == 403 and "not the code on the box" in \
+            answer.get_json()["error"]
+    answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": wrong})
+    assert "that code is void" in answer.get_json()["error"]
+    answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": code})
+    assert answer.status_code == 403 and pairings.button(None) is None    # void: too late
+    assert client.get("/api/pair").get_json()["button"] is None
+
+
+def test_phone_the_box_lists_and_unpairs_phones_by_button(pairings):
+    for n, button in enumerate((2, 2, 4)):
+        pairings.claim(f"phone-{n}", pairings.offer(button))
+    assert pairings.paired() == {2: 2, 4: 1}
+    assert pairings.unpair_button(2) == 2
+    assert pairings.paired() == {4: 1} and pairings.button("phone-0") is None
+    assert pairings.unpair_button(3) == 0
 
 
 def test_phone_pairing_file_that_is_broken_pairs_no_one(tmp_path, clock):
@@ -98,9 +127,9 @@ def test_phone_seat_of_button_follows_the_state_buttons():
     assert seat_of_button({"players": [{"name": "Ann"}, {"name": "Ben"}]}, 2) == 1
 
 
-def test_phone_asking_to_pair_needs_the_page_token(phone):
+def test_phone_asking_to_pair_needs_the_page_token(phone, pairings):
     client, _ = phone
-    answer = client.post("/api/pair")
+    answer = client.post("/api/pair", json={"code": pairings.offer(1)})
     assert answer.status_code == 403 and "reload" in answer.get_json()["error"]
 
 
@@ -274,8 +303,7 @@ def test_phone_paired_move_is_checked_and_made_with_the_table_held(paired_app, p
 
     from web import seat
     session.new_game("cats-and-dogs", ["Ann", "Ben"])
-    pairings.ask("phone-token")
-    pairings.press(session.snapshot()["turn"] + 1)
+    pairings.claim("phone-token", pairings.offer(session.snapshot()["turn"] + 1))
     others: list[bool] = []
 
     def probe(action, data):
@@ -345,3 +373,30 @@ def test_phone_chip_corrections_only_where_chips_are_played(client, control, ses
     page = client.get("/").get_data(as_text=True)
     assert '<details id="transfer-box">' in page and 'data-confirm="Move these chips?' in page
     assert game_moves()["kat-en-muis"]["chips"] and not game_moves()["fox-and-geese"]["chips"]
+
+
+def test_phone_each_event_says_which_phone_made_it(paired_app, pairings, control, session):
+    """Attack 13: a paired guest's action and a signed-in phone's were both `"by": "web"`."""
+    control("new-game", {"game": "cats-and-mice", "players": ["Ann", "Ben"]})
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="test")
+    turn = session.snapshot()["turn"]
+    first, second = paired_app.test_client(), paired_app.test_client()
+    for client in (first, second):
+        token = csrf_of(client.get("/").get_data(as_text=True))
+        assert client.post("/api/pair", headers={"X-Parlour-Csrf": token},
+                           json={"code": pairings.offer(turn + 1)}).status_code == 200
+    token = csrf_of(first.get("/").get_data(as_text=True))
+    assert first.post("/api/control/roll", headers={"X-Parlour-Csrf": token}).status_code == 200
+    signed_in = paired_app.test_client()
+    signed_in.post("/control/login", data={"pin": PIN, "csrf": csrf_of(
+        signed_in.get("/").get_data(as_text=True))})
+    token = csrf_of(signed_in.get("/").get_data(as_text=True))
+    assert signed_in.post("/api/control/undo",
+                          headers={"X-Parlour-Csrf": token}).status_code == 200
+    token = csrf_of(second.get("/").get_data(as_text=True))
+    assert second.post("/api/control/roll", headers={"X-Parlour-Csrf": token}).status_code == 200
+    by = [e.get("by") for e in session.store.events(session.game_id)]
+    phone_a, pin, phone_b = by[-3:]
+    assert phone_a.startswith("phone-") and phone_b.startswith("phone-") and phone_a != phone_b
+    assert pin.startswith("pin-") and by[0] == "api"        # new-game: the PIN in a header

@@ -6,8 +6,7 @@
    seat spins by a swipe or tap on the dial and is told when its turn comes. */
 (function () {
   "use strict";
-  var PAIR_POLL_MS = 1000;
-  var card, table = {}, pairing = {}, state = null, pairTimer = null, wasMyTurn = false;
+  var card, table = {}, pairing = {}, state = null, wasMyTurn = false;
 
   function $(id) { return document.getElementById(id); }
   function make(tag, cls, content) {
@@ -246,17 +245,17 @@
     var seat = state && paired ? mySeat(state) : null;      // the name in today's game
     var who = seat !== null && state.players[seat] ? state.players[seat].name : "";
     $("paired-name").textContent = who ? " (" + who + ")" : "";
-    $("pair-button").hidden = paired || !!pairing.waiting;
+    $("pair-form").hidden = paired;
     $("unpair-button").hidden = !paired;
-    $("pair-wait").hidden = !pairing.waiting;
-    $("pair-code").textContent = pairing.waiting || "";
     if (state) renderMoves(state);
     if (window.ParlourBoard && window.ParlourBoard.refresh) window.ParlourBoard.refresh();
   }
 
-  function pairCall(method, path) {
-    return fetch(path, {method: method, credentials: "same-origin",
-      headers: {"Accept": "application/json", "X-Parlour-Csrf": csrf()}}).then(function (r) {
+  function pairCall(method, path, body) {
+    var headers = {"Accept": "application/json", "X-Parlour-Csrf": csrf()};
+    if (body) headers["Content-Type"] = "application/json";
+    return fetch(path, {method: method, credentials: "same-origin", headers: headers,
+      body: body ? JSON.stringify(body) : undefined}).then(function (r) {
       return r.json().then(function (body) {
         if (!r.ok) throw new Error(friendly(r.status, body));
         return body;
@@ -264,29 +263,15 @@
     });
   }
 
-  function pollPairing(until) {
-    pairCall("GET", "/api/pair").then(function (p) {
+  function pairWithCode(event) {          // the code the box shows for the player's seat
+    event.preventDefault();
+    var input = $("pair-code");
+    pairCall("POST", "/api/pair", {code: input.value}).then(function (p) {
       pairing = p;
+      input.value = "";
       showPairing();
-      if (p.button !== null && p.button !== undefined) {
-        say($("pair-answer"), "Paired: this phone plays seat " + p.button + ".", true);
-        return;
-      }
-      if (!p.waiting || Date.now() > until) {
-        say($("pair-answer"), "No seat button was pressed in time: try again.", false);
-        return;
-      }
-      pairTimer = setTimeout(function () { pollPairing(until); }, PAIR_POLL_MS);
-    }).catch(function (err) { say($("pair-answer"), err.message, false); });
-  }
-
-  function askToPair() {
-    clearTimeout(pairTimer);
-    pairCall("POST", "/api/pair").then(function (answer) {
-      pairing = {button: null, waiting: answer.code};
-      showPairing();
-      say($("pair-answer"), "", true);
-      pollPairing(Date.now() + answer.seconds * 1000 + 2000);
+      say($("pair-answer"), "Paired: this phone plays seat " + p.button +
+        (p.name ? " (" + p.name + ")" : "") + ".", true);
     }).catch(function (err) { say($("pair-answer"), err.message, false); });
   }
 
@@ -343,7 +328,7 @@
     document.addEventListener("submit", onSubmit);
     if (card) {
       showPairing();
-      $("pair-button").addEventListener("click", askToPair);
+      $("pair-form").addEventListener("submit", pairWithCode);
       $("unpair-button").addEventListener("click", unpair);
       watchDial();
     }
