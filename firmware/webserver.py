@@ -21,6 +21,7 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from waitress.adjustments import Adjustments
@@ -36,6 +37,7 @@ class Limits:
     """The numbers, each with the reason in README.md (Reliability)."""
 
     connections: int = 200          # all sockets; file descriptors stay far below 1,024
+    reserved: int = 64              # of those, kept for addresses of signed-in and paired phones
     per_address: int = 16           # a phone opens at most ~7 (6 fetches + its live stream)
     idle_seconds: int = 20          # an idle keep-alive connection closes (browsers reopen)
     request_seconds: float = 10.0   # first byte to whole request (16 KiB on Wi-Fi: ms)
@@ -76,12 +78,22 @@ class TableChannel(HTTPChannel):
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
-        peers = [c for c in list(server.active_channels.values())
-                 if c is not self and c.addr and addr and c.addr[0] == addr[0]]
+        others = [c for c in list(server.active_channels.values())
+                  if c is not self and not c.will_close]
+        peers = [c for c in others if c.addr and addr and c.addr[0] == addr[0]]
         if len(peers) >= server.limits.per_address:
-            idle = [c for c in peers if not c.requests and not c.will_close]
-            victim = min(idle, key=lambda c: c.last_activity) if idle else self
-            victim.will_close = True
+            self._make_room(peers)
+        known = server.known
+        guests = [c for c in others if not (c.addr and known(c.addr[0]))]
+        if not (addr and known(addr[0])) and \
+                len(guests) >= server.limits.connections - server.limits.reserved:
+            self._make_room(guests)     # the reserve stays for signed-in and paired phones
+
+    def _make_room(self, crowd: list) -> None:
+        """Close the oldest idle connection of `crowd`, or this new one if none is idle."""
+        idle = [c for c in crowd if not c.requests and not c.will_close]
+        victim = min(idle, key=lambda c: c.last_activity) if idle else self
+        victim.will_close = True
 
     def received(self, data):
         if self.request is None and data:
@@ -100,7 +112,7 @@ class TableServer(TcpWSGIServer):
 
     channel_class = TableChannel
     limits = Limits()
-
+    known: Callable[[str], bool] = staticmethod(lambda address: False)   # a phone we know
     def maintenance(self, now):
         super().maintenance(now)                      # idle keep-alive connections
         cutoff = now - self.limits.request_seconds
@@ -116,7 +128,8 @@ class TableServer(TcpWSGIServer):
                 channel.handle_close()                # a reader that does not read
 
 
-def table_server(app, *, host: str, port: int, threads: int, limits: Limits):
+def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
+                 known: Callable[[str], bool] | None = None):
     """waitress.create_server's work, with TableServer on every listening address."""
     adj = Adjustments(host=host, port=port, threads=threads, ident="parlour",
                       **limits.adjustments())
@@ -130,6 +143,8 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits):
     for info in adj.listen:
         server = TableServer(app, sockets, dispatcher=dispatcher, adj=adj, sockinfo=info)
         server.limits = limits
+        if known is not None:
+            server.known = known
         servers.append(server)
     if len(servers) == 1:
         return servers[0]
@@ -153,7 +168,8 @@ class WebServer:
                               allowed_hosts=allowed_hosts, panel_open=panel_open,
                               **options)
         self.server = table_server(self.app, host=host, port=port, threads=threads,
-                                   limits=limits)
+                                   limits=limits,
+                                   known=self.app.extensions["parlour"].known_addresses.known)
         self.port = getattr(self.server, "effective_port", port)
         self.thread = threading.Thread(target=self.server.run, name="web", daemon=True)
 

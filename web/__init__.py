@@ -21,7 +21,7 @@ from companion.session import Session
 from web import api, auth, chances, control, errors, pages, seat
 from web import network as network_pages
 from web import device as device_panel
-from web.auth import Logins, OwnNames, PinGuard
+from web.auth import KnownAddresses, Logins, OwnNames, PinGuard
 from web.context import Parlour
 from web.device import DevicePanel
 from web.figures import Figures
@@ -108,6 +108,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         buttons=tuple(DEFAULT_COLOURS if buttons is None else buttons),
         table_id=table_id,
         network=network,
+        known_addresses=KnownAddresses(),
     )
     app.before_request(auth.check_host)
     for blueprint in (api.bp, control.bp, device_panel.bp, network_pages.bp, pages.bp,
@@ -118,6 +119,10 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
 
     @app.after_request
     def secure(response: Response) -> Response:
+        parlour_ = app.extensions["parlour"]
+        if auth.logged_in() or (parlour_.pairings is not None
+                                and parlour_.pairings.button(seat.phone_token()) is not None):
+            parlour_.known_addresses.saw(auth.client_address())    # room kept for it
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         return response

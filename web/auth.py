@@ -194,6 +194,29 @@ class Logins:
             raise
 
 
+class KnownAddresses:
+    """Addresses a signed-in or paired phone used lately: the server keeps room for them when
+    guests fill its connections (firmware/webserver.py)."""
+
+    def __init__(self, seconds: float = 600.0, limit: int = 256,
+                 clock: Callable[[], float] = time.monotonic):
+        self.seconds, self.limit, self._clock = seconds, limit, clock
+        self._seen: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def saw(self, address: str) -> None:
+        with self._lock:
+            self._seen[address] = self._clock()
+            self._seen.move_to_end(address)
+            while len(self._seen) > self.limit:
+                self._seen.popitem(last=False)
+
+    def known(self, address: str) -> bool:
+        with self._lock:
+            seen = self._seen.get(address)
+            return seen is not None and self._clock() - seen < self.seconds
+
+
 def host_name(value: str) -> str:
     """The name in a Host header or an origin's netloc, lower case, without port or brackets."""
     value = value.strip().lower()

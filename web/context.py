@@ -37,6 +37,7 @@ class Parlour:
     pairings: "Pairings | None" = None                    # phones paired with a seat button
     table_id: str = ""                    # this box's id, made once (in the score apps' ids)
     network: Any = None                   # the box's Wi-Fi (status(), add_home()); None: not here
+    known_addresses: Any = None           # addresses of signed-in and paired phones, lately
 
 
 def parlour() -> Parlour:

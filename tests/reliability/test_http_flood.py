@@ -275,3 +275,54 @@ def test_flood_streams_never_read_are_dropped_and_nothing_is_spooled(stall_serve
         assert received < 600 * 1024              # dropped: far less than 600 states' worth
     assert spooled == []
     assert phone_get(server.port)[0] == 200
+
+
+def test_flood_attack_7_many_addresses_leave_room_for_the_table(tmp_path):
+    """Attack 7: 13 addresses × 16 idle sockets, reopened when closed, filled the 200
+    connections: a phone got 2 answers in 50 s. Now guests (addresses with no signed-in or
+    paired phone) share all but the reserve, their oldest idle sockets make room for a new
+    one, and a signed-in phone is answered at once. Here at a tenth of the size."""
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: b"s" * 32)
+    limits = Limits(connections=40, reserved=8, per_address=4)
+    server = WebServer(session, pin=PIN, panel=None, host="127.0.0.1", port=0, threads=8,
+                       limits=limits)
+    server.start()
+    port = int(server.port)
+    try:
+        player = "127.0.0.60"                          # signs in before the flood
+        status, _ = phone_get(port, "/api/state", source=player,
+                              headers={"X-Parlour-Pin": PIN})
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE,
+                                          source_address=(player, 0))
+        conn.request("POST", "/api/login", body=json.dumps({"pin": PIN}),
+                     headers={"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        cookie = answer.getheader("Set-Cookie").split(";")[0]
+        answer.read()
+        conn.close()
+        with ExitStack() as stack:
+            guests = []
+            for round_ in range(2):                    # closed ones are opened again
+                for n in range(12):
+                    for _ in range(4):
+                        sock = socket.socket()
+                        sock.bind((f"127.0.1.{n + 1}", 0))
+                        try:
+                            sock.connect(("127.0.0.1", port))
+                        except OSError:
+                            sock.close()
+                            continue
+                        guests.append(stack.enter_context(sock))
+                time.sleep(0.3)
+            started = time.monotonic()
+            status, _ = phone_get(port, "/api/state", source=player,
+                                  headers={"Cookie": cookie})
+            assert status == 200 and time.monotonic() - started < 3.0
+            status, _ = phone_get(port, "/api/state", source="127.0.0.77")   # a watcher too
+            assert status == 200
+            open_guests = sum(not closed_by_server(s) for s in guests)
+            assert open_guests <= limits.connections - limits.reserved, open_guests
+    finally:
+        server.close()
+        store.close()
