@@ -11,7 +11,6 @@ import pytest
 
 from fakes import cookie_value, give_cookie
 from firmware.datadir.phones import phone_options
-from test_controller import press
 from test_phones import wired
 from web import create_app, keptfile
 

@@ -6,7 +6,6 @@ target is at least 44 px each way; the board's points and the log are reachable 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
