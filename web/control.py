@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, flash, jsonify, redirect, request, url_for
+from flask import (Blueprint, Response, current_app, flash, has_request_context, jsonify,
+                   redirect, request, url_for)
 
 from companion.boarddata import parse_board_text
 from companion.buttons import colour_of, free_button
@@ -30,6 +31,8 @@ def who() -> str:
     with the PIN (its login), "phone-<id>" for one paired with a seat (its token), "api" for
     a call with the PIN in a header. Ids are a digest's first digits: they tell phones apart
     in the log and prove nothing."""
+    if not has_request_context():                 # an action run directly (tests, tools)
+        return "api"
     if auth.logged_in():
         return auth.login_id()
     if request.headers.get(auth.PIN_HEADER) is None and seat.phone_token():
