@@ -13,6 +13,7 @@ Everything runs on the `network` thread; the device loop and the web requests on
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -173,7 +174,6 @@ class Hotspot:
                 f"join, its hotspot {self.settings.ssid} comes back within a minute.")
 
     def _hostname(self) -> str:
-        import socket
         return socket.gethostname() or "parlour"
 
     def _join(self, ssid: str, password: str) -> None:
