@@ -86,11 +86,36 @@ class FoxSearch:
         self.deadline: float | None = None
         self.table: dict[tuple[int, int, bool], tuple[int, int, int, tuple]] = {}
         self.history: dict[tuple[int, ...], int] = {}     # moves that cut off, by depth
+        # Iterative deepening walks the same positions again at every depth: their moves,
+        # values and the geese a path takes are worked out once (the search is unchanged).
+        self._known_moves: dict[tuple[int, int, bool], tuple[tuple[int, ...], ...]] = {}
+        self._values: dict[tuple[int, int], int] = {}
+        self._taken: dict[tuple[int, ...], int] = {}
 
     # moves ---------------------------------------------------------------------------------
 
     def moves(self, fox: int, geese: int, fox_to_move: bool) -> list[tuple[int, ...]]:
         return Position(self.board, fox, geese, fox_to_move).moves()
+
+    def _moves(self, fox: int, geese: int, fox_to_move: bool) -> list[tuple[int, ...]]:
+        key = (fox, geese, fox_to_move)
+        known = self._known_moves.get(key)
+        if known is None:
+            known = self._known_moves[key] = tuple(self.moves(fox, geese, fox_to_move))
+        return list(known)
+
+    def _value(self, fox: int, geese: int) -> int:
+        key = (fox, geese)
+        value = self._values.get(key)
+        if value is None:
+            value = self._values[key] = self.evaluate(fox, geese)
+        return value
+
+    def _taken_by(self, path: tuple[int, ...]) -> int:
+        mask = self._taken.get(path)
+        if mask is None:
+            mask = self._taken[path] = taken_mask(path)
+        return mask
 
     # evaluation ------------------------------------------------------------------------------
 
@@ -159,7 +184,7 @@ class FoxSearch:
 
     def _play(self, fox: int, geese: int, fox_to_move: bool, path: tuple[int, ...]):
         if fox_to_move:
-            return path[-1], geese & ~taken_mask(path), False
+            return path[-1], geese & ~self._taken_by(path), False
         return fox, geese ^ (1 << path[0]) ^ (1 << path[1]), True
 
     def _negamax(self, fox: int, geese: int, fox_to_move: bool, depth: int, alpha: int,
@@ -171,12 +196,12 @@ class FoxSearch:
             raise OutOfBudget
         if bin(geese).count("1") < self.to_pen:                           # F3: too few
             return WIN - ply if fox_to_move else -(WIN - ply)
-        moves = self.moves(fox, geese, fox_to_move)
+        moves = self._moves(fox, geese, fox_to_move)
         if not moves:                                                     # F3: cannot move
             return -(WIN - ply)
-        forced = fox_to_move and taken_mask(moves[0])
+        forced = fox_to_move and self._taken_by(moves[0])
         if depth <= 0 and not forced:                     # quiescence: forced jumps are played
-            score = self.evaluate(fox, geese)
+            score = self._value(fox, geese)
             return score if fox_to_move else -score
         key = (fox, geese, fox_to_move)
         hit = self.table.get(key)

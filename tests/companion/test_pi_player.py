@@ -183,3 +183,39 @@ def test_pi_player_best_beats_easy_from_either_side():
     """One game a side here; the bench (tests/bench/bench_pi.py) plays the full 100 a side."""
     assert match("best", "easy", seed=0) == [0]
     assert match("easy", "best", seed=0) == [1]
+
+
+def test_pi_player_memos_leave_the_search_unchanged():
+    """Moves, values and taken geese are remembered within a search (iterative deepening
+    meets the same positions at every depth); the result must be the search's own: the same
+    path, score, depth and node count as working everything out at every node."""
+    from companion.games.fox_and_geese import taken_mask
+
+    class Plain(FoxSearch):
+        def _moves(self, fox, geese, fox_to_move):
+            return self.moves(fox, geese, fox_to_move)
+
+        def _value(self, fox, geese):
+            return self.evaluate(fox, geese)
+
+        def _taken_by(self, path):
+            return taken_mask(path)
+
+    rng = random.Random(4)
+    checked = 0
+    while checked < 6:
+        table = fox_game()
+        for _ in range(rng.randrange(1, 25)):
+            if table.state.over:
+                break
+            table.apply(parse_event({"type": "move", "path": rng.choice(
+                table.rulebook.legal_paths(table.state))}))
+        if table.state.over:
+            continue
+        position = table.rulebook.position(table.state)
+        level = LEVELS["best" if checked < 2 else "good"]
+        found = [cls(position.board, table.state.board["geese_to_pen"], level=level)
+                 .choose(position) for cls in (Plain, FoxSearch)]
+        assert [(r.path, r.score, r.depth, r.nodes) for r in found][0] == \
+            [(r.path, r.score, r.depth, r.nodes) for r in found][1]
+        checked += 1
