@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from flask import current_app, request, session
 
+from companion.backoff import pause_after
 from companion.errors import StoreError
 from web.errors import ApiError
 from web.keptfile import read_kept, token_digest, write_kept
@@ -82,9 +83,9 @@ class PinGuard:
         for each quiet lockout-length that passed since the last lockout ended."""
         if now < self._locked_until:
             return max(1, int(self._locked_until - now) + 1)
-        while self._level and now - self._locked_until >= LOCKOUT_SECONDS[
-                min(self._level, len(LOCKOUT_SECONDS)) - 1] and not self._table:
-            self._locked_until += LOCKOUT_SECONDS[min(self._level, len(LOCKOUT_SECONDS)) - 1]
+        while self._level and not self._table and \
+                now - self._locked_until >= pause_after(self._level, LOCKOUT_SECONDS):
+            self._locked_until += pause_after(self._level, LOCKOUT_SECONDS)
             self._level -= 1
         return 0
 
@@ -94,8 +95,7 @@ class PinGuard:
         self._table.append(now)
         if len(self._table) >= self.table_tries:
             self._level += 1
-            self._locked_until = now + LOCKOUT_SECONDS[min(self._level,
-                                                           len(LOCKOUT_SECONDS)) - 1]
+            self._locked_until = now + pause_after(self._level, LOCKOUT_SECONDS)
             self._table.clear()
 
     def check(self, address: str, pin: str) -> bool:

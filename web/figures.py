@@ -18,6 +18,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from companion.backoff import RETRY_SECONDS, pause_after
 from companion.errors import ParlourError
 from companion.replay import replay
 from companion.session import export_events
@@ -31,7 +32,6 @@ PAGE = 50            # games on one page of /history, /fairness or /api/games
 INLINE = 20          # games without figures a page may replay itself; past that it waits
 BATCH = 25           # games the worker fills between pauses
 KEPT = 32            # results SharedWork keeps (the newest), and replays of shown games
-RETRY_SECONDS = (1, 2, 4, 8, 15, 30, 60)   # pauses after a failed fill, one more each time
 log = logging.getLogger("parlour.figures")
 
 
@@ -240,7 +240,7 @@ class Figures:
                 failures = 0
             except Exception as err:  # noqa: BLE001 - logged, then tried again after a pause
                 failures += 1
-                delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1]
+                delay = pause_after(failures, RETRY_SECONDS)
                 log.exception("figures: could not keep a game's figures (%s: %s); trying "
                               "again in %g s", type(err).__name__, err, delay)
                 self._stop.wait(delay)

@@ -18,12 +18,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.backoff import RETRY_SECONDS, pause_after
 from companion.errors import ParlourError
 from companion.games import get_rulebook
 from companion.pi_player import fallback_event, pi_event
 
 BY = "pi"
-RETRY_SECONDS = (1, 2, 4, 8, 15, 30, 60)
 log = logging.getLogger("parlour.pi")
 
 
@@ -110,7 +110,7 @@ class PiWorker:
         except Exception as err:  # noqa: BLE001 - never silent, never the end of the game
             self.failures += 1
             self.last_error = f"{type(err).__name__}: {err}"
-            delay = RETRY_SECONDS[min(self.failures, len(RETRY_SECONDS)) - 1]
+            delay = pause_after(self.failures, RETRY_SECONDS)
             log.exception("the Pi could not move (%s); trying again in %g s",
                           self.last_error, delay)
             self._retry = threading.Timer(delay, self.request)
