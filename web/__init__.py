@@ -118,11 +118,16 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     errors.register(app)
 
     @app.after_request
+    def note_a_phone_we_know(response: Response) -> Response:
+        """A signed-in or paired phone's address: the server keeps room for it."""
+        parlour = app.extensions["parlour"]
+        if auth.logged_in() or (parlour.pairings is not None
+                                and parlour.pairings.button(seat.phone_token()) is not None):
+            parlour.known_addresses.saw(auth.client_address())
+        return response
+
+    @app.after_request
     def secure(response: Response) -> Response:
-        parlour_ = app.extensions["parlour"]
-        if auth.logged_in() or (parlour_.pairings is not None
-                                and parlour_.pairings.button(seat.phone_token()) is not None):
-            parlour_.known_addresses.saw(auth.client_address())    # room kept for it
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         return response
