@@ -42,16 +42,15 @@ class Lines(Sequence[str]):
         self._shared, self._n = [], 0
 
     def __setitem__(self, index: int, line: str) -> None:
-        own = self._own()[:]                  # a line changed: this state's own copy
-        own[index] = line
-        self._shared = own
+        self._shared = self._shared[:self._n]   # a line changed: this state's own copy
+        self._shared[index] = line
 
     def __len__(self) -> int:
         return self._n
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return self._shared[:self._n][index]
+            return self._shared[slice(*index.indices(self._n))]
         if index < 0:
             index += self._n
         if not 0 <= index < self._n:
