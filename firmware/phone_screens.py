@@ -5,7 +5,6 @@ pairings themselves are web/phones.py's `Pairings`, handed in as `self.pairings`
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from PIL import Image
@@ -35,12 +34,6 @@ class PhoneScreens:
     _paired_note: int | None = None
     _code_shown = ""
 
-    def _phone_lock(self) -> threading.Lock:
-        lock = self.__dict__.get("_phone_lock_")
-        if lock is None:
-            lock = self.__dict__["_phone_lock_"] = threading.Lock()
-        return lock
-
     def phone_menu_items(self) -> list[str]:
         if self.pairings is None:
             return []
@@ -58,14 +51,14 @@ class PhoneScreens:
 
     def notice_paired(self, button: int) -> None:
         """Any thread: a phone typed the code for `button`."""
-        with self._phone_lock():
+        with self._lock:                            # Controller's: changes from elsewhere
             self._paired_note = button
         if self.wake is not None:
             self.wake()
 
     def phones_update(self) -> None:
         """In `update`: a pairing made, or a code that ran out, is said and left."""
-        with self._phone_lock():
+        with self._lock:
             paired, self._paired_note = self._paired_note, None
         if paired is not None:
             if self.screen == "pair_code":
