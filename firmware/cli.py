@@ -140,13 +140,13 @@ def _default_data_dir(config_path: str | None) -> Path:
 
 def cmd_card(args: argparse.Namespace) -> int:
     from firmware.card import card_html
-    from firmware.config import WiFi, load_config
+    from firmware.config import load_config
     from firmware.runner import lan_address
     config = load_config(args.config)
     port = config.port if args.port is None else args.port
     url = args.url or f"http://{lan_address(config.host)}:{port}/"
     hotspot = _card_hotspot(args, config, port) if args.hotspot else None
-    page = card_html(url, config.wifi, hotspot=hotspot and (WiFi(*hotspot[:2]), hotspot[2]))
+    page = card_html(url, config.wifi, hotspot=hotspot)
     if args.out == "-":
         sys.stdout.write(page)
         return 0
@@ -157,26 +157,27 @@ def cmd_card(args: argparse.Namespace) -> int:
     print(f"{args.out}: the join card for {url}"
           + (f" and the Wi-Fi {config.wifi.ssid}" if config.wifi.ssid else
              " (no Wi-Fi code: set [wifi] ssid in the config)")
-          + (f", and the hotspot {hotspot[0]}" if hotspot else "") + "; open it and print it")
+          + (f", and the hotspot {hotspot[0].ssid}" if hotspot else "")
+          + "; open it and print it")
     return 0
 
 
-def _card_hotspot(args: argparse.Namespace, config, port: int) -> tuple[str, str, str]:
-    """(name, password, address) of the box's hotspot, from the table's data directory."""
-    from firmware.datadir import keys
+def _card_hotspot(args: argparse.Namespace, config, port: int):
+    """(its Wi-Fi, its address) for the box's hotspot, from the table's data directory."""
+    from firmware.config import WiFi
+    from firmware.network.hotspot import table_hotspot
     from firmware.network.nmcli import HOTSPOT_ADDRESS
     if config.hotspot.mode == "off":
         raise ParlourError('--hotspot: the config turns the hotspot off ([hotspot] mode = "off")')
     data_dir = Path(args.data_dir) if args.data_dir else Path(config.data_dir)
     try:
-        name = config.hotspot.name or f"Parlour-{keys.table_id(data_dir)[:4]}"
-        password = keys.hotspot_password(data_dir)
+        settings = table_hotspot(config.hotspot, data_dir)
     except OSError as err:
         raise ParlourError(
             f"{data_dir}: cannot read the hotspot's password there ({err.strerror}); on the box "
             "run it as the service: sudo -u parlour /opt/parlour/venv/bin/parlour card "
             "--hotspot --data-dir /var/lib/parlour --out /tmp/parlour-card.html") from None
-    return name, password, f"http://{HOTSPOT_ADDRESS}:{port}/"
+    return WiFi(settings.ssid, settings.password), f"http://{HOTSPOT_ADDRESS}:{port}/"
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -323,6 +323,16 @@ def _read_colours(reader: _Reader, seats: int) -> tuple[ButtonColour, ...]:
 HEX = set("0123456789abcdefABCDEF")
 
 
+def ssid_problem(ssid: str) -> str:
+    """Why `ssid` cannot be a Wi-Fi network's name (802.11: at most 32 bytes; shown on one
+    line here); "" if it can."""
+    if len(ssid.encode()) > 32:
+        return "a network name is at most 32 bytes"
+    if not ssid.isprintable():
+        return "a network name has no line breaks or control characters"
+    return ""
+
+
 def password_problem(password: str, security: str) -> str:
     """Why a Wi-Fi password cannot be one (802.11: a WPA passphrase is 8 to 63 printable
     ASCII characters, or 64 hex digits; a WEP key 5 or 13 characters, or 10 or 26 hex
@@ -349,11 +359,8 @@ def _read_wifi(reader: _Reader) -> WiFi:
     security = reader.get("security", str, "WPA")
     hidden = reader.get("hidden", bool, False)
     reader.done()
-    if len(ssid.encode()) > 32:
-        raise _Bad(f"{reader.key('ssid')}: a network name is at most 32 bytes, got {ssid!r}")
-    if not ssid.isprintable():
-        raise _Bad(f"{reader.key('ssid')}: a network name has no line breaks or control "
-                   f"characters, got {ssid!r}")
+    if ssid_problem(ssid):
+        raise _Bad(f"{reader.key('ssid')}: {ssid_problem(ssid)}, got {ssid!r}")
     if security not in WIFI_SECURITY:
         raise _Bad(f"{reader.key('security')}: expected one of {', '.join(WIFI_SECURITY)}, "
                    f"got {security!r}")

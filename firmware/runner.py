@@ -29,7 +29,6 @@ from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
 from firmware.datadir.datalock import DataDirLock
 from firmware.pins.inputs import InputEvent
-from firmware.datadir import keys
 from firmware.datadir.keys import stored_pin
 from firmware.notify import Notifier
 from firmware.datadir.phones import connect_phones, phone_options
@@ -248,12 +247,9 @@ def hotspot_fallback(config: Config, data_dir: Path, *, sim: bool, host: str, po
     laptop's network: the simulator is where a laptop runs."""
     if sim or config.hotspot.mode == "off" or shutil.which("nmcli") is None:
         return None
-    from firmware.network.hotspot import Hotspot, HotspotSettings
-    settings = HotspotSettings(
-        ssid=config.hotspot.name or f"Parlour-{keys.table_id(data_dir)[:4]}",
-        password=keys.hotspot_password(data_dir), interface=config.hotspot.interface,
-        after=config.hotspot.after)
-    return Hotspot(settings, port=port, lan_address=lambda: lan_address(host))
+    from firmware.network.hotspot import Hotspot, table_hotspot
+    return Hotspot(table_hotspot(config.hotspot, data_dir), port=port,
+                   lan_address=lambda: lan_address(host))
 
 
 def start_odds(session: Session):

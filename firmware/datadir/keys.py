@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware.config import pin_problem
@@ -62,14 +63,21 @@ def session_secret(data_dir: Path) -> bytes:
 def table_id(data_dir: Path) -> str:
     """The table's id: 16 random hex digits, made once and kept (a copied SD card keeps it; a
     file that is missing or does not hold such an id gets a new one)."""
-    path = Path(data_dir) / TABLE_ID_FILE
+    return _made_once(Path(data_dir) / TABLE_ID_FILE,
+                      lambda kept: len(kept) == TABLE_ID_HEX
+                      and all(c in "0123456789abcdef" for c in kept),
+                      lambda: secrets.token_hex(TABLE_ID_HEX // 2))
+
+
+def _made_once(path: Path, good: Callable[[str], bool], make: Callable[[], str]) -> str:
+    """The text kept at `path` if `good` says it is; otherwise a new one from `make`, kept."""
     try:
         kept = path.read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):
         kept = ""
-    if len(kept) == TABLE_ID_HEX and all(c in "0123456789abcdef" for c in kept):
+    if good(kept):
         return kept
-    made = secrets.token_hex(TABLE_ID_HEX // 2)
+    made = make()
     write_private(path, made.encode())
     return made
 
@@ -88,13 +96,6 @@ def make_hotspot_password() -> str:
 def hotspot_password(data_dir: Path) -> str:
     """The hotspot's WPA2 password, made once and kept (a file that is missing or does not
     hold one gets a new one)."""
-    path = Path(data_dir) / HOTSPOT_FILE
-    try:
-        kept = path.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        kept = ""
-    if 8 <= len(kept) <= 63 and kept.isascii() and kept.isprintable():
-        return kept
-    made = make_hotspot_password()
-    write_private(path, made.encode())
-    return made
+    return _made_once(Path(data_dir) / HOTSPOT_FILE,
+                      lambda kept: 8 <= len(kept) <= 63 and kept.isprintable(),
+                      make_hotspot_password)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware.config import password_problem
+from firmware.config import password_problem, ssid_problem
 from firmware.network import nmcli
 
 log = logging.getLogger("parlour.network")
@@ -36,15 +36,21 @@ class HotspotSettings:
     after: float = 60.0              # seconds after start with no known network
 
 
+def table_hotspot(config, data_dir) -> HotspotSettings:
+    """The table's hotspot: the configured name, or "Parlour-" and the table id's first four
+    digits; the password made once in the data directory (OSError if it cannot be read)."""
+    from firmware.datadir import keys
+    return HotspotSettings(ssid=config.name or f"Parlour-{keys.table_id(data_dir)[:4]}",
+                           password=keys.hotspot_password(data_dir),
+                           interface=config.interface, after=config.after)
+
+
 def network_name_problem(ssid: str) -> str:
-    """Why `ssid` cannot be a Wi-Fi network's name; "" if it can."""
+    """Why `ssid` cannot be a Wi-Fi network's name, in a phone's words; "" if it can."""
     if not ssid.strip():
         return "Type the network's name."
-    if len(ssid.encode()) > 32:
-        return "A Wi-Fi network's name is at most 32 bytes."
-    if not ssid.isprintable():
-        return "A Wi-Fi network's name has no line breaks or control characters."
-    return ""
+    problem = ssid_problem(ssid)
+    return problem[:1].upper() + problem[1:] + "." if problem else ""
 
 
 class Hotspot:
