@@ -131,14 +131,32 @@ def rows(results: dict) -> list[tuple]:
                     w["server_cpu_share_under_load"], "", "", None,
                     est(w["server_cpu_share_under_load"]),
                     ("web", "server_cpu_share_under_load")))
-    for side, s in ((k, v) for k, v in (_get(b, "pi") or {}).items() if k in ("fox", "geese")):
-        out.append((f"Pi best as the {side}: games won of {s['of']} against easy",
-                    s["best_wins"], "", f">= {0.9 * s['of']:g}", s["goal_met"], "",
-                    ("pi", side, "best_wins")))
-        out.append((f"Pi best as the {side}: ms a move ({s['nodes_per_s']['p50']:.0f} nodes/s)",
-                    s["best_move_ms"]["p50"], f"max {s['best_move_ms']['max']}", "Zero < 2 s",
-                    s["zero_2w_best_move_s"][1] < 2, est(s["best_move_ms"]["p50"]),
-                    ("pi", side, "best_move_ms", "p50")))
+    pi = _get(b, "pi")
+    if pi:
+        m, goals = pi["matches"], pi["goals"]
+        for label, key, who, goal, met in (
+                ("Pi best as the Fox: games won against easy", "best_fox_vs_easy", "fox_won",
+                 "all", goals["best_fox_beats_easy_100"]),
+                ("Pi best as the Geese: games won against easy", "best_geese_vs_easy",
+                 "geese_won", ">= 92 %", goals["best_geese_beat_easy_92"]),
+                ("Pi best as the Geese: games lost to easy", "best_geese_vs_easy", "fox_won",
+                 "0", goals["best_geese_lose_none_to_easy"]),
+                ("Pi best as the Geese: games lost to a random Fox", "best_geese_vs_random",
+                 "fox_won", "0", goals["best_geese_lose_none_to_random"]),
+                ("Pi best as the Fox against the earlier best: games won", "best_fox_vs_before",
+                 "fox_won", ">= half", goals["best_fox_scores_half_against_before"]),
+                ("Pi best as the Geese against the earlier best: games won",
+                 "before_fox_vs_best", "geese_won", ">= half",
+                 goals["best_geese_score_half_against_before"])):
+            out.append((f"{label} (of {m[key]['games']})", m[key][who], "", goal, met, "",
+                        ("pi", "matches", key, who)))
+        for side in ("fox", "geese"):
+            s = pi[side]
+            out.append((f"Pi best as the {side}: ms a move ({s['nodes_per_s']['p50']:.0f} "
+                        f"nodes/s; earlier search {s['before_move_ms'].get('p50')})",
+                        s["best_move_ms"]["p50"], f"max {s['best_move_ms']['max']}",
+                        "Zero < 0.5 s", goals[f"zero_2w_{side}_under_0_5_s"],
+                        est(s["best_move_ms"]["p50"]), ("pi", side, "best_move_ms", "p50")))
     d = _get(b, "domino")
     if d:
         for level in ("good", "best"):

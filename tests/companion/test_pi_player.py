@@ -10,8 +10,8 @@ import pytest
 from companion.events import parse_event
 from companion.games import get_rulebook
 from companion.games.fox_and_geese import board_for
-from companion.pi_player import (LEVELS, FoxSearch, domino_rex_choice, fox_and_geese_move,
-                                 pi_event)
+from companion.fox_search import WIN, FoxSearch, Level
+from companion.pi_player import LEVELS, domino_rex_choice, fox_and_geese_move, pi_event
 from companion.replay import replay
 
 FOX = "fox-and-geese"
@@ -185,37 +185,64 @@ def test_pi_player_best_beats_easy_from_either_side():
     assert match("easy", "best", seed=0) == [1]
 
 
-def test_pi_player_memos_leave_the_search_unchanged():
-    """Moves, values and taken geese are remembered within a search (iterative deepening
-    meets the same positions at every depth); the result must be the search's own: the same
-    path, score, depth and node count as working everything out at every node."""
-    from companion.games.fox_and_geese import taken_mask
+def plain_negamax(search, fox, geese, fox_to_move, depth, ply):
+    """Every move to the depth, no pruning, no table: what the search must agree with."""
+    if geese.bit_count() < search.to_pen:
+        return WIN - ply if fox_to_move else -(WIN - ply)
+    moves = search.moves(fox, geese, fox_to_move)
+    if not moves:
+        return -(WIN - ply)
+    if depth <= 0 and not (fox_to_move and moves[0][2] != geese):
+        value = search.evaluate(fox, geese)
+        return value if fox_to_move else -value
+    return max(-plain_negamax(search, nf, ng, not fox_to_move, depth - 1, ply + 1)
+               for _, nf, ng in moves)
 
-    class Plain(FoxSearch):
-        def _moves(self, fox, geese, fox_to_move):
-            return self.moves(fox, geese, fox_to_move)
 
-        def _value(self, fox, geese):
-            return self.evaluate(fox, geese)
-
-        def _taken_by(self, path):
-            return taken_mask(path)
-
+def test_pi_player_pruning_and_tables_leave_the_score_unchanged():
+    """Windows, the transposition table, killers and history only save work: at depths 1-4
+    the best move's score is the plain negamax score of the same position."""
     rng = random.Random(4)
     checked = 0
-    while checked < 6:
-        table = fox_game()
-        for _ in range(rng.randrange(1, 25)):
-            if table.state.over:
-                break
-            table.apply(parse_event({"type": "move", "path": rng.choice(
-                table.rulebook.legal_paths(table.state))}))
-        if table.state.over:
+    while checked < 12:
+        table = random_position(rng)
+        if table is None:
             continue
         position = table.rulebook.position(table.state)
-        level = LEVELS["best" if checked < 2 else "good"]
-        found = [cls(position.board, table.state.board["geese_to_pen"], level=level)
-                 .choose(position) for cls in (Plain, FoxSearch)]
-        assert [(r.path, r.score, r.depth, r.nodes) for r in found][0] == \
-            [(r.path, r.score, r.depth, r.nodes) for r in found][1]
+        for depth in (1, 2, 3, 4):
+            search = FoxSearch(position.board, 6, level=Level("x", depth, 10**9, 9.0, 0.0))
+            result = search.choose(position)
+            if result.depth != depth:          # a single move, or a forced result found early
+                continue
+            want = max(-plain_negamax(search, nf, ng, not position.fox_to_move, depth - 1, 1)
+                       for _, nf, ng in search.moves(position.fox, position.geese,
+                                                     position.fox_to_move))
+            assert result.score == want
         checked += 1
+
+
+def random_position(rng):
+    table = fox_game()
+    for _ in range(rng.randrange(0, 30)):
+        if table.state.over:
+            return None
+        table.apply(parse_event({"type": "move", "path": rng.choice(
+            table.rulebook.legal_paths(table.state))}))
+    return None if table.state.over else table
+
+
+def test_pi_player_moves_are_the_rulebooks_moves():
+    """The search's own move tables give exactly the referee's legal moves (F2), with the
+    position each leads to."""
+    rng = random.Random(9)
+    for _ in range(200):
+        table = random_position(rng)
+        if table is None:
+            continue
+        position = table.rulebook.position(table.state)
+        search = FoxSearch(position.board, 6, level=LEVELS["best"])
+        found = search.moves(position.fox, position.geese, position.fox_to_move)
+        assert sorted(path for path, _, _ in found) == sorted(position.moves())
+        for path, fox, geese in found:
+            after = position.play(path)
+            assert (fox, geese) == (after.fox, after.geese)
