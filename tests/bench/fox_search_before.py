@@ -6,51 +6,13 @@ against it from either side (`bench_pi.py`). Not used by the product.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from companion.games.fox_and_geese import POINTS, Board, Position, taken_mask
+from companion.fox_search import (ABOVE, ALL_POINTS, WIN, Level, OutOfBudget, SearchResult,
+                                  spread as _spread)
+from companion.games.fox_and_geese import Board, Position, taken_mask
 
-WIN = 100_000
 WEIGHTS = (100, 6, 4, 60, 30)  # per goose, per point of room, per step, per jump, per passed
-
-
-@dataclass(frozen=True)
-class Level:
-    name: str
-    depth: int
-    nodes: int
-    seconds: float
-    noise: float
-
-
 BEST_BEFORE = Level("best", 12, 12_000, 1.8, 0.0)
-
-
-ALL_POINTS = sum(1 << p for p in POINTS)
-EVEN = sum(1 << p for p in POINTS if (p % 7 + p // 7) % 2 == 0)
-NOT_A = ALL_POINTS & ~sum(1 << (r * 7) for r in range(7))        # points with a left neighbour
-NOT_G = ALL_POINTS & ~sum(1 << (r * 7 + 6) for r in range(7))
-ABOVE = tuple(sum(1 << p for p in POINTS if p // 7 > row) for row in range(7))
-
-
-def _spread(mask: int) -> int:
-    """Every point one line away from a point of the mask (the cross's lines as shifts)."""
-    even = mask & EVEN
-    return ALL_POINTS & ((mask << 7) | (mask >> 7) | ((mask & NOT_G) << 1)
-                         | ((mask & NOT_A) >> 1) | ((even & NOT_G) << 8) | ((even & NOT_A) << 6)
-                         | ((even & NOT_A) >> 8) | ((even & NOT_G) >> 6))
-
-
-class OutOfBudget(Exception):
-    """The node budget or the deadline ran out mid-iteration."""
-
-
-@dataclass
-class SearchResult:
-    path: tuple[int, ...]
-    score: int            # for the side to move, in points (WIN is a won game)
-    depth: int            # deepest completed iteration
-    nodes: int
 
 
 class FoxSearchBefore:
