@@ -9,8 +9,9 @@ transposition table, the table's move, two killer moves a ply and a history tabl
 ordering, and a quiescence step that plays out the Fox's forced jumps.
 
 The evaluation knows what decides the game (F3): geese taken, the room the Fox has, the jumps on
-offer, and the Fox behind the geese's line, which is lost for the Geese however long it takes
-(geese never step back, so they run out of moves while the Fox walks about behind them).
+offer, the geese's moves in hand (they never step back, so they can run out of moves) and
+havens, points no goose can ever reach again, where the Fox walks about until the geese run out
+(a weight, not a won game: a goose offered for a jump can still draw the Fox away).
 Pure: the easy level's randomness is an injected generator (anything with `.random()`).
 """
 
@@ -186,8 +187,8 @@ class FoxSearch:
                 + rows[5][geese >> 35 & 127] + rows[6][geese >> 42 & 127])
 
     def havens(self, geese: int) -> int:
-        """The points where the Fox can walk to and fro forever: two joined points no goose
-        can ever reach (geese never step back), so the Geese will run out of moves first."""
+        """The points where the Fox can walk to and fro for ever: joined points no goose can
+        ever reach (geese never step back), where it cannot be penned."""
         sideways = self._sideways
         cone = frontier = geese
         while frontier:
