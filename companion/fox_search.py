@@ -1,12 +1,12 @@
 """The Pi's Fox and Geese search: alpha-beta over bit masks.
 
 A position is three numbers: the Fox's point, the geese as a bit mask of point indexes and the
-side to move. Moves come from per-point tables of the board (a goose's steps, the Fox's steps and
-jumps), each with the position it leads to, so nothing is rebuilt at a node. The search is
-negamax with principal-variation windows, iterative deepening inside a node budget and an
-optional deadline (a clock callable injected by the caller: the companion keeps no clock), a
-transposition table, the table's move, two killer moves a ply and a history table for
-ordering, and a quiescence step that plays out the Fox's forced jumps.
+side to move. Moves come from per-point tables of the board (a goose's steps, the Fox's steps
+and jumps), each with the position it leads to (`moves_after`, the referee's own), so nothing is
+rebuilt at a node. The search is negamax with principal-variation windows, iterative deepening
+inside a node budget and an optional deadline (a clock callable injected by the caller: the
+companion keeps no clock), a transposition table, the table's move, two killer moves a ply and
+a history table for ordering, and a quiescence step that plays out the Fox's forced jumps.
 
 The evaluation knows what decides the game (F3): geese taken, the room the Fox has, the jumps on
 offer, the geese's moves in hand (they never step back, so they can run out of moves) and
@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol
 
-from companion.games.fox_and_geese import POINTS, Board, Position
+from companion.games.fox_and_geese import POINTS, Board, Move, Position, moves_after
 
 WIN = 100_000
 NEAR_WIN = WIN - 1_000                 # scores beyond this are forced results
@@ -77,6 +78,16 @@ def spread(mask: int) -> int:
                          | ((even & NOT_A) >> 8) | ((even & NOT_G) >> 6))
 
 
+def fox_room(fox: int, empty: int) -> int:
+    """The points the Fox can walk to through the empty points (its own included)."""
+    room = frontier = 1 << fox
+    while frontier:
+        frontier = spread(frontier) & empty & ~room
+        room |= frontier
+    return room
+
+
+@lru_cache(maxsize=16)
 def reserve_by_row(board: Board) -> tuple[tuple[int, ...], ...]:
     """Per row and per pattern of geese on that row (7 bits), the moves those geese still
     have ahead of them on an empty board: the geese's moves in hand are the sum over rows."""
@@ -103,45 +114,16 @@ class FoxSearch:
         self.table: dict[int, tuple[int, int, int, tuple]] = {}
         self.history: dict[tuple[int, ...], int] = {}
         self.killers: dict[int, list[tuple[int, ...]]] = {}
-        self._moves: dict[int, list[tuple[tuple[int, ...], int, int]]] = {}
+        self._moves: dict[int, list[Move]] = {}
         self._values: dict[int, int] = {}
         self._reserve = reserve_by_row(board)
         self._sideways = sum(1 << p for p in board.sideways)
-        self._goose_to = tuple(tuple((t, (1 << p) | (1 << t)) for t in board.goose_steps[p])
-                               for p in range(49))
-        self._fox_jumps = tuple(tuple((1 << over, land, 1 << land) for over, land in
-                                      board.jumps[p]) for p in range(49))
 
     # moves ---------------------------------------------------------------------------------
 
-    def moves(self, fox: int, geese: int, fox_to_move: bool) -> list[tuple[tuple[int, ...],
-                                                                           int, int]]:
+    def moves(self, fox: int, geese: int, fox_to_move: bool) -> list[Move]:
         """Every legal move as (path, the Fox's point after, the geese after)."""
-        if not fox_to_move:
-            taken, out, rest, goose_to = geese | (1 << fox), [], geese, self._goose_to
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                p = low.bit_length() - 1
-                for t, flip in goose_to[p]:
-                    if not taken >> t & 1:
-                        out.append(((p, t), fox, geese ^ flip))
-            return out
-        chains: list[tuple[tuple[int, ...], int, int]] = []
-        self._chains((fox,), fox, geese, chains)
-        if chains:
-            return chains
-        return [((fox, t), t, geese) for t in self.board.steps[fox] if not geese >> t & 1]
-
-    def _chains(self, path: tuple[int, ...], here: int, geese: int, out: list) -> None:
-        """F2: every complete jump chain from `here` (the Fox keeps jumping while it can)."""
-        extended = False
-        for over, land, land_bit in self._fox_jumps[here]:
-            if geese & over and not geese & land_bit:
-                extended = True
-                self._chains(path + (land,), land, geese ^ over, out)
-        if not extended and len(path) > 1:
-            out.append((path, here, geese))
+        return moves_after(self.board, fox, geese, fox_to_move)
 
     def _known_moves(self, key: int, fox: int, geese: int, fox_to_move: bool) -> list:
         known = self._moves.get(key)
@@ -158,12 +140,9 @@ class FoxSearch:
         if value is not None:
             return value
         empty = ALL_POINTS & ~geese & ~(1 << fox)
-        room = frontier = 1 << fox
-        while frontier:                                   # the points the Fox can reach
-            frontier = spread(frontier) & empty & ~room
-            room |= frontier
+        room = fox_room(fox, empty)
         threats = 0
-        for over, _, land_bit in self._fox_jumps[fox]:
+        for over, _, land_bit in self.board.jump_bits[fox]:
             if geese & over and empty & land_bit:
                 threats += 1
         row = fox // 7

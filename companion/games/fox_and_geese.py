@@ -76,6 +76,8 @@ class Board:
     goose_steps: tuple[tuple[int, ...], ...]     # per point: forward, diagonal-forward, sideways
     jumps: tuple[tuple[tuple[int, int], ...], ...]   # per point: (over, landing) along a line
     neighbours: tuple[int, ...]                  # per point: the mask of `steps`
+    goose_flips: tuple[tuple[tuple[int, int], ...], ...]   # per point: (to, from and to bits)
+    jump_bits: tuple[tuple[tuple[int, int, int], ...], ...]  # per point: (over bit, land, its bit)
 
 
 @lru_cache(maxsize=16)
@@ -90,7 +92,10 @@ def board_for(sideways: frozenset[int]) -> Board:
         jumps[p] = tuple((index(col + dc, row + dr), index(col + 2 * dc, row + 2 * dr))
                          for dc, dr in links if _linked(col + dc, row + dr, dc, dr))
     masks = tuple(sum(1 << q for q in s) for s in steps)
-    return Board(sideways, tuple(steps), tuple(goose), tuple(jumps), masks)
+    flips = tuple(tuple((t, (1 << p) | (1 << t)) for t in goose[p]) for p in range(49))
+    jump_bits = tuple(tuple((1 << over, land, 1 << land) for over, land in jumps[p])
+                      for p in range(49))
+    return Board(sideways, tuple(steps), tuple(goose), tuple(jumps), masks, flips, jump_bits)
 
 
 def bits(mask: int):
@@ -111,28 +116,12 @@ class Position:
     fox_to_move: bool
 
     def goose_moves(self) -> list[tuple[int, ...]]:
-        taken = self.geese | (1 << self.fox)
-        return [(g, t) for g in bits(self.geese) for t in self.board.goose_steps[g]
-                if not taken >> t & 1]
+        return [path for path, _, _ in goose_moves_after(self.board, self.fox, self.geese)]
 
     def fox_moves(self) -> list[tuple[int, ...]]:
         """F2: every complete jump chain if any jump exists (the Fox must jump, and keep
         jumping while it can); otherwise every step to an empty neighbour."""
-        chains: list[tuple[int, ...]] = []
-        self._chains((self.fox,), self.geese, chains)
-        if chains:
-            return chains
-        taken = self.geese
-        return [(self.fox, t) for t in self.board.steps[self.fox] if not taken >> t & 1]
-
-    def _chains(self, path: tuple[int, ...], geese: int, out: list) -> None:
-        here, extended = path[-1], False
-        for over, land in self.board.jumps[here]:
-            if geese >> over & 1 and not geese >> land & 1:   # the Fox's start is empty
-                extended = True
-                self._chains(path + (land,), geese & ~(1 << over), out)
-        if not extended and len(path) > 1:
-            out.append(path)
+        return [path for path, _, _ in fox_moves_after(self.board, self.fox, self.geese)]
 
     def moves(self) -> list[tuple[int, ...]]:
         return self.fox_moves() if self.fox_to_move else self.goose_moves()
@@ -147,6 +136,48 @@ class Position:
     def key(self) -> str:
         """The same position with the same side to move has the same key (F3 repetition)."""
         return f"{'F' if self.fox_to_move else 'G'}{self.fox}:{self.geese:x}"
+
+
+Move = tuple[tuple[int, ...], int, int]          # (path, the Fox's point after, the geese after)
+
+
+def moves_after(board: Board, fox: int, geese: int, fox_to_move: bool) -> list[Move]:
+    """Every legal move of the side to move (F2), each with the position it leads to."""
+    return fox_moves_after(board, fox, geese) if fox_to_move else \
+        goose_moves_after(board, fox, geese)
+
+
+def goose_moves_after(board: Board, fox: int, geese: int) -> list[Move]:
+    """Every goose's step to an empty point along its forward (or sideways) lines."""
+    taken, out, rest, flips = geese | (1 << fox), [], geese, board.goose_flips
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        point = low.bit_length() - 1
+        for t, flip in flips[point]:
+            if not taken >> t & 1:
+                out.append(((point, t), fox, geese ^ flip))
+    return out
+
+
+def fox_moves_after(board: Board, fox: int, geese: int) -> list[Move]:
+    """Every complete jump chain if any jump exists (the Fox must jump, and keep jumping
+    while it can; its start counts as empty), otherwise every step to an empty neighbour."""
+    chains: list[Move] = []
+    _chains(board.jump_bits, (fox,), fox, geese, chains)
+    if chains:
+        return chains
+    return [((fox, t), t, geese) for t in board.steps[fox] if not geese >> t & 1]
+
+
+def _chains(jump_bits, path: tuple[int, ...], here: int, geese: int, out: list) -> None:
+    extended = False
+    for over, land, land_bit in jump_bits[here]:
+        if geese & over and not geese & land_bit:
+            extended = True
+            _chains(jump_bits, path + (land,), land, geese ^ over, out)
+    if not extended and len(path) > 1:
+        out.append((path, here, geese))
 
 
 def taken_mask(path: tuple[int, ...]) -> int:

@@ -14,8 +14,6 @@ Run alone: `python tests/bench/bench_pi.py [--games N]` (or `run.py --only pi`).
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import sys
 import time
@@ -134,14 +132,5 @@ def run(quick: bool = False, games: int | None = None) -> dict:
     return out
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=None, help="games a side (default 100)")
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
-    print(json.dumps(run(args.quick, args.games), indent=1))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.run_games_alone(__doc__, run, "games a side (default 100)"))

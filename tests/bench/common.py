@@ -3,6 +3,8 @@ interface, the machine's description, ports and a temporary data folder."""
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import platform
 import statistics
@@ -202,3 +204,13 @@ class Client:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def run_games_alone(doc: str, run, games_help: str) -> int:
+    """A games bench run on its own: `--games N` and `--quick`, its figures printed as JSON."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--games", type=int, default=None, help=games_help)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    print(json.dumps(run(args.quick, args.games), indent=1))
+    return 0

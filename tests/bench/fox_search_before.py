@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.fox_search import (ABOVE, ALL_POINTS, WIN, Level, OutOfBudget, SearchResult,
-                                  spread as _spread)
+                                  fox_room)
 from companion.games.fox_and_geese import Board, Position, taken_mask
 
 WEIGHTS = (100, 6, 4, 60, 30)  # per goose, per point of room, per step, per jump, per passed
@@ -65,10 +65,7 @@ class FoxSearchBefore:
         has got behind (they cannot come back)."""
         board = self.board
         empty = ALL_POINTS & ~geese & ~(1 << fox)
-        room = frontier = 1 << fox
-        while frontier:                                   # the points the Fox can reach
-            frontier = _spread(frontier) & empty & ~room
-            room |= frontier
+        room = fox_room(fox, empty)
         threats = 0
         for over, land in board.jumps[fox]:
             if geese >> over & 1 and empty >> land & 1:
