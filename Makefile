@@ -49,7 +49,7 @@ $(FLOORS)/.installed: tests/floors.txt pyproject.toml
 
 test-floors: $(FLOORS)/.installed
 	$(FLOORS)/bin/python -m pytest -q -p no:cacheprovider -m "not slow and not soak" \
-		tests/companion tests/firmware tests/web tests/test_layers.py $(PYTEST_ARGS)
+		tests/companion tests/firmware tests/web tests/club tests/test_layers.py $(PYTEST_ARGS)
 
 bench: $(TESTED)
 	$(BIN)/python tests/bench/run.py $(ARGS)

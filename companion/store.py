@@ -62,6 +62,12 @@ CREATE TABLE IF NOT EXISTS chances (
     game_id     INTEGER PRIMARY KEY,
     body        TEXT NOT NULL             -- JSON: per step, each seat's chance, or null
 );
+-- Finished games the club's broker has acknowledged (QoS 1): every other finished game is
+-- still to be sent, across restarts and power cuts. An older program ignores this table.
+CREATE TABLE IF NOT EXISTS club_sent (
+    game_id     INTEGER PRIMARY KEY REFERENCES games(id),
+    sent_at     TEXT
+);
 CREATE TABLE IF NOT EXISTS roster (
     name        TEXT PRIMARY KEY COLLATE NOCASE,   -- a player's name as typed at the table
     added_at    TEXT
@@ -225,6 +231,19 @@ class Store:
         with self._transaction() as db:
             db.executemany("INSERT OR IGNORE INTO roster (name, added_at) VALUES (?, ?)",
                            [(n, added_at) for n in names if n.strip()])
+
+    def unsent_to_club(self, limit: int = 20) -> list[GameRecord]:
+        """Finished games the club's broker has not acknowledged, oldest first."""
+        with self._lock:
+            rows = self._db.execute(self._SELECT + "WHERE g.status = 'over' AND g.id NOT IN "
+                                    "(SELECT game_id FROM club_sent) ORDER BY g.id LIMIT ?",
+                                    (limit,)).fetchall()
+        return [self._record(r) for r in rows]
+
+    def sent_to_club(self, game_id: int, sent_at: str | None) -> None:
+        """The broker acknowledged this game's record: it is not sent again."""
+        self._write("INSERT OR IGNORE INTO club_sent (game_id, sent_at) VALUES (?, ?)",
+                    (game_id, sent_at))
 
     def roster(self) -> list[str]:
         """The remembered names, alphabetical."""

@@ -187,6 +187,19 @@ def cmd_run(args: argparse.Namespace) -> int:
                open_panel=args.open_panel)
 
 
+def cmd_club(args: argparse.Namespace) -> int:
+    from firmware.club.league_server import run_club
+    from firmware.config import load_config
+    config = load_config(args.config)
+    if not config.club.on:
+        raise ParlourError("parlour club needs a [club] section naming the broker (host, port, "
+                           "tls, username, password) in its config file: see "
+                           "firmware/parlour.example.toml")
+    data_dir = Path(args.data_dir).expanduser() if args.data_dir else config.data_dir
+    return run_club(config.club, data_dir, host=args.host or config.host,
+                    port=args.port if args.port is not None else config.port)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="parlour", description="A table companion for vintage board games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -232,6 +245,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="add the box's own Wi-Fi and its address (a box away from home)")
     card.add_argument("--data-dir", help="the table's data directory (the hotspot's password)")
     card.set_defaults(func=cmd_card)
+
+    club = sub.add_parser("club", help="run the club: one league over every table on the "
+                                       "club's MQTT broker, and its page")
+    club.add_argument("--config", help="a TOML config file with a [club] section (the broker)")
+    club.add_argument("--data-dir", help="where the club's store (club.db) lives")
+    club.add_argument("--host", help="web address to listen on (default from config: 0.0.0.0)")
+    club.add_argument("--port", type=int, help="web port (default from config: 8080)")
+    club.set_defaults(func=cmd_club)
     return parser
 
 

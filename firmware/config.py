@@ -81,6 +81,23 @@ class HotspotConfig:
 
 
 @dataclass(frozen=True)
+class ClubConfig:
+    """The club's MQTT broker this table reports to (firmware/club/); no host: no club."""
+    host: str = ""
+    port: int = 1883
+    tls: bool = False
+    ca_file: str = ""            # the broker's CA certificate (PEM); "": the system's CAs
+    username: str = ""
+    password: str = ""
+    table: str = ""              # the table's name in the club; "": the host name
+    keepalive: int = 30          # seconds between MQTT pings
+
+    @property
+    def on(self) -> bool:
+        return bool(self.host)
+
+
+@dataclass(frozen=True)
 class Config:
     """Everything the device program needs to know about its table and box."""
     seats: int = MAX_SEATS
@@ -96,6 +113,7 @@ class Config:
     open_panel: bool = False     # the simulated /device panel for other machines (needs the PIN)
     wifi: WiFi = field(default_factory=WiFi)
     hotspot: HotspotConfig = field(default_factory=HotspotConfig)
+    club: ClubConfig = field(default_factory=ClubConfig)
     source: Path | None = None   # the file it came from; None = built-in defaults
     colours: tuple[ButtonColour, ...] = DEFAULT_COLOURS    # seat button 1's first (X12)
     odds: bool = True            # work out chances to win, off the device loop
@@ -393,6 +411,36 @@ def _read_hotspot(reader: _Reader) -> HotspotConfig:
     return HotspotConfig(mode=mode, after=float(after), name=name, interface=interface)
 
 
+def _read_club(reader: _Reader) -> ClubConfig:
+    if not reader.data:
+        return ClubConfig()
+    host = reader.get("host", str, "")
+    tls = reader.get("tls", bool, False)
+    port = reader.get("port", int, 8883 if tls else 1883)
+    ca_file = reader.get("ca_file", str, "")
+    username = reader.get("username", str, "")
+    password = reader.get("password", str, "")
+    table = reader.get("table", str, "")
+    keepalive = reader.get("keepalive", int, 30)
+    reader.done()
+    if not host or len(host) > 253 or not host.isprintable() or " " in host:
+        raise _Bad(f"{reader.key('host')}: expected the broker's host name or address, "
+                   f"got {host!r}")
+    if not 1 <= port <= 65535:
+        raise _Bad(f"{reader.key('port')}: expected 1-65535, got {port}")
+    if ca_file and not tls:
+        raise _Bad(f"{reader.key('ca_file')}: a CA file needs tls = true")
+    if password and not username:
+        raise _Bad(f"{reader.key('password')}: a password needs a username")
+    if len(table) > 40 or not table.isprintable():
+        raise _Bad(f"{reader.key('table')}: expected a name of at most 40 characters on one "
+                   f"line, got {table!r}")
+    if not 5 <= keepalive <= 600:
+        raise _Bad(f"{reader.key('keepalive')}: expected 5-600 seconds, got {keepalive}")
+    return ClubConfig(host=host, port=port, tls=tls, ca_file=ca_file, username=username,
+                      password=password, table=table.strip(), keepalive=keepalive)
+
+
 def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     seats = top.get("seats", int, MAX_SEATS)
     if not 1 <= seats <= MAX_SEATS:
@@ -424,9 +472,10 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     odds = top.get("odds", bool, True)
     wifi = _read_wifi(top.table("wifi"))
     hotspot = _read_hotspot(top.table("hotspot"))
+    club = _read_club(top.table("club"))
     top.done()
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
                   threads=threads, pin=pin, hardware=hardware, source=source, colours=colours,
                   allowed_hosts=tuple(h.lower() for h in allowed_hosts), open_panel=open_panel,
-                  odds=odds, wifi=wifi, hotspot=hotspot,
+                  odds=odds, wifi=wifi, hotspot=hotspot, club=club,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

@@ -124,9 +124,12 @@ class Table:
     lock: Any = None                                   # the data directory's DataDirLock
     odds: Any = None                                   # the chances worker, when on
     network: Any = None                                # the hotspot fallback, on a Pi
+    club: Any = None                                   # the club's publisher, with [club]
 
     def close(self) -> None:
-        for step in (self._close_odds, self._close_network, self.controller.close,
+        self.stop.set()
+        for step in (self._close_club, self._close_odds, self._close_network,
+                     self.controller.close,
                      self._close_web,
                      self.controls.close, self.display.close, self.store.close, self._release):
             try:
@@ -145,6 +148,10 @@ class Table:
     def _close_odds(self) -> None:
         if self.odds is not None:
             self.odds.close()
+
+    def _close_club(self) -> None:
+        if self.club is not None:
+            self.club.close()
 
     def _close_network(self) -> None:
         if self.network is not None:
@@ -236,9 +243,19 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     controller.attach()
     if recovered.screen:
         controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
-    return Table(config, session, store, controls, display, controller, inputs, panel, server,
-                 notices=recovered.notices, lock=lock, network=network,
-                 odds=start_odds(session) if config.odds else None)
+    table = Table(config, session, store, controls, display, controller, inputs, panel, server,
+                  notices=recovered.notices, lock=lock, network=network,
+                  odds=start_odds(session) if config.odds else None)
+    table.club = club_for(table, data_dir)
+    return table
+
+
+def club_for(table: Table, data_dir: Path):
+    """The club's publisher (firmware/club/), or None without a `[club]` section."""
+    from firmware.club.publisher import start_club
+    from firmware.datadir.keys import table_id
+    return start_club(table.session, table.config.club, data_dir, table_id(data_dir),
+                      table.stop)
 
 
 def hotspot_fallback(config: Config, data_dir: Path, *, sim: bool, host: str, port: int):

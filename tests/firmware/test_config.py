@@ -162,3 +162,28 @@ open_panel = true
                 'open_panel = "yes"'):
         with pytest.raises(ConfigError, match=r"\[web\]"):
             load_config(write(tmp_path, f"[web]\n{bad}\n"), env=env)
+
+
+def test_config_club_is_off_without_its_section_and_reads_every_key():
+    assert not parse_config({}).club.on
+    club = parse_config({"club": {"host": "club.local", "tls": True, "ca_file": "/etc/ca.pem",
+                                  "username": "front", "password": "pw", "table": " Front ",
+                                  "keepalive": 60}}).club
+    assert (club.on, club.port, club.tls, club.ca_file, club.table, club.keepalive) == \
+        (True, 8883, True, "/etc/ca.pem", "Front", 60)
+    assert parse_config({"club": {"host": "10.0.0.2"}}).club.port == 1883
+
+
+@pytest.mark.parametrize("club, why", [
+    ({"port": 1883}, "host: expected the broker"),
+    ({"host": "a b"}, "host: expected the broker"),
+    ({"host": "h", "port": 0}, "port: expected 1-65535"),
+    ({"host": "h", "ca_file": "ca.pem"}, "needs tls = true"),
+    ({"host": "h", "password": "pw"}, "needs a username"),
+    ({"host": "h", "table": "x" * 41}, "at most 40"),
+    ({"host": "h", "keepalive": 1}, "5-600"),
+    ({"host": "h", "broker": "x"}, "unknown key"),
+])
+def test_config_club_refuses_bad_settings_by_name(club, why):
+    with pytest.raises(ConfigError, match=re.escape("[club]") + ".*" + re.escape(why)):
+        parse_config({"club": club})

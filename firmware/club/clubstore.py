@@ -1,0 +1,101 @@
+"""The club's own SQLite: every accepted record once (by uid) and each table's newest live
+state. The league is worked out from the records alone (companion/league.py)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    uid         TEXT PRIMARY KEY,         -- <table id>-<game number>: once, however often sent
+    table_id    TEXT NOT NULL,
+    ended       TEXT,
+    body        TEXT NOT NULL,            -- JSON: the record as the league counts it
+    received_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    table_id    TEXT PRIMARY KEY,
+    name        TEXT,
+    status      TEXT,                     -- online | offline
+    state       TEXT,                     -- JSON: the newest state payload
+    updated_at  TEXT
+);
+"""
+
+
+class ClubStore:
+    """Thread-safe: paho's thread writes, the web's threads read."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+        self.version = 0                  # changes whenever something new is kept
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def add_record(self, record: dict[str, Any], received_at: str) -> bool:
+        """Keep a checked record; False when its uid is already kept (a repeat)."""
+        with self._lock:
+            added = self._db.execute(
+                "INSERT OR IGNORE INTO records (uid, table_id, ended, body, received_at) "
+                "VALUES (?, ?, ?, ?, ?)", (record["uid"], record["table"], record["ended"],
+                                           json.dumps(record), received_at)).rowcount == 1
+            if added:
+                self.version += 1
+            return added
+
+    def records(self) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT body FROM records ORDER BY ended, uid").fetchall()
+        return [json.loads(body) for (body,) in rows]
+
+    def recent(self, limit: int = 20) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT body FROM records ORDER BY ended DESC, uid DESC "
+                                    "LIMIT ?", (limit,)).fetchall()
+        return [json.loads(body) for (body,) in rows]
+
+    def set_table(self, table_id: str, *, state: dict[str, Any] | None = None,
+                  status: str | None = None, at: str) -> None:
+        """A table's newest state or status (None leaves that part as it was); a state that
+        is older than the kept one (same boot, lower version) is ignored."""
+        with self._lock:
+            row = self._db.execute("SELECT state FROM tables WHERE table_id = ?",
+                                   (table_id,)).fetchone()
+            kept = json.loads(row[0]) if row and row[0] else None
+            if state is not None and kept is not None and kept.get("boot") == state.get("boot") \
+                    and (kept.get("version") or 0) > (state.get("version") or 0):
+                state = None
+            self._db.execute(
+                "INSERT INTO tables (table_id, name, status, state, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(table_id) DO UPDATE SET "
+                "name = coalesce(excluded.name, name), status = coalesce(excluded.status, "
+                "status), state = coalesce(excluded.state, state), updated_at = ?",
+                (table_id, state.get("name") if state else None, status,
+                 json.dumps(state) if state is not None else None, at, at))
+            self.version += 1
+
+    def forget_table(self, table_id: str) -> None:
+        """The table took its state off the broker (left the club)."""
+        with self._lock:
+            self._db.execute("DELETE FROM tables WHERE table_id = ?", (table_id,))
+            self.version += 1
+
+    def tables(self) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT table_id, name, status, state, updated_at "
+                                    "FROM tables ORDER BY name, table_id").fetchall()
+        return [{"table": t, "name": n or t, "status": s or "unknown",
+                 "state": json.loads(st) if st else None, "updated_at": u}
+                for t, n, s, st, u in rows]

@@ -1,0 +1,178 @@
+"""`parlour club`: the club's process. It subscribes to every table's topics on the club's
+broker (a persistent session: QoS 1 records sent while it was down wait for it), checks every
+message, keeps records and tables in its own SQLite and serves the league page.
+
+Anything from the broker is untrusted: a message that is too big, not JSON, not version 1, or
+whose table or game id does not match its topic is refused, logged and counted; nothing a
+message holds can stop the club.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import threading
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from companion.league import MAX_RECORD_BYTES, RecordRefused, check_record
+from firmware.club import topics
+from firmware.club.clubstore import ClubStore
+from firmware.club.publisher import client_for
+from firmware.config import ClubConfig
+
+log = logging.getLogger("parlour.club")
+MAX_STATE_BYTES = 64 * 1024
+SUBSCRIPTIONS = (f"{topics.ROOT}/tables/+/state", f"{topics.ROOT}/tables/+/status",
+                 f"{topics.ROOT}/tables/+/records/+")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class ClubListener:
+    """The club's subscriber: every table's state, status and records into the club store."""
+
+    def __init__(self, club: ClubConfig, store: ClubStore, *, client_id: str = "parlour-club"):
+        self.club, self.store = club, store
+        self.client = client_for(club, client_id, clean_session=False)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = lambda *a: self.connected.clear()
+        self.client.on_message = lambda client, userdata, message: self.take(
+            message.topic, message.payload)
+        self.connected = threading.Event()
+        self.accepted = self.repeated = 0
+        self.refused: deque[tuple[str, str]] = deque(maxlen=20)   # (topic, why), newest last
+        self.refusals = 0
+
+    def start(self) -> None:
+        self.client.connect_async(self.club.host, self.club.port, keepalive=self.club.keepalive)
+        self.client.loop_start()
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def summary(self) -> dict[str, Any]:
+        return {"host": self.club.host, "connected": self.connected.is_set(),
+                "accepted": self.accepted, "repeated": self.repeated,
+                "refused": self.refusals, "last_refused": [list(r) for r in self.refused]}
+
+    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        if reason.is_failure:
+            log.warning("club: the broker refused the connection: %s", reason)
+            return
+        client.subscribe([(topic, 1) for topic in SUBSCRIPTIONS])
+        self.connected.set()
+        log.info("club: listening on %s:%s", self.club.host, self.club.port)
+
+    def take(self, topic: str, payload: bytes) -> None:
+        """One message from the broker: kept, or refused with the reason logged. Never
+        raises (paho's thread must go on)."""
+        try:
+            self._take(topic, payload)
+        except RecordRefused as why:
+            self._refuse(topic, str(why))
+        except Exception as err:  # noqa: BLE001 - hostile input must not stop the club
+            self._refuse(topic, f"could not be read ({type(err).__name__})")
+
+    def _refuse(self, topic: str, why: str) -> None:
+        self.refusals += 1
+        self.refused.append((topic[:200], why))
+        log.warning("club: refused %s: %s", topic[:200], why)
+
+    def _take(self, topic: str, payload: bytes) -> None:
+        parts = topic.split("/")
+        if len(parts) < 5 or parts[:3] != topics.ROOT.split("/") + ["tables"] \
+                or not topics.TABLE_ID.fullmatch(parts[3]):
+            raise RecordRefused("not a table's topic")
+        table_id, kind = parts[3], parts[4]
+        if kind == "status" and len(parts) == 5:
+            if payload in (b"online", b"offline"):
+                self.store.set_table(table_id, status=payload.decode(), at=_now())
+            elif payload:
+                raise RecordRefused("a status is online or offline")
+        elif kind == "state" and len(parts) == 5:
+            if not payload:
+                self.store.forget_table(table_id)          # the table left the club
+                return
+            if len(payload) > MAX_STATE_BYTES:
+                raise RecordRefused(f"a state over {MAX_STATE_BYTES} bytes")
+            state = json.loads(payload)
+            if not isinstance(state, dict) or state.get("v") != 1 \
+                    or state.get("table") != table_id:
+                raise RecordRefused("not a version 1 state of this table")
+            self.store.set_table(table_id, state=_checked_state(state), at=_now())
+        elif kind == "records" and len(parts) == 6:
+            if not payload:
+                return                                       # a retained record cleared
+            if len(payload) > MAX_RECORD_BYTES:
+                raise RecordRefused(f"a record over {MAX_RECORD_BYTES} bytes")
+            record = check_record(json.loads(payload), table_id, parts[5])
+            if self.store.add_record(record, _now()):
+                self.accepted += 1
+            else:
+                self.repeated += 1
+        else:
+            raise RecordRefused("not a table's state, status or record")
+
+
+def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a state payload the page shows, each of the kind it should be."""
+    def text(value: Any, longest: int = 60) -> str | None:
+        return value[:longest] if isinstance(value, str) and value.isprintable() else None
+
+    def number(value: Any) -> float | None:
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and abs(value) < 1e9 else None
+
+    players = state.get("players") if isinstance(state.get("players"), list) else []
+    roll = state.get("last_roll") if isinstance(state.get("last_roll"), dict) else None
+    chances = state.get("chances") if isinstance(state.get("chances"), list) else None
+    return {
+        "v": 1, "table": state["table"], "name": text(state.get("name"), 40),
+        "version": number(state.get("version")), "boot": text(state.get("boot"), 40),
+        "game": text(state.get("game"), 40), "title": text(state.get("title")),
+        "phase": text(state.get("phase"), 20), "turn": text(state.get("turn"), 24),
+        "last_roll": None if roll is None else {"name": text(roll.get("name"), 24),
+                                                "text": text(roll.get("text"), 40)},
+        "players": [{"name": text(p.get("name"), 24), "score": number(p.get("score")),
+                     "winner": p.get("winner") is True}
+                    for p in players[:8] if isinstance(p, dict)],
+        "chances": None if chances is None else [number(c) for c in chances[:8]],
+    }
+
+
+def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
+             on_ready: Callable[[int, ClubListener], None] | None = None,
+             stop: threading.Event | None = None) -> int:
+    """Serve the club until SIGTERM/SIGINT (or `stop`): the subscriber and the league page;
+    `on_ready` is told the web port and the listener once both run."""
+    from waitress import create_server
+    from web.club import create_club_app
+
+    store = ClubStore(Path(data_dir) / "club.db")
+    listener = ClubListener(club, store)
+    listener.start()
+    server = create_server(create_club_app(store, listener=listener), host=host, port=port,
+                           threads=8, clear_untrusted_proxy_headers=True)
+    stop = stop or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda signum, frame: stop.set())
+    serving = threading.Thread(target=server.run, name="parlour-club-web", daemon=True)
+    serving.start()
+    print(f"parlour club: the league on http://{host}:{server.effective_port}/ "
+          f"(broker {club.host}:{club.port})", flush=True)
+    if on_ready is not None:
+        on_ready(server.effective_port, listener)
+    stop.wait()
+    server.close()
+    listener.close()
+    store.close()
+    return 0

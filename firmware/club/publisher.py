@@ -1,0 +1,246 @@
+"""A table reports to the club's broker: its live state (retained), every finished game's record
+(QoS 1, kept in the store until the broker acknowledges it), its status and Home Assistant's
+discovery. Off unless the config has a `[club]` section.
+
+Nothing here runs on the device loop or a phone's request: the session's listener only notes
+the newest state and wakes the publisher's own thread; paho's network loop is a thread of its
+own and reconnects after 1, 2, 4 ... 60 s. A finished game is already in the store (its end is
+committed with its last event); it counts as unsent until the broker's PUBACK, so a table
+that is off the network, loses power or is killed between a game's end and its sending sends
+it at the next connection. The club counts a game once by its uid, so sending twice is safe.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from companion.backoff import pause_after
+from firmware.club import topics
+from firmware.config import ClubConfig
+from web.keptfile import write_private
+from web.record import game_record
+
+log = logging.getLogger("parlour.club")
+ANNOUNCED_FILE = "club-announced.json"     # where discovery went, to take it back later
+ACK_SECONDS = 10                           # wait for a record's PUBACK before trying later
+IDLE_SECONDS = 5                           # look for unsent games this often when quiet
+BATCH = 20                                 # unsent games sent in one go
+
+
+def client_for(club: ClubConfig, client_id: str, *, clean_session: bool = True) -> mqtt.Client:
+    """A paho client for the club's broker (MQTT 3.1.1), with TLS and a login if set."""
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                         protocol=mqtt.MQTTv311, clean_session=clean_session)
+    if club.username:
+        client.username_pw_set(club.username, club.password or None)
+    if club.tls:
+        client.tls_set(ca_certs=club.ca_file or None)
+    client.reconnect_delay_set(1, 60)
+    return client
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class ClubPublisher:
+    """Publishes one table's state and finished games to the club's broker."""
+
+    def __init__(self, session, club: ClubConfig, *, table_id: str, data_dir: Path):
+        self.session, self.store, self.club = session, session.store, club
+        self.table_id = table_id
+        self.name = club.table or socket.gethostname()
+        self.data_dir = Path(data_dir)
+        self.client = client_for(club, f"parlour-{table_id}")
+        self.client.will_set(topics.status_topic(table_id), "offline", qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.connected = threading.Event()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._snap: dict[str, Any] | None = None      # newest state not yet published
+        self._announce = False                         # status and discovery due
+        self._thread = threading.Thread(target=self._run, name="parlour-club", daemon=True)
+        self._unsubscribe = None
+        self.sent = 0                                  # records the broker acknowledged
+        self.last_error = ""
+
+    def start(self) -> None:
+        self._unsubscribe = self.session.subscribe(self._noticed)
+        self._noticed(self.session.snapshot())
+        self.client.connect_async(self.club.host, self.club.port, keepalive=self.club.keepalive)
+        self.client.loop_start()
+        self._thread.start()
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        if self.connected.is_set():
+            info = self.client.publish(topics.status_topic(self.table_id), "offline", qos=1,
+                                       retain=True)
+            info.wait_for_publish(timeout=2)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    # -- the session's side: never waits -----------------------------------------------------
+
+    def _noticed(self, snap: dict[str, Any]) -> None:
+        with self._lock:
+            self._snap = snap
+        self._wake.set()
+
+    # -- paho's network thread --------------------------------------------------------------
+
+    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        if reason.is_failure:
+            self.last_error = f"the broker refused the connection: {reason}"
+            log.warning("club: %s", self.last_error)
+            return
+        log.info("club: connected to %s:%s", self.club.host, self.club.port)
+        with self._lock:
+            self._announce = True
+            self._snap = self._snap or self.session.snapshot()
+        self.connected.set()
+        self._wake.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+        self.connected.clear()
+        if not self._stop.is_set():
+            log.info("club: disconnected (%s); reconnecting", reason)
+
+    # -- the publisher's own thread ----------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(IDLE_SECONDS)
+            self._wake.clear()
+            if self._stop.is_set() or not self.connected.is_set():
+                continue
+            try:
+                self._publish_due()
+            except Exception as err:  # noqa: BLE001 - the club must not stop the table
+                self.last_error = str(err)
+                log.exception("club: publishing failed; trying again")
+
+    def _publish_due(self) -> None:
+        with self._lock:
+            announce, snap = self._announce, self._snap
+            self._announce, self._snap = False, None
+        if announce:
+            self._remember_announcement()
+            self.client.publish(topics.status_topic(self.table_id), "online", qos=1,
+                                retain=True)
+            for topic, config in topics.discovery(self.table_id, self.name):
+                self.client.publish(topic, json.dumps(config), qos=1, retain=True)
+        if snap is not None:
+            payload = topics.state_payload(snap, self.table_id, self.name)
+            self.client.publish(topics.state_topic(self.table_id), json.dumps(payload),
+                                qos=1, retain=True)
+        self._send_unsent()
+
+    def _send_unsent(self) -> None:
+        """Every finished game the broker has not acknowledged, oldest first, one at a time
+        (each waits for its PUBACK; a game that gets none stays unsent for the next try)."""
+        while self.connected.is_set() and not self._stop.is_set():
+            unsent = self.store.unsent_to_club(BATCH)
+            if not unsent:
+                return
+            for record in unsent:
+                uid = topics.game_uid(self.table_id, record.id)
+                try:
+                    body = game_record(self.store, record)
+                except Exception as err:  # noqa: BLE001 - one bad game must not block the rest
+                    log.error("club: game %s cannot be sent (%s); marked as sent", record.id, err)
+                    self.store.sent_to_club(record.id, None)
+                    continue
+                payload = json.dumps(topics.record_payload(body, self.table_id, self.name, uid))
+                info = self.client.publish(topics.record_topic(self.table_id, uid), payload,
+                                           qos=1, retain=True)
+                try:
+                    info.wait_for_publish(timeout=ACK_SECONDS)
+                except (RuntimeError, ValueError):
+                    return                          # not queued: disconnected meanwhile
+                if not info.is_published():
+                    return                          # no PUBACK yet: the next connection sends it
+                self.store.sent_to_club(record.id, _now())
+                self.sent += 1
+
+    def _remember_announcement(self) -> None:
+        """Where discovery went, so removing the `[club]` section can take it back."""
+        club = self.club
+        write_private(self.data_dir / ANNOUNCED_FILE, json.dumps({
+            "host": club.host, "port": club.port, "tls": club.tls, "ca_file": club.ca_file,
+            "username": club.username, "password": club.password, "table_id": self.table_id,
+        }).encode())
+
+
+def retire(data_dir: Path, *, timeout: float = 10.0) -> bool:
+    """With no `[club]` section any more: take the table's discovery, state and status off the
+    broker it was announced on (empty retained messages), then forget it. False, and kept for
+    the next start, when that broker cannot be reached."""
+    path = Path(data_dir) / ANNOUNCED_FILE
+    try:
+        kept = json.loads(path.read_text())
+        club = ClubConfig(host=kept["host"], port=int(kept["port"]), tls=bool(kept["tls"]),
+                          ca_file=kept.get("ca_file", ""), username=kept.get("username", ""),
+                          password=kept.get("password", ""))
+        table_id = kept["table_id"]
+    except FileNotFoundError:
+        return True
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        log.warning("club: %s is unreadable (%s); removed", path, err)
+        path.unlink(missing_ok=True)
+        return True
+    client = client_for(club, f"parlour-{table_id}-retiring")
+    try:
+        client.connect(club.host, club.port, keepalive=club.keepalive)
+    except (OSError, ValueError) as err:
+        log.warning("club: could not reach %s to leave Home Assistant (%s)", club.host, err)
+        return False
+    client.loop_start()
+    try:
+        gone = [topic for topic, _ in topics.discovery(table_id, "")]
+        gone += [topics.state_topic(table_id), topics.status_topic(table_id)]
+        infos = [client.publish(topic, b"", qos=1, retain=True) for topic in gone]
+        for info in infos:
+            info.wait_for_publish(timeout=timeout)
+        if not all(info.is_published() for info in infos):
+            return False
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    path.unlink(missing_ok=True)
+    log.info("club: left %s (Home Assistant's entities removed)", club.host)
+    return True
+
+
+def start_club(session, club: ClubConfig, data_dir: Path, table_id: str,
+               stop: threading.Event):
+    """The club's publisher when the config has a `[club]` section (started); otherwise a
+    thread that takes the table off a broker it was once announced on, retrying after 1, 2,
+    4 ... 60 s until it can or the table stops. Returns the publisher, or None."""
+    if club.on:
+        publisher = ClubPublisher(session, club, table_id=table_id, data_dir=data_dir)
+        publisher.start()
+        return publisher
+    if (Path(data_dir) / ANNOUNCED_FILE).exists():
+        def keep_trying() -> None:
+            failures = 0
+            while not stop.is_set() and not retire(data_dir):
+                failures += 1
+                stop.wait(pause_after(failures))
+        threading.Thread(target=keep_trying, name="parlour-club-leave", daemon=True).start()
+    return None

@@ -1,0 +1,114 @@
+"""The club's MQTT topics and payloads, version 1 (the README's "The club" documents them).
+
+Every topic starts `parlour/v1/`; a change that a reader of version 1 would misread gets
+`parlour/v2/` and both are published while clubs move over. Per table (its id: 16 hex digits,
+made once in its data directory):
+
+- `parlour/v1/tables/<id>/status`: "online" / "offline" (retained; "offline" is the will);
+- `parlour/v1/tables/<id>/state`: the live state (retained, QoS 1): `state_payload`;
+- `parlour/v1/tables/<id>/records/<uid>`: a finished game (QoS 1, retained, so a club that
+  starts later still gets every game): `record_payload`, `uid` = "<table id>-<game number>",
+  the same for every sending.
+
+Home Assistant's MQTT discovery: `homeassistant/sensor/parlour_<id>/<entity>/config`
+(retained), one device per table with the entities of `DISCOVERY`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+VERSION = 1
+ROOT = f"parlour/v{VERSION}"
+TABLE_ID = re.compile(r"[0-9a-f]{16}")
+UID = re.compile(r"([0-9a-f]{16})-([1-9][0-9]{0,9})")
+DISCOVERY_PREFIX = "homeassistant"
+
+
+def status_topic(table_id: str) -> str:
+    return f"{ROOT}/tables/{table_id}/status"
+
+
+def state_topic(table_id: str) -> str:
+    return f"{ROOT}/tables/{table_id}/state"
+
+
+def record_topic(table_id: str, uid: str) -> str:
+    return f"{ROOT}/tables/{table_id}/records/{uid}"
+
+
+def game_uid(table_id: str, game_id: int) -> str:
+    """A finished game's id in the club: the table's id and the game's number on it."""
+    return f"{table_id}-{game_id}"
+
+
+def state_payload(snap: dict[str, Any], table_id: str, name: str) -> dict[str, Any]:
+    """What a club screen or a dashboard needs of the table's state JSON: the game, its
+    phase, whose turn it is, the last roll, the scores and the chances to win."""
+    players = snap.get("players") or []
+    turn = snap.get("turn")
+    playing = snap.get("phase") not in ("idle", "over") and isinstance(turn, int) \
+        and 0 <= turn < len(players)
+    roll = snap.get("last_roll")
+    odds = snap.get("odds") or {}
+    winners = set(snap.get("winners") or [])
+    return {
+        "v": VERSION, "table": table_id, "name": name, "version": snap.get("version"),
+        "boot": snap.get("boot"), "game": snap.get("game"), "title": snap.get("title"),
+        "phase": snap.get("phase"), "game_number": snap.get("game_id"),
+        "turn": players[turn]["name"] if playing else None,
+        "last_roll": None if not roll else {"name": _name(players, roll.get("seat")),
+                                            "values": roll.get("values"),
+                                            "text": roll.get("text")},
+        "players": [{"name": p.get("name"), "score": p.get("score"), "chips": p.get("chips"),
+                     "winner": p.get("seat") in winners} for p in players],
+        "chances": list(odds["win"]) if isinstance(odds.get("win"), list) else None,
+    }
+
+
+def _name(players: list[dict], seat: Any) -> str | None:
+    return players[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(players) else None
+
+
+def record_payload(record: dict[str, Any], table_id: str, name: str,
+                   uid: str) -> dict[str, Any]:
+    """A finished game's record (the one `/api/games/<id>/record` and the BG Stats link use)
+    with the table it was played at and its id in the club."""
+    return {"v": VERSION, "table": table_id, "name": name, "uid": uid, "record": record}
+
+
+# Home Assistant: (entity, its name, the template over the state payload, extra settings)
+DISCOVERY = (
+    ("game", "Game", "{{ value_json.title or 'none' }}", {"icon": "mdi:checkerboard"}),
+    ("phase", "Phase", "{{ value_json.phase }}", {}),
+    ("turn", "Whose turn", "{{ value_json.turn or 'nobody' }}", {"icon": "mdi:account-clock"}),
+    ("last_roll", "Last roll",
+     "{{ value_json.last_roll.text if value_json.last_roll else 'none' }}",
+     {"icon": "mdi:dice-multiple", "json_attributes_topic": None}),
+    ("chances", "Leader's chance to win",
+     "{{ ((value_json.chances | max) * 100) | round(0) if value_json.chances else 'unknown' }}",
+     {"unit_of_measurement": "%", "icon": "mdi:chart-line"}),
+)
+
+
+def discovery_topic(table_id: str, entity: str) -> str:
+    return f"{DISCOVERY_PREFIX}/sensor/parlour_{table_id}/{entity}/config"
+
+
+def discovery(table_id: str, name: str) -> list[tuple[str, dict[str, Any]]]:
+    """Home Assistant's discovery messages: one device (the table), a sensor an entity."""
+    device = {"identifiers": [f"parlour_{table_id}"], "name": name,
+              "manufacturer": "Parlour", "model": "Parlour table"}
+    out = []
+    for entity, title, template, extra in DISCOVERY:
+        config = {"name": title, "unique_id": f"parlour_{table_id}_{entity}",
+                  "object_id": f"parlour_{table_id}_{entity}",
+                  "state_topic": state_topic(table_id), "value_template": template,
+                  "availability_topic": status_topic(table_id), "device": device}
+        config.update({k: v for k, v in extra.items() if v is not None})
+        if "json_attributes_topic" in extra:
+            config["json_attributes_topic"] = state_topic(table_id)
+            config["json_attributes_template"] = "{{ value_json.last_roll | tojson }}"
+        out.append((discovery_topic(table_id, entity), config))
+    return out

@@ -1,0 +1,121 @@
+"""What the club's tests share: a table (a session on its own store) with the club's
+publisher, a subscriber that keeps every message, and waiting for a condition."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+
+from companion.session import Session
+from companion.store import Store
+from firmware.club.publisher import ClubPublisher
+from firmware.config import ClubConfig
+
+
+def wait_for(what, timeout: float = 15.0, step: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = what()
+        if found:
+            return found
+        time.sleep(step)
+    raise AssertionError(f"not within {timeout} s: {what}")
+
+
+class Table:
+    """A table's session and store in `folder`, reporting to the broker when `club` is set."""
+
+    def __init__(self, folder: Path, club: ClubConfig | None, table_id: str):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.store = Store(self.folder / "parlour.db")
+        counter = iter(range(1, 10**6))
+        self.session = Session(self.store, new_seed=lambda: bytes([next(counter) % 256]) * 32,
+                               board_dir=self.folder / "boards")
+        self.table_id = table_id
+        self.publisher = None
+        if club is not None:
+            self.publisher = ClubPublisher(self.session, club, table_id=table_id,
+                                           data_dir=self.folder)
+            self.publisher.start()
+
+    def play(self, winner: int = 0, names=("Ann", "Ben")) -> int:
+        """A Fox and Geese game ended by resigning: `winner` wins."""
+        self.session.new_game("fox-and-geese", list(names))
+        self.session.submit({"type": "declare", "winners": [winner]})
+        return self.session.game_id
+
+    def close(self) -> None:
+        if self.publisher is not None:
+            self.publisher.close()
+        self.store.close()
+
+
+class Listener:
+    """A subscriber to `topic` keeping (topic, payload, retained) of every message."""
+
+    def __init__(self, port: int, topic: str = "#", **login):
+        self.messages: list[tuple[str, bytes, bool]] = []
+        self._lock = threading.Lock()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        if login:
+            self.client.username_pw_set(login["username"], login["password"])
+        self.client.on_message = self._on_message
+        self.client.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=1)
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+
+    def _on_message(self, client, userdata, message) -> None:
+        with self._lock:
+            self.messages.append((message.topic, message.payload, message.retain))
+
+    def on(self, suffix: str) -> list[dict]:
+        with self._lock:
+            return [json.loads(p) for t, p, _ in self.messages if t.endswith(suffix) and p]
+
+    def topics(self) -> list[str]:
+        with self._lock:
+            return [t for t, _, _ in self.messages]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+class Club:
+    """`parlour club`'s run_club in a thread, on its own data folder and a free web port."""
+
+    def __init__(self, folder: Path, club: ClubConfig):
+        from firmware.club.league_server import run_club
+        self.stop = threading.Event()
+        self._ready = threading.Event()
+
+        def ready(port, listener):
+            self.port, self.listener = port, listener
+            self._ready.set()
+
+        self.thread = threading.Thread(target=run_club, args=(club, folder),
+                                       kwargs={"host": "127.0.0.1", "port": 0,
+                                               "on_ready": ready, "stop": self.stop},
+                                       daemon=True)
+        self.thread.start()
+        assert self._ready.wait(15), "the club did not start"
+        wait_for(self.listener.connected.is_set)
+
+    def view(self) -> dict:
+        import urllib.request
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/club", timeout=5) as r:
+            return json.loads(r.read())
+
+    def page(self) -> str:
+        import urllib.request
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=5) as r:
+            return r.read().decode()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=10)

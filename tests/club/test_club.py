@@ -1,0 +1,232 @@
+"""The club on a real Mosquitto broker (loopback): two tables and a club process; the broker
+stopped and started mid-game; a table killed between a game's end and its sending; repeats and
+games out of order; hostile messages; a password and TLS; Home Assistant's discovery."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from club_helpers import Club, Listener, Table, wait_for
+from mqtt_broker import Broker, needs_mosquitto
+
+from firmware.club import topics
+from firmware.club.publisher import ANNOUNCED_FILE, retire
+from firmware.config import ClubConfig
+
+pytestmark = needs_mosquitto
+ROOT = Path(__file__).resolve().parents[2]
+A, B = "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"
+
+
+def club_of(broker, **extra) -> ClubConfig:
+    return ClubConfig(host="127.0.0.1", port=broker.port, **extra)
+
+
+@pytest.fixture
+def tables(tmp_path, broker):
+    made = []
+
+    def make(table_id, name, **extra):
+        table = Table(tmp_path / name, club_of(broker, table=name, **extra), table_id)
+        made.append(table)
+        wait_for(table.publisher.connected.is_set)
+        return table
+    yield make
+    for table in made:
+        table.close()
+
+
+@pytest.fixture
+def club(tmp_path, broker):
+    running = Club(tmp_path / "club", club_of(broker))
+    yield running
+    running.close()
+
+
+def standing(view, name, game="fox-and-geese"):
+    return next(r for r in view["league"]["standings"] if r["name"] == name and r["game"] == game)
+
+
+def test_club_two_tables_one_league_and_tables_now(tables, club):
+    front, back = tables(A, "Front room"), tables(B, "Back room")
+    front.play(winner=0, names=("Ann", "Ben"))                  # Ann beats Ben
+    back.play(winner=1, names=("ann", "Cy"))                    # Cy beats Ann (same name)
+    back.session.new_game("fox-and-geese", ["Dee", "Eve"])      # in play at the back
+    view = wait_for(lambda: (v := club.view())["league"]["games"] == 2
+                    and any((t["state"] or {}).get("turn") == "Eve" for t in v["tables"]) and v)
+    assert standing(view, "Ann") == {"name": "Ann", "game": "fox-and-geese", "played": 2,
+                                     "won": 1, "points": 0, "title": "Fox and Geese"}
+    rated = {p["name"]: p["rating"] for p in view["league"]["ratings"][0]["players"]}
+    # Ann 1500 beats Ben 1500: +16 / -16; then Cy 1500 beats Ann 1516: Ann loses
+    # 32 x 1/(1 + 10^(-16/400)) = 16.74
+    assert rated == {"Ann": pytest.approx(1516 - 16.7, abs=0.1), "Ben": 1484.0,
+                     "Cy": pytest.approx(1516.7, abs=0.1)}
+    now = {t["name"]: t for t in view["tables"]}
+    assert now["Back room"]["state"]["turn"] == "Eve" and now["Back room"]["status"] == "online"
+    assert now["Front room"]["state"]["phase"] == "over"
+    page = club.page()
+    assert "Back room" in page and "<strong>Eve</strong> to play" in page and "Cy" in page
+
+
+def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
+    table = tables(A, "Front room")
+    table.session.new_game("fox-and-geese", ["Ann", "Ben"])
+    wait_for(lambda: any((t["state"] or {}).get("turn") == "Ben" for t in club.view()["tables"]))
+    broker.stop()
+    wait_for(lambda: not table.publisher.connected.is_set())
+    table.session.submit({"type": "declare", "winners": [0]})   # the game ends, no broker
+    assert [r.id for r in table.store.unsent_to_club()] == [table.session.game_id]
+    broker.start()                                               # same port, empty broker
+    view = wait_for(lambda: (v := club.view())["league"]["games"] == 1 and v, timeout=90)
+    assert standing(view, "Ann")["won"] == 1
+    wait_for(lambda: not table.store.unsent_to_club())
+    assert wait_for(lambda: [t for t in club.view()["tables"]
+                             if (t["state"] or {}).get("phase") == "over"])
+
+
+KILLED_TABLE = textwrap.dedent("""
+    import sys, time
+    sys.path.insert(0, {tests!r})
+    from club_helpers import Table
+    from firmware.config import ClubConfig
+    table = Table({folder!r}, ClubConfig(host="127.0.0.1", port={port}), {table_id!r})
+    table.play(winner=1, names=("Ann", "Ben"))
+    print("over", flush=True)
+    time.sleep(60)
+""")
+
+
+def test_club_table_killed_between_the_end_and_the_sending(tmp_path, broker, club):
+    """The broker is down when the game ends: the table is killed (kill -9) holding it unsent;
+    started again with the broker back, it sends it, and the league counts it once."""
+    broker.stop()
+    folder = tmp_path / "killed"
+    script = KILLED_TABLE.format(tests=str(Path(__file__).parent), folder=str(folder),
+                                 port=broker.port, table_id=A)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert child.stdout.readline().strip() == b"over"
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait(timeout=10)
+    child.stdout.close()
+    broker.start()
+    again = Table(folder, club_of(broker), A)
+    try:
+        view = wait_for(lambda: (v := club.view())["league"]["games"] == 1 and v, timeout=60)
+        assert standing(view, "Ben")["won"] == 1
+        wait_for(lambda: not again.store.unsent_to_club())
+    finally:
+        again.close()
+
+
+def record(table_id, number, winner, ended, names=("Ann", "Ben")):
+    return {"v": 1, "table": table_id, "name": "Raw", "uid": f"{table_id}-{number}",
+            "record": {"game": "fox-and-geese", "title": "Fox and Geese", "status": "over",
+                       "ended": ended, "scored_by": "score",
+                       "players": [{"name": n, "winner": i == winner, "score": 0}
+                                   for i, n in enumerate(names)]}}
+
+
+def send(broker, topic, payload, retain=False):
+    sender = Listener(broker.port, topic="nothing/at/all")
+    wait_for(sender.client.is_connected)
+    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    sender.client.publish(topic, body, qos=1, retain=retain).wait_for_publish(10)
+    sender.close()
+
+
+def test_club_counts_a_game_once_and_in_the_order_games_ended(broker, club):
+    second = record(A, 2, 1, "2026-11-25T10:00:00Z")             # Ben wins, later
+    first = record(A, 1, 0, "2026-11-25T09:00:00Z")              # Ann wins, earlier
+    for payload in (second, second, first, second, first):       # repeats, out of order
+        send(broker, topics.record_topic(A, payload["uid"]), payload)
+    view = wait_for(lambda: (v := club.view())["broker"]["repeated"] == 3 and v)
+    assert view["league"]["games"] == 2 and view["broker"]["accepted"] == 2
+    rated = {p["name"]: p["rating"] for p in view["league"]["ratings"][0]["players"]}
+    # in the order they ended: Ann +16 first, then Ben (1484) beats Ann (1516): +17.5
+    assert rated["Ben"] == pytest.approx(1484 + 32 * (1 - 1 / (1 + 10 ** (32 / 400))), abs=0.1)
+
+
+@pytest.mark.parametrize("topic, payload, why", [
+    (topics.record_topic(A, f"{A}-1"), b"{not json", "could not be read"),
+    (topics.record_topic(A, f"{A}-1"), b"[" * 3_000_000, "over"),
+    (topics.record_topic(A, f"{B}-1"), record(B, 1, 0, None), "names table"),     # forged
+    (topics.record_topic(A, f"{A}-1"), {**record(A, 1, 0, None), "v": 9}, "version 1"),
+    (topics.record_topic(A, f"{A}-1"),
+     {**record(A, 1, 0, None), "record": {"game": "x", "status": "over", "players": "all"}},
+     "'players'"),
+    (topics.record_topic(A, f"{A}-1"), record(A, 1, 0, None, names=("Ann", "ANN")),
+     "share a name"),
+    (topics.state_topic(B), {"v": 1, "table": A}, "this table"),
+    ("parlour/v1/tables/NOT-A-TABLE/state", {"v": 1}, "not a table's topic"),
+    (topics.status_topic(A), b"maybe", "online or offline"),
+])
+def test_club_refuses_hostile_messages_and_goes_on(broker, club, topic, payload, why):
+    send(broker, topic, payload)
+    view = wait_for(lambda: (v := club.view())["broker"]["refused"] == 1 and v)
+    assert why in view["broker"]["last_refused"][-1][1]
+    good = record(A, 7, 0, "2026-11-25T09:00:00Z")
+    send(broker, topics.record_topic(A, good["uid"]), good)
+    assert wait_for(lambda: club.view()["league"]["games"] == 1)
+
+
+def test_club_broker_with_a_password(tmp_path):
+    broker = Broker(tmp_path / "locked", users={"front": "s3cret", "club": "k1ub"}).start()
+    try:
+        wrong = Table(tmp_path / "wrong", ClubConfig(host="127.0.0.1", port=broker.port,
+                                                     username="front", password="nope"), B)
+        right = Table(tmp_path / "right", ClubConfig(host="127.0.0.1", port=broker.port,
+                                                     username="front", password="s3cret"), A)
+        club = Club(tmp_path / "club", ClubConfig(host="127.0.0.1", port=broker.port,
+                                                  username="club", password="k1ub"))
+        right.play()
+        wait_for(lambda: club.view()["league"]["games"] == 1)
+        assert not wrong.publisher.connected.is_set() and "refused" in wrong.publisher.last_error
+        for closing in (club, wrong, right):
+            closing.close()
+    finally:
+        broker.stop()
+
+
+def test_club_broker_with_tls(tmp_path):
+    broker = Broker(tmp_path / "tls", tls=True).start()
+    try:
+        secure = ClubConfig(host="127.0.0.1", port=broker.port, tls=True,
+                            ca_file=str(broker.ca_file))
+        table = Table(tmp_path / "table", secure, A)
+        club = Club(tmp_path / "club", secure)
+        table.play(winner=1)
+        assert wait_for(lambda: club.view()["league"]["games"] == 1)
+        club.close()
+        table.close()
+    finally:
+        broker.stop()
+
+
+def test_club_home_assistant_discovery_then_removed_with_the_club_section(tmp_path, broker):
+    table = Table(tmp_path / "t", club_of(broker, table="Front room"), A)
+    seen = Listener(broker.port, topic="homeassistant/#")
+    configs = wait_for(lambda: len(seen.on("/config")) == len(topics.DISCOVERY)
+                       and seen.on("/config"))
+    assert {c["device"]["name"] for c in configs} == {"Front room"}
+    assert {c["state_topic"] for c in configs} == {topics.state_topic(A)}
+    assert {c["unique_id"] for c in configs} == {f"parlour_{A}_{e[0]}"
+                                                 for e in topics.DISCOVERY}
+    table.close()
+    seen.close()
+    assert (tmp_path / "t" / ANNOUNCED_FILE).exists()
+    assert retire(tmp_path / "t")                       # started again without [club]
+    assert not (tmp_path / "t" / ANNOUNCED_FILE).exists()
+    after = Listener(broker.port, topic="#")            # retained messages come at once
+    wait_for(after.client.is_connected)
+    import time
+    time.sleep(1)
+    assert [t for t in after.topics() if A in t] == []  # nothing of the table is left
+    after.close()

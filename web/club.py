@@ -1,0 +1,67 @@
+"""The club's page (`parlour club`): the tables now, the league and recent games, in the phone
+page's style; `/api/club` gives the same as JSON and the page polls it every few seconds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, jsonify, render_template
+
+from companion.league import league
+from web import SECURITY_HEADERS
+
+POLL_SECONDS = 3
+
+
+class LeagueCache:
+    """The league worked out once per change of the club's store, not once per request."""
+
+    def __init__(self, store):
+        self.store = store
+        self._at: int | None = None
+        self._view: dict[str, Any] = {}
+
+    def view(self) -> dict[str, Any]:
+        version = self.store.version
+        if version != self._at:
+            self._view = {"version": version, "tables": self.store.tables(),
+                          "league": league(self.store.records()),
+                          "recent": self.store.recent()}
+            self._at = version
+        return self._view
+
+
+def create_club_app(store, *, listener: Any = None) -> Flask:
+    """The club's web app over its store (firmware/club/clubstore.py). `listener` (the
+    broker's subscriber) adds whether the broker is connected and what was refused."""
+    app = Flask(__name__)
+    cache = LeagueCache(store)
+
+    def view() -> dict[str, Any]:
+        out = dict(cache.view())
+        out["broker"] = None if listener is None else listener.summary()
+        return out
+
+    @app.get("/")
+    def club_page():
+        return render_template("club.html", club=view(), poll=POLL_SECONDS)
+
+    @app.get("/api/club")
+    def club_json():
+        return jsonify(view())
+
+    @app.errorhandler(404)
+    def not_found(err):
+        return jsonify({"error": "no such page"}), 404
+
+    @app.errorhandler(405)
+    def not_allowed(err):
+        return jsonify({"error": "only GET is answered here"}), 405
+
+    @app.after_request
+    def secure(response):
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    return app
