@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from club_helpers import Club, Listener, Table, wait_for
+from club_support import Club, Listener, Table, wait_for
 from mqtt_broker import Broker, needs_mosquitto
 
 from firmware.club import topics
@@ -94,7 +94,7 @@ def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
 KILLED_TABLE = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {tests!r})
-    from club_helpers import Table
+    from club_support import Table
     from firmware.config import ClubConfig
     table = Table({folder!r}, ClubConfig(host="127.0.0.1", port={port}), {table_id!r})
     table.play(winner=1, names=("Ann", "Ben"))
@@ -108,7 +108,7 @@ def test_club_table_killed_between_the_end_and_the_sending(tmp_path, broker, clu
     started again with the broker back, it sends it, and the league counts it once."""
     broker.stop()
     folder = tmp_path / "killed"
-    script = KILLED_TABLE.format(tests=str(Path(__file__).parent), folder=str(folder),
+    script = KILLED_TABLE.format(tests=str(Path(__file__).parents[1]), folder=str(folder),
                                  port=broker.port, table_id=A)
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +68,15 @@ def percent(p: float) -> str:
     return f"{int(p * 100 + 0.5)}%"      # JavaScript's Math.round: halves go up
 
 
+def turn_name(state: dict) -> str | None:
+    """The name of the player to play, as the club's state words it (None when nobody)."""
+    turn, players = state.get("turn"), state.get("players") or []
+    if state.get("phase") in ("idle", "over") or not isinstance(turn, int) \
+            or not 0 <= turn < len(players):
+        return None
+    return players[turn]["name"]
+
+
 def key(state: dict) -> tuple:
     return (state.get("boot"), state.get("version"))
 
@@ -89,8 +99,10 @@ class Tally:
 class Table:
     """The running table and its surfaces: `oled`, `phones` (name -> page), the API."""
 
-    def __init__(self, url: str, phones: dict[str, Any], rng: random.Random):
+    def __init__(self, url: str, phones: dict[str, Any], rng: random.Random,
+                 club: Callable[[], dict] | None = None):
         self.url, self.phones, self.rng = url, phones, rng
+        self.club = club                          # the club's /api/club, when there is one
         self.paired: dict[str, int] = {}          # phone -> seat button
         self.tally = Tally()
         self.oled_seen: list[tuple] = []
@@ -145,6 +157,13 @@ class Table:
         pi = (oled.get("pi") or {}).get("seen")
         if state.get("boot") == drawn.get("boot") and pi != state.get("version"):
             out.append(f"the Pi was told of version {pi}")
+        if self.club is not None:                 # the club, through the MQTT broker
+            tables = self.club()["tables"]
+            shown = [key(t["state"] or {}) for t in tables]
+            if shown != [key(state)]:
+                out.append(f"the club shows {shown}")
+            elif tables[0]["state"]["turn"] != turn_name(state):
+                out.append(f"the club says {tables[0]['state']['turn']} is to play")
         return out
 
     def _check_details(self, state: dict, oled: dict, phones: dict[str, dict]) -> None:

@@ -1,8 +1,10 @@
 """One table, one truth: a whole evening played through the box (the simulated panel's pins),
 two phones in chromium paired to seats, the API and the Pi, every game once (and the Pi on
 both sides of Fox and Geese, first and later in Domino Rex), then a restart. After every event
-the OLED, both phones and the Pi show the state `/api/state` holds, and no phone ever shows an
-older state after a newer one. `make soak` plays the same table at random for minutes."""
+the OLED, both phones, the Pi and the club (`parlour club`, through a real Mosquitto broker)
+show the state `/api/state` holds, and no phone ever shows an older state after a newer one;
+at the end the club's league holds every finished game once. `make soak` plays the same table
+at random for minutes."""
 
 from __future__ import annotations
 
@@ -12,6 +14,9 @@ import time
 
 import pytest
 
+from club_support import Club, wait_for
+from firmware.config import ClubConfig
+from mqtt_broker import MOSQUITTO, Broker
 from simulated_table import SimulatedTable
 from table_driver import SOURCES, TABLES, VERSIONS_SCRIPT, Table, call
 from browser_support import CHROMIUM, browser, phone_page  # noqa: F401
@@ -48,11 +53,39 @@ def play_evening(table: Table, events_a_game: int) -> None:
             table.agree()
 
 
-def test_table_every_surface_agrees_after_every_event(tmp_path, phones):
+@pytest.fixture
+def club(tmp_path):
+    """A broker, `parlour club` on it, and the table's config naming that broker."""
+    if MOSQUITTO is None:
+        pytest.skip("Mosquitto is not installed (apt install mosquitto; .ci/run installs it)")
+    broker = Broker(tmp_path / "broker").start()
+    config = tmp_path / "config" / "parlour" / "parlour.toml"     # quiet_env's config home
+    config.parent.mkdir(parents=True)
+    config.write_text(f'[club]\nhost = "127.0.0.1"\nport = {broker.port}\ntable = "Parlour"\n')
+    running = Club(tmp_path / "club", ClubConfig(host="127.0.0.1", port=broker.port))
+    yield running
+    running.close()
+    broker.stop()
+
+
+def finish_two_games(table: Table) -> None:
+    """Two games of Fox and Geese played to their end (one resigns), for the club's league."""
+    for game, players, winner, extra in (("fox-and-geese", ["Ann", "Ben"], 0, {}),
+                                         ("fox-and-geese", ["Ben", "Cy"], 1, {})):
+        if table.api()["phase"] not in ("over", "idle"):
+            call(table.url, "/api/control/end", {})
+            table.agree()
+        table.new_game(game, players, **extra)
+        answer = call(table.url, "/api/control/declare", {"winners": [winner]})
+        assert "error" not in answer, answer
+        assert table.agree()["phase"] == "over"
+
+
+def test_table_every_surface_agrees_after_every_event(tmp_path, phones, club):
     with SimulatedTable(tmp_path / "data", tmp_path) as running:
         for page in phones.values():
             page.goto(running.url + "/")
-        table = Table(running.url, phones, random.Random(7))
+        table = Table(running.url, phones, random.Random(7), club=club.view)
         table.agree()
         table.pair("phone-a", 1)
         table.pair("phone-b", 2)
@@ -65,6 +98,12 @@ def test_table_every_surface_agrees_after_every_event(tmp_path, phones):
         if after["phase"] != "over":
             table.step("api")
             table.agree()
+        finish_two_games(table)
+        finished = [g for g in call(table.url, "/api/games")["games"] if g["status"] == "over"]
+    assert len(finished) >= 2                        # each counted once, after the restart too
+    view = wait_for(lambda: (v := club.view())["league"]["games"] == len(finished) and v)
+    assert {(r["name"], r["game"], r["won"]) for r in view["league"]["standings"]} >= {
+        ("Ann", "fox-and-geese", 1), ("Cy", "fox-and-geese", 1)}
     tally = table.tally
     assert {"box", "phone-a", "phone-b", "api", "pi", "box-undo"} <= set(tally.by_source), \
         tally.by_source

@@ -1,5 +1,6 @@
-"""What the club's tests share: a table (a session on its own store) with the club's
-publisher, a subscriber that keeps every message, and waiting for a condition."""
+"""What the club's tests (and the table test) share: a table (a session on its own store)
+with the club's publisher, `parlour club` in a thread, a subscriber that keeps every message,
+and waiting for a condition."""
 
 from __future__ import annotations
 
