@@ -15,6 +15,7 @@ from companion.session import Session
 from companion.store import Store
 from firmware.club.publisher import ClubPublisher
 from firmware.config import ClubConfig
+from firmware.stamps import TableClock
 
 
 def wait_for(what, timeout: float = 15.0, step: float = 0.05):
@@ -36,7 +37,7 @@ class Table:
         self.store = Store(self.folder / "parlour.db")
         counter = iter(range(1, 10**6))
         self.session = Session(self.store, new_seed=lambda: bytes([next(counter) % 256]) * 32,
-                               board_dir=self.folder / "boards")
+                               board_dir=self.folder / "boards", clock=TableClock())
         self.table_id = table_id
         self.publisher = None
         if club is not None:

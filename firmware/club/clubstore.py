@@ -62,8 +62,8 @@ class ClubStore:
 
     def recent(self, limit: int = 20) -> list[dict[str, Any]]:
         with self._lock:
-            rows = self._db.execute("SELECT body FROM records ORDER BY ended DESC, uid DESC "
-                                    "LIMIT ?", (limit,)).fetchall()
+            rows = self._db.execute("SELECT body FROM records ORDER BY ended DESC, "
+                                    "received_at DESC LIMIT ?", (limit,)).fetchall()
         return [json.loads(body) for (body,) in rows]
 
     def set_table(self, table_id: str, *, state: dict[str, Any] | None = None,

@@ -21,7 +21,7 @@ sys.path.insert(0, str(HERE))
 import common  # noqa: E402
 
 BENCHES = ["cpu", "input", "spin", "rules", "web", "footprint", "pages", "odds", "pi",
-           "domino", "long_game"]
+           "domino", "long_game", "club"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,6 +131,16 @@ def rows(results: dict) -> list[tuple]:
                     w["server_cpu_share_under_load"], "", "", None,
                     est(w["server_cpu_share_under_load"]),
                     ("web", "server_cpu_share_under_load")))
+    club = _get(b, "club")
+    if club and "intake" in club:
+        out.append(("Club: records a second taken in (checked, kept once)",
+                    club["intake"]["records_per_s"], f"{club['intake']['records']:,} records",
+                    "", None, "", ("club", "intake", "records_per_s")))
+        lat = club["latency"]["end_to_league_ms"]
+        out.append((f"Club: a game's end on a table to the league page, ms "
+                    f"({club['latency']['tables']} tables at once)", lat["p50"],
+                    f"p99 {lat['p99']}", "", None, "", ("club", "latency", "end_to_league_ms",
+                                                        "p50")))
     pi = _get(b, "pi")
     if pi:
         m, goals = pi["matches"], pi["goals"]
