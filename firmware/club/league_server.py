@@ -141,8 +141,10 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
         "phase": text(state.get("phase"), 20), "turn": text(state.get("turn"), 24),
         "last_roll": None if roll is None else {"name": text(roll.get("name"), 24),
                                                 "text": text(roll.get("text"), 40)},
+        "counted_in": state.get("counted_in") if state.get("counted_in") in (
+            "score", "chips") else None,
         "players": [{"name": text(p.get("name"), 24), "score": number(p.get("score")),
-                     "winner": p.get("winner") is True}
+                     "chips": number(p.get("chips")), "winner": p.get("winner") is True}
                     for p in players[:8] if isinstance(p, dict)],
         "chances": None if chances is None else [number(c) for c in chances[:8]],
     }

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from web.record import SCORED_BY
+
 VERSION = 1
 ROOT = f"parlour/v{VERSION}"
 TABLE_ID = re.compile(r"[0-9a-f]{16}")
@@ -45,7 +47,8 @@ def game_uid(table_id: str, game_id: int) -> str:
 
 def state_payload(snap: dict[str, Any], table_id: str, name: str) -> dict[str, Any]:
     """What a club screen or a dashboard needs of the table's state JSON: the game, its
-    phase, whose turn it is, the last roll, the scores and the chances to win."""
+    phase, whose turn it is, the last roll, the scores (`counted_in`: "score", "chips", or
+    None for a race) and the chances to win."""
     players = snap.get("players") or []
     turn = snap.get("turn")
     playing = snap.get("phase") not in ("idle", "over") and isinstance(turn, int) \
@@ -61,6 +64,7 @@ def state_payload(snap: dict[str, Any], table_id: str, name: str) -> dict[str, A
         "last_roll": None if not roll else {"name": _name(players, roll.get("seat")),
                                             "values": roll.get("values"),
                                             "text": roll.get("text")},
+        "counted_in": SCORED_BY.get(snap.get("game"), "score") if snap.get("game") else None,
         "players": [{"name": p.get("name"), "score": p.get("score"), "chips": p.get("chips"),
                      "winner": p.get("seat") in winners} for p in players],
         "chances": list(odds["win"]) if isinstance(odds.get("win"), list) else None,
