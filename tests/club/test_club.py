@@ -230,3 +230,41 @@ def test_club_home_assistant_discovery_then_removed_with_the_club_section(tmp_pa
     time.sleep(1)
     assert [t for t in after.topics() if A in t] == []  # nothing of the table is left
     after.close()
+
+
+def test_club_league_is_rebuilt_from_the_brokers_records_alone(tmp_path, broker, tables):
+    table = tables(A, "Front room")
+    table.play(winner=0)
+    table.play(winner=1)
+    first = Club(tmp_path / "first", club_of(broker))
+    want = wait_for(lambda: (v := first.view())["league"]["games"] == 2 and v)["league"]
+    first.close()
+    again = Club(tmp_path / "empty", club_of(broker))      # a new club.db: nothing kept
+    try:
+        assert wait_for(lambda: (v := again.view())["league"]["games"] == 2 and v)["league"] \
+            == want
+    finally:
+        again.close()
+
+
+def test_club_a_stuck_broker_never_holds_up_the_table(tables):
+    """The session's listener only notes the newest state: with every publish stuck, games
+    are still played and stored, and sent once the publisher is free again."""
+    import threading
+    table = tables(A, "Front room")
+    stuck, release = threading.Event(), threading.Event()
+    publish = table.publisher.client.publish
+
+    def stuck_publish(*args, **kwargs):
+        stuck.set()
+        release.wait()
+        return publish(*args, **kwargs)
+
+    table.publisher.client.publish = stuck_publish
+    table.play(winner=0)                                  # sets the publisher going: it sticks
+    assert stuck.wait(10)
+    for _ in range(5):
+        table.play(winner=1)                              # returns although publishing hangs
+    assert len(table.store.unsent_to_club()) >= 5
+    release.set()
+    wait_for(lambda: not table.store.unsent_to_club())

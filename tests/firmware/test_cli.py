@@ -128,3 +128,11 @@ def test_cli_console_script_runs_without_traceback(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "empty" in proc.stderr
+
+
+def test_cli_club_without_a_club_section_says_what_it_needs(capsys, tmp_path):
+    config = tmp_path / "parlour.toml"
+    config.write_text("seats = 2\n")
+    code, _, err = run_cli(capsys, "club", "--config", str(config))
+    assert code == 2 and "needs a [club] section naming the broker" in err
+    assert len(err.strip().splitlines()) == 1
