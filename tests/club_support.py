@@ -121,3 +121,46 @@ class Club:
     def close(self) -> None:
         self.stop.set()
         self.thread.join(timeout=10)
+
+
+class ClubProcess:
+    """`parlour club` as its own process (its config naming the broker), on a free port;
+    `view()` and `page()` as Club's; `close()` stops it as systemd would (SIGTERM)."""
+
+    def __init__(self, folder: Path, broker_port: int, **club):
+        import subprocess
+
+        from simulated_table import ROOT, free_port, parlour_command, quiet_env
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        config = self.folder / "club.toml"
+        extra = "".join(f'{k} = "{v}"\n' for k, v in club.items())
+        config.write_text(f'[club]\nhost = "127.0.0.1"\nport = {broker_port}\n{extra}')
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            parlour_command("club", "--config", str(config), "--data-dir",
+                            str(self.folder / "data"), "--host", "127.0.0.1", "--port",
+                            str(self.port)),
+            cwd=ROOT, env=quiet_env(self.folder), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        wait_for(lambda: self._answers() or self.proc.poll() is not None)
+        assert self.proc.poll() is None, self.proc.stderr.read()
+        wait_for(lambda: self.view()["broker"]["connected"])
+
+    def _answers(self) -> bool:
+        try:
+            self.view()
+            return True
+        except OSError:
+            return False
+
+    view = Club.view
+    page = Club.page
+
+    def close(self) -> None:
+        import signal
+        self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout=10)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            stream.close()
+        assert code == 0, f"parlour club ended with {code}"

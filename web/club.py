@@ -1,5 +1,6 @@
 """The club's page (`parlour club`): the tables now, the league and recent games, in the phone
-page's style; `/api/club` gives the same as JSON and the page polls it every few seconds."""
+page's style; `/api/club` gives the same as JSON and the page polls it every few seconds;
+`/api/club/records/<uid>` is a game's whole record as its table sent it."""
 
 from __future__ import annotations
 
@@ -49,6 +50,13 @@ def create_club_app(store, *, listener: Any = None) -> Flask:
     @app.get("/api/club")
     def club_json():
         return jsonify(view())
+
+    @app.get("/api/club/records/<uid>")
+    def club_record(uid: str):
+        raw = store.raw_record(uid) if len(uid) <= 40 else None
+        if raw is None:
+            return jsonify({"error": f"no game {uid[:40]!r} in the club"}), 404
+        return app.response_class(raw, mimetype="application/json")
 
     @app.errorhandler(404)
     def not_found(err):

@@ -15,6 +15,7 @@ CREATE TABLE IF NOT EXISTS records (
     table_id    TEXT NOT NULL,
     ended       TEXT,
     body        TEXT NOT NULL,            -- JSON: the record as the league counts it
+    raw         TEXT,                     -- JSON: the whole record as the table sent it
     received_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS tables (
@@ -44,13 +45,16 @@ class ClubStore:
         with self._lock:
             self._db.close()
 
-    def add_record(self, record: dict[str, Any], received_at: str) -> bool:
-        """Keep a checked record; False when its uid is already kept (a repeat)."""
+    def add_record(self, record: dict[str, Any], received_at: str, raw: str | None = None
+                   ) -> bool:
+        """Keep a checked record (and the whole record as sent, `raw`); False when its uid is
+        already kept (a repeat)."""
         with self._lock:
             added = self._db.execute(
-                "INSERT OR IGNORE INTO records (uid, table_id, ended, body, received_at) "
-                "VALUES (?, ?, ?, ?, ?)", (record["uid"], record["table"], record["ended"],
-                                           json.dumps(record), received_at)).rowcount == 1
+                "INSERT OR IGNORE INTO records (uid, table_id, ended, body, raw, received_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (record["uid"], record["table"], record["ended"],
+                                              json.dumps(record), raw, received_at)
+            ).rowcount == 1
             if added:
                 self.version += 1
             return added
@@ -59,6 +63,12 @@ class ClubStore:
         with self._lock:
             rows = self._db.execute("SELECT body FROM records ORDER BY ended, uid").fetchall()
         return [json.loads(body) for (body,) in rows]
+
+    def raw_record(self, uid: str) -> str | None:
+        """The whole record of a game as its table sent it, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT raw FROM records WHERE uid = ?", (uid,)).fetchone()
+        return row[0] if row else None
 
     def recent(self, limit: int = 20) -> list[dict[str, Any]]:
         with self._lock:

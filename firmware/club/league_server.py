@@ -113,8 +113,9 @@ class ClubListener:
                 return                                       # a retained record cleared
             if len(payload) > MAX_RECORD_BYTES:
                 raise RecordRefused(f"a record over {MAX_RECORD_BYTES} bytes")
-            record = check_record(json.loads(payload), table_id, parts[5])
-            if self.store.add_record(record, _now()):
+            decoded = json.loads(payload)
+            record = check_record(decoded, table_id, parts[5])
+            if self.store.add_record(record, _now(), json.dumps(decoded["record"])):
                 self.accepted += 1
             else:
                 self.repeated += 1

@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from club_support import Club, Listener, Table, wait_for
+from club_support import Club, ClubProcess, Listener, Table, wait_for
 from mqtt_broker import Broker, needs_mosquitto
 
 from firmware.club import topics
@@ -54,7 +54,16 @@ def standing(view, name, game="fox-and-geese"):
     return next(r for r in view["league"]["standings"] if r["name"] == name and r["game"] == game)
 
 
-def test_club_two_tables_one_league_and_tables_now(tables, club):
+def test_club_two_tables_one_league_and_tables_now(tmp_path, tables, broker):
+    """Two tables and `parlour club` as its own process."""
+    club = ClubProcess(tmp_path / "club-process", broker.port)
+    try:
+        two_tables_one_league(tables, club)
+    finally:
+        club.close()
+
+
+def two_tables_one_league(tables, club):
     front, back = tables(A, "Front room"), tables(B, "Back room")
     front.play(winner=0, names=("Ann", "Ben"))                  # Ann beats Ben
     back.play(winner=1, names=("ann", "Cy"))                    # Cy beats Ann (same name)
@@ -73,6 +82,12 @@ def test_club_two_tables_one_league_and_tables_now(tables, club):
     assert now["Front room"]["state"]["phase"] == "over"
     page = club.page()
     assert "Back room" in page and "<strong>Eve</strong> to play" in page and "Cy" in page
+    import urllib.request
+    uid = view["recent"][-1]["uid"]
+    assert f'href="/api/club/records/{uid}"' in page
+    with urllib.request.urlopen(f"http://127.0.0.1:{club.port}/api/club/records/{uid}") as r:
+        whole = json.loads(r.read())                    # the record as the table sent it
+    assert whole["game"] == "fox-and-geese" and whole["log"] and whole["seed"]
 
 
 def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
@@ -268,3 +283,15 @@ def test_club_a_stuck_broker_never_holds_up_the_table(tables):
     assert len(table.store.unsent_to_club()) >= 5
     release.set()
     wait_for(lambda: not table.store.unsent_to_club())
+
+
+def test_club_page_answers_bad_requests_in_json(club):
+    import urllib.error
+    import urllib.request
+    for method, path, status in (("GET", "/api/club/records/nothing-1", 404),
+                                 ("GET", "/nowhere", 404), ("POST", "/api/club", 405)):
+        request = urllib.request.Request(f"http://127.0.0.1:{club.port}{path}", method=method,
+                                         data=b"{}" if method == "POST" else None)
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(request, timeout=5)
+        assert answer.value.code == status and "error" in json.loads(answer.value.read())
