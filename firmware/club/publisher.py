@@ -169,14 +169,24 @@ class ClubPublisher:
                 payload = json.dumps(topics.record_payload(body, self.table_id, self.name, uid))
                 info = self.client.publish(topics.record_topic(self.table_id, uid), payload,
                                            qos=1, retain=True)
-                try:
-                    info.wait_for_publish(timeout=ACK_SECONDS)
-                except (RuntimeError, ValueError):
-                    return                          # not queued: disconnected meanwhile
-                if not info.is_published():
-                    return                          # no PUBACK yet: the next connection sends it
+                if not self._acknowledged(info):
+                    return                          # no PUBACK: the next connection sends it
                 self.store.sent_to_club(record.id, _now())
                 self.sent += 1
+
+    def _acknowledged(self, info: mqtt.MQTTMessageInfo) -> bool:
+        """Wait up to ACK_SECONDS for the broker's PUBACK, in short steps so that closing the
+        table never waits for it."""
+        waited = 0.0
+        while not info.is_published():
+            if waited >= ACK_SECONDS or self._stop.is_set():
+                return False
+            try:
+                info.wait_for_publish(timeout=0.2)
+            except (RuntimeError, ValueError):
+                return False                        # not queued: disconnected meanwhile
+            waited += 0.2
+        return True
 
     def _remember_announcement(self) -> None:
         """Where discovery went, so removing the `[club]` section can take it back."""
