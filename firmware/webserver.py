@@ -152,6 +152,23 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
                                             for s in servers], dispatcher, servers[-1].log_info)
 
 
+def stop_serving(server, thread: threading.Thread) -> None:
+    """Stop accepting, let running requests finish, then close the connections from the
+    server's own thread (closing them under its select, or under a worker still writing a
+    response, is a race that ends in EBADF)."""
+    from waitress import wasyncore
+    sockets = getattr(server, "map", None) or server._map
+    trigger = getattr(server, "trigger", None)
+    running = trigger is not None and thread.is_alive()
+    server.accepting = False                              # no new connections
+    server.task_dispatcher.shutdown(timeout=5)            # workers finish their requests
+    if running:
+        trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+        thread.join(timeout=3)
+    if thread.is_alive() or not thread.ident:
+        wasyncore.close_all(sockets)
+
+
 class WebServer:
     """The Flask app served by waitress on a background thread; `close` ends it."""
 
@@ -179,19 +196,7 @@ class WebServer:
         start_background(self.app)
 
     def close(self) -> None:
-        """End the live streams, stop accepting, let running requests finish, then close the
-        connections from the server's own thread (closing them under its select, or under a
-        worker still writing a response, is a race that ends in EBADF)."""
-        from waitress import wasyncore
+        """End the live streams, then stop serving (`stop_serving`)."""
         from web import shutdown
         shutdown(self.app)
-        sockets = getattr(self.server, "map", None) or self.server._map
-        trigger = getattr(self.server, "trigger", None)
-        running = trigger is not None and self.thread.is_alive()
-        self.server.accepting = False                         # no new connections
-        self.server.task_dispatcher.shutdown(timeout=5)       # workers finish their requests
-        if running:
-            trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
-            self.thread.join(timeout=3)
-        if self.thread.is_alive() or not self.thread.ident:
-            wasyncore.close_all(sockets)
+        stop_serving(self.server, self.thread)

@@ -156,14 +156,15 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
              stop: threading.Event | None = None) -> int:
     """Serve the club until SIGTERM/SIGINT (or `stop`): the subscriber and the league page;
     `on_ready` is told the web port and the listener once both run."""
-    from waitress import create_server
+    from firmware.webserver import Limits, stop_serving, table_server
     from web.club import create_club_app
 
     store = ClubStore(Path(data_dir) / "club.db")
     listener = ClubListener(club, store)
     listener.start()
-    server = create_server(create_club_app(store, listener=listener), host=host, port=port,
-                           threads=8, clear_untrusted_proxy_headers=True)
+    server = table_server(create_club_app(store, listener=listener), host=host, port=port,
+                          threads=8, limits=Limits())     # the table's connection limits
+
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -175,7 +176,7 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
     if on_ready is not None:
         on_ready(server.effective_port, listener)
     stop.wait()
-    server.close()
+    stop_serving(server, serving)
     listener.close()
     store.close()
     return 0
