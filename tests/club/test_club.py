@@ -295,3 +295,26 @@ def test_club_page_answers_bad_requests_in_json(club):
         with pytest.raises(urllib.error.HTTPError) as answer:
             urllib.request.urlopen(request, timeout=5)
         assert answer.value.code == status and "error" in json.loads(answer.value.read())
+
+
+def test_club_section_removed_the_table_leaves_at_its_next_start(tmp_path, broker):
+    """start_club without a [club] section but with an announcement kept: the table clears
+    its discovery from that broker by itself (the runner's path), and forgets it."""
+    import threading
+
+    from firmware.club.publisher import start_club
+    table = Table(tmp_path / "t", club_of(broker, table="Front room"), A)
+    seen = Listener(broker.port, topic="homeassistant/#")
+    wait_for(lambda: len(seen.on("/config")) == len(topics.DISCOVERY))
+    table.close()
+    again = Table(tmp_path / "t", None, A)                 # restarted without [club]
+    stop = threading.Event()
+    try:
+        assert start_club(again.session, ClubConfig(), tmp_path / "t", A, stop) is None
+        wait_for(lambda: not (tmp_path / "t" / ANNOUNCED_FILE).exists())
+        wait_for(lambda: sum(1 for t, p, _ in seen.messages if t.endswith("/config")
+                             and not p) == len(topics.DISCOVERY))   # each cleared
+    finally:
+        stop.set()
+        again.close()
+        seen.close()
