@@ -36,3 +36,33 @@ def phone_page(browser, viewport: dict, *, init_script: str | None = None, **opt
     yield page
     context.close()
     assert errors == [], errors
+
+
+AXE = Path(__file__).resolve().parents[1] / ".venv" / "npm" / "node_modules" / "axe-core" / \
+    "axe.min.js"
+
+# Tap targets smaller than 44 px: every control, a checkbox through its label; a link inside
+# a sentence is exempt (WCAG's inline exception).
+SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
+    'a[href], button, input:not([type=hidden]), select, summary, [role=button][tabindex="0"]'))
+  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+  .map(e => (e.type === 'checkbox' || e.type === 'radio') && e.closest('label') ? e.closest('label') : e)
+  .filter(e => !(e.tagName === 'A' && getComputedStyle(e).display === 'inline' && e.closest('p')))
+  .map(e => { const b = e.getBoundingClientRect();
+              return [e.tagName + ' ' + (e.textContent || e.value || '').trim().slice(0, 30),
+                      Math.round(b.width), Math.round(b.height)]; })
+  .filter(x => x[1] < 44 || x[2] < 44)"""
+
+SERIOUS = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '));
+}"""
+
+
+def check(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate(SMALL_TARGETS) == [], url
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(SERIOUS) == [], url

@@ -1,13 +1,14 @@
 """The club's page in a real browser (chromium) at a phone's size: the tables, the league and
-the recent games drawn without sideways scrolling, and a new game's end reaching the open page
-by itself (it polls /api/club)."""
+the recent games drawn without sideways scrolling, no serious accessibility issue (axe-core)
+and 44 px tap targets, and a new game's end reaching the open page by itself (it polls
+/api/club)."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
-from browser_support import CHROMIUM, browser, phone_page  # noqa: F401
+from browser_support import AXE, CHROMIUM, browser, check, phone_page  # noqa: F401
 from club_support import Club, Table, wait_for
 from mqtt_broker import needs_mosquitto
 
@@ -32,6 +33,25 @@ def test_club_page_at_a_phones_size_follows_new_games(tmp_path, broker, browser)
         table.play(winner=1, names=("Ann", "Cy"))                 # the page takes it itself
         wait_for(lambda: "Cy" in page.locator("#league").inner_text())   # CSP: no eval
         assert "2 games" in page.locator("#league").inner_text()
+        with pytest.raises(StopIteration):
+            next(pages)
+    finally:
+        table.close()
+        club.close()
+
+
+@pytest.mark.skipif(not AXE.exists(), reason=f"axe-core is not installed at {AXE} "
+                    "(make test installs it with npm)")
+def test_club_page_has_no_serious_accessibility_issue(tmp_path, broker, browser):  # noqa: F811
+    club = Club(tmp_path / "club", ClubConfig(host="127.0.0.1", port=broker.port))
+    table = Table(tmp_path / "t", ClubConfig(host="127.0.0.1", port=broker.port,
+                                             table="Front room"), "a" * 16)
+    try:
+        table.play(winner=0, names=("Ann", "Ben"))
+        table.session.new_game("kat-en-muis", ["Dee", "Eve"])
+        wait_for(lambda: club.view()["league"]["games"] == 1)
+        pages = phone_page(browser, {"width": 390, "height": 844}, bypass_csp=True)
+        check(next(pages), f"http://127.0.0.1:{club.port}/")
         with pytest.raises(StopIteration):
             next(pages)
     finally:

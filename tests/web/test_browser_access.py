@@ -9,10 +9,9 @@ import os
 
 import pytest
 
-from browser_support import CHROMIUM, browser, phone_page  # noqa: F401
-from simulated_table import PIN, ROOT, SimulatedTable, call
+from browser_support import AXE, CHROMIUM, browser, check, phone_page  # noqa: F401
+from simulated_table import PIN, SimulatedTable, call
 
-AXE = ROOT / ".venv" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = [
@@ -20,25 +19,6 @@ pytestmark = [
                        reason=f"{CHROMIUM} is not installed (apt-get install chromium)"),
     pytest.mark.skipif(not AXE.exists(), reason=f"axe-core is not installed at {AXE} "
                        "(make test installs it with npm)")]
-
-# Tap targets smaller than 44 px: every control, a checkbox through its label; a link inside
-# a sentence is exempt (WCAG's inline exception).
-SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
-    'a[href], button, input:not([type=hidden]), select, summary, [role=button][tabindex="0"]'))
-  .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
-  .map(e => (e.type === 'checkbox' || e.type === 'radio') && e.closest('label') ? e.closest('label') : e)
-  .filter(e => !(e.tagName === 'A' && getComputedStyle(e).display === 'inline' && e.closest('p')))
-  .map(e => { const b = e.getBoundingClientRect();
-              return [e.tagName + ' ' + (e.textContent || e.value || '').trim().slice(0, 30),
-                      Math.round(b.width), Math.round(b.height)]; })
-  .filter(x => x[1] < 44 || x[2] < 44)"""
-
-SERIOUS = """async () => {
-  const result = await axe.run(document, {resultTypes: ['violations']});
-  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-    .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '));
-}"""
-
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
@@ -62,14 +42,6 @@ def table(tmp_path_factory):
 @pytest.fixture
 def phone(browser):  # noqa: F811
     yield from phone_page(browser, PHONE, bypass_csp=True)    # axe is added as a script
-
-
-def check(page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_load_state("networkidle")
-    assert page.evaluate(SMALL_TARGETS) == [], url
-    page.add_script_tag(path=str(AXE))
-    assert page.evaluate(SERIOUS) == [], url
 
 
 def test_browser_access_pages_have_no_serious_issue_and_44px_targets(table, phone):
