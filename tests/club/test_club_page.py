@@ -18,42 +18,44 @@ pytestmark = [needs_mosquitto, pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")]
 
 
-def test_club_page_at_a_phones_size_follows_new_games(tmp_path, broker, browser):  # noqa: F811
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def club_and_table(tmp_path, broker):
+    """`parlour club` and a table on the broker, the table's first game (Ann beat Ben) in
+    the league."""
     club = Club(tmp_path / "club", ClubConfig(host="127.0.0.1", port=broker.port))
     table = Table(tmp_path / "t", ClubConfig(host="127.0.0.1", port=broker.port,
                                              table="Front room"), "a" * 16)
-    try:
-        table.play(winner=0, names=("Ann", "Ben"))
-        wait_for(lambda: club.view()["league"]["games"] == 1)
-        pages = phone_page(browser, {"width": 390, "height": 844})
-        page = next(pages)
-        page.goto(f"http://127.0.0.1:{club.port}/")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        assert "Front room" in page.locator("#tables").inner_text()
-        table.play(winner=1, names=("Ann", "Cy"))                 # the page takes it itself
-        wait_for(lambda: "Cy" in page.locator("#league").inner_text())   # CSP: no eval
-        assert "2 games" in page.locator("#league").inner_text()
-        with pytest.raises(StopIteration):
-            next(pages)
-    finally:
-        table.close()
-        club.close()
+    table.play(winner=0, names=("Ann", "Ben"))
+    wait_for(lambda: club.view()["league"]["games"] == 1)
+    yield club, table
+    table.close()
+    club.close()
+
+
+def test_club_page_at_a_phones_size_follows_new_games(club_and_table, browser):  # noqa: F811
+    club, table = club_and_table
+    pages = phone_page(browser, PHONE)
+    page = next(pages)
+    page.goto(f"http://127.0.0.1:{club.port}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert "Front room" in page.locator("#tables").inner_text()
+    table.play(winner=1, names=("Ann", "Cy"))                     # the page takes it itself
+    wait_for(lambda: "Cy" in page.locator("#league").inner_text())   # CSP: no eval
+    assert "2 games" in page.locator("#league").inner_text()
+    with pytest.raises(StopIteration):
+        next(pages)
 
 
 @pytest.mark.skipif(not AXE.exists(), reason=f"axe-core is not installed at {AXE} "
                     "(make test installs it with npm)")
-def test_club_page_has_no_serious_accessibility_issue(tmp_path, broker, browser):  # noqa: F811
-    club = Club(tmp_path / "club", ClubConfig(host="127.0.0.1", port=broker.port))
-    table = Table(tmp_path / "t", ClubConfig(host="127.0.0.1", port=broker.port,
-                                             table="Front room"), "a" * 16)
-    try:
-        table.play(winner=0, names=("Ann", "Ben"))
-        table.session.new_game("kat-en-muis", ["Dee", "Eve"])
-        wait_for(lambda: club.view()["league"]["games"] == 1)
-        pages = phone_page(browser, {"width": 390, "height": 844}, bypass_csp=True)
-        check(next(pages), f"http://127.0.0.1:{club.port}/")
-        with pytest.raises(StopIteration):
-            next(pages)
-    finally:
-        table.close()
-        club.close()
+def test_club_page_has_no_serious_accessibility_issue(club_and_table, browser):  # noqa: F811
+    club, table = club_and_table
+    table.session.new_game("kat-en-muis", ["Dee", "Eve"])          # a game in play too
+    wait_for(lambda: any((t["state"] or {}).get("turn") for t in club.view()["tables"]))
+    pages = phone_page(browser, PHONE, bypass_csp=True)
+    check(next(pages), f"http://127.0.0.1:{club.port}/")
+    with pytest.raises(StopIteration):
+        next(pages)
