@@ -127,7 +127,8 @@ class ClubProcess:
     """`parlour club` as its own process (its config naming the broker), on a free port;
     `view()` and `page()` as Club's; `close()` stops it as systemd would (SIGTERM)."""
 
-    def __init__(self, folder: Path, broker_port: int, **club):
+    def __init__(self, folder: Path, broker_port: int, *, env: dict[str, str] | None = None,
+                 **club):
         import subprocess
 
         from simulated_table import ROOT, free_port, parlour_command, quiet_env
@@ -141,7 +142,7 @@ class ClubProcess:
             parlour_command("club", "--config", str(config), "--data-dir",
                             str(self.folder / "data"), "--host", "127.0.0.1", "--port",
                             str(self.port)),
-            cwd=ROOT, env=quiet_env(self.folder), stdout=subprocess.PIPE,
+            cwd=ROOT, env=quiet_env(self.folder, **(env or {})), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         wait_for(lambda: self._answers() or self.proc.poll() is not None)
         assert self.proc.poll() is None, self.proc.stderr.read()

@@ -156,6 +156,7 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
              stop: threading.Event | None = None) -> int:
     """Serve the club until SIGTERM/SIGINT (or `stop`): the subscriber and the league page;
     `on_ready` is told the web port and the listener once both run."""
+    from firmware.notify import Notifier
     from firmware.webserver import Limits, stop_serving, table_server
     from web.club import create_club_app
 
@@ -173,10 +174,14 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
     serving.start()
     print(f"parlour club: the league on http://{host}:{server.effective_port}/ "
           f"(broker {club.host}:{club.port})", flush=True)
+    notifier = Notifier()                      # systemd (Type=notify), when under it
+    notifier.ready(status=f"the league on port {server.effective_port}, broker {club.host}")
     if on_ready is not None:
         on_ready(server.effective_port, listener)
     stop.wait()
+    notifier.stopping(status="stopping")
     stop_serving(server, serving)
     listener.close()
     store.close()
+    notifier.close()
     return 0

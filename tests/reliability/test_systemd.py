@@ -24,6 +24,7 @@ from fakes import FakeClock
 from simulated_table import ROOT, SimulatedTable, quiet_env
 
 UNIT = ROOT / "systemd" / "parlour.service"
+CLUB_UNIT = ROOT / "systemd" / "parlour-club.service"
 INSTALL = ROOT / "systemd" / "install.sh"
 ANALYZE = shutil.which("systemd-analyze")
 MAX_EXPOSURE = 2.0
@@ -38,12 +39,12 @@ def unit_keys(text: str) -> dict[str, list[str]]:
     return keys
 
 
-@pytest.fixture
-def checkable_unit(tmp_path) -> Path:
-    """The unit with ExecStart pointing at a program that exists here (verify checks it)."""
-    text = UNIT.read_text()
+@pytest.fixture(params=[UNIT, CLUB_UNIT], ids=["table", "club"])
+def checkable_unit(request, tmp_path) -> Path:
+    """Each unit with ExecStart pointing at a program that exists here (verify checks it)."""
+    text = request.param.read_text()
     exec_start = unit_keys(text)["ExecStart"][0].split()[0]
-    here = tmp_path / "parlour.service"
+    here = tmp_path / request.param.name
     here.write_text(text.replace(exec_start, shutil.which("true") or "/bin/true"))
     return here
 
@@ -73,7 +74,7 @@ def test_systemd_unit_passes_systemd_analyze_verify(checkable_unit):
     result = subprocess.run([ANALYZE, "verify", str(checkable_unit)], capture_output=True,
                             text=True, timeout=60)
     complaints = [line for line in (result.stdout + result.stderr).splitlines()
-                  if "parlour.service" in line]
+                  if checkable_unit.name in line]
     assert result.returncode == 0 and not complaints, result.stderr
 
 
@@ -85,6 +86,23 @@ def test_systemd_unit_exposure_stays_low(checkable_unit):
     if result.returncode != 0 and found is None:
         pytest.skip(f"systemd-analyze security --offline does not work here: {result.stderr}")
     assert found is not None and float(found.group(1)) <= MAX_EXPOSURE, result.stdout[-300:]
+
+
+def test_systemd_club_unit_runs_parlour_club_as_its_own_user_with_its_config_kept_root_only():
+    keys = unit_keys(CLUB_UNIT.read_text())
+    single = {k: v[-1] for k, v in keys.items()}
+    assert single["Type"] == "notify" and single["Restart"] == "on-failure"
+    assert single["DynamicUser"] == "yes" and single["StateDirectory"] == "parlour-club"
+    # the broker's password: the config file stays root's, the service gets a copy
+    credential, source = single["LoadCredential"].split(":", 1)
+    assert source == "/etc/parlour/club.toml"
+    assert single["ExecStart"].endswith(
+        f"/bin/parlour club --config ${{CREDENTIALS_DIRECTORY}}/{credential}")
+    for key in ("NoNewPrivileges", "ProtectHome", "PrivateTmp", "PrivateDevices",
+                "RestrictSUIDSGID", "LockPersonality", "MemoryDenyWriteExecute"):
+        assert single[key] == "yes", key
+    assert single["ProtectSystem"] == "strict" and "DeviceAllow" not in keys
+    assert single["WantedBy"] == "multi-user.target"
 
 
 def test_systemd_install_script_refuses_anywhere_but_a_pi():
