@@ -21,7 +21,7 @@ from typing import Any
 from companion.backoff import RETRY_SECONDS, pause_after
 from companion.errors import ParlourError
 from companion.games import get_rulebook
-from companion.pi_player import fallback_event, pi_event
+from companion.pi.player import fallback_event, pi_event
 
 BY = "pi"
 log = logging.getLogger("parlour.pi")

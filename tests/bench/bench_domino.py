@@ -15,7 +15,7 @@ import time
 import common
 from companion.events import parse_event
 from companion.games import get_rulebook
-from companion.pi_player import domino_rex_choice
+from companion.pi.player import domino_rex_choice
 from companion.replay import replay
 from companion.rollstream import draw
 

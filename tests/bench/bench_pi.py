@@ -22,9 +22,9 @@ from multiprocessing import Pool
 import common
 from fox_search_before import BEST_BEFORE, FoxSearchBefore
 from companion.events import parse_event
-from companion.fox_search import FoxSearch
+from companion.pi.fox_search import FoxSearch
 from companion.games.fox_and_geese import path_words
-from companion.pi_player import LEVELS
+from companion.pi.player import LEVELS
 from companion.replay import replay
 
 ZERO_2W_SLOWER_BY = (15, 20)         # README: a Zero 2 W against this machine

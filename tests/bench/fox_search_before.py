@@ -1,5 +1,5 @@
 """The Pi's Fox and Geese search as it was in November 2026 (before the bit-mask search of
-`companion/fox_search.py`), frozen as a bench opponent: the new "best" must score at least half
+`companion/pi/fox_search.py`), frozen as a bench opponent: the new "best" must score at least half
 against it from either side (`bench_pi.py`). Not used by the product.
 """
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.fox_search import (ABOVE, ALL_POINTS, WIN, Level, OutOfBudget, SearchResult,
+from companion.pi.fox_search import (ABOVE, ALL_POINTS, WIN, Level, OutOfBudget, SearchResult,
                                   fox_room)
 from companion.games.fox_and_geese import Board, Position, taken_mask
 

@@ -7,7 +7,7 @@ import logging
 import threading
 import time
 
-from companion.pi_player import fallback_event
+from companion.pi.player import fallback_event
 from firmware.workers import pi_worker
 from firmware.workers.pi_worker import PiWorker
 from web import figures as figures_module

@@ -10,7 +10,7 @@ import pytest
 from companion.errors import LogError, Refused
 from companion.replay import read_log, replay, replay_lines
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "companion" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "companion" / "examples"
 
 
 def finished(game: str):

@@ -10,8 +10,8 @@ import pytest
 from companion.events import parse_event
 from companion.games import get_rulebook
 from companion.games.fox_and_geese import board_for
-from companion.fox_search import WIN, FoxSearch, Level
-from companion.pi_player import LEVELS, domino_rex_choice, fox_and_geese_move, pi_event
+from companion.pi.fox_search import WIN, FoxSearch, Level
+from companion.pi.player import LEVELS, domino_rex_choice, fox_and_geese_move, pi_event
 from companion.replay import replay
 
 FOX = "fox-and-geese"

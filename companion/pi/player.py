@@ -1,6 +1,6 @@
 """The Pi as a player: it picks a move for a seat it plays (`pi` in new_game), never applies it.
 
-Fox and Geese: the bit-mask alpha-beta search of `companion.fox_search`, at three levels.
+Fox and Geese: the bit-mask alpha-beta search of `companion.pi.fox_search`, at three levels.
 Domino Rex: which covered square to uncover, by the Hint's plan and the next player's replies.
 Pure: the easy level's randomness is an injected generator (anything with `.random()`), so a
 seeded one gives the same game every time; a deadline needs a clock callable from the caller.
@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.chances.domino_rex import choices as domino_choices, plan_value
 from companion.events import DEFAULT_PI_LEVEL, Choose
-from companion.fox_search import FoxSearch, Generator, Level
+from companion.pi.fox_search import FoxSearch, Generator, Level
 from companion.games.domino_rex import ADVANCE, CHECKERS, CROWNED, REX
 from companion.games.fox_and_geese import name
 from companion.replay import advance

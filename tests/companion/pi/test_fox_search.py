@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from companion.fox_search import CAN_REACH_HAVEN, HAVEN, PER_GOOSE, FoxSearch, Level
+from companion.pi.fox_search import CAN_REACH_HAVEN, HAVEN, PER_GOOSE, FoxSearch, Level
 from companion.games.fox_and_geese import POINTS, board_for, parse_point
 from companion.replay import replay
 

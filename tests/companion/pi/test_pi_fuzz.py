@@ -9,7 +9,7 @@ import random
 import pytest
 
 from companion.events import parse_event
-from companion.pi_player import fallback_event, pi_event
+from companion.pi.player import fallback_event, pi_event
 from companion.replay import replay
 from companion.rollstream import draw
 
