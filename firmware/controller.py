@@ -24,27 +24,24 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from PIL import Image
-
 from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of, free_button
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
 from firmware import card
-from firmware.oled import board_screen
-from firmware.oled import screens
-from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
+from firmware.box_drawing import BoxDrawing
 from firmware.config import WiFi
+from firmware.menu_screens import MenuScreens
+from firmware.oled import board_screen, screens
+from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
+from firmware.oled.screens import FLASH_SECONDS
+from firmware.oled.views import (RANDOMIZERS, choice_meaning, choices, chooses_randomizer,
+                                 player_name, refusal_text, restates, roll_text, split_prompt,
+                                 takes)
 from firmware.phone_screens import PAIR_SCREENS, PAIR_TRANSITIONS, PhoneScreens
 from firmware.pins.inputs import InputEvent
-from firmware.workers.odds_worker import hint_of
 from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level, pi_setups
-from firmware.oled.views import (RANDOMIZERS, choice_meaning, choices, final_points, game_detail,
-                            player_name, refusal_text, restates, roll_text, score_rows,
-                            split_prompt,
-                            turn_view, winners_text)
 
-FLASH_SECONDS = 1.2          # "Not your turn"
 REFUSED_SECONDS = 3.0        # a notice that is longer (per page of it)
 # A refusal stays up as long as it takes to read from across the table: this long to find it,
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
@@ -108,21 +105,7 @@ def reading_seconds(words: str) -> float:
     return READ_START_SECONDS + READ_WORD_SECONDS * longest
 
 
-def takes(rulebook: Rulebook | None, move: str) -> bool:
-    """True if the game overrides the move (`on_press`, `on_declare`, ...)."""
-    return rulebook is not None and getattr(type(rulebook), move) is not getattr(Rulebook, move)
-
-
-def chooses_randomizer(rulebook: Rulebook) -> bool:
-    """True if the game takes its randomizer as an option (free play)."""
-    try:
-        rulebook.check_options({"randomizer": RANDOMIZERS[0][1]})
-    except ParlourError:
-        return False
-    return rulebook.randomizer is None
-
-
-class Controller(PhoneScreens):
+class Controller(MenuScreens, BoxDrawing, PhoneScreens):
     """Owns what the OLED shows and which seat buttons are armed."""
 
     def __init__(self, session, *, controls=None, seats: int = 6, url: str = "",
@@ -543,114 +526,6 @@ class Controller(PhoneScreens):
             self.show_flash("Taken back" if taken else "Undone", FLASH_SECONDS)
             self._beep("click")
 
-    def on_open_menu(self, event: InputEvent) -> None:
-        if self._active() and self.snap.get("phase") != "over":
-            items = ["Back", "Undo", "Scores", "New game", "Show PIN", "Phone page", "End game"]
-            if self.snap.get("game") == "domino-rex" and self.snap.get("awaiting") == "choose":
-                items.insert(1, "Hint")
-        elif self._active():
-            items = ["Back", "Scores", "New game", "Show PIN", "Phone page"]
-        else:
-            items = ["Back", "New game", "Show PIN", "Phone page"]
-        if self.new_pin is not None:
-            items.insert(items.index("Show PIN") + 1, "New PIN")
-        at = items.index("Phone page") + 1
-        items[at:at] = self.phone_menu_items()
-        if self.network is not None:
-            items.insert(items.index("Phone page") + 1, "Wi-Fi")
-        self.menu_items, self.menu_index, self.screen = items, 0, "menu"
-
-    def on_move_menu(self, event: InputEvent) -> None:
-        self.menu_index = max(0, min(len(self.menu_items) - 1, self.menu_index + event.detents))
-
-    def on_pick_menu(self, event: InputEvent) -> None:
-        item = self.menu_items[self.menu_index]
-        self.screen = self.home()
-        if item == "Undo":
-            self.on_undo(event)
-        elif item == "Scores":
-            self.on_show_scores(event)
-        elif item == "New game":
-            if self._active() and self.snap.get("phase") != "over":
-                self._ask("Start a new game? This one stops here, unfinished, and stays in "
-                          "the history.", "new game")
-            else:
-                self.screen = "games"
-        elif item == "Show PIN":
-            self.screen = "pin"
-        elif item == "Hint":             # worked out once here, not on every frame drawn
-            self.hint = (self.snap.get("odds") or {}).get("hint") or hint_of(self.session)
-            self.screen = "hint"
-        elif item == "New PIN":
-            self._ask("Make a new PIN? Phones must sign in again", "new pin")
-        elif item == "Phone page":
-            self.screen = "start"
-        elif item == "Wi-Fi":
-            self.screen = "wifi"
-        elif item == "End game":
-            if takes(self._rulebook(), "on_declare"):
-                self._open_declare()
-            else:
-                self._ask("End this game? It stops here, unfinished, with no winner, and "
-                          "stays in the history.", "end game")
-        else:
-            self.pick_phone_item(item)
-
-    def _ask(self, question: str, action: str, detail: Any = None) -> None:
-        self.confirm, self.confirm_yes = (question, action, detail), False
-        self.screen = "confirm"
-
-    def on_move_confirm(self, event: InputEvent) -> None:
-        if event.detents:
-            self.confirm_yes = event.detents > 0
-
-    def on_pick_confirm(self, event: InputEvent) -> None:
-        question, action, detail = self.confirm or ("", "", None)
-        self.confirm = None
-        self.screen = self.home()
-        if not self.confirm_yes:
-            return
-        if action == "new pin" and self.new_pin is not None:
-            self.pin, self.screen = self.new_pin(), "pin"
-        elif action == "unpair":
-            self.unpair(detail)
-        elif action == "declare":
-            before = self.snap
-            if self._call(lambda: self.session.submit({"type": "declare", "winners": detail},
-                                                      by="knob")):
-                self._answer(before, "Game ended")
-        elif action in ("new game", "end game"):
-            if self._call(lambda: self.session.abandon(by="knob")):
-                self.screen = "games"
-                self.show_flash("Game set aside", FLASH_SECONDS)
-                self._beep("click")
-
-    def _declare_options(self) -> list[tuple[str, list[int] | None]]:
-        players = self.snap.get("players") or []
-        return [(f"{p['name']} wins", [i]) for i, p in enumerate(players)] + \
-            [("All share the win", list(range(len(players)))), ("Back", None)]
-
-    def _open_declare(self) -> None:
-        self.declare_index, self.screen = 0, "declare"
-
-    def on_move_declare(self, event: InputEvent) -> None:
-        self.declare_index = (self.declare_index + event.detents) % len(self._declare_options())
-
-    def on_pick_declare(self, event: InputEvent) -> None:
-        """A declaration ends the game: it is asked again before it is recorded."""
-        label, winners = self._declare_options()[self.declare_index]
-        if winners is None:
-            self.screen = self.home()
-            return
-        self._ask(f"{label}: end the game now? It cannot be taken back.", "declare", winners)
-
-    def on_show_scores(self, event: InputEvent) -> None:
-        self.scores_page, self.screen = 0, "scores"
-
-    def on_scroll_scores(self, event: InputEvent) -> None:
-        pages = len(screens.score_pages(score_rows(self.snap)))
-        self.scores_page = max(0, min(pages - 1, self.scores_page + event.detents))
-
     @property
     def buttons(self) -> list[int]:
         """The seat button (0-based) of each game seat, read from the game (X12), so a resumed
@@ -791,158 +666,3 @@ class Controller(PhoneScreens):
             self._armed = key
             self.controls.arm(armed)
             self.controls.light(lit)
-
-    # -- drawing ------------------------------------------------------------------------------
-
-    def render(self) -> Image.Image:
-        """The frame for the current screen (with a flash on top while one shows)."""
-        self._turn_pages(self.clock())
-        self.dirty = False
-        self.page_count, self.page_text = 1, []
-        image = getattr(self, "draw_" + self.screen)()
-        if not self.flash_text:
-            return image
-        self._flash_shown = self._flash_page()
-        return screens.flash(image, self.flash_text, self._flash_shown)
-
-    def view(self) -> dict[str, Any]:
-        """What the screen says, in words (for tests and logs)."""
-        snap = self.snap
-        out: dict[str, Any] = {"screen": self.screen, "flash": self.flash_text,
-                               "page": self.page, "pages": self.page_count,
-                               "text": list(self.page_text),
-                               # the state drawn from: every surface says which it shows
-                               "state": {key: snap.get(key) for key in (
-                                   "boot", "version", "state_version", "game_id", "phase",
-                                   "turn", "awaiting")},
-                               "pi": {"seen": self.pi.seen_version, "thinking": self.pi.thinking}}
-        if self.screen in ("play", "resumed"):
-            out["turn"] = turn_view(self.snap)
-        if self.screen == "result":
-            out["result"] = self.outcome
-        if self.screen == "menu":
-            out["menu"] = {"items": list(self.menu_items), "index": self.menu_index}
-        if self.screen == "pair_code" and self.pairings is not None and self.pairings.offered():
-            out["pair_code"] = self.pairings.offered()[1]      # as the OLED shows it
-        return out
-
-    def draw_start(self) -> Image.Image:
-        pages = card.start_pages(self.url, self.wifi, lambda note: screens.startup(
-            self.url, self.pin, note))
-        self._start_page = int(self.clock() // card.PAGE_SECONDS)
-        return pages[self._start_page % len(pages)]
-
-    def draw_resumed(self) -> Image.Image:
-        name, _ = split_prompt(self.snap.get("prompt") or "")
-        return screens.message("Resumed", self.snap.get("title") or "",
-                               f"{name} to play" if name else self.snap.get("prompt") or "")
-
-    def draw_games(self) -> Image.Image:
-        rb = self.games[self.game_index]
-        return screens.game_menu([g.title for g in self.games], self.game_index,
-                                 game_detail(rb, chooses_randomizer(rb)))
-
-    def draw_dice(self) -> Image.Image:
-        return screens.choice_list(f"{self.games[self.game_index].title}: dice",
-                                   [label for label, _ in RANDOMIZERS], self.dice_index)
-
-    def draw_join(self) -> Image.Image:
-        rb = self.games[self.game_index]
-        n = sum(self.joined)
-        hint = "press knob to start" if rb.min_players <= n <= rb.max_players else \
-            f"{rb.min_players}" + (f"-{rb.max_players}" if rb.max_players > rb.min_players
-                                   else "") + " players"
-        name = self._roster_name()
-        if name:
-            hint = f"next to join: {name}"
-        return screens.joining(rb.title, self.joined, hint)
-
-    def draw_play(self) -> Image.Image:
-        if pi_level(self.snap) or self.snap.get("awaiting") == "move":
-            return board_screen.playing(self.snap, self.move_index, self.pi.thinking)
-        view = turn_view(self.snap)
-        if self.snap.get("awaiting") == "choose":
-            options = self._choices()
-            value = options[self.choice_index % len(options)]
-            meaning = choice_meaning(self.snap, value)
-            self.page_text = [view.name, str(value), meaning]
-            return screens.choose(view, str(value), meaning)
-        paged = screens.turn_pages(view)
-        self.page_count = max(1, len(paged))
-        self.page %= self.page_count
-        self.page_text = ([view.name] if self.page == 0 else []) + \
-            (paged[self.page] if paged else [view.action, view.detail])
-        return screens.turn(view, self.page)
-
-    def draw_spin(self) -> Image.Image:
-        if self.animation is None:
-            return self.draw_result()
-        return screens.spin(self.animation.frame())
-
-    def draw_result(self) -> Image.Image:
-        heading, values, words = self.outcome
-        heading, words = screens.result_heading(heading, words)    # a long name, whole
-        paged = screens.result_pages(values, words)
-        self.page_count = len(paged)
-        self.page = min(self.page, self.page_count - 1)
-        self.page_text = [heading] + ([values] if self.page == 0 and values else []) + \
-            paged[self.page]
-        return screens.result(heading, values, words, self.page)
-
-    def draw_over(self) -> Image.Image:
-        who, verb = winners_text(self.snap)
-        points = final_points(self.snap)
-        foot = "turn: all points" if points and points != verb else "press: new game"
-        self.page_text = [who, points or verb, foot]
-        return screens.game_over(self.snap.get("title") or "", who, points or verb, foot)
-
-    def draw_menu(self) -> Image.Image:
-        return screens.menu(self.menu_items, self.menu_index)
-
-    def draw_scores(self) -> Image.Image:
-        rows = score_rows(self.snap)
-        pages = screens.score_pages(rows)
-        self.page_text = [words for words, _, _ in pages[min(self.scores_page, len(pages) - 1)]]
-        return screens.scores(self.snap.get("title") or "Scores", rows, self.scores_page)
-
-    def draw_hint(self) -> Image.Image:
-        advice = (self.snap.get("odds") or {}).get("hint") or self.hint
-        if not advice:
-            return screens.message("Hint", "No hint", "only when a square is to be uncovered")
-        action, _, why = advice["text"].partition(": ")
-        return screens.message("Hint", action.capitalize(), why)
-
-    def draw_wifi(self) -> Image.Image:
-        status = self.network.status() if self.network is not None else {}
-        hotspot = status.get("hotspot") or {}
-        if status.get("mode") == "hotspot":
-            return screens.message(f"Wi-Fi {hotspot.get('ssid', '')}",
-                                   hotspot.get("password", ""), "password, then open "
-                                   + status.get("url", "").split("://")[-1].rstrip("/"))
-        if status.get("mode") in ("home", "joining"):
-            name = (status.get("network") or "").removeprefix("Parlour: ")
-            return screens.message("Wi-Fi", name or "Joining",
-                                   "add networks on the phone page")
-        return screens.message("Wi-Fi", "Looking", "own hotspot if no known network answers")
-
-    def draw_pin(self) -> Image.Image:
-        return screens.message("Table PIN", self.pin or "none", "for control from a phone")
-
-    def draw_confirm(self) -> Image.Image:
-        question = self.confirm[0] if self.confirm else ""
-        self.page_text = [question]
-        return screens.confirm(question, self.confirm_yes)
-
-    def draw_pi_setup(self) -> Image.Image:
-        labels = [label for label, _, _ in self.setups]
-        return screens.choice_list("The Pi plays", labels, self.setup_index)
-
-    def draw_pi_moved(self) -> Image.Image:
-        if "board" not in self.snap:                 # only a board move is drawn to copy
-            return self.draw_play()
-        self.page_text = [words for words, _ in board_screen.pi_moved_lines(self.snap)]
-        return board_screen.pi_moved(self.snap)
-
-    def draw_declare(self) -> Image.Image:
-        options = [label for label, _ in self._declare_options()]
-        return screens.choice_list("Who won?", options, self.declare_index)

@@ -593,6 +593,9 @@ def flash_pages(words: str) -> list[tuple[int, list[str]]]:
     return [(SMALL, page) for page in pages(wrap(words, SMALL, W - 10), 4)]
 
 
+FLASH_SECONDS = 1.2          # a short notice ("Not your turn") stays up this long
+
+
 def flash(base: Image.Image, words: str, page: int = 0) -> Image.Image:
     """A short notice boxed over the current screen ("Not your turn", a refusal)."""
     image = base.copy()

@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import ParlourError
+from companion.rulebook import Rulebook
+
 Snapshot = dict[str, Any]
 
 
@@ -243,3 +246,16 @@ def final_points(snap: Snapshot) -> str:
         return ""
     score = players[winners[0]].get("score") or 0
     return f"wins, {score} point{'s' * (score != 1)}"
+
+def takes(rulebook: Rulebook | None, move: str) -> bool:
+    """True if the game overrides the move (`on_press`, `on_declare`, ...)."""
+    return rulebook is not None and getattr(type(rulebook), move) is not getattr(Rulebook, move)
+
+
+def chooses_randomizer(rulebook: Rulebook) -> bool:
+    """True if the game takes its randomizer as an option (free play)."""
+    try:
+        rulebook.check_options({"randomizer": RANDOMIZERS[0][1]})
+    except ParlourError:
+        return False
+    return rulebook.randomizer is None

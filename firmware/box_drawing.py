@@ -1,0 +1,172 @@
+"""What the OLED shows for each screen of the box (a mixin of Controller): `render` draws the
+current screen (`draw_<screen>`) with a flash on top, `view` says it in words for tests and
+logs. Drawing reads the controller's state and never changes the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from firmware import card
+from firmware.oled import board_screen, screens
+from firmware.oled.views import (RANDOMIZERS, choice_meaning, chooses_randomizer, final_points,
+                                 game_detail, score_rows, split_prompt, turn_view, winners_text)
+from firmware.workers.pi_worker import pi_level
+
+
+class BoxDrawing:
+    """The frame and the words of every box screen; Controller provides its state."""
+
+    def render(self) -> Image.Image:
+        """The frame for the current screen (with a flash on top while one shows)."""
+        self._turn_pages(self.clock())
+        self.dirty = False
+        self.page_count, self.page_text = 1, []
+        image = getattr(self, "draw_" + self.screen)()
+        if not self.flash_text:
+            return image
+        self._flash_shown = self._flash_page()
+        return screens.flash(image, self.flash_text, self._flash_shown)
+
+    def view(self) -> dict[str, Any]:
+        """What the screen says, in words (for tests and logs)."""
+        snap = self.snap
+        out: dict[str, Any] = {"screen": self.screen, "flash": self.flash_text,
+                               "page": self.page, "pages": self.page_count,
+                               "text": list(self.page_text),
+                               # the state drawn from: every surface says which it shows
+                               "state": {key: snap.get(key) for key in (
+                                   "boot", "version", "state_version", "game_id", "phase",
+                                   "turn", "awaiting")},
+                               "pi": {"seen": self.pi.seen_version, "thinking": self.pi.thinking}}
+        if self.screen in ("play", "resumed"):
+            out["turn"] = turn_view(self.snap)
+        if self.screen == "result":
+            out["result"] = self.outcome
+        if self.screen == "menu":
+            out["menu"] = {"items": list(self.menu_items), "index": self.menu_index}
+        if self.screen == "pair_code" and self.pairings is not None and self.pairings.offered():
+            out["pair_code"] = self.pairings.offered()[1]      # as the OLED shows it
+        return out
+
+    def draw_start(self) -> Image.Image:
+        pages = card.start_pages(self.url, self.wifi, lambda note: screens.startup(
+            self.url, self.pin, note))
+        self._start_page = int(self.clock() // card.PAGE_SECONDS)
+        return pages[self._start_page % len(pages)]
+
+    def draw_resumed(self) -> Image.Image:
+        name, _ = split_prompt(self.snap.get("prompt") or "")
+        return screens.message("Resumed", self.snap.get("title") or "",
+                               f"{name} to play" if name else self.snap.get("prompt") or "")
+
+    def draw_games(self) -> Image.Image:
+        rb = self.games[self.game_index]
+        return screens.game_menu([g.title for g in self.games], self.game_index,
+                                 game_detail(rb, chooses_randomizer(rb)))
+
+    def draw_dice(self) -> Image.Image:
+        return screens.choice_list(f"{self.games[self.game_index].title}: dice",
+                                   [label for label, _ in RANDOMIZERS], self.dice_index)
+
+    def draw_join(self) -> Image.Image:
+        rb = self.games[self.game_index]
+        n = sum(self.joined)
+        hint = "press knob to start" if rb.min_players <= n <= rb.max_players else \
+            f"{rb.min_players}" + (f"-{rb.max_players}" if rb.max_players > rb.min_players
+                                   else "") + " players"
+        name = self._roster_name()
+        if name:
+            hint = f"next to join: {name}"
+        return screens.joining(rb.title, self.joined, hint)
+
+    def draw_play(self) -> Image.Image:
+        if pi_level(self.snap) or self.snap.get("awaiting") == "move":
+            return board_screen.playing(self.snap, self.move_index, self.pi.thinking)
+        view = turn_view(self.snap)
+        if self.snap.get("awaiting") == "choose":
+            options = self._choices()
+            value = options[self.choice_index % len(options)]
+            meaning = choice_meaning(self.snap, value)
+            self.page_text = [view.name, str(value), meaning]
+            return screens.choose(view, str(value), meaning)
+        paged = screens.turn_pages(view)
+        self.page_count = max(1, len(paged))
+        self.page %= self.page_count
+        self.page_text = ([view.name] if self.page == 0 else []) + \
+            (paged[self.page] if paged else [view.action, view.detail])
+        return screens.turn(view, self.page)
+
+    def draw_spin(self) -> Image.Image:
+        if self.animation is None:
+            return self.draw_result()
+        return screens.spin(self.animation.frame())
+
+    def draw_result(self) -> Image.Image:
+        heading, values, words = self.outcome
+        heading, words = screens.result_heading(heading, words)    # a long name, whole
+        paged = screens.result_pages(values, words)
+        self.page_count = len(paged)
+        self.page = min(self.page, self.page_count - 1)
+        self.page_text = [heading] + ([values] if self.page == 0 and values else []) + \
+            paged[self.page]
+        return screens.result(heading, values, words, self.page)
+
+    def draw_over(self) -> Image.Image:
+        who, verb = winners_text(self.snap)
+        points = final_points(self.snap)
+        foot = "turn: all points" if points and points != verb else "press: new game"
+        self.page_text = [who, points or verb, foot]
+        return screens.game_over(self.snap.get("title") or "", who, points or verb, foot)
+
+    def draw_menu(self) -> Image.Image:
+        return screens.menu(self.menu_items, self.menu_index)
+
+    def draw_scores(self) -> Image.Image:
+        rows = score_rows(self.snap)
+        pages = screens.score_pages(rows)
+        self.page_text = [words for words, _, _ in pages[min(self.scores_page, len(pages) - 1)]]
+        return screens.scores(self.snap.get("title") or "Scores", rows, self.scores_page)
+
+    def draw_hint(self) -> Image.Image:
+        advice = (self.snap.get("odds") or {}).get("hint") or self.hint
+        if not advice:
+            return screens.message("Hint", "No hint", "only when a square is to be uncovered")
+        action, _, why = advice["text"].partition(": ")
+        return screens.message("Hint", action.capitalize(), why)
+
+    def draw_wifi(self) -> Image.Image:
+        status = self.network.status() if self.network is not None else {}
+        hotspot = status.get("hotspot") or {}
+        if status.get("mode") == "hotspot":
+            return screens.message(f"Wi-Fi {hotspot.get('ssid', '')}",
+                                   hotspot.get("password", ""), "password, then open "
+                                   + status.get("url", "").split("://")[-1].rstrip("/"))
+        if status.get("mode") in ("home", "joining"):
+            name = (status.get("network") or "").removeprefix("Parlour: ")
+            return screens.message("Wi-Fi", name or "Joining",
+                                   "add networks on the phone page")
+        return screens.message("Wi-Fi", "Looking", "own hotspot if no known network answers")
+
+    def draw_pin(self) -> Image.Image:
+        return screens.message("Table PIN", self.pin or "none", "for control from a phone")
+
+    def draw_confirm(self) -> Image.Image:
+        question = self.confirm[0] if self.confirm else ""
+        self.page_text = [question]
+        return screens.confirm(question, self.confirm_yes)
+
+    def draw_pi_setup(self) -> Image.Image:
+        labels = [label for label, _, _ in self.setups]
+        return screens.choice_list("The Pi plays", labels, self.setup_index)
+
+    def draw_pi_moved(self) -> Image.Image:
+        if "board" not in self.snap:                 # only a board move is drawn to copy
+            return self.draw_play()
+        self.page_text = [words for words, _ in board_screen.pi_moved_lines(self.snap)]
+        return board_screen.pi_moved(self.snap)
+
+    def draw_declare(self) -> Image.Image:
+        options = [label for label, _ in self._declare_options()]
+        return screens.choice_list("Who won?", options, self.declare_index)

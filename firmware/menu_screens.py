@@ -1,0 +1,133 @@
+"""The box's menu and what it leads to (a mixin of Controller): the menu itself, a question
+asked before anything that cannot be taken back (confirm), who won (declare) and the scores.
+Controller provides screen, snap, session, home(), show_flash, _call, _answer ..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware.oled import screens
+from firmware.oled.screens import FLASH_SECONDS
+from firmware.oled.views import score_rows, takes
+from firmware.pins.inputs import InputEvent
+from firmware.workers.odds_worker import hint_of
+
+
+class MenuScreens:
+    """Menu, confirm, declare and scores screens and their inputs."""
+
+    menu_items: list[str] = []
+    menu_index = 0
+    confirm: tuple[str, str, Any] | None = None
+    confirm_yes = False
+    declare_index = 0
+    scores_page = 0
+    hint: Any = None
+
+    def on_open_menu(self, event: InputEvent) -> None:
+        if self._active() and self.snap.get("phase") != "over":
+            items = ["Back", "Undo", "Scores", "New game", "Show PIN", "Phone page", "End game"]
+            if self.snap.get("game") == "domino-rex" and self.snap.get("awaiting") == "choose":
+                items.insert(1, "Hint")
+        elif self._active():
+            items = ["Back", "Scores", "New game", "Show PIN", "Phone page"]
+        else:
+            items = ["Back", "New game", "Show PIN", "Phone page"]
+        if self.new_pin is not None:
+            items.insert(items.index("Show PIN") + 1, "New PIN")
+        at = items.index("Phone page") + 1
+        items[at:at] = self.phone_menu_items()
+        if self.network is not None:
+            items.insert(items.index("Phone page") + 1, "Wi-Fi")
+        self.menu_items, self.menu_index, self.screen = items, 0, "menu"
+
+    def on_move_menu(self, event: InputEvent) -> None:
+        self.menu_index = max(0, min(len(self.menu_items) - 1, self.menu_index + event.detents))
+
+    def on_pick_menu(self, event: InputEvent) -> None:
+        item = self.menu_items[self.menu_index]
+        self.screen = self.home()
+        if item == "Undo":
+            self.on_undo(event)
+        elif item == "Scores":
+            self.on_show_scores(event)
+        elif item == "New game":
+            if self._active() and self.snap.get("phase") != "over":
+                self._ask("Start a new game? This one stops here, unfinished, and stays in "
+                          "the history.", "new game")
+            else:
+                self.screen = "games"
+        elif item == "Show PIN":
+            self.screen = "pin"
+        elif item == "Hint":             # worked out once here, not on every frame drawn
+            self.hint = (self.snap.get("odds") or {}).get("hint") or hint_of(self.session)
+            self.screen = "hint"
+        elif item == "New PIN":
+            self._ask("Make a new PIN? Phones must sign in again", "new pin")
+        elif item == "Phone page":
+            self.screen = "start"
+        elif item == "Wi-Fi":
+            self.screen = "wifi"
+        elif item == "End game":
+            if takes(self._rulebook(), "on_declare"):
+                self._open_declare()
+            else:
+                self._ask("End this game? It stops here, unfinished, with no winner, and "
+                          "stays in the history.", "end game")
+        else:
+            self.pick_phone_item(item)
+
+    def _ask(self, question: str, action: str, detail: Any = None) -> None:
+        self.confirm, self.confirm_yes = (question, action, detail), False
+        self.screen = "confirm"
+
+    def on_move_confirm(self, event: InputEvent) -> None:
+        if event.detents:
+            self.confirm_yes = event.detents > 0
+
+    def on_pick_confirm(self, event: InputEvent) -> None:
+        question, action, detail = self.confirm or ("", "", None)
+        self.confirm = None
+        self.screen = self.home()
+        if not self.confirm_yes:
+            return
+        if action == "new pin" and self.new_pin is not None:
+            self.pin, self.screen = self.new_pin(), "pin"
+        elif action == "unpair":
+            self.unpair(detail)
+        elif action == "declare":
+            before = self.snap
+            if self._call(lambda: self.session.submit({"type": "declare", "winners": detail},
+                                                      by="knob")):
+                self._answer(before, "Game ended")
+        elif action in ("new game", "end game"):
+            if self._call(lambda: self.session.abandon(by="knob")):
+                self.screen = "games"
+                self.show_flash("Game set aside", FLASH_SECONDS)
+                self._beep("click")
+
+    def _declare_options(self) -> list[tuple[str, list[int] | None]]:
+        players = self.snap.get("players") or []
+        return [(f"{p['name']} wins", [i]) for i, p in enumerate(players)] + \
+            [("All share the win", list(range(len(players)))), ("Back", None)]
+
+    def _open_declare(self) -> None:
+        self.declare_index, self.screen = 0, "declare"
+
+    def on_move_declare(self, event: InputEvent) -> None:
+        self.declare_index = (self.declare_index + event.detents) % len(self._declare_options())
+
+    def on_pick_declare(self, event: InputEvent) -> None:
+        """A declaration ends the game: it is asked again before it is recorded."""
+        label, winners = self._declare_options()[self.declare_index]
+        if winners is None:
+            self.screen = self.home()
+            return
+        self._ask(f"{label}: end the game now? It cannot be taken back.", "declare", winners)
+
+    def on_show_scores(self, event: InputEvent) -> None:
+        self.scores_page, self.screen = 0, "scores"
+
+    def on_scroll_scores(self, event: InputEvent) -> None:
+        pages = len(screens.score_pages(score_rows(self.snap)))
+        self.scores_page = max(0, min(pages - 1, self.scores_page + event.detents))
