@@ -7,7 +7,9 @@
   (`fox_search_before.py`), from varied openings: the first 4 moves at random, each seed once
   with each side;
 - the time and nodes per second of every "best" move, with the Zero 2 W estimate (the
-  README's 15-20 times slower), beside the earlier search's time on the same moves' games.
+  README's 15-20 times slower), beside the earlier search's time on the same moves' games;
+- whether the Geese can pen the Fox from the start without ever offering a goose, proved
+  over the exact rules (`geese_proof.py --strict`).
 
 Run alone: `python tests/bench/bench_pi.py [--games N]` (or `run.py --only pi`).
 """
@@ -21,6 +23,7 @@ from multiprocessing import Pool
 
 import common
 from fox_search_before import BEST_BEFORE, FoxSearchBefore
+from geese_proof import GeeseProof, start_position
 from companion.events import parse_event
 from companion.pi.fox_search import FoxSearch
 from companion.games.fox_and_geese import path_words
@@ -129,7 +132,19 @@ def run(quick: bool = False, games: int | None = None) -> dict:
         }
         out["goals"][f"zero_2w_{side}_under_0_5_s"] = \
             p50["p50"] * max(ZERO_2W_SLOWER_BY) / 1000 < GOAL_ZERO_S
+    out["proof_no_goose_offered"] = strict_proof()
     return out
+
+
+def strict_proof() -> dict:
+    """Whether the Geese can pen the Fox from the start without ever offering a goose
+    (`geese_proof.py --strict`: an exact answer, not a measurement of the search)."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    proof = GeeseProof(strict=True, nodes=2_000_000)
+    started = time.perf_counter()
+    result = proof.solve(*start_position())
+    return {"geese_can_force_a_win": result, "positions": proof.nodes,
+            "seconds": round(time.perf_counter() - started, 1)}
 
 
 if __name__ == "__main__":

@@ -240,7 +240,7 @@ def test_board_screen_pi_moved_screen_fits_its_instruction(table, session):
     press(table, "press")
     press(table, "undo")
     wait_for_pi(table)
-    room, y = 128 - board_screen.PANEL - 1, 0
+    room = 128 - board_screen.PANEL - 1
     for thinking in (False, True):
         lines = board_screen.playing_lines(session.snapshot(), thinking=thinking)
         assert [w for w, _ in lines][-2:] == (["press knob", "to move it"] if not thinking
