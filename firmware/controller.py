@@ -15,6 +15,9 @@ a turn or a declaration shows what the log recorded (the result screen, paged: t
 the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
+Three mixins hold the rest: `BoxDrawing` (box_drawing.py) draws each screen, `MenuScreens`
+(menu_screens.py) the menu, confirm, declare and scores, `PhoneScreens` (phone_screens.py)
+pairing phones.
 """
 
 from __future__ import annotations
