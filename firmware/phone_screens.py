@@ -1,7 +1,7 @@
 """The box's side of pairing phones (a mixin of Controller): Menu -> "Pair a phone", a press
 of the player's seat button, and the six-digit code the phone types; Menu -> "Phones" lists
-the paired phones by seat button and unpairs them. The phone side is web/seat.py; the
-pairings themselves are web/phones.py's `Pairings`, handed in as `self.pairings`."""
+the paired phones by seat button and unpairs them. The phone side is web/access/seat.py; the
+pairings themselves are web/access/phones.py's `Pairings`, handed in as `self.pairings`."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ PAIR_SCREENS = ("pair_pick", "pair_code", "phones")
 class PhoneScreens:
     """Pairing screens and their inputs; Controller provides screen, home(), show_flash ..."""
 
-    pairings: Any = None                  # web.phones.Pairings, when the web app runs
+    pairings: Any = None                  # web.access.phones.Pairings, when the web app runs
     phones_index = 0
     _paired_note: int | None = None
     _code_shown = ""

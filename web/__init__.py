@@ -18,14 +18,16 @@ from flask import Flask, Response
 
 from companion.buttons import DEFAULT_COLOURS, ButtonColour
 from companion.session import Session
-from web import api, auth, chances, control, errors, pages, seat
+from web import api, control, errors, pages
+from web.access import auth, seat
+from web.records import chances
 from web import network as network_pages
 from web import device as device_panel
-from web.auth import KnownAddresses, Logins, OwnNames, PinGuard
+from web.access.auth import KnownAddresses, Logins, OwnNames, PinGuard
 from web.context import Parlour
 from web.device import DevicePanel
-from web.figures import Figures
-from web.phones import Pairings
+from web.records.figures import Figures
+from web.access.phones import Pairings
 from web.stream import Hub
 
 __all__ = ["create_app", "start_background", "shutdown", "DevicePanel"]

@@ -7,12 +7,12 @@ import re
 from flask import Blueprint, Response, jsonify, request
 
 from companion.session import log_line
-from web import auth
+from web.access import auth
 from web.context import parlour
 from companion.errors import ParlourError
 from web.errors import ApiError
-from web.record import bg_stats_link, bg_stats_play
-from web.summaries import buttons, summary
+from web.records.record import bg_stats_link, bg_stats_play
+from web.records.summaries import buttons, summary
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -15,10 +15,10 @@ from web.errors import ApiError
 if TYPE_CHECKING:  # pragma: no cover
     from companion.buttons import ButtonColour
     from companion.session import Session
-    from web.auth import Logins, OwnNames, PinGuard
-    from web.figures import Figures
+    from web.access.auth import Logins, OwnNames, PinGuard
+    from web.records.figures import Figures
     from web.device import DevicePanel
-    from web.phones import Pairings
+    from web.access.phones import Pairings
     from web.stream import Hub
 
 

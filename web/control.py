@@ -17,10 +17,10 @@ from companion.errors import BoardDataError, Refused
 from companion.events import DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
-from web import auth, seat
+from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
-from web.phones import phone_id
+from web.access.phones import phone_id
 
 bp = Blueprint("control", __name__)
 

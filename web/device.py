@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion.checks import is_whole
 from companion.errors import Refused
-from web import auth
+from web.access import auth
 from web.context import json_body, parlour
 from web.errors import ApiError
 

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from companion.store import GameRecord
-from web.summaries import duration, refereeing, title
+from web.records.summaries import duration, refereeing, title
 
 STATUS_WORDS = {"over": "finished", "abandoned": "set aside", "playing": "being played"}
 

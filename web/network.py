@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from web import auth
+from web.access import auth
 from web.context import field_str, json_body, parlour
 from web.control import _back, _form_checked, _say
 from web.errors import ApiError

@@ -13,18 +13,18 @@ from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.stats import goodness_of_fit, randomizer_title
 from companion.store import GameRecord
-from web import auth
+from web.access import auth
 from web.api import MAX_ID
 from web.context import page_start, parlour
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
 from web.device import from_this_machine
-from web.figures import PAGE
+from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from web.moves import game_moves, moves
 from web.network import network_words
-from web.record import bg_stats_link, bg_stats_play
-from web.seat import pairing
-from web.summaries import buttons, duration, summary, title, when
+from web.records.record import bg_stats_link, bg_stats_play
+from web.access.seat import pairing
+from web.records.summaries import buttons, duration, summary, title, when
 
 bp = Blueprint("pages", __name__)
 

@@ -25,8 +25,8 @@ import paho.mqtt.client as mqtt
 from companion.backoff import pause_after
 from firmware.club import topics
 from firmware.config import ClubConfig
-from web.keptfile import write_private
-from web.record import game_record
+from web.access.keptfile import write_private
+from web.records.record import game_record
 
 log = logging.getLogger("parlour.club")
 ANNOUNCED_FILE = "club-announced.json"     # where discovery went, to take it back later

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from web.record import SCORED_BY
+from web.records.record import SCORED_BY
 
 VERSION = 1
 ROOT = f"parlour/v{VERSION}"

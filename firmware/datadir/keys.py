@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware.config import pin_problem
-from web.keptfile import write_private
+from web.access.keptfile import write_private
 
 PIN_FILE = "pin"
 SECRET_FILE = "session-secret"

@@ -9,8 +9,8 @@ from typing import Any
 
 from firmware.datadir import keys
 from firmware.config import WiFi
-from web.auth import Logins
-from web.phones import Pairings
+from web.access.auth import Logins
+from web.access.phones import Pairings
 
 PAIRINGS_FILE = "phones.json"
 LOGINS_FILE = "logins.json"      # the live sign-ins (digests), so a restart keeps them

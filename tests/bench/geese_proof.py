@@ -24,7 +24,7 @@ import time
 
 import common  # noqa: F401  (puts the project on the path)
 from companion.games.fox_and_geese import CENTRE, board_for, index, moves_after, parse_point
-from companion.pi.fox_search import ALL_POINTS, FoxSearch, Level
+from companion.pi.fox_search import FoxSearch, Level
 
 INF = 10 ** 9
 DEFAULT_BOARD = {"sideways": ("c3", "e3"), "vacant": ("a4", "g4"), "geese_to_pen": 6}

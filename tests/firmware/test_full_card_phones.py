@@ -12,7 +12,8 @@ import pytest
 from fakes import cookie_value, give_cookie
 from firmware.datadir.phones import phone_options
 from test_phones import wired
-from web import create_app, keptfile
+from web import create_app
+from web.access import keptfile
 
 FULL = "The SD card is full"
 

@@ -10,8 +10,8 @@ import time
 from companion.pi.player import fallback_event
 from firmware.workers import pi_worker
 from firmware.workers.pi_worker import PiWorker
-from web import figures as figures_module
-from web.figures import Figures
+from web.records import figures as figures_module
+from web.records.figures import Figures
 
 
 def _until(check, seconds: float = 10.0) -> bool:

@@ -11,7 +11,7 @@ import pytest
 from companion.session import export_events
 from companion.stats import face_counts
 from web import start_background
-from web.figures import KEPT, PAGE, Figures, SharedWork
+from web.records.figures import KEPT, PAGE, Figures, SharedWork
 
 
 def finished_games(session, count: int, rolls: int = 3) -> None:

@@ -190,7 +190,7 @@ def test_guards_non_ascii_csrf_token_is_a_4xx_not_a_traceback(client, logged_in,
 
 def test_guard_sign_ins_expire_on_the_server_and_across_restarts(tmp_path):
     from fakes import FakeClock
-    from web.auth import LOGIN_DAYS, Logins
+    from web.access.auth import LOGIN_DAYS, Logins
     clock = FakeClock(1_700_000_000.0)
     kept = tmp_path / "logins.json"
     logins = Logins(kept, clock=clock)
@@ -209,8 +209,8 @@ def test_guard_sign_ins_expire_on_the_server_and_across_restarts(tmp_path):
 def test_guard_sign_ins_kept_by_an_older_parlour_start_their_days_now(tmp_path):
     import json
     from fakes import FakeClock
-    from web.auth import LOGIN_DAYS, Logins
-    from web.keptfile import token_digest
+    from web.access.auth import LOGIN_DAYS, Logins
+    from web.access.keptfile import token_digest
     kept = tmp_path / "logins.json"
     kept.write_text(json.dumps([token_digest("an-old-login")]))    # ids only, no times
     clock = FakeClock(1_700_000_000.0)
@@ -228,7 +228,7 @@ def test_guard_pin_many_addresses_share_one_table_wide_limit():
     20 wrong PINs from all addresses within a minute lock every PIN (the right one too) for a
     minute, then 2, 4 ... 60 minutes, stepping back down when guessing stops."""
     from fakes import FakeClock
-    from web.auth import LOCKOUT_SECONDS, PinGuard
+    from web.access.auth import LOCKOUT_SECONDS, PinGuard
     from web.errors import ApiError
     clock = FakeClock()
     guard = PinGuard("482913", clock=clock)

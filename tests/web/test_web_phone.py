@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from web.figures import PAGE
+from web.records.figures import PAGE
 from web.moves import game_moves, moves
-from web.phones import CodeRefused, Pairings, seat_of_button
+from web.access.phones import CodeRefused, Pairings, seat_of_button
 from web_support import PIN, play_to_the_end
 
 JSON = {"Accept": "application/json"}
@@ -301,7 +301,7 @@ def test_phone_paired_move_is_checked_and_made_with_the_table_held(paired_app, p
 
     from flask import session as cookie
 
-    from web import seat
+    from web.access import seat
     session.new_game("cats-and-dogs", ["Ann", "Ben"])
     pairings.claim("phone-token", pairings.offer(session.snapshot()["turn"] + 1))
     others: list[bool] = []

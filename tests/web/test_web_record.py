@@ -5,7 +5,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from web.record import (BG_STATS_FIELDS, BG_STATS_GAME_FIELDS, BG_STATS_PLAYER_FIELDS,
+from web.records.record import (BG_STATS_FIELDS, BG_STATS_GAME_FIELDS, BG_STATS_PLAYER_FIELDS,
                         BG_STATS_URL, _ranks)
 from web_support import play_to_the_end
 

@@ -25,8 +25,8 @@ from companion.session import export_events
 from companion.stats import effective_rolls, randomizer_key, verify_rolls
 from companion.store import GameRecord, Store
 from web.history import result_rows, roster_totals
-from web.record import game_record, record_of
-from web.summaries import Replayed, replayed
+from web.records.record import game_record, record_of
+from web.records.summaries import Replayed, replayed
 
 PAGE = 50            # games on one page of /history, /fairness or /api/games
 INLINE = 20          # games without figures a page may replay itself; past that it waits
@@ -195,7 +195,7 @@ class Figures:
         return told
 
     def record(self, record: GameRecord) -> dict[str, Any]:
-        """A game's record (web/record.py): one that left play never changes, so it is worked
+        """A game's record (web/records/record.py): one that left play never changes, so it is worked
         out once and shared (the status page, its BG Stats link and /record all ask for it).
         A copy: callers may add to it. ParlourError if its log no longer replays."""
         if record.status == "playing":

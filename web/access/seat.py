@@ -10,10 +10,10 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from web import auth
+from web.access import auth
 from web.context import field_str, json_body, parlour
 from web.errors import ApiError
-from web.phones import CodeRefused, new_token, seat_of_button
+from web.access.phones import CodeRefused, new_token, seat_of_button
 
 bp = Blueprint("seat", __name__)
 

@@ -23,7 +23,7 @@ from flask import current_app, request, session
 from companion.backoff import pause_after
 from companion.errors import StoreError
 from web.errors import ApiError
-from web.keptfile import read_kept, token_digest, write_kept
+from web.access.keptfile import read_kept, token_digest, write_kept
 
 log = logging.getLogger(__name__)
 

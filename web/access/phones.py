@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import StoreError
-from web.keptfile import read_kept, token_digest, write_kept
+from web.access.keptfile import read_kept, token_digest, write_kept
 
 PAIR_SECONDS = 120.0     # a code stays valid this long: read at the box, typed on a phone
 CODE_DIGITS = 6

@@ -19,7 +19,7 @@ from companion.chances.history import chart_of
 from companion.replay import replay
 from web.context import parlour
 from web.errors import ApiError
-from web.summaries import buttons
+from web.records.summaries import buttons
 
 bp = Blueprint("chances", __name__, url_prefix="/api")
 MAX_ID = 2**63 - 1
