@@ -1,8 +1,8 @@
 """Screens drawn on luma's dummy device and compared with reference PNGs.
 
 Regenerate the references after a deliberate change with
-    PARLOUR_REGEN_SCREENS=1 .venv/bin/python -m pytest tests/firmware/test_screens.py
-and look at every PNG in tests/firmware/reference/ before committing them.
+    PARLOUR_REGEN_SCREENS=1 .venv/bin/python -m pytest tests/firmware/screens/test_screens.py
+and look at every PNG in tests/firmware/screens/reference/ before committing them.
 """
 
 from __future__ import annotations

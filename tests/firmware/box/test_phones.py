@@ -21,7 +21,7 @@ from test_controller import press
 from firmware.datadir.phones import connect_phones, phone_options
 from web import create_app
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 
 
 def test_keys_pin_is_made_once_and_kept_private(tmp_path):

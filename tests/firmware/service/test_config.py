@@ -12,7 +12,7 @@ from companion.errors import ParlourError
 from firmware.config import (Config, ConfigError, DisplayConfig, Pins, load_config,
                              parse_config)
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "firmware" / "parlour.example.toml"
+EXAMPLE = Path(__file__).resolve().parents[3] / "firmware" / "parlour.example.toml"
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 from companion.games import GAMES
 from firmware.cli import main
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "companion" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "companion" / "examples"
 KAT = EXAMPLES / "kat-en-muis.jsonl"
 
 
