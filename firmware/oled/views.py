@@ -247,6 +247,7 @@ def final_points(snap: Snapshot) -> str:
     score = players[winners[0]].get("score") or 0
     return f"wins, {score} point{'s' * (score != 1)}"
 
+
 def takes(rulebook: Rulebook | None, move: str) -> bool:
     """True if the game overrides the move (`on_press`, `on_declare`, ...)."""
     return rulebook is not None and getattr(type(rulebook), move) is not getattr(Rulebook, move)
