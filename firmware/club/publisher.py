@@ -16,6 +16,7 @@ import json
 import logging
 import socket
 import threading
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from web.records.record import game_record
 
 log = logging.getLogger("parlour.club")
 ANNOUNCED_FILE = "club-announced.json"     # where discovery went, to take it back later
+LEFT_PREFIX = "club-left-"                  # brokers the table moved away from, to clear
 ACK_SECONDS = 10                           # wait for a record's PUBACK before trying later
 IDLE_SECONDS = 5                           # look for unsent games this often when quiet
 BATCH = 20                                 # unsent games sent in one go
@@ -197,11 +199,13 @@ class ClubPublisher:
         }).encode())
 
 
-def retire(data_dir: Path, *, timeout: float = 10.0) -> bool:
-    """With no `[club]` section any more: take the table's discovery, state and status off the
-    broker it was announced on (empty retained messages), then forget it. False, and kept for
-    the next start, when that broker cannot be reached."""
-    path = Path(data_dir) / ANNOUNCED_FILE
+def retire(data_dir: Path, *, timeout: float = 10.0, name: str = ANNOUNCED_FILE) -> bool:
+    """With no `[club]` section any more (or one naming another broker): take the table's
+    discovery, state and status off the broker it was announced on (empty retained messages),
+    then forget it. `name` is the file that says where (`club-announced.json`, or a
+    `club-left-*.json` after a move). False, and kept for the next start, when that broker
+    cannot be reached."""
+    path = Path(data_dir) / name
     try:
         kept = json.loads(path.read_text())
         club = ClubConfig(host=kept["host"], port=int(kept["port"]), tls=bool(kept["tls"]),
@@ -239,18 +243,38 @@ def retire(data_dir: Path, *, timeout: float = 10.0) -> bool:
 
 def start_club(session, club: ClubConfig, data_dir: Path, table_id: str,
                stop: threading.Event):
-    """The club's publisher when the config has a `[club]` section (started); otherwise a
-    thread that takes the table off a broker it was once announced on, retrying after 1, 2,
-    4 ... 60 s until it can or the table stops. Returns the publisher, or None."""
-    if club.on:
-        publisher = ClubPublisher(session, club, table_id=table_id, data_dir=data_dir)
-        publisher.start()
-        return publisher
-    if (Path(data_dir) / ANNOUNCED_FILE).exists():
+    """The club's publisher when the config has a `[club]` section (started); otherwise None.
+    A broker the table was announced on and is no longer told to use (the section removed,
+    or naming another broker) is cleared by a thread, retrying after 1, 2, 4 ... 60 s until it
+    can or the table stops."""
+    data_dir = Path(data_dir)
+    announced = data_dir / ANNOUNCED_FILE
+    if club.on and moved_away(announced, club):
+        announced.replace(data_dir / f"{LEFT_PREFIX}{time.time_ns()}.json")
+    leaving = sorted(p.name for p in data_dir.glob(f"{LEFT_PREFIX}*.json"))
+    if not club.on and announced.exists():
+        leaving.append(ANNOUNCED_FILE)
+    if leaving:
         def keep_trying() -> None:
             failures = 0
-            while not stop.is_set() and not retire(data_dir):
-                failures += 1
-                stop.wait(pause_after(failures))
+            for name in leaving:
+                while not stop.is_set() and not retire(data_dir, name=name):
+                    failures += 1
+                    stop.wait(pause_after(failures))
         threading.Thread(target=keep_trying, name="parlour-club-leave", daemon=True).start()
-    return None
+    if not club.on:
+        return None
+    publisher = ClubPublisher(session, club, table_id=table_id, data_dir=data_dir)
+    publisher.start()
+    return publisher
+
+
+def moved_away(announced: Path, club: ClubConfig) -> bool:
+    """True if the table was announced on a broker other than the one `club` names."""
+    try:
+        kept = json.loads(announced.read_text())
+        return (kept["host"], int(kept["port"])) != (club.host, club.port)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError, KeyError, TypeError):
+        return False                          # unreadable: the publisher writes it anew

@@ -339,3 +339,37 @@ def test_club_section_removed_the_table_leaves_at_its_next_start(tmp_path, broke
         stop.set()
         again.close()
         seen.close()
+
+
+def test_club_a_table_moved_to_another_broker_leaves_the_first(tmp_path, broker):
+    """[club] now names another broker: the table clears its Home Assistant device, state and
+    status from the first broker by itself and announces itself on the second."""
+    import threading
+
+    from firmware.club.publisher import LEFT_PREFIX, start_club
+    second = Broker(tmp_path / "second-broker").start()
+    table = Table(tmp_path / "t", club_of(broker, table="Front room"), A)
+    first_seen = Listener(broker.port, topic="homeassistant/#")
+    second_seen = Listener(second.port, topic="homeassistant/#")
+    wait_for(lambda: len(first_seen.on("/config")) == len(topics.DISCOVERY))
+    table.close()
+    again = Table(tmp_path / "t", None, A)                 # restarted, [club] moved
+    stop = threading.Event()
+    publisher = None
+    try:
+        publisher = start_club(again.session, club_of(second, table="Front room"),
+                               tmp_path / "t", A, stop)
+        wait_for(lambda: sum(1 for t, p, _ in first_seen.messages if t.endswith("/config")
+                             and not p) == len(topics.DISCOVERY))   # each cleared there
+        wait_for(lambda: len(second_seen.on("/config")) == len(topics.DISCOVERY))
+        wait_for(lambda: not list((tmp_path / "t").glob(f"{LEFT_PREFIX}*")))
+        kept = json.loads((tmp_path / "t" / ANNOUNCED_FILE).read_text())
+        assert kept["port"] == second.port
+    finally:
+        stop.set()
+        if publisher is not None:
+            publisher.close()
+        again.close()
+        first_seen.close()
+        second_seen.close()
+        second.stop()
