@@ -348,7 +348,7 @@ def players_words(message: str) -> str:
     return message if message.endswith((".", "!", "?", ")")) else message + "."
 
 
-def _say(message: str, category: str, status: int = 200,
+def say(message: str, category: str, status: int = 200,
          after: float | None = None) -> Response | None:
     """Tell the player: as JSON to the script, else as a flash on the reloaded page. `after`:
     seconds the script waits before showing it (a throw, told when the dial stops)."""
@@ -363,46 +363,46 @@ def _say(message: str, category: str, status: int = 200,
     return None
 
 
-def _back(answer: Response | None = None) -> Response:
+def back_to_page(answer: Response | None = None) -> Response:
     return answer or redirect(url_for("pages.status") + "#control", code=303)
 
 
-def _form_checked() -> Response | None:
+def form_checked() -> Response | None:
     """None if the form's CSRF token is right, else the answer to send back."""
     if not auth.csrf_ok(request.form.get("csrf")):
-        return _back(_say("That form had expired: reload the page and try again.", "error", 403))
+        return back_to_page(say("That form had expired: reload the page and try again.", "error", 403))
     return None
 
 
 @bp.post("/control/login")
 def form_login() -> Response:
-    refused = _form_checked()
+    refused = form_checked()
     if refused:
         return refused
     try:
         ok = parlour().guard.check(auth.client_address(), request.form.get("pin", ""))
     except ApiError as err:
-        return _back(_say(err.message, "error", err.status))
+        return back_to_page(say(err.message, "error", err.status))
     if not ok:
-        return _back(_say("Wrong PIN.", "error", 403))
+        return back_to_page(say("Wrong PIN.", "error", 403))
     seat.keeping_pairing(auth.log_in)
-    return _back(_say("PIN accepted: you can run the table from this phone.", "ok"))
+    return back_to_page(say("PIN accepted: you can run the table from this phone.", "ok"))
 
 
 @bp.post("/control/logout")
 def form_logout() -> Response:
-    refused = _form_checked()
+    refused = form_checked()
     if refused:
         return refused
     seat.keeping_pairing(auth.log_out)
-    return _back(_say("Logged out.", "ok"))
+    return back_to_page(say("Logged out.", "ok"))
 
 
 @bp.post("/control/<action>")
 def form_action(action: str) -> Response:
     if action not in FORMS:
         raise ApiError(404, f"unknown action {action[:40]!r}")
-    refused = _form_checked()
+    refused = form_checked()
     if refused:
         return refused
     before = parlour().session.snapshot()
@@ -413,9 +413,9 @@ def form_action(action: str) -> Response:
     except MalformedForm as err:
         if not _fetched():
             raise               # no page sends it: a plain 400
-        return _say(err.message, "error", err.status)
+        return say(err.message, "error", err.status)
     except ApiError as err:
-        return _back(_say(err.message, "error", err.status))
+        return back_to_page(say(err.message, "error", err.status))
     words = snapshot.get("log") or []
     seen = len(before.get("log") or []) if before.get("game_id") == snapshot.get("game_id") \
         else len(words) - 1
@@ -424,4 +424,4 @@ def form_action(action: str) -> Response:
     spin = snapshot.get("spin") or {}
     after = spin.get("seconds") if action == "roll" and spin.get("roll") == snapshot.get("rolls") \
         else None                                  # the phone tells it when the dial stops
-    return _back(_say(told, "ok", after=after))
+    return back_to_page(say(told, "ok", after=after))

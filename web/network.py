@@ -11,7 +11,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from web.access import auth
 from web.context import field_str, json_body, parlour
-from web.control import _back, _form_checked, _say
+from web.control import back_to_page, form_checked, say
 from web.errors import ApiError
 
 bp = Blueprint("network", __name__)
@@ -71,13 +71,13 @@ def add_wifi() -> Response:
 @bp.post("/control/wifi")
 def form_wifi() -> Response:
     _network()
-    refused = _form_checked()
+    refused = form_checked()
     if refused:
         return refused
     if not auth.logged_in():
-        return _back(_say("This needs the table's PIN: sign in first.", "error", 401))
+        return back_to_page(say("This needs the table's PIN: sign in first.", "error", 401))
     try:
         words = _join(request.form.get("ssid", "")[:64], request.form.get("password", "")[:64])
     except ApiError as err:
-        return _back(_say(err.message, "error", err.status))
-    return _back(_say(words, "ok", 202))
+        return back_to_page(say(err.message, "error", err.status))
+    return back_to_page(say(words, "ok", 202))
