@@ -16,13 +16,13 @@ from firmware.workers.odds_worker import hint_of
 class MenuScreens:
     """Menu, confirm, declare and scores screens and their inputs."""
 
-    menu_items: list[str] = []
-    menu_index = 0
-    confirm: tuple[str, str, Any] | None = None
-    confirm_yes = False
-    declare_index = 0
-    scores_page = 0
-    hint: Any = None
+    menu_items: list[str]                    # all set by Controller.__init__
+    menu_index: int
+    confirm: tuple[str, str, Any] | None
+    confirm_yes: bool
+    declare_index: int
+    scores_page: int
+    hint: dict[str, Any] | None
 
     def on_open_menu(self, event: InputEvent) -> None:
         if self._active() and self.snap.get("phase") != "over":

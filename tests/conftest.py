@@ -6,6 +6,9 @@ Device.pin_factory, install a MockFactory, and reset and restore it afterwards.
 
 from __future__ import annotations
 
+import secrets
+import socket
+
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
@@ -22,3 +25,17 @@ def mock_factory():
         if Device.pin_factory is not None:
             Device.pin_factory.reset()
         Device.pin_factory = saved
+
+
+@pytest.fixture
+def abstract_listener():
+    """An abstract unix datagram socket standing in for systemd's notify socket; yields
+    (NOTIFY_SOCKET value, recv)."""
+    name = f"parlour-test-{secrets.token_hex(6)}"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(b"\0" + name.encode())
+    sock.settimeout(15)
+    try:
+        yield "@" + name, lambda: sock.recv(4096).decode()
+    finally:
+        sock.close()

@@ -274,7 +274,5 @@ def moved_away(announced: Path, club: ClubConfig) -> bool:
     try:
         kept = json.loads(announced.read_text())
         return (kept["host"], int(kept["port"])) != (club.host, club.port)
-    except FileNotFoundError:
-        return False
     except (OSError, ValueError, KeyError, TypeError):
-        return False                          # unreadable: the publisher writes it anew
+        return False              # none, or unreadable: the publisher writes it anew

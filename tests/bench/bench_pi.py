@@ -140,9 +140,10 @@ def strict_proof() -> dict:
     """Whether the Geese can pen the Fox from the start without ever offering a goose
     (`geese_proof.py --strict`: an exact answer, not a measurement of the search)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    proof = GeeseProof(strict=True, nodes=2_000_000)
+    board, fox, geese, to_pen = start_position()
+    proof = GeeseProof(board, to_pen, strict=True, nodes=2_000_000)
     started = time.perf_counter()
-    result = proof.solve(*start_position())
+    result = proof.solve(fox, geese)
     return {"geese_can_force_a_win": result, "positions": proof.nodes,
             "seconds": round(time.perf_counter() - started, 1)}
 

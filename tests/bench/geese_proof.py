@@ -23,39 +23,34 @@ import sys
 import time
 
 import common  # noqa: F401  (puts the project on the path)
-from companion.games.fox_and_geese import CENTRE, board_for, index, moves_after, parse_point
+from companion.games.fox_and_geese import Board, moves_after
 from companion.pi.fox_search import FoxSearch, Level
+from companion.replay import replay
 
 INF = 10 ** 9
-DEFAULT_BOARD = {"sideways": ("c3", "e3"), "vacant": ("a4", "g4"), "geese_to_pen": 6}
 
 
 class OutOfNodes(Exception):
     pass
 
 
-def start_position(board_data=DEFAULT_BOARD) -> tuple[int, int]:
-    """The Fox's point and the geese mask of F1's start."""
-    empty = {parse_point(CENTRE), *(parse_point(p) for p in board_data["vacant"])}
-    geese = 0
-    for row in range(1, 5):
-        for col in range(1, 8):
-            point = index(col, row)
-            if (3 <= col <= 5 or 3 <= row <= 5) and point not in empty:
-                geese |= 1 << point
-    return parse_point(CENTRE), geese
+def start_position() -> tuple[Board, int, int, int]:
+    """The board, the Fox's point, the geese mask and `geese_to_pen` of a new game on the
+    default board (F1), as the rulebook sets it up."""
+    table = replay([{"type": "new_game", "game": "fox-and-geese", "players": ["F", "G"]}])
+    position = table.rulebook.position(table.state)
+    return position.board, position.fox, position.geese, table.state.board["geese_to_pen"]
 
 
 class GeeseProof:
     """df-pn for the Geese: `solve(fox, geese)` is True (a forced win), False, or None when
     the node budget ran out."""
 
-    def __init__(self, board_data=DEFAULT_BOARD, *, strict: bool = False,
-                 min_geese: int | None = None, nodes: int = 1_000_000):
-        self.board = board_for(frozenset(parse_point(p) for p in board_data["sideways"]))
-        self.to_pen = board_data["geese_to_pen"] if min_geese is None else min_geese
+    def __init__(self, board: Board, geese_to_pen: int, *, strict: bool = False,
+                 nodes: int = 1_000_000):
+        self.board, self.to_pen = board, geese_to_pen
         self.strict, self.budget = strict, nodes
-        self.havens = FoxSearch(self.board, self.to_pen, level=Level("proof", 1, 1, 0, 0)).havens
+        self.havens = FoxSearch(board, geese_to_pen, level=Level("proof", 1, 1, 0, 0)).havens
         self.numbers: dict[int, tuple[int, int]] = {}     # key -> (proof, disproof) in work
         self.settled: dict[int, tuple[int, int]] = {}     # key -> (0, INF) or (INF, 0)
         self.children: dict[int, list[int]] = {}
@@ -79,10 +74,7 @@ class GeeseProof:
         return [self.key(f, g, not fox_to_move) for _, f, g in moves], None
 
     def _numbers(self, key: int) -> tuple[int, int]:
-        known = self.numbers.get(key) or self.settled.get(key)
-        if known is not None:
-            return known
-        return (1, 1)
+        return self.numbers.get(key) or self.settled.get(key) or (1, 1)
 
     def _mid(self, key: int, proof_limit: int, disproof_limit: int) -> None:
         self.nodes += 1
@@ -148,9 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=1_000_000)
     args = parser.parse_args(argv)
     sys.setrecursionlimit(10_000)
-    proof = GeeseProof(strict=args.strict, min_geese=args.min_geese, nodes=args.nodes)
+    board, fox, geese, to_pen = start_position()
+    proof = GeeseProof(board, args.min_geese or to_pen, strict=args.strict, nodes=args.nodes)
     started = time.perf_counter()
-    result = proof.solve(*start_position())
+    result = proof.solve(fox, geese)
     words = {True: "the Geese win", False: "the Geese cannot force a win",
              None: "not settled within the budget"}[result]
     print(f"from the start{' (no goose offered)' if args.strict else ''}: {words}; "

@@ -63,23 +63,15 @@ def test_club_two_tables_one_league_and_tables_now(tmp_path, tables, broker):
         club.close()
 
 
-def test_club_process_tells_systemd_when_it_serves_and_when_it_stops(tmp_path, broker):
+def test_club_process_tells_systemd_when_it_serves_and_when_it_stops(tmp_path, broker,
+                                                                     abstract_listener):
     """systemd/parlour-club.service is Type=notify: READY=1 once the page serves."""
-    import secrets
-    import socket
-    address = f"parlour-club-test-{secrets.token_hex(6)}"
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(b"\0" + address.encode())
-    sock.settimeout(15)
-    try:
-        club = ClubProcess(tmp_path / "club-process", broker.port,
-                           env={"NOTIFY_SOCKET": "@" + address})
-        ready = sock.recv(4096).decode()
-        assert club.view()["broker"]["connected"]
-        club.close()
-        stopping = sock.recv(4096).decode()
-    finally:
-        sock.close()
+    address, recv = abstract_listener
+    club = ClubProcess(tmp_path / "club-process", broker.port, env={"NOTIFY_SOCKET": address})
+    ready = recv()
+    assert club.view()["broker"]["connected"]
+    club.close()
+    stopping = recv()
     assert ready.startswith(f"READY=1\nSTATUS=the league on port {club.port}, broker 127.0.0.1")
     assert stopping.startswith("STOPPING=1")
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import shutil
 import signal
 import socket
@@ -130,18 +129,6 @@ def listener():
     finally:
         sock.close()
         shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.fixture
-def abstract_listener():
-    name = f"parlour-test-{secrets.token_hex(6)}"
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(b"\0" + name.encode())
-    sock.settimeout(15)
-    try:
-        yield "@" + name, lambda: sock.recv(4096).decode()
-    finally:
-        sock.close()
 
 
 def test_systemd_notify_addresses_and_intervals():
