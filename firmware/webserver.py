@@ -162,10 +162,15 @@ def stop_serving(server, thread: threading.Thread) -> None:
     running = trigger is not None and thread.is_alive()
     server.accepting = False                              # no new connections
     server.task_dispatcher.shutdown(timeout=5)            # workers finish their requests
+    pulled = False
     if running:
-        trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+        try:
+            trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+            pulled = True
+        except OSError:                  # the loop ended meanwhile and closed its trigger
+            pass
         thread.join(timeout=3)
-    if thread.is_alive() or not thread.ident:
+    if not pulled or thread.is_alive() or not thread.ident:
         wasyncore.close_all(sockets)
 
 

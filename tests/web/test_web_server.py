@@ -2,6 +2,7 @@
 
 import http.client
 import json
+import socket
 import urllib.request
 from urllib.parse import urlsplit
 
@@ -74,3 +75,25 @@ def test_server_stream_ends_when_the_phone_goes_away(make_app, session):
             time.sleep(0.02)
         assert hub.active == 0
         assert len(session._listeners) == listeners - 1
+
+
+def test_server_stops_cleanly_when_its_trigger_is_already_closed(make_app):
+    """Shutting down races the server's own loop: if its trigger is gone by the time the stop
+    pulls it, the stop closes the connections itself instead of raising EBADF."""
+    import threading
+
+    from firmware.webserver import Limits, stop_serving, table_server
+
+    server = table_server(make_app(), host="127.0.0.1", port=0, threads=1, limits=Limits())
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    port = server.effective_port
+    server.trigger.close()                   # as the loop does when it ends first
+    stop_serving(server, thread)
+    assert not server._map                   # every socket closed, the listener too
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
+        refused = False
+    except OSError:
+        refused = True
+    assert refused
