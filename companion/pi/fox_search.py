@@ -49,6 +49,8 @@ class Level:
     nodes: int            # node budget over all iterations
     seconds: float        # time budget when a clock is given
     noise: float          # random points added to each root move's score (0: none)
+    proof_nodes: int = 0  # the Geese's proof search, when the Fox is shut in (0: never)
+    proof_seconds: float = 0.0   # its time budget when a clock is given
 
 
 @dataclass

@@ -1,6 +1,8 @@
 """The Pi as a player: it picks a move for a seat it plays (`pi` in new_game), never applies it.
 
-Fox and Geese: the bit-mask alpha-beta search of `companion.pi.fox_search`, at three levels.
+Fox and Geese: the bit-mask alpha-beta search of `companion.pi.fox_search`, at three levels;
+"best" Geese also try to prove a win once the Fox is shut in (`companion.pi.geese_proof`) and,
+with a `PiMemory` from the caller, play a proven plan to its end.
 Domino Rex: which covered square to uncover, by the Hint's plan and the next player's replies.
 Pure: the easy level's randomness is an injected generator (anything with `.random()`), so a
 seeded one gives the same game every time; a deadline needs a clock callable from the caller.
@@ -9,11 +11,13 @@ seeded one gives the same game every time; a deadline needs a clock callable fro
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from companion.chances.domino_rex import choices as domino_choices, plan_value
 from companion.events import DEFAULT_PI_LEVEL, Choose
-from companion.pi.fox_search import FoxSearch, Generator, Level
+from companion.pi.fox_search import ALL_POINTS, FoxSearch, Generator, Level, fox_room
+from companion.pi.geese_proof import GeesePlan, GeeseProof
 from companion.games.domino_rex import ADVANCE, CHECKERS, CROWNED, REX
 from companion.games.fox_and_geese import name
 from companion.replay import advance
@@ -21,18 +25,57 @@ from companion.replay import advance
 LEVELS = {
     "easy": Level("easy", 1, 400, 0.05, 150.0),
     "good": Level("good", 3, 4_000, 0.5, 0.0),
-    "best": Level("best", 12, 3_000, 1.8, 0.0),
+    "best": Level("best", 12, 3_000, 1.8, 0.0, proof_nodes=40_000, proof_seconds=8.0),
 }
+SHUT_IN = 3              # the Fox's room (its point included) at which the Geese try a proof
+
+
+@dataclass
+class PiMemory:
+    """What the Pi keeps between its moves at a table: the Geese's proven plan, if any. A plan
+    is keyed by positions and proved for each, so it stays right after an undo or in another
+    game; only the newest is kept."""
+
+    geese_plan: GeesePlan | None = None
 
 
 def fox_and_geese_move(rulebook, state, level: str = DEFAULT_PI_LEVEL, *,
                        rng: Generator | None = None,
-                       clock: Callable[[], float] | None = None) -> list[str]:
+                       clock: Callable[[], float] | None = None,
+                       memory: PiMemory | None = None) -> list[str]:
     """The path the Pi plays for the side to move in a Fox and Geese state."""
     position = rulebook.position(state)
-    search = FoxSearch(position.board, state.board["geese_to_pen"], level=LEVELS[level],
-                       rng=rng, clock=clock)
-    return [name(p) for p in search.choose(position).path]
+    to_pen = state.board["geese_to_pen"]
+    path = None
+    if not position.fox_to_move and LEVELS[level].proof_nodes:
+        path = proven_geese_move(position, to_pen, LEVELS[level], clock=clock, memory=memory)
+    if path is None:
+        search = FoxSearch(position.board, to_pen, level=LEVELS[level], rng=rng, clock=clock)
+        path = search.choose(position).path
+    return [name(p) for p in path]
+
+
+def proven_geese_move(position, to_pen: int, level: Level, *,
+                      clock: Callable[[], float] | None = None,
+                      memory: PiMemory | None = None) -> tuple[int, ...] | None:
+    """The Geese's move from a proven plan: the one in memory if it covers this position,
+    else a new proof when the Fox is shut in (its room at most `SHUT_IN` points), within the
+    level's proof budget. None: no proof (the search decides)."""
+    fox, geese = position.fox, position.geese
+    if memory is not None and memory.geese_plan is not None:
+        path = memory.geese_plan.move_for(fox, geese)
+        if path is not None:
+            return path
+    if fox_room(fox, ALL_POINTS & ~geese & ~(1 << fox)).bit_count() > SHUT_IN:
+        return None
+    proof = GeeseProof(position.board, to_pen, nodes=level.proof_nodes, clock=clock,
+                       seconds=level.proof_seconds)
+    if not proof.solve(fox, geese):
+        return None
+    plan = proof.plan(fox, geese)
+    if memory is not None:
+        memory.geese_plan = plan
+    return plan.move_for(fox, geese)
 
 
 # -- Domino Rex -------------------------------------------------------------------------------
@@ -98,7 +141,8 @@ def domino_rex_best(rulebook, state) -> int:
 
 
 def pi_event(rulebook, state, level: str = DEFAULT_PI_LEVEL, *, rng: Generator | None = None,
-             clock: Callable[[], float] | None = None) -> dict[str, Any] | None:
+             clock: Callable[[], float] | None = None,
+             memory: PiMemory | None = None) -> dict[str, Any] | None:
     """The event the Pi makes now for the seat to play (None: nothing it can make; a throw
     is drawn by the session from the committed stream, so it is {"type": "roll"})."""
     if state.over:
@@ -107,7 +151,8 @@ def pi_event(rulebook, state, level: str = DEFAULT_PI_LEVEL, *, rng: Generator |
         return {"type": "roll"}
     if state.awaiting == "move" and state.game == "fox-and-geese":
         return {"type": "move",
-                "path": fox_and_geese_move(rulebook, state, level, rng=rng, clock=clock)}
+                "path": fox_and_geese_move(rulebook, state, level, rng=rng, clock=clock,
+                                           memory=memory)}
     if state.awaiting == "choose" and state.game == "domino-rex":
         return {"type": "choose", "value": domino_rex_choice(state, level, rng=rng,
                                                              rulebook=rulebook)}

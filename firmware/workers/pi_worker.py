@@ -21,7 +21,7 @@ from typing import Any
 from companion.backoff import RETRY_SECONDS, pause_after
 from companion.errors import ParlourError
 from companion.games import get_rulebook
-from companion.pi.player import fallback_event, pi_event
+from companion.pi.player import PiMemory, fallback_event, pi_event
 
 BY = "pi"
 log = logging.getLogger("parlour.pi")
@@ -44,6 +44,7 @@ class PiWorker:
         self.session = session
         self.clock = clock
         self.rng = rng or random.Random()
+        self.memory = PiMemory()             # a proven plan of the Geese, kept between moves
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._seen: tuple[Any, int] = (None, 0)        # (game id, log length) last noticed
@@ -126,7 +127,8 @@ class PiWorker:
         """The search's move, or a legal one without it when the search fails (logged)."""
         rulebook = get_rulebook(state.game)
         try:
-            event = pi_event(rulebook, state, level, rng=self.rng, clock=self.clock)
+            event = pi_event(rulebook, state, level, rng=self.rng, clock=self.clock,
+                             memory=self.memory)
         except Exception as err:  # noqa: BLE001 - a failed search still moves
             log.exception("the Pi's %s search failed (%s: %s): playing a legal move without it",
                           level, type(err).__name__, err)

@@ -23,11 +23,12 @@ from multiprocessing import Pool
 
 import common
 from fox_search_before import BEST_BEFORE, FoxSearchBefore
-from geese_proof import GeeseProof, start_position
+from geese_proof import start_position
 from companion.events import parse_event
 from companion.pi.fox_search import FoxSearch
+from companion.pi.geese_proof import GeeseProof
 from companion.games.fox_and_geese import path_words
-from companion.pi.player import LEVELS
+from companion.pi.player import LEVELS, PiMemory, proven_geese_move
 from companion.replay import replay
 
 ZERO_2W_SLOWER_BY = (15, 20)         # README: a Zero 2 W against this machine
@@ -38,7 +39,11 @@ OPENING = 4                          # random moves before the players take over
 
 
 def chooser(kind: str, rng: random.Random):
-    """A player: "random", "easy", "good", "best" or "before" (the earlier search)."""
+    """A player: "random", "easy", "good", "best" or "before" (the earlier search). The
+    levels play as the Pi does, with a memory for the Geese's proven plan; a move from a
+    proof has no search nodes (None)."""
+    memory = PiMemory()
+
     def choose(position, to_pen):
         if kind == "random":
             moves = position.moves()
@@ -46,6 +51,10 @@ def chooser(kind: str, rng: random.Random):
         if kind == "before":
             result = FoxSearchBefore(position.board, to_pen, level=BEST_BEFORE).choose(position)
         else:
+            if not position.fox_to_move and LEVELS[kind].proof_nodes:
+                path = proven_geese_move(position, to_pen, LEVELS[kind], memory=memory)
+                if path is not None:
+                    return path, None
             result = FoxSearch(position.board, to_pen, level=LEVELS[kind], rng=rng)\
                 .choose(position)
         return result.path, result.nodes
@@ -124,7 +133,8 @@ def run(quick: bool = False, games: int | None = None) -> dict:
         before = common.summary([s for s, _ in timed.get(f"before-{side}", [])], 1000, 1)
         out[side] = {
             "best_move_ms": p50, "before_move_ms": before,
-            "nodes_per_s": common.summary([n / s for s, n in moves if s > 0], 1, 0),
+            "nodes_per_s": common.summary([n / s for s, n in moves if s > 0 and n], 1, 0),
+            "moves_from_a_proof": sum(n is None for _, n in moves),
             "faster_than_readme_before": round(
                 README_BEFORE_MS[side == "geese"] / p50["p50"], 1) if moves else None,
             "zero_2w_best_move_s": [round(p50["p50"] * f / 1000, 2) for f in ZERO_2W_SLOWER_BY],

@@ -1,0 +1,169 @@
+"""Can the Geese force a win from here? A depth-first proof-number search (df-pn) over the
+exact rules, and the plan it proves.
+
+The Geese to move win a position if some move leaves the Fox unable to move or leads, after
+every reply of the Fox, to a position they win (F2, F3); they lose when they cannot move or
+are fewer than `geese_to_pen`. Geese never step back, so no position comes twice (the game is a
+finite graph without cycles: F3's draw by repetition cannot happen) and a proof is finite.
+Proof and disproof numbers (Nagai's df-pn, with Pawlewicz's 1+epsilon thresholds and each new
+position's numbers from its count of moves) pick the position to look at next; positions are
+kept by (Fox, geese, side), so transpositions are proved once.
+
+A proof is kept as a `GeesePlan`: the winning move at every position of the proof tree where
+the Geese choose, whatever the Fox replies, so the rest of a proven game costs nothing.
+
+`strict`: a goose offered to the Fox (a position where the Fox must jump) counts as a loss, so
+the search asks whether the Geese can pen the Fox without ever offering a goose. A Fox on a
+haven (a point no goose can reach again, beside another) counts as a loss for the Geese: exact
+under `strict` (the Fox walks to and fro until the Geese run out); otherwise it only makes a
+proven win stricter (a won position may go unproved, a proof is always sound).
+Pure: time is an injected clock callable, as for the search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.games.fox_and_geese import Board, moves_after
+from companion.pi.fox_search import FoxSearch, Level
+
+INF = 1 << 40
+EPSILON = 0.25                     # a child's threshold: the second best's number, 25 % over
+
+
+class OutOfBudget(Exception):
+    """The node budget or the deadline ran out."""
+
+
+@dataclass(frozen=True)
+class GeesePlan:
+    """A proven win: the Geese's move at each position of the proof tree where they choose."""
+
+    moves: dict[int, tuple[int, ...]]        # key(fox, geese, Geese to move) -> path
+
+    def move_for(self, fox: int, geese: int) -> tuple[int, ...] | None:
+        return self.moves.get(key(fox, geese, False))
+
+
+def key(fox: int, geese: int, fox_to_move: bool) -> int:
+    return (geese << 6 | fox) << 1 | fox_to_move
+
+
+class GeeseProof:
+    """df-pn for the Geese: `solve(fox, geese)` is True (a forced win), False, or None when
+    the node budget or the time ran out."""
+
+    def __init__(self, board: Board, geese_to_pen: int, *, strict: bool = False,
+                 nodes: int = 1_000_000, clock: Callable[[], float] | None = None,
+                 seconds: float = 0.0):
+        self.board, self.to_pen = board, geese_to_pen
+        self.strict, self.budget = strict, nodes
+        self.clock, self.seconds = clock, seconds
+        self.deadline: float | None = None
+        self.havens = FoxSearch(board, geese_to_pen, level=Level("proof", 1, 1, 0, 0)).havens
+        self.numbers: dict[int, tuple[int, int]] = {}     # key -> (proof, disproof) in work
+        self.settled: dict[int, tuple[int, int]] = {}     # key -> (0, INF) or (INF, 0)
+        self.children: dict[int, list[int]] = {}
+        self.nodes = 0
+
+    def _expand(self, at: int):
+        """The children's keys, or None and the settled numbers of an end of the game."""
+        fox_to_move, fox, geese = at & 1, at >> 1 & 63, at >> 7
+        if geese.bit_count() < self.to_pen:
+            return None, (INF, 0)
+        moves = moves_after(self.board, fox, geese, bool(fox_to_move))
+        if not moves:                      # F3: the side to move cannot move
+            return None, ((0, INF) if fox_to_move else (INF, 0))
+        if fox_to_move and self.strict and moves[0][2] != geese:
+            return None, (INF, 0)          # a goose offered
+        if not fox_to_move and self.havens(geese) >> fox & 1:
+            return None, (INF, 0)
+        return list(dict.fromkeys(key(f, g, not fox_to_move) for _, f, g in moves)), None
+
+    def _numbers(self, at: int) -> tuple[int, int]:
+        known = self.numbers.get(at) or self.settled.get(at)
+        if known is not None:
+            return known
+        return (1, 1)
+
+    def _mid(self, at: int, proof_limit: int, disproof_limit: int) -> None:
+        self.nodes += 1
+        if self.nodes > self.budget or (self.deadline is not None and not self.nodes & 1023
+                                        and self.clock() > self.deadline):
+            raise OutOfBudget
+        if at in self.settled:
+            return
+        children = self.children.get(at)
+        if children is None:
+            children, result = self._expand(at)
+            if result is not None:
+                self.settled[at] = result
+                return
+            self.children[at] = children
+        geese_to_move = not at & 1         # an OR node for the Geese
+        mine = 0 if geese_to_move else 1   # the number the side to move makes small
+        while True:
+            best, first, second, total = 0, INF + 1, INF, 0
+            for i, child in enumerate(children):
+                numbers = self._numbers(child)
+                if numbers[mine] < first:
+                    best, second, first = i, first, numbers[mine]
+                elif numbers[mine] < second:
+                    second = numbers[mine]
+                total += numbers[1 - mine]
+            total = min(total, INF)
+            proof, disproof = (first, total) if geese_to_move else (total, first)
+            if proof == 0 or disproof == 0:
+                self.settled[at] = (proof, disproof)
+                self.numbers.pop(at, None)
+                self.children.pop(at, None)
+                return
+            self.numbers[at] = (proof, disproof)
+            if proof >= proof_limit or disproof >= disproof_limit:
+                return
+            child = children[best]
+            numbers = self._numbers(child)
+            tight = min(INF, int(min(second, INF) * (1 + EPSILON)) + 1)
+            if geese_to_move:
+                self._mid(child, min(proof_limit, tight),
+                          disproof_limit - disproof + numbers[1])
+            else:
+                self._mid(child, proof_limit - proof + numbers[0],
+                          min(disproof_limit, tight))
+
+    def solve(self, fox: int, geese: int) -> bool | None:
+        """True: the Geese to move here force a win; False: they cannot; None: not settled."""
+        if self.clock is not None:
+            self.deadline = self.clock() + self.seconds
+        root = key(fox, geese, False)
+        try:
+            self._mid(root, INF, INF)
+        except OutOfBudget:
+            return None
+        return self._numbers(root)[0] == 0
+
+    def winning_move(self, fox: int, geese: int) -> tuple[int, ...] | None:
+        """A proven winning move of the Geese here (after `solve` returned True)."""
+        for path, f, g in moves_after(self.board, fox, geese, False):
+            if self.settled.get(key(f, g, True), (1, 1))[0] == 0:
+                return path
+        return None
+
+    def plan(self, fox: int, geese: int) -> GeesePlan:
+        """The proof tree from here (after `solve` returned True) as the Geese's moves."""
+        moves: dict[int, tuple[int, ...]] = {}
+        waiting = [(fox, geese)]
+        while waiting:
+            fox, geese = waiting.pop()
+            at = key(fox, geese, False)
+            if at in moves:
+                continue
+            path = self.winning_move(fox, geese)
+            if path is None:
+                raise ValueError("no proven move here: solve first")
+            moves[at] = path
+            _, f, g = next(m for m in moves_after(self.board, fox, geese, False)
+                           if m[0] == path)
+            waiting.extend((f2, g2) for _, f2, g2 in moves_after(self.board, f, g, True))
+        return GeesePlan(moves)
