@@ -96,3 +96,25 @@ def test_supervision_figures_that_fail_are_logged_and_tried_again(session, monke
     assert attempts[1] - attempts[0] >= 0.04 and attempts[2] - attempts[1] >= 0.09  # backoff
     assert "(ValueError: the store said no (1)); trying again in 0.05 s" in caplog.text
     assert "(ValueError: the store said no (2)); trying again in 0.1 s" in caplog.text
+
+
+def test_supervision_the_pi_keeps_one_memory_between_its_moves(session, monkeypatch):
+    """The Geese's proven plan lives in the worker's memory: every move of the Pi is asked
+    with the same memory, so a plan found at one move is played at the next."""
+    asked = []
+    real = pi_worker.pi_event
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("memory"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pi_worker, "pi_event", spy)
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="best")   # Geese first
+    worker = PiWorker(session)
+    worker.attach()
+    assert _until(lambda: len(_pi_moves(session)) == 1)
+    fox_step = session.snapshot()["board"]["moves"][0]
+    session.submit({"type": "move", "path": fox_step})
+    assert _until(lambda: len(_pi_moves(session)) == 2)
+    worker.close()
+    assert len(asked) == 2 and asked[0] is asked[1] is worker.memory is not None
