@@ -38,12 +38,18 @@ class OutOfBudget(Exception):
 
 @dataclass(frozen=True)
 class GeesePlan:
-    """A proven win: the Geese's move at each position of the proof tree where they choose."""
+    """A proven win: the Geese's move at each position of the proof tree where they choose,
+    for one board and `geese_to_pen` (another board data's game has other moves and ends)."""
 
     moves: dict[int, tuple[int, ...]]        # key(fox, geese, Geese to move) -> path
+    board: Board
+    to_pen: int
 
     def move_for(self, fox: int, geese: int) -> tuple[int, ...] | None:
         return self.moves.get(key(fox, geese, False))
+
+    def fits(self, board: Board, geese_to_pen: int) -> bool:
+        return board == self.board and geese_to_pen == self.to_pen
 
 
 def key(fox: int, geese: int, fox_to_move: bool) -> int:
@@ -166,4 +172,4 @@ class GeeseProof:
             _, f, g = next(m for m in moves_after(self.board, fox, geese, False)
                            if m[0] == path)
             waiting.extend((f2, g2) for _, f2, g2 in moves_after(self.board, f, g, True))
-        return GeesePlan(moves)
+        return GeesePlan(moves, self.board, self.to_pen)

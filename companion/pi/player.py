@@ -34,7 +34,7 @@ SHUT_IN = 3              # the Fox's room (its point included) at which the Gees
 class PiMemory:
     """What the Pi keeps between its moves at a table: the Geese's proven plan, if any. A plan
     is keyed by positions and proved for each, so it stays right after an undo or in another
-    game; only the newest is kept."""
+    game on the same board data; only the newest is kept."""
 
     geese_plan: GeesePlan | None = None
 
@@ -62,8 +62,9 @@ def proven_geese_move(position, to_pen: int, level: Level, *,
     else a new proof when the Fox is shut in (its room at most `SHUT_IN` points), within the
     level's proof budget. None: no proof (the search decides)."""
     fox, geese = position.fox, position.geese
-    if memory is not None and memory.geese_plan is not None:
-        path = memory.geese_plan.move_for(fox, geese)
+    plan = memory.geese_plan if memory is not None else None
+    if plan is not None and plan.fits(position.board, to_pen):
+        path = plan.move_for(fox, geese)
         if path is not None:
             return path
     if fox_room(fox, ALL_POINTS & ~geese & ~(1 << fox)).bit_count() > SHUT_IN:

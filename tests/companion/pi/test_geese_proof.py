@@ -142,3 +142,19 @@ def test_pi_player_geese_try_no_proof_while_the_fox_roams(monkeypatch):
 @pytest.mark.parametrize("level", ["easy", "good"])
 def test_pi_player_only_best_tries_a_proof(level):
     assert LEVELS[level].proof_nodes == 0 and LEVELS["best"].proof_nodes > 0
+
+
+def test_pi_player_kept_plan_is_not_played_in_a_game_with_other_board_data(monkeypatch):
+    table = shut_in_table()
+    memory = PiMemory()
+    fox_and_geese_move(table.rulebook, table.state, "best", memory=memory)
+    table.state.board["geese_to_pen"] = 10          # the same pieces, other board data
+    proofs = []
+
+    class Counting(GeeseProof):
+        def solve(self, fox, geese):
+            proofs.append(self.to_pen)
+            return super().solve(fox, geese)
+    monkeypatch.setattr(player, "GeeseProof", Counting)
+    fox_and_geese_move(table.rulebook, table.state, "best", memory=memory)
+    assert proofs == [10]                   # proved again for these rules, not read from the plan
