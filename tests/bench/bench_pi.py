@@ -1,6 +1,7 @@
 """The Pi as a Fox and Geese player, and how its strength is measured:
 
-- "best" against "easy" from either side, 100 games a side (10 with --quick);
+- "best" against "easy" from either side, 100 games a side (10 with --quick), the levels
+  playing as the Pi does (the "best" Geese with their proof search and a kept plan);
 - the "best" Geese against a Fox that plays at random, 100 games (the goal is 0 losses, as
   against "easy");
 - "best" against "best" and "best" against the search of November 2026
