@@ -71,3 +71,40 @@ def test_pi_fuzz_the_fallback_without_search_is_legal_too(game, players):
     for table in random_positions(game, players, 150, seed=99):
         event = fallback_event(table.rulebook, table.state, rng=rng)
         assert event is not None and accepted(table, event), event
+
+
+def shut_in_positions(count: int, seed: int):
+    """Random Geese-to-move positions with the Fox shut in (room at most SHUT_IN points),
+    where the "best" Geese try a proof: pieces placed at random, kept when the Geese can move."""
+    from companion.games.fox_and_geese import POINTS, name
+    from companion.pi.fox_search import ALL_POINTS, fox_room
+    from companion.pi.player import SHUT_IN
+
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        table = replay([{"type": "new_game", "game": "fox-and-geese", "players": ["F", "G"]}])
+        fox, *geese = rng.sample(POINTS, rng.randrange(7, 19))
+        mask = sum(1 << p for p in geese)
+        if fox_room(fox, ALL_POINTS & ~mask & ~(1 << fox)).bit_count() > SHUT_IN:
+            continue
+        table.state.data["fox"] = name(fox)
+        table.state.data["geese"] = sorted(name(p) for p in geese)
+        if table.rulebook.legal_paths(table.state):
+            found.append(table)
+    return found
+
+
+def test_pi_fuzz_best_geese_with_a_proof_and_a_kept_plan_move_legally():
+    """Where the proof search decides (the Fox shut in), and with one memory carried from
+    position to position (a plan from one must never be played in another), every move is
+    legal."""
+    from companion.pi.player import PiMemory
+
+    memory, proved = PiMemory(), 0
+    for table in shut_in_positions(30, seed=5):
+        event = pi_event(table.rulebook, table.state, "best", memory=memory)
+        assert event is not None and accepted(table, event), event
+        if memory.geese_plan is not None:
+            proved += 1
+    assert proved > 0                      # the proof path was taken, not only the search
