@@ -30,6 +30,7 @@ from companion.pi.fox_search import FoxSearch, Level
 
 INF = 1 << 40
 EPSILON = 0.25                     # a child's threshold: the second best's number, 25 % over
+UNKNOWN = (1, 1)                   # the numbers of a position not looked at yet
 
 
 class OutOfBudget(Exception):
@@ -68,9 +69,8 @@ class GeeseProof:
         self.clock, self.seconds = clock, seconds
         self.deadline: float | None = None
         self.havens = FoxSearch(board, geese_to_pen, level=Level("proof", 1, 1, 0, 0)).havens
-        self.numbers: dict[int, tuple[int, int]] = {}     # key -> (proof, disproof) in work
-        self.settled: dict[int, tuple[int, int]] = {}     # key -> (0, INF) or (INF, 0)
-        self.children: dict[int, list[int]] = {}
+        self.known: dict[int, tuple[int, int]] = {}   # key -> (proof, disproof); 0: settled
+        self.children: dict[int, list[int]] = {}      # the positions in work
         self.nodes = 0
 
     def _expand(self, at: int):
@@ -87,24 +87,20 @@ class GeeseProof:
             return None, (INF, 0)
         return list(dict.fromkeys(key(f, g, not fox_to_move) for _, f, g in moves)), None
 
-    def _numbers(self, at: int) -> tuple[int, int]:
-        known = self.numbers.get(at) or self.settled.get(at)
-        if known is not None:
-            return known
-        return (1, 1)
-
     def _mid(self, at: int, proof_limit: int, disproof_limit: int) -> None:
         self.nodes += 1
         if self.nodes > self.budget or (self.deadline is not None and not self.nodes & 1023
                                         and self.clock() > self.deadline):
             raise OutOfBudget
-        if at in self.settled:
+        known = self.known
+        numbers = known.get(at)
+        if numbers is not None and not (numbers[0] and numbers[1]):
             return
         children = self.children.get(at)
         if children is None:
             children, result = self._expand(at)
             if result is not None:
-                self.settled[at] = result
+                known[at] = result
                 return
             self.children[at] = children
         geese_to_move = not at & 1         # an OR node for the Geese
@@ -112,7 +108,7 @@ class GeeseProof:
         while True:
             best, first, second, total = 0, INF + 1, INF, 0
             for i, child in enumerate(children):
-                numbers = self._numbers(child)
+                numbers = known.get(child, UNKNOWN)
                 if numbers[mine] < first:
                     best, second, first = i, first, numbers[mine]
                 elif numbers[mine] < second:
@@ -120,16 +116,14 @@ class GeeseProof:
                 total += numbers[1 - mine]
             total = min(total, INF)
             proof, disproof = (first, total) if geese_to_move else (total, first)
+            known[at] = (proof, disproof)
             if proof == 0 or disproof == 0:
-                self.settled[at] = (proof, disproof)
-                self.numbers.pop(at, None)
-                self.children.pop(at, None)
+                del self.children[at]
                 return
-            self.numbers[at] = (proof, disproof)
             if proof >= proof_limit or disproof >= disproof_limit:
                 return
             child = children[best]
-            numbers = self._numbers(child)
+            numbers = known.get(child, UNKNOWN)
             tight = min(INF, int(min(second, INF) * (1 + EPSILON)) + 1)
             if geese_to_move:
                 self._mid(child, min(proof_limit, tight),
@@ -147,12 +141,12 @@ class GeeseProof:
             self._mid(root, INF, INF)
         except OutOfBudget:
             return None
-        return self._numbers(root)[0] == 0
+        return self.known[root][0] == 0
 
     def winning_move(self, fox: int, geese: int) -> tuple[int, ...] | None:
         """A proven winning move of the Geese here (after `solve` returned True)."""
         for path, f, g in moves_after(self.board, fox, geese, False):
-            if self.settled.get(key(f, g, True), (1, 1))[0] == 0:
+            if self.known.get(key(f, g, True), UNKNOWN)[0] == 0:
                 return path
         return None
 
