@@ -5,9 +5,9 @@ The Geese to move win a position if some move leaves the Fox unable to move or l
 every reply of the Fox, to a position they win (F2, F3); they lose when they cannot move or
 are fewer than `geese_to_pen`. Geese never step back, so no position comes twice (the game is a
 finite graph without cycles: F3's draw by repetition cannot happen) and a proof is finite.
-Proof and disproof numbers (Nagai's df-pn, with Pawlewicz's 1+epsilon thresholds and each new
-position's numbers from its count of moves) pick the position to look at next; positions are
-kept by (Fox, geese, side), so transpositions are proved once.
+Proof and disproof numbers (Nagai's df-pn, with Pawlewicz's 1+epsilon thresholds) pick the
+position to look at next; positions are kept by (Fox, geese, side), so transpositions are
+proved once, and jump chains that end in the same position count as one move.
 
 A proof is kept as a `GeesePlan`: the winning move at every position of the proof tree where
 the Geese choose, whatever the Fox replies, so the rest of a proven game costs nothing.
