@@ -89,6 +89,25 @@ def fox_room(fox: int, empty: int) -> int:
     return room
 
 
+def sideways_mask(board: Board) -> int:
+    """The points where a goose may also step sideways, as a mask."""
+    return sum(1 << p for p in board.sideways)
+
+
+def havens(geese: int, sideways: int) -> int:
+    """The points where the Fox can walk to and fro for ever: joined points no goose can ever
+    reach (geese never step back), where it cannot be penned. `sideways`: `sideways_mask`."""
+    cone = frontier = geese
+    while frontier:
+        even = frontier & EVEN
+        frontier = ALL_POINTS & ~cone & (
+            (frontier << 7) | ((even & NOT_G) << 8) | ((even & NOT_A) << 6)
+            | ((frontier & sideways & NOT_G) << 1) | ((frontier & sideways & NOT_A) >> 1))
+        cone |= frontier
+    out = ALL_POINTS & ~cone
+    return out & spread(out)
+
+
 @lru_cache(maxsize=16)
 def reserve_by_row(board: Board) -> tuple[tuple[int, ...], ...]:
     """Per row and per pattern of geese on that row (7 bits), the moves those geese still
@@ -119,7 +138,7 @@ class FoxSearch:
         self._moves: dict[int, list[Move]] = {}
         self._values: dict[int, int] = {}
         self._reserve = reserve_by_row(board)
-        self._sideways = sum(1 << p for p in board.sideways)
+        self._sideways = sideways_mask(board)
 
     # moves ---------------------------------------------------------------------------------
 
@@ -168,18 +187,8 @@ class FoxSearch:
                 + rows[5][geese >> 35 & 127] + rows[6][geese >> 42 & 127])
 
     def havens(self, geese: int) -> int:
-        """The points where the Fox can walk to and fro for ever: joined points no goose can
-        ever reach (geese never step back), where it cannot be penned."""
-        sideways = self._sideways
-        cone = frontier = geese
-        while frontier:
-            even = frontier & EVEN
-            frontier = ALL_POINTS & ~cone & (
-                (frontier << 7) | ((even & NOT_G) << 8) | ((even & NOT_A) << 6)
-                | ((frontier & sideways & NOT_G) << 1) | ((frontier & sideways & NOT_A) >> 1))
-            cone |= frontier
-        out = ALL_POINTS & ~cone
-        return out & spread(out)
+        """The Fox's havens with these geese on this board (`havens`)."""
+        return havens(geese, self._sideways)
 
     # search ----------------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.games.fox_and_geese import Board, moves_after
-from companion.pi.fox_search import FoxSearch, Level
+from companion.pi.fox_search import havens, sideways_mask
 
 INF = 1 << 40
 EPSILON = 0.25                     # a child's threshold: the second best's number, 25 % over
@@ -68,7 +68,7 @@ class GeeseProof:
         self.strict, self.budget = strict, nodes
         self.clock, self.seconds = clock, seconds
         self.deadline: float | None = None
-        self.havens = FoxSearch(board, geese_to_pen, level=Level("proof", 1, 1, 0, 0)).havens
+        self.sideways = sideways_mask(board)
         self.known: dict[int, tuple[int, int]] = {}   # key -> (proof, disproof); 0: settled
         self.children: dict[int, list[int]] = {}      # the positions in work
         self.nodes = 0
@@ -83,7 +83,7 @@ class GeeseProof:
             return None, ((0, INF) if fox_to_move else (INF, 0))
         if fox_to_move and self.strict and moves[0][2] != geese:
             return None, (INF, 0)          # a goose offered
-        if not fox_to_move and self.havens(geese) >> fox & 1:
+        if not fox_to_move and havens(geese, self.sideways) >> fox & 1:
             return None, (INF, 0)
         return list(dict.fromkeys(key(f, g, not fox_to_move) for _, f, g in moves)), None
 
@@ -145,9 +145,14 @@ class GeeseProof:
 
     def winning_move(self, fox: int, geese: int) -> tuple[int, ...] | None:
         """A proven winning move of the Geese here (after `solve` returned True)."""
-        for path, f, g in moves_after(self.board, fox, geese, False):
-            if self.known.get(key(f, g, True), UNKNOWN)[0] == 0:
-                return path
+        won = self._winning(fox, geese)
+        return won[0] if won is not None else None
+
+    def _winning(self, fox: int, geese: int):
+        """The first proven move here as (path, the Fox's point, the geese after), or None."""
+        for move in moves_after(self.board, fox, geese, False):
+            if self.known.get(key(move[1], move[2], True), UNKNOWN)[0] == 0:
+                return move
         return None
 
     def plan(self, fox: int, geese: int) -> GeesePlan:
@@ -159,11 +164,9 @@ class GeeseProof:
             at = key(fox, geese, False)
             if at in moves:
                 continue
-            path = self.winning_move(fox, geese)
-            if path is None:
+            won = self._winning(fox, geese)
+            if won is None:
                 raise ValueError("no proven move here: solve first")
-            moves[at] = path
-            _, f, g = next(m for m in moves_after(self.board, fox, geese, False)
-                           if m[0] == path)
+            moves[at], f, g = won
             waiting.extend((f2, g2) for _, f2, g2 in moves_after(self.board, f, g, True))
         return GeesePlan(moves, self.board, self.to_pen)
