@@ -152,7 +152,7 @@ def strict_proof() -> dict:
     (`geese_proof.py --strict`: an exact answer, not a measurement of the search)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     board, fox, geese, to_pen = start_position()
-    proof = GeeseProof(board, to_pen, strict=True, nodes=2_000_000)
+    proof = GeeseProof(board, to_pen, strict=True, nodes=2_000_000, near_first=False)
     started = time.perf_counter()
     result = proof.solve(fox, geese)
     return {"geese_can_force_a_win": result, "positions": proof.nodes,

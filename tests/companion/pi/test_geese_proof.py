@@ -9,7 +9,7 @@ from companion.events import parse_event
 from companion.games.fox_and_geese import moves_after, parse_point
 from companion.pi import player
 from companion.pi.fox_search import FoxSearch
-from companion.pi.geese_proof import GeeseProof, key
+from companion.pi.geese_proof import GeeseProof, key, near_masks
 from companion.pi.player import LEVELS, PiMemory, fox_and_geese_move, pi_event
 from companion.replay import replay
 
@@ -81,13 +81,58 @@ def test_geese_proof_plan_wins_against_every_reply_of_the_fox():
 def test_geese_proof_stops_at_its_node_budget_and_deadline():
     fox, geese = parse_point(SHUT_IN_FOX), mask(SHUT_IN_GEESE)
     small = GeeseProof(board(), TO_PEN, nodes=50)
-    assert small.solve(fox, geese) is None and small.nodes == 51
+    # the near proof stops after half the budget, the proof over every move after all of it
+    assert small.solve(fox, geese) is None and small.nodes == (50 // 2 + 1) + (50 + 1)
+    alone = GeeseProof(board(), TO_PEN, nodes=50, near_first=False)
+    assert alone.solve(fox, geese) is None and alone.nodes == 51
     start = replay([{"type": "new_game", "game": "fox-and-geese", "players": ["F", "G"]}])
     position = start.rulebook.position(start.state)
     ticks = iter(range(10**6))                 # a second a look at the clock (each 1,024)
     timed = GeeseProof(board(), TO_PEN, nodes=10**9, clock=lambda: next(ticks) * 1.0,
                        seconds=2.5)
+    # the clock read at the start (0 s); the near proof's third of the time ends at the first
+    # look (1 s), the whole proof's 2.5 s at the third (3 s)
     assert timed.solve(position.fox, position.geese) is None and timed.nodes == 3 * 1024
+    ticks = iter(range(10**6))
+    alone = GeeseProof(board(), TO_PEN, nodes=10**9, clock=lambda: next(ticks) * 1.0,
+                       seconds=0.5, near_first=False)
+    assert alone.solve(position.fox, position.geese) is None and alone.nodes == 1024
+
+
+# From the bench's game 79 of the "best" Geese against "easy", Fox shut in at f5 (room 3):
+# lost there while the proof over every move needed 94,439 positions and the budget was 40,000.
+GAME_79_FOX = "f5"
+GAME_79_GEESE = ["d2", "e2", "a3", "b3", "c3", "e3", "f3", "g3", "b4", "c4", "e4", "f4", "a5",
+                 "d5", "e5", "e7"]
+
+
+def test_geese_proof_near_the_fox_first_wins_where_every_move_runs_out():
+    fox, geese = parse_point(GAME_79_FOX), mask(GAME_79_GEESE)
+    assert GeeseProof(board(), TO_PEN, nodes=40_000, near_first=False).solve(fox, geese) \
+        is None
+    proof = GeeseProof(board(), TO_PEN, nodes=40_000)
+    assert proof.solve(fox, geese) is True and proof.nodes <= 40_000 // 2
+    plan = proof.plan(fox, geese)
+    assert wins_against_every_reply(board(), plan, fox, geese) == len(plan.moves)
+
+
+def test_geese_proof_near_first_still_finds_a_win_that_needs_a_far_goose():
+    """The shut-in position's win moves a goose far from the Fox: the near proof finds none
+    (and says so), the search over every move then proves it."""
+    fox, geese = parse_point(SHUT_IN_FOX), mask(SHUT_IN_GEESE)
+    assert GeeseProof(board(), TO_PEN, nodes=100_000).solve_near(fox, geese) is False
+    proof = GeeseProof(board(), TO_PEN, nodes=100_000)
+    assert proof.solve(fox, geese) is True
+    assert wins_against_every_reply(board(), proof.plan(fox, geese), fox, geese) > 1
+
+
+def test_geese_proof_near_masks_reach_two_steps_along_the_lines():
+    """d5 has no diagonal lines of its own (as printed); its neighbours c5, e5, d4 and d6
+    have."""
+    near = near_masks(board())[parse_point("d5")]
+    assert all(near >> parse_point(p) & 1
+               for p in ["d5", "d3", "b5", "f5", "d7", "b4", "c7", "e3"])
+    assert not any(near >> parse_point(p) & 1 for p in ["b3", "f3", "a5", "g5", "d2"])
 
 
 def test_geese_proof_no_pen_without_offering_a_goose_from_the_start():
@@ -95,7 +140,7 @@ def test_geese_proof_no_pen_without_offering_a_goose_from_the_start():
     goose to take (the reason the search must know when to offer one)."""
     table = replay([{"type": "new_game", "game": "fox-and-geese", "players": ["F", "G"]}])
     position = table.rulebook.position(table.state)
-    proof = GeeseProof(position.board, TO_PEN, strict=True, nodes=2_000_000)
+    proof = GeeseProof(position.board, TO_PEN, strict=True, nodes=2_000_000, near_first=False)
     assert proof.solve(position.fox, position.geese) is False
 
 
