@@ -173,28 +173,28 @@ class GeeseProof:
 
     def solve(self, fox: int, geese: int) -> bool | None:
         """True: the Geese to move here force a win; False: they cannot; None: not settled.
-        With `near_first`, `solve_near` has half the node budget and a third of the time;
-        unless it proves a win, the search over every move has the whole budget, to the same
-        deadline."""
-        start = self.clock() if self.clock is not None else None
+        With `near_first`, the proof near the Fox has half the node budget and a third of the
+        time; unless it proves a win, the search over every move has the whole budget, to the
+        same deadline."""
+        start = self._now()
         self.nodes = 0
         if self.near_first:
-            if self.solve_near(fox, geese, self.budget // 2, start, self.seconds / 3):
+            if self._search(fox, geese, near_masks(self.board), self.budget // 2, start,
+                            self.seconds / 3):
                 return True
             self.known.clear()
             self.children.clear()
         return self._search(fox, geese, None, self.budget, start, self.seconds)
 
-    def solve_near(self, fox: int, geese: int, nodes: int | None = None,
-                   start: float | None = None, seconds: float | None = None) -> bool | None:
+    def solve_near(self, fox: int, geese: int) -> bool | None:
         """True: a proof in which the geese more than `NEAR` steps from the Fox only wait, with
         one of their moves; False: none with those moves (another may exist); None: not
         settled. Its numbers stay in the table: call it on a new `GeeseProof`, or use `solve`."""
-        if start is None and self.clock is not None:
-            start = self.clock()
-        return self._search(fox, geese, near_masks(self.board),
-                            self.budget if nodes is None else nodes, start,
-                            self.seconds if seconds is None else seconds)
+        return self._search(fox, geese, near_masks(self.board), self.budget, self._now(),
+                            self.seconds)
+
+    def _now(self) -> float | None:
+        return self.clock() if self.clock is not None else None
 
     def _search(self, fox: int, geese: int, near: tuple[int, ...] | None, nodes: int,
                 start: float | None, seconds: float) -> bool | None:

@@ -100,7 +100,7 @@ def test_geese_proof_stops_at_its_node_budget_and_deadline():
 
 
 # From the bench's game 79 of the "best" Geese against "easy", Fox shut in at f5 (room 3):
-# lost there while the proof over every move needed 94,439 positions and the budget was 40,000.
+# lost there while the proof over every move needed 231,720 positions and the budget was 40,000.
 GAME_79_FOX = "f5"
 GAME_79_GEESE = ["d2", "e2", "a3", "b3", "c3", "e3", "f3", "g3", "b4", "c4", "e4", "f4", "a5",
                  "d5", "e5", "e7"]
