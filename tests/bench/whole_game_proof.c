@@ -27,7 +27,7 @@
 
 typedef uint64_t u64;
 #define MAXM 2048                 /* moves of one position (the Fox's jump chains included) */
-#define INF (1ULL << 62)        /* a settled number: no end of the search reaches it */
+#define INF (1ULL << 62)          /* a settled number: no end of the search reaches it */
 #define SEEN (INF + 7)            /* a proven position already written (in dn) */
 
 typedef struct { u64 key, pn, dn; uint32_t work; } Entry;

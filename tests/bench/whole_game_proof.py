@@ -26,14 +26,14 @@ HERE = Path(__file__).resolve().parent
 
 def header(board, fox: int, geese: int, to_pen: int) -> str:
     """The board's tables as C arrays (grid indexes, -1 for none) and the start."""
-    def table(name: str, rows, width: int, cell=str, empty="-1") -> list[str]:
-        lines = [f"static const int {name}[49][{width}]{'[2]' if cell is not str else ''} = {{"]
-        for row in rows:
-            cells = [cell(x) for x in row] + [empty] * (width - len(row))
-            lines.append("  {" + ",".join(cells) + "},")
-        return lines + ["};"]
-    out = table("STEPS", board.steps, 9) + table("GSTEPS", board.goose_steps, 6)
-    out += table("JUMPS", board.jumps, 9, lambda j: "{%d,%d}" % j, "{-1,-1}")
+    def table(declaration: str, rows, width: int, empty: str) -> list[str]:
+        return [f"static const int {declaration} = {{"] + [
+            "  {" + ",".join(list(row) + [empty] * (width - len(row))) + "}," for row in rows
+        ] + ["};"]
+    out = table("STEPS[49][9]", [[str(p) for p in row] for row in board.steps], 9, "-1")
+    out += table("GSTEPS[49][6]", [[str(p) for p in row] for row in board.goose_steps], 6, "-1")
+    out += table("JUMPS[49][9][2]", [["{%d,%d}" % j for j in row] for row in board.jumps], 9,
+                 "{-1,-1}")
     out += [f"#define START_FOX {fox}", f"#define START_GEESE {geese}ULL",
             f"#define TO_PEN {to_pen}"]
     return "\n".join(out) + "\n"
