@@ -4,6 +4,8 @@
   playing as the Pi does (the "best" Geese with their proof search and a kept plan);
 - the "best" Geese against a Fox that plays at random, 100 games (the goal is 0 losses, as
   against "easy");
+- how much the "best" Geese's record hangs on the search's budget: the games against "easy"
+  again with 2,800 and 3,200 positions a move instead of 3,000 (a kind "best/3200");
 - "best" against "best" and "best" against the search of November 2026
   (`fox_search_before.py`), from varied openings: the first 4 moves at random, each seed once
   with each side;
@@ -17,6 +19,7 @@ Run alone: `python tests/bench/bench_pi.py [--games N]` (or `run.py --only pi`).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 import time
@@ -37,12 +40,20 @@ GOAL_ZERO_S = 0.5
 README_BEFORE_MS = (137, 147)        # the README's "best" move, Fox · Geese, before this search
 MAX_MOVES = 400
 OPENING = 4                          # random moves before the players take over (varied games)
+BUDGETS = (2_800, 3_200)             # the "best" Geese's positions a move, beside the level's own
+
+
+def level_of(kind: str):
+    """The Pi's level named by a kind: "best", or "best/3200" for "best" with another budget
+    of positions a move."""
+    name, _, nodes = kind.partition("/")
+    return dataclasses.replace(LEVELS[name], nodes=int(nodes)) if nodes else LEVELS[name]
 
 
 def chooser(kind: str, rng: random.Random):
-    """A player: "random", "easy", "good", "best" or "before" (the earlier search). The
-    levels play as the Pi does, with a memory for the Geese's proven plan; a move from a
-    proof has no search nodes (None)."""
+    """A player: "random", "easy", "good", "best" (or "best/3200", `level_of`) or "before"
+    (the earlier search). The levels play as the Pi does, with a memory for the Geese's
+    proven plan; a move from a proof has no search nodes (None)."""
     memory = PiMemory()
 
     def choose(position, to_pen):
@@ -52,12 +63,12 @@ def chooser(kind: str, rng: random.Random):
         if kind == "before":
             result = FoxSearchBefore(position.board, to_pen, level=BEST_BEFORE).choose(position)
         else:
-            if not position.fox_to_move and LEVELS[kind].proof_nodes:
-                path = proven_geese_move(position, to_pen, LEVELS[kind], memory=memory)
+            level = level_of(kind)
+            if not position.fox_to_move and level.proof_nodes:
+                path = proven_geese_move(position, to_pen, level, memory=memory)
                 if path is not None:
                     return path, None
-            result = FoxSearch(position.board, to_pen, level=LEVELS[kind], rng=rng)\
-                .choose(position)
+            result = FoxSearch(position.board, to_pen, level=level, rng=rng).choose(position)
         return result.path, result.nodes
     return choose
 
@@ -107,6 +118,8 @@ def run(quick: bool = False, games: int | None = None) -> dict:
             "best_fox_vs_easy": series(pool, "best", "easy", games),
             "best_geese_vs_easy": series(pool, "easy", "best", games),
             "best_geese_vs_random": series(pool, "random", "best", games),
+            **{f"best_geese_vs_easy_at_{n}": series(pool, "easy", f"best/{n}", games)
+               for n in BUDGETS},
             "best_vs_best": series(pool, "best", "best", varied, OPENING),
             "best_fox_vs_before": series(pool, "best", "before", varied, OPENING),
             "before_fox_vs_best": series(pool, "before", "best", varied, OPENING),
