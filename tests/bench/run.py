@@ -160,11 +160,11 @@ def rows(results: dict) -> list[tuple]:
                  goals["best_geese_score_half_against_before"])):
             out.append((f"{label} (of {m[key]['games']})", m[key][who], "", goal, met, "",
                         ("pi", "matches", key, who)))
-        budgets = sorted((k for k in m if k.startswith("best_geese_vs_easy_at_")),
-                         key=lambda k: int(k.rsplit("_", 1)[1]))
+        at = "best_geese_vs_easy_at_"
+        budgets = sorted((k for k in m if k.startswith(at)), key=lambda k: int(k[len(at):]))
         if budgets:
             out.append(("Pi best as the Geese: games lost to easy with "
-                        + " · ".join(k.rsplit("_", 1)[1] for k in budgets)
+                        + " · ".join(k[len(at):] for k in budgets)
                         + f" positions a move (the level has {pi['levels']['best']['nodes']})",
                         " · ".join(str(m[k]["fox_won"]) for k in budgets),
                         f"of {m[budgets[0]]['games']} each", "", None, "",
