@@ -109,11 +109,10 @@ class PiWorker:
             self.last_error = str(err)
             self.failures = 0
         except Exception as err:  # noqa: BLE001 - never silent, never the end of the game
-            self.failures += 1
-            self.last_error = f"{type(err).__name__}: {err}"
-            delay = pause_after(self.failures, RETRY_SECONDS)
-            log.exception("the Pi could not move (%s); trying again in %g s",
-                          self.last_error, delay)
+            error, failures = f"{type(err).__name__}: {err}", self.failures + 1
+            delay = pause_after(failures, RETRY_SECONDS)
+            log.exception("the Pi could not move (%s); trying again in %g s", error, delay)
+            self.last_error, self.failures = error, failures     # said before it shows
             self._retry = threading.Timer(delay, self.request)
             self._retry.daemon = True
             self._retry.start()
