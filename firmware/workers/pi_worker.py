@@ -50,6 +50,7 @@ class PiWorker:
         self._seen: tuple[Any, int] = (None, 0)        # (game id, log length) last noticed
         self.seen_version = 0                           # the newest state it was told of
         self._again = False                  # asked again while thinking: look once more
+        self._busy = False                   # a thread is playing (set and cleared under the lock)
         self._unsubscribe: Callable[[], None] | None = None
         self.last_error = ""
         self.failures = 0                    # failed turns in a row (the retry's backoff)
@@ -68,7 +69,7 @@ class PiWorker:
 
     @property
     def thinking(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return self._busy
 
     def _noticed(self, snap: dict[str, Any]) -> None:
         """Any thread (the session's lock is held): start thinking if the Pi is to move, unless
@@ -90,12 +91,30 @@ class PiWorker:
 
     def _start(self, snap: dict[str, Any]) -> None:
         with self._lock:
-            if self.thinking:
+            if self._busy:
                 self._again = True
                 return
-            self._thread = threading.Thread(target=self._play, args=(snap,), name="pi",
+            self._busy = True
+            self._thread = threading.Thread(target=self._run, args=(snap,), name="pi",
                                             daemon=True)
             self._thread.start()
+
+    def _run(self, snap: dict[str, Any]) -> None:
+        """The Pi's thread: play, then again from the newest state for as long as changes came
+        meanwhile. Whether one came and going idle are decided under one lock, so none is lost."""
+        while True:
+            try:
+                self._play(snap)
+            except BaseException:            # not a failed turn (those are caught): the end
+                with self._lock:
+                    self._busy = self._again = False
+                raise
+            with self._lock:
+                if not self._again:
+                    self._busy = False
+                    return
+                self._again = False
+            snap = self.session.snapshot()
 
     def _play(self, snap: dict[str, Any]) -> None:
         level = pi_level(snap)
@@ -116,11 +135,6 @@ class PiWorker:
             self._retry = threading.Timer(delay, self.request)
             self._retry.daemon = True
             self._retry.start()
-        finally:
-            with self._lock:
-                again, self._again = self._again, False
-            if again:
-                self._follow_up()
 
     def _move(self, snap: dict[str, Any], state, level: str) -> None:
         """The search's move, or a legal one without it when the search fails (logged)."""
@@ -134,15 +148,6 @@ class PiWorker:
             event = fallback_event(rulebook, state, rng=self.rng)
         if event is not None:
             self.session.submit_at(snap["state_version"], event, by=BY)
-
-    def _follow_up(self) -> None:
-        """A change came while thinking: play again from the newest state if it is the Pi's."""
-        snap = self.session.snapshot()
-        if pi_level(snap) is not None:
-            with self._lock:
-                self._thread = threading.Thread(target=self._play, args=(snap,), name="pi",
-                                                daemon=True)
-                self._thread.start()
 
 
 Setup = tuple[str, list[int], str | None]      # (words on the screen, the Pi's seats, level)
