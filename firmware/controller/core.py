@@ -1,24 +1,6 @@
-"""The screen state machine: input events in, session calls out, a frame to draw.
-
-    start ──press──> games ──press──> join ──press──> (dice) ──press──> play <────────┐
-      ^                ^                    free play chooses its randomizer   │ flick  │ press
-      │ menu: phone    │ over: press                                           v        │ / pages
-    menu <──hold/Menu── play, result, over, ...                 spin ──done/press──> result
-      │ press: undo, scores, new game, PIN, end game
-      v
-    scores, pin, declare ──press──> confirm ──yes──> the action; no: back
-
-`TRANSITIONS` maps (screen, input kind) to a handler; "resumed" and "result" fall back to
-"play" for kinds they do not name. Refusals from the session flash on screen, never crash.
-Every accepted input is answered at once: a spin animates; a seat press, a choice, the end of
-a turn or a declaration shows what the log recorded (the result screen, paged: the knob turns
-the pages and they advance by themselves), with a beep where a buzzer is fitted.
-Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
-on the main loop's thread.
-Three mixins hold the rest: `BoxDrawing` (box_drawing.py) draws each screen, `MenuScreens`
-(menu_screens.py) the menu, confirm, declare and scores, `PhoneScreens` (phone_screens.py)
-pairing phones.
-"""
+"""The box's controller: its state, the table of (screen, input) to handler, changes made
+elsewhere applied on the main loop, the timers of notices and screens, and the armed seat
+buttons (see the package's docstring for the screens and the mixins)."""
 
 from __future__ import annotations
 
@@ -27,34 +9,30 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of, free_button
+from companion.buttons import DEFAULT_COLOURS, ButtonColour
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
 from firmware import card
-from firmware.box_drawing import BoxDrawing
 from firmware.config import WiFi
-from firmware.menu_screens import MenuScreens
+from firmware.controller.drawing import BoxDrawing
+from firmware.controller.menu import MenuScreens
+from firmware.controller.new_game import NewGameScreens
+from firmware.controller.pairing import PAIR_SCREENS, PAIR_TRANSITIONS, PhoneScreens
+from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
 from firmware.oled import board_screen, screens
-from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation, spin_seconds
+from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation
 from firmware.oled.screens import FLASH_SECONDS
-from firmware.oled.views import (RANDOMIZERS, choice_meaning, choices, chooses_randomizer,
-                                 player_name, refusal_text, restates, roll_text, split_prompt,
-                                 takes)
-from firmware.phone_screens import PAIR_SCREENS, PAIR_TRANSITIONS, PhoneScreens
+from firmware.oled.views import choice_meaning, choices, player_name, refusal_text, takes
 from firmware.pins.inputs import InputEvent
-from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level, pi_setups
+from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level
 
-REFUSED_SECONDS = 3.0        # a notice that is longer (per page of it)
 # A refusal stays up as long as it takes to read from across the table: this long to find it,
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
 READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
-RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
-PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 RESUMED_SECONDS = 5.0
 IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
         *PAIR_SCREENS)                                 # screens needing no game
-PAGED = ("result", "play")
 
 TRANSITIONS: dict[tuple[str, str], str] = {
     ("start", "press"): "leave_start", ("start", "turn"): "leave_start",
@@ -108,7 +86,7 @@ def reading_seconds(words: str) -> float:
     return READ_START_SECONDS + READ_WORD_SECONDS * longest
 
 
-class Controller(MenuScreens, BoxDrawing, PhoneScreens):
+class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScreens):
     """Owns what the OLED shows and which seat buttons are armed."""
 
     def __init__(self, session, *, controls=None, seats: int = 6, url: str = "",
@@ -309,145 +287,6 @@ class Controller(MenuScreens, BoxDrawing, PhoneScreens):
     def on_to_games(self, event: InputEvent) -> None:
         self.screen = "games"
 
-    def on_move_game(self, event: InputEvent) -> None:
-        self.game_index = (self.game_index + event.detents) % len(self.games)
-
-    def on_pick_game(self, event: InputEvent) -> None:
-        self.joined = [False] * self.seats
-        self.names, self.roster_index = {}, 0
-        self.screen = "join"
-
-    def on_join_seat(self, event: InputEvent) -> None:
-        if event.seat is not None and 0 <= event.seat < self.seats:
-            self.joined[event.seat] = not self.joined[event.seat]
-            name = self._roster_name()
-            self.names.pop(event.seat, None)
-            if self.joined[event.seat] and name and name not in self.names.values():
-                self.names[event.seat] = name          # the name picked by the knob
-
-    def _roster_name(self) -> str:
-        """The roster name the knob shows on the join screen ("" for the seat's own name)."""
-        names = [""] + self.session.store.roster()
-        return names[self.roster_index % len(names)]
-
-    def on_move_roster(self, event: InputEvent) -> None:
-        self.roster_index = (self.roster_index + event.detents) % (
-            1 + len(self.session.store.roster()))
-
-    def on_start_game(self, event: InputEvent) -> None:
-        rulebook = self.games[self.game_index]
-        humans = sum(self.joined)
-        if rulebook.pi_seats and self.screen != "pi_setup":      # who the Pi plays, how well
-            self.setups, self.setup_index = pi_setups(rulebook, humans), 0
-            if len(self.setups) > 1:
-                self.screen = "pi_setup"
-                return
-        if self.screen == "pi_setup":
-            _, pi, level = self.setups[self.setup_index]
-            self._start(rulebook, None, pi, level)
-            return
-        if chooses_randomizer(rulebook) and rulebook.min_players <= humans <= rulebook.max_players:
-            self.dice_index, self.screen = 0, "dice"     # free play: which dice, then start
-            return
-        self._start(rulebook, None)
-
-    def _start(self, rulebook: Rulebook, options: dict[str, Any] | None,
-               pi: list[int] = (), level: str | None = None) -> None:
-        buttons = [b + 1 for b, on in enumerate(self.joined) if on]       # X12
-        names = [self.names.get(b - 1) or colour_of(self.colours, b).name   # roster or colour
-                 for b in buttons]
-        for seat in pi:          # the Pi's seat: a button no player holds, never armed
-            buttons.insert(seat, free_button(buttons))
-            names.insert(seat, "Pi")
-        if self._call(lambda: self.session.new_game(rulebook.id, names, options, by="knob",
-                                                    buttons=buttons, pi=list(pi),
-                                                    pi_level=level)):
-            self.move_index, self.screen = 0, self.home()   # the turn screen is the answer
-            self._beep("click")
-
-    def on_move_dice(self, event: InputEvent) -> None:
-        self.dice_index = (self.dice_index + event.detents) % len(RANDOMIZERS)
-
-    def on_start_with_dice(self, event: InputEvent) -> None:
-        _, randomizer = RANDOMIZERS[self.dice_index]
-        self._start(self.games[self.game_index], {"randomizer": randomizer})
-
-    def on_back_to_join(self, event: InputEvent) -> None:
-        self.screen = "join"
-
-    def on_move_pi_setup(self, event: InputEvent) -> None:
-        self.setup_index = (self.setup_index + event.detents) % len(self.setups)
-
-    def on_spin(self, event: InputEvent) -> None:
-        before = self.snap
-        rulebook = self._rulebook()
-        if before.get("awaiting") == "next" and takes(rulebook, "on_next"):
-            # X8: in an assisted game the next player's flick ends the turn, then spins
-            if not self._call(lambda: self.session.submit({"type": "next"}, by="knob")):
-                return
-            if self.snap.get("awaiting") != "roll":
-                self.screen = self.home()
-                return
-            before = self.snap
-        if self._call(lambda: self.session.roll(by="knob", spin=spin_seconds(event.strength))):
-            self._animate(before, self.snap, strength=event.strength)
-            if self.snap.get("phase") == "over":
-                self._beep("win")
-
-    def _animate(self, before: dict[str, Any], after: dict[str, Any], strength: float) -> None:
-        roll = after.get("last_roll") or {}
-        seat = roll.get("seat", before.get("turn"))
-        name = player_name(after, seat)
-        randomizer = before.get("randomizer") or after.get("randomizer")
-        self.animation = Animation(randomizer, roll.get("values") or [], strength=strength,
-                                   name=name, clock=self.clock)
-        words = list(after.get("log") or [])[len(before.get("log") or []):]
-        values = roll_text(after, randomizer)
-        if words and restates(words[0], name, values):
-            words = words[1:]                     # heading and big values say it already
-        _, instruction = split_prompt(after.get("prompt") or "")
-        if after.get("turn") == seat and after.get("awaiting") not in ("roll", None) \
-                and instruction:
-            words = [instruction] + words         # what this spin allows (assisted games)
-        verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
-        self.outcome = (f"{name} {verb}", values, words)
-        self.flash_text = ""                       # the spin answers the flick
-        self.screen = "spin"
-
-    def on_skip(self, event: InputEvent) -> None:
-        self._finish_spin()
-
-    def _finish_spin(self) -> None:
-        if self.animation is not None:
-            self.animation.skip()
-        self.animation = None
-        self._show_result()
-
-    def _show_result(self) -> None:
-        self.flash_text = ""                       # the new answer replaces an old notice
-        self.screen = "result"
-        self.screen_until = self.clock() + RESULT_SECONDS
-        self._turn_to(0)
-
-    def _turn_to(self, page: int) -> None:
-        self.page, self.page_at, self.dirty = page, self.clock(), True
-
-    def on_turn_page(self, event: InputEvent) -> None:
-        """The knob reads a long outcome or instruction page by page (and holds it there);
-        on a one-page result it does what it does on the turn screen (Domino Rex's pick)."""
-        if self.page_count > 1:
-            self._turn_to(max(0, min(self.page_count - 1, self.page + event.detents)))
-        elif self.screen == "result":
-            self.on_knob_turn(event)
-
-    def on_result_press(self, event: InputEvent) -> None:
-        """One press does what the result says: in an assisted game that is "press the knob
-        to end the turn" (X8), so it ends the turn; otherwise it closes the result."""
-        if self.snap.get("awaiting") == "next" and takes(self._rulebook(), "on_next"):
-            self.on_knob_press(event)
-        else:
-            self.screen = self.home()
-
     def on_press_seat(self, event: InputEvent) -> None:
         seat = self._game_seat(event.seat)
         if seat is None:
@@ -557,21 +396,6 @@ class Controller(MenuScreens, BoxDrawing, PhoneScreens):
 
     def _flash_page(self) -> int:
         return int((self.clock() - self.flash_at) // self.flash_seconds) if self.flash_text else 0
-
-    def _turn_pages(self, now: float) -> None:
-        """Long outcomes and instructions advance a page every PAGE_SECONDS (the turn
-        screen's pages go round; the result's stop at the last)."""
-        key = (self.screen, self.outcome if self.screen == "result" else
-               self.snap.get("prompt"), self.snap.get("state_version"))   # not the chances
-        if key != self._page_key:
-            self._page_key = key
-            if self.screen != "result":
-                self._turn_to(0)
-        if self.screen in PAGED and self.page_count > 1 and now >= self.page_at + PAGE_SECONDS:
-            if self.screen == "play":
-                self._turn_to((self.page + 1) % self.page_count)
-            elif self.page < self.page_count - 1:
-                self._turn_to(self.page + 1)
 
     def update(self) -> bool:
         """Apply changes from elsewhere and timers; True if a new frame should be drawn."""

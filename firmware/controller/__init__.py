@@ -1,0 +1,30 @@
+"""The screen state machine: input events in, session calls out, a frame to draw.
+
+    start ──press──> games ──press──> join ──press──> (dice) ──press──> play <────────┐
+      ^                ^                    free play chooses its randomizer   │ flick  │ press
+      │ menu: phone    │ over: press                                           v        │ / pages
+    menu <──hold/Menu── play, result, over, ...                 spin ──done/press──> result
+      │ press: undo, scores, new game, PIN, end game
+      v
+    scores, pin, declare ──press──> confirm ──yes──> the action; no: back
+
+`TRANSITIONS` maps (screen, input kind) to a handler; "resumed" and "result" fall back to
+"play" for kinds they do not name. Refusals from the session flash on screen, never crash.
+Every accepted input is answered at once: a spin animates; a seat press, a choice, the end of
+a turn or a declaration shows what the log recorded (the result screen, paged: the knob turns
+the pages and they advance by themselves), with a beep where a buzzer is fitted.
+Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
+on the main loop's thread.
+`Controller` (core.py) owns the state, the input table, changes from elsewhere and the timers;
+its mixins hold the rest: `NewGameScreens` (new_game.py) starting a game, `SpinScreens`
+(spin.py) the spin, its result and paging, `MenuScreens` (menu.py) the menu, confirm, declare
+and scores, `PhoneScreens` (pairing.py) pairing phones, and `BoxDrawing` (drawing.py) draws
+each screen.
+"""
+
+from firmware.controller.core import (READ_START_SECONDS, READ_WORD_SECONDS, RESUMED_SECONDS,
+                                      TRANSITIONS, Controller, reading_seconds)
+from firmware.controller.spin import PAGE_SECONDS, RESULT_SECONDS
+
+__all__ = ["Controller", "TRANSITIONS", "reading_seconds", "READ_START_SECONDS",
+           "READ_WORD_SECONDS", "RESULT_SECONDS", "PAGE_SECONDS", "RESUMED_SECONDS"]

@@ -1,0 +1,99 @@
+"""Starting a game at the box (a mixin of Controller): the games list, the join screen (seat
+buttons, roster names by the knob), free play's randomizer and who the Pi plays, then the new
+game itself. Controller provides snap, session, screen, home(), _call and _beep."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.buttons import ButtonColour, colour_of, free_button
+from companion.rulebook import Rulebook
+from firmware.oled.views import RANDOMIZERS, chooses_randomizer
+from firmware.pins.inputs import InputEvent
+from firmware.workers.pi_worker import pi_setups
+
+
+class NewGameScreens:
+    """The games, join, dice and Pi setup screens and their inputs."""
+
+    games: list[Rulebook]                  # all set by Controller.__init__
+    game_index: int
+    seats: int
+    joined: list[bool]
+    names: dict[int, str]
+    roster_index: int
+    colours: list[ButtonColour]
+    dice_index: int
+    setups: list
+    setup_index: int
+    move_index: int
+
+    def on_move_game(self, event: InputEvent) -> None:
+        self.game_index = (self.game_index + event.detents) % len(self.games)
+
+    def on_pick_game(self, event: InputEvent) -> None:
+        self.joined = [False] * self.seats
+        self.names, self.roster_index = {}, 0
+        self.screen = "join"
+
+    def on_join_seat(self, event: InputEvent) -> None:
+        if event.seat is not None and 0 <= event.seat < self.seats:
+            self.joined[event.seat] = not self.joined[event.seat]
+            name = self._roster_name()
+            self.names.pop(event.seat, None)
+            if self.joined[event.seat] and name and name not in self.names.values():
+                self.names[event.seat] = name          # the name picked by the knob
+
+    def _roster_name(self) -> str:
+        """The roster name the knob shows on the join screen ("" for the seat's own name)."""
+        names = [""] + self.session.store.roster()
+        return names[self.roster_index % len(names)]
+
+    def on_move_roster(self, event: InputEvent) -> None:
+        self.roster_index = (self.roster_index + event.detents) % (
+            1 + len(self.session.store.roster()))
+
+    def on_start_game(self, event: InputEvent) -> None:
+        rulebook = self.games[self.game_index]
+        humans = sum(self.joined)
+        if rulebook.pi_seats and self.screen != "pi_setup":      # who the Pi plays, how well
+            self.setups, self.setup_index = pi_setups(rulebook, humans), 0
+            if len(self.setups) > 1:
+                self.screen = "pi_setup"
+                return
+        if self.screen == "pi_setup":
+            _, pi, level = self.setups[self.setup_index]
+            self._start(rulebook, None, pi, level)
+            return
+        if chooses_randomizer(rulebook) and rulebook.min_players <= humans <= rulebook.max_players:
+            self.dice_index, self.screen = 0, "dice"     # free play: which dice, then start
+            return
+        self._start(rulebook, None)
+
+    def _start(self, rulebook: Rulebook, options: dict[str, Any] | None,
+               pi: list[int] = (), level: str | None = None) -> None:
+        buttons = [b + 1 for b, on in enumerate(self.joined) if on]       # X12
+        names = [self.names.get(b - 1) or colour_of(self.colours, b).name   # roster or colour
+                 for b in buttons]
+        for seat in pi:          # the Pi's seat: a button no player holds, never armed
+            buttons.insert(seat, free_button(buttons))
+            names.insert(seat, "Pi")
+        if self._call(lambda: self.session.new_game(rulebook.id, names, options, by="knob",
+                                                    buttons=buttons, pi=list(pi),
+                                                    pi_level=level)):
+            self.move_index, self.screen = 0, self.home()   # the turn screen is the answer
+            self._beep("click")
+
+    def on_move_dice(self, event: InputEvent) -> None:
+        self.dice_index = (self.dice_index + event.detents) % len(RANDOMIZERS)
+
+    def on_start_with_dice(self, event: InputEvent) -> None:
+        _, randomizer = RANDOMIZERS[self.dice_index]
+        self._start(self.games[self.game_index], {"randomizer": randomizer})
+
+    def on_back_to_join(self, event: InputEvent) -> None:
+        self.screen = "join"
+
+    def on_move_pi_setup(self, event: InputEvent) -> None:
+        self.setup_index = (self.setup_index + event.detents) % len(self.setups)
+

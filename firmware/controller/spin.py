@@ -1,0 +1,114 @@
+"""The spin and what it says (a mixin of Controller): a flick spins the dial, the result
+screen shows the log's new lines under who made them, and long outcomes and instructions
+turn page by page (by the knob, or by themselves). Controller provides snap, session, clock,
+screen, outcome, home(), _call, _beep and the turn screen's knob handlers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware.oled.animation import Animation, spin_seconds
+from firmware.oled.views import player_name, restates, roll_text, split_prompt, takes
+from firmware.pins.inputs import InputEvent
+
+RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
+PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
+PAGED = ("result", "play")   # screens whose pages turn by themselves
+
+
+class SpinScreens:
+    """The spin and result screens, and the pages of any long text."""
+
+    animation: Animation | None            # all set by Controller.__init__
+    outcome: tuple[str, str, list[str]]
+    page: int
+    page_count: int
+    page_at: float
+    screen_until: float
+    _page_key: tuple
+
+    def on_spin(self, event: InputEvent) -> None:
+        before = self.snap
+        rulebook = self._rulebook()
+        if before.get("awaiting") == "next" and takes(rulebook, "on_next"):
+            # X8: in an assisted game the next player's flick ends the turn, then spins
+            if not self._call(lambda: self.session.submit({"type": "next"}, by="knob")):
+                return
+            if self.snap.get("awaiting") != "roll":
+                self.screen = self.home()
+                return
+            before = self.snap
+        if self._call(lambda: self.session.roll(by="knob", spin=spin_seconds(event.strength))):
+            self._animate(before, self.snap, strength=event.strength)
+            if self.snap.get("phase") == "over":
+                self._beep("win")
+
+    def _animate(self, before: dict[str, Any], after: dict[str, Any], strength: float) -> None:
+        roll = after.get("last_roll") or {}
+        seat = roll.get("seat", before.get("turn"))
+        name = player_name(after, seat)
+        randomizer = before.get("randomizer") or after.get("randomizer")
+        self.animation = Animation(randomizer, roll.get("values") or [], strength=strength,
+                                   name=name, clock=self.clock)
+        words = list(after.get("log") or [])[len(before.get("log") or []):]
+        values = roll_text(after, randomizer)
+        if words and restates(words[0], name, values):
+            words = words[1:]                     # heading and big values say it already
+        _, instruction = split_prompt(after.get("prompt") or "")
+        if after.get("turn") == seat and after.get("awaiting") not in ("roll", None) \
+                and instruction:
+            words = [instruction] + words         # what this spin allows (assisted games)
+        verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
+        self.outcome = (f"{name} {verb}", values, words)
+        self.flash_text = ""                       # the spin answers the flick
+        self.screen = "spin"
+
+    def on_skip(self, event: InputEvent) -> None:
+        self._finish_spin()
+
+    def _finish_spin(self) -> None:
+        if self.animation is not None:
+            self.animation.skip()
+        self.animation = None
+        self._show_result()
+
+    def _show_result(self) -> None:
+        self.flash_text = ""                       # the new answer replaces an old notice
+        self.screen = "result"
+        self.screen_until = self.clock() + RESULT_SECONDS
+        self._turn_to(0)
+
+    def _turn_to(self, page: int) -> None:
+        self.page, self.page_at, self.dirty = page, self.clock(), True
+
+    def on_turn_page(self, event: InputEvent) -> None:
+        """The knob reads a long outcome or instruction page by page (and holds it there);
+        on a one-page result it does what it does on the turn screen (Domino Rex's pick)."""
+        if self.page_count > 1:
+            self._turn_to(max(0, min(self.page_count - 1, self.page + event.detents)))
+        elif self.screen == "result":
+            self.on_knob_turn(event)
+
+    def on_result_press(self, event: InputEvent) -> None:
+        """One press does what the result says: in an assisted game that is "press the knob
+        to end the turn" (X8), so it ends the turn; otherwise it closes the result."""
+        if self.snap.get("awaiting") == "next" and takes(self._rulebook(), "on_next"):
+            self.on_knob_press(event)
+        else:
+            self.screen = self.home()
+
+    def _turn_pages(self, now: float) -> None:
+        """Long outcomes and instructions advance a page every PAGE_SECONDS (the turn
+        screen's pages go round; the result's stop at the last)."""
+        key = (self.screen, self.outcome if self.screen == "result" else
+               self.snap.get("prompt"), self.snap.get("state_version"))   # not the chances
+        if key != self._page_key:
+            self._page_key = key
+            if self.screen != "result":
+                self._turn_to(0)
+        if self.screen in PAGED and self.page_count > 1 and now >= self.page_at + PAGE_SECONDS:
+            if self.screen == "play":
+                self._turn_to((self.page + 1) % self.page_count)
+            elif self.page < self.page_count - 1:
+                self._turn_to(self.page + 1)
+
