@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ POLL_BUSY = 0.01        # s between control polls while a knob gesture is under 
 POLL_IDLE = 0.1         # s between polls while the table is in use (a hold seen <= 0.1 s late)
 POLL_DORMANT = 0.25     # s between polls after ACTIVE_SECONDS without input: each wake-up
 ACTIVE_SECONDS = 120.0  # costs far more than the poll itself, so an unattended table rests
-WAKE = object()         # queue item: "look again" (a session change from the web, a signal)
+WAKE = object()         # queue item: "look again" (a session change from the web)
 NOTICE_SECONDS = 12.0   # a start-up notice (a store moved aside) stays on the OLED this long
 PI_MODEL = Path("/proc/device-tree/model")
 FAULT_PAUSE = 0.5       # s before drawing again after a frame failed (no busy retry loop)
@@ -117,6 +118,7 @@ class Table:
     panel: Any = None
     web: Any = None
     stop: threading.Event = field(default_factory=threading.Event)
+    signalled: bool = False              # SIGTERM or SIGINT came: the loop ends at its next turn
     frames: int = 0
     notifier: Notifier = field(default_factory=lambda: Notifier({}))   # systemd, when under it
     notices: list[str] = field(default_factory=list)   # what start-up had to mend
@@ -312,7 +314,7 @@ def loop(table: Table) -> None:
     the top of every turn, so systemd never restarts the table into the same fault."""
     next_frame = 0.0
     active_until = time.monotonic() + ACTIVE_SECONDS
-    while not table.stop.is_set():
+    while not table.stop.is_set() and not table.signalled:
         table.notifier.heartbeat()          # systemd's watchdog: this loop is still turning
         try:
             next_frame, active_until = _turn(table, next_frame, active_until)
@@ -370,6 +372,16 @@ def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, 
     return next_frame, active_until
 
 
+def stop_on_signal(table: Table) -> Callable[[int, Any], None]:
+    """The SIGTERM and SIGINT handler: it only raises `table.signalled`, which the main loop
+    reads at its next turn (within POLL_DORMANT). A handler runs between two bytecodes of the
+    main thread, which may hold the input queue's or an Event's lock just then: taking either
+    from the handler would deadlock the table on its way out."""
+    def stop(signum: int, frame: Any) -> None:
+        table.signalled = True
+    return stop
+
+
 def run(*, sim: bool | None = None, host: str | None = None, port: int | None = None,
         data_dir: str | None = None, config_path: str | None = None,
         pin: str | None = None, open_panel: bool = False) -> int:
@@ -392,10 +404,7 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
         print(f"parlour: {err}", file=sys.stderr)
         return 2
 
-    def stop(signum, frame) -> None:
-        table.stop.set()
-        table.inputs.put(WAKE)
-
+    stop = stop_on_signal(table)
     previous = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGINT)}
     table.notifier = Notifier()              # systemd (Type=notify, WatchdogSec), if under it
     try:
@@ -415,10 +424,10 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
             else ""))
         loop(table)
     finally:
+        table.notifier.stopping(status="stopping")
+        table.close()                     # a second signal (make's, say) cannot cut it short
+        table.notifier.close()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        table.notifier.stopping(status="stopping")
-        table.close()
-        table.notifier.close()
     print("parlour: stopped", flush=True)
     return 0
