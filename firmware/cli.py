@@ -25,6 +25,18 @@ class _Usage(Exception):
     pass
 
 
+def port_number(text: str) -> int:
+    """A TCP port given on the command line: 1-65535, as the config file's `port` (an out of
+    range number would otherwise be wrapped by the socket layer into another port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number 1-65535, got {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 1-65535, got {port}")
+    return port
+
+
 def _read_lines(path: str) -> list[str]:
     """The log's lines; a line that is not UTF-8 is refused by its number (DESIGN: a file's
     errors name the line)."""
@@ -207,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the companion (simulated hardware where no Pi is found)")
     run.add_argument("--sim", action="store_true", help="simulated pins and display")
     run.add_argument("--host", help="web address to listen on (default from config: 0.0.0.0)")
-    run.add_argument("--port", type=int, help="web port (default from config: 8080)")
+    run.add_argument("--port", type=port_number, help="web port (default from config: 8080)")
     run.add_argument("--data-dir", help="where the game store lives")
     run.add_argument("--config", help="a TOML config file")
     run.add_argument("--pin", help="the table PIN for control from a phone")
@@ -238,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     card = sub.add_parser("card", help="write the printable join card (Wi-Fi and address codes)")
     card.add_argument("--config", help="a TOML config file (for [wifi] and the port)")
     card.add_argument("--url", help="the address to print (default: this machine's, as on the OLED)")
-    card.add_argument("--port", type=int, help="the port the table runs on (default from config: "
+    card.add_argument("--port", type=port_number, help="the port the table runs on (default from config: "
                                                "8080), as `parlour run --port` was given")
     card.add_argument("--out", default="parlour-card.html", help="the HTML file (- for stdout)")
     card.add_argument("--hotspot", action="store_true",
@@ -251,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     club.add_argument("--config", help="a TOML config file with a [club] section (the broker)")
     club.add_argument("--data-dir", help="where the club's store (club.db) lives")
     club.add_argument("--host", help="web address to listen on (default from config: 0.0.0.0)")
-    club.add_argument("--port", type=int, help="web port (default from config: 8080)")
+    club.add_argument("--port", type=port_number, help="web port (default from config: 8080)")
     club.set_defaults(func=cmd_club)
     return parser
 

@@ -29,6 +29,8 @@ from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
+from companion.errors import ParlourError
+
 log = logging.getLogger("parlour.web")
 
 
@@ -131,8 +133,11 @@ class TableServer(TcpWSGIServer):
 def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
                  known: Callable[[str], bool] | None = None):
     """waitress.create_server's work, with TableServer on every listening address."""
-    adj = Adjustments(host=host, port=port, threads=threads, ident="parlour",
-                      **limits.adjustments())
+    try:
+        adj = Adjustments(host=host, port=port, threads=threads, ident="parlour",
+                          **limits.adjustments())
+    except ValueError as err:          # a host name that does not resolve, a port out of range
+        raise ParlourError(f"cannot listen on {host}:{port} ({err})") from None
     # set on the listening socket, so every accepted one has it (Linux inherits it)
     adj.socket_options = [(socket.SOL_TCP, socket.TCP_NODELAY, 1),            # waitress's own
                           (socket.SOL_SOCKET, socket.SO_SNDBUF, limits.send_buffer)]

@@ -123,3 +123,13 @@ def test_cli_log_that_is_not_utf8_is_refused_by_its_line_number(capsys, tmp_path
     err = capsys.readouterr().err.strip()
     assert err.endswith("line 3: not UTF-8 text (byte 25 of the line)"), err
     assert "\n" not in err
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "eighty"])
+def test_cli_a_port_out_of_range_is_one_line_and_status_2(port, capsys, tmp_path):
+    """99999 would be wrapped by the socket layer into port 34463, -1 raised a traceback.
+    (A missing config file keeps a port that got through from starting a table.)"""
+    assert main(["run", "--sim", "--port", port, "--data-dir", str(tmp_path),
+                 "--config", str(tmp_path / "missing.toml")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "port number 1-65535" in err, err

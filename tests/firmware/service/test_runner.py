@@ -125,3 +125,29 @@ def test_runner_own_names_and_open_panel_reach_the_web_app(tmp_path, mock_factor
         assert context.hub.max_streams == 1          # 4 threads: at most one live page
     finally:
         table.close()
+
+
+def test_runner_a_host_or_port_waitress_refuses_is_one_line_and_status_2(tmp_path, capsys):
+    status = runner.run(sim=True, host="127.0.0.1", port=-1, data_dir=str(tmp_path),
+                        pin="1234")
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.strip().splitlines()) == 1, err
+    assert "cannot listen on 127.0.0.1:-1" in err
+    runner.run(sim=True, host="127.0.0.1", port=-1, data_dir=str(tmp_path), pin="1234")
+    assert "cannot listen" in capsys.readouterr().err      # not "in use": the lock was let go
+
+
+def test_runner_a_signal_while_the_loop_holds_the_queue_cannot_deadlock(table):
+    """A handler runs between two bytecodes of the main thread, which may be inside the input
+    queue just then (make's SIGTERM and the group's came 1 ms apart): it takes no lock, and the
+    loop still ends at its next turn."""
+    table, thread = table
+    thread.start()
+    handler = runner.stop_on_signal(table)
+    with table.inputs.mutex:                   # the main thread inside queue.get, say
+        caller = threading.Thread(target=handler, args=(15, None), daemon=True)
+        caller.start()
+        caller.join(timeout=2)
+        assert not caller.is_alive()           # returned without waiting for the queue's lock
+    thread.join(timeout=2)
+    assert not thread.is_alive() and table.signalled
