@@ -356,8 +356,6 @@ def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, 
         except queue.Empty:
             item = None
     changed = controller.update()
-    if table.panel is not None:       # what the OLED shows now, even when the frame is the same
-        table.panel.publish_view(controller.view())
     if changed and time.monotonic() >= next_frame:
         try:
             image = controller.render()
@@ -365,8 +363,9 @@ def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, 
             table.faults.report(f"drawing the {controller.screen} screen", err)
             return time.monotonic() + FAULT_PAUSE, active_until
         table.display.show(image)
-        if table.panel is not None:
+        if table.panel is not None:   # the frame, and its words and state as it was drawn
             table.panel.publish(image)
+            table.panel.publish_view(controller.view())
         table.frames += 1
         next_frame = time.monotonic() + (1 / FPS if controller.animating else 0.0)
     return next_frame, active_until

@@ -71,7 +71,8 @@ def table(tmp_path, mock_factory):
     yield table, thread
     table.stop.set()
     table.inputs.put(runner.WAKE)
-    thread.join(timeout=5)
+    if thread.ident is not None:               # some tests turn the loop by hand
+        thread.join(timeout=5)
     table.close()
 
 
@@ -151,3 +152,18 @@ def test_runner_a_signal_while_the_loop_holds_the_queue_cannot_deadlock(table):
         assert not caller.is_alive()           # returned without waiting for the queue's lock
     thread.join(timeout=2)
     assert not thread.is_alive() and table.signalled
+
+
+def test_runner_the_panel_says_the_words_of_the_frame_it_shows(table):
+    """/device/screen's view is the frame drawn, words and state together: it was taken
+    before the frame was drawn, so a new state came with the previous frame's words."""
+    table, _ = table
+    table.session.new_game("fox-and-geese", ["Ann", "Ben"])
+    runner._turn(table, 0.0, time.monotonic() + 60)
+    for path in (["c4", "c5"], ["d4", "d5"], ["e4", "e5"]):
+        table.session.submit({"type": "move", "path": path}, by="api")      # from a phone
+        runner._turn(table, 0.0, time.monotonic() + 60)
+        shown = table.panel.screen_view()
+        assert shown["state"]["version"] == table.session.snapshot()["version"]
+        table.controller.render()
+        assert shown["text"] == table.controller.view()["text"], shown
