@@ -238,7 +238,7 @@ RANDOMIZER_CHOICES: dict[str, tuple[str, dict[str, Any]]] = {
     "d2": ("two dice", {"kind": "dice", "count": 2}),
     "d3": ("three dice", {"kind": "dice", "count": 3}),
     "indicator": ("the Indicator", {"kind": "indicator"}),
-    **{f"s{n}": (f"a spinner of {n}", {"kind": "spinner", "faces": n}) for n in (4, 6, 8, 10, 12)},
+    **{f"s{n}": (f"a spinner of {n}", {"kind": "spinner", "faces": n}) for n in range(2, 13)},
     "none": ("nothing to throw", {"kind": "none"}),
 }
 RANDOMIZER_GAMES = ("free-play",)           # games whose options take a randomizer

@@ -142,6 +142,25 @@ def test_pages_form_free_play_with_a_randomizer_then_declare(client, logged_in, 
     assert "Game ended" in page and "Winner: Di" in page
 
 
+def test_pages_form_offers_every_randomizer_the_box_offers(client, logged_in, session):
+    """The free-play ruling's spinners of 2 to 12, on the phone as on the box's dice screen:
+    each option the form offers starts a game with one of the box's randomizers."""
+    from firmware.oled.views import RANDOMIZERS
+    page = client.get("/").get_data(as_text=True)
+    select = re.search(r'<select name="option-free-play-randomizer">(.*?)</select>', page, re.S)
+    values = re.findall(r'<option value="([^"]+)"', select.group(1))
+    started = []
+    for value in values:
+        client.post("/control/new-game", data={"csrf": logged_in, "game": "free-play",
+                                               "player": ["Ann", "Ben"],
+                                               "option-free-play-randomizer": value})
+        started.append(session.snapshot()["randomizer"] or {"kind": "none"})
+    box = [randomizer for _, randomizer in RANDOMIZERS]
+    assert len(values) == len(box)
+    assert [next(r for r in box if all(s.get(k) == v for k, v in r.items())) for s in started] \
+        == box
+
+
 def test_pages_form_unknown_action_is_404(client, logged_in):
     assert client.post("/control/teleport", data={"csrf": logged_in}).status_code == 404
 
