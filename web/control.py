@@ -228,6 +228,15 @@ def _seat_number(text: str) -> int:
         raise MalformedForm(f"{text[:10]!r} is not a seat number") from None
 
 
+def _pi_seat(game: str, text: str, options: dict[str, Any]) -> int:
+    """The seat the form's "The Pi plays" names: a seat number, or in Fox and Geese a side
+    (the Fox's seat is the `fox_seat` option, so the side chosen is the side the Pi gets)."""
+    if game == "fox-and-geese" and text in ("fox", "geese"):
+        fox = options.get("fox_seat", 0)
+        return fox if text == "fox" else 1 - fox
+    return _seat_number(text)
+
+
 def _form_account(name: str) -> int | str:
     return "pool" if request.form.get(name, "") == "pool" else _form_int(name)
 
@@ -284,7 +293,7 @@ def _form_new_game() -> dict[str, Any]:
     out = {"game": game, "players": players, "buttons": buttons, "options": options}
     pi_seat = request.form.get(f"pi-{game}", "").strip()
     if pi_seat:                 # the Pi's seat and level; it takes its seat among the names
-        seat = min(_seat_number(pi_seat), len(players))
+        seat = min(_pi_seat(game, pi_seat, options), len(players))
         buttons.insert(seat, free_button(buttons))          # a button no player holds
         players.insert(seat, "Pi")
         out["pi"], out["pi_level"] = [seat], request.form.get(f"pi-level-{game}")

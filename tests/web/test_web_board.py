@@ -127,3 +127,12 @@ def test_web_board_start_form_seats_the_pi_among_the_names(client, session):
     snap = session.snapshot()
     assert [p["name"] for p in snap["players"]] == ["Pi", "Ann"]
     assert snap["players"][0]["pi"] == "best" and snap["players"][0]["role"] == "fox"
+    for side, fox_seat, names in (("fox", "1", ["Ann", "Pi"]), ("geese", "1", ["Pi", "Ann"]),
+                                  ("geese", "0", ["Ann", "Pi"])):
+        client.post("/control/new-game", data={
+            "csrf": token, "game": "fox-and-geese", "player": ["Ann", ""],
+            "option-fox-and-geese-fox_seat": fox_seat,
+            "pi-fox-and-geese": side, "pi-level-fox-and-geese": "good"})
+        players = session.snapshot()["players"]
+        assert [p["name"] for p in players] == names      # the side chosen, whichever seat
+        assert [p["role"] for p in players if p.get("pi")] == [side], (side, fox_seat)
