@@ -78,8 +78,8 @@ class BoxDrawing:
                                    else "") + " players"
         name = self._roster_name()
         if name:
-            hint = f"next to join: {name}"
-        return screens.joining(rb.title, self.joined, hint)
+            hint = "joins: press a seat"
+        return screens.joining(rb.title, self.joined, hint, name)
 
     def draw_play(self) -> Image.Image:
         if pi_level(self.snap) or self.snap.get("awaiting") == "move":

@@ -43,6 +43,7 @@ class NewGameScreens:
             self.names.pop(event.seat, None)
             if self.joined[event.seat] and name and name not in self.names.values():
                 self.names[event.seat] = name          # the name picked by the knob
+                self.roster_index = 0                  # taken: the next seat is its own
 
     def _roster_name(self) -> str:
         """The roster name the knob shows on the join screen ("" for the seat's own name)."""
@@ -50,8 +51,15 @@ class NewGameScreens:
         return names[self.roster_index % len(names)]
 
     def on_move_roster(self, event: InputEvent) -> None:
-        self.roster_index = (self.roster_index + event.detents) % (
-            1 + len(self.session.store.roster()))
+        """The knob steps through the roster's names not yet taken ("" : the seat's own)."""
+        names = [""] + self.session.store.roster()
+        taken = set(self.names.values())
+        step = 1 if event.detents > 0 else -1
+        for _ in range(abs(event.detents)):
+            index = (self.roster_index + step) % len(names)
+            while names[index] in taken:
+                index = (index + step) % len(names)
+            self.roster_index = index
 
     def on_start_game(self, event: InputEvent) -> None:
         rulebook = self.games[self.game_index]

@@ -341,11 +341,16 @@ def confirm(question: str, yes: bool, no_label: str = "No", yes_label: str = "Ye
     return image
 
 
-def joining(title: str, joined: Sequence[bool], hint: str) -> Image.Image:
-    """One box per seat button, filled once that seat has joined."""
+def joining(title: str, joined: Sequence[bool], hint: str, name: str = "") -> Image.Image:
+    """One box per seat button, filled once that seat has joined; `name`: the roster name the
+    next seat pressed takes, in place of "Press your seat" (whole where it fits)."""
     image, draw = canvas()
     header(draw, title, f"{sum(joined)} in")
-    centred(draw, 14, "Press your seat", MEDIUM, bold=True)
+    if name:
+        size = MEDIUM if width(name, MEDIUM) <= W - 2 else SMALL
+        centred(draw, 14 if size == MEDIUM else 15, name, size, bold=size == MEDIUM)
+    else:
+        centred(draw, 14, "Press your seat", MEDIUM, bold=True)
     n = max(1, len(joined))
     box, gap = 16, 4
     x0 = (W - (n * box + (n - 1) * gap)) // 2

@@ -159,6 +159,34 @@ def test_phones_join_screen_takes_roster_names_by_the_knob(session, tmp_path, cl
     assert [p["name"] for p in session.snapshot()["players"]] == ["Ben", "Ann"]
 
 
+def test_phones_join_screen_never_promises_a_name_already_taken(session, tmp_path, clock):
+    """A name once taken is skipped by the knob and leaves the screen; a long one is shown
+    whole (two roster names cut to the same "Alexan…" could not be told apart)."""
+    session.store.remember_names(["Alexandra Smith", "Alexandra Jones", "Ann"])
+    c, _ = wired(session, tmp_path, clock)
+    press(c, "press")
+    press(c, "press")                               # Kat en Muis: join
+    frames = {}
+    for _ in range(4):
+        press(c, "turn", detents=1)
+        frames[c._roster_name()] = c.render().tobytes()
+    assert frames["Alexandra Smith"] != frames["Alexandra Jones"]
+    while c._roster_name() != "Ann":
+        press(c, "turn", detents=1)
+    press(c, "seat", seat=0)
+    assert c._roster_name() == ""                   # the next seat is its own colour
+    assert c.render().tobytes() != frames["Ann"]
+    seen = set()
+    for detents in (1, 1, 1, 1, -1, -1, -1, -1):
+        press(c, "turn", detents=detents)
+        seen.add(c._roster_name())
+    assert "Ann" not in seen and {"", "Alexandra Smith", "Alexandra Jones"} <= seen
+    press(c, "seat", seat=1)                        # not "Ann" again, whatever the knob showed
+    press(c, "press")
+    names = [p["name"] for p in session.snapshot()["players"]]
+    assert names[0] == "Ann" and names.count("Ann") == 1
+
+
 def test_phones_start_screen_alternates_both_codes_and_the_words(session, tmp_path, clock):
     wifi = WiFi(ssid="Parlour Guest", password="chips and dice")
     c, _ = wired(session, tmp_path, clock, wifi=wifi)
