@@ -56,6 +56,28 @@ def test_record_of_a_race_game_has_no_points(client, control, session):
     assert sorted(p["rank"] for p in play["players"]) == [1, 2]
 
 
+def test_record_of_gantlope_has_no_points_and_ranks_by_men_home(client, session):
+    """Gantlope is won by men in the Goal, not points: its record said "score: 0" for all."""
+    game = session.new_game("gantlope", ["Ann", "Ben", "Cy"])
+    presses = {0: 2, 1: 1, 2: 0}                    # men home a turn: Ann 2, Ben 1, Cy none
+    while session.snapshot()["phase"] != "over":
+        snap = session.snapshot()
+        if snap["awaiting"] == "roll":
+            session.roll(by="test")
+            continue
+        for _ in range(presses[snap["turn"]]):
+            session.submit({"type": "press", "seat": snap["turn"]}, by="test")
+        if session.snapshot()["phase"] != "over":
+            session.submit({"type": "next"}, by="test")
+    record = client.get(f"/api/games/{game['game_id']}/record").get_json()
+    home = [p["in_goal"] for p in session.snapshot()["players"]]
+    assert home[0] == 4 and home[0] > home[1] > home[2] == 0
+    assert [p["score"] for p in record["players"]] == [None, None, None]
+    assert [p["rank"] for p in record["players"]] == [1, 2, 3]
+    play = _payload(record["bg_stats"])
+    assert play["game"]["noPoints"] is True and all("score" not in p for p in play["players"])
+
+
 def test_record_unknown_game_is_a_404_json(client):
     for path in ("/api/games/99/record", f"/api/games/{2**64}/record"):
         response = client.get(path)

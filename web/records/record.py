@@ -32,9 +32,12 @@ BG_STATS_PLAYER_FIELDS = {"name", "sourcePlayerId", "startPlayer", "rank", "role
 # race, where only the winner counts).
 SCORED_BY = {
     "kat-en-muis": "chips", "lifes-mishaps": "chips", "cats-and-dogs": None,
-    "domino-rex": "score", "cats-and-mice": "score", "gantlope": "score",
+    "domino-rex": "score", "cats-and-mice": "score", "gantlope": None,
     "lost-diamond": None, "india": None, "fox-and-geese": "score", "free-play": "score",
 }
+
+# Games without points whose places still follow a figure of the game (Gantlope: men home).
+RANKED_BY = {"gantlope": "in_goal"}
 
 
 def _minutes(start: str | None, end: str | None) -> int | None:
@@ -72,7 +75,8 @@ def record_of(record: GameRecord, events: list[dict[str, Any]],
     """The record of a game from its log and its final state JSON."""
     scored_by = SCORED_BY.get(record.game, "score")
     winners = list(state["winners"])
-    values = [p[scored_by] if scored_by else 0 for p in state["players"]]
+    ranked_by = scored_by or RANKED_BY.get(record.game)
+    values = [p.get(ranked_by, 0) if ranked_by else 0 for p in state["players"]]
     ranks = _ranks(values, winners) if state["phase"] == "over" else [None] * len(values)
     start_player = state["order"][0] if state.get("order") else None
     players = []
