@@ -16,7 +16,8 @@ from firmware.workers.pi_worker import pi_level
 
 STEP = 9                     # pixels between points: 7 points in 64 px
 MARGIN = 4
-PANEL = 2 * MARGIN + 6 * STEP + 1     # where the words start
+RING = 6                     # the ring round a piece just moved
+PANEL = 2 * MARGIN + 6 * STEP + 2     # where the words start, a blank column after the board
 
 
 def xy(point: str) -> tuple[int, int]:
@@ -60,7 +61,7 @@ def _head(draw: ImageDraw.ImageDraw, path: Sequence[str], board: dict[str, Any])
     (x0, y0), (x1, y1) = xy(path[-2]), xy(path[-1])
     dx, dy = (x1 > x0) - (x1 < x0), (y1 > y0) - (y1 < y0)
     if path[-1] == board["fox"] or path[-1] in board["geese"]:    # made: ring the piece
-        draw.ellipse((x1 - 6, y1 - 6, x1 + 6, y1 + 6), outline=screens.ON)
+        draw.ellipse((x1 - RING, y1 - RING, x1 + RING, y1 + RING), outline=screens.ON)
         return
     draw.ellipse((x1 - 3, y1 - 3, x1 + 3, y1 + 3), fill=screens.OFF, outline=screens.ON)
     for side in (1, -1):
@@ -76,6 +77,8 @@ def board_image(board: dict[str, Any], path: Sequence[str] | None = None) -> Ima
     _pieces(draw, board["fox"], board["geese"])
     if path:
         _head(draw, path, board)
+    # a ring round a piece on the g column is cut flat rather than touch the words
+    draw.rectangle((PANEL - 1, 0, screens.W - 1, screens.H - 1), fill=screens.OFF)
     return image
 
 

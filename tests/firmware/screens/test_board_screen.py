@@ -318,3 +318,12 @@ def test_board_screen_domino_rex_a_phone_move_and_the_pis_reply_in_one_change(ta
     assert table.screen == "result" and table.outcome[0] == "Ann, then Pi"
     assert "Ann" in table.outcome[2][0] and any("Pi" in line for line in table.outcome[2])
     assert table.outcome[2][-1] == "Uncover it on the board, then press the knob."
+
+
+def test_board_screen_a_piece_on_the_g_column_never_touches_the_words():
+    """The Fox ringed on g5 reached x = 64 and the words began at 63 ("□Fox")."""
+    for fox, path in (("g5", ["f5", "g5"]), ("g3", ["g4", "g3"]), ("g4", None)):
+        board = {"fox": fox, "geese": ["g5"] if fox != "g5" else ["g3"], "last_move": path}
+        image = board_screen.board_image(board, path)
+        assert image.crop((board_screen.PANEL - 1, 0, 128, 64)).getbbox() is None, fox
+    assert image.crop((0, 0, board_screen.PANEL - 1, 64)).getbbox()[2] == board_screen.PANEL - 1
