@@ -70,6 +70,8 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     board = data.get("board")
     if board is not None and not isinstance(board, dict):
         raise ApiError(400, "'board' must be an object of board data")
+    if board is not None and game in GAMES:     # over the shipped defaults, as a board file is
+        board = {**GAMES[game].default_board(), **board}
     buttons = data.get("buttons")       # X12: checked by the game (one each, 1..6, distinct)
     if buttons is not None and (not isinstance(buttons, list) or len(buttons) > MAX_PLAYERS
                                 or not all(is_whole(b) for b in buttons)):

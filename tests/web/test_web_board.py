@@ -136,3 +136,22 @@ def test_web_board_start_form_seats_the_pi_among_the_names(client, session):
         players = session.snapshot()["players"]
         assert [p["name"] for p in players] == names      # the side chosen, whichever seat
         assert [p["role"] for p in players if p.get("pi")] == [side], (side, fox_seat)
+
+
+def test_web_board_api_board_data_lies_over_the_defaults(control, session):
+    """JSON board data is laid over the shipped defaults, as a board file and an upload are:
+    `vacant` alone once asked for `sideways`, a key it never sent."""
+    response = control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"],
+                                    "board": {"vacant": ["b4", "f4"]}})
+    assert response.status_code == 200, response.get_json()
+    board = session.snapshot()["board"]
+    assert "b4" not in board["geese"] and "a4" in board["geese"]
+    response = control("new-game", {"game": "cats-and-dogs", "players": ["Ann", "Ben"],
+                                    "board": {"arrows": {"7": 15}}})
+    assert response.status_code == 200, response.get_json()
+    response = control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"],
+                                    "board": {"vacant": ["a4"]}})       # F1: still checked whole
+    assert response.status_code == 409 and "vacant" in response.get_json()["error"]
+    response = control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"],
+                                    "board": {"track": 3}})
+    assert response.status_code == 409 and "no board data" in response.get_json()["error"]
