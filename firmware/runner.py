@@ -363,11 +363,12 @@ def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, 
             table.faults.report(f"drawing the {controller.screen} screen", err)
             return time.monotonic() + FAULT_PAUSE, active_until
         table.display.show(image)
-        if table.panel is not None:   # the frame, and its words and state as it was drawn
+        if table.panel is not None:
             table.panel.publish(image)
-            table.panel.publish_view(controller.view())
         table.frames += 1
         next_frame = time.monotonic() + (1 / FPS if controller.animating else 0.0)
+    if table.panel is not None:      # the words and state of the frame drawn, even when a new
+        table.panel.publish_view(controller.view())     # state (the chances) draws the same
     return next_frame, active_until
 
 
