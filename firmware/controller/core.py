@@ -4,6 +4,7 @@ buttons (see the package's docstring for the screens and the mixins)."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -84,6 +85,12 @@ def reading_seconds(words: str) -> float:
     pages = screens.flash_pages(words)
     longest = max(len(" ".join(lines).split()) for _, lines in pages)
     return READ_START_SECONDS + READ_WORD_SECONDS * longest
+
+
+def _names(line: str, name: str) -> bool:
+    """The log line names `name` as a word ("Ann moves", "7: Ann's checker"): the mover's
+    change is headed with their name, where a phone's point for another is not."""
+    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
 
 
 class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScreens):
@@ -217,8 +224,8 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))
             actor = ("Pi" if moved_for_pi or not mover else f"{mover}, then Pi") if by_pi \
-                else mover or "Phone"                  # both, when one change held two moves
-            self.outcome = (actor, "", words)
+                else mover if _names(words[0], mover) else "From a phone"
+            self.outcome = (actor, "", words)   # "then Pi": one change held two moves
             self._show_result()
 
     def _active(self) -> bool:

@@ -342,6 +342,18 @@ def test_controller_redraws_when_the_web_changes_the_session(table, session):
     assert table.view()["turn"].name == "Di (Geese)"
 
 
+def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
+    """A phone's rename while Ann is to move was headed "Ann", as if she had made it."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    table.update()
+    assert table.view()["turn"].name == "Ann"
+    session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="pin-0a1b2c")
+    table.update()
+    assert table.screen == "result"
+    heading, _, words = table.outcome
+    assert heading == "From a phone" and any("Zed" in w for w in words), (heading, words)
+
+
 def test_controller_wakes_the_main_loop_on_a_session_change(table, session):
     woken = []
     table.wake = lambda: woken.append(True)

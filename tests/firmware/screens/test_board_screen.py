@@ -285,7 +285,7 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
             if snap["turn"] == 0 or snap["phase"] == "over":
                 continue
             # The OLED shows Ann's uncover as Ann's, never as the Pi's: the log's new lines.
-            assert table.screen == "result" and table.outcome[0] == "Ann"
+            assert table.screen == "result" and table.outcome[0] == "Ann", table.outcome
             assert table.outcome[2] == snap["log"][len(before["log"]):]
             assert all("Pi" not in line.split()[:1] for line in table.outcome[2])
             seen_ann += 1
