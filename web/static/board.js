@@ -5,7 +5,7 @@
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg", STEP = 50, MARGIN = 25, COLS = "abcdefg";
-  var state = null, chosen = [], busy = false;
+  var state = null, chosen = [], busy = false, shownOver = false;
 
   function $(id) { return document.getElementById(id); }
   function isPoint(c, r) { return c >= 1 && c <= 7 && r >= 1 && r <= 7 && ((c >= 3 && c <= 5) || (r >= 3 && r <= 5)); }
@@ -33,6 +33,8 @@
   }
   function canMove() { return signedIn() || paired(); }
   function idleHint() {
+    var s = latest();
+    if (s && s.phase === "over") return "The game is over: the board shows how it ended.";
     return signedIn() ? "Tap a piece of the side to move, then where it goes." :
       paired() ? "On your turn, tap one of your pieces, then where it goes." :
       "Enter the PIN, or pair this phone with your seat, to move from here.";
@@ -57,6 +59,9 @@
     state = s;
     var card = $("board-card"), svg = $("board");
     if (!card || !svg) return;
+    var over = !!(s && s.phase === "over");
+    if (over !== shownOver && !chosen.length && !busy) hint(idleHint());   // the game ended
+    shownOver = over;                                                       // or began again
     card.hidden = !(s && s.board);
     if (!s || !s.board) { chosen = []; return; }
     if (chosen.length && !candidates().length) chosen = [];

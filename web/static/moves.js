@@ -313,8 +313,10 @@
     var gameChanged = !state || state.game_id !== s.game_id;
     state = s;
     if (gameChanged && card) showPairing();          // the paired seat's name in this game
-    if ($("quick-actions")) $("quick-actions").hidden = !s.game;
-    if ($("declare-box")) $("declare-box").hidden = !(table[s.game || ""] || {}).declare;
+    var playing = !!s.game && s.phase !== "over";     // a game over takes no undo or ending
+    if ($("quick-actions")) $("quick-actions").hidden = !playing;
+    if ($("declare-box")) $("declare-box").hidden = !playing || !(table[s.game || ""] || {}).declare;
+    if ($("end-box")) $("end-box").hidden = !playing;
     if ($("transfer-box")) $("transfer-box").hidden = !(table[s.game || ""] || {}).chips;
     renderMoves(s);
     renderOver(s);
