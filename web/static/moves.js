@@ -6,7 +6,7 @@
    seat spins by a swipe or tap on the dial and is told when its turn comes. */
 (function () {
   "use strict";
-  var card, table = {}, pairing = {}, state = null, wasMyTurn = false;
+  var card, table = {}, pairing = {}, state = null, wasMyTurn = false, saidIn = null;
 
   function $(id) { return document.getElementById(id); }
   function make(tag, cls, content) {
@@ -37,6 +37,9 @@
     node.className = "answer " + (ok ? "ok" : "bad");
     node.hidden = !words;
     if (words && node.scrollIntoView) node.scrollIntoView({block: "nearest"});
+    // the answer to a move stays for the turn it was made in, then goes (not 13 turns on)
+    saidIn = words && node.id === "moves-answer" && state ?
+      {game: state.game_id, turn: state.turn} : saidIn;
   }
 
   function friendly(status, body) {
@@ -312,6 +315,10 @@
   function update(s) {
     var gameChanged = !state || state.game_id !== s.game_id;
     state = s;
+    if (saidIn && (s.game_id !== saidIn.game || s.turn !== saidIn.turn)) {
+      saidIn = null;
+      say($("moves-answer"), "", true);              // another turn: the answer is the past
+    }
     if (gameChanged && card) showPairing();          // the paired seat's name in this game
     var playing = !!s.game && s.phase !== "over";     // a game over takes no undo or ending
     if ($("quick-actions")) $("quick-actions").hidden = !playing;

@@ -311,3 +311,25 @@ def test_browser_phone_a_finished_game_offers_no_play(tmp_path, phone):
             expect(phone.locator(selector)).to_be_hidden()
         expect(phone.locator("#rename-box")).to_be_visible()
         screenshot(phone, "phone-fox-and-geese-over.png")
+
+
+def test_browser_phone_an_answer_goes_when_the_next_turn_begins(tmp_path, phone):
+    """"Ann throws ..." stayed in green under the moves 13 turns later."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        phone.locator('#moves button[data-action="roll"]').first.click()
+        answer = phone.locator("#moves-answer")
+        expect(answer).to_be_visible(timeout=15_000)                     # once the dial stops
+        said = answer.inner_text()
+        turn = state(table.url)["turn"]
+        expect(answer).to_be_visible()                                   # for this turn
+        for _ in range(4):                                               # the next turn
+            if state(table.url)["turn"] != turn:
+                break
+            post(table.url + "/api/control/roll", {})
+        assert state(table.url)["turn"] != turn
+        expect(answer).to_be_hidden()
+        assert said
