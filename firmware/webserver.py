@@ -17,6 +17,7 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import threading
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from companion.errors import ParlourError
 
@@ -71,12 +72,27 @@ class Limits:
                 "clear_untrusted_proxy_headers": True}
 
 
+class JsonErrorTask(ErrorTask):
+    """waitress's own refusals (a body or headers too big, a request it cannot parse) as the
+    table's JSON error, like every other 4xx it answers, not waitress's plain text."""
+
+    def execute(self):
+        error = self.request.error
+        body = json.dumps({"error": f"{error.reason}: {error.body}"}).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
 class TableChannel(HTTPChannel):
     """A connection that remembers when its current request began, and makes room for
     itself by closing its own address's oldest idle connection when that address is full."""
 
     request_began = 0.0
     last_sent = 0.0          # when output last left for the phone (0: nothing waited yet)
+    error_task_class = JsonErrorTask
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)

@@ -103,11 +103,22 @@ def test_flood_1gib_body_refused_before_any_of_it_is_sent(table):
                      b"\r\nContent-Length: 1073741823\r\n\r\n")
         answer = sock.recv(4096)
     assert answer.split(b" ", 2)[1] == b"413", answer[:80]
+    assert_json_error(answer, "Request Entity Too Large")
     with socket.create_connection(("127.0.0.1", table.port), timeout=PATIENCE) as sock:
         sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " +
                      b"b" * (Limits().header_bytes + 1) + b"\r\n\r\n")
-        assert sock.recv(4096).split(b" ", 2)[1] == b"431"
+        answer = sock.recv(4096)
+        assert answer.split(b" ", 2)[1] == b"431"
+    assert_json_error(answer, "Request Header Fields Too Large")
     assert phone_get(table.port)[0] == 200
+
+
+def assert_json_error(answer: bytes, reason: str) -> None:
+    """The server's own refusal is the table's JSON error, as DESIGN's HTTP errors are."""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"content-type: application/json" in head.lower(), head
+    error = json.loads(body)["error"]
+    assert error.startswith(reason), error
 
 
 class Stream:
