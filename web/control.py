@@ -295,6 +295,9 @@ def _form_new_game() -> dict[str, Any]:
     out = {"game": game, "players": players, "buttons": buttons, "options": options}
     pi_seat = request.form.get(f"pi-{game}", "").strip()
     if pi_seat:                 # the Pi's seat and level; it takes its seat among the names
+        if len(players) >= rulebook.max_players:
+            raise ApiError(409, f"{rulebook.title} is for {rulebook.max_players} players and "
+                                "the Pi takes one seat: type only the people's names.")
         seat = min(_pi_seat(game, pi_seat, options), len(players))
         buttons.insert(seat, free_button(buttons))          # a button no player holds
         players.insert(seat, "Pi")

@@ -136,6 +136,10 @@ def test_web_board_start_form_seats_the_pi_among_the_names(client, session):
         players = session.snapshot()["players"]
         assert [p["name"] for p in players] == names      # the side chosen, whichever seat
         assert [p["role"] for p in players if p.get("pi")] == [side], (side, fox_seat)
+    page = client.post("/control/new-game", data={
+        "csrf": token, "game": "fox-and-geese", "player": ["Ann", "Pi"],
+        "pi-fox-and-geese": "geese"}, follow_redirects=True).get_data(as_text=True)
+    assert "the Pi takes one seat: type only the people&#39;s names." in page
 
 
 def test_web_board_api_board_data_lies_over_the_defaults(control, session):
