@@ -426,7 +426,8 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         self._turn_pages(now)
         last_page = self.screen != "result" or self.page >= self.page_count - 1
         if self.screen in ("result", "resumed") and now >= self.screen_until and last_page \
-                and now >= self.page_at + (PAGE_SECONDS if self.page_count > 1 else 0):
+                and now >= self.page_at + (PAGE_SECONDS if self.page_count > 1 else 0) \
+                and not self._waits_for_press:
             self.screen, self.dirty = self.home(), True
             self._sync_controls()
         return self.dirty or self.animating
@@ -449,6 +450,12 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         self.dirty = True
 
     @property
+    def _waits_for_press(self) -> bool:
+        """The result asks for the Pi's uncover and a press: it stays until that press, which
+        would otherwise fall on the next player's turn screen and choose for them."""
+        return self.screen == "result" and UNCOVER_FOR_PI in self.outcome[2]
+
+    @property
     def animating(self) -> bool:
         return self.screen == "spin" and self.animation is not None
 
@@ -462,9 +469,11 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
                                  self.flash_at + self.flash_seconds * (self._flash_page() + 1)
                                  if self.flash_text else None,
                                  self.screen_until if self.screen in ("result", "resumed")
-                                 else None,
+                                 and not self._waits_for_press else None,
                                  self.page_at + PAGE_SECONDS
-                                 if self.screen in PAGED and self.page_count > 1 else None,
+                                 if self.screen in PAGED and self.page_count > 1
+                                 and not (self._waits_for_press
+                                          and self.page == self.page_count - 1) else None,
                                  (self._start_page + 1) * card.PAGE_SECONDS
                                  if self.screen == "start" and self.wifi.ssid else None)
                      if t is not None]

@@ -327,3 +327,25 @@ def test_board_screen_a_piece_on_the_g_column_never_touches_the_words():
         image = board_screen.board_image(board, path)
         assert image.crop((board_screen.PANEL - 1, 0, 128, 64)).getbbox() is None, fox
     assert image.crop((0, 0, board_screen.PANEL - 1, 64)).getbbox()[2] == board_screen.PANEL - 1
+
+
+def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, session, clock):
+    """"Uncover it on the board, then press the knob" paged away by itself, and the press
+    then uncovered a square for Ann."""
+    snap = domino_rex_with_pi(table, session)
+    if snap["turn"] == 0:
+        session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
+                       by="web")
+        wait_for_pi(table)
+    snap = session.snapshot()
+    assert snap["last_by"] == "pi" and snap["turn"] == 0 and snap["phase"] != "over"
+    assert table.screen == "result" and table.outcome[2][-1].startswith("Uncover it")
+    for _ in range(10):                                 # the table looks away a while
+        clock.advance(12)
+        table.update()
+        table.render()
+    assert table.page == table.page_count - 1           # every page read
+    assert table.screen == "result" and table.wait_time() is None    # no busy wake-ups
+    press(table, "press")                               # the press it asked for
+    assert table.screen == "play"
+    assert session.snapshot()["version"] == snap["version"]          # Ann's square untouched
