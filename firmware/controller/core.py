@@ -304,7 +304,7 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
                                                       by=f"seat {event.seat}")):
                 self._answer(before, f"{player_name(self.snap, seat)} pressed", sound="capture")
         elif self.snap.get("awaiting") == "roll":
-            self.show_flash("Flick the knob to spin", FLASH_SECONDS)
+            self.show_flash(self.flick_words, FLASH_SECONDS)
 
     def on_not_yours(self, event: InputEvent) -> None:
         self.show_refusal(self.not_yours_text(event.seat))
@@ -315,12 +315,12 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         seat = self._game_seat(button)
         turn = self.snap.get("turn")
         if seat is None:
-            return f"Button {button + 1} is not in this game" if button is not None \
+            return f"Button {button + 1} is not in this game." if button is not None \
                 else "Not your turn"
         if seat != turn and turn is not None:
             return f"It is {player_name(self.snap, turn)}'s turn, not " \
                    f"{player_name(self.snap, seat)}'s."
-        return "Flick the knob to spin" if self.snap.get("awaiting") == "roll" \
+        return self.flick_words if self.snap.get("awaiting") == "roll" \
             else "Not now: see the screen"
 
     def on_knob_press(self, event: InputEvent) -> None:
@@ -352,7 +352,7 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         elif awaiting == "declare":
             self._open_declare()
         elif awaiting == "roll":
-            self.show_flash("Flick the knob to spin", FLASH_SECONDS)
+            self.show_flash(self.flick_words, FLASH_SECONDS)
 
     def on_knob_turn(self, event: InputEvent) -> None:
         if self.snap.get("awaiting") == "move":
@@ -448,6 +448,12 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         if status.get("message") and not first:
             self.show_flash(status["message"], reading_seconds(status["message"]))
         self.dirty = True
+
+    @property
+    def flick_words(self) -> str:
+        """What to do when a throw is awaited, in the words of the game's randomizer."""
+        dice = (self.snap.get("randomizer") or {}).get("kind") == "dice"
+        return "Flick the knob to throw" if dice else "Flick the knob to spin"
 
     @property
     def _waits_for_press(self) -> bool:

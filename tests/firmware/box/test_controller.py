@@ -162,6 +162,16 @@ def test_controller_press_skips_the_spin(table):
     assert table.screen == "result" and table.animation is None
 
 
+@pytest.mark.parametrize("game, words", [("kat-en-muis", "Flick the knob to throw"),
+                                         ("cats-and-dogs", "Flick the knob to spin")])
+def test_controller_a_knob_press_before_a_throw_names_dice_or_spinner(table, game, words):
+    """Dice are thrown, a spinner is spun: "to spin" was said in a dice game too."""
+    start(table, game)
+    assert table.snap["awaiting"] == "roll"
+    press(table, "press")
+    assert table.flash_text == words
+
+
 def test_controller_ignored_seat_says_why_long_enough_to_read(table, clock, controls):
     start(table, "kat-en-muis")
     turn = table.snap["turn"]
@@ -170,12 +180,12 @@ def test_controller_ignored_seat_says_why_long_enough_to_read(table, clock, cont
     assert table.flash_text == f"It is {names[turn]}'s turn, not {names[1 - turn]}'s."
     assert controls.beeps[-1] == "error"
     press(table, "ignored", seat=3)                                  # a button not in the game
-    assert table.flash_text == "Button 4 is not in this game"
-    up = ctl.reading_seconds("Button 4 is not in this game")
+    assert table.flash_text == "Button 4 is not in this game."
+    up = ctl.reading_seconds("Button 4 is not in this game.")
     assert up >= ctl.READ_START_SECONDS + 6 * ctl.READ_WORD_SECONDS    # six words to read
     clock.advance(up - 0.1)
     table.update()
-    assert table.flash_text == "Button 4 is not in this game"          # still being read
+    assert table.flash_text == "Button 4 is not in this game."          # still being read
     clock.advance(0.2)
     assert table.update()
     assert table.flash_text == ""
