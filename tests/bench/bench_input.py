@@ -6,7 +6,7 @@ Controller.handle (session: rules, SQLite commit) -> Controller.render -> Displa
 luma's real ssd1306 driver over a recording serial interface (page updates, bytes counted).
 
 Cases (each timed with perf_counter, time for the controls is a fake clock moved by hand):
-  seat_flash    the armed seat pressed while a spin is awaited: "Flick the knob to spin"
+  seat_flash    the armed seat pressed while a throw is awaited: "Flick the knob to throw"
   seat_capture  Cats and Mice: the spinner's seat button records a capture (an event stored)
   flick         Cats and Dogs: the last encoder edge of a flick to the spin's first frame.
                 A flick is only known once the knob has been quiet for Tuning.settle
