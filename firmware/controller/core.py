@@ -20,7 +20,7 @@ from firmware.controller.drawing import BoxDrawing
 from firmware.controller.menu import MenuScreens
 from firmware.controller.new_game import NewGameScreens
 from firmware.controller.pairing import PAIR_SCREENS, PAIR_TRANSITIONS, PhoneScreens
-from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
+from firmware.controller.spin import PAGE_SECONDS, PAGED, UNCOVER_FOR_PI, SpinScreens
 from firmware.oled import board_screen, screens
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation
 from firmware.oled.screens import FLASH_SECONDS
@@ -75,7 +75,6 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 TRANSITIONS.update(PAIR_TRANSITIONS)
 FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
-UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
 SHOWS_CHANGES = ("play", "result", "over", "pi_moved")   # screens a change from elsewhere replaces
 
 
@@ -448,18 +447,6 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         if status.get("message") and not first:
             self.show_flash(status["message"], reading_seconds(status["message"]))
         self.dirty = True
-
-    @property
-    def flick_words(self) -> str:
-        """What to do when a throw is awaited, in the words of the game's randomizer."""
-        dice = (self.snap.get("randomizer") or {}).get("kind") == "dice"
-        return "Flick the knob to throw" if dice else "Flick the knob to spin"
-
-    @property
-    def _waits_for_press(self) -> bool:
-        """The result asks for the Pi's uncover and a press: it stays until that press, which
-        would otherwise fall on the next player's turn screen and choose for them."""
-        return self.screen == "result" and UNCOVER_FOR_PI in self.outcome[2]
 
     @property
     def animating(self) -> bool:

@@ -14,6 +14,7 @@ from firmware.pins.inputs import InputEvent
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 PAGED = ("result", "play")   # screens whose pages turn by themselves
+UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
 
 
 class SpinScreens:
@@ -112,3 +113,14 @@ class SpinScreens:
             elif self.page < self.page_count - 1:
                 self._turn_to(self.page + 1)
 
+    @property
+    def flick_words(self) -> str:
+        """What to do when a throw is awaited, in the words of the game's randomizer."""
+        dice = (self.snap.get("randomizer") or {}).get("kind") == "dice"
+        return "Flick the knob to throw" if dice else "Flick the knob to spin"
+
+    @property
+    def _waits_for_press(self) -> bool:
+        """The result asks for the Pi's uncover and a press: it stays until that press, which
+        would otherwise fall on the next player's turn screen and choose for them."""
+        return self.screen == "result" and UNCOVER_FOR_PI in self.outcome[2]
