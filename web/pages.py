@@ -183,6 +183,7 @@ def history_game(game_id: int) -> str:
     told = parlour().figures.replayed(record)
     return render_template("game.html", game=summary(record), record=record, told=told,
                            buttons=buttons(store, record), bg_stats=_bg_stats(store, record),
+                           pi=(store.first_event(record.id) or {}).get("pi") or [],
                            when=utc_text(record.created_at), created=record.created_at,
                            length=duration(record.created_at, record.ended_at))
 

@@ -126,3 +126,15 @@ def test_record_bg_stats_ids_carry_the_table_so_two_boxes_never_collide(make_app
         assert len({players["Ann"], players["Ben"], players["Cy"]}) == 3
         assert all(table in pid for pid in players.values())
     assert not set(here["1f2e3d4c5b6a7980"].values()) & set(here["0a1b2c3d4e5f6a7b"].values())
+
+
+def test_record_page_of_a_game_with_the_pi_gives_it_no_seat_button(client, session):
+    """The Pi holds no button (X12): its game's page showed it as "1 Red Pi"."""
+    game = session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy",
+                            buttons=[2, 1])
+    session.submit({"type": "declare", "winners": [0]}, by="test")
+    page = client.get(f"/history/{game['game_id']}").get_data(as_text=True)
+    players = page.split("Players:", 1)[1].split("</p>", 1)[0]
+    assert "button-2" in players and "Ann" in players            # Ann's own button, Blue
+    assert "button-1" not in players and '<span class="marker">Pi</span>' in players
+
