@@ -26,14 +26,14 @@ class _Usage(Exception):
 
 
 def port_number(text: str) -> int:
-    """A TCP port given on the command line: 1-65535, as the config file's `port` (an out of
-    range number would otherwise be wrapped by the socket layer into another port)."""
+    """A TCP port given on the command line, checked as the config file's `port` is."""
+    from firmware.config import port_problem
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number 1-65535, got {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port number 1-65535, got {port}")
+        port = 0
+    if port_problem(port):
+        raise argparse.ArgumentTypeError(f"expected a port number 1-65535, got {text!r}")
     return port
 
 
@@ -250,8 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
     card = sub.add_parser("card", help="write the printable join card (Wi-Fi and address codes)")
     card.add_argument("--config", help="a TOML config file (for [wifi] and the port)")
     card.add_argument("--url", help="the address to print (default: this machine's, as on the OLED)")
-    card.add_argument("--port", type=port_number, help="the port the table runs on (default from config: "
-                                               "8080), as `parlour run --port` was given")
+    card.add_argument("--port", type=port_number,
+                      help="the port the table runs on (default from config: 8080), as "
+                           "`parlour run --port` was given")
     card.add_argument("--out", default="parlour-card.html", help="the HTML file (- for stdout)")
     card.add_argument("--hotspot", action="store_true",
                       help="add the box's own Wi-Fi and its address (a box away from home)")

@@ -180,6 +180,12 @@ def parse_config(data: Mapping[str, Any], *, source: Path | None = None,
         raise ConfigError(where + str(bad)) from None
 
 
+def port_problem(port: int) -> str | None:
+    """What is wrong with a TCP port from any source (config, --port), or None: 1-65535 (a
+    number out of range would be wrapped by the socket layer into another port)."""
+    return None if 1 <= port <= 65535 else f"expected 1-65535, got {port}"
+
+
 def pin_problem(pin: str) -> str | None:
     """What is wrong with a table PIN from any source (config, --pin), or None: it is 4-8
     ASCII digits (not "a", not "１２３４" in full-width digits)."""
@@ -426,8 +432,8 @@ def _read_club(reader: _Reader) -> ClubConfig:
     if not host or len(host) > 253 or not host.isprintable() or " " in host:
         raise _Bad(f"{reader.key('host')}: expected the broker's host name or address, "
                    f"got {host!r}")
-    if not 1 <= port <= 65535:
-        raise _Bad(f"{reader.key('port')}: expected 1-65535, got {port}")
+    if port_problem(port):
+        raise _Bad(f"{reader.key('port')}: {port_problem(port)}")
     if ca_file and not tls:
         raise _Bad(f"{reader.key('ca_file')}: a CA file needs tls = true")
     if password and not username:
@@ -459,8 +465,8 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     web = top.table("web")
     host = web.get("host", str, "0.0.0.0")
     port = web.get("port", int, 8080)
-    if not 1 <= port <= 65535:
-        raise _Bad(f"[web] port: expected 1-65535, got {port}")
+    if port_problem(port):
+        raise _Bad(f"[web] port: {port_problem(port)}")
     threads = web.get("threads", int, 48)
     if not 1 <= threads <= 1000:
         raise _Bad(f"[web] threads: expected 1-1000, got {threads}")
