@@ -73,12 +73,14 @@ class BoxDrawing:
     def draw_join(self) -> Image.Image:
         rb = self.games[self.game_index]
         n = sum(self.joined)
-        hint = "press knob to start" if rb.min_players <= n <= rb.max_players else \
-            f"{rb.min_players}" + (f"-{rb.max_players}" if rb.max_players > rb.min_players
-                                   else "") + " players"
         name = self._roster_name()
         if name:
             hint = "joins: press a seat"
+        elif rb.min_players <= n <= rb.max_players:
+            hint = "press knob to start"
+        else:
+            hint = f"{rb.min_players}" + (f"-{rb.max_players}" if rb.max_players > rb.min_players
+                                          else "") + " players"
         return screens.joining(rb.title, self.joined, hint, name)
 
     def draw_play(self) -> Image.Image:

@@ -45,14 +45,18 @@ class NewGameScreens:
                 self.names[event.seat] = name          # the name picked by the knob
                 self.roster_index = 0                  # taken: the next seat is its own
 
+    def _roster_names(self) -> list[str]:
+        """What the knob offers on the join screen: "" (the seat's own name), then the roster."""
+        return [""] + self.session.store.roster()
+
     def _roster_name(self) -> str:
         """The roster name the knob shows on the join screen ("" for the seat's own name)."""
-        names = [""] + self.session.store.roster()
+        names = self._roster_names()
         return names[self.roster_index % len(names)]
 
     def on_move_roster(self, event: InputEvent) -> None:
         """The knob steps through the roster's names not yet taken ("" : the seat's own)."""
-        names = [""] + self.session.store.roster()
+        names = self._roster_names()
         taken = set(self.names.values())
         step = 1 if event.detents > 0 else -1
         for _ in range(abs(event.detents)):
