@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.buttons import DEFAULT_COLOURS, ButtonColour
+from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
@@ -23,6 +23,7 @@ from firmware.controller.pairing import PAIR_SCREENS, PAIR_TRANSITIONS, PhoneScr
 from firmware.controller.spin import PAGE_SECONDS, PAGED, UNCOVER_FOR_PI, SpinScreens
 from firmware.oled import board_screen, screens
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation
+from firmware.oled.names import drawable, for_the_box
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import choice_meaning, choices, player_name, refusal_text, takes
 from firmware.pins.inputs import InputEvent
@@ -106,7 +107,7 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         self.url, self.pin = url, pin
         self.clock = clock
         self.games = list((games or GAMES).values())
-        self.snap: dict[str, Any] = session.snapshot()
+        self.snap: dict[str, Any] = self._for_box(session.snapshot())
         self.screen = "resumed" if session.resumed and self._active() else "start"
         self.game_index = 0
         self.joined = [False] * seats
@@ -175,7 +176,7 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         if snap.get("version", 0) <= old.get("version", 0) and \
                 snap.get("game_id") == old.get("game_id"):
             return
-        self.snap = snap
+        self.snap = snap = self._for_box(snap)
         if snap.get("state_version") == old.get("state_version") and \
                 snap.get("game_id") == old.get("game_id"):   # only the chances are new
             self.dirty = self.dirty or self.screen in ("scores", "hint")
@@ -227,6 +228,15 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
             self.outcome = (actor, "", words)   # "then Pi": one change held two moves
             self._show_result()
 
+    def _for_box(self, snap: dict[str, Any]) -> dict[str, Any]:
+        """The snapshot with names the OLED cannot draw shown as it can (`for_the_box`): a
+        seat's stand-in is its button's colour, or "Seat n" where that cannot be drawn."""
+        def stand_in(seat: int, player: dict[str, Any]) -> str:
+            button = player.get("button") if isinstance(player.get("button"), int) else seat + 1
+            colour = colour_of(self.colours, button).name
+            return colour if drawable(colour) else f"Seat {button}"
+        return for_the_box(snap, stand_in)
+
     def _active(self) -> bool:
         return self.snap.get("game") is not None
 
@@ -241,7 +251,7 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
     def _call(self, action: Callable[[], dict[str, Any]]) -> bool:
         """Run a session call; a refusal flashes its reason. True if it went through."""
         try:
-            self.snap = action()
+            self.snap = self._for_box(action())
         except ParlourError as err:             # Refused, or a store that cannot be written
             self.show_refusal(refusal_text(str(err)))
             self._beep("error")

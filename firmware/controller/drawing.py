@@ -74,6 +74,7 @@ class BoxDrawing:
         rb = self.games[self.game_index]
         n = sum(self.joined)
         name = self._roster_name()
+        name = name and self._roster_shown()[name]          # as the OLED can draw it
         if name:
             hint = "joins: press a seat"
         elif rb.min_players <= n <= rb.max_players:

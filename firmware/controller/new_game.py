@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.buttons import ButtonColour, colour_of, free_button
 from companion.rulebook import Rulebook
+from firmware.oled.names import shown_names
 from firmware.oled.views import RANDOMIZERS, chooses_randomizer
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import pi_setups
@@ -45,9 +46,15 @@ class NewGameScreens:
                 self.names[event.seat] = name          # the name picked by the knob
                 self.roster_index = 0                  # taken: the next seat is its own
 
+    def _roster_shown(self) -> dict[str, str | None]:
+        """The roster's names and how the OLED shows each (`shown_names`; None: not at all)."""
+        roster = self.session.store.roster()
+        return dict(zip(roster, shown_names(roster, [None] * len(roster))))
+
     def _roster_names(self) -> list[str]:
-        """What the knob offers on the join screen: "" (the seat's own name), then the roster."""
-        return [""] + self.session.store.roster()
+        """What the knob offers on the join screen: "" (the seat's own name), then the roster's
+        names the OLED can show (one it cannot draw at all is chosen on a phone)."""
+        return [""] + [name for name, shown in self._roster_shown().items() if shown]
 
     def _roster_name(self) -> str:
         """The roster name the knob shows on the join screen ("" for the seat's own name)."""

@@ -1,0 +1,86 @@
+"""Players' names as the OLED can draw them.
+
+Terminus covers Latin, Greek and Cyrillic but not Chinese, Japanese, Korean or emoji, which
+it would draw as boxes ("□□ throws"). The phone shows every name as typed (X10); the box shows
+a name without the characters it cannot draw ("Ann 🎲" is "Ann"), or by its seat button's
+colour ("Blue") when nothing that tells the players apart is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from firmware.oled.screens import font
+
+_NOT_IN_FONT = "\U0010fffd"             # a private-use point: Terminus draws its box for it
+
+
+@lru_cache(maxsize=1)
+def _box() -> tuple:
+    mask = font(12).getmask(_NOT_IN_FONT)
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=4096)
+def can_draw(char: str) -> bool:
+    """Whether Terminus has a glyph for `char` (a space always draws)."""
+    if char.isspace():
+        return True
+    mask = font(12).getmask(char)
+    return (mask.size, bytes(mask)) != _box()
+
+
+def drawable(name: str) -> bool:
+    return all(can_draw(c) for c in name)
+
+
+def _key(name: str) -> str:
+    return "".join(name.casefold().split())        # as names are compared (X10)
+
+
+def shown_names(names: Sequence[str], stand_ins: Sequence[str | None]) -> list[str | None]:
+    """Each name as the OLED shows it: whole when it can; else without what it cannot draw,
+    if that is left and still differs from every other name and stand-in; else its stand-in
+    (a seat's colour, or None where there is none)."""
+    whole = {i: n for i, n in enumerate(names) if drawable(n)}
+    used = {_key(n) for n in whole.values()} | {_key(s) for s in stand_ins if s}
+    out: list[str | None] = []
+    for i, name in enumerate(names):
+        if i in whole:
+            out.append(name)
+            continue
+        left = " ".join("".join(c for c in name if can_draw(c)).split())
+        if left and _key(left) not in used:
+            used.add(_key(left))
+            out.append(left)
+        else:
+            out.append(stand_ins[i] if i < len(stand_ins) else None)
+    return out
+
+
+def _replaced(value: Any, swaps: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        for old, new in swaps.items():
+            value = value.replace(old, new)
+        return value
+    if isinstance(value, list):
+        return [_replaced(v, swaps) for v in value]
+    if isinstance(value, dict):
+        return {k: _replaced(v, swaps) for k, v in value.items()}
+    return value
+
+
+def for_the_box(snap: dict[str, Any], stand_in) -> dict[str, Any]:
+    """The snapshot with every player's name, wherever it appears (the prompt, the log, the
+    players), as the OLED can draw it (`shown_names`); `stand_in(seat, player)` names a
+    player's seat for the box ("Blue"). The same snapshot when every name draws, as nearly always."""
+    players = snap.get("players") or []
+    names = [p.get("name") or "" for p in players]
+    if all(drawable(n) for n in names):
+        return snap
+    shown = shown_names(names, [stand_in(seat, p) for seat, p in enumerate(players)])
+    swaps = {old: new for old, new in zip(names, shown) if new is not None and old != new}
+    swaps = dict(sorted(swaps.items(), key=lambda kv: -len(kv[0])))   # "Li Wei" before "Li"
+    return _replaced(snap, swaps)

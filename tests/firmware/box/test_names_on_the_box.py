@@ -1,0 +1,86 @@
+"""X10 on the OLED: a name may hold any printable character, but Terminus cannot draw Chinese,
+Japanese, Korean or emoji. The box shows what it can of a name, or the seat's colour, never a
+row of boxes; the phone and the log keep the name as typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from companion.session import Session
+from companion.store import Store
+from firmware.controller import Controller
+from firmware.oled.names import can_draw, drawable, shown_names
+from test_controller import press
+from test_phones import wired
+
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+
+
+def test_x10_box_knows_which_characters_terminus_draws():
+    assert all(can_draw(c) for c in "Ann Zoë Łukasz Ωμέγα Олег €ß")
+    assert not any(can_draw(c) for c in "李伟アン한🎲")
+    assert drawable("José Núñez") and not drawable("Ann 🎲")
+
+
+def test_x10_box_shows_a_name_without_what_it_cannot_draw_or_by_its_colour():
+    colours = ["Red", "Blue", "Green", "Yellow", "White"]
+    assert shown_names(["Ann 🎲", "李伟", "Ben", "Олег", "🎲"], colours) == \
+        ["Ann", "Blue", "Ben", "Олег", "White"]
+    # what is left must still tell the players apart, from names and from the colours
+    assert shown_names(["Ann", "Ann 🎲"], colours) == ["Ann", "Blue"]
+    assert shown_names(["Blue 🎲", "Ann"], colours) == ["Red", "Ann"]
+    assert shown_names(["李 Ann", "王 Ann"], colours) == ["Ann", "Blue"]
+    assert shown_names(["李伟"], [None]) == [None]
+
+
+def _turn_frame(session, clock, names):
+    c = Controller(session, seats=4, clock=clock)
+    c.attach()
+    try:
+        session.new_game("kat-en-muis", names, by="web")     # from a phone
+        c.update()
+        return c.render(), c.view(), c.snap
+    finally:
+        c.close()
+
+
+def test_x10_box_draws_a_chinese_name_as_its_seat_colour(session, clock):
+    frame, view, snap = _turn_frame(session, clock, ["李伟", "Ann 🎲"])
+    assert view["turn"].name == "Red" and [p["name"] for p in snap["players"]] == ["Red", "Ann"]
+    assert not any("李" in line or "🎲" in line for line in snap["log"])
+    assert [p["name"] for p in session.snapshot()["players"]] == ["李伟", "Ann 🎲"]   # kept
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame.resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-name-not-in-font.png")
+    same, _, _ = _turn_frame(session, clock, ["Red", "Ann"])
+    assert frame.tobytes() == same.tobytes()           # as if the player were called "Red"
+
+
+def test_x10_box_join_screen_offers_only_roster_names_it_can_draw(session, tmp_path, clock):
+    session.store.remember_names(["李伟", "Ann 🎲"])
+    c, _ = wired(session, tmp_path, clock)
+    press(c, "press")
+    press(c, "press")                               # Kat en Muis: join
+    seen = []
+    for _ in range(3):
+        press(c, "turn", detents=1)
+        seen.append(c._roster_name())
+        assert c.view()["screen"] == "join"
+    assert "李伟" not in seen and "Ann 🎲" in seen
+    while c._roster_name() != "Ann 🎲":
+        press(c, "turn", detents=1)
+    shown = c.render()
+    press(c, "seat", seat=0)
+    press(c, "seat", seat=1)
+    press(c, "press")
+    assert [p["name"] for p in session.snapshot()["players"]] == ["Ann 🎲", "Blue"]
+    other = Session(Store(tmp_path / "other" / "parlour.db"), new_seed=lambda: bytes(32))
+    other.store.remember_names(["Ann"])
+    c2, _ = wired(other, tmp_path / "other", clock)
+    press(c2, "press")
+    press(c2, "press")
+    while c2._roster_name() != "Ann":
+        press(c2, "turn", detents=1)
+    assert shown.tobytes() == c2.render().tobytes()   # drawn "Ann", chosen as typed
+    other.store.close()
