@@ -1,6 +1,7 @@
 """A game's record and its BG Stats push link (GET /api/games/<id>/record)."""
 
 import json
+from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
@@ -138,3 +139,14 @@ def test_record_page_of_a_game_with_the_pi_gives_it_no_seat_button(client, sessi
     assert "button-2" in players and "Ann" in players            # Ann's own button, Blue
     assert "button-1" not in players and '<span class="marker">Pi</span>' in players
 
+
+
+def test_record_chart_of_a_game_with_the_pi_draws_it_in_its_own_colour(client, session):
+    """X12: the Pi holds no button, so its chart line and swatch are not the colour of the
+    button the game lent it (a red "Pi" beside the players' own buttons)."""
+    game = session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy",
+                            buttons=[2, 1])
+    chart = client.get(f"/api/games/{game['game_id']}/chart").get_json()
+    assert chart["names"] == ["Ann", "Pi"] and chart["buttons"] == [2, "pi"]
+    css = (Path(__file__).resolve().parents[2] / "web" / "static" / "parlour.css").read_text()
+    assert ".button-pi { --button: var(--accent)" in css           # the Pi marker's colour

@@ -60,6 +60,7 @@ def _chart(record) -> dict[str, Any]:
     known = {step: win for step, win in enumerate(stored or []) if win is not None}
     out = chart_of(states, known)
     out["names"] = [p.name for p in states[-1].players]
-    out["buttons"] = buttons(store, record)               # each line in its button's colour
+    out["buttons"] = ["pi" if p.extra.get("pi") else b       # each line in its button's colour,
+                      for p, b in zip(states[-1].players, buttons(store, record))]   # the Pi's own
     out["exact"], out["game"] = record.game in EXACT_HERE, record.game
     return out

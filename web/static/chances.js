@@ -26,8 +26,10 @@
     return Math.round(p * 100) + "%";
   }
 
-  /* Each player in the colour of their seat button (X12): the box's button n is `button-n`. */
+  /* Each player in the colour of their seat button (X12): the box's button n is `button-n`;
+     the Pi holds no button ("pi"): it is drawn in ink, as its marker is. */
   function colour(buttons, seat) {
+    if (buttons[seat] === "pi") return "button-pi";
     return "button-" + (typeof buttons[seat] === "number" ? buttons[seat] : seat + 1);
   }
 
@@ -140,7 +142,8 @@
   function fromState(state) {
     if (!state || !state.game) { render({}); return; }
     render({names: (state.players || []).map(function (p) { return p.name; }),
-      buttons: (state.players || []).map(function (p) { return p.button; }), odds: state.odds,
+      buttons: (state.players || []).map(function (p) { return p.pi ? "pi" : p.button; }),
+      odds: state.odds,
       paused: state.chances_paused,
       chart: state.chart, game: state.game});
   }
