@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -282,6 +283,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"parlour: {err}", file=sys.stderr)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:          # `parlour replay LOG --json | head`: the reader has gone
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())    # so the flush at exit cannot fail again
+        return 141                               # as a shell reports SIGPIPE (128 + 13)
     return EXIT_BAD_INPUT
 
 

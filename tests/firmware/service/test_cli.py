@@ -136,3 +136,14 @@ def test_cli_club_without_a_club_section_says_what_it_needs(capsys, tmp_path):
     code, _, err = run_cli(capsys, "club", "--config", str(config))
     assert code == 2 and "needs a [club] section naming the broker" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_cli_replay_into_a_closed_pipe_ends_without_a_traceback():
+    """`parlour replay LOG --json | head -1`: the reader leaves early; one quiet exit, as a
+    shell tool's, never a BrokenPipeError traceback (a CLI error is one line at most)."""
+    proc = subprocess.Popen([sys.executable, "-m", "firmware.cli", "replay", str(KAT), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()                # the reader is gone before the game is written
+    _, err = proc.communicate(timeout=60)
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
+    assert proc.returncode in (0, 141)
