@@ -323,8 +323,8 @@ def _read_colours(reader: _Reader, seats: int) -> tuple[ButtonColour, ...]:
     values = reader.get("colours", list, [c.name for c in DEFAULT_COLOURS])
     reader.done()
     if not seats <= len(values) <= MAX_BUTTONS:
-        raise _Bad(f"{key}: {seats} seats need {seats} to {MAX_BUTTONS} colours, "
-                   f"got {len(values)}")
+        need = str(seats) if seats == MAX_BUTTONS else f"{seats} to {MAX_BUTTONS}"
+        raise _Bad(f"{key}: {seats} seats need {need} colours, got {len(values)}")
     colours = []
     for value in values:
         match = COLOUR.match(value.strip()) if isinstance(value, str) else None
@@ -333,6 +333,9 @@ def _read_colours(reader: _Reader, seats: int) -> tuple[ButtonColour, ...]:
             raise _Bad(f"{key}: expected a colour name of 1-{MAX_COLOUR_NAME} printable "
                        f"characters, such as \"Red\" or \"Teal #008080\", got {value!r}")
         css = match["css"] or SHADES.get(name.casefold())
+        if css is None and "#" in name:                  # "Teal #00808": a shade mistyped
+            raise _Bad(f"{key}: the shade in {value!r} must be # and six hex digits "
+                       f"(#RRGGBB), as in \"{name.split('#')[0].strip() or 'Teal'} #008080\"")
         if css is None:
             raise _Bad(f"{key}: {name!r} is not a colour Parlour knows ({', '.join(SHADES)}); "
                        f"add its shade, as in \"{name} #008080\"")
