@@ -73,8 +73,7 @@ class BoxDrawing:
     def draw_join(self) -> Image.Image:
         rb = self.games[self.game_index]
         n = sum(self.joined)
-        name = self._roster_name()
-        name = name and self._roster_shown()[name]          # as the OLED can draw it
+        _, name = self._roster_pick()                       # as the OLED can draw it
         if name:
             hint = "joins: press a seat"
         elif rb.min_players <= n <= rb.max_players:

@@ -46,20 +46,25 @@ class NewGameScreens:
                 self.names[event.seat] = name          # the name picked by the knob
                 self.roster_index = 0                  # taken: the next seat is its own
 
-    def _roster_shown(self) -> dict[str, str | None]:
-        """The roster's names and how the OLED shows each (`shown_names`; None: not at all)."""
+    def _roster_offer(self) -> list[tuple[str, str]]:
+        """What the knob offers on the join screen, each as chosen and as the OLED draws it
+        (`shown_names`): "" (the seat's own name), then the roster's names the OLED can show
+        (one it cannot draw at all is chosen on a phone)."""
         roster = self.session.store.roster()
-        return dict(zip(roster, shown_names(roster, [None] * len(roster))))
+        return [("", "")] + [(name, shown) for name, shown in
+                             zip(roster, shown_names(roster, [None] * len(roster))) if shown]
 
     def _roster_names(self) -> list[str]:
-        """What the knob offers on the join screen: "" (the seat's own name), then the roster's
-        names the OLED can show (one it cannot draw at all is chosen on a phone)."""
-        return [""] + [name for name, shown in self._roster_shown().items() if shown]
+        return [name for name, _ in self._roster_offer()]
+
+    def _roster_pick(self) -> tuple[str, str]:
+        """The roster name the knob shows on the join screen, as chosen and as drawn."""
+        offer = self._roster_offer()
+        return offer[self.roster_index % len(offer)]
 
     def _roster_name(self) -> str:
-        """The roster name the knob shows on the join screen ("" for the seat's own name)."""
-        names = self._roster_names()
-        return names[self.roster_index % len(names)]
+        """The roster name the knob shows ("" for the seat's own name)."""
+        return self._roster_pick()[0]
 
     def on_move_roster(self, event: InputEvent) -> None:
         """The knob steps through the roster's names not yet taken ("" : the seat's own)."""
