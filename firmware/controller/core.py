@@ -210,7 +210,8 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
     def _show_change(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
         """A change made elsewhere (a phone, the API, the Pi) while the OLED shows the game:
         the end of the game at once; the Pi's board move drawn to copy; any other change that
-        added to the log, its lines under who made it; else the turn screen."""
+        added to the log, its lines under who made it; else the turn screen (said to be taken
+        back when the log lost lines, as the box's own Undo says)."""
         words = self._change_words(old, snap)
         by_pi = snap.get("last_by") == PI_BY
         self.move_index = 0
@@ -218,6 +219,8 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
             self.screen = self.home()
             if snap.get("phase") == "over" and old.get("phase") != "over":
                 self._beep("win")
+            elif len(snap.get("log") or []) < len(old.get("log") or []):   # an undo
+                self.show_flash("Taken back from a phone", FLASH_SECONDS)
         elif by_pi and (snap.get("board") or {}).get("last_move"):
             self.screen = "pi_moved"
         else:

@@ -364,6 +364,21 @@ def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
     assert heading == "From a phone" and any("Zed" in w for w in words), (heading, words)
 
 
+def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
+    """A phone's undo took a line back and the OLED only went back to the turn: the table
+    saw its change vanish without a word (the box's own Undo says "Taken back")."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    table.update()
+    session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="pin-0a1b2c")
+    table.update()
+    press(table, "press")                               # the rename read
+    assert table.screen == "play" and not table.flash_text
+    session.undo(by="pin-0a1b2c")
+    table.update()
+    assert table.screen == "play" and table.flash_text == "Taken back from a phone"
+    assert table.view()["flash"] == "Taken back from a phone"
+
+
 def test_controller_wakes_the_main_loop_on_a_session_change(table, session):
     woken = []
     table.wake = lambda: woken.append(True)
