@@ -320,11 +320,13 @@
       say($("moves-answer"), "", true);              // another turn: the answer is the past
     }
     if (gameChanged && card) showPairing();          // the paired seat's name in this game
-    var playing = !!s.game && s.phase !== "over";     // a game over takes no undo or ending
+    var playing = !!s.game && s.phase !== "over";     // a game over takes no undo, ending,
+                                                      // correction or rename (X11)
     if ($("quick-actions")) $("quick-actions").hidden = !playing;
     if ($("declare-box")) $("declare-box").hidden = !playing || !(table[s.game || ""] || {}).declare;
     if ($("end-box")) $("end-box").hidden = !playing;
-    if ($("transfer-box")) $("transfer-box").hidden = !(table[s.game || ""] || {}).chips;
+    if ($("transfer-box")) $("transfer-box").hidden = !playing || !(table[s.game || ""] || {}).chips;
+    if ($("rename-box")) $("rename-box").hidden = !playing;   // X11: a game over is final
     renderMoves(s);
     renderOver(s);
     commitmentWords(s);

@@ -289,28 +289,35 @@ def test_browser_phone_paired_after_loading_moves_on_the_board_and_forgets_the_l
 
 
 def test_browser_phone_a_finished_game_offers_no_play(tmp_path, phone):
-    """Once the game is over the page offers no undo, declaration or setting aside (each
-    would be refused or do nothing) and the board says it is over, live as it ends."""
+    """Once the game is over the page offers no undo, declaration, setting aside, chip
+    correction or rename (each would be refused or do nothing, X11) and the board says it is
+    over, live as it ends; with the game set aside, no rename form with an empty seat list."""
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         post(table.url + "/api/control/new-game",
              {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
         sign_in(phone, table.url)
-        for selector in ("#quick-actions", "#declare-box", "#end-box"):
+        for selector in ("#quick-actions", "#declare-box", "#end-box", "#rename-box"):
             expect(phone.locator(selector)).to_be_visible()
         expect(phone.locator("#board-hint")).to_contain_text("Tap a piece")
         post(table.url + "/api/control/declare", {"winners": [0]})        # the Geese resign
         expect(phone.locator("#winners")).to_be_visible()
-        for selector in ("#quick-actions", "#declare-box", "#end-box"):
+        for selector in ("#quick-actions", "#declare-box", "#end-box", "#rename-box"):
             expect(phone.locator(selector)).to_be_hidden()
         expect(phone.locator("#board-hint")).to_have_text(
             "The game is over: the board shows how it ended.")
         phone.reload()                                                   # and as the page loads
         expect(phone.locator("#board-hint")).to_contain_text("The game is over")
-        for selector in ("#quick-actions", "#declare-box", "#end-box"):
+        for selector in ("#quick-actions", "#declare-box", "#end-box", "#rename-box"):
             expect(phone.locator(selector)).to_be_hidden()
-        expect(phone.locator("#rename-box")).to_be_visible()
         screenshot(phone, "phone-fox-and-geese-over.png")
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
+                                                   "players": ["Cy", "Dee"]})
+        for selector in ("#rename-box", "#transfer-box"):
+            expect(phone.locator(selector)).to_be_visible()
+        post(table.url + "/api/control/end", {})                          # set aside
+        for selector in ("#rename-box", "#transfer-box", "#quick-actions"):
+            expect(phone.locator(selector)).to_be_hidden()
 
 
 def test_browser_phone_an_answer_goes_when_the_next_turn_begins(tmp_path, phone):
