@@ -101,6 +101,7 @@
     var items = document.createDocumentFragment();
     for (var i = log.length - 1; i >= 0; i--) items.appendChild(make("li", "", log[i]));
     list.replaceChildren(items);
+    list.dataset.digits = String(log.length).length;       // room for the numbers (parlour.css)
     show($("log-card"), log.length > 0);
     text($("commitment"), state.commitment || "");
     show($("commitment-line"), !!state.commitment);

@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 
 from simulated_table import PIN, SimulatedTable, box_pairing_code
-from test_browser import CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
+from test_browser import ARTIFACTS, CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
@@ -340,3 +340,33 @@ def test_browser_phone_an_answer_goes_when_the_next_turn_begins(tmp_path, phone)
         assert state(table.url)["turn"] != turn
         expect(answer).to_be_hidden()
         assert said
+
+
+NUMBERS_FIT = """() => {
+    const list = document.getElementById("log"), first = list.querySelector("li");
+    const pen = document.createElement("canvas").getContext("2d");
+    pen.font = getComputedStyle(first).font;
+    const widest = Math.max(...[...list.children].map((li, i) => pen.measureText(
+        (list.reversed ? list.children.length - i : i + 1) + ". ").width));
+    return [widest, parseFloat(getComputedStyle(list).paddingLeft)];
+}"""
+
+
+def test_browser_phone_log_numbers_past_99_are_whole(tmp_path, phone):
+    """The live log (a scrolling list) cut "109." to "09.": its numbers need room by their
+    digits, live as the log grows past 99 lines and as the page loads."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "free-play", "players": ["Ann", "Ben"],
+              "options": {"randomizer": {"kind": "none"}}})
+        phone.goto(table.url + "/")
+        for _ in range(105):
+            post(table.url + "/api/control/press", {"seat": 0})
+        expect(phone.locator("#log li")).to_have_count(len(state(table.url)["log"]))
+        widest, room = phone.evaluate(NUMBERS_FIT)
+        assert len(state(table.url)["log"]) >= 100 and widest <= room, (widest, room)
+        phone.reload()
+        widest, room = phone.evaluate(NUMBERS_FIT)
+        assert widest <= room, (widest, room)
+        phone.locator("#log-card").screenshot(path=str(ARTIFACTS / "phone-log-numbers.png"))
