@@ -99,7 +99,8 @@ def turn_view(snap: Snapshot) -> TurnView:
         action = action.replace(" for the lead", "")
         throws = (snap.get("lead") or {}).get("throws") or {}
         detail = "  ".join(f"{player_name(snap, int(s))} {t}" for s, t in throws.items())
-        return TurnView(title, "Lead", name, action, detail or "who leads?")
+        return TurnView(title, "Lead", name, action, detail or "who leads?",
+                        button_of(snap, snap.get("turn")))
     if snap.get("awaiting") == "choose":
         action = "turn, then press"
     return TurnView(title, pool_text(snap), name, action, standing(snap, snap.get("turn")),

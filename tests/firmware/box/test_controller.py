@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from PIL import Image
 
 from companion.session import Session
 from companion.store import Store
@@ -12,6 +15,7 @@ from companion.games import GAMES
 from firmware.pins.inputs import InputEvent
 
 SEED = bytes(range(32))
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 
 
 class FakeControls:
@@ -377,6 +381,22 @@ def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
     table.update()
     assert table.screen == "play" and table.flash_text == "Taken back from a phone"
     assert table.view()["flash"] == "Taken back from a phone"
+
+
+def test_controller_x12_the_lead_shows_the_throwers_button(table, session):
+    """The turn screen's button box beside the name (X12) was missing during the lead: the
+    first thing a table does was the one screen without it."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"], buttons=[2, 3])
+    table.update()
+    view = table.view()["turn"]
+    assert table.snap["phase"] == "lead" and (view.name, view.button) == ("Ann", 2)
+    frame = table.render()
+    ARTIFACTS.mkdir(exist_ok=True)
+    frame.resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-lead-button.png")
+    press(table, "flick", strength=0.5)
+    press(table, "press")                               # the dial stops
+    press(table, "press")                               # the throw read
+    assert (table.view()["turn"].name, table.view()["turn"].button) == ("Ben", 3)
 
 
 def test_controller_wakes_the_main_loop_on_a_session_change(table, session):
