@@ -381,6 +381,13 @@ def back_to_page(answer: Response | None = None) -> Response:
     return answer or redirect(url_for("pages.status") + "#control", code=303)
 
 
+def signed_out() -> bool:
+    """Neither signed in nor paired: a page that offered PIN controls is out of date."""
+    pairings = parlour().pairings
+    return not auth.logged_in() and (pairings is None or
+                                     pairings.button(seat.phone_token()) is None)
+
+
 def form_checked() -> Response | None:
     """None if the form's CSRF token is right, else the answer to send back."""
     if not auth.csrf_ok(request.form.get("csrf")):
@@ -429,6 +436,10 @@ def form_action(action: str) -> Response:
             raise               # no page sends it: a plain 400
         return say(err.message, "error", err.status)
     except ApiError as err:
+        if signed_out() and _fetched():   # a new PIN at the box: the page must ask for it again
+            flash(players_words(err.message), "error")       # said again on the page reloaded
+            return jsonify(ok=False, message=players_words(err.message),
+                           signed_out=True), err.status
         return back_to_page(say(err.message, "error", err.status))
     words = snapshot.get("log") or []
     seen = len(before.get("log") or []) if before.get("game_id") == snapshot.get("game_id") \

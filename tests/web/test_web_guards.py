@@ -265,3 +265,24 @@ def test_guard_pin_table_limit_over_http_from_many_addresses(make_app):
     right = client.post("/api/login", json={"pin": PIN},
                         environ_base={"REMOTE_ADDR": "192.168.7.200"})
     assert right.status_code == 429 and "every PIN waits" in right.get_json()["error"]
+
+
+def test_guard_a_new_pin_sends_an_open_page_back_to_the_pin_form(app, client, logged_in):
+    """After "New PIN" at the box an open phone still offered Undo, Rename, Set aside; a tap
+    answered "Enter the table's PIN first." with no field to enter it. The answer now says the
+    sign-in is gone (the script reloads) and the page it reloads asks for the PIN."""
+    app.extensions["parlour"].session.new_game("kat-en-muis", ["Ann", "Ben"])
+    fetched = {"Accept": "application/json"}
+    rename = {"csrf": logged_in, "seat": "1", "name": "Zed"}
+    assert client.post("/control/rename", data=rename,
+                       headers=fetched).status_code == 200            # signed in: it works
+    app.extensions["parlour"].guard.set_pin("97531")                   # "New PIN" at the box
+    answer = client.post("/control/rename", data={**rename, "name": "Ned"}, headers=fetched)
+    body = answer.get_json()
+    assert answer.status_code == 403 and body["signed_out"] is True
+    assert body["message"] == "Enter the table's PIN first."
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="login"' in page and 'id="logout"' not in page
+    assert "Enter the table&#39;s PIN first." in page                   # said once more there
+    wrong = client.post("/control/undo", data={"csrf": "nonsense"}, headers=fetched)
+    assert "signed_out" not in (wrong.get_json() or {})                # an expired form is not

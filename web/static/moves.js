@@ -66,6 +66,7 @@
           say(answer, words, ok);
         }
         if (ok && (form.id === "login" || form.id === "logout")) window.location.reload();
+        if (!ok && body && body.signed_out) window.location.reload();   // a new PIN: sign in again
         if (ok && form.id === "new-game") form.closest("details").open = false;
         return ok;
       });

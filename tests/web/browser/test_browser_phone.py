@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from simulated_table import PIN, SimulatedTable, box_pairing_code
+from simulated_table import PIN, SimulatedTable, box_pairing_code, box_view
 from test_browser import ARTIFACTS, CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -370,3 +370,44 @@ def test_browser_phone_log_numbers_past_99_are_whole(tmp_path, phone):
         widest, room = phone.evaluate(NUMBERS_FIT)
         assert widest <= room, (widest, room)
         phone.locator("#log-card").screenshot(path=str(ARTIFACTS / "phone-log-numbers.png"))
+
+
+def test_browser_phone_a_new_pin_at_the_box_asks_the_open_page_for_it(tmp_path, phone):
+    """After "New PIN" at the box, an open phone still offered Undo, Rename and Set aside and
+    answered a tap with "Enter the table's PIN first." and no field to type it in: now that
+    tap brings the page back to the PIN form, saying why."""
+    from playwright.sync_api import expect
+    from firmware.datadir import keys
+    from simulated_table import call
+    with SimulatedTable(tmp_path / "data", tmp_path, pin=None) as table:   # a PIN it keeps
+        old = keys.stored_pin(tmp_path / "data")
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
+                                                   "players": ["Ann", "Ben"]}, pin=old)
+        phone.goto(table.url + "/")
+        phone.fill("#login input[name=pin]", old)
+        phone.click("#login button")
+        expect(phone.locator("#logout")).to_be_visible()
+
+        def box(body: dict) -> None:
+            call(table.url, "/device/input", body, pin=False)
+
+        box({"input": "menu"})
+        menu = box_view(table.url, lambda v: v.get("screen") == "menu")["menu"]
+        box({"input": "knob", "action": "turn",
+             "detents": menu["items"].index("New PIN") - menu["index"]})
+        box_view(table.url, lambda v: bool(v.get("menu"))
+                 and v["menu"]["items"][v["menu"]["index"]] == "New PIN")
+        box({"input": "knob", "action": "press"})
+        box_view(table.url, lambda v: v.get("screen") == "confirm")
+        box({"input": "knob", "action": "turn", "detents": 1})
+        box({"input": "knob", "action": "press"})
+        box_view(table.url, lambda v: v.get("screen") == "pin")
+        assert keys.stored_pin(tmp_path / "data") != old
+        phone.locator("#rename-box summary").click()
+        phone.fill("#rename input[name=name]", "Zed")
+        phone.click("#rename button[type=submit]")
+        expect(phone.locator("#login input[name=pin]")).to_be_visible()
+        expect(phone.locator("#logout")).to_have_count(0)
+        expect(phone.get_by_text("Enter the table's PIN first.")).to_be_visible()
+        fits(phone)
+        screenshot(phone, "phone-after-new-pin.png")
