@@ -24,6 +24,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 import threading
 import time
 from typing import Any
@@ -192,7 +193,11 @@ def hint_of(session) -> dict[str, Any] | None:
 def compute(conn) -> None:
     """The compute process: the newest job first; a newer job cancels the one under way.
     It ends quietly when the device program goes (its end of the pipe closes), however it
-    went, kill -9 included."""
+    went, kill -9 included. A stop signal sent to the whole process group (`systemctl stop`,
+    Ctrl-C in a terminal) is left to the device program, which ends it as it closes: dying of
+    it first read in the log as a crash and a restart."""
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, signal.SIG_IGN)
     try:
         _compute(conn)
     except (EOFError, OSError, KeyboardInterrupt):

@@ -3,6 +3,8 @@ screen, and chances arriving without disturbing the screen in use."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import pytest
@@ -180,3 +182,30 @@ def test_odds_worker_that_dies_is_logged_paused_on_the_phones_and_started_again(
         assert any("exit code -9" in r.getMessage() for r in caplog.records)
     finally:
         worker.close()
+
+
+def test_odds_worker_outlives_a_stop_signal_to_the_group_and_ends_with_the_table(
+        sessions, caplog):
+    """`systemctl stop` (SIGTERM to the whole group) killed the compute process before the
+    device program had closed it: the journal said "the chances worker stopped (exit code
+    -15) ... starting it again" at every stop. The device program ends it as it closes."""
+    session = sessions()
+    worker = OddsWorker(session)
+    worker.start()
+    try:
+        session.new_game("kat-en-muis", ["Ann", "Ben"])
+        while session.state.phase == "lead":
+            session.roll()
+        wait_for(lambda: current_odds(session))
+        with caplog.at_level("ERROR", logger="parlour.chances"):
+            for stop in (signal.SIGTERM, signal.SIGINT):
+                os.kill(worker._process.pid, stop)
+            time.sleep(1.0)
+            assert worker._process.is_alive() and worker.restarts == 0
+            session.roll()
+            assert wait_for(lambda: current_odds(session))     # still working
+    finally:
+        started = time.monotonic()
+        worker.close()
+    assert not worker._process.is_alive() and time.monotonic() - started < 2.5
+    assert not any("stopped" in r.getMessage() for r in caplog.records)
