@@ -90,9 +90,24 @@ def status() -> str:
     show = {"chips": bool(state.get("pool")) or any(p.get("chips") for p in players),
             "score": any(p.get("score") for p in players)}
     return render_template("status.html", state=state, show=show, games=game_choices(),
-                           refresh=NOSCRIPT_REFRESH,
+                           refresh=NOSCRIPT_REFRESH, last_game=last_game(state),
                            winners_text=winners_text(state), roll_text=roll_text(state),
                            **phone_view(state))
+def last_game(state: dict[str, Any]) -> dict[str, Any] | None:
+    """With no game in play (after a restart, or one set aside), the newest stored game, so
+    its page (its record, BG Stats) is one tap away; None while a game is in play."""
+    if state.get("game"):
+        return None
+    newest = parlour().session.store.games_page(limit=1)
+    if not newest:
+        return None
+    record = newest[0]
+    return {"id": record.id, "title": title(record.game), "status": STATUS_WORDS.get(
+        record.status, record.status), "winners": summary(record)["winner_names"],
+        "when": utc_text(record.ended_at or record.created_at),
+        "iso": record.ended_at or record.created_at or ""}
+
+
 def _network_card() -> dict[str, Any] | None:
     """The Wi-Fi card for a signed-in phone where the box manages its Wi-Fi, else None."""
     if parlour().network is None or not auth.logged_in():

@@ -4,6 +4,9 @@ import re
 
 import pytest
 
+from companion.session import Session
+from web import create_app
+
 from web_support import PIN, play_to_the_end
 
 
@@ -22,7 +25,7 @@ def logged_in(client):
 
 def test_pages_status_idle_invites_a_game(client):
     page = client.get("/").get_data(as_text=True)
-    assert "No game yet" in page and "Choose a game" in page
+    assert "No game in play" in page and "Choose a game" in page
     assert '<noscript><meta http-equiv="refresh"' in page
     assert 'name="viewport"' in page
 
@@ -366,3 +369,26 @@ def test_pages_gantlope_men_in_the_goal_show_beside_the_player(client, session):
     page = client.get("/").get_data(as_text=True)
     assert "1 in Goal" in page
     assert "1 in Goal" in standing(snap, snap["turn"])
+
+
+def test_pages_with_no_game_in_play_the_last_one_is_a_tap_away(client, session, store):
+    """After a restart (or a game set aside) the page said "No game yet" after eleven games,
+    and a finished game's record and BG Stats link were gone from it: it now names the last
+    game and links to its page, where both are."""
+    assert 'id="last-game"' not in client.get("/").get_data(as_text=True)   # none stored yet
+    won = session.new_game("fox-and-geese", ["Ann", "Ben"])["game_id"]
+    session.submit({"type": "declare", "winners": [1]}, by="test")
+    assert 'id="last-game"' not in client.get("/").get_data(as_text=True)   # still shown
+    restarted = create_app(Session(store, new_seed=lambda: bytes(32)), pin=PIN,
+                           test_config={"TESTING": True}).test_client()
+    page = restarted.get("/").get_data(as_text=True)
+    assert "No game in play" in page
+    line = page.split('id="last-game"', 1)[1].split("</p>", 1)[0]
+    assert f'href="/history/{won}"' in line and "Fox and Geese" in line
+    assert "finished (Ben won)" in " ".join(line.split())
+    aside = session.new_game("kat-en-muis", ["Cy", "Dee"])["game_id"]
+    assert 'id="last-game"' not in client.get("/").get_data(as_text=True)   # one in play
+    session.abandon(by="test")                                              # set aside
+    line = client.get("/").get_data(as_text=True).split('id="last-game"', 1)[1]
+    assert f'href="/history/{aside}"' in line.split("</p>", 1)[0]
+    assert "Kat en Muis</a>, set aside," in " ".join(line.split("</p>", 1)[0].split())

@@ -143,7 +143,8 @@
   }
 
   function render(state, fresh) {
-    text($("title"), state.title || "No game yet");
+    text($("title"), state.title || "No game in play");
+    if ($("last-game")) show($("last-game"), !state.game);       // a game began: not the last
     document.title = (state.title ? state.title + " · " : "") + "Parlour";
     text($("prompt"), state.prompt || "");
     var winners = winnersText(state);
