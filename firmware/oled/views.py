@@ -120,6 +120,11 @@ def pool_text(snap: Snapshot) -> str:
     return f"pool {snap['pool']}" if snap.get("pool") else ""
 
 
+def counted(n: int, word: str) -> str:
+    """"1 chip", "2 chips" (the OLED said "1 pts")."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def standing(snap: Snapshot, seat: int | None) -> str:
     """A player's square, chips and score in a few characters: "sq 22 · 17 chips"."""
     players = snap.get("players") or []
@@ -130,9 +135,9 @@ def standing(snap: Snapshot, seat: int | None) -> str:
     if p.get("position") is not None:
         bits.append(f"sq {p['position']}")
     if p.get("chips"):
-        bits.append(f"{p['chips']} chips")
+        bits.append(counted(p["chips"], "chip"))
     if p.get("score"):
-        bits.append(f"{p['score']} pts")
+        bits.append(counted(p["score"], "pt"))
     if p.get("in_goal"):
         bits.append(f"{p['in_goal']} in Goal")            # Gantlope's men home
     if p.get("lost_turns"):
@@ -154,7 +159,7 @@ def score_rows(snap: Snapshot) -> list[Row]:
                 or "-", i == snap.get("turn"))
             for i, p in enumerate(snap.get("players") or [])]
     if snap.get("pool"):
-        rows.append(Row("Pool", f"{snap['pool']} chips"))
+        rows.append(Row("Pool", counted(snap["pool"], "chip")))
     return rows
 
 

@@ -605,3 +605,12 @@ def test_controller_long_instruction_on_the_turn_screen_goes_round(table, clock)
         table.render()
     assert [p for p, _ in pages] == list(range(table.page_count)) + [0]
     assert "Move your cat" in " ".join(text for _, text in pages)
+
+
+def test_controller_one_point_and_one_chip_read_as_one():
+    """Free play's OLED said "1 pts"; a pool of one, "1 chips"."""
+    from firmware.oled.views import Row, score_rows, standing
+    snap = {"players": [{"name": "Ann", "score": 1, "chips": 1},
+                        {"name": "Ben", "score": 2, "chips": 3}], "pool": 1, "turn": 0}
+    assert standing(snap, 0) == "1 chip · 1 pt" and standing(snap, 1) == "3 chips · 2 pts"
+    assert score_rows(snap)[-1] == Row("Pool", "1 chip")
