@@ -27,6 +27,7 @@ class Option:
     low: int
     high: int
     help: str = ""
+    labels: tuple[str, ...] = ()     # players' words for each value from low to high, if any
 
     def check(self, name: str, value: Any) -> int:
         if not is_whole(value):

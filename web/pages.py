@@ -78,7 +78,8 @@ def game_choices() -> list[dict[str, Any]]:
              "randomizers": [(k, words) for k, (words, _) in RANDOMIZER_CHOICES.items()]
              if r.id in RANDOMIZER_GAMES else [],
              "options": [{"name": n, "default": o.default, "low": o.low, "high": o.high,
-                          "help": o.help} for n, o in r.options.items()],
+                          "help": o.help, "labels": list(o.labels)}
+                         for n, o in r.options.items()],
              "pi_seats": r.pi_seats}
             for r in GAMES.values()]
 

@@ -236,8 +236,8 @@ class FoxAndGeese(Rulebook):
     randomizer = None
     lead = None                                          # F1: the Geese move first
     pi_seats = "one"                                     # the Pi plays either side
-    options = {"fox_seat": Option(0, 0, 1, "seat of the Fox: 0 the first player, 1 the "
-                                           "second")}
+    options = {"fox_seat": Option(0, 0, 1, "who plays the Fox",
+                                  ("the first player", "the second player"))}
 
     # -- board data ---------------------------------------------------------------------------
 

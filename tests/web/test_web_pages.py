@@ -392,3 +392,19 @@ def test_pages_with_no_game_in_play_the_last_one_is_a_tap_away(client, session, 
     line = client.get("/").get_data(as_text=True).split('id="last-game"', 1)[1]
     assert f'href="/history/{aside}"' in line.split("</p>", 1)[0]
     assert "Kat en Muis</a>, set aside," in " ".join(line.split("</p>", 1)[0].split())
+
+
+def test_pages_fox_seat_is_offered_in_players_words(client, logged_in, session):
+    """The form asked for "Fox seat (seat of the Fox: 0 the first player, 1 the second)": a
+    number counted from 0, where everything players read counts from 1. It offers the first
+    or the second player, and the game records the option as before."""
+    page = client.get("/").get_data(as_text=True)
+    field = page.split('name="option-fox-and-geese-fox_seat"', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r'<option value="(\d)"( selected)?>([^<]+)<', field) == \
+        [("0", " selected", "the first player"), ("1", "", "the second player")]
+    assert "0 the first player" not in page
+    client.post("/control/new-game", data={"csrf": logged_in, "game": "fox-and-geese",
+                                           "player": ["Ann", "Ben"],
+                                           "option-fox-and-geese-fox_seat": "1"})
+    roles = [p["role"] for p in session.snapshot()["players"]]
+    assert roles == ["geese", "fox"]
