@@ -226,8 +226,10 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))
+            renamed = [p.get("name") for p in old.get("players") or []] != \
+                [p.get("name") for p in snap.get("players") or []]   # no one's move
             actor = ("Pi" if moved_for_pi or not mover else f"{mover}, then Pi") if by_pi \
-                else mover if _names(words[0], mover) else "From a phone"
+                else mover if _names(words[0], mover) and not renamed else "From a phone"
             self.outcome = (actor, "", words)   # "then Pi": one change held two moves
             self._show_result()
 

@@ -366,6 +366,11 @@ def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
     assert table.screen == "result"
     heading, _, words = table.outcome
     assert heading == "From a phone" and any("Zed" in w for w in words), (heading, words)
+    press(table, "press")
+    session.submit({"type": "rename", "seat": 0, "name": "Ada"}, by="pin-0a1b2c")
+    table.update()                                      # the mover renamed: not "Ann" either
+    heading, _, words = table.outcome
+    assert heading == "From a phone" and any("Ada" in w for w in words), (heading, words)
 
 
 def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
