@@ -63,7 +63,7 @@ class PhoneScreens:
         if paired is not None:
             if self.screen == "pair_code":
                 self.screen = self.home()
-            self.show_flash(f"Phone paired with seat {paired}", 3.0)
+            self.show_flash(f"Phone paired with {self._button_words(paired)}", 3.0)
         elif self.screen == "pair_code":
             offered = self.pairings.offered() if self.pairings is not None else None
             if offered is None:

@@ -206,7 +206,7 @@ class Table:
         code = box_pairing_code(self.url, button)
         page.locator("#pair-code").fill(code)
         page.get_by_role("button", name="Pair this phone").click()
-        expect(page.locator("#paired-line")).to_contain_text(f"seat {button}")
+        expect(page.locator("#paired-line")).to_contain_text(f"seat button {button}")
         self.paired[phone] = button
 
     def new_game(self, game: str, players: list[str], **extra: Any) -> dict:

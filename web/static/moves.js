@@ -249,6 +249,7 @@
     var seat = state && paired ? mySeat(state) : null;      // the name in today's game
     var who = seat !== null && state.players[seat] ? state.players[seat].name : "";
     $("paired-name").textContent = who ? " (" + who + ")" : "";
+    $("paired-idle").hidden = !(paired && state && state.game && seat === null);  // not playing
     $("pair-form").hidden = paired;
     $("unpair-button").hidden = !paired;
     if (state) renderMoves(state);
@@ -274,7 +275,7 @@
       pairing = p;
       input.value = "";
       showPairing();
-      say($("pair-answer"), "Paired: this phone plays seat " + p.button +
+      say($("pair-answer"), "Paired: this phone plays seat button " + p.button +
         (p.name ? " (" + p.name + ")" : "") + ".", true);
     }).catch(function (err) { say($("pair-answer"), err.message, false); });
   }

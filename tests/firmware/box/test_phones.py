@@ -87,7 +87,7 @@ def test_phones_pairing_is_a_code_offered_at_the_box_for_one_seat(session, tmp_p
     c.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-pairing.png")
     assert pairings.claim("phone-token", code) == 2
     c.update()
-    assert c.view()["flash"] == "Phone paired with seat 2" and c.screen != "pair_code"
+    assert c.view()["flash"] == "Phone paired with Blue (2)" and c.screen != "pair_code"
     _menu(c, "Phones")
     assert c.screen == "phones"
     press(c, "press")                               # Blue (2): 1 phone

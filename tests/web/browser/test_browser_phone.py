@@ -75,7 +75,7 @@ def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_pat
         phone.locator("#pair-code").fill(f"{code[:3]} {code[3:]}")         # as the OLED shows it
         screenshot(phone, "phone-pairing.png")
         phone.get_by_role("button", name="Pair this phone").click()
-        expect(phone.locator("#paired-line")).to_contain_text(f"seat {seat + 1}")
+        expect(phone.locator("#paired-line")).to_contain_text(f"seat button {seat + 1}")
         expect(phone.locator("#your-turn")).to_have_text(f"Your turn, {name}")
         assert phone.evaluate("window.buzzes") >= 1                      # told by vibration
         assert phone.title().startswith("Your turn · ")
@@ -97,7 +97,7 @@ def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_pat
         assert state(table.url)["turn"] != seat
     with SimulatedTable(tmp_path / "data", tmp_path) as again:           # a restart
         phone.goto(again.url + "/")
-        expect(phone.locator("#paired-line")).to_contain_text(f"seat {seat + 1} ({name})")
+        expect(phone.locator("#paired-line")).to_contain_text(f"seat button {seat + 1} ({name})")
         phone.get_by_role("button", name="Unpair this phone").click()
         expect(phone.locator("#pair-answer")).to_have_text(
             "Unpaired: this phone no longer plays a seat.")
@@ -260,7 +260,8 @@ def test_browser_phone_paired_after_loading_moves_on_the_board_and_forgets_the_l
         tmp_path, phone):
     """A phone that pairs after its page loaded can move its pieces on the board at once (no
     reload), and a new game clears the last game's answers and shows the paired seat's new
-    name."""
+    name; in a game without its button, the phone says why it plays nothing (it said only
+    "This phone plays seat 5")."""
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
@@ -271,7 +272,7 @@ def test_browser_phone_paired_after_loading_moves_on_the_board_and_forgets_the_l
         expect(phone.locator("#board-hint")).to_contain_text("pair this phone")
         phone.locator("#pair-code").fill(box_pairing_code(table.url, geese + 1))
         phone.get_by_role("button", name="Pair this phone").click()
-        expect(phone.locator("#paired-line")).to_contain_text(f"seat {geese + 1} (Ben)")
+        expect(phone.locator("#paired-line")).to_contain_text(f"seat button {geese + 1} (Ben)")
         expect(phone.locator("#board-hint")).to_contain_text("tap one of your pieces")
         path = now["board"]["moves"][0]
         for point in path:
@@ -282,10 +283,19 @@ def test_browser_phone_paired_after_loading_moves_on_the_board_and_forgets_the_l
         post(table.url + "/api/control/end", {})
         post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
                                                    "players": ["Cy", "Dee"]})
-        expect(phone.locator("#paired-line")).to_contain_text(f"seat {geese + 1} (Dee)")
+        expect(phone.locator("#paired-line")).to_contain_text(f"seat button {geese + 1} (Dee)")
         expect(phone.locator("#board-card")).to_be_hidden()
         for answer in phone.locator(".answer").all():
             assert answer.is_hidden() or answer.inner_text() == ""
+        expect(phone.locator("#paired-idle")).to_be_hidden()
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
+                                                   "players": ["Cy", "Dee"], "buttons": [3, 4]})
+        expect(phone.locator("#paired-idle")).to_be_visible()            # its button sits out
+        expect(phone.locator("#paired-line")).to_contain_text(
+            f"seat button {geese + 1}, which has no player in this game: unpair this phone")
+        phone.reload()
+        expect(phone.locator("#paired-idle")).to_be_visible()
+        phone.locator("#pairing").screenshot(path=str(ARTIFACTS / "phone-paired-idle.png"))
 
 
 def test_browser_phone_a_finished_game_offers_no_play(tmp_path, phone):
