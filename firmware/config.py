@@ -6,6 +6,7 @@ config; a bad value is one ConfigError that names the file, the key and what is 
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import tomllib
@@ -233,7 +234,9 @@ class _Reader:
         extra = sorted(set(self.data) - self.used)
         if extra:
             known = ", ".join(sorted(self.used))
-            raise _Bad(f"{self.key(extra[0])}: unknown key (known here: {known})")
+            close = difflib.get_close_matches(extra[0], sorted(self.used), n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""     # as board files say
+            raise _Bad(f"{self.key(extra[0])}: unknown key ({hint}known here: {known})")
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:

@@ -101,6 +101,7 @@ def test_config_data_dir_default_follows_environment(env, extra, expected):
     ("[pins]\nbuzzer = true\n", "[pins] buzzer: give the buzzer's BCM pin, or false"),
     ('[pins]\nseats = "5"\n', "[pins] seats: expected a list"),
     ("[pins]\nencoder_c = 9\n", "[pins] encoder_c: unknown key"),
+    ("[web]\nprot = 8080\n", "[web] prot: unknown key (did you mean 'port'? known here:"),
     ("sets = 4\n", "sets: unknown key"),
     ("pin = 2468\n", "pin: expected a string"),
     ('pin = "12"\n', "pin: expected 4-8 digits"),
