@@ -330,7 +330,7 @@ FORMS: dict[str, Callable[[], dict[str, Any]]] = {
     "end": dict,
 }
 
-DONE = {"new-game": "New game started", "undo": "Undone", "roll": "Rolled",
+DONE = {"new-game": "New game started", "undo": "Taken back", "roll": "Rolled",
         "next": "Turn ended", "transfer": "Chips moved", "declare": "Game ended",
         "rename": "Renamed", "end": "Game set aside",
         "press": "Pressed", "choose": "Chosen"}
@@ -446,6 +446,9 @@ def form_action(action: str) -> Response:
         else len(words) - 1
     told = " ".join(words[seen:] or words[-1:]) if action in TOLD_BY_LOG and words \
         else DONE[action]                         # every line the action added, in order
+    gone = (before.get("log") or [])[len(words):] if action == "undo" else []
+    if gone and before.get("game_id") == snapshot.get("game_id"):
+        told = f"{DONE[action]}: {' '.join(gone)}"          # what the undo took back
     spin = snapshot.get("spin") or {}
     after = spin.get("seconds") if action == "roll" and spin.get("roll") == snapshot.get("rolls") \
         else None                                  # the phone tells it when the dial stops

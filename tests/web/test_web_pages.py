@@ -408,3 +408,14 @@ def test_pages_fox_seat_is_offered_in_players_words(client, logged_in, session):
                                            "option-fox-and-geese-fox_seat": "1"})
     roles = [p["role"] for p in session.snapshot()["players"]]
     assert roles == ["geese", "fox"]
+
+
+def test_pages_an_undo_says_what_it_took_back(client, logged_in, session):
+    """The phone answered an undo with "Undone", whatever it was: it names the lines."""
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    session.submit({"type": "rename", "seat": 0, "name": "Ada"}, by="test")
+    line = session.snapshot()["log"][-1]
+    answer = client.post("/control/undo", data={"csrf": logged_in},
+                         headers={"Accept": "application/json"}).get_json()
+    assert answer == {"ok": True, "message": f"Taken back: {line}"}
+    assert session.snapshot()["players"][0]["name"] == "Ann"
