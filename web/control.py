@@ -437,17 +437,17 @@ def form_action(action: str) -> Response:
         return say(err.message, "error", err.status)
     except ApiError as err:
         if signed_out() and _fetched():   # a new PIN at the box: the page must ask for it again
-            flash(players_words(err.message), "error")       # said again on the page reloaded
-            return jsonify(ok=False, message=players_words(err.message),
-                           signed_out=True), err.status
+            words = players_words(err.message)
+            flash(words, "error")                            # said again on the page reloaded
+            return jsonify(ok=False, message=words, signed_out=True), err.status
         return back_to_page(say(err.message, "error", err.status))
-    words = snapshot.get("log") or []
-    seen = len(before.get("log") or []) if before.get("game_id") == snapshot.get("game_id") \
-        else len(words) - 1
+    words, earlier = snapshot.get("log") or [], before.get("log") or []
+    same_game = before.get("game_id") == snapshot.get("game_id")
+    seen = len(earlier) if same_game else len(words) - 1
     told = " ".join(words[seen:] or words[-1:]) if action in TOLD_BY_LOG and words \
         else DONE[action]                         # every line the action added, in order
-    gone = (before.get("log") or [])[len(words):] if action == "undo" else []
-    if gone and before.get("game_id") == snapshot.get("game_id"):
+    gone = earlier[len(words):] if action == "undo" and same_game else []
+    if gone:
         told = f"{DONE[action]}: {' '.join(gone)}"          # what the undo took back
     spin = snapshot.get("spin") or {}
     after = spin.get("seconds") if action == "roll" and spin.get("roll") == snapshot.get("rolls") \

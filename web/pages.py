@@ -94,6 +94,8 @@ def status() -> str:
                            refresh=NOSCRIPT_REFRESH, last_game=last_game(state),
                            winners_text=winners_text(state), roll_text=roll_text(state),
                            **phone_view(state))
+
+
 def last_game(state: dict[str, Any]) -> dict[str, Any] | None:
     """With no game in play (after a restart, or one set aside), the newest stored game, so
     its page (its record, BG Stats) is one tap away; None while a game is in play."""
