@@ -49,14 +49,19 @@ def sessions(tmp_path):
         session.store.close()
 
 
+def kat_in_play(session) -> None:
+    """A Kat en Muis game past its lead: the throws that follow have chances."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    while session.state.phase == "lead":
+        session.roll()
+
+
 def test_odds_worker_publishes_exact_kat_odds_and_follows_each_throw(sessions):
     session = sessions()
     worker = OddsWorker(session)
     worker.start()
     try:
-        session.new_game("kat-en-muis", ["Ann", "Ben"])
-        while session.state.phase == "lead":
-            session.roll()
+        kat_in_play(session)
         for _ in range(4):
             odds = wait_for(lambda: current_odds(session))
             assert odds["exact"] and odds["win"] == kat_odds(session.table.rulebook,
@@ -166,9 +171,7 @@ def test_odds_worker_that_dies_is_logged_paused_on_the_phones_and_started_again(
     seen = []
     session.subscribe(lambda snap: seen.append(snap.get("chances_paused")))
     try:
-        session.new_game("kat-en-muis", ["Ann", "Ben"])
-        while session.state.phase == "lead":
-            session.roll()
+        kat_in_play(session)
         wait_for(lambda: current_odds(session))
         with caplog.at_level("ERROR", logger="parlour.chances"):
             worker._process.kill()
@@ -193,9 +196,7 @@ def test_odds_worker_outlives_a_stop_signal_to_the_group_and_ends_with_the_table
     worker = OddsWorker(session)
     worker.start()
     try:
-        session.new_game("kat-en-muis", ["Ann", "Ben"])
-        while session.state.phase == "lead":
-            session.roll()
+        kat_in_play(session)
         wait_for(lambda: current_odds(session))
         with caplog.at_level("ERROR", logger="parlour.chances"):
             for stop in (signal.SIGTERM, signal.SIGINT):
