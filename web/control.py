@@ -165,7 +165,7 @@ def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
     try:
         snapshot = ACTIONS[action](parlour().session, data)
     except Refused as err:
-        raise ApiError(409, str(err)) from None
+        raise ApiError(409, phone_words(str(err))) from None
     if action == "new-game":
         remember(parlour().session, snapshot)
     current_app.logger.info("control: %s from %s", action, auth.client_address())

@@ -24,6 +24,24 @@ NEXT_BEFORE_ROLL = {"lost-diamond": "Move in the Field", "free-play": "Pass"}   
 NEXT_WORDS: dict[str, str] = {}      # a turn's end by another name
 PRESS_SEATS: dict[str, tuple[int, ...]] = {}   # games where only these seats' buttons record
 BOARD_GAMES = ("fox-and-geese",)      # a turn is a move on the board card, nothing else (F2)
+# The rules' prompts name the box's controls; a phone has buttons of its own (above), so it
+# shows them in the phone's words. In order: a longer phrase before any phrase inside it.
+PHONE_WORDS = (
+    ("flick to spin, or press the knob for a Field move", "spin, or move in the Field"),  # LD1
+    ("press your button again to confirm you are home; the knob cancels",
+     "press again to confirm you are home, or end the turn to withdraw it"),        # LD2, P2
+    (" (or press the knob to pass)", " (or pass)"),
+    ("press the knob to end the turn", "end the turn"),
+    ("flick to spin", "spin"),
+)
+
+
+def phone_words(text: str) -> str:
+    """A prompt or a refusal of the rules in the phone's words (`PHONE_WORDS`); status.js
+    does the same with the table the page carries."""
+    for box, phone in PHONE_WORDS:
+        text = text.replace(box, phone)
+    return text
 
 
 def _overrides(rulebook: Rulebook, move: str) -> bool:

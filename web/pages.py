@@ -20,7 +20,7 @@ from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
 from web.device import from_this_machine
 from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
-from web.moves import game_moves, moves
+from web.moves import PHONE_WORDS, game_moves, moves, phone_words
 from web.network import network_words
 from web.records.record import bg_stats_link, bg_stats_play
 from web.access.seat import pairing
@@ -138,6 +138,7 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
                                             parlour().session.store.game(game_id)) or "#"}
     kind = (state.get("randomizer") or {}).get("kind")
     return {"moves": offered, "game_moves": info, "pairing": paired,
+            "prompt": phone_words(state.get("prompt") or ""), "phone_words": PHONE_WORDS,
             "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
             and state.get("phase") != "over",
             "roster": parlour().session.store.roster() if auth.logged_in() else [],  # forms

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 
 import pytest
 
 from web.records.figures import PAGE
-from web.moves import game_moves, moves
+from companion.errors import Refused
+from companion.events import parse_event
+from companion.games import GAMES as ALL_GAMES
+from companion.replay import Table
+from web.moves import PHONE_WORDS, game_moves, moves, phone_words
 from web.access.phones import CodeRefused, Pairings, seat_of_button
 from web_support import PIN, play_to_the_end
 
@@ -400,3 +405,58 @@ def test_phone_each_event_says_which_phone_made_it(paired_app, pairings, control
     phone_a, pin, phone_b = by[-3:]
     assert phone_a.startswith("phone-") and phone_b.startswith("phone-") and phone_a != phone_b
     assert pin.startswith("pin-") and by[0] == "api"        # new-game: the PIN in a header
+
+
+BOX_CONTROLS = re.compile(r"\bknob\b|\bflick|\byour button\b")
+
+
+def prompts_of_random_games(game: str, seed: int) -> set[str]:
+    """Every prompt and refusal a seeded random table meets in `game`: mostly the awaited
+    step, a seat's press now and then (so claims are made), the knob when a spin is awaited."""
+    rng = random.Random(seed)
+    rulebook = ALL_GAMES[game]
+    table = Table()
+    table.apply(parse_event({"type": "new_game", "game": game,
+                             "players": ["Ann", "Ben", "Cy"][:max(2, rulebook.min_players)]}))
+    said = set()
+    for _ in range(400):
+        state = table.state
+        said.add(table.to_json()["prompt"])
+        if state.over:
+            break
+        dice = table.rulebook.randomizer_now(state)
+        pick = rng.random()
+        if state.awaiting == "roll" and pick < 0.8 and dice is not None:
+            event = {"type": "roll", "values": [rng.randint(1, dice.faces)
+                                                for _ in range(dice.count)]}
+        elif state.awaiting == "choose":
+            event = {"type": "choose", "value": rng.randint(1, 6)}
+        elif pick < 0.5:
+            event = {"type": "press", "seat": state.turn}
+        else:
+            event = {"type": "next"}
+        try:
+            table.apply(parse_event(event))
+        except Refused as err:
+            said.add(str(err))
+    return said
+
+
+def test_phone_prompts_name_the_phones_controls_not_the_box(client, control):
+    """Found at a table: a phone read "Ann - flick to spin" and "press the knob to pass",
+    which only the box can do; its buttons are "Spin", "End turn", "Pass"..."""
+    said = set()
+    for game in sorted(ALL_GAMES):
+        for seed in range(6):
+            said |= prompts_of_random_games(game, seed)
+    for box, _ in PHONE_WORDS:                           # each phrase was met at least once
+        assert any(box in words for words in said), box
+    assert any(BOX_CONTROLS.search(words) for words in said)
+    shown = {phone_words(words) for words in said}
+    assert [words for words in shown if BOX_CONTROLS.search(words)] == []
+    control("new-game", {"game": "lost-diamond", "players": ["Ann", "Ben"]})
+    while control("roll").get_json()["phase"] == "lead":
+        pass
+    page = client.get("/").get_data(as_text=True)
+    prompt = re.search(r'<p class="prompt" id="prompt">([^<]*)</p>', page).group(1)
+    assert prompt.endswith(" - spin, or move in the Field"), prompt

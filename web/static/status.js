@@ -16,6 +16,12 @@
     if (content !== undefined) node.textContent = content;
     return node;
   }
+  function phoneWords(words) {           // the rules' prompt in the phone's words (web/moves.py)
+    var pairs = [];
+    try { pairs = JSON.parse(($("phone-words") || {}).textContent || "[]"); } catch (err) { /* none */ }
+    pairs.forEach(function (pair) { words = words.split(pair[0]).join(pair[1]); });
+    return words;
+  }
   function colourName(number) {          // the box's seat button colours, from the page (X12)
     var table = $("players"), colours = [];
     try { colours = JSON.parse(table.getAttribute("data-colours") || "[]"); } catch (err) { /* none */ }
@@ -146,7 +152,7 @@
     text($("title"), state.title || "No game in play");
     if ($("last-game")) show($("last-game"), !state.game);       // a game began: not the last
     document.title = (state.title ? state.title + " · " : "") + "Parlour";
-    text($("prompt"), state.prompt || "");
+    text($("prompt"), phoneWords(state.prompt || ""));
     var winners = winnersText(state);
     text($("winners"), winners);
     show($("winners"), !!winners);

@@ -421,3 +421,21 @@ def test_browser_phone_a_new_pin_at_the_box_asks_the_open_page_for_it(tmp_path, 
         expect(phone.get_by_text("Enter the table's PIN first.")).to_be_visible()
         fits(phone)
         screenshot(phone, "phone-after-new-pin.png")
+
+
+def test_browser_phone_live_prompts_name_the_phones_controls(tmp_path, phone):
+    """"Ann - flick to spin, or press the knob for a Field move" on a phone whose buttons are
+    "Spin" and "Move in the Field": live, the prompt is in the phone's words."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "lost-diamond", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        expect(phone.locator("#prompt")).to_contain_text("spin for the lead")
+        now = roll_until(table.url, ("roll",))
+        assert "press the knob for a Field move" in now["prompt"]        # the box's words
+        mover = now["players"][now["turn"]]["name"]
+        expect(phone.locator("#prompt")).to_have_text(f"{mover} - spin, or move in the Field")
+        expect(phone.locator('#moves button[data-action="next"]')).to_have_text(
+            "Move in the Field")
+        screenshot(phone, "phone-prompt-lost-diamond.png")
