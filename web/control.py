@@ -20,6 +20,7 @@ from companion.session import Session
 from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
+from web.moves import phone_words
 from web.access.phones import phone_id
 
 bp = Blueprint("control", __name__)

@@ -460,3 +460,10 @@ def test_phone_prompts_name_the_phones_controls_not_the_box(client, control):
     page = client.get("/").get_data(as_text=True)
     prompt = re.search(r'<p class="prompt" id="prompt">([^<]*)</p>', page).group(1)
     assert prompt.endswith(" - spin, or move in the Field"), prompt
+    control("new-game", {"game": "cats-and-mice", "players": ["Ann", "Ben"]})
+    while (now := control("roll").get_json())["phase"] == "lead":
+        pass
+    refused = control("next")                            # before the spin: the box would flick
+    mover = now["players"][now["turn"]]["name"]
+    assert (refused.status_code, refused.get_json()) == (
+        409, {"error": f"{mover} has not spun yet: spin first"})
