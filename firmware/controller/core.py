@@ -121,6 +121,7 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         self.dice_index = 0
         self.animation: Animation | None = None
         self.outcome = ("", "", [])                      # heading, values, words of the last spin
+        self.spun_from: dict[str, Any] = {}               # the state before the dial's throws
         self.flash_text = ""
         self.flash_until = 0.0
         self.flash_at = 0.0
@@ -190,6 +191,10 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
                 self._show_change({"log": []}, snap)
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
             self._animate(old, snap, strength=REMOTE_STRENGTH)
+        elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0):
+            # another throw (a phone's) while the dial spins: the dial shows the newest, its
+            # result every line since the first
+            self._animate(self.spun_from, snap, strength=REMOTE_STRENGTH)
         elif self.screen == "spin" and snap.get("rolls", 0) >= old.get("rolls", 0):
             heading, values, words = self.outcome      # the dial goes on; its result says more
             self.outcome = (heading, values, words + self._change_words(old, snap))

@@ -22,6 +22,7 @@ class SpinScreens:
 
     animation: Animation | None            # all set by Controller.__init__
     outcome: tuple[str, str, list[str]]
+    spun_from: dict[str, Any]              # the state before the dial's throws
     page: int
     page_count: int
     page_at: float
@@ -61,6 +62,7 @@ class SpinScreens:
             words = [instruction] + words         # what this spin allows (assisted games)
         verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
         self.outcome = (f"{name} {verb}", values, words)
+        self.spun_from = before                    # a throw while this one spins starts again
         self.flash_text = ""                       # the spin answers the flick
         self.screen = "spin"
 

@@ -373,6 +373,31 @@ def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
     assert heading == "From a phone" and any("Ada" in w for w in words), (heading, words)
 
 
+def test_controller_a_throw_while_the_dial_spins_is_the_one_it_shows(table, session):
+    """Two phone throws 1.2 s apart: the OLED kept "Ben throws 1 · 1" up while the phones
+    showed Ann's 1 and 3, and Ann's throw was never shown as a throw."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    table.update()
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web")
+    table.update()
+    press(table, "press")                       # past the lead's result
+    first = session.roll(by="web")
+    table.update()
+    assert table.screen == "spin"
+    second = session.roll(by="web")              # while the dial still spins
+    table.update()
+    roll = second["last_roll"]
+    heading, values, words = table.outcome
+    assert table.screen == "spin" and table.animation.values == tuple(roll["values"])
+    assert heading == f"{second['players'][roll['seat']]['name']} throws"
+    assert values == " · ".join(str(v) for v in roll["values"])
+    thrower = first["players"][first["last_roll"]["seat"]]["name"]
+    assert any(w.startswith(f"{thrower} throws") for w in words), words     # the first, too
+    press(table, "press")
+    assert table.screen == "result"
+
+
 def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
     """A phone's undo took a line back and the OLED only went back to the turn: the table
     saw its change vanish without a word (the box's own Undo says "Taken back")."""
