@@ -16,7 +16,7 @@ PRESS_WORDS = {
     "cats-and-mice": "Cat takes a mouse",       # M3
     "gantlope": "A man enters the Goal",        # G3
     "india": "A man reaches home",              # P2
-    "lost-diamond": "The diamond: take or home",  # LD2
+    "lost-diamond": "The diamond",               # LD2: worded by `diamond_press`
     "free-play": "A point",
 }
 # Games where the knob's plain press also means something while a throw is awaited.
@@ -24,10 +24,13 @@ NEXT_BEFORE_ROLL = {"lost-diamond": "Move in the Field", "free-play": "Pass"}   
 NEXT_WORDS: dict[str, str] = {}      # a turn's end by another name
 PRESS_SEATS: dict[str, tuple[int, ...]] = {}   # games where only these seats' buttons record
 BOARD_GAMES = ("fox-and-geese",)      # a turn is a move on the board card, nothing else (F2)
+DIAMOND_GAMES = ("lost-diamond",)     # the seat press's meaning hangs on who has the diamond
 # The rules' prompts name the box's controls; a phone has buttons of its own (above), so it
 # shows them in the phone's words. In order: a longer phrase before any phrase inside it.
 PHONE_WORDS = (
-    ("flick to spin, or press the knob for a Field move", "spin, or move in the Field"),  # LD1
+    ("flick to spin, or press the knob to move in the Field; your button if that reaches the "
+     "diamond", "spin, or move in the Field"),                       # LD1, LD2: its own button
+    ("flick to spin, or press the knob to move in the Field", "spin, or move in the Field"),
     ("press your button again to confirm you are home; the knob cancels",
      "press again to confirm you are home, or end the turn to withdraw it"),        # LD2, P2
     (" (or press the knob to pass)", " (or pass)"),
@@ -65,6 +68,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "next_before_roll": NEXT_BEFORE_ROLL.get(game),
             "declare": _overrides(rulebook, "on_declare"),
             "chips": rulebook.uses_chips,           # corrections of chips make sense
+            "diamond": game in DIAMOND_GAMES,
         }
     return table
 
@@ -75,6 +79,26 @@ def choices(state: dict[str, Any]) -> list[int]:
     if state.get("awaiting") != "choose" or not isinstance(turn, int) or turn >= len(players):
         return []
     return sorted(set(v for v in players[turn].get("covered") or [] if isinstance(v, int)))
+
+
+def diamond_press(state: dict[str, Any]) -> str | None:
+    """What the mover's seat press does now in The Lost Diamond, or None where LD2 refuses it:
+    before the spin a Field move that reaches the diamond (on its square or with the other
+    player); after it, a capture from the other player or, for the carrier, home."""
+    turn, carrier, awaiting = state.get("turn"), state.get("diamond"), state.get("awaiting")
+    spun = bool(state.get("instruction"))           # the spin's move is still to make
+    if awaiting == "roll" and carrier != turn:
+        return "Field move: take the diamond" if carrier == "square" else \
+            "Field move: capture the diamond"
+    if awaiting != "next":
+        return None
+    if state.get("home_claim") == turn:
+        return "Confirm: home with the diamond"
+    if spun and carrier == turn:
+        return "Home with the diamond"
+    if spun and carrier not in ("square", None):
+        return "Capture the diamond"
+    return None
 
 
 def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
@@ -94,7 +118,11 @@ def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]
             out.append({"action": "next", "label": info["next_before_roll"]})
     if awaiting == "choose" and mine:
         out += [{"action": "choose", "value": v, "label": str(v)} for v in choices(state)]
-    if info["press"] and state.get("phase") == "play":
+    if info["diamond"] and state.get("phase") == "play":
+        label = diamond_press(state)
+        if label and mine:
+            out.append({"action": "press", "seat": turn, "label": label})
+    elif info["press"] and state.get("phase") == "play":
         if info["press_any"]:
             seats = range(len(players))
         elif info["press_seats"]:

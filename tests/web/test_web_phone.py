@@ -6,19 +6,15 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import re
 
 import pytest
 
 from web.records.figures import PAGE
-from companion.errors import Refused
-from companion.events import parse_event
 from companion.games import GAMES as ALL_GAMES
-from companion.replay import Table
 from web.moves import PHONE_WORDS, game_moves, moves, phone_words
 from web.access.phones import CodeRefused, Pairings, seat_of_button
-from web_support import PIN, play_to_the_end
+from web_support import PIN, play_to_the_end, random_table
 
 JSON = {"Accept": "application/json"}
 
@@ -225,6 +221,36 @@ def test_phone_moves_offer_what_the_game_awaits(session, game, players, awaiting
     assert [(m["action"], m["label"]) for m in moves(state)] == expect
 
 
+def test_phone_moves_ld2_take_capture_and_home_with_the_diamond(session):
+    """The phone offered the seat press only after a spin, where LD2 refuses to take the
+    diamond from its square: a game played from phones could never be won."""
+    def offered(state, seat=None):
+        return [(m["action"], m["label"]) for m in moves(state, seat)]
+
+    session.new_game("lost-diamond", ["Ann", "Ben"])
+    while (state := session.snapshot())["phase"] == "lead":
+        state = session.roll(by="test")
+    first, other = state["turn"], 1 - state["turn"]
+    assert offered(state) == [("roll", "Spin"), ("next", "Move in the Field"),
+                              ("press", "Field move: take the diamond")]
+    assert offered(state, seat=other) == []
+    state = session.submit({"type": "press", "seat": first})          # taken from its square
+    assert state["diamond"] == first and offered(state) == [("next", "End turn")]
+    state = session.submit({"type": "next"})
+    assert offered(state)[-1] == ("press", "Field move: capture the diamond")
+    state = session.roll(by="test")                                   # Ben on the road
+    assert offered(state) == [("press", "Capture the diamond"), ("next", "End turn")]
+    state = session.submit({"type": "next"})
+    assert ("press", "Field move: take the diamond") not in offered(state)   # it is Ann's
+    assert all(label != "Field move: capture the diamond" for _, label in offered(state))
+    state = session.roll(by="test")                                   # Ann carried it since
+    assert offered(state) == [("press", "Home with the diamond"), ("next", "End turn")]
+    state = session.submit({"type": "press", "seat": first})
+    assert offered(state) == [("press", "Confirm: home with the diamond"), ("next", "End turn")]
+    state = session.submit({"type": "press", "seat": first})
+    assert state["winners"] == [first] and offered(state) == []
+
+
 def test_phone_moves_domino_rex_d2_choices_and_never_end_turn(session):
     session.new_game("domino-rex", ["Ann", "Ben"])
     while session.snapshot()["phase"] == "lead":
@@ -410,45 +436,14 @@ def test_phone_each_event_says_which_phone_made_it(paired_app, pairings, control
 BOX_CONTROLS = re.compile(r"\bknob\b|\bflick|\byour button\b")
 
 
-def prompts_of_random_games(game: str, seed: int) -> set[str]:
-    """Every prompt and refusal a seeded random table meets in `game`: mostly the awaited
-    step, a seat's press now and then (so claims are made), the knob when a spin is awaited."""
-    rng = random.Random(seed)
-    rulebook = ALL_GAMES[game]
-    table = Table()
-    table.apply(parse_event({"type": "new_game", "game": game,
-                             "players": ["Ann", "Ben", "Cy"][:max(2, rulebook.min_players)]}))
-    said = set()
-    for _ in range(400):
-        state = table.state
-        said.add(table.to_json()["prompt"])
-        if state.over:
-            break
-        dice = table.rulebook.randomizer_now(state)
-        pick = rng.random()
-        if state.awaiting == "roll" and pick < 0.8 and dice is not None:
-            event = {"type": "roll", "values": [rng.randint(1, dice.faces)
-                                                for _ in range(dice.count)]}
-        elif state.awaiting == "choose":
-            event = {"type": "choose", "value": rng.randint(1, 6)}
-        elif pick < 0.5:
-            event = {"type": "press", "seat": state.turn}
-        else:
-            event = {"type": "next"}
-        try:
-            table.apply(parse_event(event))
-        except Refused as err:
-            said.add(str(err))
-    return said
-
-
 def test_phone_prompts_name_the_phones_controls_not_the_box(client, control):
     """Found at a table: a phone read "Ann - flick to spin" and "press the knob to pass",
     which only the box can do; its buttons are "Spin", "End turn", "Pass"..."""
     said = set()
     for game in sorted(ALL_GAMES):
         for seed in range(6):
-            said |= prompts_of_random_games(game, seed)
+            for state, refusal in random_table(game, seed):
+                said |= {state["prompt"], refusal or ""}
     for box, _ in PHONE_WORDS:                           # each phrase was met at least once
         assert any(box in words for words in said), box
     assert any(BOX_CONTROLS.search(words) for words in said)

@@ -7,12 +7,17 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
+import random
 import threading
 from collections.abc import Iterator
 
 from waitress import wasyncore
 from waitress.server import create_server
 
+from companion.errors import Refused
+from companion.events import parse_event
+from companion.games import GAMES
+from companion.replay import Table
 from companion.session import Session
 from web import shutdown
 
@@ -96,3 +101,36 @@ def serving(app, threads: int = 8) -> Iterator[str]:
         stop.set()
         thread.join(timeout=10)
         assert not thread.is_alive(), "the test server did not stop"
+
+
+def random_table(game: str, seed: int, steps: int = 400) -> Iterator[tuple[dict, str | None]]:
+    """A seeded random table of `game`: each state JSON it passes through, with the refusal
+    that the step after it met (None: taken). Mostly the awaited step; a seat's press and the
+    knob now and then, so claims are made and refused presses are met."""
+    rng = random.Random(seed)
+    rulebook = GAMES[game]
+    table = Table()
+    table.apply(parse_event({"type": "new_game", "game": game,
+                             "players": ["Ann", "Ben", "Cy"][:max(2, rulebook.min_players)]}))
+    for _ in range(steps):
+        state = table.state
+        if state.over:
+            yield table.to_json(), None
+            return
+        dice = table.rulebook.randomizer_now(state)
+        if state.awaiting == "roll" and rng.random() < 0.75 and dice is not None:
+            event = {"type": "roll", "values": [rng.randint(1, dice.faces)
+                                                for _ in range(dice.count)]}
+        elif state.awaiting == "choose":
+            event = {"type": "choose", "value": rng.randint(1, 6)}
+        elif rng.random() < 0.5:
+            event = {"type": "press", "seat": state.turn}
+        else:
+            event = {"type": "next"}
+        before = table.to_json()
+        try:
+            table.apply(parse_event(event))
+        except Refused as err:
+            yield before, str(err)
+            continue
+        yield before, None

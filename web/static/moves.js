@@ -128,6 +128,18 @@
     }).sort(function (a, b) { return a - b; });
   }
 
+  function diamondPress(s) {           // the same as web/moves.py's diamond_press() (LD2)
+    var turn = s.turn, carrier = s.diamond, spun = !!s.instruction;
+    if (s.awaiting === "roll" && carrier !== turn) {
+      return carrier === "square" ? "Field move: take the diamond" : "Field move: capture the diamond";
+    }
+    if (s.awaiting !== "next") return null;
+    if (s.home_claim === turn) return "Confirm: home with the diamond";
+    if (spun && carrier === turn) return "Home with the diamond";
+    if (spun && carrier !== "square" && carrier !== null && carrier !== undefined) return "Capture the diamond";
+    return null;
+  }
+
   function moves(s, seat) {            // the same as web/moves.py's moves()
     var info = table[s.game || ""], turn = s.turn, awaiting = s.awaiting, players = s.players || [];
     if (!info || s.phase === "over" || turn === null || turn === undefined) return [];
@@ -141,7 +153,10 @@
     if (awaiting === "choose" && mine) {
       choices(s).forEach(function (v) { out.push({action: "choose", value: v, label: String(v)}); });
     }
-    if (info.press && s.phase === "play") {
+    if (info.diamond && s.phase === "play") {
+      var label = diamondPress(s);
+      if (label && mine) out.push({action: "press", seat: turn, label: label});
+    } else if (info.press && s.phase === "play") {
       var seats = info.press_any ? players.map(function (p, i) { return i; })
         : info.press_seats.length ? info.press_seats.filter(function (x) { return x === turn; })
         : awaiting === "next" ? [turn] : [];
@@ -348,7 +363,7 @@
     try { update(JSON.parse($("initial-state").textContent)); } catch (e) { /* keep the page */ }
   }
 
-  window.ParlourMoves = {update: update, paired: function () {
+  window.ParlourMoves = {update: update, offered: moves, paired: function () {
     return pairing.button !== null && pairing.button !== undefined;
   }};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

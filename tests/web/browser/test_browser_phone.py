@@ -11,6 +11,7 @@ import urllib.request
 
 import pytest
 
+from companion.games import GAMES
 from simulated_table import PIN, SimulatedTable, box_pairing_code, box_view
 from test_browser import ARTIFACTS, CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
@@ -424,7 +425,7 @@ def test_browser_phone_a_new_pin_at_the_box_asks_the_open_page_for_it(tmp_path, 
 
 
 def test_browser_phone_live_prompts_name_the_phones_controls(tmp_path, phone):
-    """"Ann - flick to spin, or press the knob for a Field move" on a phone whose buttons are
+    """"Ann - flick to spin, or press the knob to move in the Field" on a phone whose buttons are
     "Spin" and "Move in the Field": live, the prompt is in the phone's words."""
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
@@ -433,9 +434,39 @@ def test_browser_phone_live_prompts_name_the_phones_controls(tmp_path, phone):
         sign_in(phone, table.url)
         expect(phone.locator("#prompt")).to_contain_text("spin for the lead")
         now = roll_until(table.url, ("roll",))
-        assert "press the knob for a Field move" in now["prompt"]        # the box's words
+        assert "press the knob to move in the Field" in now["prompt"]    # the box's words
         mover = now["players"][now["turn"]]["name"]
         expect(phone.locator("#prompt")).to_have_text(f"{mover} - spin, or move in the Field")
         expect(phone.locator('#moves button[data-action="next"]')).to_have_text(
             "Move in the Field")
+        post(table.url + "/api/control/press", {"seat": now["turn"]})      # takes the diamond
+        expect(phone.locator("#players tr.turn")).to_contain_text("has the diamond")
         screenshot(phone, "phone-prompt-lost-diamond.png")
+
+
+def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone):
+    """moves.js mirrors web/moves.py for every live state; the Lost Diamond's seat press went
+    missing on the phone once, and the two must not drift apart: every game's states of
+    seeded random tables, offered by both, for a signed-in phone and for each seat."""
+    from web.moves import moves
+    from web_support import random_table
+    cases = []
+    for game in sorted(GAMES):
+        for seed in range(3):
+            for snapshot, _ in random_table(game, seed, steps=150):
+                snapshot = {k: v for k, v in snapshot.items() if k != "log"}
+                for seat in (None, 0, 1):
+                    cases.append((snapshot, seat, moves(snapshot, seat)))
+    met = {m["label"] for _, _, offered in cases for m in offered}
+    assert {"Field move: take the diamond", "Field move: capture the diamond",
+            "Capture the diamond", "Home with the diamond", "Confirm: home with the diamond",
+            "Move in the Field", "Pass", "Cat takes a mouse", "End turn", "1"} <= met
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        phone.goto(table.url + "/")
+        phone.wait_for_function("() => !!(window.ParlourMoves && window.ParlourMoves.offered)")
+        offered = phone.evaluate("cases => cases.map(c => window.ParlourMoves.offered(c[0], c[1]))",
+                                 [[s, seat] for s, seat, _ in cases])
+    assert len(offered) == len(cases) > 1000
+    wrong = [(s["game"], s["awaiting"], seat, js, py) for (s, seat, py), js
+             in zip(cases, offered) if js != py]
+    assert wrong == [], wrong[:3]
