@@ -102,7 +102,10 @@ class LostDiamond(AssistedRulebook):
 
     def prompt(self, state: State) -> str:
         if state.phase == "play" and state.awaiting == "roll":
-            return f"{state.name(state.turn)} - flick to spin, or press the knob for a Field move"
+            field = "press the knob to move in the Field"
+            if state.data["carrier"] != state.turn:                           # LD2
+                field += "; your button if that reaches the diamond"
+            return f"{state.name(state.turn)} - flick to spin, or {field}"
         return super().prompt(state)
 
     def extra_json(self, state: State) -> dict[str, Any]:

@@ -140,6 +140,8 @@ def standing(snap: Snapshot, seat: int | None) -> str:
         bits.append(counted(p["score"], "pt"))
     if p.get("in_goal"):
         bits.append(f"{p['in_goal']} in Goal")            # Gantlope's men home
+    if p.get("diamond"):
+        bits.append("has the diamond")                    # The Lost Diamond (LD2)
     if p.get("lost_turns"):
         bits.append("loses a turn")
     return " · ".join(bits)

@@ -371,6 +371,26 @@ def test_pages_gantlope_men_in_the_goal_show_beside_the_player(client, session):
     assert "1 in Goal" in standing(snap, snap["turn"])
 
 
+def test_pages_ld2_who_has_the_diamond_shows_beside_the_player(client, session):
+    """Once "Ben takes the Lost Diamond" scrolled past, neither the phone nor the OLED said
+    who had it, and LD2 hangs on that."""
+    from firmware.oled.views import score_rows, standing
+    session.new_game("lost-diamond", ["Ann", "Ben"])
+    while session.snapshot()["phase"] == "lead":
+        session.roll()
+    page = client.get("/").get_data(as_text=True)
+    assert "has the diamond" not in page
+    turn = session.snapshot()["turn"]
+    snap = session.submit({"type": "press", "seat": turn})          # a Field move takes it
+    page = client.get("/").get_data(as_text=True)
+    rows = page[page.index('id="players"'):page.index("</table>")]
+    assert rows.count("has the diamond") == 1
+    name = snap["players"][turn]["name"]
+    assert rows.index(name) < rows.index("has the diamond")
+    assert standing(snap, turn) == "has the diamond" and standing(snap, 1 - turn) == ""
+    assert [row.figure for row in score_rows(snap)].count("has the diamond") == 1
+
+
 def test_pages_with_no_game_in_play_the_last_one_is_a_tap_away(client, session, store):
     """After a restart (or a game set aside) the page said "No game yet" after eleven games,
     and a finished game's record and BG Stats link were gone from it: it now names the last

@@ -89,6 +89,7 @@
       tr.appendChild(who);
       var role = p.role || "";          // Gantlope: the men a player has home in the Goal
       if (p.in_goal) role += (role ? " · " : "") + p.in_goal + " in Goal";
+      if (p.diamond) role += (role ? " · " : "") + "has the diamond";     // LD2
       tr.appendChild(make("td", "role", role));
       var square = make("td", "col-square", p.position === null || p.position === undefined ? "—" : String(p.position));
       square.hidden = !squares;

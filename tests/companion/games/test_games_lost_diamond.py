@@ -118,3 +118,17 @@ def test_lost_diamond_ld2_the_knob_cancels_the_claim():
     act(table, type="roll", values=[3, 4])
     state = act(table, type="press", seat=0)         # a new claim needs its own confirmation
     assert state.phase == "play" and table.to_json()["home_claim"] == 0
+
+
+def test_lost_diamond_ld2_the_prompt_says_which_field_move_is_a_button_press():
+    """Players followed "press the knob for a Field move" onto the diamond: the knob passed
+    the turn and the press that takes it was refused ("it is Ben's turn")."""
+    table = start()
+    assert table.to_json()["prompt"] == ("Ann - flick to spin, or press the knob to move in "
+                                         "the Field; your button if that reaches the diamond")
+    act(table, type="press", seat=0)                  # Ann takes it
+    act(table, type="next")
+    assert table.to_json()["prompt"].endswith("your button if that reaches the diamond")  # Ben
+    act(table, type="next")
+    assert table.to_json()["prompt"] == "Ann - flick to spin, or press the knob to move in " \
+        "the Field"                                   # the carrier: home is by the road
