@@ -210,7 +210,8 @@ def test_phone_form_answers_in_players_words_as_json(client, control):
     ("kat-en-muis", ["Ann", "Ben"], "roll", [("roll", "Throw the dice")]),
     ("cats-and-dogs", ["Ann", "Ben"], "roll", [("roll", "Spin")]),
     ("lifes-mishaps", ["Ann", "Ben"], "roll", [("roll", "Throw the die")]),
-    ("lost-diamond", ["Ann", "Ben"], "roll", [("roll", "Spin"), ("next", "Move in the Field")]),
+    ("lost-diamond", ["Ann", "Ben"], "roll", [("roll", "Spin"), ("next", "Move in the Field"),
+                                              ("press", "Field move: take the diamond")]),
 ])
 def test_phone_moves_offer_what_the_game_awaits(session, game, players, awaiting, expect):
     session.new_game(game, players)
