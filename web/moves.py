@@ -69,6 +69,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "declare": _overrides(rulebook, "on_declare"),
             "chips": rulebook.uses_chips,           # corrections of chips make sense
             "diamond": game in DIAMOND_GAMES,
+            "squares": rulebook.on_squares,          # a Square column means something
         }
     return table
 

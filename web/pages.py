@@ -89,7 +89,8 @@ def status() -> str:
     state = parlour().session.snapshot()
     players = state.get("players", [])
     show = {"chips": bool(state.get("pool")) or any(p.get("chips") for p in players),
-            "score": any(p.get("score") for p in players)}
+            "score": any(p.get("score") for p in players),
+            "squares": bool((game_moves().get(state.get("game") or "") or {}).get("squares"))}
     return render_template("status.html", state=state, show=show, games=game_choices(),
                            refresh=NOSCRIPT_REFRESH, last_game=last_game(state),
                            winners_text=winners_text(state), roll_text=roll_text(state),

@@ -22,6 +22,7 @@ class CatsAndDogs(Rulebook):
     randomizer = spinner(6)
     lead = "ranking"                      # C1: play goes in descending order of spin
     start_position = START
+    on_squares = True
 
     def check_board(self, board: dict[str, Any]) -> dict[str, Any]:
         finish = whole(board, "track_length", 12, 200)

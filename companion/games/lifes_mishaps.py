@@ -24,6 +24,7 @@ class LifesMishaps(Rulebook):
     randomizer = dice(1)
     lead = "highest"                                  # L2
     uses_chips = True
+    on_squares = True
 
     def check_board(self, board: dict[str, Any]) -> dict[str, Any]:
         return {"picture_spaces": int_list(board, "picture_spaces", 1, END - 1)}

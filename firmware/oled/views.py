@@ -132,7 +132,9 @@ def standing(snap: Snapshot, seat: int | None) -> str:
         return ""
     p = players[seat]
     bits = []
-    if p.get("position") is not None:
+    if p.get("position") == 0:
+        bits.append("at Start")                           # Cats and Dogs' square 0
+    elif p.get("position") is not None:
         bits.append(f"sq {p['position']}")
     if p.get("chips"):
         bits.append(counted(p["chips"], "chip"))

@@ -391,6 +391,32 @@ def test_pages_ld2_who_has_the_diamond_shows_beside_the_player(client, session):
     assert [row.figure for row in score_rows(snap)].count("has the diamond") == 1
 
 
+@pytest.mark.parametrize("game, squares", [("kat-en-muis", True), ("cats-and-dogs", True),
+                                            ("lost-diamond", False), ("india", False),
+                                            ("free-play", False), ("fox-and-geese", False)])
+def test_pages_a_square_column_only_where_the_companion_keeps_squares(client, session, game,
+                                                                     squares):
+    """The assisted games showed a "Square" column of "—" for men that were on the board:
+    the companion does not keep their squares, so the column is not there."""
+    session.new_game(game, ["Ann", "Ben"])
+    page = client.get("/").get_data(as_text=True)
+    head = re.search(r'<th scope="col" class="col-square"( hidden)?>Square</th>', page)
+    assert head is not None and (head.group(1) is None) == squares
+
+
+def test_pages_c2_cats_and_dogs_start_is_called_start(client, session):
+    """Square 0 read "0" on the phone and "sq 0" on the OLED: it is the Start."""
+    from firmware.oled.views import standing
+    snap = session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    while snap["phase"] == "lead":
+        snap = session.roll()
+    assert snap["players"][0]["position"] == 0
+    rows = client.get("/").get_data(as_text=True)
+    rows = rows[rows.index('id="players"'):rows.index("</table>")]
+    assert rows.count('<td class="col-square">Start</td>') == 2
+    assert standing(snap, 0) == "at Start"
+
+
 def test_pages_with_no_game_in_play_the_last_one_is_a_tap_away(client, session, store):
     """After a restart (or a game set aside) the page said "No game yet" after eleven games,
     and a finished game's record and BG Stats link were gone from it: it now names the last

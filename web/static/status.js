@@ -22,6 +22,11 @@
     pairs.forEach(function (pair) { words = words.split(pair[0]).join(pair[1]); });
     return words;
   }
+  function gameInfo(state) {             // the game's entry of web/moves.py's game_moves()
+    var table = {};
+    try { table = JSON.parse(($("game-moves") || {}).textContent || "{}"); } catch (err) { /* none */ }
+    return table[state.game || ""] || {};
+  }
   function colourName(number) {          // the box's seat button colours, from the page (X12)
     var table = $("players"), colours = [];
     try { colours = JSON.parse(table.getAttribute("data-colours") || "[]"); } catch (err) { /* none */ }
@@ -69,7 +74,7 @@
     var score = players.some(function (p) { return p.score; });
     document.querySelectorAll("#players .col-chips").forEach(function (n) { n.hidden = !chips; });
     document.querySelectorAll("#players .col-score").forEach(function (n) { n.hidden = !score; });
-    var squares = !state.board;            // a game on points (Fox and Geese) has no squares
+    var squares = !!(gameInfo(state).squares);   // only where the companion keeps squares
     document.querySelectorAll("#players .col-square").forEach(function (n) { n.hidden = !squares; });
     show($("pool-line"), chips);
     text($("pool"), String(state.pool || 0));
@@ -91,7 +96,8 @@
       if (p.in_goal) role += (role ? " · " : "") + p.in_goal + " in Goal";
       if (p.diamond) role += (role ? " · " : "") + "has the diamond";     // LD2
       tr.appendChild(make("td", "role", role));
-      var square = make("td", "col-square", p.position === null || p.position === undefined ? "—" : String(p.position));
+      var square = make("td", "col-square", p.position === null || p.position === undefined ? "—"
+        : p.position === 0 ? "Start" : String(p.position));     // Cats and Dogs' square 0 (C2)
       square.hidden = !squares;
       if (p.lost_turns) square.append(" ", make("span", "note", "(misses " + p.lost_turns + ")"));
       tr.appendChild(square);

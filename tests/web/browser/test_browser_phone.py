@@ -441,6 +441,11 @@ def test_browser_phone_live_prompts_name_the_phones_controls(tmp_path, phone):
             "Move in the Field")
         post(table.url + "/api/control/press", {"seat": now["turn"]})      # takes the diamond
         expect(phone.locator("#players tr.turn")).to_contain_text("has the diamond")
+        expect(phone.locator("#players th.col-square")).to_be_hidden()   # no squares kept
+        post(table.url + "/api/control/new-game", {"game": "cats-and-dogs",
+                                                   "players": ["Ann", "Ben"]})
+        expect(phone.locator("#players th.col-square")).to_be_visible()  # live, a new game
+        expect(phone.locator("#players td.col-square").first).to_have_text("Start")
         screenshot(phone, "phone-prompt-lost-diamond.png")
 
 
