@@ -170,3 +170,14 @@ class State:
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+
+def row_order(state: dict[str, Any]) -> list[int]:
+    """The seats of a state JSON as the screens list them: in seat order, or in the order of
+    play where that is not seat order turning round from the leader (Cats and Dogs ranks its
+    lead: C1). web/static/status.js's rowOrder is the same."""
+    n = len(state.get("players") or [])
+    order = list(state.get("order") or [])
+    if sorted(order) != list(range(n)) or order == [(order[0] + k) % n for k in range(n)]:
+        return list(range(n))
+    return order

@@ -20,6 +20,7 @@ from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
 from web.device import from_this_machine
 from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
+from companion.state import row_order
 from web.moves import PHONE_WORDS, game_moves, moves, phone_words
 from web.network import network_words
 from web.records.record import bg_stats_link, bg_stats_play
@@ -140,6 +141,7 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
     kind = (state.get("randomizer") or {}).get("kind")
     return {"moves": offered, "game_moves": info, "pairing": paired,
             "prompt": phone_words(state.get("prompt") or ""), "phone_words": PHONE_WORDS,
+            "row_order": row_order(state),
             "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
             and state.get("phase") != "over",
             "roster": parlour().session.store.roster() if auth.logged_in() else [],  # forms

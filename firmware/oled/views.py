@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.errors import ParlourError
 from companion.rulebook import Rulebook
+from companion.state import row_order
 
 Snapshot = dict[str, Any]
 
@@ -159,9 +160,10 @@ def chance(snap: Snapshot, seat: int) -> str:
 
 
 def score_rows(snap: Snapshot) -> list[Row]:
-    rows = [Row(p["name"], " · ".join(b for b in (chance(snap, i), standing(snap, i)) if b)
-                or "-", i == snap.get("turn"))
-            for i, p in enumerate(snap.get("players") or [])]
+    players = snap.get("players") or []
+    rows = [Row(players[i]["name"], " · ".join(b for b in (chance(snap, i), standing(snap, i))
+                                                if b) or "-", i == snap.get("turn"))
+            for i in row_order(snap)]
     if snap.get("pool"):
         rows.append(Row("Pool", counted(snap["pool"], "chip")))
     return rows

@@ -417,6 +417,25 @@ def test_pages_c2_cats_and_dogs_start_is_called_start(client, session):
     assert standing(snap, 0) == "at Start"
 
 
+def test_pages_c1_players_are_listed_in_the_order_of_play(app):
+    """Cats and Dogs with 4: Cy, Ann, Ben, Dee play in that order (C1), and the phone and the
+    OLED listed them by seat: nothing told the table who came next."""
+    from flask import render_template
+
+    from companion.replay import replay
+    from companion.state import row_order
+    from firmware.oled.views import score_rows
+    state = replay([{"type": "new_game", "game": "cats-and-dogs",
+                     "players": ["Ann", "Ben", "Cy", "Dee"]}] +
+                   [{"type": "roll", "values": [v]} for v in (6, 3, 6, 3, 1, 2, 5, 4)]).to_json()
+    assert [row.name for row in score_rows(state)] == ["Cy", "Ann", "Ben", "Dee"]
+    with app.test_request_context():
+        page = render_template("_players.html", state=state, row_order=row_order(state),
+                               show={}, button_names=["Red", "Blue", "Green", "Yellow"])
+    at = [page.index(f'class="name">{name}') for name in ("Cy", "Ann", "Ben", "Dee")]
+    assert at == sorted(at)
+
+
 def test_pages_with_no_game_in_play_the_last_one_is_a_tap_away(client, session, store):
     """After a restart (or a game set aside) the page said "No game yet" after eleven games,
     and a finished game's record and BG Stats link were gone from it: it now names the last

@@ -68,6 +68,14 @@
       (roll.text || "")).replace("  ", " ");
   }
 
+  function rowOrder(state) {             // the same as companion/state.py's row_order()
+    var n = (state.players || []).length, order = state.order || [], seats = [];
+    for (var i = 0; i < n; i++) seats.push(i);
+    var whole = order.length === n && seats.every(function (s) { return order.indexOf(s) >= 0; });
+    var turning = whole && order.every(function (s, k) { return s === (order[0] + k) % n; });
+    return whole && !turning ? order.slice() : seats;
+  }
+
   function renderPlayers(state) {
     var players = state.players || [];
     var chips = !!state.pool || players.some(function (p) { return p.chips; });
@@ -80,8 +88,8 @@
     text($("pool"), String(state.pool || 0));
     var body = document.querySelector("#players tbody");
     var rows = document.createDocumentFragment();
-    players.forEach(function (p, i) {
-      var seat = typeof p.seat === "number" ? p.seat : i;
+    rowOrder(state).forEach(function (i) {
+      var p = players[i], seat = typeof p.seat === "number" ? p.seat : i;
       var won = (state.winners || []).indexOf(seat) >= 0, turn = state.turn === seat;
       var tr = make("tr", (turn ? "turn" : "") + (won ? " winner" : ""));
       var cell = make("td");
@@ -298,7 +306,8 @@
 
   window.ParlourState = {
     offer: function (state) { apply(state, false); },     // an action's answer: newest wins
-    latest: function () { return held ? held.state : current; }
+    latest: function () { return held ? held.state : current; },
+    rowOrder: rowOrder
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

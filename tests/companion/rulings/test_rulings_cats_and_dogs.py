@@ -277,3 +277,14 @@ def test_cats_and_dogs_plays_without_chips():
     transfer = {"type": "transfer", "from": 0, "to": "pool", "amount": 1}
     with pytest.raises(LogError, match="without chips"):
         play([new()] + ANN_FIRST + [transfer])
+
+
+
+def test_c1_play_order_is_how_the_screens_list_players():
+    """With 3 or more players the ranked order is not seat order: the screens list players
+    in it (`row_order`); where it is seat order turning from the leader, by seat."""
+    from companion.state import row_order
+    state = play([new(4)] + spins(6, 3, 6, 3, 1, 2, 5, 4))
+    assert state["order"] == [2, 0, 1, 3] and row_order(state) == [2, 0, 1, 3]
+    two = play([new(2)] + spins(1, 6))                       # Ben leads: seat order stays
+    assert two["order"] == [1, 0] and row_order(two) == [0, 1]

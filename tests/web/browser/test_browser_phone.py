@@ -452,9 +452,15 @@ def test_browser_phone_live_prompts_name_the_phones_controls(tmp_path, phone):
 def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone):
     """moves.js mirrors web/moves.py for every live state; the Lost Diamond's seat press went
     missing on the phone once, and the two must not drift apart: every game's states of
-    seeded random tables, offered by both, for a signed-in phone and for each seat."""
+    seeded random tables, offered by both, for a signed-in phone and for each seat; and the
+    players' rows in the order of play (C1) as the server lists them."""
+    from companion.replay import replay
+    from companion.state import row_order
     from web.moves import moves
     from web_support import random_table
+    ranked = replay([{"type": "new_game", "game": "cats-and-dogs",
+                      "players": ["Ann", "Ben", "Cy", "Dee"]}] +
+                    [{"type": "roll", "values": [v]} for v in (6, 3, 6, 3, 1, 2, 5, 4)]).to_json()
     cases = []
     for game in sorted(GAMES):
         for seed in range(3):
@@ -471,6 +477,10 @@ def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone
         phone.wait_for_function("() => !!(window.ParlourMoves && window.ParlourMoves.offered)")
         offered = phone.evaluate("cases => cases.map(c => window.ParlourMoves.offered(c[0], c[1]))",
                                  [[s, seat] for s, seat, _ in cases])
+        rows = phone.evaluate("states => states.map(s => window.ParlourState.rowOrder(s))",
+                              [ranked] + [s for s, seat, _ in cases if seat is None])
+    assert rows == [row_order(s) for s in [ranked] + [s for s, seat, _ in cases if seat is None]]
+    assert rows[0] == [2, 0, 1, 3]                       # C1: Cy, Ann, Ben, Dee
     assert len(offered) == len(cases) > 1000
     wrong = [(s["game"], s["awaiting"], seat, js, py) for (s, seat, py), js
              in zip(cases, offered) if js != py]
