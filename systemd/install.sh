@@ -158,8 +158,10 @@ install_config() {
 }
 
 # A copy of the store before the code changes under it (the new code migrates it forward).
+# /var/lib/parlour is parlour's alone (0700): it is looked into with sudo, as it is written.
 back_up_store() {
-    [ -f "$ROOT$STATE/parlour.db" ] && [ -f "$ROOT$PREFIX/src/pyproject.toml" ] || return 0
+    $SUDO test -f "$ROOT$STATE/parlour.db" && [ -f "$ROOT$PREFIX/src/pyproject.toml" ] \
+        || return 0
     old=$(sed -n 's/^version = "\(.*\)"/\1/p' "$ROOT$PREFIX/src/pyproject.toml")
     new=$(sed -n 's/^version = "\(.*\)"/\1/p' "$HERE/pyproject.toml")
     if cmp -s "$HERE/pyproject.toml" "$ROOT$PREFIX/src/pyproject.toml" && [ "$old" = "$new" ] \
@@ -170,7 +172,9 @@ back_up_store() {
     $SUDO systemctl stop parlour.service 2>/dev/null || true
     $SUDO mkdir -p "$ROOT$backup"
     for f in parlour.db parlour.db-wal parlour.db-shm; do
-        [ -f "$ROOT$STATE/$f" ] && $SUDO cp -p "$ROOT$STATE/$f" "$ROOT$backup/"
+        if $SUDO test -f "$ROOT$STATE/$f"; then
+            $SUDO cp -p "$ROOT$STATE/$f" "$ROOT$backup/"
+        fi
     done
     did "a copy of the store as it was under $old: $backup"
 }

@@ -50,7 +50,7 @@ STUBS = {
     "userdel": 'rm -f "$FAKE_STATE/user"',
     "getent": 'grep -qx "$2" "$FAKE_STATE/groups"',
     "id": """case "$1" in
-  -u) echo 0 ;;
+  -u) cat "$FAKE_STATE/uid" ;;
   -nG) tr "\\n" " " < "$FAKE_STATE/member" 2>/dev/null ;;
   *) [ -f "$FAKE_STATE/user" ] ;;
 esac""",
@@ -62,6 +62,13 @@ esac""",
   disable) rm -f "$FAKE_STATE/enabled" ;;
 esac""",
     "chown": "",
+    # `make install` run by the Pi's own user: sudo is the only way into /var/lib/parlour
+    # (0700, parlour's), so the store shows there only while a command runs under sudo.
+    "sudo": """door="$PARLOUR_ROOT/var/lib/parlour"
+[ -d "$FAKE_STATE/root-only" ] && ln -s "$FAKE_STATE/root-only" "$door"
+"$@"; code=$?
+[ -L "$door" ] && rm "$door"
+exit $code""",
     # python3 -m venv DIR makes DIR/bin/python, itself a recording stand-in for pip
     "python3": """if [ "$1" = -m ] && [ "$2" = venv ]; then
   for d; do dir=$d; done
@@ -88,6 +95,7 @@ class Box:
         (self.root / "boot/firmware/config.txt").write_text(BOOKWORM_CONFIG_TXT)
         (self.root / "etc/hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n")
         (self.state / "arch").write_text(arch + "\n")
+        (self.state / "uid").write_text("0\n")                 # run as root unless as_user()
         (self.state / "hostname").write_text("raspberrypi\n")
         (self.state / "groups").write_text("gpio\n")            # Pi OS has gpio, not i2c
         for name, body in STUBS.items():
@@ -103,6 +111,15 @@ class Box:
                "FAKE_STATE": str(self.state), "PATH": f"{self.bin}:{os.environ['PATH']}"}
         return subprocess.run(["sh", str(INSTALL), *args], capture_output=True, text=True,
                               env=env, timeout=120)
+
+    def as_user(self) -> Path:
+        """From now on the script runs as the Pi's user (uid 1000) with sudo, and
+        /var/lib/parlour is readable through sudo alone: the folder to put the store in."""
+        (self.state / "uid").write_text("1000\n")
+        (self.root / "var/lib").mkdir(parents=True, exist_ok=True)
+        hidden = self.state / "root-only"
+        hidden.mkdir()
+        return hidden
 
     def commands(self) -> list[str]:
         return self.record.read_text().splitlines() if self.record.exists() else []
@@ -244,6 +261,25 @@ def test_install_keeps_a_copy_of_the_store_before_an_upgrade(box):
         in result.stdout
     assert box.run("install").returncode == 0                  # same code: no second copy
     assert len(list(store.glob("backup-*"))) == 1
+
+
+def test_install_run_by_the_pis_user_copies_the_store_it_can_only_see_through_sudo(box):
+    assert box.run("install").returncode == 0
+    store = box.as_user()
+    (store / "parlour.db").write_bytes(b"SQLite format 3\0games")
+    (store / "parlour.db-shm").write_bytes(b"shm")
+    installed = box.file("/opt/parlour/src/pyproject.toml")
+    installed.write_text(installed.read_text().replace('version = "0.1.0"',
+                                                       'version = "0.0.9"'))
+    result = box.run("install")
+    assert result.returncode == 0, result.stderr
+    copies = list(store.glob("backup-0.0.9-*"))
+    assert len(copies) == 1 and (copies[0] / "parlour.db").read_bytes().endswith(b"games")
+    assert (copies[0] / "parlour.db-shm").read_bytes() == b"shm"
+    commands = box.commands()
+    assert commands.index("sudo systemctl stop parlour.service") < next(
+        i for i, c in enumerate(commands) if c.startswith("venv-python -m pip install"))
+    assert "a copy of the store as it was under 0.0.9" in result.stdout
 
 
 def test_install_keeps_a_hostname_someone_chose(box):
