@@ -66,10 +66,10 @@ soak: $(TESTED)
 
 # On a Raspberry Pi: the systemd service (sudo inside; ARGS="--force" elsewhere, "--purge").
 install:
-	systemd/install.sh $(ARGS) install
+	systemd/install.sh install $(ARGS)
 
 uninstall:
-	systemd/install.sh $(ARGS) uninstall
+	systemd/install.sh uninstall $(ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

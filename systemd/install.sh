@@ -10,8 +10,9 @@
 #            /opt/parlour/src and a venv in /opt/parlour/venv that sees Debian's gpiozero and
 #            lgpio; a copy of the store before an upgrade; the unit enabled and (re)started;
 #            the box announced as <hostname>.local (a Pi still called "raspberrypi" becomes
-#            "parlour", or --hostname NAME). Safe to run again: it changes only what differs,
-#            and says what it changed and what was already so.
+#            "parlour", or --hostname NAME: 1-63 letters, digits and inner hyphens). Safe to
+#            run again: it changes only what differs, and says what it changed and what was
+#            already so.
 # uninstall: stops and removes the unit, /opt/parlour, the polkit rule, the Avahi service and
 #            the user. The games in /var/lib/parlour and /etc/parlour are kept unless --purge.
 # Runs its privileged steps with sudo; refuses anywhere but a Raspberry Pi unless --force.
@@ -30,24 +31,38 @@ USER_NAME=parlour
 PACKAGES="python3-venv python3-pip python3-lgpio python3-gpiozero i2c-tools avahi-daemon network-manager"
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 
-force=no purge=no action=install hostname=
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --force) force=yes ;;
-        --purge) purge=yes ;;
-        --hostname) shift; hostname=${1:-} ;;
-        install|uninstall) action=$1 ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-        *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-    esac
-    shift
-done
-
 changed=0
 say() { printf 'parlour: %s\n' "$*"; }
 did() { changed=$((changed + 1)); say "changed: $*"; }
 kept() { say "already so: $*"; }
 fail() { echo "install.sh: $*" >&2; exit 2; }
+
+# A host name as phones look it up (<name>.local): one RFC 1123 label.
+check_hostname() {
+    case "$1" in
+        install|uninstall)
+            fail "--hostname needs a name after it ('$1' is what to do, not a name):" \
+                 "make install ARGS=\"--hostname NAME\"" ;;
+        '') fail "--hostname needs a name after it, such as --hostname parlour" ;;
+        -*|*-|*[!A-Za-z0-9-]*)
+            fail "--hostname '$1' is not a host name: letters, digits and hyphens only," \
+                 "not starting or ending with a hyphen (such as parlour or games-room)" ;;
+    esac
+    [ ${#1} -le 63 ] || fail "--hostname '$1' is longer than a host name may be (63 characters)"
+}
+
+force=no purge=no action=install hostname=
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --force) force=yes ;;
+        --purge) purge=yes ;;
+        --hostname) check_hostname "${2:-}"; hostname=$2; shift ;;
+        install|uninstall) action=$1 ;;
+        -h|--help) sed -n '2,/^[^#]/{/^#/p;}' "$0"; exit 0 ;;
+        *) fail "unknown argument '$1' (see --help)" ;;
+    esac
+    shift
+done
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then

@@ -105,12 +105,19 @@ class Box:
             path.chmod(path.stat().st_mode | stat.S_IXUSR)
 
     def run(self, *args: str) -> subprocess.CompletedProcess:
+        return self._run(["sh", str(INSTALL), *args])
+
+    def make(self, *args: str) -> subprocess.CompletedProcess:
+        """`make install ARGS=...` in the checkout, as the README has it."""
+        return self._run(["make", "-s", "-C", str(ROOT), *args])
+
+    def _run(self, argv: list[str]) -> subprocess.CompletedProcess:
         if self.record.exists():
             self.record.unlink()
         env = {**os.environ, "PARLOUR_ROOT": str(self.root), "RECORD": str(self.record),
                "FAKE_STATE": str(self.state), "PATH": f"{self.bin}:{os.environ['PATH']}"}
-        return subprocess.run(["sh", str(INSTALL), *args], capture_output=True, text=True,
-                              env=env, timeout=120)
+        env.pop("MAKEFLAGS", None)
+        return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
 
     def as_user(self) -> Path:
         """From now on the script runs as the Pi's user (uid 1000) with sudo, and
@@ -290,6 +297,41 @@ def test_install_keeps_a_hostname_someone_chose(box):
     assert "http://kitchen.local:8080/" in result.stdout
     assert box.run("--hostname", "games", "install").returncode == 0
     assert "hostnamectl set-hostname games" in box.commands()
+
+
+@pytest.mark.parametrize("name, words", [
+    (None, "--hostname needs a name after it"),
+    ("install", "--hostname needs a name after it ('install' is what to do"),
+    ("", "--hostname needs a name after it"),
+    ("games room", "'games room' is not a host name"),
+    ("games/room", "'games/room' is not a host name"),
+    ("-games", "'-games' is not a host name"),
+    ("games-", "'games-' is not a host name"),
+    ("caf\u00e9", "is not a host name"),
+    ("g" * 64, "is longer than a host name may be (63 characters)"),
+])
+def test_install_refuses_a_missing_or_bad_hostname_before_changing_anything(box, name, words):
+    result = box.run("install", "--hostname") if name is None else \
+        box.run("--hostname", name, "install")
+    assert result.returncode == 2 and words in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and "shift" not in result.stderr
+    assert box.commands() == []                          # not even apt-get
+    assert (box.state / "hostname").read_text() == "raspberrypi\n"
+    assert box.file("/etc/hosts").read_text() == "127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n"
+
+
+def test_make_install_with_hostname_and_no_name_refuses_instead_of_naming_the_pi_install(box):
+    result = box.make("install", "ARGS=--hostname")
+    assert result.returncode != 0
+    assert "--hostname needs a name after it" in result.stderr
+    assert box.commands() == [] and (box.state / "hostname").read_text() == "raspberrypi\n"
+
+
+def test_install_takes_a_hostname_of_letters_digits_and_inner_hyphens(box):
+    assert box.run("install", "--hostname", "Games-Room-2").returncode == 0
+    assert "hostnamectl set-hostname Games-Room-2" in box.commands()
+    assert box.file("/etc/hosts").read_text().endswith("127.0.1.1\tGames-Room-2\n")
+    assert box.run("--hostname", "g" * 63, "install").returncode == 0
 
 
 def test_uninstall_keeps_the_games_unless_purged(box):
