@@ -6,9 +6,10 @@
 # install:   refuses a 32-bit system; apt-get update and the packages it needs (Debian's
 #            gpiozero and lgpio, Avahi, NetworkManager); I2C on at 400 kHz; the user `parlour`
 #            (in gpio and i2c) and its right to manage Wi-Fi (a polkit rule, for the hotspot);
-#            /etc/parlour/parlour.toml from the example (never overwritten); the code in
-#            /opt/parlour/src and a venv in /opt/parlour/venv that sees Debian's gpiozero and
-#            lgpio; a copy of the store before an upgrade; the unit enabled and (re)started;
+#            /etc/parlour/parlour.toml from the example (never overwritten; 0640 root:parlour,
+#            as it can hold passwords); the code in /opt/parlour/src and a venv in
+#            /opt/parlour/venv that sees Debian's gpiozero and lgpio; a copy of the store
+#            before an upgrade; the unit enabled and (re)started;
 #            the box announced as <hostname>.local (a Pi still called "raspberrypi" becomes
 #            "parlour", or --hostname NAME: 1-63 letters, digits and inner hyphens). Safe to
 #            run again: it changes only what differs, and says what it changed and what was
@@ -163,12 +164,20 @@ polkit.addRule(function (action, subject) {
 EOF
 }
 
+# The config can hold passwords ([club], [wifi]): root writes it, the service (group parlour)
+# reads it, nobody else does.
 install_config() {
     if [ -f "$ROOT$CONFIG" ]; then
         kept "$CONFIG (yours; the example is $PREFIX/src/firmware/parlour.example.toml)"
+        $SUDO chown root:"$USER_NAME" "$ROOT$CONFIG"
+        if [ "$(stat -c %a "$ROOT$CONFIG")" != 640 ]; then
+            $SUDO chmod 0640 "$ROOT$CONFIG"
+            did "$CONFIG readable by root and the service alone (0640 root:$USER_NAME)"
+        fi
     else
-        put "$CONFIG" 0644 "$CONFIG from the example (every key optional)" \
+        put "$CONFIG" 0640 "$CONFIG from the example (every key optional; 0640 root:$USER_NAME)" \
             < "$HERE/firmware/parlour.example.toml"
+        $SUDO chown root:"$USER_NAME" "$ROOT$CONFIG"
     fi
 }
 
@@ -227,7 +236,8 @@ name_the_box() {
         hostname=$current
         kept "the hostname $hostname (--hostname NAME to change it)"
     fi
-    port=$(sed -n 's/^port *= *\([0-9][0-9]*\).*/\1/p' "$ROOT$CONFIG" 2>/dev/null | head -n 1)
+    port=$($SUDO cat "$ROOT$CONFIG" 2>/dev/null | sed -n 's/^port *= *\([0-9][0-9]*\).*/\1/p' \
+        | head -n 1)
     put "$AVAHI" 0644 "Avahi announces the table at http://$hostname.local:${port:-8080}/" <<EOF
 <?xml version="1.0" standalone='no'?>
 <!DOCTYPE service-group SYSTEM "avahi-service.dtd">

@@ -166,6 +166,10 @@ def test_install_on_a_fresh_card_does_each_step_and_says_so(box):
     assert 'subject.user == "parlour"' in rule and "org.freedesktop.NetworkManager." in rule
     assert box.file("/etc/parlour/parlour.toml").read_text() == \
         (ROOT / "firmware/parlour.example.toml").read_text()
+    assert stat.S_IMODE(box.file("/etc/parlour/parlour.toml").stat().st_mode) == 0o640
+    assert commands.index(f"chown root:parlour {box.file('/etc/parlour/parlour.toml')}") > \
+        commands.index("useradd --system --home-dir /var/lib/parlour --no-create-home "
+                       "--shell /usr/sbin/nologin parlour")
     venv = str(box.file("/opt/parlour/venv"))
     assert f"python3 -m venv --system-site-packages {venv}" in commands
     assert any(c.startswith("venv-python -m pip install") and c.endswith(
@@ -205,6 +209,22 @@ def test_install_run_again_changes_nothing_and_keeps_your_config(box):
     assert "<port>8090</port>" in box.file("/etc/avahi/services/parlour.service").read_text()
     assert "done: 1 change(s)" in again.stdout and "reboot" not in again.stdout
     assert box.run("install").returncode == 0
+    assert "done: 0 change(s)" in box.run("install").stdout
+
+
+def test_install_keeps_the_config_from_everyone_but_root_and_the_service(box):
+    """It can hold the [club] and [wifi] passwords: an older install's 0644 is tightened."""
+    assert box.run("install").returncode == 0
+    config = box.file("/etc/parlour/parlour.toml")
+    config.write_text('[wifi]\nssid = "Home"\npassword = "secret99"\n')
+    config.chmod(0o644)
+    again = box.run("install")
+    assert again.returncode == 0, again.stderr
+    assert stat.S_IMODE(config.stat().st_mode) == 0o640
+    assert f"chown root:parlour {config}" in box.commands()
+    assert config.read_text() == '[wifi]\nssid = "Home"\npassword = "secret99"\n'
+    assert "changed: /etc/parlour/parlour.toml readable by root and the service alone " \
+           "(0640 root:parlour)" in again.stdout
     assert "done: 0 change(s)" in box.run("install").stdout
 
 
