@@ -221,6 +221,24 @@ install_code() {
     $SUDO chmod -R go-w "$ROOT$PREFIX"
 }
 
+# The port the table serves on: [web] port in the config (read as root: it is 0640), else 8080.
+web_port() {
+    $SUDO cat "$ROOT$CONFIG" 2>/dev/null | python3 -c '
+import sys, tomllib
+try:
+    web = tomllib.load(sys.stdin.buffer).get("web", {})
+    port = web.get("port", 8080) if isinstance(web, dict) else 8080
+except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    print(f"parlour: warning: {sys.argv[1]} is not valid TOML ({error}):"
+          " the service will refuse it", file=sys.stderr)
+    port = 8080
+if type(port) is not int or not 1 <= port <= 65535:
+    print(f"parlour: warning: [web] port = {port!r} in {sys.argv[1]} is no port:"
+          " the service will refuse it", file=sys.stderr)
+    port = 8080
+print(port)' "$CONFIG"
+}
+
 name_the_box() {
     current=$(hostname 2>/dev/null || echo unknown)
     if [ -z "$hostname" ] && [ "$current" = raspberrypi ]; then
@@ -236,16 +254,15 @@ name_the_box() {
         hostname=$current
         kept "the hostname $hostname (--hostname NAME to change it)"
     fi
-    port=$($SUDO cat "$ROOT$CONFIG" 2>/dev/null | sed -n 's/^port *= *\([0-9][0-9]*\).*/\1/p' \
-        | head -n 1)
-    put "$AVAHI" 0644 "Avahi announces the table at http://$hostname.local:${port:-8080}/" <<EOF
+    port=$(web_port)
+    put "$AVAHI" 0644 "Avahi announces the table at http://$hostname.local:$port/" <<EOF
 <?xml version="1.0" standalone='no'?>
 <!DOCTYPE service-group SYSTEM "avahi-service.dtd">
 <service-group>
   <name replace-wildcards="yes">Parlour on %h</name>
   <service>
     <type>_http._tcp</type>
-    <port>${port:-8080}</port>
+    <port>$port</port>
   </service>
 </service-group>
 EOF

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,13 +70,16 @@ esac""",
 "$@"; code=$?
 [ -L "$door" ] && rm "$door"
 exit $code""",
-    # python3 -m venv DIR makes DIR/bin/python, itself a recording stand-in for pip
+    # python3 -m venv DIR makes DIR/bin/python, itself a recording stand-in for pip; any other
+    # python3 is the real one
     "python3": """if [ "$1" = -m ] && [ "$2" = venv ]; then
   for d; do dir=$d; done
   mkdir -p "$dir/bin"
   printf '#!/bin/sh\\necho "venv-python $*" >> "$RECORD"\\n'\\
 '[ "$3" = show ] && echo "Version: 0.1.0"\\nexit 0\\n' > "$dir/bin/python"
   chmod +x "$dir/bin/python"
+else
+  exec "$REAL_PYTHON3" "$@"
 fi""",
 }
 
@@ -115,7 +119,8 @@ class Box:
         if self.record.exists():
             self.record.unlink()
         env = {**os.environ, "PARLOUR_ROOT": str(self.root), "RECORD": str(self.record),
-               "FAKE_STATE": str(self.state), "PATH": f"{self.bin}:{os.environ['PATH']}"}
+               "FAKE_STATE": str(self.state), "PATH": f"{self.bin}:{os.environ['PATH']}",
+               "REAL_PYTHON3": sys.executable}
         env.pop("MAKEFLAGS", None)
         return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
 
@@ -226,6 +231,48 @@ def test_install_keeps_the_config_from_everyone_but_root_and_the_service(box):
     assert "changed: /etc/parlour/parlour.toml readable by root and the service alone " \
            "(0640 root:parlour)" in again.stdout
     assert "done: 0 change(s)" in box.run("install").stdout
+
+
+@pytest.mark.parametrize("config, port", [
+    ('[display]\nport = 1\n', 8080),                         # the I2C bus, not the web's
+    ('[club]\nhost = "club.lan"\nport = 1883\n', 8080),       # the broker's
+    ('[display]\nport = 1\n[web]\nhost = "0.0.0.0"\nport = 8090\n', 8090),
+    ('web = { port = 8091 }\n', 8091),
+    ('[web]\nport = 8092  # the table\n[club]\nport = 1883\n', 8092),
+])
+def test_avahi_announces_the_port_in_the_web_section_alone(box, config, port):
+    box.file("/etc/parlour").mkdir(parents=True)
+    box.file("/etc/parlour/parlour.toml").write_text(config)
+    box.file("/etc/parlour/parlour.toml").chmod(0o640)
+    result = box.run("install")
+    assert result.returncode == 0, result.stderr
+    assert f"<port>{port}</port>" in box.file("/etc/avahi/services/parlour.service").read_text()
+    assert f"http://parlour.local:{port}/" in result.stdout and "warning" not in result.stderr
+
+
+@pytest.mark.parametrize("config, words", [
+    ('[web\nport = 8090\n', "is not valid TOML"),
+    ('[web]\nport = 70000\n', "[web] port = 70000 in /etc/parlour/parlour.toml is no port"),
+    ('[web]\nport = "8090"\n', "[web] port = '8090' in /etc/parlour/parlour.toml is no port"),
+])
+def test_avahi_announces_8080_for_a_config_the_service_will_refuse_and_says_so(
+        box, config, words):
+    box.file("/etc/parlour").mkdir(parents=True)
+    box.file("/etc/parlour/parlour.toml").write_text(config)
+    result = box.run("install")
+    assert result.returncode == 0, result.stderr
+    assert "<port>8080</port>" in box.file("/etc/avahi/services/parlour.service").read_text()
+    assert words in result.stderr and "the service will refuse it" in result.stderr
+
+
+def test_install_run_by_the_pis_user_announces_the_port_of_a_config_only_root_reads(box):
+    box.as_user()
+    box.file("/etc/parlour").mkdir(parents=True)
+    box.file("/etc/parlour/parlour.toml").write_text("[web]\nport = 8093\n")
+    result = box.run("install")
+    assert result.returncode == 0, result.stderr
+    assert f"sudo cat {box.file('/etc/parlour/parlour.toml')}" in box.commands()
+    assert "<port>8093</port>" in box.file("/etc/avahi/services/parlour.service").read_text()
 
 
 def test_install_replaces_an_old_i2c_line_and_a_slow_baud_rate(box):
