@@ -14,8 +14,12 @@
 #            "parlour", or --hostname NAME: 1-63 letters, digits and inner hyphens). Safe to
 #            run again: it changes only what differs, and says what it changed and what was
 #            already so.
-# uninstall: stops and removes the unit, /opt/parlour, the polkit rule, the Avahi service and
-#            the user. The games in /var/lib/parlour and /etc/parlour are kept unless --purge.
+# uninstall: stops and removes the unit (and a club's, parlour-club.service, whose program
+#            goes too), /opt/parlour, the polkit rule, the Avahi service, the hotspot's
+#            NetworkManager connection and the user. --purge also removes the games
+#            (/var/lib/parlour), /etc/parlour/parlour.toml and the Wi-Fi networks added from a
+#            phone ("Parlour: <ssid>"); a connection up at the time, and a club's club.toml and
+#            league (/var/lib/parlour-club), are always left.
 # Runs its privileged steps with sudo; refuses anywhere but a Raspberry Pi unless --force.
 # PARLOUR_ROOT=/some/dir puts every file it writes under that directory (the tests use it).
 set -eu
@@ -23,6 +27,10 @@ set -eu
 ROOT=${PARLOUR_ROOT:-}
 PREFIX=/opt/parlour
 UNIT=/etc/systemd/system/parlour.service
+CLUB_UNIT=/etc/systemd/system/parlour-club.service
+CLUB_CONFIG=/etc/parlour/club.toml
+CLUB_STATE=/var/lib/parlour-club
+HOTSPOT=parlour-hotspot
 STATE=/var/lib/parlour
 CONFIG=/etc/parlour/parlour.toml
 POLKIT=/etc/polkit-1/rules.d/50-parlour.rules
@@ -297,6 +305,37 @@ install_parlour() {
     fi
 }
 
+# The connections Parlour made in NetworkManager: its hotspot always; with --purge also the
+# home networks added from a phone ("Parlour: <ssid>"), which may be how this Pi is reached.
+# A connection that is up now is left, as deleting it could cut off this very session.
+forget_networks() {
+    command -v nmcli >/dev/null 2>&1 || return 0
+    list=$($SUDO nmcli -t -f UUID,ACTIVE,NAME connection show 2>/dev/null) || return 0
+    homes=
+    while IFS= read -r line; do
+        [ -n "$line" ] || continue
+        uuid=${line%%:*} rest=${line#*:}
+        active=${rest%%:*}
+        name=$(printf '%s\n' "${rest#*:}" | sed 's/\\\(.\)/\1/g')   # nmcli -t escapes : and \
+        case "$name" in
+            "$HOTSPOT") ;;
+            "Parlour: "*) if [ "$purge" != yes ]; then homes="$homes '$name'"; continue; fi ;;
+            *) continue ;;
+        esac
+        if [ "$active" = yes ]; then
+            say "left the Wi-Fi connection '$name': it is up now (delete it later with" \
+                "sudo nmcli connection delete uuid $uuid)"
+        elif $SUDO nmcli connection delete uuid "$uuid" >/dev/null </dev/null; then
+            did "removed the Wi-Fi connection '$name' from NetworkManager"
+        fi
+    done <<EOF
+$list
+EOF
+    if [ -n "$homes" ]; then
+        kept "the Wi-Fi networks added from a phone:$homes (remove with --purge)"
+    fi
+}
+
 uninstall_parlour() {
     if [ -f "$ROOT$UNIT" ]; then
         $SUDO systemctl disable --now parlour.service || true
@@ -305,6 +344,15 @@ uninstall_parlour() {
         $SUDO systemctl reset-failed parlour.service 2>/dev/null || true
         did "stopped and removed the unit"
     fi
+    # A club kept on this box runs the program about to be removed: it goes too (not its data).
+    if [ -f "$ROOT$CLUB_UNIT" ]; then
+        $SUDO systemctl disable --now parlour-club.service || true
+        $SUDO rm -f "$ROOT$CLUB_UNIT"
+        $SUDO systemctl daemon-reload
+        $SUDO systemctl reset-failed parlour-club.service 2>/dev/null || true
+        did "stopped and removed the club's unit $CLUB_UNIT"
+    fi
+    forget_networks
     $SUDO rm -rf "$ROOT$PREFIX" "$ROOT$POLKIT" "$ROOT$AVAHI"
     did "removed $PREFIX, the polkit rule and the Avahi service"
     if id "$USER_NAME" >/dev/null 2>&1; then
@@ -312,10 +360,16 @@ uninstall_parlour() {
         did "removed the user $USER_NAME"
     fi
     if [ "$purge" = yes ]; then
-        $SUDO rm -rf "$ROOT$STATE" "$ROOT/etc/parlour"
-        did "removed the games in $STATE and /etc/parlour"
+        $SUDO rm -rf "$ROOT$STATE"
+        $SUDO rm -f "$ROOT$CONFIG"
+        $SUDO rmdir "$ROOT/etc/parlour" 2>/dev/null || true       # unless a club.toml is there
+        did "removed the games in $STATE (the PIN, keys and backups with them) and $CONFIG"
     else
-        kept "the games in $STATE and /etc/parlour (remove with --purge)"
+        kept "the games in $STATE and $CONFIG (remove with --purge)"
+    fi
+    if $SUDO test -e "$ROOT$CLUB_CONFIG" || $SUDO test -e "$ROOT$CLUB_STATE"; then
+        kept "the club's $CLUB_CONFIG and league ($CLUB_STATE), even with --purge: remove them" \
+             "yourself if the club is done with them"
     fi
     say "left I2C switched on and the hostname as it is"
 }

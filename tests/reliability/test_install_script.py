@@ -63,6 +63,10 @@ esac""",
   disable) rm -f "$FAKE_STATE/enabled" ;;
 esac""",
     "chown": "",
+    # NetworkManager's connections: "UUID:ACTIVE:NAME" lines as `nmcli -t` prints them
+    "nmcli": """case "$*" in
+  "-t -f UUID,ACTIVE,NAME connection show") cat "$FAKE_STATE/connections" 2>/dev/null ;;
+esac""",
     # `make install` run by the Pi's own user: sudo is the only way into /var/lib/parlour
     # (0700, parlour's), so the store shows there only while a command runs under sudo.
     "sudo": """door="$PARLOUR_ROOT/var/lib/parlour"
@@ -415,3 +419,54 @@ def test_uninstall_keeps_the_games_unless_purged(box):
     assert "systemctl disable --now parlour.service" in box.commands()
     assert box.run("uninstall", "--purge").returncode == 0
     assert not box.file("/var/lib/parlour").exists() and not box.file("/etc/parlour").exists()
+
+
+CONNECTIONS = """\
+0a-hotspot:no:parlour-hotspot
+0b-home:no:Parlour\\: Home
+0c-cafe:yes:Parlour\\: Cafe \\\\ Bar
+0d-imager:no:preconfigured
+0e-other:no:parlour-hotspot-2
+0f-wired:no:Wired connection 1
+"""
+
+
+def test_uninstall_removes_a_club_kept_here_but_not_its_config_or_league(box):
+    assert box.run("install").returncode == 0
+    club_unit = box.file("/etc/systemd/system/parlour-club.service")
+    club_unit.write_text((ROOT / "systemd/parlour-club.service").read_text())
+    box.file("/etc/parlour/club.toml").write_text('[club]\nhost = "club.lan"\n')
+    box.file("/var/lib/parlour-club").mkdir(parents=True)
+    result = box.run("uninstall", "--purge")
+    assert result.returncode == 0, result.stderr
+    commands = box.commands()
+    assert "systemctl disable --now parlour-club.service" in commands
+    assert "systemctl reset-failed parlour-club.service" in commands
+    assert not club_unit.exists()
+    assert box.file("/etc/parlour/club.toml").read_text() == '[club]\nhost = "club.lan"\n'
+    assert not box.file("/etc/parlour/parlour.toml").exists()
+    assert box.file("/var/lib/parlour-club").is_dir()
+    assert "already so: the club's /etc/parlour/club.toml and league (/var/lib/parlour-club)" \
+        in result.stdout
+
+
+def test_uninstall_forgets_the_hotspot_and_with_purge_the_phones_networks_but_none_up_now(box):
+    assert box.run("install").returncode == 0
+    (box.state / "connections").write_text(CONNECTIONS)
+    result = box.run("uninstall")
+    assert result.returncode == 0, result.stderr
+    assert _named(box.commands(), "nmcli connection delete") == \
+        ["nmcli connection delete uuid 0a-hotspot"]
+    assert "changed: removed the Wi-Fi connection 'parlour-hotspot'" in result.stdout
+    assert "already so: the Wi-Fi networks added from a phone: 'Parlour: Home' " \
+           "'Parlour: Cafe \\ Bar' (remove with --purge)" in result.stdout
+    (box.state / "connections").write_text(
+        CONNECTIONS.replace("0a-hotspot:no:", "0a-hotspot:yes:"))
+    result = box.run("uninstall", "--purge")
+    assert result.returncode == 0, result.stderr
+    assert _named(box.commands(), "nmcli connection delete") == \
+        ["nmcli connection delete uuid 0b-home"]              # the rest: up now, or not ours
+    assert "changed: removed the Wi-Fi connection 'Parlour: Home'" in result.stdout
+    for name, uuid in (("parlour-hotspot", "0a-hotspot"), ("Parlour: Cafe \\ Bar", "0c-cafe")):
+        assert f"left the Wi-Fi connection '{name}': it is up now (delete it later with " \
+               f"sudo nmcli connection delete uuid {uuid})" in result.stdout
