@@ -16,16 +16,19 @@
     if (content !== undefined) node.textContent = content;
     return node;
   }
+  var pageTables = {};
+  function pageTable(id, empty) {        // a JSON table the page carries, read once
+    if (!(id in pageTables)) {
+      try { pageTables[id] = JSON.parse(($(id) || {}).textContent || empty); } catch (err) { pageTables[id] = JSON.parse(empty); }
+    }
+    return pageTables[id];
+  }
   function phoneWords(words) {           // the rules' prompt in the phone's words (web/moves.py)
-    var pairs = [];
-    try { pairs = JSON.parse(($("phone-words") || {}).textContent || "[]"); } catch (err) { /* none */ }
-    pairs.forEach(function (pair) { words = words.split(pair[0]).join(pair[1]); });
+    pageTable("phone-words", "[]").forEach(function (pair) { words = words.split(pair[0]).join(pair[1]); });
     return words;
   }
   function gameInfo(state) {             // the game's entry of web/moves.py's game_moves()
-    var table = {};
-    try { table = JSON.parse(($("game-moves") || {}).textContent || "{}"); } catch (err) { /* none */ }
-    return table[state.game || ""] || {};
+    return pageTable("game-moves", "{}")[state.game || ""] || {};
   }
   function colourName(number) {          // the box's seat button colours, from the page (X12)
     var table = $("players"), colours = [];
