@@ -161,12 +161,18 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
     dispatcher.set_thread_count(adj.threads)
     sockets: dict = {}
     servers = []
-    for info in adj.listen:
-        server = TableServer(app, sockets, dispatcher=dispatcher, adj=adj, sockinfo=info)
-        server.limits = limits
-        if known is not None:
-            server.known = known
-        servers.append(server)
+    try:
+        for info in adj.listen:
+            server = TableServer(app, sockets, dispatcher=dispatcher, adj=adj, sockinfo=info)
+            server.limits = limits
+            if known is not None:
+                server.known = known
+            servers.append(server)
+    except OSError:                    # a port in use: nothing of the attempt stays open
+        from waitress import wasyncore
+        wasyncore.close_all(sockets)
+        dispatcher.shutdown(timeout=1)
+        raise
     if len(servers) == 1:
         return servers[0]
     return MultiSocketServer(sockets, adj, [(s.effective_host, s.effective_port)

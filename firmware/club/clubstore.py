@@ -9,6 +9,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion.errors import ParlourError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     uid         TEXT PRIMARY KEY,         -- <table id>-<game number>: once, however often sent
@@ -28,6 +30,17 @@ CREATE TABLE IF NOT EXISTS tables (
 """
 
 
+def unreadable(path: Path, err: sqlite3.DatabaseError) -> ParlourError:
+    """What to say when the club's store cannot be opened: the file, why, and what to do.
+    Nothing is moved or deleted: the store is the club's to keep or set aside."""
+    if getattr(err, "sqlite_errorname", "") in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+        return ParlourError(
+            f"{path} is damaged ({err}): move it aside, with any {path.name}-wal and "
+            f"{path.name}-shm beside it, and start again; the league is rebuilt from the "
+            "broker's retained records")
+    return ParlourError(f"{path}: cannot open the club's store there ({err})")
+
+
 class ClubStore:
     """Thread-safe: paho's thread writes, the web's threads read."""
 
@@ -35,10 +48,17 @@ class ClubStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except sqlite3.DatabaseError as err:
+            raise unreadable(self.path, err) from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as err:
+            self._db.close()
+            raise unreadable(self.path, err) from None
         self.version = 0                  # changes whenever something new is kept
 
     def close(self) -> None:

@@ -9,6 +9,7 @@ message holds can stop the club.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import signal
@@ -19,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from companion.errors import ParlourError
 from companion.league import MAX_RECORD_BYTES, RecordRefused, check_record
 from firmware.club import topics
 from firmware.club.clubstore import ClubStore
@@ -160,11 +162,30 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
     from firmware.webserver import Limits, stop_serving, table_server
     from web.club import create_club_app
 
-    store = ClubStore(Path(data_dir) / "club.db")
-    listener = ClubListener(club, store)
+    data_dir = Path(data_dir)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ParlourError(f"{data_dir}: cannot keep the club's store there ({err.strerror}); "
+                           "choose another with --data-dir") from None
+    store = ClubStore(data_dir / "club.db")
+    try:
+        listener = ClubListener(club, store)
+        server = table_server(create_club_app(store, listener=listener), host=host, port=port,
+                              threads=8, limits=Limits())     # the table's connection limits
+    except OSError as err:
+        store.close()
+        if err.errno == errno.EADDRINUSE:
+            raise ParlourError(
+                f"port {port} is already in use (a table, another club, or another program): "
+                f"choose another, e.g. parlour club --port {port % 65535 + 1}, or set [web] "
+                "port in the club's config") from None
+        raise ParlourError(f"cannot serve the league on {host}:{port} ({err.strerror or err})"
+                           ) from None
+    except BaseException:
+        store.close()
+        raise
     listener.start()
-    server = table_server(create_club_app(store, listener=listener), host=host, port=port,
-                          threads=8, limits=Limits())     # the table's connection limits
 
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -136,6 +137,54 @@ def test_cli_club_without_a_club_section_says_what_it_needs(capsys, tmp_path):
     code, _, err = run_cli(capsys, "club", "--config", str(config))
     assert code == 2 and "needs a [club] section naming the broker" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def _unused_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _club_config(tmp_path) -> Path:
+    """A club config naming a broker on a loopback port nothing listens on."""
+    broker_port = _unused_port()
+    config = tmp_path / "club.toml"
+    config.write_text(f'[club]\nhost = "127.0.0.1"\nport = {broker_port}\n')
+    return config
+
+
+def test_cli_club_on_a_port_in_use_says_so_in_one_line(capsys, tmp_path):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        code, _, err = run_cli(capsys, "club", "--config", str(_club_config(tmp_path)),
+                               "--data-dir", str(tmp_path / "club"), "--host", "127.0.0.1",
+                               "--port", str(port))
+    assert code == 2 and f"port {port} is already in use" in err
+    assert f"parlour club --port {port + 1}" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_cli_club_with_a_data_dir_it_cannot_make_says_so_in_one_line(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "club", "--config", str(_club_config(tmp_path)),
+                           "--data-dir", "/proc/nope", "--host", "127.0.0.1",
+                           "--port", str(_unused_port()))
+    assert code == 2 and "/proc/nope: cannot keep the club's store there" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_cli_club_with_a_damaged_store_names_it_and_keeps_it(capsys, tmp_path):
+    data = tmp_path / "club"
+    data.mkdir()
+    damaged = b"not a database, whatever it once was" * 200
+    (data / "club.db").write_bytes(damaged)
+    code, _, err = run_cli(capsys, "club", "--config", str(_club_config(tmp_path)),
+                           "--data-dir", str(data), "--host", "127.0.0.1",
+                           "--port", str(_unused_port()))
+    assert code == 2 and f"{data / 'club.db'} is damaged" in err and "move it aside" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert (data / "club.db").read_bytes() == damaged          # nothing deleted or changed
 
 
 def test_cli_replay_into_a_closed_pipe_ends_without_a_traceback():
