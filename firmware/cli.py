@@ -210,7 +210,7 @@ def cmd_club(args: argparse.Namespace) -> int:
                            "firmware/parlour.example.toml")
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else config.data_dir
     return run_club(config.club, data_dir, host=args.host or config.host,
-                    port=args.port if args.port is not None else config.port)
+                    port=args.port if args.port is not None else config.club_port)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -265,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
     club.add_argument("--config", help="a TOML config file with a [club] section (the broker)")
     club.add_argument("--data-dir", help="where the club's store (club.db) lives")
     club.add_argument("--host", help="web address to listen on (default from config: 0.0.0.0)")
-    club.add_argument("--port", type=port_number, help="web port (default from config: 8080)")
+    club.add_argument("--port", type=port_number,
+                      help="web port (default: the config's [web] port, else 8081)")
     club.set_defaults(func=cmd_club)
     return parser
 

@@ -25,6 +25,7 @@ BCM_PINS = range(0, 28)       # GPIO0..GPIO27 on the 40-pin header
 DRIVERS = ("ssd1306", "sh1106")
 HARDWARE = ("auto", "pi", "simulated")   # auto: a readable Raspberry Pi model file decides
 SYSTEM_CONFIG = Path("/etc/parlour/parlour.toml")
+CLUB_PORT = 8081              # `parlour club`'s page unless [web] port says: the table's is 8080
 COLOUR = re.compile(r"^(?P<name>.+?)(?:\s+(?P<css>#[0-9A-Fa-f]{6}))?$")
 MAX_COLOUR_NAME = 24          # a colour is a player's default name (X10)
 
@@ -118,6 +119,15 @@ class Config:
     source: Path | None = None   # the file it came from; None = built-in defaults
     colours: tuple[ButtonColour, ...] = DEFAULT_COLOURS    # seat button 1's first (X12)
     odds: bool = True            # work out chances to win, off the device loop
+    # whether the file set [web] port (else `parlour club` takes CLUB_PORT); which port the
+    # table itself uses is `port` alone, so configs that agree on it compare equal
+    port_set: bool = field(default=False, compare=False)
+
+    @property
+    def club_port(self) -> int:
+        """The port `parlour club` serves the league on: [web] port when its config sets one,
+        else CLUB_PORT, so a table's Pi can serve the club beside the table's own page."""
+        return self.port if self.port_set else CLUB_PORT
 
     def seat_pins(self) -> tuple[int, ...]:
         """The BCM pins of the seats in use (the first `seats` of pins.seats)."""
@@ -470,6 +480,7 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     colours = _read_colours(top.table("buttons"), seats)
     web = top.table("web")
     host = web.get("host", str, "0.0.0.0")
+    port_set = "port" in web.data
     port = web.get("port", int, 8080)
     if port_problem(port):
         raise _Bad(f"[web] port: {port_problem(port)}")
@@ -489,5 +500,5 @@ def _build(top: _Reader, source: Path | None, env: Mapping[str, str]) -> Config:
     return Config(seats=seats, pins=pins, display=display, host=host, port=port,
                   threads=threads, pin=pin, hardware=hardware, source=source, colours=colours,
                   allowed_hosts=tuple(h.lower() for h in allowed_hosts), open_panel=open_panel,
-                  odds=odds, wifi=wifi, hotspot=hotspot, club=club,
+                  odds=odds, wifi=wifi, hotspot=hotspot, club=club, port_set=port_set,
                   data_dir=Path(data_dir).expanduser() if data_dir else default_data_dir(env))

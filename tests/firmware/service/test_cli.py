@@ -187,6 +187,24 @@ def test_cli_club_with_a_damaged_store_names_it_and_keeps_it(capsys, tmp_path):
     assert (data / "club.db").read_bytes() == damaged          # nothing deleted or changed
 
 
+@pytest.mark.parametrize("web, argv, port", [
+    ("", [], 8081),                                   # beside a table's 8080 on one Pi
+    ("[web]\nport = 9000\n", [], 9000),
+    ("[web]\nport = 9000\n", ["--port", "9100"], 9100),
+    ("", ["--port", "8080"], 8080),
+])
+def test_cli_club_serves_beside_the_tables_port_unless_told(capsys, tmp_path, monkeypatch,
+                                                            web, argv, port):
+    import firmware.club.league_server as league_server
+    served = {}
+    monkeypatch.setattr(league_server, "run_club",
+                        lambda club, data_dir, *, host, port: served.update(port=port) or 0)
+    config = _club_config(tmp_path)
+    config.write_text(config.read_text() + web)
+    code, _, _ = run_cli(capsys, "club", "--config", str(config), *argv)
+    assert code == 0 and served == {"port": port}
+
+
 def test_cli_replay_into_a_closed_pipe_ends_without_a_traceback():
     """`parlour replay LOG --json | head -1`: the reader leaves early; one quiet exit, as a
     shell tool's, never a BrokenPipeError traceback (a CLI error is one line at most)."""
