@@ -40,7 +40,8 @@ def _now() -> str:
 class ClubListener:
     """The club's subscriber: every table's state, status and records into the club store."""
 
-    def __init__(self, club: ClubConfig, store: ClubStore, *, client_id: str = "parlour-club"):
+    def __init__(self, club: ClubConfig, store: ClubStore, *, client_id: str):
+        """`client_id`: the club's own (`club_client_id`): one persistent session per club."""
         self.club, self.store = club, store
         self.client = client_for(club, client_id, clean_session=False)
         self.client.on_connect = self._on_connect
@@ -153,6 +154,12 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def club_client_id(data_dir: Path) -> str:
+    """The club's MQTT client id, from the id kept in its data directory."""
+    from firmware.datadir.keys import club_id
+    return f"parlour-club-{club_id(data_dir)}"
+
+
 def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
              on_ready: Callable[[int, ClubListener], None] | None = None,
              stop: threading.Event | None = None) -> int:
@@ -168,9 +175,14 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
     except OSError as err:
         raise ParlourError(f"{data_dir}: cannot keep the club's store there ({err.strerror}); "
                            "choose another with --data-dir") from None
+    try:
+        client_id = club_client_id(data_dir)
+    except OSError as err:
+        raise ParlourError(f"{data_dir}: cannot keep the club's id there ({err.strerror}); "
+                           "choose another with --data-dir") from None
     store = ClubStore(data_dir / "club.db")
     try:
-        listener = ClubListener(club, store)
+        listener = ClubListener(club, store, client_id=client_id)
         server = table_server(create_club_app(store, listener=listener), host=host, port=port,
                               threads=8, limits=Limits())     # the table's connection limits
     except OSError as err:

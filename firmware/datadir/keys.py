@@ -69,6 +69,19 @@ def table_id(data_dir: Path) -> str:
                       lambda: secrets.token_hex(TABLE_ID_HEX // 2))
 
 
+CLUB_ID_FILE = "club-id"
+
+
+def club_id(data_dir: Path) -> str:
+    """A club's id, made once in its data directory like a table's: its MQTT client id
+    (`parlour-club-<id>`), so the broker keeps one persistent session for that club across
+    restarts, and two clubs on one broker (two data directories) never take each other's."""
+    return _made_once(Path(data_dir) / CLUB_ID_FILE,
+                      lambda kept: len(kept) == TABLE_ID_HEX
+                      and all(c in "0123456789abcdef" for c in kept),
+                      lambda: secrets.token_hex(TABLE_ID_HEX // 2))
+
+
 def _made_once(path: Path, good: Callable[[str], bool], make: Callable[[], str]) -> str:
     """The text kept at `path` if `good` says it is; otherwise a new one from `make`, kept."""
     try:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -271,6 +272,37 @@ def test_club_league_is_rebuilt_from_the_brokers_records_alone(tmp_path, broker,
     try:
         assert wait_for(lambda: (v := again.view())["league"]["games"] == 2 and v)["league"] \
             == want
+    finally:
+        again.close()
+
+
+def test_club_two_clubs_on_one_broker_keep_their_own_sessions(tmp_path, broker, tables):
+    """Two `parlour club`s (two data directories) on one broker: neither takes the other's
+    session (a broker drops the older connection of a client id that connects again), and a
+    club restarted on its data directory is the same client, so its persistent session is
+    its own again."""
+    first, second = Club(tmp_path / "first", club_of(broker)), Club(tmp_path / "second",
+                                                                    club_of(broker))
+    dropped = []
+    try:
+        for club in (first, second):
+            club.listener.client.on_disconnect = lambda *a, club=club: (
+                dropped.append(club), club.listener.connected.clear())
+        table = tables(A, "Front room")
+        table.play(winner=0)
+        for club in (first, second):
+            wait_for(lambda: club.view()["league"]["games"] == 1)
+        time.sleep(2.5)                          # paho would have reconnected (1 s) by now
+        assert dropped == [] and first.listener.connected.is_set() \
+            and second.listener.connected.is_set()
+        ids = first.listener.client._client_id, second.listener.client._client_id
+        assert ids[0] != ids[1]
+    finally:
+        first.close()
+        second.close()
+    again = Club(tmp_path / "first", club_of(broker))
+    try:
+        assert again.listener.client._client_id == ids[0]
     finally:
         again.close()
 
