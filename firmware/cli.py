@@ -193,8 +193,17 @@ def _card_hotspot(args: argparse.Namespace, config, port: int):
     return WiFi(settings.ssid, settings.password), f"http://{HOTSPOT_ADDRESS}:{port}/"
 
 
+def log_to_stderr() -> None:
+    """`parlour run` and `parlour club` log at INFO to stderr, one plain line each (journald
+    adds the time). Nothing changes where logging is already set up (a test's capture)."""
+    import logging
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from firmware.runner import run
+    log_to_stderr()
     return run(sim=True if args.sim else None, host=args.host, port=args.port,
                data_dir=args.data_dir, config_path=args.config, pin=args.pin,
                open_panel=args.open_panel)
@@ -208,6 +217,7 @@ def cmd_club(args: argparse.Namespace) -> int:
         raise ParlourError("parlour club needs a [club] section naming the broker (host, port, "
                            "tls, username, password) in its config file: see "
                            "firmware/parlour.example.toml")
+    log_to_stderr()
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else config.data_dir
     return run_club(config.club, data_dir, host=args.host or config.host,
                     port=args.port if args.port is not None else config.club_port)

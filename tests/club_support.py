@@ -161,7 +161,6 @@ class ClubProcess:
     def close(self) -> None:
         import signal
         self.proc.send_signal(signal.SIGTERM)
-        code = self.proc.wait(timeout=10)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            stream.close()
+        self.out, self.err = self.proc.communicate(timeout=10)     # what it printed and logged
+        code = self.proc.returncode
         assert code == 0, f"parlour club ended with {code}"

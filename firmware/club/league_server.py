@@ -24,7 +24,7 @@ from companion.errors import ParlourError
 from companion.league import MAX_RECORD_BYTES, RecordRefused, check_record
 from firmware.club import topics
 from firmware.club.clubstore import ClubStore
-from firmware.club.publisher import client_for
+from firmware.club.publisher import Unreachable, client_for
 from firmware.config import ClubConfig
 
 log = logging.getLogger("parlour.club")
@@ -45,7 +45,9 @@ class ClubListener:
         self.club, self.store = club, store
         self.client = client_for(club, client_id, clean_session=False)
         self.client.on_connect = self._on_connect
-        self.client.on_disconnect = lambda *a: self.connected.clear()
+        self.client.on_disconnect = self._on_disconnect
+        self.unreachable = Unreachable(club)
+        self.client.on_connect_fail = self.unreachable.failed
         self.client.on_message = lambda client, userdata, message: self.take(
             message.topic, message.payload)
         self.connected = threading.Event()
@@ -58,6 +60,7 @@ class ClubListener:
         self.client.loop_start()
 
     def close(self) -> None:
+        self.connected.clear()                 # leaving: not a connection lost
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -70,9 +73,16 @@ class ClubListener:
         if reason.is_failure:
             log.warning("club: the broker refused the connection: %s", reason)
             return
+        self.unreachable.connected()
         client.subscribe([(topic, 1) for topic in SUBSCRIPTIONS])
         self.connected.set()
         log.info("club: listening on %s:%s", self.club.host, self.club.port)
+
+    def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+        if self.connected.is_set():
+            log.info("club: disconnected from %s:%s (%s); reconnecting", self.club.host,
+                     self.club.port, reason)
+        self.connected.clear()
 
     def take(self, topic: str, payload: bytes) -> None:
         """One message from the broker: kept, or refused with the reason logged. Never

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import sys
 import threading
 import time
 from datetime import datetime, timezone
@@ -49,6 +50,29 @@ def client_for(club: ClubConfig, client_id: str, *, clean_session: bool = True) 
     return client
 
 
+class Unreachable:
+    """A broker that cannot be reached, logged as a warning with the reason: the first failed
+    attempt of a run of them and whenever the reason changes, not every retry (1, 2, 4 ... 60
+    s). paho calls `failed` while it handles the connection's OSError; `connected` ends the run."""
+
+    def __init__(self, club: ClubConfig, on_error=None):
+        self.club, self.on_error, self.said = club, on_error, None
+
+    def failed(self, client, userdata) -> None:
+        err = sys.exc_info()[1]
+        why = (err.strerror or str(err) or type(err).__name__) if isinstance(err, OSError) \
+            else "no reason given"
+        text = f"cannot reach the broker {self.club.host}:{self.club.port} ({why})"
+        if self.on_error is not None:
+            self.on_error(text)
+        if why != self.said:
+            self.said = why
+            log.warning("club: %s; trying again after 1, 2, 4 ... 60 s", text)
+
+    def connected(self) -> None:
+        self.said = None
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
@@ -65,6 +89,8 @@ class ClubPublisher:
         self.client.will_set(topics.status_topic(table_id), "offline", qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.unreachable = Unreachable(club, on_error=self._failed)
+        self.client.on_connect_fail = self.unreachable.failed
         self.connected = threading.Event()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -111,12 +137,16 @@ class ClubPublisher:
             self.last_error = f"the broker refused the connection: {reason}"
             log.warning("club: %s", self.last_error)
             return
+        self.unreachable.connected()
         log.info("club: connected to %s:%s", self.club.host, self.club.port)
         with self._lock:
             self._announce = True
             self._snap = self._snap or self.session.snapshot()
         self.connected.set()
         self._wake.set()
+
+    def _failed(self, text: str) -> None:
+        self.last_error = text
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         self.connected.clear()

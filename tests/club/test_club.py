@@ -77,6 +77,13 @@ def test_club_process_tells_systemd_when_it_serves_and_when_it_stops(tmp_path, b
     assert stopping.startswith("STOPPING=1")
 
 
+def test_club_process_logs_its_broker_connection_to_stderr(tmp_path, broker):
+    """What it logs at INFO reaches stderr (so the journal), one plain line each."""
+    club = ClubProcess(tmp_path / "club-process", broker.port)
+    club.close()
+    assert f"INFO parlour.club: club: listening on 127.0.0.1:{broker.port}\n" in club.err
+
+
 def two_tables_one_league(tables, club):
     front, back = tables(A, "Front room"), tables(B, "Back room")
     front.play(winner=0, names=("Ann", "Ben"))                  # Ann beats Ben

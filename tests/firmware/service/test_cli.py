@@ -205,6 +205,53 @@ def test_cli_club_serves_beside_the_tables_port_unless_told(capsys, tmp_path, mo
     assert code == 0 and served == {"port": port}
 
 
+def _stderr_of(tmp_path, *argv: str, until: str, timeout: float = 20.0) -> str:
+    """`parlour ARGV` as its own process until its stderr says `until` (or `timeout`), then
+    stopped as systemd stops it; its stderr."""
+    import signal
+    import time
+
+    from simulated_table import parlour_command, quiet_env
+    err_file = tmp_path / "stderr.txt"
+    with err_file.open("w") as err:
+        proc = subprocess.Popen(parlour_command(*argv), env=quiet_env(tmp_path),
+                                stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            deadline = time.monotonic() + timeout
+            while until not in err_file.read_text() and proc.poll() is None \
+                    and time.monotonic() < deadline:
+                time.sleep(0.1)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=20)
+    return err_file.read_text()
+
+
+def test_cli_club_says_why_it_cannot_reach_the_broker(tmp_path):
+    config = _club_config(tmp_path)
+    broker = config.read_text().split("port = ")[1].strip()
+    want = f"WARNING parlour.club: club: cannot reach the broker 127.0.0.1:{broker} " \
+           "(Connection refused)"
+    err = _stderr_of(tmp_path, "club", "--config", str(config), "--data-dir",
+                     str(tmp_path / "club"), "--host", "127.0.0.1", "--port",
+                     str(_unused_port()), until=want)
+    assert want in err, err
+    assert err.count("cannot reach the broker") == 1, err       # not once every retry
+    assert "Traceback" not in err
+
+
+def test_cli_run_logs_to_stderr_and_says_why_the_club_cannot_be_reached(tmp_path):
+    config = _club_config(tmp_path)
+    broker = config.read_text().split("port = ")[1].strip()
+    want = f"WARNING parlour.club: club: cannot reach the broker 127.0.0.1:{broker} " \
+           "(Connection refused)"
+    err = _stderr_of(tmp_path, "run", "--sim", "--config", str(config), "--data-dir",
+                     str(tmp_path / "table"), "--host", "127.0.0.1", "--port",
+                     str(_unused_port()), until=want)
+    assert want in err, err
+    assert "Traceback" not in err
+
+
 def test_cli_replay_into_a_closed_pipe_ends_without_a_traceback():
     """`parlour replay LOG --json | head -1`: the reader leaves early; one quiet exit, as a
     shell tool's, never a BrokenPipeError traceback (a CLI error is one line at most)."""
