@@ -215,7 +215,8 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
             signal.signal(sig, lambda signum, frame: stop.set())
     serving = threading.Thread(target=server.run, name="parlour-club-web", daemon=True)
     serving.start()
-    print(f"parlour club: the league on http://{host}:{server.effective_port}/ "
+    from firmware.runner import lan_address
+    print(f"parlour club: the league on http://{lan_address(host)}:{server.effective_port}/ "
           f"(broker {club.host}:{club.port})", flush=True)
     notifier = Notifier()                      # systemd (Type=notify), when under it
     notifier.ready(status=f"the league on port {server.effective_port}, broker {club.host}")

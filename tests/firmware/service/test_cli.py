@@ -252,6 +252,32 @@ def test_cli_run_logs_to_stderr_and_says_why_the_club_cannot_be_reached(tmp_path
     assert "Traceback" not in err
 
 
+def test_cli_club_prints_the_address_a_phone_opens(capsys, tmp_path, monkeypatch):
+    """Listening on every interface (0.0.0.0), it prints this machine's LAN address, as
+    `parlour run` does (the test still binds loopback only)."""
+    import threading
+
+    import firmware.webserver as webserver
+    from firmware.runner import lan_address
+    bind = webserver.table_server
+    monkeypatch.setattr(webserver, "table_server",
+                        lambda app, *, host, **kw: bind(app, host="127.0.0.1", **kw))
+    from firmware.club.league_server import ClubListener, run_club
+    from firmware.config import load_config
+    monkeypatch.setattr(ClubListener, "start", lambda self: None)    # no broker needed here
+    stop, ended = threading.Event(), []
+    port = _unused_port()
+    club = threading.Thread(target=lambda: ended.append(run_club(    # a thread: no signals
+        load_config(_club_config(tmp_path)).club, tmp_path / "club", host="0.0.0.0",
+        port=port, stop=stop, on_ready=lambda port, listener: stop.set())))
+    club.start()
+    club.join(timeout=20)
+    out = capsys.readouterr().out
+    assert ended == [0]
+    assert f"the league on http://{lan_address('0.0.0.0')}:{port}/ " in out, out
+    assert "0.0.0.0" not in out
+
+
 def test_cli_replay_into_a_closed_pipe_ends_without_a_traceback():
     """`parlour replay LOG --json | head -1`: the reader leaves early; one quiet exit, as a
     shell tool's, never a BrokenPipeError traceback (a CLI error is one line at most)."""
