@@ -318,15 +318,20 @@ def test_install_on_another_release_warns_and_goes_on(tmp_path):
     assert "warning: bullseye is neither Bookworm nor Trixie" in result.stdout
 
 
+def installed_as_if_under_0_0_9(box) -> None:
+    """The installed code says it is 0.0.9: the next install is an upgrade."""
+    installed = box.file("/opt/parlour/src/pyproject.toml")
+    installed.write_text(installed.read_text().replace('version = "0.1.0"',
+                                                       'version = "0.0.9"'))
+
+
 def test_install_keeps_a_copy_of_the_store_before_an_upgrade(box):
     assert box.run("install").returncode == 0
     store = box.file("/var/lib/parlour")
     store.mkdir(parents=True)
     (store / "parlour.db").write_bytes(b"SQLite format 3\0games")
     (store / "parlour.db-wal").write_bytes(b"wal")
-    installed = box.file("/opt/parlour/src/pyproject.toml")
-    installed.write_text(installed.read_text().replace('version = "0.1.0"',
-                                                       'version = "0.0.9"'))
+    installed_as_if_under_0_0_9(box)
     result = box.run("install")
     assert result.returncode == 0
     copies = list(store.glob("backup-0.0.9-*"))
@@ -346,9 +351,7 @@ def test_install_run_by_the_pis_user_copies_the_store_it_can_only_see_through_su
     store = box.as_user()
     (store / "parlour.db").write_bytes(b"SQLite format 3\0games")
     (store / "parlour.db-shm").write_bytes(b"shm")
-    installed = box.file("/opt/parlour/src/pyproject.toml")
-    installed.write_text(installed.read_text().replace('version = "0.1.0"',
-                                                       'version = "0.0.9"'))
+    installed_as_if_under_0_0_9(box)
     result = box.run("install")
     assert result.returncode == 0, result.stderr
     copies = list(store.glob("backup-0.0.9-*"))
