@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -196,7 +197,6 @@ def _card_hotspot(args: argparse.Namespace, config, port: int):
 def log_to_stderr() -> None:
     """`parlour run` and `parlour club` log at INFO to stderr, one plain line each (journald
     adds the time). Nothing changes where logging is already set up (a test's capture)."""
-    import logging
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
 

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
@@ -169,7 +170,6 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
                 server.known = known
             servers.append(server)
     except OSError:                    # a port in use: nothing of the attempt stays open
-        from waitress import wasyncore
         wasyncore.close_all(sockets)
         dispatcher.shutdown(timeout=1)
         raise
@@ -183,7 +183,6 @@ def stop_serving(server, thread: threading.Thread) -> None:
     """Stop accepting, let running requests finish, then close the connections from the
     server's own thread (closing them under its select, or under a worker still writing a
     response, is a race that ends in EBADF)."""
-    from waitress import wasyncore
     sockets = getattr(server, "map", None) or server._map
     trigger = getattr(server, "trigger", None)
     running = trigger is not None and thread.is_alive()
