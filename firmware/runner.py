@@ -241,6 +241,9 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     controller.network = network
     if network is not None:
         network.port = server.port if server else port
+        if server is not None:                   # a phone's live page keeps the hotspot up
+            hub = server.app.extensions["parlour"].hub
+            network.in_use = lambda: hub.active > 0
         network.start()
     controller.attach()
     if recovered.screen:

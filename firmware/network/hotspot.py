@@ -5,6 +5,8 @@ or a cable). If none answers, it opens its own WPA2 access point ("Parlour-xxxx"
 kept in the data directory and shown in the OLED's Wi-Fi menu and on the join card), and the
 phones join that. A signed-in phone can then add a home network: the box leaves its hotspot to
 join it, and comes back to the hotspot within a minute if it cannot (the OLED says why).
+A hotspot that no phone has open gives way every `RETRY_SECONDS` for `after` seconds, so a box
+that started before the router (after a power cut) finds its home network when it comes up.
 
 Everything runs on the `network` thread; the device loop and the web requests only read
 `status()` (and `version`, which grows with every change) and never wait for NetworkManager.
@@ -26,6 +28,7 @@ from firmware.network import nmcli
 log = logging.getLogger("parlour.network")
 CHECK_SECONDS = 5.0                  # how often the thread looks at NetworkManager
 TIMEOUT = 15.0                       # for any nmcli command but joining
+RETRY_SECONDS = 300.0                # an unused hotspot steps aside to look for known Wi-Fi
 
 
 @dataclass(frozen=True)
@@ -58,14 +61,17 @@ class Hotspot:
 
     def __init__(self, settings: HotspotSettings, *, port: int,
                  lan_address: Callable[[], str], run: nmcli.Runner = nmcli.run_nmcli,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 in_use: Callable[[], bool] = lambda: False):
         self.settings, self.port, self.lan_address = settings, port, lan_address
         self.run, self.clock = run, clock
+        self.in_use = in_use                     # a phone has the table open (the web sets it)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._wake = threading.Event()           # a phone added a network: look now
         self._thread: threading.Thread | None = None
         self._joining: tuple[str, str] | None = None
+        self._looking_again = False              # the hotspot stepped aside (`_look_again`)
         self.version = 0
         self._status: dict[str, Any] = {"mode": "looking", "network": "", "message": "",
                                         "url": self.lan_url()}
@@ -129,17 +135,29 @@ class Hotspot:
             return
         mode = self._status["mode"]
         if mode == "hotspot":
-            return                  # it stays until a phone adds a network or the box restarts
+            if self.clock() - self._since >= RETRY_SECONDS and not self.in_use():
+                self._look_again()
+            return
         code, out = self.run(nmcli.ACTIVE, TIMEOUT)
         known = nmcli.active_known(out) if code == 0 else None
         if known is not None:
             self._since = self.clock()
+            self._looking_again = False
             self._set(mode="home", network=known, url=self.lan_url())
         elif mode == "home":                                     # lost it: wait once more
             self._since = self.clock()
             self._set(mode="looking", network="")
         elif self.clock() - self._since >= self.settings.after:
             self._open_hotspot(f"No known Wi-Fi in {self.settings.after:.0f} s")
+
+    def _look_again(self) -> None:
+        """Take the unused hotspot down: NetworkManager joins a known network that has come
+        up since; if none answers in `after` seconds, the hotspot opens again."""
+        self.run(nmcli.down(nmcli.HOTSPOT), TIMEOUT)
+        self._since = self.clock()
+        self._looking_again = True           # quietly: the OLED does not flash every time
+        self._set(mode="looking", network="", url=self.lan_url(), message="")
+        log.info("network: no phone on the hotspot: looking for known Wi-Fi")
 
     def _open_hotspot(self, why: str) -> bool:
         s = self.settings
@@ -155,8 +173,10 @@ class Hotspot:
             self._set(message=f"The hotspot did not open: {out[:80]}")
             return False
         log.info("network: %s: the hotspot %s is open", why, s.ssid)
+        self._since = self.clock()
         self._set(mode="hotspot", network=s.ssid, url=self.hotspot_url,
-                  message=f"{why}: hotspot {s.ssid} is on")
+                  message="" if self._looking_again else f"{why}: hotspot {s.ssid} is on")
+        self._looking_again = False
         return True
 
     # -- a phone adds a network -----------------------------------------------------------

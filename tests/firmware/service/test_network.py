@@ -14,7 +14,7 @@ from firmware.card import card_html, wifi_text
 from firmware.config import WiFi, parse_config, ConfigError
 from firmware.datadir import keys
 from firmware.network import nmcli
-from firmware.network.hotspot import Hotspot, HotspotSettings
+from firmware.network.hotspot import RETRY_SECONDS, Hotspot, HotspotSettings
 from firmware.oled.screens import qr_matrix
 
 SETTINGS = HotspotSettings(ssid="Parlour-ab12", password="k7mp-2xqa-rj9c", after=60)
@@ -105,6 +105,83 @@ def test_network_opens_the_hotspot_only_when_no_known_network_came_in_time():
     version = status["version"]
     box.check()                                   # it stays up: nothing more is run
     assert box.status()["version"] == version and nm.commands[-1] == nmcli.up(nmcli.HOTSPOT)
+
+
+def test_network_an_unused_hotspot_gives_way_to_home_wifi_that_came_up_later():
+    # after a power cut the box boots before the router: its hotspot opens, then home returns
+    nm, clock = FakeNetworkManager(), FakeClock()
+    box = hotspot(nm, clock)
+    clock.advance(60)
+    box.check()
+    assert box.status()["mode"] == "hotspot"
+    clock.advance(RETRY_SECONDS - 1)
+    box.check()
+    assert box.status()["mode"] == "hotspot" and nm.commands[-1] == nmcli.up(nmcli.HOTSPOT)
+    clock.advance(1)
+    box.check()
+    assert nm.commands[-1] == nmcli.down(nmcli.HOTSPOT)
+    status = box.status()
+    assert status["mode"] == "looking" and status["url"] == "http://192.168.1.20:8080/"
+    assert status["message"] == ""              # quietly: no flash on the OLED each time
+    nm.active = "lo:loopback\nOur House:802-11-wireless\n"     # NetworkManager joined it
+    box.check()
+    assert box.status()["mode"] == "home" and box.status()["network"] == "Our House"
+
+
+def test_network_an_unused_hotspot_opens_again_when_no_known_wifi_answers():
+    nm, clock = FakeNetworkManager(), FakeClock()
+    box = hotspot(nm, clock)
+    clock.advance(60)
+    box.check()
+    clock.advance(RETRY_SECONDS)
+    box.check()
+    assert box.status()["mode"] == "looking"
+    clock.advance(59)
+    box.check()
+    assert box.status()["mode"] == "looking"
+    clock.advance(1)
+    box.check()
+    assert box.status()["mode"] == "hotspot" and nm.commands[-1] == nmcli.up(nmcli.HOTSPOT)
+    assert box.status()["message"] == ""
+    clock.advance(RETRY_SECONDS - 1)                 # the next look is a whole wait later
+    box.check()
+    assert box.status()["mode"] == "hotspot"
+
+
+def test_network_a_hotspot_a_phone_has_open_stays_up():
+    nm, clock = FakeNetworkManager(), FakeClock()
+    phones = [1]
+    box = Hotspot(SETTINGS, port=8080, lan_address=lambda: "192.168.1.20", run=nm,
+                  clock=clock, in_use=lambda: bool(phones))
+    clock.advance(60)
+    box.check()
+    for _ in range(4):
+        clock.advance(RETRY_SECONDS)
+        box.check()
+    assert box.status()["mode"] == "hotspot" and nmcli.down(nmcli.HOTSPOT) not in nm.commands
+    phones.clear()                                  # the last phone closed the table's page
+    box.check()
+    assert box.status()["mode"] == "looking" and nm.commands[-1] == nmcli.down(nmcli.HOTSPOT)
+
+
+def test_network_the_box_counts_a_phone_with_the_live_page_as_using_the_hotspot(
+        tmp_path, mock_factory, monkeypatch):
+    from firmware import runner
+    from firmware.config import Config
+    network = hotspot(FakeNetworkManager(), FakeClock())
+    monkeypatch.setattr(runner, "hotspot_fallback", lambda *a, **k: network)
+    monkeypatch.setattr(network, "start", lambda: None)
+    table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
+                         config=Config(data_dir=tmp_path), pin="2468")
+    try:
+        hub = table.web.app.extensions["parlour"].hub
+        assert network.in_use() is False
+        stream = hub.open(address="10.42.0.17")
+        assert network.in_use() is True
+        stream.close()
+        assert network.in_use() is False
+    finally:
+        table.close()
 
 
 def test_network_a_known_network_means_no_hotspot_ever():
