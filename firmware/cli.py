@@ -179,18 +179,23 @@ def cmd_card(args: argparse.Namespace) -> int:
 def _card_hotspot(args: argparse.Namespace, config, port: int):
     """(its Wi-Fi, its address) for the box's hotspot, from the table's data directory."""
     from firmware.config import WiFi
+    from firmware.datadir.keys import HOTSPOT_FILE, TABLE_ID_FILE
     from firmware.network.hotspot import table_hotspot
     from firmware.network.nmcli import HOTSPOT_ADDRESS
     if config.hotspot.mode == "off":
         raise ParlourError('--hotspot: the config turns the hotspot off ([hotspot] mode = "off")')
     data_dir = Path(args.data_dir) if args.data_dir else Path(config.data_dir)
+    as_service = ("on the box run it as the service: sudo -u parlour /opt/parlour/venv/bin/"
+                  "parlour card --hotspot --data-dir /var/lib/parlour --out /tmp/parlour-card.html")
     try:
+        if not all((data_dir / kept).is_file() for kept in (TABLE_ID_FILE, HOTSPOT_FILE)):
+            raise ParlourError(        # a made-up password would print a card that joins nothing
+                f"{data_dir}: no table's hotspot is kept there (the box makes it when it "
+                f"first starts on a Pi); {as_service}")
         settings = table_hotspot(config.hotspot, data_dir)
     except OSError as err:
-        raise ParlourError(
-            f"{data_dir}: cannot read the hotspot's password there ({err.strerror}); on the box "
-            "run it as the service: sudo -u parlour /opt/parlour/venv/bin/parlour card "
-            "--hotspot --data-dir /var/lib/parlour --out /tmp/parlour-card.html") from None
+        raise ParlourError(f"{data_dir}: cannot read the hotspot's password there "
+                           f"({err.strerror}); {as_service}") from None
     return WiFi(settings.ssid, settings.password), f"http://{HOTSPOT_ADDRESS}:{port}/"
 
 

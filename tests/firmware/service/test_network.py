@@ -306,6 +306,7 @@ def test_network_card_command_adds_the_hotspot_from_the_data_dir(tmp_path, capsy
     out = tmp_path / "card.html"
     data = tmp_path / "data"
     data.mkdir()
+    keys.table_id(data), keys.hotspot_password(data)              # as the box made them
     assert main(["card", "--hotspot", "--data-dir", str(data), "--port", "9000",
                  "--out", str(out)]) == 0
     password = (data / "hotspot-password").read_text()
@@ -313,6 +314,18 @@ def test_network_card_command_adds_the_hotspot_from_the_data_dir(tmp_path, capsy
     assert f"Password: <b>{password}</b>" in page and "http://10.42.0.1:9000/" in page
     ssid = "Parlour-" + (data / "table-id").read_text()[:4]
     assert ssid in page and f"and the hotspot {ssid}" in capsys.readouterr().out
+
+
+def test_network_card_refuses_a_data_dir_where_no_box_keeps_a_hotspot(tmp_path, capsys):
+    # a wrong --data-dir would print a made-up password that joins nothing
+    from firmware.cli import main
+    out, data = tmp_path / "card.html", tmp_path / "not-the-box"
+    data.mkdir()
+    assert main(["card", "--hotspot", "--data-dir", str(data), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no table's hotspot is kept there" in err and "--data-dir /var/lib/parlour" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not out.exists() and list(data.iterdir()) == []        # nothing made up, nothing kept
 
 
 class ChangingNetwork:
