@@ -45,6 +45,14 @@ def test_config_example_file_states_every_default(env):
         assert re.search(rf"^\s*#?\s*{key} = ", text, re.M), key
 
 
+def test_config_example_copied_for_a_club_leaves_the_club_on_its_own_port(env, tmp_path):
+    # the example, its [club] section filled in, as a club's club.toml: not the table's 8080
+    text = EXAMPLE.read_text().replace("# [club]", "[club]").replace(
+        '# host = "club.local"', 'host = "club.local"')
+    club = load_config(write(tmp_path, text), env=env)
+    assert club.club.on and club.club_port == 8081 and club.port == 8080
+
+
 def test_config_file_values_override_defaults(env, tmp_path):
     path = write(tmp_path, """
 seats = 3
