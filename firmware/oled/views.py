@@ -104,7 +104,7 @@ def turn_view(snap: Snapshot) -> TurnView:
                         button_of(snap, snap.get("turn")))
     if snap.get("awaiting") == "choose":
         action = "turn, then press"
-    return TurnView(title, pool_text(snap), name, action, standing(snap, snap.get("turn")),
+    return TurnView(title, corner_text(snap), name, action, standing(snap, snap.get("turn")),
                     button_of(snap, snap.get("turn")))
 
 
@@ -117,8 +117,16 @@ def button_of(snap: Snapshot, seat: int | None) -> int | None:
     return button if isinstance(button, int) else seat + 1
 
 
-def pool_text(snap: Snapshot) -> str:
-    return f"pool {snap['pool']}" if snap.get("pool") else ""
+def corner_text(snap: Snapshot) -> str:
+    """What the table holds besides the players: the pool's chips, Cats and Mice's mice."""
+    if snap.get("pool"):
+        return f"pool {snap['pool']}"
+    mice = snap.get("mice_left")
+    return f"{counted_mice(mice)} left" if isinstance(mice, int) else ""
+
+
+def counted_mice(n: int) -> str:
+    return "1 mouse" if n == 1 else f"{n} mice"
 
 
 def counted(n: int, word: str) -> str:
@@ -166,6 +174,8 @@ def score_rows(snap: Snapshot) -> list[Row]:
             for i in row_order(snap)]
     if snap.get("pool"):
         rows.append(Row("Pool", counted(snap["pool"], "chip")))
+    if isinstance(snap.get("mice_left"), int):
+        rows.append(Row("Board", f"{counted_mice(snap['mice_left'])} left"))
     return rows
 
 

@@ -89,6 +89,9 @@
     document.querySelectorAll("#players .col-square").forEach(function (n) { n.hidden = !squares; });
     show($("pool-line"), chips);
     text($("pool"), String(state.pool || 0));
+    var mice = typeof state.mice_left === "number";   // Cats and Mice (M3)
+    show($("mice-line"), mice);
+    text($("mice-left"), mice ? String(state.mice_left) : "");
     var body = document.querySelector("#players tbody");
     var rows = document.createDocumentFragment();
     rowOrder(state).forEach(function (i) {

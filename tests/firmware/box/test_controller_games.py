@@ -232,3 +232,36 @@ def test_controller_free_play_scores_whoever_presses_as_the_phone_does(session, 
     other = (snap["turn"] + 1) % 3
     press(table, "seat", seat=table.buttons[other])
     assert session.snapshot()["players"][other]["score"] == 1
+
+
+def test_controller_games_cats_and_mice_shows_the_mice_left_on_the_board(session, controls,
+                                                                        clock):
+    """M3: 12 mice, the game ends with the last: the play screen's corner and the scores say
+    how many are left on the board, as the phone does."""
+    from firmware.oled.views import Row, score_rows, turn_view
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.frames = [] if SHEETS else None
+    c.attach()
+    session.new_game("cats-and-mice", ["Ann", "Ben"])
+    c.update()
+    assert score_rows(session.snapshot())[-1] == Row("Board", "12 mice left")
+    for _ in range(30):
+        if session.snapshot()["phase"] != "lead":
+            break
+        press(c, "flick", strength=0.5)
+        press(c, "press")
+    if c.screen == "result":
+        press(c, "press")
+    press(c, "flick", strength=0.5)
+    press(c, "press")
+    turn = session.snapshot()["turn"]
+    press(c, "seat", seat=turn)                         # the cat takes a mouse ("Squeak!")
+    snap = session.snapshot()
+    assert snap["mice_left"] == 11 and snap["players"][turn]["score"] == 1
+    press(c, "press")                                   # end the turn
+    snap = session.snapshot()
+    assert turn_view(snap).corner == "11 mice left"
+    assert score_rows(snap)[-1] == Row("Board", "11 mice left")
+    assert c.view()["turn"].corner == "11 mice left"          # what the box draws from
+    if SHEETS:
+        save_sheets(c.frames, "cats_and_mice_mice_left")

@@ -92,6 +92,10 @@ def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_pat
         expect(phone.locator("#moves button")).to_have_text(["Cat takes a mouse", "End turn"])
         fits(phone)
         screenshot(phone, "phone-paired-spun.png")
+        expect(phone.locator("#mice-line")).to_have_text("Mice left on the board: 12")
+        phone.get_by_role("button", name="Cat takes a mouse").click()      # M3
+        expect(phone.locator("#mice-left")).to_have_text("11")             # live, from the state
+        assert state(table.url)["mice_left"] == 11
         phone.get_by_role("button", name="End turn").click()
         expect(phone.locator("#your-turn")).to_be_hidden()
         expect(phone.locator("#moves button")).to_have_count(0)          # the other seat's turn
