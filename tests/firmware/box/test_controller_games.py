@@ -194,12 +194,8 @@ def test_controller_games_ten_games_are_scripted():
     assert len(GAMES) == 10
 
 
-def test_controller_games_result_press_ends_the_turn_in_one_press(session, controls, clock):
-    """X8: "press the knob to end the turn" on the result screen does it on the first press."""
-    c = Controller(session, controls=controls, seats=4, clock=clock)
-    c.attach()
-    session.new_game("cats-and-mice", ["Ann", "Ben"])
-    c.update()
+def first_spin(c, session) -> None:
+    """From a new spinner game's lead to the result of its first turn's spin."""
     for _ in range(30):
         if session.snapshot()["phase"] != "lead":
             break
@@ -209,6 +205,15 @@ def test_controller_games_result_press_ends_the_turn_in_one_press(session, contr
         press(c, "press")
     press(c, "flick", strength=0.5)
     press(c, "press")                                   # stops the spin: the result
+
+
+def test_controller_games_result_press_ends_the_turn_in_one_press(session, controls, clock):
+    """X8: "press the knob to end the turn" on the result screen does it on the first press."""
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    session.new_game("cats-and-mice", ["Ann", "Ben"])
+    c.update()
+    first_spin(c, session)
     assert c.screen == "result" and session.snapshot()["awaiting"] == "next"
     turn = session.snapshot()["turn"]
     press(c, "press")
@@ -245,15 +250,7 @@ def test_controller_games_cats_and_mice_shows_the_mice_left_on_the_board(session
     session.new_game("cats-and-mice", ["Ann", "Ben"])
     c.update()
     assert score_rows(session.snapshot())[-1] == Row("Board", "12 mice left")
-    for _ in range(30):
-        if session.snapshot()["phase"] != "lead":
-            break
-        press(c, "flick", strength=0.5)
-        press(c, "press")
-    if c.screen == "result":
-        press(c, "press")
-    press(c, "flick", strength=0.5)
-    press(c, "press")
+    first_spin(c, session)
     turn = session.snapshot()["turn"]
     press(c, "seat", seat=turn)                         # the cat takes a mouse ("Squeak!")
     snap = session.snapshot()
