@@ -48,6 +48,7 @@ class PiWorker:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._seen: tuple[Any, int] = (None, 0)        # (game id, log length) last noticed
+        self._waiting: Any = None            # the game whose Pi move was taken back: it waits
         self.seen_version = 0                           # the newest state it was told of
         self._again = False                  # asked again while thinking: look once more
         self._busy = False                   # a thread is playing (set and cleared under the lock)
@@ -73,12 +74,17 @@ class PiWorker:
 
     def _noticed(self, snap: dict[str, Any]) -> None:
         """Any thread (the session's lock is held): start thinking if the Pi is to move, unless
-        the change was an undo in the same game (then it waits for `request`)."""
+        a move was taken back in this game since it was last the Pi's turn to move by itself:
+        then it waits for `request`, whatever else changes meanwhile (chances coming in, a
+        rename), until the turn passes to a person or another game starts."""
         self.seen_version = snap.get("version", 0)
         seen = (snap.get("game_id"), len(snap.get("log") or []))
-        took_back = seen[0] == self._seen[0] and seen[1] < self._seen[1]
+        if seen[0] == self._seen[0] and seen[1] < self._seen[1]:
+            self._waiting = seen[0]
         self._seen = seen
-        if pi_level(snap) is not None and not took_back:
+        if pi_level(snap) is None or self._waiting != seen[0]:
+            self._waiting = None
+        if pi_level(snap) is not None and self._waiting is None:
             self._start(snap)
 
     def request(self) -> bool:
@@ -86,8 +92,14 @@ class PiWorker:
         snap = self.session.snapshot()
         if pi_level(snap) is None:
             return False
+        self._waiting = None
         self._start(snap)
         return True
+
+    @property
+    def waiting(self) -> bool:
+        """The Pi's move was taken back and it waits to be asked (`request`)."""
+        return self._waiting is not None
 
     def _start(self, snap: dict[str, Any]) -> None:
         with self._lock:

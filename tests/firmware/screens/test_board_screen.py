@@ -25,16 +25,21 @@ def table(session, clock):
     c.close()
 
 
-def wait_for_pi(c):
-    """Let the Pi's thread finish, then let the loop take in the change."""
-    for _ in range(20):                          # a change while it thought: it looks again
-        thread = c.pi._thread
+def settle_pi(worker):
+    """Let the Pi's thread finish (a change while it thought: it looks again)."""
+    for _ in range(20):
+        thread = worker._thread
         if thread is None:
             break
         thread.join(timeout=30)
         assert not thread.is_alive()
-        if c.pi._thread is thread:
+        if worker._thread is thread:
             break
+
+
+def wait_for_pi(c):
+    """Let the Pi's thread finish, then let the loop take in the change."""
+    settle_pi(c.pi)
     c.update()
     c.render()
 
@@ -142,6 +147,48 @@ def test_board_screen_pi_waits_after_an_undo_until_asked(table, session):
     assert screen.tobytes() != board_screen.playing(snap, 0, True).tobytes()   # said "press"
     wait_for_pi(table)
     assert session.snapshot()["turn"] == 0
+
+
+@pytest.mark.parametrize("game, players, pi", [("domino-rex", ["Ann", "Pi"], [1]),
+                                               ("fox-and-geese", ["Ann", "Pi"], [1])])
+def test_board_screen_pi_waits_after_an_undo_while_chances_and_names_change(session, game,
+                                                                           players, pi):
+    """After its move is taken back the Pi waits to be asked, even when the chances come in
+    for the new state or a player is renamed meanwhile (each a new version of the state)."""
+    session.new_game(game, players, pi=pi, pi_level="good")
+    worker = PiWorker(session)
+    worker.attach()
+    try:
+        for _ in range(40):                         # Ann plays until the Pi has answered
+            snap = session.snapshot()
+            if any(e.get("by") == "pi" and e["type"] != "roll"
+                   for e in session.store.events(session.game_id)):
+                break
+            if snap["turn"] == 0:
+                if snap["awaiting"] == "roll":
+                    session.roll(by="knob")
+                elif snap["awaiting"] == "choose":
+                    session.submit({"type": "choose", "value":
+                                    snap["players"][0]["covered"][0]}, by="knob")
+                else:
+                    session.submit({"type": "move", "path": ["c4", "c5"]}, by="knob")
+            settle_pi(worker)
+        session.undo(by="knob")                     # the Pi's move taken back
+        settle_pi(worker)
+        moved = len([e for e in session.store.events(session.game_id) if e.get("by") == "pi"])
+        snap = session.snapshot()
+        assert snap["players"][snap["turn"]]["pi"] and worker.waiting
+        session.publish_odds(snap["state_version"], {"win": [0.5, 0.5]})      # chances came
+        session.submit({"type": "rename", "seat": 0, "name": "Anna"}, by="web")
+        settle_pi(worker)
+        events = session.store.events(session.game_id)
+        assert len([e for e in events if e.get("by") == "pi"]) == moved     # it still waits
+        assert worker.request() and not worker.waiting                      # the knob asks
+        settle_pi(worker)
+        events = session.store.events(session.game_id)
+        assert len([e for e in events if e.get("by") == "pi"]) > moved
+    finally:
+        worker.close()
 
 
 def test_board_screen_pi_plays_domino_rex_lead_and_squares(session):
