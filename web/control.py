@@ -20,7 +20,7 @@ from companion.session import Session
 from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
-from web.moves import phone_words
+from web.moves import PI_TURN, phone_words, pi_turn
 from web.access.phones import phone_id
 
 bp = Blueprint("control", __name__)
@@ -159,10 +159,18 @@ ACTIONS: dict[str, Action] = {
 }
 
 
+TURN_ACTIONS = ("roll", "next", "press", "choose", "move")     # what the seat to move does
+
+
 def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
-    """Run one action; Refused becomes a 409 with the game's reason."""
+    """Run one action; Refused becomes a 409 with the game's reason. The Pi's turn is the
+    Pi's: no phone or API call moves for it (an undo or a resignation still may)."""
     if action not in ACTIONS:
         raise ApiError(404, f"unknown action {action[:40]!r} (actions: {', '.join(ACTIONS)})")
+    if action in TURN_ACTIONS:
+        state = parlour().session.snapshot()
+        if pi_turn(state):
+            raise ApiError(409, f"It is the Pi's turn: {PI_TURN}.")
     try:
         snapshot = ACTIONS[action](parlour().session, data)
     except Refused as err:

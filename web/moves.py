@@ -47,6 +47,27 @@ def phone_words(text: str) -> str:
     return text
 
 
+PI_TURN = "the Pi moves by itself (after an undo, press the knob at the box)"
+
+
+def pi_turn(state: dict[str, Any]) -> bool:
+    """Whether the seat to move is the Pi's: then no phone moves for it."""
+    turn, players = state.get("turn"), state.get("players") or []
+    return state.get("phase") not in ("over", "idle", None) and isinstance(turn, int) \
+        and 0 <= turn < len(players) and bool(players[turn].get("pi"))
+
+
+def phone_prompt(state: dict[str, Any]) -> str:
+    """The status line of the phone: the rules' prompt in its words, or, on the Pi's turn,
+    that the Pi moves (the box's "press knob to move it" after an undo is the box's alone).
+    status.js says the same."""
+    prompt = state.get("prompt") or ""
+    if pi_turn(state):
+        who, dash, _ = prompt.partition(" - ")        # "Pi (Geese)", as the rules name it
+        return f"{who if dash else state['players'][state['turn']]['name']} - {PI_TURN}"
+    return phone_words(prompt)
+
+
 def _overrides(rulebook: Rulebook, move: str) -> bool:
     return getattr(type(rulebook), move) is not getattr(Rulebook, move)
 
@@ -107,7 +128,7 @@ def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]
     phone), only that seat's."""
     info = game_moves().get(state.get("game") or "")
     turn, awaiting, players = state.get("turn"), state.get("awaiting"), state.get("players") or []
-    if info is None or state.get("phase") == "over" or turn is None:
+    if info is None or state.get("phase") == "over" or turn is None or pi_turn(state):
         return []
     mine = seat is None or seat == turn
     out: list[dict[str, Any]] = []

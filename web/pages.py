@@ -21,7 +21,7 @@ from web.device import from_this_machine
 from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from companion.state import row_order
-from web.moves import PHONE_WORDS, game_moves, moves, phone_words
+from web.moves import PHONE_WORDS, PI_TURN, game_moves, moves, phone_prompt
 from web.network import network_words
 from web.records.record import bg_stats_link, bg_stats_play
 from web.access.seat import pairing
@@ -140,7 +140,7 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
                                             parlour().session.store.game(game_id)) or "#"}
     kind = (state.get("randomizer") or {}).get("kind")
     return {"moves": offered, "game_moves": info, "pairing": paired,
-            "prompt": phone_words(state.get("prompt") or ""), "phone_words": PHONE_WORDS,
+            "prompt": phone_prompt(state), "phone_words": PHONE_WORDS, "pi_turn": PI_TURN,
             "row_order": row_order(state),
             "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
             and state.get("phase") != "over",

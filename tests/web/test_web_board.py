@@ -159,3 +159,27 @@ def test_web_board_api_board_data_lies_over_the_defaults(control, session):
     response = control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"],
                                     "board": {"track": 3}})
     assert response.status_code == 409 and "no board data" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("game, players, action, body", [
+    ("fox-and-geese", ["Ann", "Pi"], "move", {"path": ["c4", "c5"]}),     # the Geese go first
+    ("domino-rex", ["Pi", "Ann"], "roll", {}),
+])
+def test_web_board_no_phone_or_api_call_moves_for_the_pis_seat(client, control, session, game,
+                                                               players, action, body):
+    """The Pi's turn is the Pi's: a move, a throw or a choice for its seat from the PIN, the
+    page or the API is refused (409) and changes nothing; the page offers no move for it and
+    says the Pi moves by itself (the box asks it after an undo)."""
+    control("new-game", {"game": game, "players": players, "pi": [players.index("Pi")]})
+    snap = session.snapshot()
+    assert snap["players"][snap["turn"]]["pi"]
+    response = control(action, body)
+    assert response.status_code == 409
+    assert response.get_json()["error"] == ("It is the Pi's turn: the Pi moves by itself "
+                                            "(after an undo, press the knob at the box).")
+    assert session.snapshot()["version"] == snap["version"]
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+    page = client.get("/").get_data(as_text=True)
+    moves_card = page[page.index('id="moves"'):page.index("</div>", page.index('id="moves"'))]
+    assert 'class="move"' not in moves_card
+    assert " - the Pi moves by itself (after an undo, press the knob at the box)" in page

@@ -31,10 +31,15 @@
     return window.ParlourMoves && window.ParlourMoves.paired ? window.ParlourMoves.paired()
       : !!control().paired;
   }
-  function canMove() { return signedIn() || paired(); }
+  function piTurn() {                  // the Pi moves its own pieces (moves.js)
+    var s = latest();
+    return !!(s && window.ParlourMoves && window.ParlourMoves.piTurn(s));
+  }
+  function canMove() { return (signedIn() || paired()) && !piTurn(); }
   function idleHint() {
     var s = latest();
     if (s && s.phase === "over") return "The game is over: the board shows how it ended.";
+    if (piTurn()) return "The Pi moves its own pieces: copy its move on the board.";
     return signedIn() ? "Tap a piece of the side to move, then where it goes." :
       paired() ? "On your turn, tap one of your pieces, then where it goes." :
       "Enter the PIN, or pair this phone with your seat, to move from here.";

@@ -140,9 +140,15 @@
     return null;
   }
 
+  function piTurn(s) {                 // the same as web/moves.py's pi_turn(): no phone moves for it
+    var players = s.players || [], turn = s.turn;
+    return ["over", "idle", null, undefined].indexOf(s.phase) < 0 && typeof turn === "number" &&
+      turn >= 0 && turn < players.length && !!players[turn].pi;
+  }
+
   function moves(s, seat) {            // the same as web/moves.py's moves()
     var info = table[s.game || ""], turn = s.turn, awaiting = s.awaiting, players = s.players || [];
-    if (!info || s.phase === "over" || turn === null || turn === undefined) return [];
+    if (!info || s.phase === "over" || turn === null || turn === undefined || piTurn(s)) return [];
     var mine = seat === null || seat === turn, out = [];
     if (awaiting === "roll" && mine) {
       var dice = s.randomizer || {};
@@ -363,7 +369,7 @@
     try { update(JSON.parse($("initial-state").textContent)); } catch (e) { /* keep the page */ }
   }
 
-  window.ParlourMoves = {update: update, offered: moves, paired: function () {
+  window.ParlourMoves = {update: update, offered: moves, piTurn: piTurn, paired: function () {
     return pairing.button !== null && pairing.button !== undefined;
   }};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

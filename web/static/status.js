@@ -27,6 +27,14 @@
     pageTable("phone-words", "[]").forEach(function (pair) { words = words.split(pair[0]).join(pair[1]); });
     return words;
   }
+  function promptFor(state) {            // web/moves.py's phone_prompt()
+    var prompt = state.prompt || "", dash = prompt.indexOf(" - ");
+    if (window.ParlourMoves && window.ParlourMoves.piTurn(state)) {   // "Pi (Geese)", as the rules say
+      return (dash >= 0 ? prompt.slice(0, dash) : state.players[state.turn].name) + " - " +
+        pageTable("pi-turn", '""');
+    }
+    return phoneWords(prompt);
+  }
   function gameInfo(state) {             // the game's entry of web/moves.py's game_moves()
     return pageTable("game-moves", "{}")[state.game || ""] || {};
   }
@@ -173,7 +181,7 @@
     text($("title"), state.title || "No game in play");
     if ($("last-game")) show($("last-game"), !state.game);       // a game began: not the last
     document.title = (state.title ? state.title + " · " : "") + "Parlour";
-    text($("prompt"), phoneWords(state.prompt || ""));
+    text($("prompt"), promptFor(state));
     var winners = winnersText(state);
     text($("winners"), winners);
     show($("winners"), !!winners);

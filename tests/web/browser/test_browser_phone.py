@@ -489,3 +489,33 @@ def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone
     wrong = [(s["game"], s["awaiting"], seat, js, py) for (s, seat, py), js
              in zip(cases, offered) if js != py]
     assert wrong == [], wrong[:3]
+
+
+def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_path, phone):
+    """A phone signed in with the PIN once moved the Pi's geese (and the box headed it "Pi"):
+    on the Pi's turn the board has no piece to move, the prompt says the Pi moves by itself,
+    and after an undo the knob at the box asks it."""
+    from playwright.sync_api import expect
+    from simulated_table import call
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
+                                                   "players": ["Ann", "Pi"], "pi": [1]})
+        box_view(table.url, lambda v: state(table.url)["turn"] == 0)       # the Pi moved
+        post(table.url + "/api/control/undo", {})                          # taken back: it waits
+        now = state(table.url)
+        assert now["turn"] == 1 and now["board"]["moves"]
+        sign_in(phone, table.url)
+        expect(phone.locator("#prompt")).to_have_text(
+            "Pi (Geese) - the Pi moves by itself (after an undo, press the knob at the box)")
+        expect(phone.locator("#moves button")).to_have_count(0)
+        expect(phone.locator("#board-card")).to_be_visible()
+        assert phone.locator('[data-point][aria-label$=", can move"]').count() == 0
+        goose = now["board"]["moves"][0]
+        phone.locator(f'[data-point="{goose[0]}"]').click()
+        phone.locator(f'[data-point="{goose[1]}"]').click()
+        assert state(table.url)["version"] == now["version"]               # nothing moved
+        fits(phone)
+        screenshot(phone, "phone-pi-turn.png")
+        call(table.url, "/device/input", {"input": "knob", "action": "press"}, pin=False)
+        expect(phone.locator("#prompt")).to_contain_text("Ann")            # the Pi moved, live
+        assert state(table.url)["turn"] == 0
