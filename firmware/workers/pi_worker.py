@@ -6,7 +6,8 @@ press on its turn (`request`) asks it to. A game resumed on the Pi's turn goes o
 so does a new game whose first move is the Pi's, whatever game came before it.
 
 A search that fails is logged with its reason and the Pi plays a legal move without it; if even
-that fails, it is logged and tried again after 1, 2, 4 ... 60 s, so the game never stops.
+that fails, or the move cannot be stored (a full card), it is logged and tried again after 1, 2,
+4 ... 60 s, so the game never stops.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.backoff import RETRY_SECONDS, pause_after
-from companion.errors import ParlourError
+from companion.errors import Refused
 from companion.games import get_rulebook
 from companion.pi.player import PiMemory, fallback_event, pi_event
 
@@ -136,7 +137,7 @@ class PiWorker:
         try:
             self._move(snap, state, level)
             self.failures = 0
-        except ParlourError as err:          # the game moved on meanwhile: nothing to do
+        except Refused as err:               # the game moved on meanwhile: nothing to do
             self.last_error = str(err)
             self.failures = 0
         except Exception as err:  # noqa: BLE001 - never silent, never the end of the game

@@ -72,6 +72,30 @@ def test_supervision_a_pi_that_cannot_move_at_all_tries_again_later(session, mon
     assert len(calls) == 2 and calls[1] - calls[0] >= 0.25 and worker.failures == 0
 
 
+def test_supervision_a_pi_move_the_store_cannot_keep_is_tried_again(session, monkeypatch,
+                                                                    caplog):
+    """A full card: the Pi's move is refused by the store, not by the game; it is logged and
+    tried again, not taken for "the game moved on" (the Pi would sit still until asked)."""
+    from companion.errors import StoreError
+    submit, calls = session.submit_at, []
+
+    def full_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise StoreError("the card is full")
+        return submit(*args, **kwargs)
+
+    monkeypatch.setattr(session, "submit_at", full_once)
+    monkeypatch.setattr(pi_worker, "RETRY_SECONDS", (0.3, 0.6))
+    session.new_game("domino-rex", ["Ann", "Pi"], pi=[0], pi_level="easy")
+    worker = PiWorker(session)
+    with caplog.at_level(logging.ERROR, logger="parlour.pi"):
+        worker.attach()
+        assert _until(lambda: _pi_moves(session))
+    worker.close()
+    assert len(calls) >= 2 and "StoreError: the card is full" in caplog.text
+
+
 def test_supervision_figures_that_fail_are_logged_and_tried_again(session, monkeypatch,
                                                                    caplog):
     monkeypatch.setattr(figures_module, "RETRY_SECONDS", (0.05, 0.1))
