@@ -78,6 +78,7 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
                                 or not all(is_whole(b) for b in buttons)):
         raise ApiError(400, "'buttons' must be a list of seat button numbers, one a player")
     pi, level = _pi_fields(data)
+    _check_pi_names(players, pi)
     return session.new_game(game, players, options, board, by=who(), buttons=buttons, pi=pi,
                             pi_level=level)
 
@@ -89,6 +90,21 @@ def remember(session: Session, snapshot: dict[str, Any]) -> None:
     session.store.remember_names([p["name"] for p in snapshot.get("players") or []
                                   if not p.get("pi") and p["name"].casefold() not in colours],
                                  snapshot.get("at"))
+
+
+PI_NAME = "Pi"          # the box says "Pi moved ...": no person is called so beside it
+
+
+def _is_pi_name(name: str) -> bool:
+    return name.strip().casefold() == PI_NAME.casefold()
+
+
+def _check_pi_names(players: list[str], pi: list[int]) -> None:
+    """With the Pi at the table no person is called "Pi"."""
+    for seat, name in enumerate(players):
+        if pi and seat not in pi and _is_pi_name(name):
+            raise ApiError(409, f"{PI_NAME} is the Pi's name: call the player at seat "
+                                f"{seat + 1} otherwise.")
 
 
 def _pi_fields(data: dict[str, Any]) -> tuple[list[int], str | None]:
@@ -137,6 +153,12 @@ def _declare(session: Session, data: dict[str, Any]) -> dict[str, Any]:
 def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     event = {"type": "rename", "seat": field_int(data, "seat", low=0, high=MAX_SEAT),
              "name": field_str(data, "name", max_length=MAX_NAME)}
+    players = session.snapshot().get("players") or []
+    if any(p.get("pi") for p in players):
+        if event["seat"] < len(players) and players[event["seat"]].get("pi"):
+            raise ApiError(409, f"The Pi's seat keeps its name, {PI_NAME}.")
+        if _is_pi_name(event["name"]):
+            raise ApiError(409, f"{PI_NAME} is the Pi's name: choose another.")
     snapshot = session.submit(event, by=who())
     session.store.remember_names([event["name"].strip()])          # the roster
     return snapshot

@@ -183,3 +183,24 @@ def test_web_board_no_phone_or_api_call_moves_for_the_pis_seat(client, control, 
     moves_card = page[page.index('id="moves"'):page.index("</div>", page.index('id="moves"'))]
     assert 'class="move"' not in moves_card
     assert " - the Pi moves by itself (after an undo, press the knob at the box)" in page
+
+
+def test_web_board_the_pis_seat_is_called_pi_and_no_person_is(control, session):
+    """The box says "Pi moved a goose": a person called Pi beside the Pi, or the Pi's seat
+    renamed, made the log and the box name different players."""
+    response = control("new-game", {"game": "fox-and-geese", "players": ["Hal", " pi "],
+                                    "pi": [0]})
+    assert response.status_code == 409
+    assert response.get_json()["error"] == \
+        "Pi is the Pi's name: call the player at seat 2 otherwise."
+    assert session.snapshot()["game"] is None
+    assert control("new-game", {"game": "domino-rex", "players": ["Pi", "Ann"]}).status_code \
+        == 200                                                  # no Pi at the table: any name
+    control("new-game", {"game": "fox-and-geese", "players": ["Pi", "Ann"], "pi": [0]})
+    version = session.snapshot()["version"]
+    for body, words in (({"seat": 0, "name": "Hal"}, "The Pi's seat keeps its name, Pi."),
+                        ({"seat": 1, "name": "PI"}, "Pi is the Pi's name: choose another.")):
+        response = control("rename", body)
+        assert response.status_code == 409 and response.get_json()["error"] == words
+    assert session.snapshot()["version"] == version
+    assert control("rename", {"seat": 1, "name": "Anna"}).status_code == 200
