@@ -9,9 +9,11 @@ companion keeps no clock), a transposition table, the table's move, two killer m
 a history table for ordering, and a quiescence step that plays out the Fox's forced jumps.
 
 The evaluation knows what decides the game (F3): geese taken, the room the Fox has, the jumps on
-offer, the geese's moves in hand (they never step back, so they can run out of moves) and
-havens, points no goose can ever reach again, where the Fox walks about until the geese run out
-(a weight, not a won game: a goose offered for a jump can still draw the Fox away).
+offer, the geese's moves in hand (they never step back, so they can run out of moves, unless the
+board data puts two sideways points side by side: a goose there can step to and fro for ever,
+and counts `ENDLESS` moves) and havens, points no goose can ever reach again, where the Fox
+walks about until the geese run out (a weight, not a won game: a goose offered for a jump can
+still draw the Fox away).
 Pure: the easy level's randomness is an injected generator (anything with `.random()`).
 """
 
@@ -34,6 +36,7 @@ PER_PASSED = 30                        # a goose ahead of the Fox's row: it cann
 HAVEN = 1_500                          # the Fox on a haven: the Geese can never pen it
 CAN_REACH_HAVEN = 300                  # a haven within the Fox's reach
 PER_RESERVE = 8                        # a move the geese still have in hand (they never step back)
+ENDLESS = 14                           # moves in hand of a goose that steps to and fro for ever
 
 
 class Generator(Protocol):
@@ -109,17 +112,31 @@ def havens(geese: int, sideways: int) -> int:
 
 
 @lru_cache(maxsize=16)
+def moves_in_hand(board: Board) -> tuple[int, ...]:
+    """Per point, the moves a goose there has in hand on an empty board: its longest walk, or
+    `ENDLESS` if it can reach two sideways points side by side and step to and fro for ever.
+    A walk that never comes back takes at most one sideways step a row (onto a point that is
+    not sideways: two side by side make a cycle) and six forward, 13 in all, fewer than
+    `ENDLESS`."""
+    run = (0,) * len(board.goose_steps)
+    for _ in range(ENDLESS):            # walks one step longer each time, up to ENDLESS
+        run = tuple(min(ENDLESS, max((1 + run[t] for t in steps), default=0))
+                    for steps in board.goose_steps)
+    return run
+
+
+def geese_come_back(board: Board) -> bool:
+    """A goose can come back to a point it left: two sideways points are side by side."""
+    return ENDLESS in moves_in_hand(board)
+
+
+@lru_cache(maxsize=16)
 def reserve_by_row(board: Board) -> tuple[tuple[int, ...], ...]:
     """Per row and per pattern of geese on that row (7 bits), the moves those geese still
-    have ahead of them on an empty board: the geese's moves in hand are the sum over rows."""
-    longest: dict[int, int] = {}
-
-    def ahead(p: int) -> int:           # goose steps never come back: no cycles
-        if p not in longest:
-            longest[p] = max((1 + ahead(t) for t in board.goose_steps[p]), default=0)
-        return longest[p]
-
-    return tuple(tuple(sum(ahead(row * 7 + c) for c in range(7) if pattern >> c & 1)
+    have ahead of them on an empty board (`moves_in_hand`): the geese's moves in hand are the
+    sum over rows."""
+    ahead = moves_in_hand(board)
+    return tuple(tuple(sum(ahead[row * 7 + c] for c in range(7) if pattern >> c & 1)
                        for pattern in range(128)) for row in range(7))
 
 
