@@ -4,7 +4,9 @@ exact rules, and the plan it proves.
 The Geese to move win a position if some move leaves the Fox unable to move or leads, after
 every reply of the Fox, to a position they win (F2, F3); they lose when they cannot move or
 are fewer than `geese_to_pen`. Geese never step back, so no position comes twice (the game is a
-finite graph without cycles: F3's draw by repetition cannot happen) and a proof is finite.
+finite graph without cycles: F3's draw by repetition cannot happen) and a proof is finite. Board
+data with two sideways points side by side lets a goose step to and fro (`geese_come_back`):
+there none of this holds, and `solve` settles nothing (None).
 Proof and disproof numbers (Nagai's df-pn, with Pawlewicz's 1+epsilon thresholds) pick the
 position to look at next; positions are kept by (Fox, geese, side), so transpositions are
 proved once, and jump chains that end in the same position count as one move.
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from companion.games.fox_and_geese import Board, bits, moves_after
-from companion.pi.fox_search import havens, sideways_mask
+from companion.pi.fox_search import geese_come_back, havens, sideways_mask
 
 INF = 1 << 40
 EPSILON = 0.25                     # a child's threshold: the second best's number, 25 % over
@@ -175,7 +177,10 @@ class GeeseProof:
         """True: the Geese to move here force a win; False: they cannot; None: not settled.
         With `near_first`, the proof near the Fox has half the node budget and a third of the
         time; unless it proves a win, the search over every move has the whole budget, to the
-        same deadline."""
+        same deadline. None on a board where geese can come back (see the module's
+        docstring)."""
+        if geese_come_back(self.board):
+            return None
         start = self._now()
         self.nodes = 0
         if self.near_first:
@@ -189,7 +194,10 @@ class GeeseProof:
     def solve_near(self, fox: int, geese: int) -> bool | None:
         """True: a proof in which the geese more than `NEAR` steps from the Fox only wait, with
         one of their moves; False: none with those moves (another may exist); None: not
-        settled. Its numbers stay in the table: call it on a new `GeeseProof`, or use `solve`."""
+        settled, as on a board where geese can come back. Its numbers stay in the table: call
+        it on a new `GeeseProof`, or use `solve`."""
+        if geese_come_back(self.board):
+            return None
         return self._search(fox, geese, near_masks(self.board), self.budget, self._now(),
                             self.seconds)
 

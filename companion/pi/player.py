@@ -2,7 +2,8 @@
 
 Fox and Geese: the bit-mask alpha-beta search of `companion.pi.fox_search`, at three levels;
 "best" Geese also try to prove a win once the Fox is shut in (`companion.pi.geese_proof`) and,
-with a `PiMemory` from the caller, play a proven plan to its end.
+with a `PiMemory` from the caller, play a proven plan to its end; not on board data where a goose
+can step to and fro (two sideways points side by side), where the proof does not hold.
 Domino Rex: which covered square to uncover, by the Hint's plan and the next player's replies.
 Pure: the easy level's randomness is an injected generator (anything with `.random()`), so a
 seeded one gives the same game every time; a deadline needs a clock callable from the caller.
@@ -16,7 +17,8 @@ from typing import Any
 
 from companion.chances.domino_rex import choices as domino_choices, plan_value
 from companion.events import DEFAULT_PI_LEVEL, Choose
-from companion.pi.fox_search import ALL_POINTS, FoxSearch, Generator, Level, fox_room
+from companion.pi.fox_search import (ALL_POINTS, FoxSearch, Generator, Level, fox_room,
+                                     geese_come_back)
 from companion.pi.geese_proof import GeesePlan, GeeseProof
 from companion.games.domino_rex import ADVANCE, CHECKERS, CROWNED, REX
 from companion.games.fox_and_geese import name
@@ -60,7 +62,10 @@ def proven_geese_move(position, to_pen: int, level: Level, *,
                       memory: PiMemory | None = None) -> tuple[int, ...] | None:
     """The Geese's move from a proven plan: the one in memory if it covers this position,
     else a new proof when the Fox is shut in (its room at most `SHUT_IN` points), within the
-    level's proof budget. None: no proof (the search decides)."""
+    level's proof budget. None: no proof (the search decides), always on a board where a
+    goose can come back to a point (`geese_come_back`): the proof assumes it never does."""
+    if geese_come_back(position.board):
+        return None
     fox, geese = position.fox, position.geese
     plan = memory.geese_plan if memory is not None else None
     if plan is not None and plan.fits(position.board, to_pen):

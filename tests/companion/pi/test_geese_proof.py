@@ -203,3 +203,36 @@ def test_pi_player_kept_plan_is_not_played_in_a_game_with_other_board_data(monke
     monkeypatch.setattr(player, "GeeseProof", Counting)
     fox_and_geese_move(table.rulebook, table.state, "best", memory=memory)
     assert proofs == [10]                   # proved again for these rules, not read from the plan
+
+
+def side_by_side_shut_in_table():
+    """The shut-in position on board data with c3 and d3 sideways: a goose steps to and fro."""
+    table = shut_in_table()
+    table.state.board["sideways"] = ["c3", "d3"]
+    return table
+
+
+def test_geese_proof_settles_nothing_on_a_board_where_geese_step_to_and_fro():
+    table = side_by_side_shut_in_table()
+    position = table.rulebook.position(table.state)
+    proof = GeeseProof(position.board, TO_PEN, nodes=20_000)
+    assert proof.solve(position.fox, position.geese) is None
+    assert proof.solve_near(position.fox, position.geese) is None
+    assert proof.nodes == 0 and not proof.known
+
+
+def test_pi_player_best_geese_leave_it_to_the_search_on_a_board_where_geese_step_to_and_fro(
+        monkeypatch):
+    """The proof assumes no position comes twice: with two sideways points side by side the
+    "best" Geese play the search's move for a shut-in Fox, without trying a proof."""
+    table = side_by_side_shut_in_table()
+
+    def no_proof(*args, **kwargs):
+        raise AssertionError("no proof is tried where a goose can come back")
+    monkeypatch.setattr(player, "GeeseProof", no_proof)
+    memory = PiMemory()
+    path = fox_and_geese_move(table.rulebook, table.state, "best", memory=memory)
+    position = table.rulebook.position(table.state)
+    alone = FoxSearch(position.board, TO_PEN, level=LEVELS["best"]).choose(position).path
+    assert path in table.to_json()["board"]["moves"] and memory.geese_plan is None
+    assert tuple(parse_point(p) for p in path) == alone
