@@ -9,17 +9,18 @@ import random
 import pytest
 
 from companion.events import parse_event
-from companion.pi.player import fallback_event, pi_event
+from companion.pi.player import LEVELS, fallback_event, fox_and_geese_move, pi_event
 from companion.replay import replay
 from companion.rollstream import draw
 
 
-def random_positions(game: str, players: list[str], count: int, seed: int):
+def random_positions(game: str, players: list[str], count: int, seed: int, board=None):
     """States of games played at random from the start, each stopped at a random point."""
     rng = random.Random(seed)
     found = []
+    extra = {} if board is None else {"board": board}
     while len(found) < count:
-        table = replay([{"type": "new_game", "game": game, "players": players}])
+        table = replay([{"type": "new_game", "game": game, "players": players, **extra}])
         stop = rng.randrange(1, 80)
         for step in range(stop):
             state = table.state
@@ -108,3 +109,46 @@ def test_pi_fuzz_best_geese_with_a_proof_and_a_kept_plan_move_legally():
         if memory.geese_plan is not None:
             proved += 1
     assert proved > 0                      # the proof path was taken, not only the search
+
+
+# Board data the referee accepts with two sideways points side by side: a goose there can step
+# to and fro, so its moves in hand never run out and a position can come again.
+SIDE_BY_SIDE = [["a3", "b3", "c3", "e3"], ["c3", "d3"], ["c5", "d5"]]
+
+
+def side_by_side_board(sideways: list[str]) -> dict:
+    return {"sideways": sideways, "vacant": ["a4", "g4"], "geese_to_pen": 6}
+
+
+@pytest.mark.parametrize("sideways", SIDE_BY_SIDE)
+def test_pi_plays_its_own_search_on_a_board_with_neighbouring_sideways_points(sideways):
+    """Over random positions of such a board, with either side to move, every level's move
+    comes from its own search (no fallback in between) and the rules accept it."""
+    rng = random.Random(2)
+    sides = set()
+    for table in random_positions("fox-and-geese", ["Fox", "Geese"], 70, seed=17,
+                                  board=side_by_side_board(sideways)):
+        sides.add(table.rulebook.position(table.state).fox_to_move)
+        legal = table.rulebook.legal_paths(table.state)
+        for level in LEVELS:
+            path = fox_and_geese_move(table.rulebook, table.state, level, rng=rng)
+            assert path in legal, (level, path)
+    assert sides == {True, False}
+
+
+@pytest.mark.parametrize("sideways", SIDE_BY_SIDE)
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_pi_plays_whole_games_against_itself_on_a_board_with_neighbouring_sideways_points(
+        sideways, level):
+    """The Pi plays both seats from the first move to the end (a repeated position ends it
+    too, F3), every move its own search's and legal."""
+    table = replay([{"type": "new_game", "game": "fox-and-geese", "players": ["Fox", "Geese"],
+                     "board": side_by_side_board(sideways)}])
+    rng = random.Random(4)
+    for _ in range(400):
+        if table.state.over:
+            break
+        path = fox_and_geese_move(table.rulebook, table.state, level, rng=rng)
+        assert path in table.rulebook.legal_paths(table.state), path
+        table.apply(parse_event({"type": "move", "path": path}))
+    assert table.state.over
