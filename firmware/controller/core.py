@@ -76,7 +76,8 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 TRANSITIONS.update(PAIR_TRANSITIONS)
 FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
-SHOWS_CHANGES = ("play", "result", "over", "pi_moved")   # screens a change from elsewhere replaces
+# screens a change from elsewhere replaces (the Pi moving just after a restart among them)
+SHOWS_CHANGES = ("play", "result", "over", "pi_moved", "resumed")
 
 
 def reading_seconds(words: str) -> float:

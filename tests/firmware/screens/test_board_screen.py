@@ -14,6 +14,8 @@ from firmware.controller import Controller
 from test_controller import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
+from companion.session import Session
+from test_controller import SEED
 
 
 
@@ -396,3 +398,48 @@ def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, ses
     press(table, "press")                               # the press it asked for
     assert table.screen == "play"
     assert session.snapshot()["version"] == snap["version"]          # Ann's square untouched
+
+
+def restarted_on_the_pis_turn(session, clock, game):
+    """A game left on the Pi's turn (the box stopped before it moved) and the box started again
+    on the same store: its controller, attached, with the Pi thinking."""
+    session.new_game(game, ["Ann", "Pi"], pi=[1], pi_level="easy")   # the Geese move first
+    for _ in range(20):                        # Domino Rex: the lead, then Ann's squares
+        snap = session.snapshot()
+        if snap["awaiting"] == "roll":
+            session.roll(by="web")
+        elif snap["turn"] == 0:
+            session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
+                           by="web")
+        else:
+            break
+    snap = session.snapshot()
+    assert snap["turn"] == 1 and snap["awaiting"] in ("move", "choose")
+    again = Session(session.store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
+    c = Controller(again, seats=4, clock=clock)
+    assert c.screen == "resumed"
+    c.attach()
+    return c
+
+
+@pytest.mark.parametrize("game", ["fox-and-geese", "domino-rex"])
+def test_board_screen_a_restart_on_the_pis_turn_shows_its_move_to_copy(session, clock, game):
+    """Started again on the Pi's turn, the Pi moved under "Resumed ... Ann to play" and the
+    OLED went on to Ann's turn: its move was never shown, and the board no longer matched."""
+    c = restarted_on_the_pis_turn(session, clock, game)
+    try:
+        wait_for_pi(c)
+        snap = c.session.snapshot()
+        assert snap["last_by"] == "pi" and snap["turn"] == 0
+        if game == "fox-and-geese":
+            assert c.screen == "pi_moved" and c.page_text[-1] == "then press"
+        else:
+            assert c.screen == "result" and c.outcome[0] == "Pi"
+            assert c.outcome[2][-1] == "Uncover it on the board, then press the knob."
+        clock.advance(60)                              # the table looks away a while
+        c.update()
+        assert c.screen in ("pi_moved", "result")      # still there until the press
+        press(c, "press")
+        assert c.screen == "play"
+    finally:
+        c.close()
