@@ -215,20 +215,24 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
 
     def _show_change(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
         """A change made elsewhere (a phone, the API, the Pi) while the OLED shows the game:
-        the end of the game at once; the Pi's board move drawn to copy; any other change that
-        added to the log, its lines under who made it; else the turn screen (said to be taken
-        back when the log lost lines, as the box's own Undo says)."""
+        the Pi's board move drawn to copy (its press then shows the end, if the move won);
+        the end of the game at once; any other change that added to the log, its lines under
+        who made it; else the turn screen (said to be taken back when the log lost lines, as
+        the box's own Undo says)."""
         words = self._change_words(old, snap)
         by_pi = snap.get("last_by") == PI_BY
+        ended = snap.get("phase") == "over" and old.get("phase") != "over"
         self.move_index = 0
-        if snap.get("phase") == "over" or not words:
+        if words and by_pi and (snap.get("board") or {}).get("last_move"):
+            self.screen = "pi_moved"
+            if ended:
+                self._beep("win")
+        elif snap.get("phase") == "over" or not words:
             self.screen = self.home()
-            if snap.get("phase") == "over" and old.get("phase") != "over":
+            if ended:
                 self._beep("win")
             elif len(snap.get("log") or []) < len(old.get("log") or []):   # an undo
                 self.show_flash("Taken back from a phone", FLASH_SECONDS)
-        elif by_pi and (snap.get("board") or {}).get("last_move"):
-            self.screen = "pi_moved"
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))

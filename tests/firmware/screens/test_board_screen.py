@@ -15,7 +15,7 @@ from test_controller import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
 from companion.session import Session
-from test_controller import SEED
+from test_controller import SEED, FakeControls
 
 
 
@@ -441,5 +441,31 @@ def test_board_screen_a_restart_on_the_pis_turn_shows_its_move_to_copy(session, 
         assert c.screen in ("pi_moved", "result")      # still there until the press
         press(c, "press")
         assert c.screen == "play"
+    finally:
+        c.close()
+
+
+def test_board_screen_the_pis_winning_move_is_shown_to_copy_before_the_end(session, clock):
+    """The Fox's jump that won the game went straight to "Pi wins!": the players never saw
+    which goose to take off the board. The jump first, then a press: the game's end."""
+    controls = FakeControls()
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    try:
+        session.new_game("fox-and-geese", ["Pi", "Ann"], pi=[0], pi_level="easy",
+                         board={"sideways": ["c3", "e3"], "vacant": ["a4", "g4"],
+                                "geese_to_pen": 17})          # one goose taken ends it
+        c.update()
+        moves = session.snapshot()["board"]["moves"]
+        press(c, "turn", detents=moves.index(["b4", "b5"]))
+        press(c, "press")                                      # the Fox must jump c4
+        wait_for_pi(c)
+        snap = session.snapshot()
+        assert snap["phase"] == "over" and snap["winners"] == [0]
+        assert snap["board"]["last_move"] == ["d4", "b4"]
+        assert c.screen == "pi_moved" and controls.beeps[-1] == "win"
+        assert c.page_text == ["Pi jumped", "the Fox", "d4-b4", "then press"]
+        press(c, "press")
+        assert c.screen == "over"
     finally:
         c.close()
