@@ -33,6 +33,7 @@ from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
 READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 RESUMED_SECONDS = 5.0
+COPY_FIRST = "Copy the Pi's move, then press the knob."
 IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
         *PAIR_SCREENS)                                 # screens needing no game
 
@@ -72,6 +73,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("pi_setup", "hold"): "to_games", ("pi_setup", "menu"): "to_games",
     ("pi_moved", "press"): "to_home", ("pi_moved", "undo"): "undo",
     ("pi_moved", "hold"): "open_menu", ("pi_moved", "menu"): "open_menu",
+    ("pi_moved", "seat"): "copy_first", ("pi_moved", "ignored"): "copy_first",
 }
 TRANSITIONS.update(PAIR_TRANSITIONS)
 FALLBACK = {"resumed": "play", "result": "play"}
@@ -332,6 +334,11 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
 
     def on_not_yours(self, event: InputEvent) -> None:
         self.show_refusal(self.not_yours_text(event.seat))
+        self._beep("error")
+
+    def on_copy_first(self, event: InputEvent) -> None:
+        """A seat press while the Pi's move waits to be copied: what to do first."""
+        self.show_refusal(COPY_FIRST)
         self._beep("error")
 
     def not_yours_text(self, button: int | None) -> str:

@@ -469,3 +469,29 @@ def test_board_screen_the_pis_winning_move_is_shown_to_copy_before_the_end(sessi
         assert c.screen == "over"
     finally:
         c.close()
+
+
+@pytest.mark.parametrize("kind, button", [("ignored", 0), ("ignored", 3), ("seat", 0)])
+def test_board_screen_a_seat_press_on_the_pis_move_says_to_copy_it(session, clock, kind,
+                                                                    button):
+    """A seat press on "Pi moved ... then press" did nothing, without a flash or a sound,
+    where the turn screen says why: it says what to do, and changes nothing."""
+    controls = FakeControls()
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    try:
+        session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy")
+        wait_for_pi(c)
+        assert c.screen == "pi_moved"
+        version = session.snapshot()["version"]
+        press(c, kind, seat=button)
+        assert c.screen == "pi_moved"
+        assert c.flash_text == "Copy the Pi's move, then press the knob."
+        assert c.refusal_shown and controls.beeps[-1] == "error"
+        assert session.snapshot()["version"] == version
+        press(c, "press")                            # the press takes the words away
+        assert c.screen == "pi_moved" and not c.flash_text
+        press(c, "press")
+        assert c.screen == "play"
+    finally:
+        c.close()
