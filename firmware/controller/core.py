@@ -125,6 +125,7 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
         self.animation: Animation | None = None
         self.outcome = ("", "", [])                      # heading, values, words of the last spin
         self.spun_from: dict[str, Any] = {}               # the state before the dial's throws
+        self.spun_to: dict[str, Any] = {}                 # the state the dial's throw made
         self.flash_text = ""
         self.flash_until = 0.0
         self.flash_at = 0.0
@@ -194,13 +195,15 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
                 self._show_change({"log": []}, snap)
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
             self._animate(old, snap, strength=REMOTE_STRENGTH)
-        elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0):
+        elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0) \
+                and snap.get("last_by") != PI_BY:
             # another throw (a phone's) while the dial spins: the dial shows the newest, its
             # result every line since the first
             self._animate(self.spun_from, snap, strength=REMOTE_STRENGTH)
         elif self.screen == "spin" and snap.get("rolls", 0) >= old.get("rolls", 0):
-            heading, values, words = self.outcome      # the dial goes on; its result says more
-            self.outcome = (heading, values, words + self._change_words(old, snap))
+            # the dial goes on with the throw it shows (the Pi's throw just after a person's
+            # too); its result lists the lines since, as the log now has them
+            self.outcome = self._spin_outcome(snap)
         elif self.screen in SHOWS_CHANGES or self.screen == "spin":
             self.animation = None
             self._show_change(old, snap)

@@ -1,7 +1,7 @@
 """The spin and what it says (a mixin of Controller): a flick spins the dial, the result
 screen shows the log's new lines under who made them, and long outcomes and instructions
 turn page by page (by the knob, or by themselves). Controller provides snap, session, clock,
-screen, outcome, home(), _call, _beep and the turn screen's knob handlers."""
+screen, outcome, home(), _call, _beep, _change_words and the turn screen's knob handlers."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ class SpinScreens:
     animation: Animation | None            # all set by Controller.__init__
     outcome: tuple[str, str, list[str]]
     spun_from: dict[str, Any]              # the state before the dial's throws
+    spun_to: dict[str, Any]                # the state the dial's throw made
     page: int
     page_count: int
     page_at: float
@@ -48,23 +49,33 @@ class SpinScreens:
     def _animate(self, before: dict[str, Any], after: dict[str, Any], strength: float) -> None:
         roll = after.get("last_roll") or {}
         seat = roll.get("seat", before.get("turn"))
-        name = player_name(after, seat)
         randomizer = before.get("randomizer") or after.get("randomizer")
         self.animation = Animation(randomizer, roll.get("values") or [], strength=strength,
-                                   name=name, clock=self.clock)
-        words = list(after.get("log") or [])[len(before.get("log") or []):]
+                                   name=player_name(after, seat), clock=self.clock)
+        self.spun_from = before                    # a throw while this one spins starts again
+        self.spun_to = after
+        self.outcome = self._spin_outcome(after)
+        self.flash_text = ""                       # the spin answers the flick
+        self.screen = "spin"
+
+    def _spin_outcome(self, now: dict[str, Any]) -> tuple[str, str, list[str]]:
+        """The dial's result: who threw and what (the throw the dial shows), then the lines
+        the log has gained since as it has them `now` (a line taken back meanwhile is gone)."""
+        before, after = self.spun_from, self.spun_to
+        roll = after.get("last_roll") or {}
+        seat = roll.get("seat", before.get("turn"))
+        name = player_name(after, seat)
+        randomizer = before.get("randomizer") or after.get("randomizer")
+        words = self._change_words(before, now)
         values = roll_text(after, randomizer)
         if words and restates(words[0], name, values):
             words = words[1:]                     # heading and big values say it already
-        _, instruction = split_prompt(after.get("prompt") or "")
-        if after.get("turn") == seat and after.get("awaiting") not in ("roll", None) \
+        _, instruction = split_prompt(now.get("prompt") or "")
+        if now.get("turn") == seat and now.get("awaiting") not in ("roll", None) \
                 and instruction:
             words = [instruction] + words         # what this spin allows (assisted games)
         verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
-        self.outcome = (f"{name} {verb}", values, words)
-        self.spun_from = before                    # a throw while this one spins starts again
-        self.flash_text = ""                       # the spin answers the flick
-        self.screen = "spin"
+        return f"{name} {verb}", values, words
 
     def on_skip(self, event: InputEvent) -> None:
         self._finish_spin()

@@ -495,3 +495,69 @@ def test_board_screen_a_seat_press_on_the_pis_move_says_to_copy_it(session, cloc
         assert c.screen == "play"
     finally:
         c.close()
+
+
+def flick_before_the_pi(c, session, players):
+    """Domino Rex's lead with the Pi last: the people throw by the box's knob, each result
+    read, until the last of them flicks and the Pi throws while that dial still spins."""
+    session.new_game("domino-rex", players, pi=[len(players) - 1], pi_level="easy")
+    c.update()
+    while session.snapshot()["turn"] != len(players) - 2:
+        press(c, "flick", strength=0.5)
+        while c.screen in ("spin", "result"):
+            press(c, "press")
+    press(c, "flick", strength=0.5)
+    flicked = c.snap["last_roll"]                  # the Pi may have thrown already
+    wait_for_pi(c)
+    assert c.screen == "spin" and session.snapshot()["last_roll"]["seat"] == len(players) - 1
+    return flicked
+
+
+def test_board_screen_a_flick_just_before_the_pis_throw_shows_the_flickers_number(
+        session, clock):
+    """White flicked for the lead, the Pi threw at once, and White's dial ended on "Pi throws
+    4": White never saw their own number as the big value."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    try:
+        flicked = flick_before_the_pi(c, session, ["Blue", "White", "Pi"])
+        snap = session.snapshot()
+        value = str(flicked["values"][0])
+        assert c.animation.values == tuple(flicked["values"])
+        assert c.outcome[:2] == ("White throws", value)
+        assert c.outcome[2][-3:] == snap["log"][-3:]          # each line, White's first
+        assert snap["log"][-3] == f"White throws {value} for the lead"
+        assert snap["log"][-2].startswith("Pi throws")
+        press(c, "press")
+        assert c.screen == "result" and c.page_text[:2] == ["White throws", value]
+    finally:
+        c.close()
+
+
+def test_board_screen_a_phones_undo_during_the_dial_drops_the_line_taken_back(session, clock):
+    """The Pi led and uncovered while Ann's dial spun; a phone took the uncover back, and the
+    result still listed it, with "Uncover it on the board"."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    c.pi.close()                                     # the Pi moves when the test says so
+    try:
+        session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+        c.update()
+        press(c, "flick", strength=0.5)
+        session.roll(by="pi")                         # each change taken in on its own
+        c.update()
+        snap = session.snapshot()
+        assert snap["log"][-1] == "Pi leads", snap["log"]
+        session.submit({"type": "choose", "value": snap["players"][1]["covered"][0]}, by="pi")
+        c.update()
+        uncover = session.snapshot()["log"][-1]
+        assert c.outcome[2][-2:] == [uncover, "Uncover it on the board, then press the knob."]
+        session.undo(by="pin-0a1b2c")
+        c.update()
+        assert c.screen == "spin" and uncover not in c.outcome[2]
+        assert not any(line.startswith("Uncover it") for line in c.outcome[2])
+        assert c.outcome[2][-1] == session.snapshot()["log"][-1] == "Pi leads"
+        press(c, "press")
+        assert c.screen == "result"
+    finally:
+        c.close()
