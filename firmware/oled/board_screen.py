@@ -164,9 +164,10 @@ def pi_moved(snap: dict[str, Any]) -> Image.Image:
 
 
 def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
-    """"Pi moved" (or "Pi jumped"), which piece, the path (a long jump chain over two lines,
-    then without the piece: the board's arrow shows it) and "then press": whole lines that fit
-    the 64 rows beside the board."""
+    """"Pi moved" and which piece, or "Pi took" and how many geese (a jump takes one a leap:
+    take them off the board), the path (a long one over two lines, or a jump chain from its
+    start to its end: the board's arrow draws every leap) and "then press": whole lines that
+    fit the 64 rows beside the board."""
     piece, verb, _ = pi_words(snap)
     path = snap["board"].get("last_move") or []
     room = screens.W - PANEL - 1
@@ -177,8 +178,15 @@ def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
             rows[-1] = joined
         else:
             rows.append(point if not rows else f"-{point}")
+    if verb == "jumps":
+        taken = len(path) - 1
+        if len(rows) > 1:
+            rows = [f"{path[0]}-…-{path[-1]}"]
+        return [("Pi took", screens.MEDIUM),
+                ("1 goose" if taken == 1 else f"{taken} geese", screens.SMALL)] + \
+            [(row, screens.SMALL) for row in rows] + [("then press", screens.SMALL)]
     if len(rows) > 2:                        # a chain longer than two lines: where it ends
-        rows = [rows[0], f"…-{path[-1]}"]      # (the board's arrow draws every jump)
-    head = [("Pi jumped" if verb == "jumps" else "Pi moved", screens.MEDIUM)]
+        rows = [rows[0], f"…-{path[-1]}"]
     which = [("the Fox" if piece == "Fox" else "a goose", screens.SMALL)] if len(rows) < 2 else []
-    return head + which + [(row, screens.SMALL) for row in rows] + [("then press", screens.SMALL)]
+    return [("Pi moved", screens.MEDIUM)] + which + [(row, screens.SMALL) for row in rows] + \
+        [("then press", screens.SMALL)]

@@ -251,10 +251,12 @@ def test_board_screen_words_fit_whole_beside_the_board(session):
 
 @pytest.mark.parametrize("path, rows", [
     (["c3", "c4"], ["Pi moved", "a goose", "c3-c4", "then press"]),
-    (["d4", "d6"], ["Pi jumped", "the Fox", "d4-d6", "then press"]),
-    (["d4", "d6", "f6", "f4", "d4"], ["Pi jumped", "d4-d6-f6", "-f4-d4", "then press"]),
+    (["d4", "d5"], ["Pi moved", "the Fox", "d4-d5", "then press"]),
+    (["d4", "d6"], ["Pi took", "1 goose", "d4-d6", "then press"]),       # off the board
+    (["d4", "d6", "f6"], ["Pi took", "2 geese", "d4-d6-f6", "then press"]),
+    (["d4", "d6", "f6", "f4", "d4"], ["Pi took", "4 geese", "d4-…-d4", "then press"]),
     (["d4", "d6", "f6", "f4", "d4", "b4", "b6", "d6"],
-     ["Pi jumped", "d4-d6-f6", "…-d6", "then press"]),
+     ["Pi took", "7 geese", "d4-…-d6", "then press"]),
 ])
 def test_board_screen_the_pis_move_fits_whole_beside_the_board(path, rows):
     from firmware.oled import screens
@@ -464,7 +466,7 @@ def test_board_screen_the_pis_winning_move_is_shown_to_copy_before_the_end(sessi
         assert snap["phase"] == "over" and snap["winners"] == [0]
         assert snap["board"]["last_move"] == ["d4", "b4"]
         assert c.screen == "pi_moved" and controls.beeps[-1] == "win"
-        assert c.page_text == ["Pi jumped", "the Fox", "d4-b4", "then press"]
+        assert c.page_text == ["Pi took", "1 goose", "d4-b4", "then press"]
         press(c, "press")
         assert c.screen == "over"
     finally:
