@@ -16,7 +16,9 @@ the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
 `Controller` (core.py) owns the state, the input table, changes from elsewhere and the timers;
-its mixins hold the rest: `NewGameScreens` (new_game.py) starting a game, `SpinScreens`
+its mixins hold the rest: `PlayInputs` (play_inputs.py) a seat button, the knob and Undo
+during a game and why a press did nothing, `NewGameScreens` (new_game.py) starting a game,
+`SpinScreens`
 (spin.py) the spin, its result and paging, `MenuScreens` (menu.py) the menu, confirm, declare
 and scores, `PhoneScreens` (pairing.py) pairing phones, and `BoxDrawing` (drawing.py) draws
 each screen.

@@ -20,12 +20,13 @@ from firmware.controller.drawing import BoxDrawing
 from firmware.controller.menu import MenuScreens
 from firmware.controller.new_game import NewGameScreens
 from firmware.controller.pairing import PAIR_SCREENS, PAIR_TRANSITIONS, PhoneScreens
+from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.spin import PAGE_SECONDS, PAGED, UNCOVER_FOR_PI, SpinScreens
-from firmware.oled import board_screen, screens
+from firmware.oled import screens
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation
 from firmware.oled.names import drawable, for_the_box
 from firmware.oled.screens import FLASH_SECONDS
-from firmware.oled.views import choice_meaning, choices, player_name, refusal_text, takes
+from firmware.oled.views import player_name, refusal_text
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level
 
@@ -33,7 +34,6 @@ from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
 READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 RESUMED_SECONDS = 5.0
-COPY_FIRST = "Copy the Pi's move, then press the knob."
 IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
         *PAIR_SCREENS)                                 # screens needing no game
 
@@ -96,7 +96,8 @@ def _names(line: str, name: str) -> bool:
     return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
 
 
-class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScreens):
+class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawing,
+                 PhoneScreens):
     """Owns what the OLED shows and which seat buttons are armed."""
 
     def __init__(self, session, *, controls=None, seats: int = 6, url: str = "",
@@ -322,102 +323,6 @@ class Controller(NewGameScreens, SpinScreens, MenuScreens, BoxDrawing, PhoneScre
 
     def on_to_games(self, event: InputEvent) -> None:
         self.screen = "games"
-
-    def on_press_seat(self, event: InputEvent) -> None:
-        seat = self._game_seat(event.seat)
-        if seat is None:
-            return
-        if takes(self._rulebook(), "on_press"):
-            before = self.snap
-            if self._call(lambda: self.session.submit({"type": "press", "seat": seat},
-                                                      by=f"seat {event.seat}")):
-                self._answer(before, f"{player_name(self.snap, seat)} pressed", sound="capture")
-        elif self.snap.get("awaiting") == "roll":
-            self.show_flash(self.flick_words, FLASH_SECONDS)
-
-    def on_not_yours(self, event: InputEvent) -> None:
-        self.show_refusal(self.not_yours_text(event.seat))
-        self._beep("error")
-
-    def on_copy_first(self, event: InputEvent) -> None:
-        """A seat press while the Pi's move waits to be copied: what to do first."""
-        self.show_refusal(COPY_FIRST)
-        self._beep("error")
-
-    def not_yours_text(self, button: int | None) -> str:
-        """Why a seat button that is not armed did nothing, in a whole sentence."""
-        seat = self._game_seat(button)
-        turn = self.snap.get("turn")
-        if seat is None:
-            return f"Button {button + 1} is not in this game." if button is not None \
-                else "Not your turn"
-        if seat != turn and turn is not None:
-            return f"It is {player_name(self.snap, turn)}'s turn, not " \
-                   f"{player_name(self.snap, seat)}'s."
-        return self.flick_words if self.snap.get("awaiting") == "roll" \
-            else "Not now: see the screen"
-
-    def on_knob_press(self, event: InputEvent) -> None:
-        awaiting = self.snap.get("awaiting")
-        before = self.snap
-        if pi_level(self.snap) and awaiting != "roll":
-            self.pi.request()                         # after an undo the Pi waits to be asked
-            self.show_flash("The Pi is thinking", FLASH_SECONDS)
-        elif awaiting == "move":
-            path = board_screen.knob_move(self.snap, self.move_index)
-            who = player_name(before, before.get("turn"))
-            if path and self._call(lambda: self.session.submit({"type": "move", "path": path},
-                                                               by="knob")):
-                self.move_index = 0
-                self._answer(before, f"{who} moves")      # the move in words, then the board
-        elif awaiting in ("next", "roll") and takes(self._rulebook(), "on_next"):
-            who = player_name(before, before.get("turn"))
-            if self._call(lambda: self.session.submit({"type": "next"}, by="knob")):
-                same = self.snap.get("turn") == before.get("turn")    # else the new name shows
-                self._answer(before, f"{who}'s turn ends", quiet="Turn ended" if same else "")
-        elif awaiting == "choose":
-            value = self._choices()[self.choice_index % len(self._choices())]
-            who = player_name(before, before.get("turn"))
-            if self._call(lambda: self.session.submit({"type": "choose", "value": value},
-                                                      by="knob")):
-                self.choice_index = 0
-                self._answer(before, f"{who} uncovers",
-                             choice_meaning(before, value, self.snap))
-        elif awaiting == "declare":
-            self._open_declare()
-        elif awaiting == "roll":
-            self.show_flash(self.flick_words, FLASH_SECONDS)
-
-    def on_knob_turn(self, event: InputEvent) -> None:
-        if self.snap.get("awaiting") == "move":
-            self.move_index += event.detents
-        elif self.snap.get("awaiting") == "choose":
-            self.choice_index = (self.choice_index + event.detents) % len(self._choices())
-            self.screen = "play"
-        elif self.page_count > 1:
-            self.on_turn_page(event)
-
-    def _choices(self) -> list[int]:
-        return choices(self.snap)
-
-    def on_undo(self, event: InputEvent) -> None:
-        self.animation = None
-        before = self.snap
-        if self._call(lambda: self.session.undo(by="undo")):
-            self.screen = self.home()
-            taken = len(before.get("log") or []) - len(self.snap.get("log") or [])
-            self.show_flash("Taken back" if taken else "Undone", FLASH_SECONDS)
-            self._beep("click")
-
-    @property
-    def buttons(self) -> list[int]:
-        """The seat button (0-based) of each game seat, read from the game (X12), so a resumed
-        game and one started from a phone map the buttons as they were recorded."""
-        return [-1 if p.get("pi") else (p.get("button") or i + 1) - 1   # the Pi has none
-                for i, p in enumerate(self.snap.get("players") or [])]
-
-    def _game_seat(self, button: int | None) -> int | None:
-        return self.buttons.index(button) if button in self.buttons else None
 
     # -- time -------------------------------------------------------------------------------
 
