@@ -366,9 +366,11 @@ def joining(title: str, joined: Sequence[bool], hint: str, name: str = "") -> Im
 BADGE = 16                      # a seat button's box, as on the join screen
 
 
-def named(draw: ImageDraw.ImageDraw, y: int, name: str, size: int, button: int | None) -> None:
+def named(draw: ImageDraw.ImageDraw, y: int, name: str, size: int, button: int | None,
+          badge: int = BADGE) -> None:
     """A player's name in bold, centred, after their seat button's box (X12) when they have
-    one: the same numbered box the join screen showed them."""
+    one: the same numbered box the join screen showed them (`badge` rows high: smaller where
+    words follow close beneath)."""
     if button is None:
         centred(draw, y, name, size, bold=True)
         return
@@ -376,9 +378,9 @@ def named(draw: ImageDraw.ImageDraw, y: int, name: str, size: int, button: int |
     words = clip(name, size, room)
     span = BADGE + 4 + int(width(words, size))
     x = (W - span) // 2
-    top = y + max(0, (size - BADGE) // 2)
-    draw.rectangle((x, top, x + BADGE - 1, top + BADGE - 1), outline=ON, fill=ON)
-    text(draw, (x + BADGE // 2, top + BADGE // 2), str(button), SMALL, anchor="mm", fill=OFF)
+    top = y + max(0, (size - badge) // 2)
+    draw.rectangle((x, top, x + BADGE - 1, top + badge - 1), outline=ON, fill=ON)
+    text(draw, (x + BADGE // 2, top + badge // 2), str(button), SMALL, anchor="mm", fill=OFF)
     text(draw, (x + BADGE + 4, y), words, size, bold=True)
 
 
@@ -406,6 +408,11 @@ def turn_pages(view: TurnView) -> list[list[str]]:
     return [lines[:first]] + pages(lines[first:], 4) if len(lines) > first else [lines]
 
 
+def corner_and_page(corner: str, mark: str) -> str:
+    """"pool 5 · 1/2": the page apart from a count (not "pool 5 1/2", read as five and a half)."""
+    return " · ".join(words for words in (corner, mark) if words)
+
+
 def turn(view: TurnView, page: int = 0) -> Image.Image:
     """Whose turn it is, big, and what they must do: "Ann" / "flick to spin".
 
@@ -426,13 +433,14 @@ def turn(view: TurnView, page: int = 0) -> Image.Image:
         return image
     page = page % len(paged)
     mark = page_mark(page, len(paged))
-    header(draw, view.heading, f"{view.corner} {mark}".strip())
+    header(draw, view.heading, corner_and_page(view.corner, mark))
     if page == 0:
         names = name_lines(view)
         size = MEDIUM if len(names) == 1 else SMALL
-        for i, line in enumerate(names):
-            named(draw, 14 + i * LINE, line, size, view.button if i == 0 else None)
         top = 14 + (14 if len(names) == 1 else len(names) * LINE)
+        for i, line in enumerate(names):          # the box ends a row above the words below
+            named(draw, 14 + i * LINE, line, size, view.button if i == 0 else None,
+                  badge=min(BADGE, top - 15))
         for i, line in enumerate(paged[0]):
             centred(draw, top + i * LINE, line, SMALL)
     else:

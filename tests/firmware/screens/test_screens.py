@@ -263,3 +263,36 @@ def test_screens_never_cut_a_long_name(monkeypatch):
     screens.game_over("Kat en Muis", f"{name} & Hélène", "share the win", "press: new game")
     screens.game_over("Kat en Muis", f"{name} & {name[::-1]}", "share the win", "press: new game")
     assert cut == []
+
+
+def badge_rows(image: Image.Image) -> list[int]:
+    """The rows of the seat button's filled box: those lit across 12 columns or more in a row."""
+    rows = []
+    for y in range(image.height):
+        run = best = 0
+        for x in range(image.width):
+            run = run + 1 if image.getpixel((x, y)) else 0
+            best = max(best, run)
+        if best >= 12:
+            rows.append(y)
+    return rows
+
+
+@pytest.mark.parametrize("action", [
+    "throw the dice (or press the knob to pass)",
+    "flick to spin, or press the knob to move in the Field; your button if that reaches the "
+    "diamond",
+])
+def test_screens_turn_the_seat_box_leaves_the_words_beneath_it_whole(action):
+    """The seat button's box ran two rows into the first line of a long instruction."""
+    view = TurnView("Free play", "pool 5", "Ben", action, "", 2)
+    assert screens.turn_pages(view)                        # the small, paged layout
+    image = screens.turn(view, 0)
+    box = [y for y in badge_rows(image) if y > 12]          # below the header's rule
+    assert box and max(box) <= 26                           # the words start at row 28
+
+
+def test_screens_turn_sets_the_page_apart_from_a_count():
+    assert screens.corner_and_page("pool 5", "1/2") == "pool 5 · 1/2"   # not "pool 5 1/2"
+    assert screens.corner_and_page("", "1/2") == "1/2"
+    assert screens.corner_and_page("11 mice left", "") == "11 mice left"
