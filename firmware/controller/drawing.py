@@ -118,7 +118,8 @@ class BoxDrawing:
     def draw_over(self) -> Image.Image:
         who, verb = winners_text(self.snap)
         points = final_points(self.snap)
-        foot = "turn: all points" if points and points != verb else "press: new game"
+        scored = points and self.snap.get("game") != "fox-and-geese"     # F3: no points
+        foot = "turn: all points" if scored else "press: new game"
         self.page_text = [who, points or verb, foot]
         return screens.game_over(self.snap.get("title") or "", who, points or verb, foot)
 

@@ -259,11 +259,22 @@ def choice_meaning(snap: Snapshot, value: int, after: Snapshot | None = None) ->
     return f"uncover a {value}: {value}+{last}={value + last}"
 
 
+def geese(n: int) -> str:
+    return "1 goose" if n == 1 else f"{n} geese"
+
+
 def final_points(snap: Snapshot) -> str:
     """The winner's points under their name ("wins, 27 points"), or "" in a game without
-    points or with shared winners (the scores screen has everyone's)."""
+    points or with shared winners (the scores screen has everyone's). Fox and Geese counts
+    no points: the geese the Fox took, or the geese left ("wins, 16 geese left")."""
     players = snap.get("players") or []
     winners = snap.get("winners") or []
+    if snap.get("game") == "fox-and-geese":
+        if len(winners) != 1:
+            return ""
+        if players[winners[0]].get("role") == "fox":
+            return f"wins, {geese(players[winners[0]].get('score') or 0)} taken"
+        return f"wins, {geese(len((snap.get('board') or {}).get('geese') or []))} left"
     if len(winners) != 1 or not any(p.get("score") for p in players):
         return ""
     score = players[winners[0]].get("score") or 0

@@ -563,3 +563,22 @@ def test_board_screen_a_phones_undo_during_the_dial_drops_the_line_taken_back(se
         assert c.screen == "result"
     finally:
         c.close()
+
+
+def test_board_screen_f3_the_end_counts_geese_not_points(table, session):
+    """Fox and Geese has no points (F3): the end said "wins, 0 points" for the Geese and
+    "turn: all points" on a board whose places are called points."""
+    session.new_game("fox-and-geese", ["Ann", "Ben"],
+                     board={"sideways": ["c3", "e3"], "vacant": ["a4", "g4"],
+                            "geese_to_pen": 17})          # one goose taken ends it
+    session.submit({"type": "move", "path": ["b4", "b5"]}, by="knob")
+    session.submit({"type": "move", "path": ["d4", "b4"]}, by="knob")   # the Fox must jump
+    table.update()
+    table.render()
+    assert table.screen == "over"
+    assert table.page_text == ["Ann", "wins, 1 goose taken", "press: new game"]
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    session.submit({"type": "declare", "winners": [1]}, by="knob")      # the Fox resigns
+    table.update()
+    table.render()
+    assert table.page_text == ["Ben", "wins, 17 geese left", "press: new game"]
