@@ -116,10 +116,11 @@
     if (!box) return;
     var names = data.names || [], buttons = data.buttons || [];
     var chart = data.chart || {chips: [], win: []};
-    var has = !!data.odds || !!data.paused || (chart.win || []).some(function (r) { return r; }) ||
-      (chart.chips || []).length > 1;
+    var chances = !!data.odds || !!data.paused || (chart.win || []).some(function (r) { return r; });
+    var has = chances || (chart.chips || []).length > 1;
     box.hidden = !has;
     if (!has) return;
+    $("chances-title").textContent = chances ? "Chances to win" : "Chips";   // free play: no chances
     var list = $("chance-list"), items = document.createDocumentFragment();
     if (data.odds) {
       names.forEach(function (name, seat) {

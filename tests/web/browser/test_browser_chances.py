@@ -42,3 +42,29 @@ def test_browser_chances_chart_follows_the_game(table, browser, scheme):  # noqa
     finally:
         context.close()
     assert errors == [], errors
+
+
+def test_browser_chances_a_game_without_chances_heads_its_chips_so(table, browser):  # noqa: F811
+    """Free play keeps chips but works out no chances: its card was headed "Chances to win"
+    over a chips chart alone."""
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(WAIT_MS * 2)
+    page = context.new_page()
+    try:
+        post(table + "/api/control/new-game",
+             {"game": "free-play", "players": ["Ann", "Ben"],
+              "options": {"randomizer": {"kind": "none"}, "chips": 10}})
+        page.goto(table + "/")
+        for amount in (3, 2):
+            post(table + "/api/control/transfer", {"from": 0, "to": 1, "amount": amount})
+        expect(page.locator("#chart-chips svg path.line")).to_have_count(2)
+        expect(page.locator("#chances-title")).to_have_text("Chips")
+        expect(page.locator("#chart-win")).to_be_hidden()
+        expect(page.locator("#chance-list li")).to_have_count(0)
+        post(table + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        for _ in range(6):
+            post(table + "/api/control/roll", {})
+        expect(page.locator("#chances-title")).to_have_text("Chances to win")   # live
+    finally:
+        context.close()
