@@ -44,6 +44,16 @@ def test_supervision_a_failed_search_still_moves_and_says_why(session, monkeypat
     assert "playing a legal move without it" in caplog.text
 
 
+def fails_first(call, error: Exception, calls: list[float]):
+    """`call`, except that its first call raises `error`; each call's time goes to `calls`."""
+    def wrapped(*args, **kwargs):
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            raise error
+        return call(*args, **kwargs)
+    return wrapped
+
+
 def test_supervision_a_pi_that_cannot_move_at_all_tries_again_later(session, monkeypatch,
                                                                      caplog):
     calls = []
@@ -51,14 +61,9 @@ def test_supervision_a_pi_that_cannot_move_at_all_tries_again_later(session, mon
     def broken(*args, **kwargs):
         raise RuntimeError("search exploded")
 
-    def fails_once(*args, **kwargs):
-        calls.append(time.monotonic())
-        if len(calls) == 1:
-            raise OSError("out of memory, say")
-        return fallback_event(*args, **kwargs)
-
     monkeypatch.setattr(pi_worker, "pi_event", broken)
-    monkeypatch.setattr(pi_worker, "fallback_event", fails_once)
+    monkeypatch.setattr(pi_worker, "fallback_event",
+                        fails_first(fallback_event, OSError("out of memory, say"), calls))
     monkeypatch.setattr(pi_worker, "RETRY_SECONDS", (0.3, 0.6))
     session.new_game("domino-rex", ["Ann", "Pi"], pi=[0], pi_level="best")
     worker = PiWorker(session)
@@ -77,15 +82,9 @@ def test_supervision_a_pi_move_the_store_cannot_keep_is_tried_again(session, mon
     """A full card: the Pi's move is refused by the store, not by the game; it is logged and
     tried again, not taken for "the game moved on" (the Pi would sit still until asked)."""
     from companion.errors import StoreError
-    submit, calls = session.submit_at, []
-
-    def full_once(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 1:
-            raise StoreError("the card is full")
-        return submit(*args, **kwargs)
-
-    monkeypatch.setattr(session, "submit_at", full_once)
+    calls: list[float] = []
+    monkeypatch.setattr(session, "submit_at",
+                        fails_first(session.submit_at, StoreError("the card is full"), calls))
     monkeypatch.setattr(pi_worker, "RETRY_SECONDS", (0.3, 0.6))
     session.new_game("domino-rex", ["Ann", "Pi"], pi=[0], pi_level="easy")
     worker = PiWorker(session)
