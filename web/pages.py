@@ -47,7 +47,7 @@ def ink(css: str) -> str:
 def helpers() -> dict[str, Any]:
     return {"button_colour": button_colour, "csrf_token": auth.csrf_token,
             "logged_in": auth.logged_in, "when": when, "status_words": STATUS_WORDS,
-            "panel_here": panel_here,
+            "panel_here": panel_here, "role_text": role_text,
             "button_names": [c.name for c in parlour().buttons]}
 
 
@@ -91,11 +91,31 @@ def status() -> str:
     players = state.get("players", [])
     show = {"chips": bool(state.get("pool")) or any(p.get("chips") for p in players),
             "score": any(p.get("score") for p in players),
-            "squares": bool((game_moves().get(state.get("game") or "") or {}).get("squares"))}
+            "squares": bool((game_moves().get(state.get("game") or "") or {}).get("squares")),
+            "role": role_heading(players)}
     return render_template("status.html", state=state, show=show, games=game_choices(),
                            refresh=NOSCRIPT_REFRESH, last_game=last_game(state),
                            winners_text=winners_text(state), roll_text=roll_text(state),
                            **phone_view(state))
+
+
+def role_text(player: dict[str, Any]) -> str:
+    """A player's side ("cat", "fox") or how they stand: Gantlope's men home ("1 in Goal"),
+    The Lost Diamond's carrier ("has the diamond", LD2). status.js says the same."""
+    words = [player.get("role") or ""]
+    if player.get("in_goal"):
+        words.append(f"{player['in_goal']} in Goal")
+    if player.get("diamond"):
+        words.append("has the diamond")
+    return " · ".join(w for w in words if w)
+
+
+def role_heading(players: list[dict[str, Any]]) -> str | None:
+    """The heading over role_text: "Role" where players have sides, "Now" where the column
+    says how they stand; None (no column) where no player has anything there."""
+    if any(p.get("role") for p in players):
+        return "Role"
+    return "Now" if any(role_text(p) for p in players) else None
 
 
 def last_game(state: dict[str, Any]) -> dict[str, Any] | None:

@@ -368,6 +368,7 @@ def test_pages_gantlope_men_in_the_goal_show_beside_the_player(client, session):
     assert snap["players"][snap["turn"]]["in_goal"] == 1
     page = client.get("/").get_data(as_text=True)
     assert "1 in Goal" in page
+    assert '<th scope="col" class="col-role">Now</th>' in page
     assert "1 in Goal" in standing(snap, snap["turn"])
 
 
@@ -387,6 +388,7 @@ def test_pages_ld2_who_has_the_diamond_shows_beside_the_player(client, session):
     assert rows.count("has the diamond") == 1
     name = snap["players"][turn]["name"]
     assert rows.index(name) < rows.index("has the diamond")
+    assert '<th scope="col" class="col-role">Now</th>' in rows
     assert standing(snap, turn) == "has the diamond" and standing(snap, 1 - turn) == ""
     assert [row.figure for row in score_rows(snap)].count("has the diamond") == 1
 
@@ -402,6 +404,40 @@ def test_pages_a_square_column_only_where_the_companion_keeps_squares(client, se
     page = client.get("/").get_data(as_text=True)
     head = re.search(r'<th scope="col" class="col-square"( hidden)?>Square</th>', page)
     assert head is not None and (head.group(1) is None) == squares
+
+
+def role_head(page: str) -> str | None:
+    """The Role column's heading, None while the column is hidden."""
+    head = re.search(r'<th scope="col" class="col-role"( hidden)?>([^<]*)</th>', page)
+    assert head is not None
+    return None if head.group(1) else head.group(2)
+
+
+@pytest.mark.parametrize("game, heading", [("lifes-mishaps", None), ("cats-and-dogs", None),
+                                           ("india", None), ("gantlope", None),
+                                           ("lost-diamond", None), ("fox-and-geese", "Role"),
+                                           ("cats-and-mice", "Role")])
+def test_pages_a_role_column_only_where_a_player_has_a_role_or_a_standing(client, session,
+                                                                         game, heading):
+    """Life's Mishaps, Cats and Dogs and India showed a "Role" heading over an empty column:
+    the column is there only where a player has something in it."""
+    session.new_game(game, ["Ann", "Ben"])
+    page = client.get("/").get_data(as_text=True)
+    assert role_head(page) == heading
+    rows = page[page.index("<tbody>"):page.index("</tbody>")]
+    hidden = rows.count('<td class="col-role" hidden>')
+    assert hidden == (2 if heading is None else 0)
+
+
+def test_pages_kat_en_muis_roles_head_their_column_once_the_lead_gives_them(client, session):
+    """Cat and Mouse come with the lead (K2): no column before it, "Role" after."""
+    snap = session.new_game("kat-en-muis", ["Ann", "Ben"])
+    assert role_head(client.get("/").get_data(as_text=True)) is None
+    while snap["phase"] == "lead":
+        snap = session.roll()
+    page = client.get("/").get_data(as_text=True)
+    assert role_head(page) == "Role"
+    assert '<td class="col-role">cat</td>' in page and '<td class="col-role">mouse</td>' in page
 
 
 def test_pages_c2_cats_and_dogs_start_is_called_start(client, session):

@@ -87,6 +87,18 @@
     return whole && !turning ? order.slice() : seats;
   }
 
+  function roleText(p) {                 // web/pages.py's role_text()
+    var words = [p.role || ""];
+    if (p.in_goal) words.push(p.in_goal + " in Goal");          // Gantlope: men home
+    if (p.diamond) words.push("has the diamond");                // LD2
+    return words.filter(Boolean).join(" · ");
+  }
+
+  function roleHeading(players) {        // web/pages.py's role_heading(): "" for no column
+    if (players.some(function (p) { return p.role; })) return "Role";
+    return players.some(function (p) { return roleText(p); }) ? "Now" : "";
+  }
+
   function renderPlayers(state) {
     var players = state.players || [];
     var chips = !!state.pool || players.some(function (p) { return p.chips; });
@@ -95,6 +107,9 @@
     document.querySelectorAll("#players .col-score").forEach(function (n) { n.hidden = !score; });
     var squares = !!(gameInfo(state).squares);   // only where the companion keeps squares
     document.querySelectorAll("#players .col-square").forEach(function (n) { n.hidden = !squares; });
+    var heading = roleHeading(players), head = document.querySelector("#players th.col-role");
+    text(head, heading || "Role");
+    head.hidden = !heading;
     show($("pool-line"), chips);
     text($("pool"), String(state.pool || 0));
     var mice = typeof state.mice_left === "number";   // Cats and Mice (M3)
@@ -114,10 +129,7 @@
       if (turn) who.append(" ", make("span", "marker", "to play"));
       if (won) who.append(" ", make("span", "marker win", "winner"));
       tr.appendChild(who);
-      var role = p.role || "";          // Gantlope: the men a player has home in the Goal
-      if (p.in_goal) role += (role ? " · " : "") + p.in_goal + " in Goal";
-      if (p.diamond) role += (role ? " · " : "") + "has the diamond";     // LD2
-      tr.appendChild(make("td", "role", role));
+      var role = make("td", "col-role", roleText(p)); role.hidden = !heading; tr.appendChild(role);
       var square = make("td", "col-square", p.position === null || p.position === undefined ? "—"
         : p.position === 0 ? "Start" : String(p.position));     // Cats and Dogs' square 0 (C2)
       square.hidden = !squares;

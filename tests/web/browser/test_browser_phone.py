@@ -519,3 +519,57 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
         call(table.url, "/device/input", {"input": "knob", "action": "press"}, pin=False)
         expect(phone.locator("#prompt")).to_contain_text("Ann")            # the Pi moved, live
         assert state(table.url)["turn"] == 0
+
+
+PLAYER_COLUMNS = """() => {
+  const shown = n => !n.hidden, words = n => n.textContent.replace(/\\s+/g, ' ').trim();
+  return [Array.from(document.querySelectorAll('#players thead th')).filter(shown).map(words),
+          Array.from(document.querySelectorAll('#players tbody tr'))
+            .map(r => Array.from(r.cells).filter(shown).slice(2).map(words))];
+}"""
+
+
+def players_table(phone, url: str, now: dict, plain) -> list:
+    """The players table's shown headings and cells (past Button and Player) once the open
+    page shows `now`, checked against the server's first render of it."""
+    from playwright.sync_api import expect
+    expect(phone.locator("body")).to_have_attribute("data-version", f"{now['boot']}:{now['version']}")
+    live = phone.evaluate(PLAYER_COLUMNS)
+    plain.goto(url + "/")
+    assert plain.evaluate(PLAYER_COLUMNS) == live
+    return live
+
+
+def test_browser_phone_a_role_column_only_where_it_holds_something_live_and_first(
+        tmp_path, phone, browser):  # noqa: F811
+    """Life's Mishaps and India showed "Role" over an empty column, Gantlope "1 in Goal" and
+    The Lost Diamond "has the diamond" under "Role": the column is there only where a player
+    has something in it, headed "Role" for sides and "Now" for how a player stands, alike
+    live on an open page and in the server's first render."""
+    for plain in phone_page(browser, PHONE, java_script_enabled=False):
+        with SimulatedTable(tmp_path / "data", tmp_path) as table:
+            phone.goto(table.url + "/")
+
+            def start(game: str) -> dict:
+                return post(table.url + "/api/control/new-game",
+                            {"game": game, "players": ["Ann", "Ben"]})
+
+            heads, _ = players_table(phone, table.url, start("lifes-mishaps"), plain)
+            assert "Role" not in heads and "Now" not in heads
+            heads, rows = players_table(phone, table.url, start("fox-and-geese"), plain)
+            assert heads[2] == "Role" and sorted(r[0] for r in rows) == ["fox", "geese"]
+            now = start("gantlope")
+            while now["phase"] != "play" or now["awaiting"] == "roll":
+                now = post(table.url + "/api/control/roll", {})
+            now = post(table.url + "/api/control/press", {"seat": now["turn"]})
+            heads, rows = players_table(phone, table.url, now, plain)
+            assert heads[2] == "Now" and sorted(r[0] for r in rows) == ["", "1 in Goal"]
+            fits(phone)
+            screenshot(phone, "phone-players-now.png")
+            start("lost-diamond")
+            now = roll_until(table.url, ("roll",))
+            now = post(table.url + "/api/control/press", {"seat": now["turn"]})
+            heads, rows = players_table(phone, table.url, now, plain)
+            assert heads[2] == "Now" and sorted(r[0] for r in rows) == ["", "has the diamond"]
+            heads, _ = players_table(phone, table.url, start("india"), plain)
+            assert "Role" not in heads and "Now" not in heads
