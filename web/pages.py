@@ -4,6 +4,7 @@ stays live through /api/events."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, url_for
@@ -93,7 +94,11 @@ def status() -> str:
             "score": any(p.get("score") for p in players),
             "squares": bool((game_moves().get(state.get("game") or "") or {}).get("squares")),
             "role": role_heading(players)}
+    now = server_now()
+    thinking = clocks(state, now)
+    show["clock"] = thinking is not None
     return render_template("status.html", state=state, show=show, games=game_choices(),
+                           clocks=thinking, table_now=now.isoformat(timespec="milliseconds"),
                            refresh=NOSCRIPT_REFRESH, last_game=last_game(state),
                            winners_text=winners_text(state), roll_text=roll_text(state),
                            **phone_view(state))
@@ -116,6 +121,44 @@ def role_heading(players: list[dict[str, Any]]) -> str | None:
     if any(p.get("role") for p in players):
         return "Role"
     return "Now" if any(role_text(p) for p in players) else None
+
+
+def server_now() -> datetime:
+    """The box's time, against which the running clock is read (the page carries it too)."""
+    return datetime.now(timezone.utc)
+
+
+def stamp_time(at: Any) -> datetime | None:
+    """An event's `at` as a time (one without a zone is UTC); None when it is not one."""
+    try:
+        when = datetime.fromisoformat(at)
+    except (TypeError, ValueError):
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def clock_text(seconds: float) -> str:
+    """Thinking time as "m:ss", or "h:mm:ss" past an hour (status.js says the same)."""
+    minutes, secs = divmod(max(0, int(seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def clocks(state: dict[str, Any], now: datetime) -> list[str] | None:
+    """Each player's thinking time (F1) at `now`, by index: the clock of `clock.seat` runs from
+    `clock.since` until the game is over. None in games without clocks."""
+    clock = state.get("clock")
+    if not isinstance(clock, dict):
+        return None
+    since = stamp_time(clock.get("since"))
+    out = []
+    for index, p in enumerate(state.get("players") or []):
+        seconds = p.get("clock_seconds") or 0
+        seat = p.get("seat") if p.get("seat") is not None else index
+        if seat == clock.get("seat") and since is not None and state.get("phase") != "over":
+            seconds += max(0.0, (now - since).total_seconds())
+        out.append(clock_text(seconds))
+    return out
 
 
 def last_game(state: dict[str, Any]) -> dict[str, Any] | None:

@@ -520,3 +520,45 @@ def test_pages_an_undo_says_what_it_took_back(client, logged_in, session):
                          headers={"Accept": "application/json"}).get_json()
     assert answer == {"ok": True, "message": f"Taken back: {line}"}
     assert session.snapshot()["players"][0]["name"] == "Ann"
+
+
+def clock_column(page: str) -> tuple[bool, list[str]]:
+    """Whether the Clock column shows, and its cells top to bottom."""
+    head = re.search(r'<th scope="col" class="col-clock"( hidden)?>Clock</th>', page)
+    assert head is not None
+    cells = re.findall(r'<td class="col-clock"(?: hidden)?>([^<]*)</td>', page)
+    return head.group(1) is None, cells
+
+
+@pytest.mark.parametrize("seconds, words", [(0, "0:00"), (59.9, "0:59"), (61, "1:01"),
+                                            (3599, "59:59"), (3600, "1:00:00"),
+                                            (3725.5, "1:02:05"), (-3, "0:00")])
+def test_pages_f1_clock_text_is_minutes_and_seconds_then_hours(seconds, words):
+    from web.pages import clock_text
+    assert clock_text(seconds) == words
+
+
+def test_pages_f1_fox_and_geese_shows_each_players_thinking_clock(client, session,
+                                                                  monkeypatch):
+    """F1's clocks were in the state JSON and shown nowhere: a Clock column with each player's
+    thinking time, the one to move's running up to the table's time now."""
+    from datetime import datetime, timezone
+    import web.pages
+    snap = session.new_game("fox-and-geese", ["Ann", "Ben"])           # stamped 19:00:00
+    snap = session.submit({"type": "move", "path": snap["board"]["moves"][0]})   # 19:00:01
+    assert snap["clock"] == {"seat": 0, "since": "2024-05-01T19:00:01"}
+    monkeypatch.setattr(web.pages, "server_now",
+                        lambda: datetime(2024, 5, 1, 19, 2, 5, 600000, timezone.utc))
+    assert clock_column(client.get("/").get_data(as_text=True)) == (True, ["2:04", "0:01"])
+    monkeypatch.setattr(web.pages, "server_now",
+                        lambda: datetime(2024, 5, 1, 20, 0, 1, tzinfo=timezone.utc))
+    page = client.get("/").get_data(as_text=True)
+    assert clock_column(page) == (True, ["1:00:00", "0:01"])
+    assert 'data-now="2024-05-01T20:00:01.000+00:00"' in page
+    session.submit({"type": "declare", "winners": [1]})               # over: no clock runs
+    assert clock_column(client.get("/").get_data(as_text=True)) == (True, ["0:01", "0:01"])
+
+
+def test_pages_f1_a_clock_column_only_in_games_with_clocks(client, session):
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    assert clock_column(client.get("/").get_data(as_text=True)) == (False, ["", ""])

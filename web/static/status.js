@@ -6,6 +6,8 @@
   var POLL_MS = 3000, RETRY_STREAM_MS = 60000;
   var current = null, source = null, pollTimer = null, retryTimer = null;
   var held = null;    // {state, timer}: a throw kept back while the box's dial still spins
+  var skew = null;    // this phone's clock less the table's (ms), from the page's first render
+  var shownClock = {key: "", seconds: 0};   // the running clock as last shown: never backwards
 
   function $(id) { return document.getElementById(id); }
   function show(node, yes) { if (node) node.hidden = !yes; }
@@ -99,6 +101,47 @@
     return players.some(function (p) { return roleText(p); }) ? "Now" : "";
   }
 
+  function stampTime(at) {               // web/pages.py's stamp_time(), in ms
+    if (typeof at !== "string") return NaN;
+    return Date.parse(/(z|[+-]\d\d:?\d\d)$/i.test(at) ? at : at + "Z");
+  }
+
+  function tableNow() {                  // the table's time, by this phone's clock
+    if (skew === null) {
+      var told = stampTime(($("players") || document.body).getAttribute("data-now"));
+      skew = isNaN(told) ? 0 : Date.now() - told;
+    }
+    return Date.now() - skew;
+  }
+
+  function clockText(seconds) {          // web/pages.py's clock_text()
+    var whole = Math.max(0, Math.floor(seconds)), hours = Math.floor(whole / 3600);
+    var minutes = Math.floor(whole / 60) % 60, secs = whole % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return hours ? hours + ":" + two(minutes) + ":" + two(secs) : minutes + ":" + two(secs);
+  }
+
+  function clockSeconds(state, p, seat) {   // web/pages.py's clocks(), for one player
+    var clock = state.clock || {}, seconds = p.clock_seconds || 0, since = stampTime(clock.since);
+    if (clock.seat !== seat || state.phase === "over" || isNaN(since)) return seconds;
+    var key = [state.game_id, seat, clock.since, seconds].join(" ");
+    var running = Math.max(seconds + (tableNow() - since) / 1000, seconds,
+      shownClock.key === key ? shownClock.seconds : 0);
+    shownClock = {key: key, seconds: running};
+    return running;
+  }
+
+  function tick() {                      // the running clock, once a second
+    var state = current, clock = state && state.clock;
+    if (!clock || state.phase === "over") return;
+    (state.players || []).forEach(function (p, i) {
+      var seat = typeof p.seat === "number" ? p.seat : i;
+      if (seat !== clock.seat) return;
+      var cell = document.querySelector('#players td.col-clock[data-seat="' + seat + '"]');
+      if (cell) text(cell, clockText(clockSeconds(state, p, seat)));
+    });
+  }
+
   function renderPlayers(state) {
     var players = state.players || [];
     var chips = !!state.pool || players.some(function (p) { return p.chips; });
@@ -110,6 +153,8 @@
     var heading = roleHeading(players), head = document.querySelector("#players th.col-role");
     text(head, heading || "Role");
     head.hidden = !heading;
+    var clocked = !!state.clock && typeof state.clock === "object";   // Fox and Geese (F1)
+    document.querySelectorAll("#players .col-clock").forEach(function (n) { n.hidden = !clocked; });
     show($("pool-line"), chips);
     text($("pool"), String(state.pool || 0));
     var mice = typeof state.mice_left === "number";   // Cats and Mice (M3)
@@ -130,6 +175,10 @@
       if (won) who.append(" ", make("span", "marker win", "winner"));
       tr.appendChild(who);
       var role = make("td", "col-role", roleText(p)); role.hidden = !heading; tr.appendChild(role);
+      var clock = make("td", "col-clock", clocked ? clockText(clockSeconds(state, p, seat)) : "");
+      clock.hidden = !clocked;
+      clock.setAttribute("data-seat", String(seat));
+      tr.appendChild(clock);
       var square = make("td", "col-square", p.position === null || p.position === undefined ? "—"
         : p.position === 0 ? "Start" : String(p.position));     // Cats and Dogs' square 0 (C2)
       square.hidden = !squares;
@@ -318,6 +367,7 @@
     var initial = $("initial-state");
     try { apply(JSON.parse(initial.textContent)); } catch (err) { /* keep the server's page */ }
     connect();
+    setInterval(tick, 1000);
     var choice = $("game-choice");
     if (choice) {
       var pick = function () {

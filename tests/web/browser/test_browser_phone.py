@@ -521,19 +521,22 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
         assert state(table.url)["turn"] == 0
 
 
-PLAYER_COLUMNS = """() => {
-  const shown = n => !n.hidden, words = n => n.textContent.replace(/\\s+/g, ' ').trim();
+PLAYER_COLUMNS = r"""() => {
+  const shown = n => !n.hidden, words = n => n.textContent.replace(/\s+/g, ' ').trim();
   return [Array.from(document.querySelectorAll('#players thead th')).filter(shown).map(words),
           Array.from(document.querySelectorAll('#players tbody tr'))
-            .map(r => Array.from(r.cells).filter(shown).slice(2).map(words))];
+            .map(r => Array.from(r.cells).filter(shown).slice(2).map(c =>
+              c.classList.contains('col-clock') ? words(c).replace(/\d/g, '#') : words(c)))];
 }"""
 
 
 def players_table(phone, url: str, now: dict, plain) -> list:
-    """The players table's shown headings and cells (past Button and Player) once the open
-    page shows `now`, checked against the server's first render of it."""
+    """The players table's shown headings and cells (past Button and Player; a clock's digits
+    as #, as it ticks) once the open page shows `now`, checked against the server's first
+    render of it."""
     from playwright.sync_api import expect
-    expect(phone.locator("body")).to_have_attribute("data-version", f"{now['boot']}:{now['version']}")
+    expect(phone.locator("body")).to_have_attribute("data-version",
+                                                    f"{now['boot']}:{now['version']}")
     live = phone.evaluate(PLAYER_COLUMNS)
     plain.goto(url + "/")
     assert plain.evaluate(PLAYER_COLUMNS) == live
@@ -573,3 +576,56 @@ def test_browser_phone_a_role_column_only_where_it_holds_something_live_and_firs
             assert heads[2] == "Now" and sorted(r[0] for r in rows) == ["", "has the diamond"]
             heads, _ = players_table(phone, table.url, start("india"), plain)
             assert "Role" not in heads and "Now" not in heads
+
+
+def clock_cells(page) -> list[str]:
+    return page.evaluate("() => Array.from(document.querySelectorAll("
+                         "'#players tbody td.col-clock'))"
+                         ".map(c => c.hidden ? null : c.textContent.trim())")
+
+
+@pytest.mark.parametrize("phone_ahead", [0, 3600, -3600])
+def test_browser_phone_f1_fox_and_geese_clocks_tick_by_the_tables_time(tmp_path, browser,  # noqa: F811
+                                                                      phone_ahead):
+    """F1's thinking clocks were shown nowhere: a Clock column in Fox and Geese only, the
+    player to move's ticking once a second from the table's time (a phone whose clock is an
+    hour out shows the same), the other's still, and none once the game is over."""
+    from playwright.sync_api import expect
+    skew = f"const real = Date.now; Date.now = () => real() + {phone_ahead * 1000};"
+    for phone in phone_page(browser, PHONE, init_script=skew, is_mobile=True):
+        with SimulatedTable(tmp_path / "data", tmp_path) as table:
+            now = post(table.url + "/api/control/new-game",
+                       {"game": "fox-and-geese",
+                        "players": ["Ann", "Benedictcumberbatchsmyth"]})
+            now = post(table.url + "/api/control/move", {"path": now["board"]["moves"][0]})
+            geese = now["players"][1]["clock_seconds"]
+            assert now["clock"]["seat"] == 0 == now["turn"]
+            phone.goto(table.url + "/")
+            expect(phone.locator("#players th.col-clock")).to_have_text("Clock")
+            expect(phone.locator("#players th.col-clock")).to_be_visible()
+            first = clock_cells(phone)
+            assert first[1] == f"0:{int(geese):02d}" and first[0] in ("0:00", "0:01", "0:02")
+            phone.wait_for_function(
+                "() => document.querySelector('#players td.col-clock').textContent.trim()"
+                " >= '0:03'")
+            ticked = clock_cells(phone)
+            assert ticked[1] == first[1] and "0:03" <= ticked[0] <= "0:06", ticked
+            fits(phone)
+            if phone_ahead == 0:
+                screenshot(phone, "phone-fox-and-geese-clocks.png")
+            now = post(table.url + "/api/control/declare", {"winners": [0]})
+            expect(phone.locator("body")).to_have_attribute(
+                "data-version", f"{now['boot']}:{now['version']}")
+            over = clock_cells(phone)
+            phone.wait_for_timeout(1500)
+            assert clock_cells(phone) == over                            # stopped
+            assert over[0] == clock_text_of(now["players"][0]["clock_seconds"])
+            post(table.url + "/api/control/new-game",
+                 {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+            expect(phone.locator("#players th.col-clock")).to_be_hidden()
+            assert clock_cells(phone) == [None, None]
+
+
+def clock_text_of(seconds: float) -> str:
+    from web.pages import clock_text
+    return clock_text(seconds)
