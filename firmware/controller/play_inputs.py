@@ -45,8 +45,12 @@ class PlayInputs:
         seat = self._game_seat(button)
         turn = self.snap.get("turn")
         if seat is None:
-            return f"Button {button + 1} is not in this game." if button is not None \
-                else "Not your turn"
+            if button is None:
+                return "Not your turn"
+            if any(p.get("pi") and p.get("button") == button + 1
+                   for p in self.snap.get("players") or []):
+                return f"Button {button + 1} is the Pi's seat: the Pi moves by itself."
+            return f"Button {button + 1} is not in this game."
         if seat != turn and turn is not None:
             return f"It is {player_name(self.snap, turn)}'s turn, not " \
                    f"{player_name(self.snap, seat)}'s."

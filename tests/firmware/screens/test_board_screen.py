@@ -582,3 +582,17 @@ def test_board_screen_f3_the_end_counts_geese_not_points(table, session):
     table.update()
     table.render()
     assert table.page_text == ["Ben", "wins, 17 geese left", "press: new game"]
+
+
+def test_board_screen_the_pis_seat_button_says_it_is_the_pis(table, session, clock):
+    """The state gives the Pi's player a seat button; pressed, it said "Button 2 is not in
+    this game."."""
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy")
+    wait_for_pi(table)
+    press(table, "press")                          # the Pi's move copied: Ann's turn
+    button = session.snapshot()["players"][1]["button"]
+    press(table, "ignored", seat=button - 1)        # not armed: the box says why
+    assert table.flash_text == f"Button {button} is the Pi's seat: the Pi moves by itself."
+    press(table, "press")
+    press(table, "ignored", seat=4)
+    assert table.flash_text == "Button 5 is not in this game."
