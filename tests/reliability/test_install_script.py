@@ -325,6 +325,18 @@ def installed_as_if_under_0_0_9(box) -> None:
                                                        'version = "0.0.9"'))
 
 
+def backed_up_before_the_code_changed(box, store, sidecar: str, content: bytes, stop: str):
+    """One copy of the store under 0.0.9 (the database and `sidecar`), made with the service
+    stopped by `stop` before pip changed the code; the copies."""
+    copies = list(store.glob("backup-0.0.9-*"))
+    assert len(copies) == 1 and (copies[0] / "parlour.db").read_bytes().endswith(b"games")
+    assert (copies[0] / sidecar).read_bytes() == content
+    commands = box.commands()
+    assert commands.index(stop) < next(
+        i for i, c in enumerate(commands) if c.startswith("venv-python -m pip install"))
+    return copies
+
+
 def test_install_keeps_a_copy_of_the_store_before_an_upgrade(box):
     assert box.run("install").returncode == 0
     store = box.file("/var/lib/parlour")
@@ -334,12 +346,8 @@ def test_install_keeps_a_copy_of_the_store_before_an_upgrade(box):
     installed_as_if_under_0_0_9(box)
     result = box.run("install")
     assert result.returncode == 0
-    copies = list(store.glob("backup-0.0.9-*"))
-    assert len(copies) == 1 and (copies[0] / "parlour.db").read_bytes().endswith(b"games")
-    assert (copies[0] / "parlour.db-wal").read_bytes() == b"wal"
-    commands = box.commands()
-    assert commands.index("systemctl stop parlour.service") < next(
-        i for i, c in enumerate(commands) if c.startswith("venv-python -m pip install"))
+    copies = backed_up_before_the_code_changed(box, store, "parlour.db-wal", b"wal",
+                                               "systemctl stop parlour.service")
     assert f"a copy of the store as it was under 0.0.9: /var/lib/parlour/{copies[0].name}" \
         in result.stdout
     assert box.run("install").returncode == 0                  # same code: no second copy
@@ -354,12 +362,8 @@ def test_install_run_by_the_pis_user_copies_the_store_it_can_only_see_through_su
     installed_as_if_under_0_0_9(box)
     result = box.run("install")
     assert result.returncode == 0, result.stderr
-    copies = list(store.glob("backup-0.0.9-*"))
-    assert len(copies) == 1 and (copies[0] / "parlour.db").read_bytes().endswith(b"games")
-    assert (copies[0] / "parlour.db-shm").read_bytes() == b"shm"
-    commands = box.commands()
-    assert commands.index("sudo systemctl stop parlour.service") < next(
-        i for i, c in enumerate(commands) if c.startswith("venv-python -m pip install"))
+    backed_up_before_the_code_changed(box, store, "parlour.db-shm", b"shm",
+                                      "sudo systemctl stop parlour.service")
     assert "a copy of the store as it was under 0.0.9" in result.stdout
 
 
