@@ -394,14 +394,16 @@ def players_words(message: str) -> str:
 
 
 def say(message: str, category: str, status: int = 200,
-         after: float | None = None) -> Response | None:
+         after: float | None = None, now: dict | None = None) -> Response | None:
     """Tell the player: as JSON to the script, else as a flash on the reloaded page. `after`:
-    seconds the script waits before showing it (a throw, told when the dial stops)."""
+    seconds the script waits before showing it (a throw, told when the dial stops); `now`: the
+    state the action led to, whose turn the answer stays for on the phone."""
     if category == "error":
         message = players_words(message)
     if _fetched():
+        led_to = {"game_id": now.get("game_id"), "turn": now.get("turn")} if now else {}
         response = jsonify(ok=category == "ok", message=message,
-                           **({"after": after} if after else {}))
+                           **({"after": after} if after else {}), **led_to)
         response.status_code = status
         return response
     flash(message, category)
@@ -483,4 +485,4 @@ def form_action(action: str) -> Response:
     spin = snapshot.get("spin") or {}
     after = spin.get("seconds") if action == "roll" and spin.get("roll") == snapshot.get("rolls") \
         else None                                  # the phone tells it when the dial stops
-    return back_to_page(say(told, "ok", after=after))
+    return back_to_page(say(told, "ok", after=after, now=snapshot))

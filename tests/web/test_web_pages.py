@@ -518,8 +518,10 @@ def test_pages_an_undo_says_what_it_took_back(client, logged_in, session):
     line = session.snapshot()["log"][-1]
     answer = client.post("/control/undo", data={"csrf": logged_in},
                          headers={"Accept": "application/json"}).get_json()
-    assert answer == {"ok": True, "message": f"Taken back: {line}"}
-    assert session.snapshot()["players"][0]["name"] == "Ann"
+    now = session.snapshot()
+    assert answer == {"ok": True, "message": f"Taken back: {line}",
+                      "game_id": now["game_id"], "turn": now["turn"]}   # the turn it stays for
+    assert now["players"][0]["name"] == "Ann"
 
 
 def clock_column(page: str) -> tuple[bool, list[str]]:

@@ -32,14 +32,16 @@
     return next;
   }
 
-  function say(node, words, ok) {
+  function say(node, words, ok, ledTo) {
     node.textContent = words;
     node.className = "answer " + (ok ? "ok" : "bad");
     node.hidden = !words;
     if (words && node.scrollIntoView) node.scrollIntoView({block: "nearest"});
-    // the answer to a move stays for the turn it was made in, then goes (not 13 turns on)
-    saidIn = words && node.id === "moves-answer" && state ?
-      {game: state.game_id, turn: state.turn} : saidIn;
+    // the answer to a move stays for the turn the move led to, then goes (not 13 turns on);
+    // the server says which turn that is, as the live state may come before or after it
+    var now = ledTo && "turn" in ledTo ? ledTo : state;
+    saidIn = words && node.id === "moves-answer" && now ?
+      {game: now.game_id, turn: now.turn} : saidIn;
   }
 
   function friendly(status, body) {
@@ -61,9 +63,9 @@
         var words = ok ? (body.message || "Done") : friendly(r.status, body);
         if (ok && body.after > 0) {          // a throw: told when the dial stops, not before
           say(answer, "", ok);
-          setTimeout(function () { say(answer, words, ok); }, body.after * 1000);
+          setTimeout(function () { say(answer, words, ok, body); }, body.after * 1000);
         } else {
-          say(answer, words, ok);
+          say(answer, words, ok, body);
         }
         if (ok && (form.id === "login" || form.id === "logout")) window.location.reload();
         if (!ok && body && body.signed_out) window.location.reload();   // a new PIN: sign in again

@@ -357,6 +357,33 @@ def test_browser_phone_an_answer_goes_when_the_next_turn_begins(tmp_path, phone)
         assert said
 
 
+def test_browser_phone_the_answer_to_a_move_that_ends_the_turn_stays_for_the_next(tmp_path, phone):
+    """"Ann uncovers 1" went at once when the answer came before the state it led to: here the
+    live stream is cut, so the page polls and the answer always comes first."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        phone.route("**/api/events", lambda route: route.fulfill(status=503))   # closes it
+        sign_in(phone, table.url)
+        post(table.url + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("choose",))
+        square = min(now["players"][now["turn"]]["covered"])
+        name = now["players"][now["turn"]]["name"]
+        phone.reload()
+        expect(phone.locator("#live")).to_contain_text("Updating every few seconds")
+        phone.locator("#moves button", has_text=str(square)).first.click()
+        answer = phone.locator("#moves-answer")
+        expect(answer).to_contain_text(f"{name} uncovers {square}")
+        after = state(table.url)
+        assert after["turn"] != now["turn"]
+        other = after["players"][after["turn"]]
+        expect(phone.locator("#prompt")).to_contain_text(f"{other['name']} - uncover",
+                                                         timeout=10_000)   # polled: the next turn
+        expect(answer).to_contain_text(f"{name} uncovers {square}")        # still said
+        post(table.url + "/api/control/choose", {"value": min(other["covered"])})
+        expect(phone.locator("#prompt")).to_contain_text(f"{name} - uncover", timeout=10_000)
+        expect(answer).to_be_hidden()                                      # that turn is over
+
+
 NUMBERS_FIT = """() => {
     const list = document.getElementById("log"), first = list.querySelector("li");
     const pen = document.createElement("canvas").getContext("2d");
