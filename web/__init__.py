@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 import secrets
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 from flask import Flask, Response
@@ -64,13 +65,16 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                test_config: dict[str, Any] | None = None,
                buttons: Sequence[ButtonColour] | None = None,
                secret_key: bytes | None = None, pairings: Pairings | None = None,
-               logins: Logins | None = None, table_id: str = "", network: Any = None) -> Flask:
+               logins: Logins | None = None, table_id: str = "", network: Any = None,
+               table_time: Callable[[], datetime] | None = None) -> Flask:
     """The web app of one table. `allowed_hosts`: the names it answers to besides loopback;
     `panel_open`: serve /device to other machines (with the PIN) and not only to loopback.
     `buttons`: the box's seat button colours, button 1's first (X12). `secret_key` signs the
     phones' cookies and `logins` are the live sign-ins (both kept by the firmware, so phones
     stay signed in across a restart); `pairings` are the phones paired with a seat button;
-    `network` is the box's Wi-Fi (web/network.py), None where the box does not manage it.
+    `network` is the box's Wi-Fi (web/network.py), None where the box does not manage it;
+    `table_time` is the clock the events are stamped by (firmware/stamps.py), against which
+    the running clock of Fox and Geese is read (the wall clock where none is given).
     `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
     PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
@@ -110,6 +114,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         buttons=tuple(DEFAULT_COLOURS if buttons is None else buttons),
         table_id=table_id,
         network=network,
+        **({"table_time": table_time} if table_time else {}),
         known_addresses=KnownAddresses(),
     )
     app.before_request(auth.check_host)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from flask import current_app, request
@@ -36,6 +38,7 @@ class Parlour:
     panel_open: bool = False              # the /device panel for other machines (with the PIN)
     pairings: "Pairings | None" = None                    # phones paired with a seat button
     table_id: str = ""                    # this box's id, made once (in the score apps' ids)
+    table_time: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))
     network: Any = None                   # the box's Wi-Fi (status(), add_home()); None: not here
     known_addresses: Any = None           # addresses of signed-in and paired phones, lately
 

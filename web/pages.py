@@ -124,8 +124,9 @@ def role_heading(players: list[dict[str, Any]]) -> str | None:
 
 
 def server_now() -> datetime:
-    """The box's time, against which the running clock is read (the page carries it too)."""
-    return datetime.now(timezone.utc)
+    """The table's time, as its events are stamped, against which the running clock is read
+    (the page carries it too): a jump of the box's wall clock mid-game is not charged."""
+    return parlour().table_time()
 
 
 def stamp_time(at: Any) -> datetime | None:

@@ -7,7 +7,7 @@ import pytest
 from companion.session import Session
 from web import create_app
 
-from web_support import PIN, play_to_the_end
+from web_support import FAST, PIN, play_to_the_end, seeds
 
 
 def csrf(page: str) -> str:
@@ -559,6 +559,27 @@ def test_pages_f1_fox_and_geese_shows_each_players_thinking_clock(client, sessio
     assert 'data-now="2024-05-01T20:00:01.000+00:00"' in page
     session.submit({"type": "declare", "winners": [1]})               # over: no clock runs
     assert clock_column(client.get("/").get_data(as_text=True)) == (True, ["0:01", "0:01"])
+
+
+def test_pages_f1_a_wall_clock_jump_mid_game_is_not_charged_to_the_running_clock(store):
+    """Events are stamped by the table's clock, which a jump of the wall clock (NTP at home,
+    a Pi with no real-time clock) does not move mid-game; the page read the running clock
+    against the wall clock, so the player to move showed hours of thinking."""
+    from datetime import datetime, timedelta, timezone
+    from firmware.stamps import TableClock
+    wall, ticks = [datetime(2024, 5, 1, 19, 0, tzinfo=timezone.utc)], [100.0]
+    stamps = TableClock(wall=lambda: wall[0], monotonic=lambda: ticks[0])
+    seed = seeds()
+    session = Session(store, new_seed=lambda: next(seed), clock=stamps)
+    client = create_app(session, pin=PIN, test_config=FAST, table_time=stamps.now).test_client()
+    snap = session.new_game("fox-and-geese", ["Ann", "Ben"])
+    ticks[0] += 5
+    session.submit({"type": "move", "path": snap["board"]["moves"][0]})     # Ben: 5 s
+    ticks[0] += 65                                                           # Ann thinks
+    wall[0] += timedelta(hours=3, seconds=65)                                # and NTP comes
+    page = client.get("/").get_data(as_text=True)
+    assert clock_column(page) == (True, ["1:05", "0:05"])
+    assert 'data-now="2024-05-01T19:01:10.000+00:00"' in page               # the phone's too
 
 
 def test_pages_f1_a_clock_column_only_in_games_with_clocks(client, session):

@@ -12,6 +12,8 @@ import pytest
 from firmware import runner
 from firmware.config import Config
 from firmware.pins.inputs import InputEvent
+from firmware.stamps import TableClock
+from web.pages import stamp_time
 from simulated_table import PIN, SimulatedTable
 
 
@@ -124,6 +126,9 @@ def test_runner_own_names_and_open_panel_reach_the_web_app(tmp_path, mock_factor
         context = table.web.app.extensions["parlour"]
         assert context.panel_open and "parlour.lan" in context.own_names.names
         assert context.hub.max_streams == 1          # 4 threads: at most one live page
+        stamped = table.session.new_game("fox-and-geese", ["Ann", "Ben"])["clock"]["since"]
+        assert abs((context.table_time() - stamp_time(stamped)).total_seconds()) < 5
+        assert isinstance(context.table_time.__self__, TableClock)   # F1: the events' clock
     finally:
         table.close()
 
