@@ -49,7 +49,8 @@ class Pins:
 
 @dataclass(frozen=True)
 class DisplayConfig:
-    """The OLED: driver chip, I2C bus and address, rotation in quarter turns (luma's rotate)."""
+    """The OLED: driver chip, I2C bus and address, rotation in quarter turns (luma's rotate):
+    0, or 2 upside down."""
     driver: str = "ssd1306"
     port: int = 1
     address: int = 0x3C
@@ -323,9 +324,9 @@ def _read_display(reader: _Reader) -> DisplayConfig:
         raise _Bad(f"{reader.key('address')}: expected a 7-bit I2C address such as 0x3C, "
                    f"got {address:#x}")
     rotation = reader.get("rotation", int, d.rotation)
-    if rotation not in (0, 1, 2, 3):
-        raise _Bad(f"{reader.key('rotation')}: expected 0-3 quarter turns clockwise "
-                   f"(2 = upside down), got {rotation}")
+    if rotation not in (0, 2):              # 1 and 3 would need screens drawn 64 wide
+        raise _Bad(f"{reader.key('rotation')}: expected 0, or 2 for a screen mounted upside "
+                   f"down (the screens are drawn 128 wide, so not on its side), got {rotation}")
     reader.done()
     return DisplayConfig(driver=driver, port=port, address=address, rotation=rotation)
 
