@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install (or remove) Parlour as a service on a Raspberry Pi: `make install` / `make uninstall`.
 #
-#   systemd/install.sh [--force] [--hostname NAME] [install|uninstall] [--purge]
+#   systemd/install.sh [--force] [--hostname NAME] [--wifi-country CC] [install|uninstall]
+#                      [--purge]
 #
 # install:   refuses a 32-bit system; apt-get update and the packages it needs (Debian's
 #            gpiozero and lgpio, Avahi, NetworkManager); I2C on at 400 kHz; the user `parlour`
@@ -11,7 +12,10 @@
 #            /opt/parlour/venv that sees Debian's gpiozero and lgpio; a copy of the store
 #            before an upgrade; the unit enabled and (re)started;
 #            the box announced as <hostname>.local (a Pi still called "raspberrypi" becomes
-#            "parlour", or --hostname NAME: 1-63 letters, digits and inner hyphens). Safe to
+#            "parlour", or --hostname NAME: 1-63 letters, digits and inner hyphens); the
+#            Wi-Fi country (--wifi-country GB, through raspi-config: until one is set,
+#            Raspberry Pi OS keeps the Wi-Fi off, hotspot and all; without it a Pi with none
+#            gets a warning). Safe to
 #            run again: it changes only what differs, and says what it changed and what was
 #            already so.
 # uninstall: stops and removes the unit (and a club's, parlour-club.service, whose program
@@ -60,12 +64,24 @@ check_hostname() {
     [ ${#1} -le 63 ] || fail "--hostname '$1' is longer than a host name may be (63 characters)"
 }
 
-force=no purge=no action=install hostname=
+# A Wi-Fi country as raspi-config takes it: two letters (ISO 3166), written in capitals.
+check_country() {
+    case "$1" in
+        [A-Za-z][A-Za-z]) ;;
+        ''|-*|install|uninstall)
+            fail "--wifi-country needs your country's two letters after it, such as" \
+                 "make install ARGS=\"--wifi-country GB\"" ;;
+        *) fail "--wifi-country '$1' is not a country code: two letters, such as GB, DE or US" ;;
+    esac
+}
+
+force=no purge=no action=install hostname= country=
 while [ $# -gt 0 ]; do
     case "$1" in
         --force) force=yes ;;
         --purge) purge=yes ;;
         --hostname) check_hostname "${2:-}"; hostname=$2; shift ;;
+        --wifi-country) check_country "${2:-}"; country=$(echo "$2" | tr a-z A-Z); shift ;;
         install|uninstall) action=$1 ;;
         -h|--help) sed -n '2,/^[^#]/{/^#/p;}' "$0"; exit 0 ;;
         *) fail "unknown argument '$1' (see --help)" ;;
@@ -103,7 +119,7 @@ check_system() {
         arm64|aarch64) ;;
         amd64|x86_64) [ "$force" = yes ] || fail "a $arch system is not a Raspberry Pi" ;;
         *) fail "Parlour needs 64-bit Raspberry Pi OS (arm64); this system is $arch." \
-                "Pillow, cbor2 and the test browser have no wheels for it. Flash" \
+                "Pillow and the test browser have no wheels for it. Flash" \
                 "'Raspberry Pi OS Lite (64-bit)' with Raspberry Pi Imager and run this again." ;;
     esac
     codename=$(. "$ROOT/etc/os-release" 2>/dev/null && echo "${VERSION_CODENAME:-unknown}")
@@ -113,7 +129,7 @@ check_system() {
     esac
 }
 
-# I2C on, at 400 kHz (the OLED redraws in 4 ms instead of 15), and its device at boot.
+# I2C on, at 400 kHz (a whole OLED frame in ~23 ms instead of ~92), and its device at boot.
 enable_i2c() {
     boot=/boot/firmware/config.txt
     [ -f "$ROOT$boot" ] || boot=/boot/config.txt
@@ -276,8 +292,33 @@ name_the_box() {
 EOF
 }
 
+# Raspberry Pi OS keeps the Wi-Fi radio blocked (rfkill) until a Wi-Fi country is set, as
+# Imager does when it is given a network: without one the box can neither join home Wi-Fi
+# nor open its hotspot.
+wifi_country() {
+    command -v raspi-config >/dev/null 2>&1 || return 0       # checked at the start
+    current=$($SUDO raspi-config nonint get_wifi_country 2>/dev/null) || current=
+    if [ -n "$country" ] && [ "$country" != "$current" ]; then
+        $SUDO raspi-config nonint do_wifi_country "$country" ||
+            fail "raspi-config could not set the Wi-Fi country to $country"
+        did "the Wi-Fi country: $country${current:+ (was $current)}, and the Wi-Fi unblocked"
+    elif [ -n "$current" ]; then
+        kept "the Wi-Fi country $current (--wifi-country CC to change it)"
+    else
+        no_country=yes
+        say "warning: no Wi-Fi country is set, so Raspberry Pi OS keeps the Wi-Fi off: the box" \
+            "can neither join a network nor open its hotspot. Run make install" \
+            "ARGS=\"--wifi-country GB\" with your country's two letters"
+    fi
+}
+
 install_parlour() {
     check_system
+    if [ -n "$country" ] && ! command -v raspi-config >/dev/null 2>&1; then
+        fail "--wifi-country needs raspi-config (Raspberry Pi OS): set the country with your" \
+             "system's own tools instead"
+    fi
+    no_country=no
     reboot_needed=no
     say "updating the package lists, then: $PACKAGES"
     $SUDO apt-get update -q
@@ -289,6 +330,7 @@ install_parlour() {
     back_up_store
     install_code
     name_the_box
+    wifi_country
     put "$UNIT" 0644 "the unit $UNIT" < "$HERE/systemd/parlour.service"
     $SUDO systemctl daemon-reload
     if systemctl is-enabled --quiet parlour.service 2>/dev/null; then
@@ -302,6 +344,9 @@ install_parlour() {
     say "done: $changed change(s)"
     if [ "$reboot_needed" = yes ]; then
         say "reboot once for I2C (sudo reboot); the table starts by itself after it"
+    fi
+    if [ "$no_country" = yes ]; then
+        say "warning: no Wi-Fi country: make install ARGS=\"--wifi-country GB\" (your country)"
     fi
 }
 

@@ -63,6 +63,11 @@ esac""",
   disable) rm -f "$FAKE_STATE/enabled" ;;
 esac""",
     "chown": "",
+    # Raspberry Pi OS's raspi-config: the Wi-Fi country, none until Imager or someone sets it
+    "raspi-config": """case "$2" in
+  get_wifi_country) cat "$FAKE_STATE/country" 2>/dev/null ;;
+  do_wifi_country) echo "$3" > "$FAKE_STATE/country" ;;
+esac""",
     # NetworkManager's connections: "UUID:ACTIVE:NAME" lines as `nmcli -t` prints them
     "nmcli": """case "$*" in
   "-t -f UUID,ACTIVE,NAME connection show") cat "$FAKE_STATE/connections" 2>/dev/null ;;
@@ -106,6 +111,7 @@ class Box:
         (self.state / "uid").write_text("0\n")                 # run as root unless as_user()
         (self.state / "hostname").write_text("raspberrypi\n")
         (self.state / "groups").write_text("gpio\n")            # Pi OS has gpio, not i2c
+        (self.state / "country").write_text("GB\n")            # Imager's, with its Wi-Fi
         for name, body in STUBS.items():
             path = self.bin / name
             path.write_text(f'#!/bin/sh\necho "{name} $*" >> "$RECORD"\n{body}\nexit $?\n'
@@ -410,6 +416,47 @@ def test_install_takes_a_hostname_of_letters_digits_and_inner_hyphens(box):
     assert "hostnamectl set-hostname Games-Room-2" in box.commands()
     assert box.file("/etc/hosts").read_text().endswith("127.0.1.1\tGames-Room-2\n")
     assert box.run("--hostname", "g" * 63, "install").returncode == 0
+
+
+def test_install_sets_the_wifi_country_without_which_the_hotspot_cannot_open(box):
+    """Raspberry Pi OS keeps the Wi-Fi blocked until a country is set (Imager sets one only
+    with a network): the installer said nothing, and the hotspot never opened."""
+    (box.state / "country").unlink()                          # no Wi-Fi given in Imager
+    first = box.run("install")
+    assert first.returncode == 0, first.stderr
+    assert "warning: no Wi-Fi country is set" in first.stdout
+    assert first.stdout.strip().splitlines()[-1] == \
+        'parlour: warning: no Wi-Fi country: make install ARGS="--wifi-country GB" (your country)'
+    assert box.make("install", "ARGS=--force --wifi-country gb").returncode == 0
+    assert "raspi-config nonint do_wifi_country GB" in box.commands()
+    again = box.run("install")
+    assert "already so: the Wi-Fi country GB" in again.stdout and "warning" not in again.stdout
+    assert not _named(box.commands(), "raspi-config nonint do_wifi_country")
+    moved = box.run("--wifi-country", "DE", "install")
+    assert "changed: the Wi-Fi country: DE (was GB), and the Wi-Fi unblocked" in moved.stdout
+
+
+@pytest.mark.parametrize("country, words", [
+    (None, "--wifi-country needs your country's two letters"),
+    ("install", "--wifi-country needs your country's two letters"),
+    ("GBR", "'GBR' is not a country code"),
+    ("G1", "'G1' is not a country code"),
+    ("Ü K", "is not a country code"),
+])
+def test_install_refuses_a_bad_wifi_country_before_changing_anything(box, country, words):
+    result = box.run("install", "--wifi-country") if country is None else \
+        box.run("--wifi-country", country, "install")
+    assert result.returncode == 2 and words in result.stderr, result.stderr
+    assert box.commands() == [] and (box.state / "country").read_text() == "GB\n"
+
+
+def test_install_with_a_wifi_country_and_no_raspi_config_stops_before_changing_anything(box):
+    (box.bin / "raspi-config").unlink()                       # not Raspberry Pi OS
+    result = box.run("--wifi-country", "GB", "install")
+    assert result.returncode == 2 and "--wifi-country needs raspi-config" in result.stderr
+    assert set(box.commands()) <= {"id -u", "dpkg --print-architecture"}      # looked only
+    plain = box.run("install")                                # without it: nothing to say
+    assert plain.returncode == 0 and "Wi-Fi country" not in plain.stdout
 
 
 def test_uninstall_keeps_the_games_unless_purged(box):
