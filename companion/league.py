@@ -23,6 +23,10 @@ MAX_PLAYERS = 8
 MAX_NAME = 24
 ELO_START, ELO_K = 1500.0, 32.0
 TABLE_ID = re.compile(r"[0-9a-f]{16}")
+# A game's id in the club: its table's id, its number there and, since two stores can number
+# games alike (a copied SD card, a damaged store started afresh), its commitment's first 8
+# hex digits; records of tables that sent none before still read.
+UID = re.compile(r"([0-9a-f]{16})-([1-9][0-9]{0,9})(?:-([0-9a-f]{8}))?")
 GAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 
 
@@ -53,8 +57,10 @@ def check_record(payload: Any, table_id: str, uid: str) -> dict[str, Any]:
         raise RecordRefused("not a version 1 record")
     if payload.get("table") != table_id or not TABLE_ID.fullmatch(table_id):
         raise RecordRefused(f"names table {payload.get('table')!r} on table {table_id}'s topic")
-    if payload.get("uid") != uid or not uid.startswith(table_id + "-"):
-        raise RecordRefused(f"names game {payload.get('uid')!r} on the topic of {uid}")
+    matched = UID.fullmatch(uid)
+    if payload.get("uid") != uid or not matched or matched.group(1) != table_id:
+        raise RecordRefused(f"names game {str(payload.get('uid'))[:60]!r} on the topic of "
+                            f"{uid[:60]}")
     record = payload.get("record")
     if not isinstance(record, dict) or record.get("status") != "over":
         raise RecordRefused("not a finished game")

@@ -31,11 +31,11 @@ def wait_for(what, timeout: float = 15.0, step: float = 0.05):
 class Table:
     """A table's session and store in `folder`, reporting to the broker when `club` is set."""
 
-    def __init__(self, folder: Path, club: ClubConfig | None, table_id: str):
+    def __init__(self, folder: Path, club: ClubConfig | None, table_id: str, seeds_from: int = 1):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.folder / "parlour.db")
-        counter = iter(range(1, 10**6))
+        counter = iter(range(seeds_from, 10**6))
         self.session = Session(self.store, new_seed=lambda: bytes([next(counter) % 256]) * 32,
                                board_dir=self.folder / "boards", clock=TableClock())
         self.table_id = table_id

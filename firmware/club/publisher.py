@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import socket
 import sys
 import threading
@@ -85,7 +86,9 @@ class ClubPublisher:
         self.table_id = table_id
         self.name = club.table or socket.gethostname()
         self.data_dir = Path(data_dir)
-        self.client = client_for(club, f"parlour-{table_id}")
+        # a client id of this run's own: two boxes of one id (a copied SD card) would
+        # otherwise knock each other off the broker, over and over
+        self.client = client_for(club, f"parlour-{table_id}-{secrets.token_hex(4)}")
         self.client.will_set(topics.status_topic(table_id), "offline", qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -191,7 +194,7 @@ class ClubPublisher:
             if not unsent:
                 return
             for record in unsent:
-                uid = topics.game_uid(self.table_id, record.id)
+                uid = topics.game_uid(self.table_id, record.id, record.commitment)
                 try:
                     body = game_record(self.store, record)
                 except Exception as err:  # noqa: BLE001 - one bad game must not block the rest

@@ -7,8 +7,10 @@ made once in its data directory):
 - `parlour/v1/tables/<id>/status`: "online" / "offline" (retained; "offline" is the will);
 - `parlour/v1/tables/<id>/state`: the live state (retained, QoS 1): `state_payload`;
 - `parlour/v1/tables/<id>/records/<uid>`: a finished game (QoS 1, retained, so a club that
-  starts later still gets every game): `record_payload`, `uid` = "<table id>-<game number>",
-  the same for every sending.
+  starts later still gets every game): `record_payload`, `uid` = "<table id>-<game
+  number>-<the first 8 hex digits of its commitment>", the same for every sending (two copies
+  of one SD card, or a store started afresh, number their games alike; their commitments
+  differ).
 
 Home Assistant's MQTT discovery: `homeassistant/sensor/parlour_<id>/<entity>/config`
 (retained), one device per table with the entities of `DISCOVERY`.
@@ -24,7 +26,7 @@ from web.records.record import SCORED_BY
 VERSION = 1
 ROOT = f"parlour/v{VERSION}"
 TABLE_ID = re.compile(r"[0-9a-f]{16}")
-UID = re.compile(r"([0-9a-f]{16})-([1-9][0-9]{0,9})")
+COMMITMENT = re.compile(r"[0-9a-f]{8}")
 DISCOVERY_PREFIX = "homeassistant"
 
 
@@ -40,8 +42,11 @@ def record_topic(table_id: str, uid: str) -> str:
     return f"{ROOT}/tables/{table_id}/records/{uid}"
 
 
-def game_uid(table_id: str, game_id: int) -> str:
-    """A finished game's id in the club: the table's id and the game's number on it."""
+def game_uid(table_id: str, game_id: int, commitment: str | None) -> str:
+    """A finished game's id in the club: the table's id, the game's number on it and its
+    commitment's first 8 hex digits (a game of an old store without one: the number alone)."""
+    if commitment and COMMITMENT.match(commitment):
+        return f"{table_id}-{game_id}-{commitment[:8]}"
     return f"{table_id}-{game_id}"
 
 

@@ -88,7 +88,8 @@ def latency(folder: Path, broker: Broker, games_a_table: int) -> dict:
             table.session.new_game("fox-and-geese", ["Ann", "Ben"])
             barrier.wait()
             table.session.submit({"type": "declare", "winners": [0]})
-            ended[topics.game_uid(table.table_id, table.session.game_id)] = time.perf_counter()
+            ended[topics.game_uid(table.table_id, table.session.game_id,
+                                  table.session.snapshot()["commitment"])] = time.perf_counter()
 
         threads = [threading.Thread(target=end_one, args=(t,)) for t in tables]
         for thread in threads:

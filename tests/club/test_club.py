@@ -34,8 +34,9 @@ def club_of(broker, **extra) -> ClubConfig:
 def tables(tmp_path, broker):
     made = []
 
-    def make(table_id, name, **extra):
-        table = Table(tmp_path / name, club_of(broker, table=name, **extra), table_id)
+    def make(table_id, name, seeds_from=1, **extra):
+        table = Table(tmp_path / name, club_of(broker, table=name, **extra), table_id,
+                      seeds_from=seeds_from)
         made.append(table)
         wait_for(table.publisher.connected.is_set)
         return table
@@ -109,6 +110,20 @@ def two_tables_one_league(tables, club):
     with urllib.request.urlopen(f"http://127.0.0.1:{club.port}/api/club/records/{uid}") as r:
         whole = json.loads(r.read())                    # the record as the table sent it
     assert whole["game"] == "fox-and-geese" and whole["log"] and whole["seed"]
+
+
+def test_club_two_stores_of_one_table_id_number_their_games_alike_and_both_count(
+        tables, club):
+    """A copied SD card (two boxes, one table id) or a damaged store started afresh numbers
+    its games from 1 again: the club took the second game 1 for a repeat and dropped it, and
+    the broker kept only one of them; the two copies also knocked each other off the broker."""
+    side, back = tables(A, "Side room", seeds_from=101), tables(A, "Back room")
+    assert side.play(winner=0, names=("Ivy", "Jon")) == back.play(winner=0, names=("Kim", "Lou"))
+    view = wait_for(lambda: (v := club.view())["league"]["games"] == 2 and v)
+    assert {r["name"] for r in view["league"]["standings"] if r["won"]} == {"Ivy", "Kim"}
+    assert len({r["uid"] for r in view["recent"]}) == 2 and view["broker"]["repeated"] == 0
+    assert side.publisher.connected.is_set() and back.publisher.connected.is_set()
+    assert not side.store.unsent_to_club() and not back.store.unsent_to_club()
 
 
 def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
@@ -404,3 +419,4 @@ def test_club_a_table_moved_to_another_broker_leaves_the_first(tmp_path, broker)
         first_seen.close()
         second_seen.close()
         second.stop()
+
