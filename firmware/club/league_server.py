@@ -26,6 +26,7 @@ from firmware.club import topics
 from firmware.club.clubstore import ClubStore
 from firmware.club.publisher import Unreachable, client_for
 from firmware.config import ClubConfig
+from firmware.datadir.datalock import CLUB_LOCK_NAME, DataDirLock
 
 log = logging.getLogger("parlour.club")
 MAX_STATE_BYTES = 64 * 1024
@@ -185,18 +186,27 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
     except OSError as err:
         raise ParlourError(f"{data_dir}: cannot keep the club's store there ({err.strerror}); "
                            "choose another with --data-dir") from None
+    lock = None
     try:
+        lock = DataDirLock(data_dir, CLUB_LOCK_NAME, command="club", one="club")
         client_id = club_client_id(data_dir)
+        store = ClubStore(data_dir / "club.db")
     except OSError as err:
-        raise ParlourError(f"{data_dir}: cannot keep the club's id there ({err.strerror}); "
-                           "choose another with --data-dir") from None
-    store = ClubStore(data_dir / "club.db")
+        if lock is not None:
+            lock.release()
+        raise ParlourError(f"{data_dir}: cannot keep the club's lock and id there "
+                           f"({err.strerror}); choose another with --data-dir") from None
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
     try:
         listener = ClubListener(club, store, client_id=client_id)
         server = table_server(create_club_app(store, listener=listener), host=host, port=port,
                               threads=8, limits=Limits())     # the table's connection limits
     except OSError as err:
         store.close()
+        lock.release()
         if err.errno == errno.EADDRINUSE:
             raise ParlourError(
                 f"port {port} is already in use (a table, another club, or another program): "
@@ -206,6 +216,7 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
                            ) from None
     except BaseException:
         store.close()
+        lock.release()
         raise
     listener.start()
 
@@ -227,5 +238,6 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
     stop_serving(server, serving)
     listener.close()
     store.close()
+    lock.release()
     notifier.close()
     return 0

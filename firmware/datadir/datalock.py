@@ -1,6 +1,7 @@
 """One table per data directory: an OS lock on `<data dir>/parlour.lock`, held for the life of
 the process, so a second `parlour run` on the same store refuses to start instead of writing
-into the first one's games.
+into the first one's games; and one club per data directory, the same way on `club.lock`
+(a table and a club may share a directory: their stores are different files).
 
 flock(2) locks belong to the open file, so the kernel lets go when the process ends in any
 way (kill -9, a power cut's reboot): a stale lock file never blocks a start. The file holds
@@ -17,6 +18,7 @@ from pathlib import Path
 from companion.errors import ParlourError
 
 LOCK_NAME = "parlour.lock"
+CLUB_LOCK_NAME = "club.lock"
 
 
 class DataDirBusy(ParlourError, RuntimeError):
@@ -26,8 +28,11 @@ class DataDirBusy(ParlourError, RuntimeError):
 class DataDirLock:
     """The lock on one data directory; `release` (or the process ending) lets it go."""
 
-    def __init__(self, data_dir: Path):
-        self.path = Path(data_dir) / LOCK_NAME
+    def __init__(self, data_dir: Path, name: str = LOCK_NAME, *,
+                 command: str = "run", one: str = "table"):
+        """`name`: the lock's file; `command` and `one` word the refusal: "(another parlour
+        run); one table per data directory"."""
+        self.path = Path(data_dir) / name
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
@@ -38,7 +43,7 @@ class DataDirLock:
             if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 who = f"process {holder}" if holder else "another process"
                 raise DataDirBusy(f"{data_dir} is already in use by {who} (another parlour "
-                                  f"run); one table per data directory") from None
+                                  f"{command}); one {one} per data directory") from None
             raise
         try:                               # the pid is a hint for the message: a full
             os.ftruncate(self._fd, 0)      # disk that cannot hold it still gets the lock

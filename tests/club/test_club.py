@@ -420,3 +420,21 @@ def test_club_a_table_moved_to_another_broker_leaves_the_first(tmp_path, broker)
         second_seen.close()
         second.stop()
 
+
+def test_club_one_club_per_data_directory_beside_a_table(tmp_path, broker, club):
+    """Two `parlour club` on one data directory both ran, and knocked each other off the
+    broker while writing one club.db; a table and a club may share one (different stores)."""
+    from companion.errors import ParlourError
+    from firmware.club.league_server import run_club
+    from firmware.datadir.datalock import DataDirLock
+    with pytest.raises(ParlourError, match=r"already in use by process \d+ \(another parlour "
+                                           r"club\); one club per data directory"):
+        run_club(club_of(broker), tmp_path / "club", host="127.0.0.1", port=0)
+    assert club.view()["broker"]["connected"]                      # the first one goes on
+    shared = tmp_path / "shared"
+    table_lock = DataDirLock(shared)                                # a table's `parlour run`
+    try:
+        beside = Club(shared, club_of(broker))
+        beside.close()
+    finally:
+        table_lock.release()
