@@ -21,6 +21,7 @@ from companion.games import get_rulebook
 from companion.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
 from companion.state import State, copy_data
+from companion.words import name_key
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -138,11 +139,6 @@ def _trimmed(name: str) -> str:
     return name.strip(" ")
 
 
-def _name_key(name: str) -> str:
-    """What makes two names the same to players: case and spaces do not count (X10)."""
-    return "".join(unicodedata.normalize("NFC", name).casefold().split(" "))
-
-
 def _check_pi(rulebook: Rulebook, event: NewGame, players: int) -> None:
     """The Pi plays only where it knows the game, and never every seat."""
     if not event.pi:
@@ -162,7 +158,7 @@ def _check_names(names: tuple[str, ...]) -> None:
     for name in names:
         if not name or len(name) > MAX_NAME:
             raise Refused(f"a player's name must be 1 to {MAX_NAME} characters: {name!r}")
-    if len({_name_key(n) for n in names}) != len(names):
+    if len({name_key(n) for n in names}) != len(names):
         raise Refused("two players have the same name (names may not differ only in case or "
                       "spaces)")
 

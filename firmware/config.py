@@ -18,6 +18,7 @@ from typing import Any
 from companion.buttons import DEFAULT_COLOURS, MAX_BUTTONS, SHADES, ButtonColour
 from companion.checks import is_whole
 from companion.errors import ParlourError
+from companion.words import name_key
 
 MAX_SEATS = 6
 I2C_PINS = (2, 3)             # SDA1 / SCL1: the OLED's bus
@@ -354,7 +355,7 @@ def _read_colours(reader: _Reader, seats: int) -> tuple[ButtonColour, ...]:
             raise _Bad(f"{key}: {name!r} is not a colour Parlour knows ({', '.join(SHADES)}); "
                        f"add its shade, as in \"{name} #008080\"")
         colours.append(ButtonColour(name, css.lower()))
-    folded = ["".join(c.name.split()).casefold() for c in colours]       # as X10 compares
+    folded = [name_key(c.name) for c in colours]                          # as X10 compares
     if len(set(folded)) != len(folded):
         raise _Bad(f"{key}: two buttons are called {next(n for n in folded if folded.count(n) > 1)!r}"
                    f" (the colours are the players' names: they must differ)")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from companion.words import name_key
 from firmware.oled.screens import font
 
 _NOT_IN_FONT = "\U0010fffd"             # a private-use point: Terminus draws its box for it
@@ -36,24 +37,20 @@ def drawable(name: str) -> bool:
     return all(can_draw(c) for c in name)
 
 
-def _key(name: str) -> str:
-    return "".join(name.casefold().split())        # as names are compared (X10)
-
-
 def shown_names(names: Sequence[str], stand_ins: Sequence[str | None]) -> list[str | None]:
     """Each name as the OLED shows it: whole when it can; else without what it cannot draw,
     if that is left and still differs from every other name and stand-in; else its stand-in
     (a seat's colour, or None where there is none)."""
     whole = {i: n for i, n in enumerate(names) if drawable(n)}
-    used = {_key(n) for n in whole.values()} | {_key(s) for s in stand_ins if s}
+    used = {name_key(n) for n in whole.values()} | {name_key(s) for s in stand_ins if s}
     out: list[str | None] = []
     for i, name in enumerate(names):
         if i in whole:
             out.append(name)
             continue
         left = " ".join("".join(c for c in name if can_draw(c)).split())
-        if left and _key(left) not in used:
-            used.add(_key(left))
+        if left and name_key(left) not in used:
+            used.add(name_key(left))
             out.append(left)
         else:
             out.append(stand_ins[i] if i < len(stand_ins) else None)
