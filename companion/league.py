@@ -1,22 +1,31 @@
 """The club's league, rebuilt from finished games' records alone (pure).
 
 `check_record` takes a record as it came from the broker and keeps what the league needs, or
-refuses it with the reason. `league` counts, per player name (as the roster spells it, matched
-without regard to case) and game: games played, won (a shared win counts for each winner) and
+refuses it with the reason. `league` counts, per player and game: games played, won (a shared win counts for each winner) and
 points (the game's score or chips at the end, where the game counts one); and rates the
 players of each two-player game by Elo: everyone starts at 1500; after a game each player's
 rating moves by K x (result - expected), the result 1 for a win, 0 for a loss and 1/2 when
 both or neither won, the expected result 1 / (1 + 10^((their rating - own rating) / 400)),
 K = 32. Games are taken in the order they ended (then by uid), so the same records give the
 same league whatever order they arrived in.
+
+Who a player is: a person by their name, on every table, matched as players match names (X10:
+case and spaces do not count); a player nobody named, whom the table calls by their seat
+button's colour ("Red"), is someone at that table only ("Red (Front room)"); and the Pi is one
+player per level ("Pi (best)"), the same program at every table.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 from typing import Any
 
+from companion.buttons import DEFAULT_COLOURS, MAX_BUTTONS
+from companion.checks import is_whole
 from companion.errors import ParlourError
+from companion.games import GAMES
+from companion.words import name_key
 
 MAX_RECORD_BYTES = 2 * 1024 * 1024      # a 10,000-event game's record is ~0.4 MiB
 MAX_PLAYERS = 8
@@ -49,11 +58,44 @@ def _number(value: Any, what: str) -> float | None:
     return value
 
 
-def check_record(payload: Any, table_id: str, uid: str) -> dict[str, Any]:
+def _moment(value: Any, received: str | None) -> str | None:
+    """A game's end as UTC ISO text (so they sort as times), no later than `received`."""
+    if value is None:
+        return None
+    moment = _time(value)
+    if moment is None:
+        raise RecordRefused("'ended' must be a time with its zone, such as "
+                            "2026-11-25T21:30:00Z")
+    if received is not None:
+        moment = min(moment, _time(received) or moment)
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _time(value: Any) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00")) \
+            if isinstance(value, str) and len(value) <= 40 else None
+    except ValueError:
+        return None
+    return moment if moment is not None and moment.tzinfo is not None else None
+
+
+def _colours(value: Any) -> list[str]:
+    """The names of the table's seat buttons' colours (the envelope's `buttons`); a table that
+    sends none has the box's default colours."""
+    if isinstance(value, list) and 0 < len(value) <= MAX_BUTTONS \
+            and all(isinstance(v, str) and 0 < len(v) <= 40 for v in value):
+        return value
+    return [c.name for c in DEFAULT_COLOURS]
+
+
+def check_record(payload: Any, table_id: str, uid: str, *,
+                 received: str | None = None) -> dict[str, Any]:
     """The parts of a record the league counts, from a decoded payload that arrived on the
-    topic of `table_id` and `uid`; RecordRefused with the reason otherwise (a record that
-    names another table than its topic's is forged)."""
-    if not isinstance(payload, dict) or payload.get("v") != 1:
+    topic of `table_id` and `uid` at `received` (UTC ISO text: a game cannot end later);
+    RecordRefused with the reason otherwise (a record that names another table than its
+    topic's is forged)."""
+    if not isinstance(payload, dict) or not is_whole(payload.get("v")) or payload["v"] != 1:
         raise RecordRefused("not a version 1 record")
     if payload.get("table") != table_id or not TABLE_ID.fullmatch(table_id):
         raise RecordRefused(f"names table {payload.get('table')!r} on table {table_id}'s topic")
@@ -71,20 +113,26 @@ def check_record(payload: Any, table_id: str, uid: str) -> dict[str, Any]:
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
         raise RecordRefused(f"'players' must list 1-{MAX_PLAYERS} players")
     kept = []
+    colours = _colours(payload.get("buttons"))
     for seat, player in enumerate(players):
         if not isinstance(player, dict) or not isinstance(player.get("winner"), bool):
             raise RecordRefused(f"player {seat + 1} must say whether they won")
-        kept.append({"name": _text(player.get("name"), f"player {seat + 1}'s name", MAX_NAME),
-                     "winner": player["winner"],
+        name = _text(player.get("name"), f"player {seat + 1}'s name", MAX_NAME)
+        button = player.get("button")
+        colour = colours[button - 1] if is_whole(button) and 0 < button <= len(colours) else None
+        pi = player.get("pi")
+        kept.append({"name": name, "winner": player["winner"],
                      "score": _number(player.get("score"), f"player {seat + 1}'s score"),
-                     "pi": player.get("pi") if isinstance(player.get("pi"), str) else None})
-    if len({p["name"].casefold() for p in kept}) != len(kept):
+                     "pi": pi[:20] if isinstance(pi, str) and pi.isprintable() and pi else None,
+                     "unnamed": colour is not None and name_key(colour) == name_key(name)})
+    if len({name_key(p["name"]) for p in kept}) != len(kept):
         raise RecordRefused("two players share a name")
-    ended = record.get("ended")
+    known = GAMES.get(game)
     return {"uid": uid, "table": table_id,
             "table_name": _text(payload.get("name") or table_id, "the table's name", 40),
-            "game": game, "title": _text(record.get("title") or game, "the game's title", 60),
-            "ended": ended if isinstance(ended, str) and len(ended) <= 40 else None,
+            "game": game, "title": known.title if known else _text(
+                record.get("title") or game, "the game's title", 60),
+            "ended": _moment(record.get("ended"), received),
             "scored_by": record.get("scored_by") if record.get("scored_by") in (
                 "score", "chips") else None,
             "players": kept}
@@ -95,31 +143,48 @@ def expected(own: float, other: float) -> float:
     return 1.0 / (1.0 + 10 ** ((other - own) / 400.0))
 
 
+def entrant(record: dict[str, Any], player: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+    """Who a checked record's player is in the league: (key, the name to show)."""
+    if player["pi"]:
+        return ("pi", player["pi"]), f"Pi ({player['pi']})"
+    if player.get("unnamed"):
+        return (("seat", record["table"], name_key(player["name"])),
+                f"{player['name']} ({record['table_name']})")
+    return ("name", name_key(player["name"])), player["name"]
+
+
 def league(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """Standings per (name, game) and Elo ratings per two-player game, from checked records
-    (`check_record`), each counted once by uid."""
+    """Standings per player (`entrant`) and game and Elo ratings per two-player game, from
+    checked records (`check_record`), each counted once by uid; a game that counts no points
+    has None for them."""
     seen: dict[str, dict[str, Any]] = {}
     for record in records:
         seen.setdefault(record["uid"], record)
     ordered = sorted(seen.values(), key=lambda r: (r["ended"] or "", r["uid"]))
-    spelt: dict[str, str] = {}                  # casefolded name -> first spelling seen
-    rows: dict[tuple[str, str], dict[str, Any]] = {}
-    ratings: dict[str, dict[str, list[float]]] = {}  # game -> name -> [rating, games]
+    spelt: dict[tuple[str, ...], str] = {}      # who -> the name shown: the first seen
+    rows: dict[tuple[tuple[str, ...], str], dict[str, Any]] = {}     # (who, game) -> row
+    ratings: dict[str, dict[tuple[str, ...], list[float]]] = {}  # game -> who -> [rating, n]
     titles: dict[str, str] = {}
+    scored: set[str] = set()                   # games whose records count points
     for record in ordered:
         game = record["game"]
         titles.setdefault(game, record["title"])
-        names = [spelt.setdefault(p["name"].casefold(), p["name"]) for p in record["players"]]
-        for name, player in zip(names, record["players"]):
-            row = rows.setdefault((name, game), {"name": name, "game": game, "played": 0,
-                                                 "won": 0, "points": 0.0})
+        if record["scored_by"]:
+            scored.add(game)
+        who = []
+        for player in record["players"]:
+            key, shown = entrant(record, player)
+            spelt.setdefault(key, shown)
+            who.append(key)
+            row = rows.setdefault((key, game), {"who": key, "game": game, "played": 0,
+                                                "won": 0, "points": 0.0})
             row["played"] += 1
             row["won"] += player["winner"]
             if record["scored_by"] and player["score"] is not None:
                 row["points"] += player["score"]
-        if len(names) == 2:
+        if len(who) == 2:
             rated = ratings.setdefault(game, {})
-            a, b = (rated.setdefault(n, [ELO_START, 0]) for n in names)
+            a, b = (rated.setdefault(key, [ELO_START, 0]) for key in who)
             won_a, won_b = (p["winner"] for p in record["players"])
             result = 0.5 if won_a == won_b else float(won_a)
             change = ELO_K * (result - expected(a[0], b[0]))
@@ -127,17 +192,18 @@ def league(records: list[dict[str, Any]]) -> dict[str, Any]:
             b[0] -= change
             a[1] += 1
             b[1] += 1
-    standings = sorted(rows.values(), key=lambda r: (titles[r["game"]], -r["won"], -r["points"],
-                                                      r["name"].casefold()))
-    for row in standings:
+    for row in rows.values():
+        row["name"] = spelt[row.pop("who")]
         row["title"] = titles[row["game"]]
-        row["points"] = round(row["points"], 2)
+        row["points"] = round(row["points"], 2) if row["game"] in scored else None
+    standings = sorted(rows.values(), key=lambda r: (r["title"], -r["won"], -(r["points"] or 0),
+                                                      r["name"].casefold()))
     return {
         "games": len(ordered),
         "standings": standings,
         "ratings": [{"game": game, "title": titles[game],
-                     "players": [{"name": name, "rating": round(r, 1), "games": n}
-                                 for name, (r, n) in sorted(rated.items(),
-                                                            key=lambda kv: -kv[1][0])]}
+                     "players": [{"name": spelt[key], "rating": round(r, 1), "games": n}
+                                 for key, (r, n) in sorted(rated.items(),
+                                                           key=lambda kv: -kv[1][0])]}
                     for game, rated in sorted(ratings.items(), key=lambda kv: titles[kv[0]])],
     }

@@ -260,7 +260,7 @@ def club_for(table: Table, data_dir: Path):
     from firmware.club.publisher import start_club
     from firmware.datadir.keys import table_id
     return start_club(table.session, table.config.club, data_dir, table_id(data_dir),
-                      table.stop)
+                      table.stop, buttons=[c.name for c in table.config.colours])
 
 
 def hotspot_fallback(config: Config, data_dir: Path, *, sim: bool, host: str, port: int):

@@ -31,7 +31,8 @@ def wait_for(what, timeout: float = 15.0, step: float = 0.05):
 class Table:
     """A table's session and store in `folder`, reporting to the broker when `club` is set."""
 
-    def __init__(self, folder: Path, club: ClubConfig | None, table_id: str, seeds_from: int = 1):
+    def __init__(self, folder: Path, club: ClubConfig | None, table_id: str, seeds_from: int = 1,
+                 buttons: tuple[str, ...] = ()):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.folder / "parlour.db")
@@ -42,7 +43,7 @@ class Table:
         self.publisher = None
         if club is not None:
             self.publisher = ClubPublisher(self.session, club, table_id=table_id,
-                                           data_dir=self.folder)
+                                           data_dir=self.folder, buttons=buttons)
             self.publisher.start()
 
     def play(self, winner: int = 0, names=("Ann", "Ben")) -> int:

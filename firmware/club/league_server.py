@@ -128,8 +128,9 @@ class ClubListener:
             if len(payload) > MAX_RECORD_BYTES:
                 raise RecordRefused(f"a record over {MAX_RECORD_BYTES} bytes")
             decoded = json.loads(payload)
-            record = check_record(decoded, table_id, parts[5])
-            if self.store.add_record(record, _now(), json.dumps(decoded["record"])):
+            now = _now()
+            record = check_record(decoded, table_id, parts[5], received=now)
+            if self.store.add_record(record, now, json.dumps(decoded["record"])):
                 self.accepted += 1
             else:
                 self.repeated += 1

@@ -19,6 +19,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -81,8 +82,11 @@ def _now() -> str:
 class ClubPublisher:
     """Publishes one table's state and finished games to the club's broker."""
 
-    def __init__(self, session, club: ClubConfig, *, table_id: str, data_dir: Path):
+    def __init__(self, session, club: ClubConfig, *, table_id: str, data_dir: Path,
+                 buttons: Sequence[str] = ()):
+        """`buttons`: the names of the seat buttons' colours, button 1's first."""
         self.session, self.store, self.club = session, session.store, club
+        self.buttons = tuple(buttons)
         self.table_id = table_id
         self.name = club.table or socket.gethostname()
         self.data_dir = Path(data_dir)
@@ -201,7 +205,8 @@ class ClubPublisher:
                     log.error("club: game %s cannot be sent (%s); marked as sent", record.id, err)
                     self.store.sent_to_club(record.id, None)
                     continue
-                payload = json.dumps(topics.record_payload(body, self.table_id, self.name, uid))
+                payload = json.dumps(topics.record_payload(body, self.table_id, self.name, uid,
+                                                           self.buttons))
                 info = self.client.publish(topics.record_topic(self.table_id, uid), payload,
                                            qos=1, retain=True)
                 if not self._acknowledged(info):
@@ -275,7 +280,7 @@ def retire(data_dir: Path, *, timeout: float = 10.0, name: str = ANNOUNCED_FILE)
 
 
 def start_club(session, club: ClubConfig, data_dir: Path, table_id: str,
-               stop: threading.Event):
+               stop: threading.Event, buttons: Sequence[str] = ()):
     """The club's publisher when the config has a `[club]` section (started); otherwise None.
     A broker the table was announced on and is no longer told to use (the section removed,
     or naming another broker) is cleared by a thread, retrying after 1, 2, 4 ... 60 s until it
@@ -297,7 +302,8 @@ def start_club(session, club: ClubConfig, data_dir: Path, table_id: str,
         threading.Thread(target=keep_trying, name="parlour-club-leave", daemon=True).start()
     if not club.on:
         return None
-    publisher = ClubPublisher(session, club, table_id=table_id, data_dir=data_dir)
+    publisher = ClubPublisher(session, club, table_id=table_id, data_dir=data_dir,
+                              buttons=buttons)
     publisher.start()
     return publisher
 

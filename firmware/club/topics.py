@@ -19,6 +19,7 @@ Home Assistant's MQTT discovery: `homeassistant/sensor/parlour_<id>/<entity>/con
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from web.records.record import SCORED_BY
@@ -80,11 +81,13 @@ def _name(players: list[dict], seat: Any) -> str | None:
     return players[seat]["name"] if isinstance(seat, int) and 0 <= seat < len(players) else None
 
 
-def record_payload(record: dict[str, Any], table_id: str, name: str,
-                   uid: str) -> dict[str, Any]:
+def record_payload(record: dict[str, Any], table_id: str, name: str, uid: str,
+                   buttons: Sequence[str] = ()) -> dict[str, Any]:
     """A finished game's record (the one `/api/games/<id>/record` and the BG Stats link use)
-    with the table it was played at and its id in the club."""
-    return {"v": VERSION, "table": table_id, "name": name, "uid": uid, "record": record}
+    with the table it was played at, its id in the club and the names of the table's seat
+    button colours, button 1's first (a player nobody named is called by their button's)."""
+    return {"v": VERSION, "table": table_id, "name": name, "uid": uid,
+            "buttons": list(buttons), "record": record}
 
 
 # Home Assistant: (entity, its name, the template over the state payload, extra settings)

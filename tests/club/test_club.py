@@ -34,9 +34,9 @@ def club_of(broker, **extra) -> ClubConfig:
 def tables(tmp_path, broker):
     made = []
 
-    def make(table_id, name, seeds_from=1, **extra):
+    def make(table_id, name, seeds_from=1, buttons=(), **extra):
         table = Table(tmp_path / name, club_of(broker, table=name, **extra), table_id,
-                      seeds_from=seeds_from)
+                      seeds_from=seeds_from, buttons=buttons)
         made.append(table)
         wait_for(table.publisher.connected.is_set)
         return table
@@ -124,6 +124,20 @@ def test_club_two_stores_of_one_table_id_number_their_games_alike_and_both_count
     assert len({r["uid"] for r in view["recent"]}) == 2 and view["broker"]["repeated"] == 0
     assert side.publisher.connected.is_set() and back.publisher.connected.is_set()
     assert not side.store.unsent_to_club() and not back.store.unsent_to_club()
+
+
+def test_club_a_player_nobody_named_is_someone_at_their_own_table(tables, club):
+    """Each table sends its buttons' colours with a record: its "Teal" (a player nobody
+    named, called by their button) is not the other table's "Teal", nor the Pi at another."""
+    teal = ("Teal", "Plum", "Red")
+    front = tables(A, "Front room", buttons=teal)
+    back = tables(B, "Back room", buttons=teal)
+    front.play(winner=0, names=("Teal", "Ann"))
+    back.play(winner=0, names=("teal", "Ann"))
+    back.play(winner=1, names=("Ann", "Teal"))       # button 2 is Plum: a person called Teal
+    view = wait_for(lambda: club.view() if club.view()["league"]["games"] == 3 else None)
+    assert {r["name"]: (r["played"], r["won"]) for r in view["league"]["standings"]} == {
+        "Teal (Front room)": (1, 1), "teal (Back room)": (1, 1), "Teal": (1, 1), "Ann": (3, 0)}
 
 
 def test_club_broker_stopped_and_started_mid_game(tables, club, broker):

@@ -12,16 +12,19 @@ from companion.league import RecordRefused, check_record, expected, league
 T = "0123456789abcdef"
 
 
-def payload(number, winners, names=("Ann", "Ben"), ended="2026-11-25T09:00:00Z", **record):
-    return {"v": 1, "table": T, "name": "Front room", "uid": f"{T}-{number}",
+def payload(number, winners, names=("Ann", "Ben"), ended="2026-11-25T09:00:00Z", table=T,
+            table_name="Front room", pi=(), **record):
+    return {"v": 1, "table": table, "name": table_name, "uid": f"{table}-{number}",
             "record": {"game": "fox-and-geese", "title": "Fox and Geese", "status": "over",
                        "ended": ended, "scored_by": "score",
-                       "players": [{"name": n, "winner": i in winners, "score": 10 * i}
+                       "players": [{"name": n, "winner": i in winners, "score": 10 * i,
+                                    "button": i + 1, "pi": pi[i] if i < len(pi) else None}
                                    for i, n in enumerate(names)], **record}}
 
 
-def checked(number, winners, **kw):
-    return check_record(payload(number, winners, **kw), T, f"{T}-{number}")
+def checked(number, winners, table=T, received=None, **kw):
+    return check_record(payload(number, winners, table=table, **kw), table, f"{table}-{number}",
+                        received=received)
 
 
 def test_league_counts_played_won_and_points_per_name_and_game():
@@ -59,8 +62,81 @@ def test_league_games_of_more_than_two_are_not_rated():
     assert out["ratings"] == [] and len(out["standings"]) == 3
 
 
+def test_league_names_match_as_players_match_them_case_and_spaces_aside():
+    """X10: "Mary Lee", "mary  lee" and "MaryLee" are one player at the table, so in the
+    league too; the first spelling seen is shown."""
+    out = league([checked(1, [0], names=("Mary Lee", "Ben"), ended="2026-11-25T09:00:00Z"),
+                  checked(2, [0], names=("mary  lee", "Ben"), ended="2026-11-25T10:00:00Z"),
+                  checked(3, [1], names=("Ben", "MaryLee"), ended="2026-11-25T11:00:00Z")])
+    rows = {r["name"]: (r["played"], r["won"]) for r in out["standings"]}
+    assert rows == {"Mary Lee": (3, 3), "Ben": (3, 0)}
+    assert [p["name"] for p in out["ratings"][0]["players"]] == ["Mary Lee", "Ben"]
+
+
+def test_league_a_player_nobody_named_is_someone_at_their_table_only():
+    """A table calls a player nobody named by their seat button's colour: "Red" at two tables
+    is two people, and neither is the person called Red who typed their name at a third."""
+    front, back = "0123456789abcdef", "fedcba9876543210"
+    out = league([checked(1, [0], names=("Red", "Ann"), table=front),
+                  checked(1, [0], names=("Red", "Ann"), table=back, table_name="Back room"),
+                  checked(2, [0], names=("Red", "Ann"), table=back, table_name="Back room")])
+    rows = {r["name"]: (r["played"], r["won"]) for r in out["standings"]}
+    assert rows == {"Red (Front room)": (1, 1), "Red (Back room)": (2, 2), "Ann": (3, 0)}
+    # "Red" at button 2 is not button 2's colour (Blue): someone called Red, in every table
+    typed = league([checked(1, [1], names=("Ann", "Red"), table=front),
+                    checked(1, [1], names=("Ann", "red"), table=back)])
+    assert {r["name"]: r["played"] for r in typed["standings"]} == {"Red": 2, "Ann": 2}
+
+
+def test_league_a_tables_own_colours_name_its_unnamed_players():
+    """A box whose buttons are Teal and Plum sends their names: its "Teal" is unnamed."""
+    bare = payload(1, [0], names=("Teal", "Plum"))
+    assert {r["name"] for r in league([check_record(bare, T, f"{T}-1")])["standings"]} == {
+        "Teal", "Plum"}                                  # not the box's default colours
+    told = {**bare, "buttons": ["Teal", "Plum", "Red"]}
+    assert {r["name"] for r in league([check_record(told, T, f"{T}-1")])["standings"]} == {
+        "Teal (Front room)", "Plum (Front room)"}
+
+
+def test_league_the_pi_is_one_player_per_level_at_every_table():
+    front, back = "0123456789abcdef", "fedcba9876543210"
+    out = league([checked(1, [1], names=("Ann", "Pi"), pi=(None, "best"), table=front),
+                  checked(1, [1], names=("Ben", "Pi"), pi=(None, "best"), table=back),
+                  checked(2, [0], names=("Ben", "Pi"), pi=(None, "easy"), table=back)])
+    rows = {r["name"]: (r["played"], r["won"]) for r in out["standings"]}
+    assert rows == {"Pi (best)": (2, 2), "Pi (easy)": (1, 0), "Ann": (1, 0), "Ben": (2, 1)}
+
+
+def test_league_points_only_for_games_that_count_them():
+    out = league([checked(1, [0]), checked(2, [0], game="gantlope", scored_by=None)])
+    points = {(r["game"], r["name"]): r["points"] for r in out["standings"]}
+    assert points[("fox-and-geese", "Ben")] == 10 and points[("gantlope", "Ben")] is None
+
+
+def test_league_a_known_game_keeps_its_own_title():
+    """A record cannot rename a game the club knows (the table's title is only for others)."""
+    out = check_record(payload(1, [0], title="Chess"), T, f"{T}-1")
+    assert out["title"] == "Fox and Geese"
+    other = check_record(payload(1, [0], game="newer-game", title="Newer Game"), T, f"{T}-1")
+    assert other["title"] == "Newer Game"
+
+
+def test_league_games_end_in_utc_and_never_after_they_arrived():
+    """Times with other zones sort as times; a game cannot end after the club received it."""
+    east = checked(1, [0], ended="2026-11-25T10:30:00+02:00")          # 08:30 UTC
+    west = checked(2, [1], ended="2026-11-25T09:00:00Z")
+    assert (east["ended"], west["ended"]) == ("2026-11-25T08:30:00Z", "2026-11-25T09:00:00Z")
+    ahead = checked(3, [0], ended="2099-01-01T00:00:00Z", received="2026-11-25T12:00:00.250Z")
+    assert ahead["ended"] == "2026-11-25T12:00:00Z"
+
+
 @pytest.mark.parametrize("change, why", [
     (lambda p: {**p, "v": 2}, "version 1"),
+    (lambda p: {**p, "v": True}, "version 1"),
+    (lambda p: {**p, "v": 1.0}, "version 1"),
+    (lambda p: {**p, "record": {**p["record"], "ended": "yesterday"}}, "'ended' must be a time"),
+    (lambda p: {**p, "record": {**p["record"], "ended": "2026-11-25T09:00:00"}},
+     "with its zone"),
     (lambda p: {**p, "table": "f" * 16}, "names table"),
     (lambda p: {**p, "uid": f"{T}-99"}, "names game"),
     (lambda p: {**p, "record": {**p["record"], "status": "playing"}}, "finished"),
