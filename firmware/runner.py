@@ -223,10 +223,14 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
             except OSError as err:
                 if err.errno == errno.EADDRINUSE:
+                    from firmware.webserver import free_port_after
+                    free = free_port_after(host, port)
                     raise ParlourError(
                         f"port {port} is already in use (another Parlour, or another "
-                        f"program): choose another, e.g. make run ARGS=\"--port {port + 1}\" "
-                        f"or parlour run --port {port + 1}") from None
+                        f"program): choose another, " + (
+                            f"e.g. make run ARGS=\"--port {free}\" or parlour run --port {free}"
+                            if free else "with make run ARGS=\"--port N\" or parlour run "
+                            "--port N")) from None
                 raise
         url = f"http://{lan_address(host)}:{server.port if server else port}/"
         controller = Controller(session, controls=controls, seats=config.seats, url=url,

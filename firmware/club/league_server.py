@@ -178,7 +178,7 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
     """Serve the club until SIGTERM/SIGINT (or `stop`): the subscriber and the league page;
     `on_ready` is told the web port and the listener once both run."""
     from firmware.notify import Notifier
-    from firmware.webserver import Limits, stop_serving, table_server
+    from firmware.webserver import Limits, free_port_after, stop_serving, table_server
     from web.club import create_club_app
 
     data_dir = Path(data_dir)
@@ -209,10 +209,12 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
         store.close()
         lock.release()
         if err.errno == errno.EADDRINUSE:
+            free = free_port_after(host, port)
             raise ParlourError(
                 f"port {port} is already in use (a table, another club, or another program): "
-                f"choose another, e.g. parlour club --port {port % 65535 + 1}, or set [web] "
-                "port in the club's config") from None
+                f"choose another, " + (f"e.g. parlour club --port {free}" if free else
+                                       "with parlour club --port N") +
+                ", or set [web] port in the club's config") from None
         raise ParlourError(f"cannot serve the league on {host}:{port} ({err.strerror or err})"
                            ) from None
     except BaseException:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -154,15 +155,15 @@ def _club_config(tmp_path) -> Path:
 
 
 def test_cli_club_on_a_port_in_use_says_so_in_one_line(capsys, tmp_path):
-    with socket.socket() as holder:
-        holder.bind(("127.0.0.1", 0))
-        holder.listen()
-        port = holder.getsockname()[1]
+    from ports import free_now, held_next
+    with socket.socket() as holder, held_next(holder) as port:
         code, _, err = run_cli(capsys, "club", "--config", str(_club_config(tmp_path)),
                                "--data-dir", str(tmp_path / "club"), "--host", "127.0.0.1",
                                "--port", str(port))
     assert code == 2 and f"port {port} is already in use" in err
-    assert f"parlour club --port {port + 1}" in err
+    suggested = re.search(r"parlour club --port (\d+), or set \[web\] port", err)
+    assert suggested and int(suggested[1]) > port + 1, err    # the port after it was taken too
+    free_now(int(suggested[1]))
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
