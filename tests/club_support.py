@@ -92,7 +92,8 @@ class Listener:
 class Club:
     """`parlour club`'s run_club in a thread, on its own data folder and a free web port."""
 
-    def __init__(self, folder: Path, club: ClubConfig):
+    def __init__(self, folder: Path, club: ClubConfig, connected: bool = True):
+        """`connected`: wait until it is on the broker (False: one that cannot be)."""
         from firmware.club.league_server import run_club
         self.stop = threading.Event()
         self._ready = threading.Event()
@@ -107,7 +108,8 @@ class Club:
                                        daemon=True)
         self.thread.start()
         assert self._ready.wait(15), "the club did not start"
-        wait_for(self.listener.connected.is_set)
+        if connected:
+            wait_for(self.listener.connected.is_set)
 
     def view(self) -> dict:
         import urllib.request

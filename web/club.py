@@ -32,6 +32,20 @@ class LeagueCache:
         return self._view
 
 
+def league_by_game(figures: dict[str, Any]) -> list[dict[str, Any]]:
+    """The league as the page shows it: a table per game, its players in standings order,
+    with points where the game counts them and Elo where it is rated."""
+    elo = {(g["game"], p["name"]): p["rating"] for g in figures["ratings"] for p in g["players"]}
+    rated = {g["game"] for g in figures["ratings"]}
+    games: dict[str, dict[str, Any]] = {}
+    for row in figures["standings"]:
+        game = games.setdefault(row["game"], {"title": row["title"], "rows": [],
+                                              "scored": row["points"] is not None,
+                                              "rated": row["game"] in rated})
+        game["rows"].append({**row, "elo": elo.get((row["game"], row["name"]))})
+    return list(games.values())
+
+
 def create_club_app(store, *, listener: Any = None) -> Flask:
     """The club's web app over its store (firmware/club/clubstore.py). `listener` (the
     broker's subscriber) adds whether the broker is connected and what was refused."""
@@ -45,7 +59,10 @@ def create_club_app(store, *, listener: Any = None) -> Flask:
 
     @app.get("/")
     def club_page():
-        return render_template("club.html", club=view(), poll=POLL_SECONDS)
+        club = view()
+        off = club["broker"] is not None and not club["broker"]["connected"]
+        return render_template("club.html", club=club, poll=POLL_SECONDS, off=off,
+                               games=league_by_game(club["league"]))
 
     @app.get("/api/club")
     def club_json():

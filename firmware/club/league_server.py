@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from companion.checks import is_whole
 from companion.errors import ParlourError
 from companion.league import MAX_RECORD_BYTES, RecordRefused, check_record
 from firmware.club import topics
@@ -30,6 +31,8 @@ from firmware.datadir.datalock import CLUB_LOCK_NAME, DataDirLock
 
 log = logging.getLogger("parlour.club")
 MAX_STATE_BYTES = 64 * 1024
+# CONNACK codes of a login the broker will not take: MQTT 3.1.1's 4 and 5, MQTT 5's 134, 135
+REFUSED_LOGIN = {4, 5, 134, 135}
 SUBSCRIPTIONS = (f"{topics.ROOT}/tables/+/state", f"{topics.ROOT}/tables/+/status",
                  f"{topics.ROOT}/tables/+/records/+")
 
@@ -47,7 +50,7 @@ class ClubListener:
         self.client = client_for(club, client_id, clean_session=False)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
-        self.unreachable = Unreachable(club)
+        self.unreachable = Unreachable(club, on_error=self._trouble)
         self.client.on_connect_fail = self.unreachable.failed
         self.client.on_message = lambda client, userdata, message: self.take(
             message.topic, message.payload)
@@ -55,6 +58,10 @@ class ClubListener:
         self.accepted = self.repeated = 0
         self.refused: deque[tuple[str, str]] = deque(maxlen=20)   # (topic, why), newest last
         self.refusals = 0
+        self.problem = "not connected yet"         # why the broker is not connected, for people
+
+    def _trouble(self, text: str) -> None:
+        self.problem = text
 
     def start(self) -> None:
         self.client.connect_async(self.club.host, self.club.port, keepalive=self.club.keepalive)
@@ -66,15 +73,20 @@ class ClubListener:
         self.client.loop_stop()
 
     def summary(self) -> dict[str, Any]:
-        return {"host": self.club.host, "connected": self.connected.is_set(),
-                "accepted": self.accepted, "repeated": self.repeated,
+        connected = self.connected.is_set()
+        return {"host": self.club.host, "connected": connected,
+                "problem": "" if connected else self.problem, "accepted": self.accepted, "repeated": self.repeated,
                 "refused": self.refusals, "last_refused": [list(r) for r in self.refused]}
 
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
-            log.warning("club: the broker refused the connection: %s", reason)
+            self.problem = (f"the broker refused the club's login ({reason})"
+                            if reason.value in REFUSED_LOGIN else
+                            f"the broker refused the connection ({reason})")
+            log.warning("club: %s", self.problem)
             return
         self.unreachable.connected()
+        self.problem = ""
         client.subscribe([(topic, 1) for topic in SUBSCRIPTIONS])
         self.connected.set()
         log.info("club: listening on %s:%s", self.club.host, self.club.port)
@@ -83,6 +95,7 @@ class ClubListener:
         if self.connected.is_set():
             log.info("club: disconnected from %s:%s (%s); reconnecting", self.club.host,
                      self.club.port, reason)
+            self.problem = "lost the connection to the broker; trying again"
         self.connected.clear()
 
     def take(self, topic: str, payload: bytes) -> None:
@@ -118,7 +131,7 @@ class ClubListener:
             if len(payload) > MAX_STATE_BYTES:
                 raise RecordRefused(f"a state over {MAX_STATE_BYTES} bytes")
             state = json.loads(payload)
-            if not isinstance(state, dict) or state.get("v") != 1 \
+            if not isinstance(state, dict) or not is_whole(state.get("v")) or state["v"] != 1 \
                     or state.get("table") != table_id:
                 raise RecordRefused("not a version 1 state of this table")
             self.store.set_table(table_id, state=_checked_state(state), at=_now())
@@ -147,6 +160,9 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
         return value if isinstance(value, (int, float)) and not isinstance(value, bool) \
             and abs(value) < 1e9 else None
 
+    def chance(value: Any) -> float | None:
+        return value if number(value) is not None and 0 <= value <= 1 else None
+
     players = state.get("players") if isinstance(state.get("players"), list) else []
     roll = state.get("last_roll") if isinstance(state.get("last_roll"), dict) else None
     chances = state.get("chances") if isinstance(state.get("chances"), list) else None
@@ -162,7 +178,7 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
         "players": [{"name": text(p.get("name"), 24), "score": number(p.get("score")),
                      "chips": number(p.get("chips")), "winner": p.get("winner") is True}
                     for p in players[:8] if isinstance(p, dict)],
-        "chances": None if chances is None else [number(c) for c in chances[:8]],
+        "chances": None if chances is None else [chance(c) for c in chances[:8]],
     }
 
 

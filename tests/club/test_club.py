@@ -4,8 +4,10 @@ games out of order; hostile messages; a password and TLS; Home Assistant's disco
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -146,6 +148,11 @@ def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
     wait_for(lambda: any((t["state"] or {}).get("turn") == "Ben" for t in club.view()["tables"]))
     broker.stop()
     wait_for(lambda: not table.publisher.connected.is_set())
+    off = wait_for(lambda: (v := club.view())["broker"]["problem"] and v)
+    assert not off["broker"]["connected"]
+    page = club.page()
+    assert "The club is not connected to its broker (127.0.0.1)" in page
+    assert re.search(r'"note">last seen (online|offline)<', page)  # not as if known now
     table.session.submit({"type": "declare", "winners": [0]})   # the game ends, no broker
     assert [r.id for r in table.store.unsent_to_club()] == [table.session.game_id]
     broker.start()                                               # same port, empty broker
@@ -154,6 +161,7 @@ def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
     wait_for(lambda: not table.store.unsent_to_club())
     assert wait_for(lambda: [t for t in club.view()["tables"]
                              if (t["state"] or {}).get("phase") == "over"])
+    assert "not connected to its broker" not in club.page()
 
 
 KILLED_TABLE = textwrap.dedent("""
@@ -230,6 +238,7 @@ def test_club_counts_a_game_once_and_in_the_order_games_ended(broker, club):
     (topics.record_topic(A, f"{A}-1"), record(A, 1, 0, None, names=("Ann", "ANN")),
      "share a name"),
     (topics.state_topic(B), {"v": 1, "table": A}, "this table"),
+    (topics.state_topic(A), {"v": True, "table": A}, "version 1 state"),
     ("parlour/v1/tables/NOT-A-TABLE/state", {"v": 1}, "not a table's topic"),
     (topics.status_topic(A), b"maybe", "online or offline"),
 ])
@@ -240,6 +249,20 @@ def test_club_refuses_hostile_messages_and_goes_on(broker, club, topic, payload,
     good = record(A, 7, 0, "2026-11-25T09:00:00Z")
     send(broker, topics.record_topic(A, good["uid"]), good)
     assert wait_for(lambda: club.view()["league"]["games"] == 1)
+
+
+def test_club_shows_a_states_odd_parts_as_unknown_not_as_figures(broker, club):
+    """A state is only for show, so odd parts are left out: a chance outside 0-1 (200 %), a
+    player without a name (shown "(no name)", not "None")."""
+    send(broker, topics.state_topic(A), {
+        "v": 1, "table": A, "name": "Odd", "game": "kat-en-muis", "title": "Kat en Muis",
+        "phase": "playing", "turn": "Ann", "chances": [2.0, -0.5, 0.25],
+        "players": [{"name": "Ann"}, {"name": None}, {"name": "Cy"}]}, retain=True)
+    table = wait_for(lambda: next((t for t in club.view()["tables"] if t["table"] == A), None))
+    assert table["state"]["chances"] == [None, None, 0.25]
+    page = club.page()
+    assert '"who">(no name)<' in page and '"who">None<' not in page and "200 %" not in page
+    assert "25 % to win" in page
 
 
 def test_club_broker_with_a_password(tmp_path):
@@ -254,7 +277,14 @@ def test_club_broker_with_a_password(tmp_path):
         right.play()
         wait_for(lambda: club.view()["league"]["games"] == 1)
         assert not wrong.publisher.connected.is_set() and "refused" in wrong.publisher.last_error
-        for closing in (club, wrong, right):
+        locked_out = Club(tmp_path / "club-2", ClubConfig(
+            host="127.0.0.1", port=broker.port, username="club", password="nope"),
+            connected=False)
+        said = wait_for(lambda: locked_out.view()["broker"]["problem"] or None)
+        assert said.startswith("the broker refused the club's login (")   # not "cannot reach"
+        assert said in html.unescape(locked_out.page())
+        assert "not connected to its broker" in locked_out.page()
+        for closing in (club, wrong, right, locked_out):
             closing.close()
     finally:
         broker.stop()

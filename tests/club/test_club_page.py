@@ -42,9 +42,10 @@ def test_club_page_at_a_phones_size_follows_new_games(club_and_table, browser): 
     page.goto(f"http://127.0.0.1:{club.port}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert "Front room" in page.locator("#tables").inner_text()
-    table.play(winner=1, names=("Ann", "Cy"))                     # the page takes it itself
-    wait_for(lambda: "Cy" in page.locator("#league").inner_text())   # CSP: no eval
-    assert "2 games" in page.locator("#league").inner_text()
+    table.play(winner=1, names=("Ann", "Christabel Montgomery"))  # the page takes it itself
+    wait_for(lambda: "Christabel" in page.locator("#league").inner_text())   # CSP: no eval
+    assert "2 games in all" in page.locator("#league").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390   # a long name wraps
     with pytest.raises(StopIteration):
         next(pages)
 
@@ -57,5 +58,27 @@ def test_club_page_has_no_serious_accessibility_issue(club_and_table, browser): 
     wait_for(lambda: any((t["state"] or {}).get("turn") for t in club.view()["tables"]))
     pages = phone_page(browser, PHONE, bypass_csp=True)
     check(next(pages), f"http://127.0.0.1:{club.port}/")
+    with pytest.raises(StopIteration):
+        next(pages)
+
+
+def test_club_page_says_by_itself_when_the_broker_is_lost_and_found(club_and_table, broker,
+                                                                    browser):  # noqa: F811
+    """An open page tells the room the club is off its broker (what it shows may be old),
+    and drops the warning when it is back, without a reload by hand."""
+    from playwright.sync_api import expect
+    club, table = club_and_table
+    pages = phone_page(browser, PHONE)
+    page = next(pages)
+    page.goto(f"http://127.0.0.1:{club.port}/")
+    expect(page.locator("#broker-off")).to_have_count(0)
+    ended = page.locator("#recent time")
+    assert ended.get_attribute("datetime").endswith("Z")        # shown in the phone's zone
+    assert "UTC" not in ended.inner_text()
+    broker.stop()
+    expect(page.locator("#broker-off")).to_contain_text("not connected to its broker",
+                                                       timeout=20_000)
+    broker.start()
+    expect(page.locator("#broker-off")).to_have_count(0, timeout=60_000)
     with pytest.raises(StopIteration):
         next(pages)
