@@ -1,0 +1,74 @@
+"""The club's broker as systemd/mosquitto/ sets it up, on a real Mosquitto: Debian's main
+config (persistence on) with the shipped drop-in and ACL, on loopback. Each table writes only
+its own topics; the club reads them all; the records outlive a broker restart."""
+
+from __future__ import annotations
+
+import getpass
+import subprocess
+from pathlib import Path
+
+from club_support import Club, Table, wait_for
+from mqtt_broker import Broker, needs_mosquitto
+
+from firmware.config import ClubConfig
+
+pytestmark = needs_mosquitto
+SHIPPED = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto"
+FRONT, FORGED = "0123456789abcdef", "fedcba9876543210"      # the ACL's example id, another
+
+
+def shipped_broker(folder: Path) -> Broker:
+    """Mosquitto with Debian's main config and the shipped drop-in, its paths in `folder`."""
+    broker = Broker(folder)
+    conf_d = folder / "conf.d"
+    conf_d.mkdir()
+    drop_in = (SHIPPED / "parlour.conf").read_text()
+    assert "listener 1883\n" in drop_in
+    drop_in = drop_in.replace("listener 1883\n", f"listener {broker.port} 127.0.0.1\n")
+    drop_in = drop_in.replace("/etc/mosquitto/", f"{folder}/")
+    (conf_d / "parlour.conf").write_text(drop_in)
+    (folder / "parlour.acl").write_text((SHIPPED / "parlour.acl").read_text())
+    passwords = folder / "parlour.passwd"
+    passwords.touch(mode=0o600)
+    for name, password in (("front", "fr0nt"), ("club", "k1ub")):
+        subprocess.run(["mosquitto_passwd", "-b", str(passwords), name, password],
+                       check=True, capture_output=True)
+    (folder / "persist").mkdir()
+    (folder / "mosquitto.conf").write_text(      # Debian's /etc/mosquitto/mosquitto.conf
+        f"persistence true\npersistence_location {folder / 'persist'}/\n"
+        f"log_dest file {folder / 'mosquitto.log'}\nuser {getpass.getuser()}\n"
+        f"include_dir {conf_d}\n")
+    return broker
+
+
+def test_shipped_broker_config_keeps_tables_apart_and_records_across_a_restart(tmp_path):
+    broker = shipped_broker(tmp_path / "broker").start()
+    login = {"host": "127.0.0.1", "port": broker.port}
+    try:
+        club = Club(tmp_path / "club", ClubConfig(**login, username="club", password="k1ub"))
+        front = Table(tmp_path / "front", ClubConfig(**login, username="front", password="fr0nt",
+                                                     table="Front room"), FRONT)
+        forger = Table(tmp_path / "forger", ClubConfig(**login, username="front",
+                                                       password="fr0nt"), FORGED)
+        for table in (front, forger):
+            wait_for(table.publisher.connected.is_set)
+        forger.play(winner=0, names=("Mallory", "Ben"))     # its login may not write there
+        front.play(winner=0, names=("Ann", "Ben"))
+        view = wait_for(lambda: (v := club.view())["league"]["games"] == 1 and v)
+        wait_for(lambda: not forger.store.unsent_to_club())  # the broker took it, and dropped it
+        assert [t["table"] for t in club.view()["tables"]] == [FRONT]
+        assert {r["name"] for r in view["league"]["standings"]} == {"Ann", "Ben"}
+        for closing in (club, front, forger):
+            closing.close()
+        broker.stop()                                       # persistence: saved at the stop
+        broker.start()
+        fresh = Club(tmp_path / "club-rebuilt", ClubConfig(**login, username="club",
+                                                           password="k1ub"))
+        try:
+            again = wait_for(lambda: (v := fresh.view())["league"]["games"] == 1 and v)
+            assert {r["name"] for r in again["league"]["standings"]} == {"Ann", "Ben"}
+        finally:
+            fresh.close()
+    finally:
+        broker.stop()
