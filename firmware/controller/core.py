@@ -222,9 +222,10 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
     def _show_change(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
         """A change made elsewhere (a phone, the API, the Pi) while the OLED shows the game:
         the Pi's board move drawn to copy (its press then shows the end, if the move won);
-        the end of the game at once; any other change that added to the log, its lines under
-        who made it; else the turn screen (said to be taken back when the log lost lines, as
-        the box's own Undo says)."""
+        the end of the game at once, unless the Pi ended it: its last uncover is shown first,
+        as its board move is; any other change that added to the log, its lines under who
+        made it; else the turn screen (said to be taken back when the log lost lines, as the
+        box's own Undo says)."""
         words = self._change_words(old, snap)
         by_pi = snap.get("last_by") == PI_BY
         ended = snap.get("phase") == "over" and old.get("phase") != "over"
@@ -233,7 +234,7 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
             self.screen = "pi_moved"
             if ended:
                 self._beep("win")
-        elif snap.get("phase") == "over" or not words:
+        elif (snap.get("phase") == "over" and not by_pi) or not words:
             self.screen = self.home()
             if ended:
                 self._beep("win")
@@ -248,6 +249,8 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
                 else mover if _names(words[0], mover) and not renamed else "From a phone"
             self.outcome = (actor, "", words)   # "then Pi": one change held two moves
             self._show_result()
+            if ended:
+                self._beep("win")
 
     def _for_box(self, snap: dict[str, Any]) -> dict[str, Any]:
         """The snapshot with names the OLED cannot draw shown as it can (`for_the_box`): a

@@ -402,6 +402,52 @@ def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, ses
     assert session.snapshot()["version"] == snap["version"]          # Ann's square untouched
 
 
+def test_board_screen_the_pis_uncover_that_ends_domino_rex_is_shown_before_the_end(
+        session, clock):
+    """The Pi's last uncover went straight to "Pi wins": what it uncovered never showed. Now
+    it shows as any uncover of the Pi's does (under "Pi"), with the win's sound; a press then
+    shows the end."""
+    controls = FakeControls()
+    table = Controller(session, controls=controls, seats=4, clock=clock)
+    table.attach()
+    try:
+        ends_with_the_pis_uncover(table, session, controls)
+    finally:
+        table.close()
+
+
+def ends_with_the_pis_uncover(table, session, controls):
+    session.new_game("domino-rex", ["Pi", "Ann"], pi=[0], pi_level="best")
+    for _ in range(200):
+        wait_for_pi(table)
+        snap = session.snapshot()
+        if snap["phase"] == "over":
+            break
+        settle(table)
+        if snap["turn"] == 1:
+            if snap["awaiting"] == "roll":
+                session.roll(by="web")
+            else:
+                session.submit({"type": "choose", "value": snap["players"][1]["covered"][-1]},
+                               by="web")
+            table.update()
+    assert snap["phase"] == "over" and snap["last_by"] == "pi"       # the Pi ended it
+    assert table.screen == "result" and table.outcome[0] == "Pi"
+    uncovered = [line for line in table.outcome[2] if line.startswith("Pi uncovers")]
+    assert uncovered and "Every domino square is uncovered" in " ".join(table.outcome[2])
+    assert not any(line.startswith("Uncover it") for line in table.outcome[2])   # it is over
+    assert controls.beeps[-1] == "win"
+    from browser_support import ARTIFACTS
+    ARTIFACTS.mkdir(exist_ok=True)
+    for page in range(table.page_count):                         # looked at, at 4x
+        table.page = page
+        table.render().resize((512, 256), Image.NEAREST).save(
+            ARTIFACTS / f"oled-pi-ends-domino-rex-{page + 1}.png")
+    table.page = table.page_count - 1
+    press(table, "press")
+    assert table.screen == "over"
+
+
 def restarted_on_the_pis_turn(session, clock, game):
     """A game left on the Pi's turn (the box stopped before it moved) and the box started again
     on the same store: its controller, attached, with the Pi thinking."""
