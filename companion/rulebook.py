@@ -51,6 +51,7 @@ class Rulebook:
     lead: ClassVar[str | None] = "highest"      # "highest" (X2) | "ranking" (C1) | None
     options: ClassVar[dict[str, Option]] = {}
     uses_chips: ClassVar[bool] = False
+    pool_label: ClassVar[str] = "Pool"          # what the players call the chips in the middle
     on_squares: ClassVar[bool] = False          # players' squares are kept (`position`)
     start_position: ClassVar[int | None] = None
     pi_seats: ClassVar[str | None] = None       # seats the Pi may play: "one", "any" or None

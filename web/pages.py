@@ -97,7 +97,9 @@ def status() -> str:
     now = server_now()
     thinking = clocks(state, now)
     show["clock"] = thinking is not None
+    pool_labels = {r.id: r.pool_label for r in GAMES.values()}
     return render_template("status.html", state=state, show=show, games=game_choices(),
+                           pool_labels=pool_labels,
                            clocks=thinking, table_now=now.isoformat(timespec="milliseconds"),
                            refresh=NOSCRIPT_REFRESH, last_game=last_game(state),
                            winners_text=winners_text(state), roll_text=roll_text(state),

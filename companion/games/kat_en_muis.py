@@ -33,6 +33,7 @@ class KatEnMuis(Rulebook):
     randomizer = dice(2)
     lead = "highest"                             # K2: seat 0 then seat 1, ties again
     uses_chips = True
+    pool_label = "Both pots"                    # K1, K8: each stakes into a pot; one takes both
     on_squares = True
     options = {"purse": Option(20, 0, 10_000, "chips each player starts with"),
                "stake": Option(5, 0, 10_000, "chips each puts in their pot")}

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import ParlourError
+from companion.games import GAMES
 from companion.rulebook import Rulebook
 from companion.state import row_order
 
@@ -173,7 +174,8 @@ def score_rows(snap: Snapshot) -> list[Row]:
                                                 if b) or "-", i == snap.get("turn"))
             for i in row_order(snap)]
     if snap.get("pool"):
-        rows.append(Row("Pool", counted(snap["pool"], "chip")))
+        rulebook = GAMES.get(snap.get("game") or "")
+        rows.append(Row(rulebook.pool_label if rulebook else "Pool", counted(snap["pool"], "chip")))
     if isinstance(snap.get("mice_left"), int):
         rows.append(Row("Board", f"{counted_mice(snap['mice_left'])} left"))
     return rows

@@ -44,6 +44,16 @@ def test_pages_status_shows_players_turn_and_log(client, kat, control):
     assert kat["commitment"] in page
 
 
+def test_pages_status_kat_en_muis_calls_its_stakes_both_pots(client, kat, control):
+    """K1, K8: each player stakes into their own pot and the winner takes both; "Pool" is what
+    Life's Mishaps has (L1)."""
+    page = client.get("/").get_data(as_text=True)
+    assert '<span id="pool-label">Both pots</span>: <strong id="pool">6</strong> chips' in page
+    control("new-game", {"game": "lifes-mishaps", "players": ["Ann", "Ben"]})
+    page = client.get("/").get_data(as_text=True)
+    assert '<span id="pool-label">Pool</span>:' in page
+
+
 def test_pages_status_escapes_names(client, control):
     control("new-game", {"game": "kat-en-muis", "players": ["<b>Ann</b>", "Ben"]})
     page = client.get("/").get_data(as_text=True)

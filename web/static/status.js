@@ -157,6 +157,8 @@
     document.querySelectorAll("#players .col-clock").forEach(function (n) { n.hidden = !clocked; });
     show($("pool-line"), chips);
     text($("pool"), String(state.pool || 0));
+    var labels = JSON.parse($("pool-line").getAttribute("data-labels") || "{}");
+    text($("pool-label"), labels[state.game] || "Pool");
     var mice = typeof state.mice_left === "number";   // Cats and Mice (M3)
     show($("mice-line"), mice);
     text($("mice-left"), mice ? String(state.mice_left) : "");

@@ -644,3 +644,4 @@ def test_controller_one_point_and_one_chip_read_as_one():
                         {"name": "Ben", "score": 2, "chips": 3}], "pool": 1, "turn": 0}
     assert standing(snap, 0) == "1 chip · 1 pt" and standing(snap, 1) == "3 chips · 2 pts"
     assert score_rows(snap)[-1] == Row("Pool", "1 chip")
+    assert score_rows({**snap, "game": "kat-en-muis"})[-1] == Row("Both pots", "1 chip")   # K8

@@ -44,7 +44,7 @@ KEY_SCREENS = {
     "not_your_turn": lambda: screens.flash(screens.turn(TURN), "Not your turn"),
     "scores": lambda: screens.scores("Kat en Muis", [Row("Ann", "sq 30 · 18 chips", True),
                                                      Row("Ben", "sq 12 · 12 chips"),
-                                                     Row("Pool", "10 chips")]),
+                                                     Row("Both pots", "10 chips")]),
     "result_page_2": lambda: screens.result("Ann throws", "3 · 5", LONG_OUTCOME, page=1),
     "seat_press": lambda: screens.result("Ann pressed", "", [
         "Squeak! Ann's cat takes a mouse (3 left)"]),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import urllib.parse
 import urllib.request
 
@@ -659,3 +660,17 @@ def test_browser_phone_f1_fox_and_geese_clocks_tick_by_the_tables_time(tmp_path,
 def clock_text_of(seconds: float) -> str:
     from web.pages import clock_text
     return clock_text(seconds)
+
+
+def test_browser_phone_kat_en_muis_calls_its_stakes_both_pots_live(tmp_path, phone):
+    """K1, K8: the chips in the middle are the two players' pots, which the winner takes; an
+    open page says so when Kat en Muis follows Life's Mishaps (whose pool is a pool, L1)."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "lifes-mishaps",
+                                                   "players": ["Ann", "Ben"]})
+        phone.goto(table.url + "/")
+        expect(phone.locator("#pool-line")).to_have_text(re.compile(r"^Pool: \d+ chips$"))
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
+                                                   "players": ["Ann", "Ben"]})
+        expect(phone.locator("#pool-line")).to_have_text("Both pots: 10 chips")
