@@ -1,12 +1,12 @@
 """The club's league, rebuilt from finished games' records alone (pure).
 
 `check_record` takes a record as it came from the broker and keeps what the league needs, or
-refuses it with the reason. `league` counts, per player and game: games played, won (a shared win counts for each winner) and
-points (the game's score or chips at the end, where the game counts one); and rates the
-players of each two-player game by Elo: everyone starts at 1500; after a game each player's
-rating moves by K x (result - expected), the result 1 for a win, 0 for a loss and 1/2 when
-both or neither won, the expected result 1 / (1 + 10^((their rating - own rating) / 400)),
-K = 32. Games are taken in the order they ended (then by uid), so the same records give the
+refuses it with the reason. `league` counts, per player and game: games played, won (a shared
+win counts for each winner) and points (the game's score or chips at the end, where the game
+counts one); and rates the players of each two-player game by Elo: everyone starts at 1500;
+after a game each player's rating moves by K x (result - expected), the result 1 for a win, 0
+for a loss and 1/2 when both or neither won, the expected result 1 / (1 + 10^((their rating -
+own rating) / 400)), K = 32. Games are taken in the order they ended (then by uid), so the same records give the
 same league whatever order they arrived in.
 
 Who a player is: a person by their name, on every table, matched as players match names (X10:

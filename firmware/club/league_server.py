@@ -75,8 +75,9 @@ class ClubListener:
     def summary(self) -> dict[str, Any]:
         connected = self.connected.is_set()
         return {"host": self.club.host, "connected": connected,
-                "problem": "" if connected else self.problem, "accepted": self.accepted, "repeated": self.repeated,
-                "refused": self.refusals, "last_refused": [list(r) for r in self.refused]}
+                "problem": "" if connected else self.problem, "accepted": self.accepted,
+                "repeated": self.repeated, "refused": self.refusals,
+                "last_refused": [list(r) for r in self.refused]}
 
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
