@@ -81,10 +81,12 @@ class ClubListener:
 
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
-            self.problem = (f"the broker refused the club's login ({reason})"
-                            if reason.value in REFUSED_LOGIN else
-                            f"the broker refused the connection ({reason})")
-            log.warning("club: %s", self.problem)
+            said, self.problem = self.problem, (
+                f"the broker refused the club's login ({reason})"
+                if reason.value in REFUSED_LOGIN else
+                f"the broker refused the connection ({reason})")
+            if self.problem != said:             # once, not at every retry
+                log.warning("club: %s", self.problem)
             return
         self.unreachable.connected()
         self.problem = ""

@@ -37,13 +37,21 @@ ANNOUNCED_FILE = "club-announced.json"     # where discovery went, to take it ba
 LEFT_PREFIX = "club-left-"                  # brokers the table moved away from, to clear
 ACK_SECONDS = 10                           # wait for a record's PUBACK before trying later
 IDLE_SECONDS = 5                           # look for unsent games this often when quiet
+REFUSED_SECONDS = 60                       # a broker that refused a message: try again after
 BATCH = 20                                 # unsent games sent in one go
 
 
-def client_for(club: ClubConfig, client_id: str, *, clean_session: bool = True) -> mqtt.Client:
-    """A paho client for the club's broker (MQTT 3.1.1), with TLS and a login if set."""
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
-                         protocol=mqtt.MQTTv311, clean_session=clean_session)
+def client_for(club: ClubConfig, client_id: str, *, clean_session: bool = True,
+               v5: bool = False) -> mqtt.Client:
+    """A paho client for the club's broker, with TLS and a login if set: MQTT 3.1.1, or MQTT 5
+    with `v5` (whose PUBACK says whether the broker took a message or refused it; a 3.1.1
+    broker acknowledges a message its ACL drops as if it took it)."""
+    if v5:
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                             protocol=mqtt.MQTTv5)
+    else:
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                             protocol=mqtt.MQTTv311, clean_session=clean_session)
     if club.username:
         client.username_pw_set(club.username, club.password or None)
     if club.tls:
@@ -92,10 +100,15 @@ class ClubPublisher:
         self.data_dir = Path(data_dir)
         # a client id of this run's own: two boxes of one id (a copied SD card) would
         # otherwise knock each other off the broker, over and over
-        self.client = client_for(club, f"parlour-{table_id}-{secrets.token_hex(4)}")
+        self.client = client_for(club, f"parlour-{table_id}-{secrets.token_hex(4)}", v5=True)
         self.client.will_set(topics.status_topic(table_id), "offline", qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
+        self._refusals: dict[int, str] = {}            # message id -> the broker's refusal
+        self._refused_at: float | None = None          # when the broker last refused one
+        self._refusal_said = ""
+        self._login_said = ""
         self.unreachable = Unreachable(club, on_error=self._failed)
         self.client.on_connect_fail = self.unreachable.failed
         self.connected = threading.Event()
@@ -142,8 +155,11 @@ class ClubPublisher:
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
             self.last_error = f"the broker refused the connection: {reason}"
-            log.warning("club: %s", self.last_error)
+            if self.last_error != self._login_said:     # once, not at every retry
+                self._login_said = self.last_error
+                log.warning("club: %s", self.last_error)
             return
+        self._login_said = ""
         self.unreachable.connected()
         log.info("club: connected to %s:%s", self.club.host, self.club.port)
         with self._lock:
@@ -156,9 +172,14 @@ class ClubPublisher:
         self.last_error = text
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
-        self.connected.clear()
-        if not self._stop.is_set():
+        if self.connected.is_set() and not self._stop.is_set():
             log.info("club: disconnected (%s); reconnecting", reason)
+        self.connected.clear()
+
+    def _on_publish(self, client, userdata, mid, reason, properties) -> None:
+        if reason is not None and reason.is_failure:
+            with self._lock:
+                self._refusals[mid] = str(reason)
 
     # -- the publisher's own thread ----------------------------------------------------------
 
@@ -175,20 +196,43 @@ class ClubPublisher:
                 log.exception("club: publishing failed; trying again")
 
     def _publish_due(self) -> None:
+        if self._refused_at is not None:
+            if time.monotonic() < self._refused_at + REFUSED_SECONDS:
+                return                      # the ACL may be put right meanwhile: then all again
+            self._refused_at = None
+            with self._lock:
+                self._announce = True
+                self._snap = self._snap or self.session.snapshot()
         with self._lock:
             announce, snap = self._announce, self._snap
             self._announce, self._snap = False, None
         if announce:
             self._remember_announcement()
-            self.client.publish(topics.status_topic(self.table_id), "online", qos=1,
-                                retain=True)
+            status = self.client.publish(topics.status_topic(self.table_id), "online", qos=1,
+                                         retain=True)
             for topic, config in topics.discovery(self.table_id, self.name):
                 self.client.publish(topic, json.dumps(config), qos=1, retain=True)
+            if self._refused(self._answer(status), "its status"):
+                return
         if snap is not None:
             payload = topics.state_payload(snap, self.table_id, self.name)
             self.client.publish(topics.state_topic(self.table_id), json.dumps(payload),
                                 qos=1, retain=True)
         self._send_unsent()
+
+    def _refused(self, answer: str | None, what: str) -> bool:
+        """True if the broker refused `what` (its ACL, most likely): said once, and all is
+        sent again after REFUSED_SECONDS, unsent games included."""
+        if answer is None or answer == "no answer":
+            return False
+        self._refused_at = time.monotonic()
+        self.last_error = (f"the broker refused {what} ({answer}): its ACL must let this "
+                           f"table write {topics.ROOT}/tables/{self.table_id}/#")
+        if self.last_error != self._refusal_said:
+            self._refusal_said = self.last_error
+            log.warning("club: %s; kept, and tried again every %d s", self.last_error,
+                        REFUSED_SECONDS)
+        return True
 
     def _send_unsent(self) -> None:
         """Every finished game the broker has not acknowledged, oldest first, one at a time
@@ -209,24 +253,29 @@ class ClubPublisher:
                                                            self.buttons))
                 info = self.client.publish(topics.record_topic(self.table_id, uid), payload,
                                            qos=1, retain=True)
-                if not self._acknowledged(info):
-                    return                          # no PUBACK: the next connection sends it
+                answer = self._answer(info)
+                if answer is not None:              # kept unsent: tried again later
+                    self._refused(answer, f"game {record.id}'s record")
+                    return
+                self._refusal_said = ""
                 self.store.sent_to_club(record.id, _now())
                 self.sent += 1
 
-    def _acknowledged(self, info: mqtt.MQTTMessageInfo) -> bool:
-        """Wait up to ACK_SECONDS for the broker's PUBACK, in short steps so that closing the
-        table never waits for it."""
+    def _answer(self, info: mqtt.MQTTMessageInfo) -> str | None:
+        """None once the broker took the message; else "no answer" (none within ACK_SECONDS,
+        or the connection went) or its refusal. Waits in short steps, so that closing the table
+        never waits for it."""
         waited = 0.0
         while not info.is_published():
             if waited >= ACK_SECONDS or self._stop.is_set():
-                return False
+                return "no answer"
             try:
                 info.wait_for_publish(timeout=0.2)
             except (RuntimeError, ValueError):
-                return False                        # not queued: disconnected meanwhile
+                return "no answer"                  # not queued: disconnected meanwhile
             waited += 0.2
-        return True
+        with self._lock:
+            return self._refusals.pop(info.mid, None)
 
     def _remember_announcement(self) -> None:
         """Where discovery went, so removing the `[club]` section can take it back."""

@@ -1,10 +1,12 @@
 """The club's broker as systemd/mosquitto/ sets it up, on a real Mosquitto: Debian's main
 config (persistence on) with the shipped drop-in and ACL, on loopback. Each table writes only
-its own topics; the club reads them all; the records outlive a broker restart."""
+its own topics; the club reads them all; the records outlive a broker restart. A table the ACL
+does not name yet keeps its games until it does."""
 
 from __future__ import annotations
 
 import getpass
+import signal
 import subprocess
 from pathlib import Path
 
@@ -42,7 +44,10 @@ def shipped_broker(folder: Path) -> Broker:
     return broker
 
 
-def test_shipped_broker_config_keeps_tables_apart_and_records_across_a_restart(tmp_path):
+def test_shipped_broker_config_keeps_tables_apart_and_records_across_a_restart(tmp_path,
+                                                                               monkeypatch):
+    import firmware.club.publisher as publisher
+    monkeypatch.setattr(publisher, "REFUSED_SECONDS", 0.5)
     broker = shipped_broker(tmp_path / "broker").start()
     login = {"host": "127.0.0.1", "port": broker.port}
     try:
@@ -56,9 +61,22 @@ def test_shipped_broker_config_keeps_tables_apart_and_records_across_a_restart(t
         forger.play(winner=0, names=("Mallory", "Ben"))     # its login may not write there
         front.play(winner=0, names=("Ann", "Ben"))
         view = wait_for(lambda: (v := club.view())["league"]["games"] == 1 and v)
-        wait_for(lambda: not forger.store.unsent_to_club())  # the broker took it, and dropped it
+        said = wait_for(lambda: forger.publisher.last_error or None)
+        assert said.startswith("the broker refused") and "(Not authorized)" in said
+        assert FORGED in said                                # which id the ACL must name
+        assert [r.id for r in forger.store.unsent_to_club()] == [1]      # kept, not lost
         assert [t["table"] for t in club.view()["tables"]] == [FRONT]
         assert {r["name"] for r in view["league"]["standings"]} == {"Ann", "Ben"}
+        acl = tmp_path / "broker" / "parlour.acl"           # the ACL put right, reloaded
+        acl.write_text(acl.read_text().replace(
+            f"topic write homeassistant/sensor/parlour_{FRONT}/#\n",
+            f"topic write homeassistant/sensor/parlour_{FRONT}/#\n"
+            f"topic write parlour/v1/tables/{FORGED}/#\n"))
+        broker.process.send_signal(signal.SIGHUP)
+        wait_for(lambda: not forger.store.unsent_to_club())
+        view = wait_for(lambda: (v := club.view())["league"]["games"] == 2 and v)
+        assert {t["table"]: t["status"] for t in view["tables"]} == {FRONT: "online",
+                                                                    FORGED: "online"}
         for closing in (club, front, forger):
             closing.close()
         broker.stop()                                       # persistence: saved at the stop
@@ -66,8 +84,8 @@ def test_shipped_broker_config_keeps_tables_apart_and_records_across_a_restart(t
         fresh = Club(tmp_path / "club-rebuilt", ClubConfig(**login, username="club",
                                                            password="k1ub"))
         try:
-            again = wait_for(lambda: (v := fresh.view())["league"]["games"] == 1 and v)
-            assert {r["name"] for r in again["league"]["standings"]} == {"Ann", "Ben"}
+            again = wait_for(lambda: (v := fresh.view())["league"]["games"] == 2 and v)
+            assert {r["name"] for r in again["league"]["standings"]} == {"Ann", "Ben", "Mallory"}
         finally:
             fresh.close()
     finally:

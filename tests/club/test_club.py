@@ -265,7 +265,7 @@ def test_club_shows_a_states_odd_parts_as_unknown_not_as_figures(broker, club):
     assert "25 % to win" in page
 
 
-def test_club_broker_with_a_password(tmp_path):
+def test_club_broker_with_a_password(tmp_path, caplog):
     broker = Broker(tmp_path / "locked", users={"front": "s3cret", "club": "k1ub"}).start()
     try:
         wrong = Table(tmp_path / "wrong", ClubConfig(host="127.0.0.1", port=broker.port,
@@ -284,6 +284,10 @@ def test_club_broker_with_a_password(tmp_path):
         assert said.startswith("the broker refused the club's login (")   # not "cannot reach"
         assert said in html.unescape(locked_out.page())
         assert "not connected to its broker" in locked_out.page()
+        time.sleep(3.5)                                      # paho tries again after 1 and 2 s
+        refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert len(refusals) == 2, refusals                  # said once each, not every retry
+        assert not [r for r in caplog.records if "disconnected" in r.getMessage()]
         for closing in (club, wrong, right, locked_out):
             closing.close()
     finally:
