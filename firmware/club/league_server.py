@@ -25,12 +25,13 @@ from companion.errors import ParlourError
 from companion.league import MAX_RECORD_BYTES, RecordRefused, check_record
 from firmware.club import topics
 from firmware.club.clubstore import ClubStore
-from firmware.club.publisher import Unreachable, client_for
+from firmware.club.publisher import Unreachable, client_for, no_answer_watch
 from firmware.config import ClubConfig
 from firmware.datadir.datalock import CLUB_LOCK_NAME, DataDirLock
 
 log = logging.getLogger("parlour.club")
 MAX_STATE_BYTES = 64 * 1024
+NOT_YET = "not connected yet"
 # CONNACK codes of a login the broker will not take: MQTT 3.1.1's 4 and 5, MQTT 5's 134, 135
 REFUSED_LOGIN = {4, 5, 134, 135}
 SUBSCRIPTIONS = (f"{topics.ROOT}/tables/+/state", f"{topics.ROOT}/tables/+/status",
@@ -58,7 +59,8 @@ class ClubListener:
         self.accepted = self.repeated = 0
         self.refused: deque[tuple[str, str]] = deque(maxlen=20)   # (topic, why), newest last
         self.refusals = 0
-        self.problem = "not connected yet"         # why the broker is not connected, for people
+        self.problem = NOT_YET                     # why the broker is not connected, for people
+        self._watch: threading.Timer | None = None
 
     def _trouble(self, text: str) -> None:
         self.problem = text
@@ -66,15 +68,23 @@ class ClubListener:
     def start(self) -> None:
         self.client.connect_async(self.club.host, self.club.port, keepalive=self.club.keepalive)
         self.client.loop_start()
+        self._watch = no_answer_watch(self.club, self.connected, self._unanswered)
+
+    def _unanswered(self, why: str) -> None:
+        if self.problem == NOT_YET:             # a reason already known is the better one
+            self.problem = why
+            log.warning("club: %s", why)
 
     def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         self.connected.clear()                 # leaving: not a connection lost
         self.client.disconnect()
         self.client.loop_stop()
 
     def summary(self) -> dict[str, Any]:
         connected = self.connected.is_set()
-        return {"host": self.club.host, "connected": connected,
+        return {"host": self.club.host, "port": self.club.port, "connected": connected,
                 "problem": "" if connected else self.problem, "accepted": self.accepted,
                 "repeated": self.repeated, "refused": self.refusals,
                 "last_refused": [list(r) for r in self.refused]}
@@ -92,13 +102,19 @@ class ClubListener:
         self.problem = ""
         client.subscribe([(topic, 1) for topic in SUBSCRIPTIONS])
         self.connected.set()
-        log.info("club: listening on %s:%s", self.club.host, self.club.port)
+        log.info("club: subscribed to the broker at %s:%s", self.club.host, self.club.port)
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
         if self.connected.is_set():
             log.info("club: disconnected from %s:%s (%s); reconnecting", self.club.host,
                      self.club.port, reason)
             self.problem = "lost the connection to the broker; trying again"
+        elif not self.problem.startswith("the broker refused"):   # before any answer
+            said, self.problem = self.problem, (
+                f"{self.club.host}:{self.club.port} closed the connection without answering "
+                f"the login ({reason}): is that an MQTT broker's port?")
+            if self.problem != said:
+                log.warning("club: %s", self.problem)
         self.connected.clear()
 
     def take(self, topic: str, payload: bytes) -> None:

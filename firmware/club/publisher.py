@@ -19,7 +19,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ LEFT_PREFIX = "club-left-"                  # brokers the table moved away from,
 ACK_SECONDS = 10                           # wait for a record's PUBACK before trying later
 IDLE_SECONDS = 5                           # look for unsent games this often when quiet
 REFUSED_SECONDS = 60                       # a broker that refused a message: try again after
+ANSWER_SECONDS = 10.0                      # no answer to the login this long: say so
 BATCH = 20                                 # unsent games sent in one go
 
 
@@ -83,6 +84,21 @@ class Unreachable:
         self.said = None
 
 
+def no_answer_watch(club: ClubConfig, connected: threading.Event,
+                    say: Callable[[str], None]) -> threading.Timer:
+    """A timer (started) that calls `say` with why, once, if the broker has not answered the
+    login within ANSWER_SECONDS: a port that takes the connection and never answers (a web
+    server's, a TLS port without `tls`) otherwise leaves a club or a table waiting in silence."""
+    def check() -> None:
+        if not connected.is_set():
+            say(f"no answer from {club.host}:{club.port} within {ANSWER_SECONDS:g} s of "
+                f"connecting: is that port an MQTT broker's{'' if club.tls else ' (without TLS)'}?")
+    timer = threading.Timer(ANSWER_SECONDS, check)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
@@ -119,6 +135,7 @@ class ClubPublisher:
         self._announce = False                         # status and discovery due
         self._thread = threading.Thread(target=self._run, name="parlour-club", daemon=True)
         self._unsubscribe = None
+        self._watch: threading.Timer | None = None
         self.sent = 0                                  # records the broker acknowledged
         self.last_error = ""
 
@@ -128,8 +145,16 @@ class ClubPublisher:
         self.client.connect_async(self.club.host, self.club.port, keepalive=self.club.keepalive)
         self.client.loop_start()
         self._thread.start()
+        self._watch = no_answer_watch(self.club, self.connected, self._unanswered)
+
+    def _unanswered(self, why: str) -> None:
+        if not self.last_error:                  # a reason already said is the better one
+            self.last_error = why
+            log.warning("club: %s", why)
 
     def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._stop.set()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -84,7 +83,8 @@ def test_club_process_logs_its_broker_connection_to_stderr(tmp_path, broker):
     """What it logs at INFO reaches stderr (so the journal), one plain line each."""
     club = ClubProcess(tmp_path / "club-process", broker.port)
     club.close()
-    assert f"INFO parlour.club: club: listening on 127.0.0.1:{broker.port}\n" in club.err
+    assert ("INFO parlour.club: club: subscribed to the broker at "
+            f"127.0.0.1:{broker.port}\n") in club.err
 
 
 def two_tables_one_league(tables, club):
@@ -151,8 +151,8 @@ def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
     off = wait_for(lambda: (v := club.view())["broker"]["problem"] and v)
     assert not off["broker"]["connected"]
     page = club.page()
-    assert "The club is not connected to its broker (127.0.0.1)" in page
-    assert re.search(r'"note">last seen (online|offline)<', page)  # not as if known now
+    assert f"The club is not connected to its broker (127.0.0.1:{broker.port})" in page
+    assert '"note">status not known<' in page                 # not "online" as if known now
     table.session.submit({"type": "declare", "winners": [0]})   # the game ends, no broker
     assert [r.id for r in table.store.unsent_to_club()] == [table.session.game_id]
     broker.start()                                               # same port, empty broker
@@ -292,6 +292,32 @@ def test_club_broker_with_a_password(tmp_path, caplog):
             closing.close()
     finally:
         broker.stop()
+
+
+def test_club_a_port_that_is_no_brokers_is_said_not_waited_on_in_silence(tmp_path,
+                                                                        monkeypatch):
+    """`[club] port` set to a port that takes the connection and never answers (a table's web
+    port, TLS without `tls`): the club's page and the table's log said nothing, ever."""
+    import socket
+    import firmware.club.publisher as publisher
+    monkeypatch.setattr(publisher, "ANSWER_SECONDS", 1.0)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        mute = ClubConfig(host="127.0.0.1", port=port)
+        club = Club(tmp_path / "club", mute, connected=False)
+        table = Table(tmp_path / "t", mute, A)
+        try:
+            said = wait_for(lambda: (p := club.view()["broker"]["problem"]) != "not connected "
+                            "yet" and p)
+            assert said == (f"no answer from 127.0.0.1:{port} within 1 s of connecting: is "
+                            "that port an MQTT broker's (without TLS)?")
+            assert said in html.unescape(club.page())
+            assert wait_for(lambda: table.publisher.last_error) == said
+        finally:
+            table.close()
+            club.close()
 
 
 def test_club_broker_with_tls(tmp_path):

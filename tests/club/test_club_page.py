@@ -65,7 +65,8 @@ def test_club_page_has_no_serious_accessibility_issue(club_and_table, browser): 
 def test_club_page_says_by_itself_when_the_broker_is_lost_and_found(club_and_table, broker,
                                                                     browser):  # noqa: F811
     """An open page tells the room the club is off its broker (what it shows may be old),
-    and drops the warning when it is back, without a reload by hand."""
+    and drops the warning when it is back, without a reload by hand; and says so when the
+    club itself is gone."""
     from playwright.sync_api import expect
     club, table = club_and_table
     pages = phone_page(browser, PHONE)
@@ -80,5 +81,8 @@ def test_club_page_says_by_itself_when_the_broker_is_lost_and_found(club_and_tab
                                                        timeout=20_000)
     broker.start()
     expect(page.locator("#broker-off")).to_have_count(0, timeout=60_000)
+    expect(page.locator("#club-off")).to_be_hidden()
+    club.close()                                        # the club itself stops
+    expect(page.locator("#club-off")).to_contain_text("cannot reach the club", timeout=20_000)
     with pytest.raises(StopIteration):
         next(pages)

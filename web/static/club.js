@@ -1,5 +1,5 @@
 // The club's page: reload when the club's figures change, or its broker is lost or found
-// (checked every few seconds).
+// (checked every few seconds); say so while the club itself cannot be reached.
 (function () {
   "use strict";
   var body = document.body;
@@ -9,9 +9,11 @@
   function check() {
     fetch("/api/club", {cache: "no-store"}).then(function (r) { return r.json(); })
       .then(function (data) {
+        document.getElementById("club-off").hidden = true;
         var now = data.broker && !data.broker.connected ? "off" : "on";
         if (String(data.version) !== version || now !== broker) { window.location.reload(); }
-      }).catch(function () {}).then(function () { setTimeout(check, seconds * 1000); });
+      }).catch(function () { document.getElementById("club-off").hidden = false; })
+      .then(function () { setTimeout(check, seconds * 1000); });
   }
   setTimeout(check, seconds * 1000);
 })();
