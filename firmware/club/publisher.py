@@ -185,6 +185,7 @@ class ClubPublisher:
                 log.warning("club: %s", self.last_error)
             return
         self._login_said = ""
+        self._refused_at = None                 # a new connection: all goes again at once
         self.unreachable.connected()
         log.info("club: connected to %s:%s", self.club.host, self.club.port)
         with self._lock:
@@ -231,6 +232,7 @@ class ClubPublisher:
         with self._lock:
             announce, snap = self._announce, self._snap
             self._announce, self._snap = False, None
+            self._refusals.clear()          # refusals of messages nobody waits for go here
         if announce:
             self._remember_announcement()
             status = self.client.publish(topics.status_topic(self.table_id), "online", qos=1,
