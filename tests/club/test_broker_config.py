@@ -90,3 +90,25 @@ def test_shipped_broker_config_keeps_tables_apart_and_records_across_a_restart(t
             fresh.close()
     finally:
         broker.stop()
+
+
+def test_shipped_broker_config_a_table_refused_sends_at_once_on_its_next_connection(tmp_path):
+    """A refusal waits a minute before trying again, but a new connection (the broker
+    restarted with its ACL put right) sends everything at once."""
+    broker = shipped_broker(tmp_path / "broker").start()
+    login = {"host": "127.0.0.1", "port": broker.port}
+    try:
+        forger = Table(tmp_path / "forger", ClubConfig(**login, username="front",
+                                                       password="fr0nt"), FORGED)
+        wait_for(forger.publisher.connected.is_set)
+        forger.play(winner=0, names=("Mallory", "Ben"))
+        wait_for(lambda: "refused" in forger.publisher.last_error)
+        acl = tmp_path / "broker" / "parlour.acl"
+        acl.write_text(acl.read_text()
+                       + f"\nuser front\ntopic write parlour/v1/tables/{FORGED}/#\n")
+        broker.stop()
+        broker.start()
+        wait_for(lambda: not forger.store.unsent_to_club())      # well inside the minute
+        forger.close()
+    finally:
+        broker.stop()
