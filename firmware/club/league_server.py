@@ -61,6 +61,7 @@ class ClubListener:
         self.refusals = 0
         self.problem = NOT_YET                     # why the broker is not connected, for people
         self._watch: threading.Timer | None = None
+        self._closing = False
 
     def _trouble(self, text: str) -> None:
         self.problem = text
@@ -78,7 +79,8 @@ class ClubListener:
     def close(self) -> None:
         if self._watch is not None:
             self._watch.cancel()
-        self.connected.clear()                 # leaving: not a connection lost
+        self._closing = True                   # leaving: not a connection lost
+        self.connected.clear()
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -105,6 +107,8 @@ class ClubListener:
         log.info("club: subscribed to the broker at %s:%s", self.club.host, self.club.port)
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+        if self._closing:
+            return
         if self.connected.is_set():
             log.info("club: disconnected from %s:%s (%s); reconnecting", self.club.host,
                      self.club.port, reason)
@@ -112,7 +116,7 @@ class ClubListener:
         elif not self.problem.startswith("the broker refused"):   # before any answer
             said, self.problem = self.problem, (
                 f"{self.club.host}:{self.club.port} closed the connection without answering "
-                f"the login ({reason}): is that an MQTT broker's port?")
+                "the login: is that port an MQTT broker's?")
             if self.problem != said:
                 log.warning("club: %s", self.problem)
         self.connected.clear()

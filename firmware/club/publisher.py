@@ -123,6 +123,7 @@ class ClubPublisher:
         self.client.on_publish = self._on_publish
         self._refusals: dict[int, str] = {}            # message id -> the broker's refusal
         self._refused_at: float | None = None          # when the broker last refused one
+        self._undiscovered_at: float | None = None     # ... refused Home Assistant's
         self._refusal_said = ""
         self._login_said = ""
         self.unreachable = Unreachable(club, on_error=self._failed)
@@ -185,7 +186,7 @@ class ClubPublisher:
                 log.warning("club: %s", self.last_error)
             return
         self._login_said = ""
-        self._refused_at = None                 # a new connection: all goes again at once
+        self._refused_at = self._undiscovered_at = None   # a new connection: all goes at once
         self.unreachable.connected()
         log.info("club: connected to %s:%s", self.club.host, self.club.port)
         with self._lock:
@@ -198,7 +199,7 @@ class ClubPublisher:
         self.last_error = text
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
-        if self.connected.is_set() and not self._stop.is_set():
+        if self.connected.is_set() and not self._stop.is_set():       # not a clean stop
             log.info("club: disconnected (%s); reconnecting", reason)
         self.connected.clear()
 
@@ -222,13 +223,19 @@ class ClubPublisher:
                 log.exception("club: publishing failed; trying again")
 
     def _publish_due(self) -> None:
-        if self._refused_at is not None:
-            if time.monotonic() < self._refused_at + REFUSED_SECONDS:
-                return                      # the ACL may be put right meanwhile: then all again
+        # after a refusal, unsent games wait a minute (the ACL may be put right meanwhile),
+        # then everything goes again, status and discovery included; the live state goes on
+        now = time.monotonic()
+        waiting = self._refused_at is not None and now < self._refused_at + REFUSED_SECONDS
+        if self._refused_at is not None and not waiting:
             self._refused_at = None
             with self._lock:
                 self._announce = True
                 self._snap = self._snap or self.session.snapshot()
+        if self._undiscovered_at is not None and now >= self._undiscovered_at + REFUSED_SECONDS:
+            self._undiscovered_at = None
+            with self._lock:
+                self._announce = True
         with self._lock:
             announce, snap = self._announce, self._snap
             self._announce, self._snap = False, None
@@ -237,24 +244,32 @@ class ClubPublisher:
             self._remember_announcement()
             status = self.client.publish(topics.status_topic(self.table_id), "online", qos=1,
                                          retain=True)
-            for topic, config in topics.discovery(self.table_id, self.name):
-                self.client.publish(topic, json.dumps(config), qos=1, retain=True)
+            found = [self.client.publish(topic, json.dumps(config), qos=1, retain=True)
+                     for topic, config in topics.discovery(self.table_id, self.name)]
             if self._refused(self._answer(status), "its status"):
                 return
+            for info in found:                  # refused, it is tried again with the status;
+                if self._refused(self._answer(info), "its Home Assistant discovery",
+                                 topics.discovery_filter(self.table_id)):
+                    self._refused_at = None     # the league's messages go on meanwhile
+                    self._undiscovered_at = time.monotonic()
+                    break
         if snap is not None:
             payload = topics.state_payload(snap, self.table_id, self.name)
             self.client.publish(topics.state_topic(self.table_id), json.dumps(payload),
                                 qos=1, retain=True)
-        self._send_unsent()
+        if not waiting:
+            self._send_unsent()
 
-    def _refused(self, answer: str | None, what: str) -> bool:
-        """True if the broker refused `what` (its ACL, most likely): said once, and all is
-        sent again after REFUSED_SECONDS, unsent games included."""
+    def _refused(self, answer: str | None, what: str, where: str = "") -> bool:
+        """True if the broker refused `what` (its ACL, most likely, which must let the table
+        write `where`, its own topics unless said): said once, and all is sent again after
+        REFUSED_SECONDS, discovery and unsent games included."""
         if answer is None or answer == "no answer":
             return False
         self._refused_at = time.monotonic()
         self.last_error = (f"the broker refused {what} ({answer}): its ACL must let this "
-                           f"table write {topics.ROOT}/tables/{self.table_id}/#")
+                           f"table write {where or topics.table_filter(self.table_id)}")
         if self.last_error != self._refusal_said:
             self._refusal_said = self.last_error
             log.warning("club: %s; kept, and tried again every %d s", self.last_error,
@@ -332,7 +347,18 @@ def retire(data_dir: Path, *, timeout: float = 10.0, name: str = ANNOUNCED_FILE)
         log.warning("club: %s is unreadable (%s); removed", path, err)
         path.unlink(missing_ok=True)
         return True
-    client = client_for(club, f"parlour-{table_id}-retiring")
+    client = client_for(club, f"parlour-{table_id}-retiring", v5=True)
+    answers: dict[str, Any] = {}                 # "login": its reason; message id: a refusal
+    logged_in = threading.Event()
+
+    def on_connect(client, userdata, flags, reason, properties) -> None:
+        answers["login"] = reason
+        logged_in.set()
+
+    def on_publish(client, userdata, mid, reason, properties) -> None:
+        if reason is not None and reason.is_failure:
+            answers[mid] = reason
+    client.on_connect, client.on_publish = on_connect, on_publish
     try:
         client.connect(club.host, club.port, keepalive=club.keepalive)
     except (OSError, ValueError) as err:
@@ -340,6 +366,10 @@ def retire(data_dir: Path, *, timeout: float = 10.0, name: str = ANNOUNCED_FILE)
         return False
     client.loop_start()
     try:
+        if not logged_in.wait(timeout) or answers["login"].is_failure:
+            log.warning("club: %s did not take the login to leave Home Assistant (%s)",
+                        club.host, answers.get("login", "no answer"))
+            return False
         gone = [topic for topic, _ in topics.discovery(table_id, "")]
         gone += [topics.state_topic(table_id), topics.status_topic(table_id)]
         infos = [client.publish(topic, b"", qos=1, retain=True) for topic in gone]
@@ -347,6 +377,15 @@ def retire(data_dir: Path, *, timeout: float = 10.0, name: str = ANNOUNCED_FILE)
             info.wait_for_publish(timeout=timeout)
         if not all(info.is_published() for info in infos):
             return False
+        refused = [answers[info.mid] for info in infos if info.mid in answers]
+        if refused:
+            log.warning("club: %s refused clearing this table's topics (%s): kept, and tried "
+                        "again; its ACL must let it write %s and %s", club.host, refused[0],
+                        topics.table_filter(table_id), topics.discovery_filter(table_id))
+            return False
+    except (RuntimeError, ValueError) as err:     # the connection went meanwhile
+        log.warning("club: lost %s while leaving Home Assistant (%s)", club.host, err)
+        return False
     finally:
         client.disconnect()
         client.loop_stop()

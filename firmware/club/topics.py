@@ -39,6 +39,16 @@ def state_topic(table_id: str) -> str:
     return f"{ROOT}/tables/{table_id}/state"
 
 
+def table_filter(table_id: str) -> str:
+    """Every topic a table writes in the club (its ACL's `topic write` line)."""
+    return f"{ROOT}/tables/{table_id}/#"
+
+
+def discovery_filter(table_id: str) -> str:
+    """Every Home Assistant discovery topic of a table (its ACL's second line)."""
+    return f"{DISCOVERY_PREFIX}/sensor/parlour_{table_id}/#"
+
+
 def record_topic(table_id: str, uid: str) -> str:
     return f"{ROOT}/tables/{table_id}/records/{uid}"
 

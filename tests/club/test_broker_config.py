@@ -112,3 +112,43 @@ def test_shipped_broker_config_a_table_refused_sends_at_once_on_its_next_connect
         forger.close()
     finally:
         broker.stop()
+
+
+def test_shipped_broker_config_refusals_of_discovery_and_of_leaving_are_said(tmp_path,
+                                                                           caplog):
+    """The ACL lets a table write its own topics but not Home Assistant's: the table says
+    which line is missing (it said nothing). Leaving a broker that refuses the clearing (or
+    the login) is not taken as done (it was, and the device stayed in Home Assistant)."""
+    import json
+    from firmware.club import topics
+    from firmware.club.publisher import ANNOUNCED_FILE, retire
+    broker = shipped_broker(tmp_path / "broker")
+    acl = tmp_path / "broker" / "parlour.acl"
+    acl.write_text(acl.read_text().replace(
+        f"topic write homeassistant/sensor/parlour_{FRONT}/#\n", ""))
+    broker.start()
+    login = {"host": "127.0.0.1", "port": broker.port}
+    try:
+        front = Table(tmp_path / "front", ClubConfig(**login, username="front",
+                                                     password="fr0nt"), FRONT)
+        said = wait_for(lambda: front.publisher.last_error or None)
+        assert said == ("the broker refused its Home Assistant discovery (Not authorized): its "
+                        f"ACL must let this table write {topics.discovery_filter(FRONT)}")
+        club = Club(tmp_path / "club", ClubConfig(**login, username="club", password="k1ub"))
+        front.play(winner=0, names=("Ann", "Ben"))       # the league's messages go on meanwhile
+        front.session.new_game("kat-en-muis", ["Cy", "Dee"])
+        wait_for(lambda: club.view()["league"]["games"] == 1 and any(
+            (t["state"] or {}).get("game") == "kat-en-muis" for t in club.view()["tables"]))
+        club.close()
+        front.close()
+        assert (tmp_path / "front" / ANNOUNCED_FILE).exists()
+        assert not retire(tmp_path / "front", timeout=5)        # discovery may not be cleared
+        assert (tmp_path / "front" / ANNOUNCED_FILE).exists()   # kept, to try again
+        assert any("refused clearing" in r.getMessage() for r in caplog.records)
+        kept = json.loads((tmp_path / "front" / ANNOUNCED_FILE).read_text())
+        kept["password"] = "wrong"
+        (tmp_path / "front" / ANNOUNCED_FILE).write_text(json.dumps(kept))
+        assert not retire(tmp_path / "front", timeout=5)        # no exception either
+        assert any("did not take the login" in r.getMessage() for r in caplog.records)
+    finally:
+        broker.stop()
