@@ -126,6 +126,8 @@ class ClubStore:
         with self._lock:
             rows = self._db.execute("SELECT table_id, name, status, state, updated_at "
                                     "FROM tables ORDER BY name, table_id").fetchall()
+        names = [n or t for t, n, *_ in rows]
         return [{"table": t, "name": n or t, "status": s or "unknown",
-                 "state": json.loads(st) if st else None, "updated_at": u}
+                 "state": json.loads(st) if st else None, "updated_at": u,
+                 "name_shared": names.count(n or t) > 1}       # two boxes called alike
                 for t, n, s, st, u in rows]

@@ -85,6 +85,7 @@ def test_club_process_logs_its_broker_connection_to_stderr(tmp_path, broker):
     club.close()
     assert ("INFO parlour.club: club: subscribed to the broker at "
             f"127.0.0.1:{broker.port}\n") in club.err
+    assert "WARNING" not in club.err                           # a clean stop is not a fault
 
 
 def two_tables_one_league(tables, club):
@@ -142,6 +143,17 @@ def test_club_a_player_nobody_named_is_someone_at_their_own_table(tables, club):
         "Teal (Front room)": (1, 1), "teal (Back room)": (1, 1), "Teal": (1, 1), "Ann": (3, 0)}
 
 
+def test_club_two_tables_of_one_name_are_told_apart_on_the_page(tables, club):
+    """Two boxes left at their host name both read "parlour": each row says whose it is."""
+    for table_id in (A, B):
+        tables(table_id, "parlour").play(winner=0, names=("Red", "Ann"))
+    wait_for(lambda: club.view()["league"]["games"] == 2)
+    page = club.page()
+    assert page.count("<strong>parlour</strong>") == 2
+    assert f'· {A[:4]}</span>' in page and f'· {B[:4]}</span>' in page
+    assert f"Red (parlour · {A[:4]})" in page and f"Red (parlour · {B[:4]})" in page
+
+
 def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
     table = tables(A, "Front room")
     table.session.new_game("fox-and-geese", ["Ann", "Ben"])
@@ -152,7 +164,7 @@ def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
     assert not off["broker"]["connected"]
     page = club.page()
     assert f"The club is not connected to its broker (127.0.0.1:{broker.port})" in page
-    assert '"note">status not known<' in page                 # not "online" as if known now
+    assert '"note table-status">status not known<' in page                 # not "online" as if known now
     table.session.submit({"type": "declare", "winners": [0]})   # the game ends, no broker
     assert [r.id for r in table.store.unsent_to_club()] == [table.session.game_id]
     broker.start()                                               # same port, empty broker

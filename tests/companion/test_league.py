@@ -88,6 +88,15 @@ def test_league_a_player_nobody_named_is_someone_at_their_table_only():
     assert {r["name"]: r["played"] for r in typed["standings"]} == {"Red": 2, "Ann": 2}
 
 
+def test_league_unnamed_players_of_two_tables_of_one_name_are_told_apart():
+    """Two boxes left at their host name ("parlour"): "Red (parlour)" twice in the league."""
+    front, back = "0123456789abcdef", "fedcba9876543210"
+    out = league([checked(1, [0], names=("Red", "Ann"), table=front, table_name="parlour"),
+                  checked(1, [1], names=("Red", "Ann"), table=back, table_name="parlour")])
+    assert {r["name"] for r in out["standings"]} == {"Red (parlour · 0123)",
+                                                     "Red (parlour · fedc)", "Ann"}
+
+
 def test_league_a_tables_own_colours_name_its_unnamed_players():
     """A box whose buttons are Teal and Plum sends their names: its "Teal" is unnamed."""
     bare = payload(1, [0], names=("Teal", "Plum"))
