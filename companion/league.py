@@ -192,9 +192,10 @@ def league(records: list[dict[str, Any]]) -> dict[str, Any]:
             b[0] -= change
             a[1] += 1
             b[1] += 1
-    shown = list(spelt.values())
+    tables = {r["table"]: r["table_name"] for r in ordered}
+    called = list(tables.values())
     for key, name in spelt.items():                 # two tables of one name (two "parlour"s)
-        if key[0] == "seat" and shown.count(name) > 1:
+        if key[0] == "seat" and called.count(tables[key[1]]) > 1:
             spelt[key] = f"{name[:-1]} · {key[1][:4]})"
     for row in rows.values():
         row["name"] = spelt[row.pop("who")]

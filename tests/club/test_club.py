@@ -150,7 +150,7 @@ def test_club_two_tables_of_one_name_are_told_apart_on_the_page(tables, club):
     wait_for(lambda: club.view()["league"]["games"] == 2)
     page = club.page()
     assert page.count("<strong>parlour</strong>") == 2
-    assert f'· {A[:4]}</span>' in page and f'· {B[:4]}</span>' in page
+    assert f'({A[:4]})</span>' in page and f'({B[:4]})</span>' in page
     assert f"Red (parlour · {A[:4]})" in page and f"Red (parlour · {B[:4]})" in page
 
 

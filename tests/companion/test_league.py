@@ -95,6 +95,10 @@ def test_league_unnamed_players_of_two_tables_of_one_name_are_told_apart():
                   checked(1, [1], names=("Red", "Ann"), table=back, table_name="parlour")])
     assert {r["name"] for r in out["standings"]} == {"Red (parlour · 0123)",
                                                      "Red (parlour · fedc)", "Ann"}
+    one_red = league([checked(1, [0], names=("Red", "Ann"), table=front, table_name="parlour"),
+                      checked(1, [1], names=("Ann", "Blue"), table=back, table_name="parlour")])
+    assert {r["name"] for r in one_red["standings"]} == {"Red (parlour · 0123)",   # which one
+                                                         "Blue (parlour · fedc)", "Ann"}
 
 
 def test_league_a_tables_own_colours_name_its_unnamed_players():
