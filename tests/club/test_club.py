@@ -292,7 +292,8 @@ def test_club_broker_with_a_password(tmp_path, caplog):
         locked_out = Club(tmp_path / "club-2", ClubConfig(
             host="127.0.0.1", port=broker.port, username="club", password="nope"),
             connected=False)
-        said = wait_for(lambda: locked_out.view()["broker"]["problem"] or None)
+        said = wait_for(lambda: (p := locked_out.view()["broker"]["problem"]) != "not connected "
+                        "yet" and p)                        # the broker's answer, once it came
         assert said.startswith("the broker refused the club's login (")   # not "cannot reach"
         assert said in html.unescape(locked_out.page())
         assert "not connected to its broker" in locked_out.page()
