@@ -84,6 +84,21 @@ class Unreachable:
         self.said = None
 
 
+class SaidOnce:
+    """A warning logged when its words change, not at every retry that repeats them."""
+
+    def __init__(self):
+        self.said = ""
+
+    def warn(self, text: str) -> None:
+        if text != self.said:
+            self.said = text
+            log.warning("club: %s", text)
+
+    def forget(self) -> None:
+        self.said = ""
+
+
 def no_answer_watch(club: ClubConfig, connected: threading.Event,
                     say: Callable[[str], None]) -> threading.Timer:
     """A timer (started) that calls `say` with why, once, if the broker has not answered the
@@ -124,8 +139,8 @@ class ClubPublisher:
         self._refusals: dict[int, str] = {}            # message id -> the broker's refusal
         self._refused_at: float | None = None          # when the broker last refused one
         self._undiscovered_at: float | None = None     # ... refused Home Assistant's
-        self._refusal_said = ""
-        self._login_said = ""
+        self._refusal = SaidOnce()
+        self._login = SaidOnce()
         self.unreachable = Unreachable(club, on_error=self._failed)
         self.client.on_connect_fail = self.unreachable.failed
         self.connected = threading.Event()
@@ -181,11 +196,9 @@ class ClubPublisher:
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
             self.last_error = f"the broker refused the connection: {reason}"
-            if self.last_error != self._login_said:     # once, not at every retry
-                self._login_said = self.last_error
-                log.warning("club: %s", self.last_error)
+            self._login.warn(self.last_error)          # once, not at every retry
             return
-        self._login_said = ""
+        self._login.forget()
         self._refused_at = self._undiscovered_at = None   # a new connection: all goes at once
         self.unreachable.connected()
         log.info("club: connected to %s:%s", self.club.host, self.club.port)
@@ -270,10 +283,8 @@ class ClubPublisher:
         self._refused_at = time.monotonic()
         self.last_error = (f"the broker refused {what} ({answer}): its ACL must let this "
                            f"table write {where or topics.table_filter(self.table_id)}")
-        if self.last_error != self._refusal_said:
-            self._refusal_said = self.last_error
-            log.warning("club: %s; kept, and tried again every %d s", self.last_error,
-                        REFUSED_SECONDS)
+        self._refusal.warn(f"{self.last_error}; kept, and tried again every "
+                           f"{REFUSED_SECONDS:g} s")
         return True
 
     def _send_unsent(self) -> None:
@@ -299,7 +310,7 @@ class ClubPublisher:
                 if answer is not None:              # kept unsent: tried again later
                     self._refused(answer, f"game {record.id}'s record")
                     return
-                self._refusal_said = ""
+                self._refusal.forget()
                 self.store.sent_to_club(record.id, _now())
                 self.sent += 1
 
