@@ -25,11 +25,24 @@ class LeagueCache:
     def view(self) -> dict[str, Any]:
         version = self.store.version
         if version != self._at:
-            self._view = {"version": version, "tables": self.store.tables(),
+            tables, recent = self.store.tables(), self.store.recent()
+            self._view = {"version": version, "tables": tables,
                           "league": league(self.store.records()),
-                          "recent": self.store.recent()}
+                          "recent": with_table_labels(recent, tables)}
             self._at = version
         return self._view
+
+
+def with_table_labels(recent: list[dict[str, Any]],
+                      tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each recent game with `table_label`, the name of the table it was played at, and the
+    table id's first 4 digits when two tables (now or in these games) share that name."""
+    ids: dict[str, set[str]] = {}
+    for table_id, name in ([(t["table"], t["name"]) for t in tables]
+                           + [(r["table"], r["table_name"]) for r in recent]):
+        ids.setdefault(name, set()).add(table_id)
+    return [{**r, "table_label": r["table_name"] if len(ids[r["table_name"]]) == 1
+             else f"{r['table_name']} ({r['table'][:4]})"} for r in recent]
 
 
 def league_by_game(figures: dict[str, Any]) -> list[dict[str, Any]]:

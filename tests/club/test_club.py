@@ -152,6 +152,7 @@ def test_club_two_tables_of_one_name_are_told_apart_on_the_page(tables, club):
     assert page.count("<strong>parlour</strong>") == 2
     assert f'({A[:4]})</span>' in page and f'({B[:4]})</span>' in page
     assert f"Red (parlour · {A[:4]})" in page and f"Red (parlour · {B[:4]})" in page
+    assert page.count(f"at parlour ({A[:4]})") == 1 and page.count(f"at parlour ({B[:4]})") == 1
 
 
 def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
