@@ -16,6 +16,7 @@ import signal
 import threading
 from collections import deque
 from collections.abc import Callable
+from contextlib import ExitStack
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -226,60 +227,49 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
     except OSError as err:
         raise ParlourError(f"{data_dir}: cannot keep the club's store there ({err.strerror}); "
                            "choose another with --data-dir") from None
-    lock = None
-    try:
-        lock = DataDirLock(data_dir, CLUB_LOCK_NAME, command="club", one="club")
-        client_id = club_client_id(data_dir)
-        store = ClubStore(data_dir / "club.db")
-    except OSError as err:
-        if lock is not None:
-            lock.release()
-        raise ParlourError(f"{data_dir}: cannot keep the club's lock and id there "
-                           f"({err.strerror}); choose another with --data-dir") from None
-    except BaseException:
-        if lock is not None:
-            lock.release()
-        raise
-    try:
-        listener = ClubListener(club, store, client_id=client_id)
-        server = table_server(create_club_app(store, listener=listener), host=host, port=port,
-                              threads=8, limits=Limits())     # the table's connection limits
-    except OSError as err:
-        store.close()
-        lock.release()
-        if err.errno == errno.EADDRINUSE:
-            free = free_port_after(host, port)
-            raise ParlourError(
-                f"port {port} is already in use (a table, another club, or another program): "
-                f"choose another, " + (f"e.g. parlour club --port {free}" if free else
-                                       "with parlour club --port N") +
-                ", or set [web] port in the club's config") from None
-        raise ParlourError(f"cannot serve the league on {host}:{port} ({err.strerror or err})"
-                           ) from None
-    except BaseException:
-        store.close()
-        lock.release()
-        raise
-    listener.start()
+    with ExitStack() as held:                  # the lock and the store, released on any exit
+        try:
+            held.callback(DataDirLock(data_dir, CLUB_LOCK_NAME, command="club",
+                                      one="club").release)
+            client_id = club_client_id(data_dir)
+            store = ClubStore(data_dir / "club.db")
+            held.callback(store.close)
+        except OSError as err:
+            raise ParlourError(f"{data_dir}: cannot keep the club's lock and id there "
+                               f"({err.strerror}); choose another with --data-dir") from None
+        try:
+            listener = ClubListener(club, store, client_id=client_id)
+            server = table_server(create_club_app(store, listener=listener), host=host,
+                                  port=port, threads=8, limits=Limits())   # the table's limits
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                free = free_port_after(host, port)
+                raise ParlourError(
+                    f"port {port} is already in use (a table, another club, or another "
+                    f"program): choose another, " + (f"e.g. parlour club --port {free}" if free
+                                                     else "with parlour club --port N") +
+                    ", or set [web] port in the club's config") from None
+            raise ParlourError(f"cannot serve the league on {host}:{port} "
+                               f"({err.strerror or err})") from None
+        listener.start()
+        held.callback(listener.close)
 
-    stop = stop or threading.Event()
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda signum, frame: stop.set())
-    serving = threading.Thread(target=server.run, name="parlour-club-web", daemon=True)
-    serving.start()
-    from firmware.runner import lan_address
-    print(f"parlour club: the league on http://{lan_address(host)}:{server.effective_port}/ "
-          f"(broker {club.host}:{club.port})", flush=True)
-    notifier = Notifier()                      # systemd (Type=notify), when under it
-    notifier.ready(status=f"the league on port {server.effective_port}, broker {club.host}")
-    if on_ready is not None:
-        on_ready(server.effective_port, listener)
-    stop.wait()
-    notifier.stopping(status="stopping")
-    stop_serving(server, serving)
-    listener.close()
-    store.close()
-    lock.release()
-    notifier.close()
+        stop = stop or threading.Event()
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(sig, lambda signum, frame: stop.set())
+        serving = threading.Thread(target=server.run, name="parlour-club-web", daemon=True)
+        serving.start()
+        held.callback(stop_serving, server, serving)
+        from firmware.runner import lan_address
+        print(f"parlour club: the league on http://{lan_address(host)}:{server.effective_port}/ "
+              f"(broker {club.host}:{club.port})", flush=True)
+        notifier = Notifier()                  # systemd (Type=notify), when under it
+        held.callback(notifier.close)
+        notifier.ready(status=f"the league on port {server.effective_port}, "
+                              f"broker {club.host}")
+        if on_ready is not None:
+            on_ready(server.effective_port, listener)
+        stop.wait()
+        notifier.stopping(status="stopping")
     return 0
