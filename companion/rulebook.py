@@ -56,6 +56,7 @@ class Rulebook:
     start_position: ClassVar[int | None] = None
     pi_seats: ClassVar[str | None] = None       # seats the Pi may play: "one", "any" or None
     press_any_seat: ClassVar[bool] = False      # every player's press counts, any time
+    one_winner_declared: ClassVar[bool] = False  # a declaration names one winner (a resignation)
 
     # -- setting up -------------------------------------------------------------------------
 

@@ -88,6 +88,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "next": NEXT_WORDS.get(game, "End turn") if takes_next else None,
             "next_before_roll": NEXT_BEFORE_ROLL.get(game),
             "declare": _overrides(rulebook, "on_declare"),
+            "declare_one": rulebook.one_winner_declared,   # one winner: a resignation (F3)
             "chips": rulebook.uses_chips,           # corrections of chips make sense
             "diamond": game in DIAMOND_GAMES,
             "squares": rulebook.on_squares,          # a Square column means something

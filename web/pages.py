@@ -213,6 +213,7 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
             "roster": parlour().session.store.roster() if auth.logged_in() else [],  # forms
             "network": _network_card(),
             "declares": bool((info.get(state.get("game") or "") or {}).get("declare")),
+            "declares_one": bool((info.get(state.get("game") or "") or {}).get("declare_one")),
             "chips_game": bool((info.get(state.get("game") or "") or {}).get("chips")),
             "over_links": over_links,
             "commitment_words": "Dice commitment" if kind == "dice" else "Spin commitment"

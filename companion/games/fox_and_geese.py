@@ -236,6 +236,7 @@ class FoxAndGeese(Rulebook):
     randomizer = None
     lead = None                                          # F1: the Geese move first
     pi_seats = "one"                                     # the Pi plays either side
+    one_winner_declared = True                           # F3: a player resigns
     options = {"fox_seat": Option(0, 0, 1, "who plays the Fox",
                                   ("the first player", "the second player"))}
 

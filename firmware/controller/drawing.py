@@ -46,6 +46,9 @@ class BoxDrawing:
             out["result"] = self.outcome
         if self.screen == "menu":
             out["menu"] = {"items": list(self.menu_items), "index": self.menu_index}
+        if self.screen == "declare":
+            out["declare"] = {"options": [label for label, _ in self._declare_options()],
+                              "index": self.declare_index}
         if self.screen == "pair_code" and self.pairings is not None and self.pairings.offered():
             out["pair_code"] = self.pairings.offered()[1]      # as the OLED shows it
         return out

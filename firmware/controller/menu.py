@@ -108,8 +108,11 @@ class MenuScreens:
 
     def _declare_options(self) -> list[tuple[str, list[int] | None]]:
         players = self.snap.get("players") or []
-        return [(f"{p['name']} wins", [i]) for i, p in enumerate(players)] + \
-            [("All share the win", list(range(len(players)))), ("Back", None)]
+        rulebook = self._rulebook()
+        shared = [] if rulebook is not None and rulebook.one_winner_declared else \
+            [("All share the win", list(range(len(players))))]
+        return [(f"{p['name']} wins", [i]) for i, p in enumerate(players)] + shared + \
+            [("Back", None)]
 
     def _open_declare(self) -> None:
         self.declare_index, self.screen = 0, "declare"

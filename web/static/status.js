@@ -211,8 +211,17 @@
     return p.name + " (button " + (typeof p.button === "number" ? p.button : i + 1) + ")";
   }
 
+  var gameMoves = null;                  // per game: what it takes (the page's #game-moves)
+  function declaresOne(game) {           // a declaration names one winner: a resignation (F3)
+    if (gameMoves === null) {
+      try { gameMoves = JSON.parse($("game-moves").textContent); } catch (e) { gameMoves = {}; }
+    }
+    return !!(gameMoves[game || ""] || {}).declare_one;
+  }
+
   function renderControls(state) {
     var players = state.players || [];
+    var one = declaresOne(state.game);
     document.querySelectorAll("select[data-seats]").forEach(function (select) {
       var keep = select.value;
       var options = document.createDocumentFragment();
@@ -226,13 +235,17 @@
       select.value = keep;
       if (select.selectedIndex < 0) select.value = select.name === "to" ? "pool" : "0";
     });
+    text($("declare-summary"), one ? "End the game: a player resigns"
+                                   : "End the game by declaring the winners");
     document.querySelectorAll("fieldset[data-seats]").forEach(function (box) {
       var legend = box.querySelector("legend");
       var items = document.createDocumentFragment();
+      legend.textContent = one ? "Winner" : "Winners";
       items.appendChild(legend);
       players.forEach(function (p, i) {
         var label = make("label");
-        var input = make("input"); input.type = "checkbox"; input.name = "winners"; input.value = String(i);
+        var input = make("input"); input.type = one ? "radio" : "checkbox"; input.required = one;
+        input.name = "winners"; input.value = String(i);
         label.append(input, " " + seatLabel(p, i));
         items.appendChild(label);
       });

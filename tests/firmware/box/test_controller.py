@@ -492,6 +492,21 @@ def test_controller_every_screen_has_a_way_out():
     assert not stuck
 
 
+@pytest.mark.parametrize("game, shares", [("fox-and-geese", False), ("free-play", True)])
+def test_controller_F3_fox_and_geese_offers_one_winner_at_the_end_free_play_a_shared_win(
+        table, session, game, shares):
+    """F3: in Fox and Geese a player resigns, so the box offers no shared win (the game would
+    refuse it); free play's declaration may name every player."""
+    start(table, game)
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("End game"))
+    press(table, "press")
+    assert table.screen == "declare"
+    names = [p["name"] for p in session.snapshot()["players"]]
+    assert table.view()["declare"]["options"] == [f"{n} wins" for n in names] + (
+        ["All share the win"] if shares else []) + ["Back"]
+
+
 def test_controller_declaration_can_be_backed_out_of(table, session):
     start(table, "free-play")
     press(table, "menu")

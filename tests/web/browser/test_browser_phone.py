@@ -336,6 +336,36 @@ def test_browser_phone_a_finished_game_offers_no_play(tmp_path, phone):
             expect(phone.locator(selector)).to_be_hidden()
 
 
+def test_browser_phone_F3_a_resignation_names_one_winner_free_play_any(tmp_path, phone):
+    """F3: Fox and Geese ends by a resignation, so the phone's declaration picks one winner
+    (radio buttons, as the game refuses a shared win); a free-play game that follows, live,
+    may name several (check boxes)."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        phone.locator("#declare-box summary").click()
+        expect(phone.locator("#declare-box summary")).to_have_text(
+            "End the game: a player resigns")
+        expect(phone.locator("#declare input[type=radio]")).to_have_count(2)
+        expect(phone.locator("#declare input[type=checkbox]")).to_have_count(0)
+        phone.locator("#declare label", has_text="Ben").click()
+        phone.locator("#declare-box").screenshot(path=str(ARTIFACTS / "phone-resign.png"))
+        phone.click("#declare button[type=submit]")
+        phone.get_by_role("button", name="End the game").click()
+        expect(phone.locator("#winners")).to_be_visible()
+        assert state(table.url)["winners"] == [1]
+        post(table.url + "/api/control/new-game",
+             {"game": "free-play", "players": ["Ann", "Ben", "Cy"]})
+        expect(phone.locator("#declare input[type=checkbox]")).to_have_count(3)
+        expect(phone.locator("#declare-box summary")).to_have_text(
+            "End the game by declaring the winners")
+        phone.reload()
+        expect(phone.locator("#declare input[type=checkbox]")).to_have_count(3)
+        expect(phone.locator("#declare input[type=radio]")).to_have_count(0)
+
+
 def test_browser_phone_an_answer_goes_when_the_next_turn_begins(tmp_path, phone):
     """"Ann throws ..." stayed in green under the moves 13 turns later."""
     from playwright.sync_api import expect
