@@ -73,15 +73,23 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-def _standings(snap: dict) -> list[str]:
+def _standings(snap: dict, rulebook) -> list[str]:
+    """The players as the box names them (by their seat button, from 1) with what their game
+    keeps (a square, chips), then the pool under the game's own word for it."""
     lines = []
     for p in snap["players"]:
-        role = f" ({p['role']})" if p.get("role") else ""
-        where = "off the board" if p["position"] is None else f"on {p['position']}"
-        lines.append(f"  seat {p['seat']} {p['name']}{role}: {where}, {p['chips']} chips, "
-                     f"score {p['score']}" + (f", loses {p['lost_turns']} turn(s)"
-                                               if p["lost_turns"] else ""))
-    lines.append(f"  pool: {snap['pool']}")
+        role = f", {p['role']}" if p.get("role") else ""
+        parts = []
+        if rulebook.on_squares:
+            parts.append("off the board" if p["position"] is None else f"on {p['position']}")
+        if rulebook.uses_chips:
+            parts.append(f"{p['chips']} chips")
+        parts.append(f"score {p['score']}")
+        if p["lost_turns"]:
+            parts.append(f"loses {p['lost_turns']} turn(s)")
+        lines.append(f"  {p['name']} (button {p['button']}{role}): " + ", ".join(parts))
+    if rulebook.uses_chips:
+        lines.append(f"  {rulebook.pool_label.lower()}: {snap['pool']}")
     if snap["phase"] == "over":
         names = ", ".join(snap["players"][s]["name"] for s in snap["winners"])
         lines.append(f"  over: {names} {'wins' if len(snap['winners']) == 1 else 'win'}")
@@ -103,7 +111,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print("\n".join(snap["log"]))
         print()
-        print("\n".join(_standings(snap)))
+        print("\n".join(_standings(snap, table.rulebook)))
     return 0
 
 
@@ -136,11 +144,18 @@ def cmd_export(args: argparse.Namespace) -> int:
             if not records:
                 raise ParlourError(f"no game {args.game} in {db}")
         out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise ParlourError(f"{out}: cannot write the logs there ({err.strerror}): "
+                               "--out takes a folder") from None
         for record in records:
             target = out / f"game-{record.id:04d}-{record.game}.jsonl"
             lines = [log_line(e) for e in export_events(store, record.id)]
-            target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            try:
+                target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            except OSError as err:
+                raise ParlourError(f"{target}: cannot write it ({err.strerror})") from None
             print(target)
     finally:
         store.close()

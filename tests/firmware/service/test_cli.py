@@ -123,6 +123,39 @@ def test_cli_export_writes_replayable_logs(capsys, tmp_path):
     assert code == 0 and json.loads(out)["rolls"] == 5
 
 
+def test_cli_replay_names_players_by_their_button_and_the_pool_by_the_games_word(capsys):
+    """Everything players read numbers them from 1, as the box does ("button 2"); Kat en
+    Muis's stakes are "both pots" (K1, K8); a game without chips or squares shows neither."""
+    code, out, _ = run_cli(capsys, "replay", str(KAT))
+    standings = out.split("\n\n")[-1]
+    assert code == 0 and "seat 0" not in standings
+    assert re.search(r"^  Ann \(button 1, mouse\): on \d+, \d+ chips, score 0$", standings, re.M)
+    assert re.search(r"^  both pots: \d+$", standings, re.M) and "pool" not in standings
+    code, out, _ = run_cli(capsys, "replay", str(EXAMPLES / "fox-and-geese.jsonl"))
+    standings = out.split("\n\n")[-1]
+    assert re.search(r"^  Ann \(button 1, fox\): score \d+$", standings, re.M)
+    assert "chips" not in standings and "pool" not in standings and "board" not in standings
+
+
+@pytest.mark.parametrize("where", ["a file", "inside a file", "a folder in the way"])
+def test_cli_export_to_a_place_it_cannot_write_says_so_in_one_line(capsys, tmp_path, where):
+    from companion.session import Session
+    from companion.store import Store
+    data = tmp_path / "data"
+    store = Store(data / "parlour.db")
+    Session(store, new_seed=lambda: bytes(32)).new_game("cats-and-dogs", ["Ann", "Ben"])
+    store.close()
+    taken = tmp_path / "taken.jsonl"
+    taken.write_text("kept\n")
+    out = {"a file": taken, "inside a file": taken / "logs", "a folder in the way": tmp_path}
+    if where == "a folder in the way":
+        (tmp_path / "game-0001-cats-and-dogs.jsonl").mkdir()
+    code, _, err = run_cli(capsys, "export", "--data-dir", str(data), "--out", str(out[where]))
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "cannot write" in err
+    assert taken.read_text() == "kept\n"
+
+
 def test_cli_console_script_runs_without_traceback(tmp_path):
     log = tmp_path / "empty.jsonl"
     log.write_text("\n")
