@@ -167,10 +167,10 @@ class Session:
             if event.board is None and state.board:    # the log alone replays the game
                 event = replace(event, board=state.board)
             body = event.to_dict()
-            if self.table is not None and not self.table.state.over:
-                self._stored(self.store.abandon, self.game_id, body.get("at"))
+            unfinished = self.table is not None and not self.table.state.over
             game_id = self._stored(self.store.create_game, body, seed=seed.hex(),
-                                   commitment=body["commitment"], created_at=body.get("at"))
+                                   commitment=body["commitment"], created_at=body.get("at"),
+                                   set_aside=self.game_id if unfinished else None)
             table.apply(event, state)
             self.table, self.game_id, self._seed, self._seq = table, game_id, seed, 1
             return self._changed()

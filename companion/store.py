@@ -182,9 +182,14 @@ class Store:
             return db.execute(sql, args)
 
     def create_game(self, first_event: dict[str, Any], *, seed: str | None,
-                    commitment: str | None, created_at: str | None) -> int:
-        """A new game with its new_game event, in one transaction."""
+                    commitment: str | None, created_at: str | None,
+                    set_aside: int | None = None) -> int:
+        """A new game with its new_game event, in one transaction; `set_aside`: the unfinished
+        game it replaces, marked abandoned in the same transaction (a failed write leaves the
+        old game in play, as if nothing had been asked)."""
         with self._transaction() as db:
+            if set_aside is not None:
+                db.execute(self._ABANDON, (created_at, set_aside))
             cur = db.execute(
                 "INSERT INTO games (game, players, seed, commitment, created_at) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -221,10 +226,11 @@ class Store:
         db.execute("UPDATE games SET winners = ?, ended_at = ?, status = 'over' WHERE id = ?",
                    (json.dumps(winners), ended_at, game_id))
 
+    _ABANDON = "UPDATE games SET ended_at = ?, status = 'abandoned' WHERE id = ?"
+
     def abandon(self, game_id: int, ended_at: str | None) -> None:
-        """A game left unfinished when another was started."""
-        self._write("UPDATE games SET ended_at = ?, status = 'abandoned' WHERE id = ?",
-                    (ended_at, game_id))
+        """A game set aside unfinished."""
+        self._write(self._ABANDON, (ended_at, game_id))
 
     def remember_names(self, names: list[str], added_at: str | None = None) -> None:
         """Add names to the roster (a name already there, in any case, is kept as first spelt)."""

@@ -147,32 +147,36 @@ def test_full_disk_says_the_sd_card_is_full_and_loses_nothing(card, tmp_path):
     store.close()
 
 
+class FullForInserts:
+    """A store connection on which every INSERT meets SQLite's SQLITE_FULL (an UPDATE, which
+    takes no new page here, still goes through)."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def execute(self, sql, *args):
+        if sql.startswith("INSERT"):
+            err = sqlite3.OperationalError("database or disk is full")
+            err.sqlite_errorcode = 13
+            raise err
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+    def __enter__(self):
+        return self.db.__enter__()
+
+    def __exit__(self, *exc):
+        return self.db.__exit__(*exc)
+
+
 def test_full_disk_write_is_store_full_and_rolls_back(tmp_path, monkeypatch):
     """Without a tiny filesystem: SQLite's own SQLITE_FULL, injected at the connection."""
     store = Store(tmp_path / "parlour.db")
     store.create_game({"type": "new_game", "game": "free-play", "players": ["A", "B"]},
                       seed=None, commitment=None, created_at=None)
-
-    class Full:
-        def __init__(self, db):
-            self.db = db
-
-        def execute(self, sql, *args):
-            if sql.startswith("INSERT"):
-                err = sqlite3.OperationalError("database or disk is full")
-                err.sqlite_errorcode = 13
-                raise err
-            return self.db.execute(sql, *args)
-
-        def __getattr__(self, name):
-            return getattr(self.db, name)
-
-        def __enter__(self):
-            return self.db.__enter__()
-
-        def __exit__(self, *exc):
-            return self.db.__exit__(*exc)
-
+    Full = FullForInserts
     real = store._db
     store._db = Full(real)
     with pytest.raises(StoreFull, match="The SD card is full"):
@@ -180,3 +184,26 @@ def test_full_disk_write_is_store_full_and_rolls_back(tmp_path, monkeypatch):
     store._db = real
     assert len(store.events(1)) == 1
     store.close()
+
+
+def test_full_disk_a_new_game_refused_leaves_the_game_in_play_as_it_was(tmp_path):
+    """Starting a game sets the unfinished one aside: on a full card both are refused together,
+    so the game in play is not marked set aside while it goes on, its next throw is stored
+    with it, and a restart resumes it."""
+    from companion.session import Session
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32))
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    playing = session.game_id
+    real, store._db = store._db, FullForInserts(store._db)
+    with pytest.raises(StoreFull):
+        session.new_game("kat-en-muis", ["Cy", "Dee"])
+    store._db = real
+    assert session.game_id == playing and store.game(playing).status == "playing"
+    assert [g.id for g in store.games()] == [playing]
+    session.roll()
+    assert store.game(playing).events == 2
+    store.close()
+    again = Session(Store(tmp_path / "parlour.db"), new_seed=lambda: bytes(32))
+    assert again.game_id == playing and again.snapshot()["game"] == "cats-and-dogs"
+    again.store.close()
