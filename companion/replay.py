@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,11 +20,10 @@ from companion.games import get_rulebook
 from companion.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
 from companion.state import State, copy_data
-from companion.words import name_key
+from companion.words import name_key, shown_text
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
-LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines() breaks at
 
 
 class Table:
@@ -127,16 +125,8 @@ def _new_game(event: NewGame) -> tuple[Rulebook, State]:
 
 def _trimmed(name: str) -> str:
     """A name without its outer spaces, or Refused if it holds anything but printable
-    characters and spaces (X10: control characters, line breaks, unpaired surrogates). Every
-    Unicode space separator (no-break, narrow no-break, ideographic...) is a plain space first."""
-    name = "".join(" " if unicodedata.category(c) == "Zs" else c for c in name)   # X10
-    bad = next((c for c in name if not (c.isprintable() or c == " ")), None)   # X10
-    if bad is not None:
-        what = ("a line break" if bad in LINE_BREAKS else
-                "an unpaired surrogate" if 0xD800 <= ord(bad) <= 0xDFFF else
-                f"a character that cannot be shown (U+{ord(bad):04X})")
-        raise Refused(f"a player's name must be printable characters, not {what}: {name!r}")
-    return name.strip(" ")
+    characters and spaces (X10, `shown_text`)."""
+    return shown_text(name, "a player's name").strip(" ")
 
 
 def _check_pi(rulebook: Rulebook, event: NewGame, players: int) -> None:

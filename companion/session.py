@@ -18,11 +18,12 @@ from typing import Any
 from companion.boarddata import load_board_file
 from companion.buttons import default_buttons
 from companion.errors import BoardDataError, ParlourError, Refused, StoreError
-from companion.events import Event, NewGame, Rename, Roll, Undo, parse_event
+from companion.events import Event, NewGame, Rename, Roll, Transfer, Undo, parse_event
 from companion.chances.history import chart
 from companion.replay import Table
 from companion.rollstream import commitment, draw
 from companion.store import Store
+from companion.words import shown_text
 
 Listener = Callable[[dict[str, Any]], None]
 log = logging.getLogger("parlour.session")
@@ -207,6 +208,9 @@ class Session:
                 raise Refused("no game is being played: start one first")
             if isinstance(event, Roll) and self._seed is not None:
                 raise Refused("throws come from the committed roll stream: use roll()")
+            if isinstance(event, Transfer):       # read on every surface, as a name is (X10)
+                event = replace(event, reason=shown_text(event.reason,
+                                                         "a correction's reason").strip(" "))
             return self._commit(event)
 
     def submit_at(self, version: int, event: dict[str, Any], by: str | None = None

@@ -5,10 +5,29 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from companion.errors import Refused
+
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines() breaks at
+
 
 def listing(items: Sequence[str]) -> str:
     """'Ann', 'Ann and Ben', 'Ann, Ben and Cy'."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def shown_text(text: str, what: str) -> str:
+    """Text players will read (a name, a correction's reason), every Unicode space separator
+    (no-break, narrow no-break, ideographic...) made a plain space (X10); Refused, naming
+    `what`, if it holds anything else that cannot be shown: control characters, line breaks,
+    unpaired surrogates, format characters such as a right-to-left override."""
+    text = "".join(" " if unicodedata.category(c) == "Zs" else c for c in text)     # X10
+    bad = next((c for c in text if not (c.isprintable() or c == " ")), None)
+    if bad is not None:
+        kind = ("a line break" if bad in LINE_BREAKS else
+                "an unpaired surrogate" if 0xD800 <= ord(bad) <= 0xDFFF else
+                f"a character that cannot be shown (U+{ord(bad):04X})")
+        raise Refused(f"{what} must be printable characters, not {kind}: {text!r}")
+    return text
 
 
 def name_key(name: str) -> str:

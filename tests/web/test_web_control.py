@@ -178,6 +178,29 @@ def test_control_transfer_moves_chips_and_says_why(control, kat):
     assert "knocked the board" in body["log"][-1]
 
 
+@pytest.mark.parametrize("reason", ["\ud800", "line\u2028break", "next\u0085line",
+                                    "tab\u000bbed", "\u202eevil", "bell\x07"])
+def test_control_X10_a_corrections_reason_is_printable_as_a_name_is(control, kat, reason):
+    """A correction's reason is read on the box, the phones and the log, as a name is: what
+    cannot be shown there is refused with its reason and changes nothing."""
+    for _ in range(2):
+        control("roll")
+    before = control("transfer", {"from": 0, "to": 1, "amount": 1}).get_json()
+    response = control("transfer", {"from": 0, "to": "pool", "amount": 2, "reason": reason})
+    assert 400 <= response.status_code < 500
+    assert "a correction's reason must be printable characters" in response.get_json()["error"]
+    after = control("transfer", {"from": 1, "to": 0, "amount": 1}).get_json()
+    assert after["pool"] == before["pool"] and after["version"] == before["version"] + 1
+
+
+def test_control_X10_a_corrections_reason_takes_any_space_as_a_plain_one(control, kat):
+    for _ in range(2):
+        control("roll")
+    body = control("transfer", {"from": 0, "to": "pool", "amount": 2,
+                                "reason": "\u00a0knocked\u3000the\u202fboard "}).get_json()
+    assert body["log"][-1].endswith("(correction: knocked the board)")
+
+
 @pytest.mark.parametrize("action,body", [
     ("transfer", {"from": 0, "to": "pool"}),
     ("transfer", {"from": 0, "to": "bank", "amount": 1}),
