@@ -98,7 +98,12 @@ def _standings(snap: dict, rulebook) -> list[str]:
     return lines
 
 
+REPLAY_ODDS_SEED = 0        # the playouts of `replay --json`: the same figures every time
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
+    import random
+    from companion.chances.odds import has_odds, odds
     from companion.replay import replay_lines
     path = args.log
     try:
@@ -107,6 +112,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise ParlourError(f"{path}: {err}") from None
     snap = table.to_json()
     if args.json:
+        if has_odds(table.rulebook):      # as the table's state carries them (DESIGN.md)
+            snap["odds"] = odds(table.rulebook, table.state, random.Random(REPLAY_ODDS_SEED))
         print(json.dumps(snap, indent=2, ensure_ascii=False))
     else:
         print("\n".join(snap["log"]))

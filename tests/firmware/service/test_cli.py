@@ -123,6 +123,28 @@ def test_cli_export_writes_replayable_logs(capsys, tmp_path):
     assert code == 0 and json.loads(out)["rolls"] == 5
 
 
+@pytest.mark.parametrize("example, lines, exact", [
+    ("kat-en-muis.jsonl", 8, True), ("cats-and-dogs.jsonl", 12, False),
+    ("fox-and-geese.jsonl", 6, None)])
+def test_cli_replay_json_carries_the_chances_where_the_companion_knows_them(
+        capsys, tmp_path, example, lines, exact):
+    """DESIGN.md: `replay --json` carries the state as the table does, odds included where the
+    companion knows the chances (exact, or from seeded playouts: the same every run)."""
+    log = tmp_path / example
+    log.write_text("".join((EXAMPLES / example).read_text().splitlines(True)[:lines]))
+    code, out, _ = run_cli(capsys, "replay", str(log), "--json")
+    state = json.loads(out)
+    assert code == 0 and state["phase"] != "over"
+    if exact is None:
+        assert "odds" not in state
+        return
+    assert state["odds"]["exact"] is exact and abs(sum(state["odds"]["win"]) - 1) < 1e-9
+    assert len(state["odds"]["win"]) == len(state["players"])
+    assert (state["odds"]["margin"] == 0) is exact
+    _, again, _ = run_cli(capsys, "replay", str(log), "--json")
+    assert json.loads(again)["odds"] == state["odds"]
+
+
 def test_cli_replay_names_players_by_their_button_and_the_pool_by_the_games_word(capsys):
     """Everything players read numbers them from 1, as the box does ("button 2"); Kat en
     Muis's stakes are "both pots" (K1, K8); a game without chips or squares shows neither."""
