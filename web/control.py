@@ -329,7 +329,11 @@ def _form_new_game() -> dict[str, Any]:
         if len(players) >= rulebook.max_players:
             raise ApiError(409, f"{rulebook.title} is for {rulebook.max_players} players and "
                                 "the Pi takes one seat: type only the people's names.")
-        seat = min(_pi_seat(game, pi_seat, options), len(players))
+        seat = _pi_seat(game, pi_seat, options)
+        if not 0 <= seat < rulebook.max_players:                  # not a seat the form offers
+            raise ApiError(400, f"{rulebook.title} has seats 1 to {rulebook.max_players}: "
+                                "choose the Pi's from the list.")
+        seat = min(seat, len(players))          # a seat past the people's: the Pi sits last
         buttons.insert(seat, free_button(buttons))          # a button no player holds
         players.insert(seat, "Pi")
         out["pi"], out["pi_level"] = [seat], request.form.get(f"pi-level-{game}")

@@ -140,6 +140,14 @@ def test_web_board_start_form_seats_the_pi_among_the_names(client, session):
         "csrf": token, "game": "fox-and-geese", "player": ["Ann", "Pi"],
         "pi-fox-and-geese": "geese"}, follow_redirects=True).get_data(as_text=True)
     assert "the Pi takes one seat: type only the people&#39;s names." in page
+    before = session.snapshot()["version"]
+    for seat in ("99", "2", "-1"):                        # seats the form never offers
+        page = client.post("/control/new-game", data={
+            "csrf": token, "game": "fox-and-geese", "player": ["Ann", ""],
+            "pi-fox-and-geese": seat}, follow_redirects=True).get_data(as_text=True)
+        assert "Fox and Geese has seats 1 to 2: choose the Pi&#39;s from the list." in page \
+            or "is not a seat number" in page, seat
+    assert session.snapshot()["version"] == before               # no game was started
 
 
 def test_web_board_api_board_data_lies_over_the_defaults(control, session):
