@@ -407,6 +407,7 @@ def say(message: str, category: str, status: int = 200,
     if _fetched():
         led_to = {"game_id": now.get("game_id"), "turn": now.get("turn")} if now else {}
         response = jsonify(ok=category == "ok", message=message,
+                           **({"error": message} if category == "error" else {}),
                            **({"after": after} if after else {}), **led_to)
         response.status_code = status
         return response

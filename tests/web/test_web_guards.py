@@ -181,6 +181,7 @@ def test_guards_non_ascii_csrf_token_is_a_4xx_not_a_traceback(client, logged_in,
     form = client.post("/control/undo", data={"csrf": token},
                        headers={"Accept": "application/json"})
     assert form.status_code == 403 and form.get_json()["ok"] is False
+    assert form.get_json()["error"] == form.get_json()["message"]    # as every JSON refusal
     header = client.post("/api/control/undo", json={},
                          headers={"X-Parlour-Csrf": token.encode().decode("latin-1")})
     assert 400 <= header.status_code < 500 and "error" in header.get_json()
