@@ -63,6 +63,6 @@ SERIOUS = """async () => {
 def check(page, url: str) -> None:
     page.goto(url)
     page.wait_for_load_state("networkidle")
-    assert page.evaluate(SMALL_TARGETS) == [], url
+    assert page.evaluate(SMALL_TARGETS) == [], (url, page.evaluate(SMALL_TARGETS))
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(SERIOUS) == [], url
