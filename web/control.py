@@ -187,8 +187,6 @@ TURN_ACTIONS = ("roll", "next", "press", "choose", "move")     # what the seat t
 def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
     """Run one action; Refused becomes a 409 with the game's reason. The Pi's turn is the
     Pi's: no phone or API call moves for it (an undo or a resignation still may)."""
-    if action not in ACTIONS:
-        raise ApiError(404, f"unknown action {action[:40]!r} (actions: {', '.join(ACTIONS)})")
     if action in TURN_ACTIONS:
         state = parlour().session.snapshot()
         if pi_turn(state):
@@ -223,6 +221,8 @@ def logout() -> Response:
 
 @bp.post("/api/control/<action>")
 def control(action: str) -> Response:
+    if action not in ACTIONS:                   # the same answer to everyone, paired or not
+        raise ApiError(404, f"unknown action {action[:40]!r} (actions: {', '.join(ACTIONS)})")
     data = json_body(required=False)
     try:
         auth.require_pin_for_api()

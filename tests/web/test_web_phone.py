@@ -160,6 +160,10 @@ def test_phone_paired_spins_presses_and_ends_only_its_own_turn(phone, pairings, 
     assert rolled.status_code == 200 and " spins " in rolled.get_json()["message"]
     assert client.post("/api/control/press", headers=headers,
                        json={"seat": other}).status_code == 403             # not its seat
+    unknown = client.post("/api/control/teleport", headers=headers, json={})
+    assert unknown.status_code == 404 and "unknown action" in unknown.get_json()["error"]
+    missing = client.post("/api/control/press", headers=headers, json={})
+    assert missing.status_code == 400 and "seat" in missing.get_json()["error"]
     pressed = client.post("/api/control/press", headers=headers, json={"seat": turn})
     assert pressed.status_code == 200 and "takes a mouse" in pressed.get_json()["log"][-1]
     assert client.post("/api/control/next", headers=headers).status_code == 200
@@ -190,7 +194,7 @@ def test_phone_form_answers_in_players_words_as_json(client, control):
                          data={"csrf": token, "game": "kat-en-muis", "player": ["", ""]})
     assert answer.status_code == 400
     words = "Kat en Muis is for 2 players: tick their seat buttons or type their names."
-    assert answer.get_json() == {"ok": False, "message": words}
+    assert answer.get_json() == {"ok": False, "message": words, "error": words}
     assert control("new-game", {"game": "kat-en-muis", "players": []}).get_json()["error"] == \
         words
     long = client.post("/control/new-game", headers=JSON,

@@ -107,7 +107,7 @@ def check_paired(action: str, data: dict[str, Any]) -> None:
     if seat is None:
         raise ApiError(403, f"Seat button {button} has no player in this game.")
     if action == "press":
-        if data.get("seat") != seat:
+        if "seat" in data and data["seat"] != seat:      # none at all: the action says so (400)
             raise ApiError(403, "This phone presses for its own seat only.")
     elif state.get("turn") != seat:
         turn = state.get("turn")
