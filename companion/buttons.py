@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import Refused
+from companion.words import shown_value
 
 MAX_BUTTONS = 6
 
@@ -46,7 +47,7 @@ def check_buttons(buttons: Any, players: int) -> tuple[int, ...]:
     """A game's buttons, one per player, distinct, each 1..6 (X12); Refused otherwise."""
     if not isinstance(buttons, (list, tuple)) or not all(is_whole(b) for b in buttons):
         raise Refused(f"'buttons' must be a list of seat button numbers 1 to {MAX_BUTTONS}, "
-                      f"not {buttons!r}")
+                      f"not {shown_value(buttons)}")
     if len(buttons) != players:
         raise Refused(f"'buttons' needs one button for each of the {players} players, "
                       f"not {len(buttons)}")

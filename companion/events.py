@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from companion.checks import is_whole
 from companion.errors import Refused
+from companion.words import shown_value
 
 ANNOTATIONS = ("at", "by")
 PI_LEVELS = ("easy", "good", "best")    # how hard the Pi plays
@@ -136,12 +137,12 @@ def _json_name(name: str) -> str:
 def _account(value: Any, what: str) -> int | str:
     if is_whole(value) or value == "pool":
         return value
-    raise Refused(f"transfer '{what}' must be a seat number or \"pool\", not {value!r}")
+    raise Refused(f"transfer '{what}' must be a seat number or \"pool\", not {shown_value(value)}")
 
 
 def _int_list(value: Any, what: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(is_whole(v) for v in value):
-        raise Refused(f"{what} must be a list of whole numbers, not {value!r}")
+        raise Refused(f"{what} must be a list of whole numbers, not {shown_value(value)}")
     return tuple(value)
 
 
@@ -154,11 +155,13 @@ def _require(obj: dict, key: str, kind: str) -> Any:
 def parse_event(obj: Any) -> Event:
     """Turn one decoded JSON object into an event, or refuse it saying why."""
     if not isinstance(obj, dict):
-        raise Refused(f"an event must be a JSON object, not {type(obj).__name__}")
+        raise Refused(f"an event must be a JSON object, not {shown_value(obj)}")
     kind = obj.get("type")
     if kind not in EVENT_TYPES:
         known = ", ".join(EVENT_TYPES)
-        raise Refused(f"unknown event type {kind!r} (known: {known})")
+        if "type" not in obj:
+            raise Refused(f"an event needs a 'type' (known: {known})")
+        raise Refused(f"unknown event type {shown_value(kind)} (known: {known})")
     notes = {}
     for key in ANNOTATIONS:
         if obj.get(key) is not None:
@@ -188,7 +191,7 @@ def parse_event(obj: Any) -> Event:
         pi = _int_list(obj.get("pi", []), "'pi' (the seats the Pi plays)")
         level = obj.get("pi_level")
         if level is not None and level not in PI_LEVELS:
-            raise Refused(f"'pi_level' must be one of {', '.join(PI_LEVELS)}, not {level!r}")
+            raise Refused(f"'pi_level' must be one of {', '.join(PI_LEVELS)}, not {shown_value(level)}")
         if level is not None and not pi:
             raise Refused("'pi_level' needs 'pi': the seats the Pi plays")
         return NewGame(game=game, players=tuple(players), options=dict(options), board=board,
@@ -199,19 +202,19 @@ def parse_event(obj: Any) -> Event:
     if kind == "press":
         seat = _require(obj, "seat", kind)
         if not is_whole(seat):
-            raise Refused(f"a press's 'seat' must be a seat number, not {seat!r}")
+            raise Refused(f"a press's 'seat' must be a seat number, not {shown_value(seat)}")
         return Press(seat=seat, **notes)
     if kind == "choose":
         value = _require(obj, "value", kind)
         if not is_whole(value):
-            raise Refused(f"a choice's 'value' must be a whole number, not {value!r}")
+            raise Refused(f"a choice's 'value' must be a whole number, not {shown_value(value)}")
         return Choose(value=value, **notes)
     if kind == "declare":
         return Declare(winners=_int_list(_require(obj, "winners", kind), "'winners'"), **notes)
     if kind == "transfer":
         amount = _require(obj, "amount", kind)
         if not is_whole(amount) or amount <= 0:
-            raise Refused(f"a transfer's 'amount' must be a whole number above 0, not {amount!r}")
+            raise Refused(f"a transfer's 'amount' must be a whole number above 0, not {shown_value(amount)}")
         reason = obj.get("reason", "")
         if not isinstance(reason, str):
             raise Refused("a transfer's 'reason' must be text")
@@ -221,7 +224,7 @@ def parse_event(obj: Any) -> Event:
     if kind == "rename":
         seat, name = _require(obj, "seat", kind), _require(obj, "name", kind)
         if not is_whole(seat):
-            raise Refused(f"a rename's 'seat' must be a seat number, not {seat!r}")
+            raise Refused(f"a rename's 'seat' must be a seat number, not {shown_value(seat)}")
         if not isinstance(name, str):
             raise Refused("a rename's 'name' must be text")
         return Rename(seat=seat, name=name, **notes)

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import Refused
-from companion.words import listing
+from companion.words import listing, shown_value
 
 DIE_WORDS = {1: "one", 2: "two", 3: "three"}
 
@@ -107,7 +107,7 @@ def from_json(data: Any) -> Randomizer:
         raise Refused("a randomizer is an object such as {\"kind\": \"dice\", \"count\": 2}")
     kind = data.get("kind")
     if kind not in FIELDS:
-        raise Refused(f"unknown randomizer kind {kind!r} (dice, indicator or spinner)")
+        raise Refused(f"unknown randomizer kind {shown_value(kind)} (dice, indicator or spinner)")
     for key in data:
         fixed = FIXED[kind].get(key)
         if key != "kind" and key not in FIELDS[kind] and not (
@@ -117,7 +117,7 @@ def from_json(data: Any) -> Randomizer:
     if kind == "dice":
         count = data.get("count", 1)
         if not is_whole(count) or count not in (1, 2, 3):
-            raise Refused(f"dice: the count must be 1, 2 or 3, not {count!r}")
+            raise Refused(f"dice: the count must be 1, 2 or 3, not {shown_value(count)}")
         return dice(count)
     if kind == "indicator":
         return indicator()

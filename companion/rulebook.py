@@ -14,6 +14,7 @@ from companion import boarddata, ledger, turns
 from companion.checks import is_whole
 from companion.errors import Refused
 from companion.events import Event
+from companion.words import shown_value
 from companion.randomizers import Randomizer
 from companion.state import Player, State
 from companion.words import listing
@@ -31,7 +32,7 @@ class Option:
 
     def check(self, name: str, value: Any) -> int:
         if not is_whole(value):
-            raise Refused(f"option '{name}' must be a whole number, not {value!r}")
+            raise Refused(f"option '{name}' must be a whole number, not {shown_value(value)}")
         if not self.low <= value <= self.high:
             raise Refused(f"option '{name}' must be from {self.low} to {self.high}, not {value}")
         return value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Sequence
 
@@ -28,6 +29,16 @@ def shown_text(text: str, what: str) -> str:
                 f"a character that cannot be shown (U+{ord(bad):04X})")
         raise Refused(f"{what} must be printable characters, not {kind}: {text!r}")
     return text
+
+
+def shown_value(value: object, longest: int = 60) -> str:
+    """A value from a log or a request as JSON writes it (true, null, "Ann", [3, 9]), not as
+    Python would (True, None, 'Ann'), cut short past `longest` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= longest else text[:longest - 1] + "…"
 
 
 def name_key(name: str) -> str:

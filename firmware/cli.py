@@ -41,13 +41,15 @@ def port_number(text: str) -> int:
 
 def _read_lines(path: str) -> list[str]:
     """The log's lines; a line that is not UTF-8 is refused by its number (DESIGN: a file's
-    errors name the line)."""
+    errors name the line). A byte-order mark before the first line (as some Windows editors
+    save UTF-8) is not part of it, as in a request's body."""
     try:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except FileNotFoundError:
         raise ParlourError("no such file") from None
     except OSError as err:
         raise ParlourError(f"cannot read it ({err.strerror})") from None
+    data = data.removeprefix(b"\xef\xbb\xbf")
     lines = []
     for number, raw in enumerate(data.splitlines(), start=1):
         try:

@@ -59,15 +59,36 @@ def test_events_new_game_without_extras_omits_them():
 def test_events_unknown_type_lists_the_known_ones():
     with pytest.raises(Refused) as err:
         parse_event({"type": "spin"})
-    assert "unknown event type 'spin'" in str(err.value)
+    assert 'unknown event type "spin"' in str(err.value)
     for kind in ("new_game", "roll", "press", "choose", "next", "declare", "transfer", "undo"):
         assert kind in str(err.value)
 
 
 @pytest.mark.parametrize("obj, words", [
-    ([1, 2], "must be a JSON object, not list"),
-    ("roll", "must be a JSON object, not str"),
-    ({}, "unknown event type None"),
+    ({"type": "roll", "values": [True, 5]}, "not [true, 5]"),
+    ({"type": "roll", "values": [float("nan"), 5]}, "not [NaN, 5]"),
+    ({"type": "press", "seat": None}, "not null"),
+    ({"type": "choose", "value": "3"}, 'not "3"'),
+    ({"values": [3]}, "an event needs a 'type'"),
+    ({"type": None}, "unknown event type null"),
+    (["roll"], 'not ["roll"]'),
+    ({"type": "roll", "values": ["x"] * 100}, "…"),
+])
+def test_events_refusals_show_values_as_the_log_writes_them(obj, words):
+    """A log is JSON: a refusal quotes its values as JSON does (true, null, "3"), never as
+    Python would (True, None, '3'), and a long one is cut short."""
+    with pytest.raises(Refused) as err:
+        parse_event(obj)
+    message = str(err.value)
+    assert words in message and len(message) < 200
+    for python in ("True", "None", "'3'", "nan,"):
+        assert python not in message
+
+
+@pytest.mark.parametrize("obj, words", [
+    ([1, 2], r"must be a JSON object, not \[1, 2\]"),
+    ("roll", 'must be a JSON object, not "roll"'),
+    ({}, "an event needs a 'type'"),
     ({"type": "roll"}, "a roll event needs 'values'"),
     ({"type": "roll", "values": 3}, "list of whole numbers"),
     ({"type": "roll", "values": [3, "4"]}, "list of whole numbers"),

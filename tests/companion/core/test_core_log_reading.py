@@ -20,10 +20,10 @@ def lines(*objs):
 # -- parse_event ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("obj, words", [
-    ({"type": "shuffle"}, "unknown event type 'shuffle'"),
-    ({"values": [1]}, "unknown event type None"),
-    ([1, 2], "must be a JSON object, not list"),
-    ("roll", "must be a JSON object, not str"),
+    ({"type": "shuffle"}, 'unknown event type "shuffle"'),
+    ({"values": [1]}, "an event needs a 'type'"),
+    ([1, 2], "must be a JSON object, not [1, 2]"),
+    ("roll", 'must be a JSON object, not "roll"'),
     ({"type": "roll"}, "needs 'values'"),
     ({"type": "roll", "values": 3}, "list of whole numbers"),
     ({"type": "roll", "values": [1, "2"]}, "list of whole numbers"),
@@ -103,7 +103,7 @@ def test_events_read_log_names_the_line_of_an_unknown_type():
     with pytest.raises(LogError) as caught:
         read_log(lines(START, {"type": "roll", "values": [3]}, {"type": "spin"}))
     assert caught.value.line == 3
-    assert "unknown event type 'spin'" in str(caught.value)
+    assert 'unknown event type "spin"' in str(caught.value)
 
 
 def test_events_read_log_skips_blank_lines_but_counts_them():

@@ -63,7 +63,7 @@ def test_randomizers_round_trip_through_json(randomizer):
     ({"kind": "spinner", "faces": 13}, "from 2 to 12"),
     ({"kind": "spinner", "faces": True}, "from 2 to 12"),
     ({"kind": "spinner"}, "from 2 to 12"),
-    ({"kind": "teetotum"}, "unknown randomizer kind 'teetotum'"),
+    ({"kind": "teetotum"}, 'unknown randomizer kind "teetotum"'),
 ])
 def test_randomizers_bad_description_refused(data, words):
     with pytest.raises(Refused, match=words):

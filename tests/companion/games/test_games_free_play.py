@@ -17,10 +17,10 @@ def start(players=("Ann", "Ben"), **options):
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"randomizer": {"kind": "coin"}}, "unknown randomizer kind 'coin'"),
+    ({"randomizer": {"kind": "coin"}}, 'unknown randomizer kind "coin"'),
     ({"randomizer": {"kind": "spinner", "faces": 13}}, "faces must be a whole number from 2"),
     ({"randomizer": {"kind": "dice", "count": 4}}, "count must be 1, 2 or 3"),
-    ({"randomizer": {"kind": "dice", "count": True}}, "count must be 1, 2 or 3, not True"),
+    ({"randomizer": {"kind": "dice", "count": True}}, "count must be 1, 2 or 3, not true"),
     ({"randomizer": {"kind": "dice", "sides": 8}}, "'sides' does not fit dice: dice take only "
                                                    "a count"),
     ({"randomizer": "dice"}, "a randomizer is an object"),

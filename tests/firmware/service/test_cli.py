@@ -178,6 +178,16 @@ def test_cli_export_to_a_place_it_cannot_write_says_so_in_one_line(capsys, tmp_p
     assert taken.read_text() == "kept\n"
 
 
+def test_cli_replay_a_log_saved_with_a_byte_order_mark_reads_as_without(capsys, tmp_path):
+    log = tmp_path / "bom.jsonl"
+    log.write_bytes(b"\xef\xbb\xbf" + KAT.read_bytes())
+    code, out, _ = run_cli(capsys, "replay", str(log), "--json")
+    assert code == 0 and json.loads(out)["phase"] == "over"
+    log.write_bytes(KAT.read_bytes().replace(b"\n", b"\n\xef\xbb\xbf", 1))   # inside: refused
+    code, _, err = run_cli(capsys, "replay", str(log))
+    assert code == 2 and "line 2" in err
+
+
 def test_cli_console_script_runs_without_traceback(tmp_path):
     log = tmp_path / "empty.jsonl"
     log.write_text("\n")
