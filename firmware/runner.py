@@ -407,8 +407,12 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
                       data_dir=data_path,
                       config=config, pin=pin or config.pin or stored_pin(data_path),
                       pin_kept=not (pin or config.pin))
-    except (ParlourError, OSError) as err:
+    except ParlourError as err:
         print(f"parlour: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:                  # "<file>: Permission denied", not "[Errno 13] ..."
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"parlour: {where}{err.strerror or err}", file=sys.stderr)
         return 2
 
     stop = stop_on_signal(table)

@@ -33,7 +33,11 @@ class DataDirLock:
         """`name`: the lock's file; `command` and `one` word the refusal: "(another parlour
         run); one table per data directory"."""
         self.path = Path(data_dir) / name
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise ParlourError(f"{data_dir} is not a folder (a file has that name, or is on "
+                               "its way): choose another with --data-dir") from None
         self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
