@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from companion import boarddata, ledger, turns
 from companion.checks import is_whole
-from companion.errors import Refused
+from companion.errors import BoardDataError, Refused
 from companion.events import Event
 from companion.words import shown_value
 from companion.randomizers import Randomizer
@@ -71,8 +71,15 @@ class Rulebook:
 
     def board_for(self, board: dict[str, Any]) -> dict[str, Any]:
         """The game's board from board data: keys checked against the game's schema (its
-        shipped board), then values by `check_board`. Raises BoardDataError."""
-        boarddata.check_keys(board, self.default_board(), self.title)
+        shipped board), every one present (a log records the whole board it was played on;
+        files and requests are laid over the defaults first), then values by `check_board`.
+        Raises BoardDataError."""
+        known = self.default_board()
+        boarddata.check_keys(board, known, self.title)
+        missing = [key for key in known if key not in board]
+        if missing:
+            raise BoardDataError(f"'{missing[0]}' is missing (board data for {self.title} "
+                                 f"names every key: {', '.join(known)})", key=missing[0])
         return self.check_board(board)
 
     def check_board(self, board: dict[str, Any]) -> dict[str, Any]:

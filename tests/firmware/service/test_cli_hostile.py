@@ -35,6 +35,11 @@ HOSTILE = {
     "surrogate in a committed game": ([COMMITTED], "line 1: .*unpaired surrogate"),
     "surrogate in a rename": ([START, '{"type": "rename", "seat": 0, "name": "\\udfff"}'],
                               "line 2: .*unpaired surrogate"),
+    "part of a board": (['{"type": "new_game", "game": "fox-and-geese", "players": ["A", "B"], '
+                         '"board": {"vacant": ["a4", "g4"], "geese_to_pen": 6}}'],
+                        "line 1: board data: 'sideways' is missing"),
+    "an empty board": (['{"type": "new_game", "game": "cats-and-dogs", "players": ["A", "B"], '
+                        '"board": {}}'], "line 1: board data: 'track_length' is missing"),
 }
 
 
