@@ -71,16 +71,19 @@ class Rulebook:
 
     def board_for(self, board: dict[str, Any]) -> dict[str, Any]:
         """The game's board from board data: keys checked against the game's schema (its
-        shipped board), every one present (a log records the whole board it was played on;
-        files and requests are laid over the defaults first), then values by `check_board`.
-        Raises BoardDataError."""
+        shipped board), then values by `check_board`. Raises BoardDataError; one about a key
+        the data leaves out (only a log's can: files and requests are laid over the defaults)
+        says it is missing."""
         known = self.default_board()
         boarddata.check_keys(board, known, self.title)
-        missing = [key for key in known if key not in board]
-        if missing:
-            raise BoardDataError(f"'{missing[0]}' is missing (board data for {self.title} "
-                                 f"names every key: {', '.join(known)})", key=missing[0])
-        return self.check_board(board)
+        try:
+            return self.check_board(board)
+        except BoardDataError as err:
+            for key in known:
+                if key not in board and (err.key[:1] == (key,) or str(err).startswith(f"'{key}'")):
+                    raise BoardDataError(f"'{key}' is missing (board data for {self.title} "
+                                         f"has {', '.join(known)})", key=key) from None
+            raise
 
     def check_board(self, board: dict[str, Any]) -> dict[str, Any]:
         """Validate board data's values, raising BoardDataError; games with a board override
