@@ -298,7 +298,8 @@
 
   function display(state, fresh) {
     var seats = function (s) { return JSON.stringify((s.players || []).map(function (p) { return [p.name, p.button]; })); };
-    var seatsChanged = !current || seats(current) !== seats(state);
+    var seatsChanged = !current || seats(current) !== seats(state) ||
+      current.game !== state.game;        // another game: its controls may differ (F3)
     if (current && current.game_id !== state.game_id) newGame();
     current = state;
     document.body.setAttribute("data-version", (state.boot || "") + ":" + state.version);

@@ -357,10 +357,16 @@ def test_browser_phone_F3_a_resignation_names_one_winner_free_play_any(tmp_path,
         expect(phone.locator("#winners")).to_be_visible()
         assert state(table.url)["winners"] == [1]
         post(table.url + "/api/control/new-game",
-             {"game": "free-play", "players": ["Ann", "Ben", "Cy"]})
-        expect(phone.locator("#declare input[type=checkbox]")).to_have_count(3)
+             {"game": "free-play", "players": ["Ann", "Ben"]})          # the same players
+        expect(phone.locator("#declare input[type=checkbox]")).to_have_count(2)
         expect(phone.locator("#declare-box summary")).to_have_text(
             "End the game by declaring the winners")
+        post(table.url + "/api/control/new-game",
+             {"game": "fox-and-geese", "players": ["Ann", "Ben"]})      # and back, live
+        expect(phone.locator("#declare input[type=radio]")).to_have_count(2)
+        post(table.url + "/api/control/new-game",
+             {"game": "free-play", "players": ["Ann", "Ben", "Cy"]})
+        expect(phone.locator("#declare input[type=checkbox]")).to_have_count(3)
         phone.reload()
         expect(phone.locator("#declare input[type=checkbox]")).to_have_count(3)
         expect(phone.locator("#declare input[type=radio]")).to_have_count(0)
