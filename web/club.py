@@ -25,9 +25,9 @@ class LeagueCache:
     def view(self) -> dict[str, Any]:
         version = self.store.version
         if version != self._at:
+            figures = league(self.store.records())      # first: recent games are as new
             tables, recent = self.store.tables(), self.store.recent()
-            self._view = {"version": version, "tables": tables,
-                          "league": league(self.store.records()),
+            self._view = {"version": version, "tables": tables, "league": figures,
                           "recent": with_table_labels(recent, tables)}
             self._at = version
         return self._view

@@ -36,8 +36,8 @@ def tables(tmp_path, broker):
     made = []
 
     def make(table_id, name, seeds_from=1, buttons=(), **extra):
-        table = Table(tmp_path / name, club_of(broker, table=name, **extra), table_id,
-                      seeds_from=seeds_from, buttons=buttons)
+        table = Table(tmp_path / f"{name}-{table_id[:4]}", club_of(broker, table=name, **extra),
+                      table_id, seeds_from=seeds_from, buttons=buttons)
         made.append(table)
         wait_for(table.publisher.connected.is_set)
         return table
