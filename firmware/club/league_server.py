@@ -251,6 +251,8 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
                     ", or set [web] port in the club's config") from None
             raise ParlourError(f"cannot serve the league on {host}:{port} "
                                f"({err.strerror or err})") from None
+        serving = threading.Thread(target=server.run, name="parlour-club-web", daemon=True)
+        held.callback(stop_serving, server, serving)     # closes its sockets, started or not
         listener.start()
         held.callback(listener.close)
 
@@ -258,9 +260,7 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(sig, lambda signum, frame: stop.set())
-        serving = threading.Thread(target=server.run, name="parlour-club-web", daemon=True)
         serving.start()
-        held.callback(stop_serving, server, serving)
         from firmware.runner import lan_address
         print(f"parlour club: the league on http://{lan_address(host)}:{server.effective_port}/ "
               f"(broker {club.host}:{club.port})", flush=True)
