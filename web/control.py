@@ -477,7 +477,7 @@ def form_action(action: str) -> Response:
         if signed_out() and _fetched():   # a new PIN at the box: the page must ask for it again
             words = players_words(err.message)
             flash(words, "error")                            # said again on the page reloaded
-            return jsonify(ok=False, message=words, signed_out=True), err.status
+            return jsonify(ok=False, message=words, error=words, signed_out=True), err.status
         return back_to_page(say(err.message, "error", err.status))
     words, earlier = snapshot.get("log") or [], before.get("log") or []
     same_game = before.get("game_id") == snapshot.get("game_id")

@@ -281,6 +281,7 @@ def test_guard_a_new_pin_sends_an_open_page_back_to_the_pin_form(app, client, lo
     answer = client.post("/control/rename", data={**rename, "name": "Ned"}, headers=fetched)
     body = answer.get_json()
     assert answer.status_code == 403 and body["signed_out"] is True
+    assert body["error"] == body["message"]                 # as every JSON refusal
     assert body["message"] == "Enter the table's PIN first."
     page = client.get("/").get_data(as_text=True)
     assert 'id="login"' in page and 'id="logout"' not in page
