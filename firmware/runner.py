@@ -28,7 +28,7 @@ from companion.store import Store
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, spin_seconds
 from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
-from firmware.datadir.datalock import DataDirLock
+from firmware.datadir.datalock import DataDirLock, make_data_dir
 from firmware.pins.inputs import InputEvent
 from firmware.datadir.keys import stored_pin
 from firmware.notify import Notifier
@@ -402,6 +402,7 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
         if sim is None:
             sim = simulated(config)
         data_path = Path(data_dir).expanduser() if data_dir else config.data_dir
+        make_data_dir(data_path)                 # before its PIN file is read or made
         table = build(sim=sim, host=host or config.host,
                       port=config.port if port is None else port,
                       data_dir=data_path,

@@ -25,6 +25,16 @@ class DataDirBusy(ParlourError, RuntimeError):
     """Another process holds the data directory's lock."""
 
 
+def make_data_dir(data_dir: Path) -> None:
+    """The data directory, made if missing; a file in its place (or on its way) is said in
+    one line with the way out, before anything else tries to read or write there."""
+    try:
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise ParlourError(f"{data_dir} is not a folder (a file has that name, or is on its "
+                           "way): choose another with --data-dir") from None
+
+
 class DataDirLock:
     """The lock on one data directory; `release` (or the process ending) lets it go."""
 
@@ -33,11 +43,7 @@ class DataDirLock:
         """`name`: the lock's file; `command` and `one` word the refusal: "(another parlour
         run); one table per data directory"."""
         self.path = Path(data_dir) / name
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except (FileExistsError, NotADirectoryError):
-            raise ParlourError(f"{data_dir} is not a folder (a file has that name, or is on "
-                               "its way): choose another with --data-dir") from None
+        make_data_dir(data_dir)
         self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -143,13 +143,16 @@ def test_runner_a_host_or_port_waitress_refuses_is_one_line_and_status_2(tmp_pat
     assert "cannot listen" in capsys.readouterr().err      # not "in use": the lock was let go
 
 
+@pytest.mark.parametrize("pin", ["1234", None])                 # None: the kept PIN is read
 @pytest.mark.parametrize("where", ["a file", "under a file"])
-def test_runner_a_data_directory_that_is_a_file_is_said_in_words(tmp_path, capsys, where):
+def test_runner_a_data_directory_that_is_a_file_is_said_in_words(tmp_path, capsys, where, pin):
     in_the_way = tmp_path / "games.jsonl"
     in_the_way.write_text("kept\n")
     data_dir = in_the_way if where == "a file" else in_the_way / "data"
-    status = runner.run(sim=True, host="127.0.0.1", port=0, data_dir=str(data_dir),
-                        pin="1234")
+    config = tmp_path / "parlour.toml"
+    config.write_text("")                                  # no PIN configured either
+    status = runner.run(sim=True, host="127.0.0.1", port=0, data_dir=str(data_dir), pin=pin,
+                        config_path=str(config))
     err = capsys.readouterr().err
     assert status == 2 and len(err.strip().splitlines()) == 1, err
     assert f"{data_dir} is not a folder" in err and "--data-dir" in err and "Errno" not in err
