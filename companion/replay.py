@@ -20,7 +20,7 @@ from companion.games import get_rulebook
 from companion.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
 from companion.state import State, copy_data
-from companion.words import name_key, shown_text
+from companion.words import escaped, name_key, shown_text
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -259,7 +259,7 @@ def _transfer(rulebook: Rulebook, state: State, event: Transfer) -> None:
         who = "the pool" if event.source == ledger.POOL else state.name(event.source)
         holds = "no chips" if held == 0 else f"only {ledger.chips_words(held)}"
         raise Refused(f"{who} holds {holds}: a correction cannot move {event.amount}")
-    why = f"correction: {event.reason}" if event.reason else "correction"
+    why = f"correction: {escaped(event.reason)}" if event.reason else "correction"   # one line
     ledger.pay(state, event.source, event.target, event.amount, why)
 
 

@@ -31,14 +31,22 @@ def shown_text(text: str, what: str) -> str:
     return text
 
 
+def escaped(text: str) -> str:
+    """Text with every character that cannot be shown (line breaks, controls, direction
+    overrides, unpaired surrogates) written as its escape, \\u2028, so it stays one line of
+    what it says (a log's words, a refusal)."""
+    return "".join(c if c.isprintable() or c == " " else
+                   f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}" for c in text)
+
+
 def shown_value(value: object, longest: int = 60) -> str:
     """A value from a log or a request as JSON writes it (true, null, "Ann", [3, 9]), not as
-    Python would (True, None, 'Ann'), cut short past `longest` characters."""
+    Python would (True, None, 'Ann'), cut short past `longest` characters, then `escaped`."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    return text if len(text) <= longest else text[:longest - 1] + "…"
+    return escaped(text if len(text) <= longest else text[:longest - 1] + "…")
 
 
 def name_key(name: str) -> str:

@@ -73,6 +73,8 @@ def test_events_unknown_type_lists_the_known_ones():
     ({"type": None}, "unknown event type null"),
     (["roll"], 'not ["roll"]'),
     ({"type": "roll", "values": ["x"] * 100}, "…"),
+    ({"type": "roll", "values": ["a\u2028b\u202ec\u0085d\ud800"]},
+     '["a\\u2028b\\u202ec\\u0085d\\ud800"]'),                  # one line, no live override
 ])
 def test_events_refusals_show_values_as_the_log_writes_them(obj, words):
     """A log is JSON: a refusal quotes its values as JSON does (true, null, "3"), never as
@@ -80,7 +82,8 @@ def test_events_refusals_show_values_as_the_log_writes_them(obj, words):
     with pytest.raises(Refused) as err:
         parse_event(obj)
     message = str(err.value)
-    assert words in message and len(message) < 200
+    assert words in message and len(message) < 200 and len(message.splitlines()) == 1
+    assert all(c.isprintable() for c in message)
     for python in ("True", "None", "'3'", "nan,"):
         assert python not in message
 

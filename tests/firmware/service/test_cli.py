@@ -188,6 +188,23 @@ def test_cli_replay_a_log_saved_with_a_byte_order_mark_reads_as_without(capsys, 
     assert code == 2 and "line 2" in err
 
 
+def test_cli_replay_a_reason_from_a_log_stays_one_line_of_the_game_in_words(capsys, tmp_path):
+    """A live table refuses a correction's reason that cannot be shown (X10); a log that holds
+    one still replays (an older store may), its line breaks and overrides written as escapes,
+    so no forged line appears in the game in words."""
+    log = tmp_path / "forged.jsonl"
+    log.write_text("\n".join(json.dumps(e) for e in [
+        {"type": "new_game", "game": "free-play", "players": ["Ann", "Ben"],
+         "options": {"chips": 5, "randomizer": {"kind": "none"}}},
+        {"type": "transfer", "from": 0, "to": 1, "amount": 1,
+         "reason": "fine\nFAKE: Ben wins\u202e"}]) + "\n")
+    code, out, _ = run_cli(capsys, "replay", str(log))
+    assert code == 0
+    assert not any(line.startswith("FAKE") for line in out.splitlines())
+    assert "(correction: fine\\u000aFAKE: Ben wins\\u202e)" in out
+    assert all(c.isprintable() for line in out.splitlines() for c in line)
+
+
 def test_cli_console_script_runs_without_traceback(tmp_path):
     log = tmp_path / "empty.jsonl"
     log.write_text("\n")
