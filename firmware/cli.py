@@ -76,21 +76,30 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def _standings(snap: dict, rulebook) -> list[str]:
-    """The players as the box names them (by their seat button, from 1) with what their game
-    keeps (a square, chips), then the pool under the game's own word for it."""
+    """The players as the phone's table shows them: by their seat button (from 1; the Pi
+    presses none), with a square where the game keeps squares (0 is Cats and Dogs' Start),
+    chips where any are held, a score where any is counted, then the pool under the game's
+    own word for it."""
+    players = snap["players"]
+    chips = bool(snap["pool"]) or any(p["chips"] for p in players)
+    scores = any(p["score"] for p in players)
     lines = []
-    for p in snap["players"]:
-        role = f", {p['role']}" if p.get("role") else ""
+    for p in players:
+        who = [f"the Pi, level {p['pi']}" if p.get("pi") else f"button {p['button']}"] + \
+            ([p["role"]] if p.get("role") else [])
         parts = []
         if rulebook.on_squares:
-            parts.append("off the board" if p["position"] is None else f"on {p['position']}")
-        if rulebook.uses_chips:
+            parts.append("off the board" if p["position"] is None else
+                         "on Start" if p["position"] == 0 else f"on {p['position']}")
+        if chips:
             parts.append(f"{p['chips']} chips")
-        parts.append(f"score {p['score']}")
+        if scores:
+            parts.append(f"score {p['score']}")
         if p["lost_turns"]:
             parts.append(f"loses {p['lost_turns']} turn(s)")
-        lines.append(f"  {p['name']} (button {p['button']}{role}): " + ", ".join(parts))
-    if rulebook.uses_chips:
+        lines.append(f"  {p['name']} ({', '.join(who)})" + (": " + ", ".join(parts)
+                                                              if parts else ""))
+    if chips:
         lines.append(f"  {rulebook.pool_label.lower()}: {snap['pool']}")
     if snap["phase"] == "over":
         names = ", ".join(snap["players"][s]["name"] for s in snap["winners"])

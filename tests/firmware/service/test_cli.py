@@ -145,18 +145,26 @@ def test_cli_replay_json_carries_the_chances_where_the_companion_knows_them(
     assert json.loads(again)["odds"] == state["odds"]
 
 
-def test_cli_replay_names_players_by_their_button_and_the_pool_by_the_games_word(capsys):
-    """Everything players read numbers them from 1, as the box does ("button 2"); Kat en
-    Muis's stakes are "both pots" (K1, K8); a game without chips or squares shows neither."""
+def test_cli_replay_names_players_by_their_button_and_the_pool_by_the_games_word(
+        capsys, tmp_path):
+    """Everything players read numbers them from 1, as the box does ("button 2"), and shows
+    what the phone's table shows: Kat en Muis's stakes are "both pots" (K1, K8); squares only
+    where the game keeps them, chips and scores only where some are held; the Pi by its level
+    (it presses no button)."""
     code, out, _ = run_cli(capsys, "replay", str(KAT))
     standings = out.split("\n\n")[-1]
     assert code == 0 and "seat 0" not in standings
-    assert re.search(r"^  Ann \(button 1, mouse\): on \d+, \d+ chips, score 0$", standings, re.M)
+    assert re.search(r"^  Ann \(button 1, mouse\): on \d+, \d+ chips$", standings, re.M)
     assert re.search(r"^  both pots: \d+$", standings, re.M) and "pool" not in standings
     code, out, _ = run_cli(capsys, "replay", str(EXAMPLES / "fox-and-geese.jsonl"))
     standings = out.split("\n\n")[-1]
-    assert re.search(r"^  Ann \(button 1, fox\): score \d+$", standings, re.M)
+    assert re.search(r"^  Ann \(button 1, fox\)$", standings, re.M)
+    assert re.search(r"^  Pi \(the Pi, level \w+, geese\)$", standings, re.M)
     assert "chips" not in standings and "pool" not in standings and "board" not in standings
+    start = tmp_path / "cats-and-dogs.jsonl"                # the first throw: all on Start
+    start.write_text("".join((EXAMPLES / "cats-and-dogs.jsonl").read_text().splitlines(True)[:2]))
+    code, out, _ = run_cli(capsys, "replay", str(start))
+    assert re.search(r"^  Ann \(button 1\): on Start$", out.split("\n\n")[-1], re.M)
 
 
 @pytest.mark.parametrize("where", ["a file", "inside a file", "a folder in the way"])
