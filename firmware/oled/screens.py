@@ -438,9 +438,10 @@ def turn(view: TurnView, page: int = 0) -> Image.Image:
         names = name_lines(view)
         size = MEDIUM if len(names) == 1 else SMALL
         top = 14 + (14 if len(names) == 1 else len(names) * LINE)
+        badge = min(BADGE, top - 15) if len(names) == 1 else LINE - 1    # within its own line
         for i, line in enumerate(names):          # the box ends a row above the words below
             named(draw, 14 + i * LINE, line, size, view.button if i == 0 else None,
-                  badge=min(BADGE, top - 15))
+                  badge=badge)
         for i, line in enumerate(paged[0]):
             centred(draw, top + i * LINE, line, SMALL)
     else:

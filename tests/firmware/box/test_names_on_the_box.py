@@ -84,3 +84,19 @@ def test_x10_box_join_screen_offers_only_roster_names_it_can_draw(session, tmp_p
         press(c2, "turn", detents=1)
     assert shown.tobytes() == c2.render().tobytes()   # drawn "Ann", chosen as typed
     other.store.close()
+
+
+def test_x12_a_long_name_wraps_below_its_button_box_never_under_it():
+    """A name too long for one line wraps small; the seat button's box stays within the first
+    line, so the second line reads the same as with no box at all (before, the box's foot hid
+    the top of the second line's first letters: "Fitzwilliam" read as "itzwilliam")."""
+    from firmware.oled import screens
+    from firmware.oled.views import TurnView
+    for name in ("Bartholomew Fitzwilliam", "Maximiliana Featherstone"):
+        view = TurnView("The Lost Diamond", "", name, "Move forward 3, then 6 on the road.", "", 6)
+        assert len(screens.name_lines(view)) == 2
+        boxed = screens.turn(view, 0)
+        plain = screens.turn(TurnView(view.heading, view.corner, view.name, view.action,
+                                      view.detail, None), 0)
+        second = (0, 14 + screens.LINE, screens.W, 14 + 2 * screens.LINE)   # the name's line 2
+        assert boxed.crop(second).tobytes() == plain.crop(second).tobytes(), name
