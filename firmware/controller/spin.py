@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.oled.animation import Animation, spin_seconds
-from firmware.oled.views import player_name, restates, roll_text, split_prompt, takes
+from firmware.oled.views import (player_name, restates, roll_text, split_prompt, takes,
+                                  with_box_controls)
 from firmware.pins.inputs import InputEvent
 
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
@@ -73,7 +74,7 @@ class SpinScreens:
         _, instruction = split_prompt(now.get("prompt") or "")
         if now.get("turn") == seat and now.get("awaiting") not in ("roll", None) \
                 and instruction:
-            words = [instruction] + words         # what this spin allows (assisted games)
+            words = [with_box_controls(now, instruction)] + words   # what this spin allows
         verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
         return f"{name} {verb}", values, words
 

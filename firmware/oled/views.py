@@ -105,8 +105,26 @@ def turn_view(snap: Snapshot) -> TurnView:
                         button_of(snap, snap.get("turn")))
     if snap.get("awaiting") == "choose":
         action = "turn, then press"
+    action = with_box_controls(snap, action)
     return TurnView(title, corner_text(snap), name, action, standing(snap, snap.get("turn")),
                     button_of(snap, snap.get("turn")))
+
+
+# What a seat press records after an assisted game's spin, as the box says it (the phone has
+# a button of its own for it, web/moves.py's PRESS_WORDS).
+BOX_PRESSES = {"gantlope": "man that enters its Goal",                             # G3
+               "cats-and-mice": "mouse your cat takes",                            # M3
+               "india": "man that reaches home"}                                   # P2
+
+
+def with_box_controls(snap: Snapshot, instruction: str) -> str:
+    """An assisted game's instruction after its spin, with how the box takes the rest of
+    the turn (X8): the seat button for what the game records, then the knob to end it."""
+    if snap.get("awaiting") != "next" or not snap.get("instruction") or "knob" in instruction:
+        return instruction
+    press = BOX_PRESSES.get(snap.get("game") or "")
+    return " ".join([instruction] + ([f"Press your button for each {press}."] if press else [])
+                    + ["Then press the knob to end the turn."])
 
 
 def button_of(snap: Snapshot, seat: int | None) -> int | None:

@@ -249,6 +249,31 @@ def test_controller_assisted_seat_press_records_and_knob_ends_turn(table, sessio
     assert session.snapshot()["turn"] != turn
 
 
+@pytest.mark.parametrize("game, press_words", [
+    ("cats-and-mice", "Press your button for each mouse your cat takes."),
+    ("gantlope", "Press your button for each man that enters its Goal."),
+    ("india", "Press your button for each man that reaches home."),
+    ("lost-diamond", None)])
+def test_controller_x8_after_a_spin_the_box_says_how_the_turn_goes_on(
+        table, session, clock, game, press_words):
+    """X8: after an assisted game's spin the box says what its seat buttons record and that the
+    knob ends the turn, on the result and on the turn screen (the phone has buttons for both,
+    so its prompt stays the rules' own)."""
+    start(table, game)
+    settle_lead(table, clock)
+    while session.snapshot()["awaiting"] != "next":             # Lost Diamond may not spin
+        press(table, "flick", strength=0.4)
+        press(table, "press")
+    words = " ".join(table.outcome[2])
+    assert words.startswith(session.snapshot()["instruction"])
+    assert "Then press the knob to end the turn." in words
+    assert (press_words in words) if press_words else "Press your button" not in words
+    assert "knob" not in session.snapshot()["prompt"]                # the rules' words
+    table.screen = table.home()
+    table.render()
+    assert table.view()["turn"].action.endswith("Then press the knob to end the turn.")
+
+
 def test_controller_x8_flick_by_next_player_is_next_then_roll(table, session):
     start(table, "cats-and-mice")
     settle_lead(table, None)
