@@ -296,3 +296,13 @@ def test_screens_turn_sets_the_page_apart_from_a_count():
     assert screens.corner_and_page("pool 5", "1/2") == "pool 5 · 1/2"   # not "pool 5 1/2"
     assert screens.corner_and_page("", "1/2") == "1/2"
     assert screens.corner_and_page("11 mice left", "") == "11 mice left"
+
+
+def test_k1_kat_en_muis_turn_corner_calls_the_stakes_pots_as_its_scores_do():
+    """K1, K8: each player stakes into a pot and the winner takes both: the turn screen's
+    corner says "pots", as the Scores screen and the phone say "Both pots"; other games'
+    chips in the middle stay the "pool"."""
+    from firmware.oled.views import corner_text
+    assert corner_text({"game": "kat-en-muis", "pool": 10}) == "pots 10"
+    assert corner_text({"game": "lifes-mishaps", "pool": 3}) == "pool 3"
+    assert corner_text({"game": "kat-en-muis", "pool": 0}) == ""
