@@ -6,6 +6,7 @@ checked in words as well as in pixels.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,14 +99,14 @@ def turn_view(snap: Snapshot) -> TurnView:
     name, action = split_prompt(snap.get("prompt") or "")
     title = snap.get("title") or snap.get("game") or ""
     if snap.get("phase") == "lead":
-        action = action.replace(" for the lead", "")
+        action = box_throw(action.replace(" for the lead", ""))
         throws = (snap.get("lead") or {}).get("throws") or {}
         detail = "  ".join(f"{player_name(snap, int(s))} {t}" for s, t in throws.items())
         return TurnView(title, "Lead", name, action, detail or "who leads?",
                         button_of(snap, snap.get("turn")))
     if snap.get("awaiting") == "choose":
         action = "turn, then press"
-    action = with_box_controls(snap, action)
+    action = with_box_controls(snap, box_throw(action))
     return TurnView(title, corner_text(snap), name, action, standing(snap, snap.get("turn")),
                     button_of(snap, snap.get("turn")))
 
@@ -115,6 +116,12 @@ def turn_view(snap: Snapshot) -> TurnView:
 BOX_PRESSES = {"gantlope": "man that enters its Goal",                             # G3
                "cats-and-mice": "mouse your cat takes",                            # M3
                "india": "man that reaches home"}                                   # P2
+
+
+def box_throw(action: str) -> str:
+    """The rules' "throw the dice" as the box does it, as "flick to spin" is said: the knob is
+    flicked (the box has no dice)."""
+    return re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
 
 
 def with_box_controls(snap: Snapshot, instruction: str) -> str:

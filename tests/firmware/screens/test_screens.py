@@ -306,3 +306,16 @@ def test_k1_kat_en_muis_turn_corner_calls_the_stakes_pots_as_its_scores_do():
     assert corner_text({"game": "kat-en-muis", "pool": 10}) == "pots 10"
     assert corner_text({"game": "lifes-mishaps", "pool": 3}) == "pool 3"
     assert corner_text({"game": "kat-en-muis", "pool": 0}) == ""
+
+
+@pytest.mark.parametrize("prompt, action", [
+    ("Ann - throw the dice", "flick to throw"), ("Ann - throw the die", "flick to throw"),
+    ("Ann - throw the dice for the lead", "flick to throw"), ("Ann - flick to spin", "flick to spin")])
+def test_screens_the_box_asks_for_a_throw_the_way_it_takes_one(prompt, action):
+    """The box has no dice: the rules' "throw the dice" reads "flick to throw" there, as its
+    refusal ("Flick the knob to throw") and "flick to spin" say."""
+    from firmware.oled.views import turn_view
+    for phase in ("lead",) if "lead" in prompt else ("lead", "play"):
+        snap = {"prompt": prompt, "phase": phase, "awaiting": "roll", "turn": 0,
+                "players": [{"name": "Ann", "button": 1}], "game": "kat-en-muis"}
+        assert turn_view(snap).action == action
