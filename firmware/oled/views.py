@@ -107,8 +107,20 @@ def turn_view(snap: Snapshot) -> TurnView:
     if snap.get("awaiting") == "choose":
         action = "turn, then press"
     action = with_box_controls(snap, box_throw(action))
-    return TurnView(title, corner_text(snap), name, action, standing(snap, snap.get("turn")),
+    detail, elsewhere = standing(snap, snap.get("turn")), carrier(snap)
+    if elsewhere:                  # "Bartholomew has the diamond. Ann: sq 3", never "sq 3 · B..."
+        detail = f"{elsewhere}. {name}: {detail}" if detail else elsewhere
+    return TurnView(title, corner_text(snap), name, action, detail,
                     button_of(snap, snap.get("turn")))
+
+
+def carrier(snap: Snapshot) -> str:
+    """Who has the diamond when it is not the player to move (The Lost Diamond, LD2): every
+    turn says where it is, as the phone's table does beside the carrier."""
+    seat, players = snap.get("diamond"), snap.get("players") or []
+    if type(seat) is not int or not 0 <= seat < len(players) or seat == snap.get("turn"):
+        return ""                            # on its square, or the player to move has it
+    return f"{players[seat]['name']} has the diamond"
 
 
 # What a seat press records after an assisted game's spin, as the box says it (the phone has

@@ -319,3 +319,17 @@ def test_screens_the_box_asks_for_a_throw_the_way_it_takes_one(prompt, action):
         snap = {"prompt": prompt, "phase": phase, "awaiting": "roll", "turn": 0,
                 "players": [{"name": "Ann", "button": 1}], "game": "kat-en-muis"}
         assert turn_view(snap).action == action
+
+
+def test_ld2_every_turn_says_who_has_the_diamond():
+    """LD2: the box's turn screen says who carries the diamond on every turn, not only on the
+    carrier's (the phone shows it beside them all along)."""
+    from firmware.oled.views import turn_view
+    players = [{"name": "Ann", "button": 1, "position": 3},
+               {"name": "Bartholomew", "button": 2, "position": 9, "diamond": True}]
+    snap = {"game": "lost-diamond", "prompt": "Ann - flick to spin", "phase": "play",
+            "awaiting": "roll", "players": players, "diamond": 1}
+    assert turn_view({**snap, "turn": 0}).detail == "Bartholomew has the diamond. Ann: sq 3"
+    carrier = turn_view({**snap, "turn": 1, "prompt": "Bartholomew - flick to spin"}).detail
+    assert "has the diamond" in carrier and "Bartholomew has" not in carrier
+    assert "has the diamond" not in turn_view({**snap, "turn": 0, "diamond": "square"}).detail
