@@ -99,14 +99,14 @@ def turn_view(snap: Snapshot) -> TurnView:
     name, action = split_prompt(snap.get("prompt") or "")
     title = snap.get("title") or snap.get("game") or ""
     if snap.get("phase") == "lead":
-        action = box_throw(action.replace(" for the lead", ""))
+        action = box_words(action.replace(" for the lead", ""))
         throws = (snap.get("lead") or {}).get("throws") or {}
         detail = "  ".join(f"{player_name(snap, int(s))} {t}" for s, t in throws.items())
         return TurnView(title, "Lead", name, action, detail or "who leads?",
                         button_of(snap, snap.get("turn")))
     if snap.get("awaiting") == "choose":
         action = "turn, then press"
-    action = with_box_controls(snap, box_throw(action))
+    action = with_box_controls(snap, box_words(action))
     detail, elsewhere = standing(snap, snap.get("turn")), carrier(snap)
     if elsewhere:                  # "Bartholomew has the diamond. Ann: sq 3", never "sq 3 · B..."
         detail = f"{elsewhere}. {name}: {detail}" if detail else elsewhere
@@ -130,10 +130,12 @@ BOX_PRESSES = {"gantlope": "man that enters its Goal",                          
                "india": "man that reaches home"}                                   # P2
 
 
-def box_throw(action: str) -> str:
-    """The rules' "throw the dice" as the box does it, as "flick to spin" is said: the knob is
-    flicked (the box has no dice)."""
-    return re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
+def box_words(action: str) -> str:
+    """The rules' prompt as the box does it: "throw the dice" is a flick of the knob, as
+    "flick to spin" says (the box has no dice); a claim home withdrawn by the knob also ends
+    the turn (LD2, P2), as the phone says too."""
+    action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
+    return action.replace("; the knob cancels", "; the knob withdraws it and ends the turn")
 
 
 def with_box_controls(snap: Snapshot, instruction: str) -> str:

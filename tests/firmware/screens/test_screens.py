@@ -333,3 +333,14 @@ def test_ld2_every_turn_says_who_has_the_diamond():
     carrier = turn_view({**snap, "turn": 1, "prompt": "Bartholomew - flick to spin"}).detail
     assert "has the diamond" in carrier and "Bartholomew has" not in carrier
     assert "has the diamond" not in turn_view({**snap, "turn": 0, "diamond": "square"}).detail
+
+
+def test_ld2_p2_the_box_says_the_knob_withdraws_a_claim_and_ends_the_turn():
+    """LD2, P2: the knob's press after a claim home withdraws it and ends the turn (the log:
+    "Ann's turn ends / Ann is not home yet"); the box says both, as the phone does."""
+    from firmware.oled.views import turn_view
+    snap = {"game": "india", "phase": "play", "awaiting": "next", "turn": 0,
+            "players": [{"name": "Ann", "button": 1}],
+            "prompt": "Ann: press your button again to confirm you are home; the knob cancels"}
+    assert turn_view(snap).action == ("press your button again to confirm you are home; the "
+                                      "knob withdraws it and ends the turn")
