@@ -150,8 +150,8 @@ def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]
             seats = range(len(players))
         elif info["press_seats"]:
             seats = [s for s in info["press_seats"] if s == turn]
-        else:
-            seats = [turn] if awaiting == "next" else []
+        else:                   # the seat to move, while its spin allows more (G3, M3)
+            seats = [turn] if awaiting == "next" and state.get("presses_left") != 0 else []
         for s in seats:
             if seat is None or s == seat:
                 label = info["press"] + (f" for {players[s]['name']}"

@@ -114,7 +114,12 @@ class AssistedRulebook(Rulebook):
         return super().prompt(state)
 
     def extra_json(self, state: State) -> dict[str, Any]:
-        return {"instruction": None if state.over else state.data.get("instruction")}
+        """The spin's instruction, and the presses it still allows where a game limits them
+        (G3, M3; None where it does not, or no spin is being played)."""
+        limit, open_spin = self.presses_per_spin, not state.over and state.awaiting == "next"
+        return {"instruction": None if state.over else state.data.get("instruction"),
+                "presses_left": limit - state.data.get("presses", 0)
+                if limit is not None and open_spin and "presses" in state.data else None}
 
 
 def arrows_text(a: int, b: int) -> str:

@@ -226,6 +226,30 @@ def test_phone_moves_offer_what_the_game_awaits(session, game, players, awaiting
     assert [(m["action"], m["label"]) for m in moves(state)] == expect
 
 
+@pytest.mark.parametrize("game, label", [("gantlope", "A man enters the Goal"),
+                                         ("cats-and-mice", "Cat takes a mouse")])
+def test_phone_moves_g3_m3_no_third_press_is_offered_after_one_spin(session, game, label):
+    """G3, M3: at most two presses after one spin; the phone stops offering a third (which the
+    rules refuse), as the state says how many the spin still allows."""
+    session.new_game(game, ["Ann", "Ben"])
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="test")
+    session.roll(by="test")
+    turn = session.snapshot()["turn"]
+    for left in (2, 1):
+        state = session.snapshot()
+        assert state["presses_left"] == left and ("press", label) in [
+            (m["action"], m["label"]) for m in moves(state)]
+        session.submit({"type": "press", "seat": turn}, by="test")
+    state = session.snapshot()
+    if state["phase"] == "over":                       # two men home can end Gantlope
+        return
+    assert state["presses_left"] == 0
+    assert [m["action"] for m in moves(state)] == ["next"]
+    session.submit({"type": "next"}, by="test")
+    assert session.snapshot()["presses_left"] is None        # the next player has not spun
+
+
 def test_phone_moves_ld2_take_capture_and_home_with_the_diamond(session):
     """The phone offered the seat press only after a spin, where LD2 refuses to take the
     diamond from its square: a game played from phones could never be won."""

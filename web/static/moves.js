@@ -167,7 +167,7 @@
     } else if (info.press && s.phase === "play") {
       var seats = info.press_any ? players.map(function (p, i) { return i; })
         : info.press_seats.length ? info.press_seats.filter(function (x) { return x === turn; })
-        : awaiting === "next" ? [turn] : [];
+        : awaiting === "next" && s.presses_left !== 0 ? [turn] : [];   // G3, M3: its limit
       seats.forEach(function (x) {
         if (seat === null || x === seat) {
           out.push({action: "press", seat: x,
