@@ -460,9 +460,12 @@ def result_pages(values: str, lines: Sequence[str]) -> list[list[str]]:
 
 def result_heading(heading: str, lines: Sequence[str]) -> tuple[str, list[str]]:
     """A heading too long for the top line ("Bartholomeus van Dijk throws") goes whole into
-    the words, first; the top line then says only the page."""
+    the words, first (unless the first line begins with it: "... throws 6 and 6 (12) for the
+    lead"); the top line then says only the page."""
     if width(heading, SMALL) <= W - 4 - int(width("9/9", SMALL)) - 4:
         return heading, list(lines)
+    if lines and lines[0].startswith(heading + " "):     # the first line says it already
+        return "", list(lines)
     return "", [heading] + list(lines)
 
 

@@ -344,3 +344,15 @@ def test_ld2_p2_the_box_says_the_knob_withdraws_a_claim_and_ends_the_turn():
             "prompt": "Ann: press your button again to confirm you are home; the knob cancels"}
     assert turn_view(snap).action == ("press your button again to confirm you are home; the "
                                       "knob withdraws it and ends the turn")
+
+
+def test_screens_a_long_heading_is_not_said_twice_when_the_first_line_begins_with_it():
+    """A lead spin's line ("... spins 6 and 6 (12) for the lead") is kept under the big
+    values; a heading too long for the top line went into the words before it, so page 1 read
+    "Bartholomew Fitzwilliam spins" and page 2 the same name and verb again."""
+    name = "Bartholomew Fitzwilliam"
+    line = f"{name} spins 6 and 6 (12) for the lead"
+    assert screens.result_heading(f"{name} spins", [line]) == ("", [line])
+    assert screens.result_heading(f"{name} spins", [f"{name} moves to 22"]) == (
+        "", [f"{name} spins", f"{name} moves to 22"])
+    assert screens.result_heading("Ann spins", [line]) == ("Ann spins", [line])
