@@ -177,8 +177,9 @@ def counted(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def standing(snap: Snapshot, seat: int | None) -> str:
-    """A player's square, chips and score in a few characters: "sq 22 · 17 chips"."""
+def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
+    """A player's square, chips and score in a few characters: "sq 22 · 17 chips"; with
+    `scores` (someone has points), a score of 0 is said too, as the phone's column does."""
     players = snap.get("players") or []
     if seat is None or not 0 <= seat < len(players):
         return ""
@@ -190,7 +191,7 @@ def standing(snap: Snapshot, seat: int | None) -> str:
         bits.append(f"sq {p['position']}")
     if p.get("chips"):
         bits.append(counted(p["chips"], "chip"))
-    if p.get("score"):
+    if p.get("score") or (scores and p.get("score") == 0):
         bits.append(counted(p["score"], "pt"))
     if p.get("in_goal"):
         bits.append(f"{p['in_goal']} in Goal")            # Gantlope's men home
@@ -212,8 +213,10 @@ def chance(snap: Snapshot, seat: int) -> str:
 
 def score_rows(snap: Snapshot) -> list[Row]:
     players = snap.get("players") or []
-    rows = [Row(players[i]["name"], " · ".join(b for b in (chance(snap, i), standing(snap, i))
-                                                if b) or "-", i == snap.get("turn"))
+    scores = any(p.get("score") for p in players)
+    rows = [Row(players[i]["name"], " · ".join(b for b in (chance(snap, i),
+                                                           standing(snap, i, scores)) if b)
+                or "-", i == snap.get("turn"))
             for i in row_order(snap)]
     if snap.get("pool"):
         rulebook = GAMES.get(snap.get("game") or "")

@@ -356,3 +356,14 @@ def test_screens_a_long_heading_is_not_said_twice_when_the_first_line_begins_wit
     assert screens.result_heading(f"{name} spins", [f"{name} moves to 22"]) == (
         "", [f"{name} spins", f"{name} moves to 22"])
     assert screens.result_heading("Ann spins", [line]) == ("Ann spins", [line])
+
+
+def test_screens_scores_say_a_zero_score_when_others_have_points():
+    """The box's Scores said "-" for a player on 0 points beside others' points, where the
+    phone says 0; a game where nobody scores still shows no points at all."""
+    from firmware.oled.views import score_rows
+    snap = {"game": "free-play", "turn": 0, "players": [
+        {"name": "Red", "score": 1}, {"name": "Green", "score": 0}, {"name": "Black", "score": 2}]}
+    assert [r.figure for r in score_rows(snap)] == ["1 pt", "0 pts", "2 pts"]
+    nobody = {"game": "free-play", "turn": 0, "players": [{"name": "Red", "score": 0}]}
+    assert [r.figure for r in score_rows(nobody)] == ["-"]
