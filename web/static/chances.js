@@ -122,9 +122,9 @@
     if (!has) return;
     $("chances-title").textContent = chances ? "Chances to win" : "Chips";   // free play: no chances
     var list = $("chance-list"), items = document.createDocumentFragment();
-    if (data.odds) {
-      names.forEach(function (name, seat) {
-        var li = make("li");
+    if (data.odds) {                   // in the players' table's order (the order of play, C1)
+      (data.order || names.map(function (n, i) { return i; })).forEach(function (seat) {
+        var name = names[seat], li = make("li");
         var swatch = make("span", "swatch " + colour(buttons, seat)); swatch.setAttribute("aria-hidden", "true");
         li.append(swatch, " " + name + " ", make("strong", "", percent(data.odds.win[seat])));
         items.appendChild(li);
@@ -145,6 +145,7 @@
     render({names: (state.players || []).map(function (p) { return p.name; }),
       buttons: (state.players || []).map(function (p) { return p.pi ? "pi" : p.button; }),
       odds: state.odds,
+      order: window.ParlourState ? window.ParlourState.rowOrder(state) : null,
       paused: state.chances_paused,
       chart: state.chart, game: state.game});
   }

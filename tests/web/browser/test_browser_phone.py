@@ -517,6 +517,27 @@ def test_browser_phone_live_prompts_name_the_phones_controls(tmp_path, phone):
         screenshot(phone, "phone-prompt-lost-diamond.png")
 
 
+def test_browser_phone_c1_chances_are_listed_in_the_players_order(tmp_path, phone):
+    """C1: Cats and Dogs plays in the order of its lead spins and the players' table lists
+    them so; the chances beneath listed them by seat, a second order for the same people."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "cats-and-dogs", "players": ["Ann", "Ben", "Cy", "Dee"]})
+        now = roll_until(table.url, ("roll",))
+        order = [now["players"][i]["name"] for i in now["order"]]
+        phone.goto(table.url + "/")
+        expect(phone.locator("#chance-list li")).to_have_count(4)
+        listed = lambda: phone.evaluate(  # noqa: E731
+            "() => [...document.querySelectorAll('#chance-list li')]"
+            ".map(li => li.childNodes[1].textContent.trim())")
+        assert listed() == order                               # as the page is served
+        post(table.url + "/api/control/roll", {})
+        phone.wait_for_function("v => +document.body.dataset.version.split(':')[1] >= v",
+                                arg=state(table.url)["version"])
+        assert listed() == order                               # and live
+
+
 def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone):
     """moves.js mirrors web/moves.py for every live state; the Lost Diamond's seat press went
     missing on the phone once, and the two must not drift apart: every game's states of
