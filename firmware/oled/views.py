@@ -203,7 +203,10 @@ def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
 
 
 def chance(snap: Snapshot, seat: int) -> str:
-    """A seat's chance to win, "51%", when the chances are known ("" otherwise)."""
+    """A seat's chance to win, "51%", when the chances are known ("" otherwise); once the
+    game is over, "won" for a winner (not "100%") and nothing for the others."""
+    if snap.get("phase") == "over":
+        return "won" if seat in (snap.get("winners") or []) else ""
     win = (snap.get("odds") or {}).get("win") or []
     if not 0 <= seat < len(win):
         return ""

@@ -367,3 +367,11 @@ def test_screens_scores_say_a_zero_score_when_others_have_points():
     assert [r.figure for r in score_rows(snap)] == ["1 pt", "0 pts", "2 pts"]
     nobody = {"game": "free-play", "turn": 0, "players": [{"name": "Red", "score": 0}]}
     assert [r.figure for r in score_rows(nobody)] == ["-"]
+
+
+def test_screens_scores_after_the_end_say_who_won_not_100_percent():
+    from firmware.oled.views import score_rows
+    snap = {"game": "cats-and-dogs", "phase": "over", "winners": [1], "turn": None,
+            "odds": {"win": [0.0, 1.0], "exact": True},
+            "players": [{"name": "Ann", "position": 31}, {"name": "Ben", "position": 40}]}
+    assert [r.figure for r in score_rows(snap)] == ["sq 31", "won · sq 40"]
