@@ -111,6 +111,11 @@ class MenuScreens:
         rulebook = self._rulebook()
         shared = [] if rulebook is not None and rulebook.one_winner_declared else \
             [("All share the win", list(range(len(players))))]
+        scores = [p.get("score") or 0 for p in players]
+        leaders = [i for i, s in enumerate(scores) if s == max(scores, default=0) and s > 0]
+        if shared and 1 < len(leaders) < len(players):        # a tie on points at the top
+            shared.insert(0, (" & ".join(players[i]["name"] for i in leaders) + " share",
+                              leaders))
         return [(f"{p['name']} wins", [i]) for i, p in enumerate(players)] + shared + \
             [("Back", None)]
 

@@ -532,6 +532,28 @@ def test_controller_F3_fox_and_geese_offers_one_winner_at_the_end_free_play_a_sh
         ["All share the win"] if shares else []) + ["Back"]
 
 
+def test_controller_x6_free_play_offers_the_players_tied_on_points_a_shared_win(table, session):
+    """X6: free play's end from the box offered one winner or all; two players tied on points
+    at the top, with a third behind, could share the win only from a phone."""
+    start(table, "free-play", seats=(0, 1, 2))
+    settle_lead(table, None)
+    for seat, points in ((0, 1), (2, 1)):
+        for _ in range(points):
+            session.submit({"type": "press", "seat": seat}, by="test")
+    names = [p["name"] for p in session.snapshot()["players"]]
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("End game"))
+    press(table, "press")
+    options = table.view()["declare"]["options"]
+    shared = f"{names[0]} & {names[2]} share"
+    assert options == [f"{n} wins" for n in names] + [shared, "All share the win", "Back"]
+    press(table, "turn", detents=options.index(shared))
+    press(table, "press")
+    press(table, "turn", detents=1)                                # "Yes"
+    press(table, "press")
+    assert session.snapshot()["winners"] == [0, 2]
+
+
 def test_controller_declaration_can_be_backed_out_of(table, session):
     start(table, "free-play")
     press(table, "menu")
