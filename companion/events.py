@@ -191,7 +191,8 @@ def parse_event(obj: Any) -> Event:
         pi = _int_list(obj.get("pi", []), "'pi' (the seats the Pi plays)")
         level = obj.get("pi_level")
         if level is not None and level not in PI_LEVELS:
-            raise Refused(f"'pi_level' must be one of {', '.join(PI_LEVELS)}, not {shown_value(level)}")
+            raise Refused(f"'pi_level' must be one of {', '.join(PI_LEVELS)}, "
+                          f"not {shown_value(level)}")
         if level is not None and not pi:
             raise Refused("'pi_level' needs 'pi': the seats the Pi plays")
         return NewGame(game=game, players=tuple(players), options=dict(options), board=board,
@@ -214,7 +215,8 @@ def parse_event(obj: Any) -> Event:
     if kind == "transfer":
         amount = _require(obj, "amount", kind)
         if not is_whole(amount) or amount <= 0:
-            raise Refused(f"a transfer's 'amount' must be a whole number above 0, not {shown_value(amount)}")
+            raise Refused("a transfer's 'amount' must be a whole number above 0, "
+                          f"not {shown_value(amount)}")
         reason = obj.get("reason", "")
         if not isinstance(reason, str):
             raise Refused("a transfer's 'reason' must be text")
