@@ -17,7 +17,7 @@ from companion.errors import BoardDataError, LogError, Refused
 from companion.events import (DEFAULT_PI_LEVEL, Choose, Declare, Event, Move, NewGame, Next, Press, Rename,
                               Roll, Transfer, Undo, parse_event)
 from companion.games import get_rulebook
-from companion.rollstream import commitment as commit_to
+from companion.randomness.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
 from companion.state import State, copy_data
 from companion.words import escaped, name_key, shown_text

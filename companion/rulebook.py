@@ -14,7 +14,7 @@ from companion import boarddata, ledger, turns
 from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused
 from companion.events import Event
-from companion.randomizers import Randomizer
+from companion.randomness.randomizers import Randomizer
 from companion.state import Player, State
 from companion.words import listing, shown_value
 

@@ -21,8 +21,8 @@ from companion.errors import BoardDataError, ParlourError, Refused, StoreError
 from companion.events import Event, NewGame, Rename, Roll, Transfer, Undo, parse_event
 from companion.chances.history import chart
 from companion.replay import Table
-from companion.rollstream import commitment, draw
-from companion.store import Store
+from companion.randomness.rollstream import commitment, draw
+from companion.record.store import Store
 from companion.words import shown_text
 
 Listener = Callable[[dict[str, Any]], None]

@@ -135,7 +135,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from companion.replay import read_log, replay
-    from companion.stats import verify_rolls
+    from companion.randomness.stats import verify_rolls
     path = args.log
     try:
         events = read_log(_read_lines(path))
@@ -149,7 +149,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.session import export_events, log_line
-    from companion.store import Store
+    from companion.record.store import Store
     data_dir = Path(args.data_dir) if args.data_dir else _default_data_dir(args.config)
     db = data_dir / "parlour.db"
     if not db.exists():

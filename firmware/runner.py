@@ -24,7 +24,7 @@ from typing import Any
 
 from companion.errors import ParlourError
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, spin_seconds
 from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller

@@ -12,7 +12,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware.club.publisher import ClubPublisher
 from firmware.config import ClubConfig
 from firmware.stamps import TableClock

@@ -67,7 +67,7 @@ def test_layers_module_imports_only_what_its_layer_may(path):
 
 
 def test_layers_importing_companion_loads_no_hardware_or_web():
-    code = ("import sys, companion, companion.session, companion.games, companion.stats;"
+    code = ("import sys, companion, companion.session, companion.games, companion.randomness.stats;"
             "print(' '.join(sorted(m.split('.')[0] for m in sys.modules)))")
     loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                 check=True, cwd=ROOT).stdout.split())

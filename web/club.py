@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, jsonify, render_template
 
-from companion.league import league
+from companion.record.league import league
 from web import SECURITY_HEADERS
 
 POLL_SECONDS = 3

@@ -8,7 +8,7 @@ from collections import Counter
 from datetime import datetime, timezone
 from typing import Any
 
-from companion.store import GameRecord
+from companion.record.store import GameRecord
 from web.records.summaries import duration, refereeing, title
 
 STATUS_WORDS = {"over": "finished", "abandoned": "set aside", "playing": "being played"}

@@ -12,8 +12,8 @@ from flask import Blueprint, Response, abort, render_template, url_for
 from companion.buttons import MAX_BUTTONS, ButtonColour, colour_of
 from companion.errors import ParlourError
 from companion.games import GAMES
-from companion.stats import goodness_of_fit, randomizer_title
-from companion.store import GameRecord
+from companion.randomness.stats import goodness_of_fit, randomizer_title
+from companion.record.store import GameRecord
 from web.access import auth
 from web.api import MAX_ID
 from web.context import page_start, parlour

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import Refused
-from companion.randomizers import indicator
+from companion.randomness.randomizers import indicator
 from companion.rulebook import Rulebook
 from companion.state import State
 

@@ -7,7 +7,7 @@ from typing import Any
 from companion.boarddata import whole
 from companion.checks import is_whole
 from companion.errors import BoardDataError
-from companion.randomizers import spinner
+from companion.randomness.randomizers import spinner
 from companion.rulebook import Rulebook
 from companion.state import State
 

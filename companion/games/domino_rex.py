@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused
-from companion.randomizers import dice
+from companion.randomness.randomizers import dice
 from companion.rulebook import Rulebook
 from companion.state import State
 

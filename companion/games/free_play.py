@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import Refused
-from companion.randomizers import Randomizer, from_json
+from companion.randomness.randomizers import Randomizer, from_json
 from companion.rulebook import Option, Rulebook
 from companion.state import State
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.assisted import AssistedRulebook
-from companion.randomizers import spinner
+from companion.randomness.randomizers import spinner
 from companion.state import State
 
 FACES = 6

@@ -6,7 +6,7 @@ square r is black square 67 - r. Each player's `position` is in their own number
 
 from __future__ import annotations
 
-from companion.randomizers import dice
+from companion.randomness.randomizers import dice
 from companion.rulebook import Option, Rulebook
 from companion.state import State
 from companion.ledger import POOL

@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.boarddata import int_list
 from companion.ledger import POOL
-from companion.randomizers import dice
+from companion.randomness.randomizers import dice
 from companion.rulebook import Rulebook
 from companion.state import State
 

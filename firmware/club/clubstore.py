@@ -1,5 +1,5 @@
 """The club's own SQLite: every accepted record once (by uid) and each table's newest live
-state. The league is worked out from the records alone (companion/league.py)."""
+state. The league is worked out from the records alone (companion/record/league.py)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import ParlourError
-from companion.league import MAX_RECORD_BYTES, RecordRefused, check_record
+from companion.record.league import MAX_RECORD_BYTES, RecordRefused, check_record
 from firmware.club import topics
 from firmware.club.clubstore import ClubStore
 from firmware.club.publisher import Unreachable, client_for, no_answer_watch

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from companion.errors import StoreError, StoreUnreadable
 from companion.session import Session
-from companion.store import SCHEMA_VERSION, UNREADABLE, Store
+from companion.record.store import SCHEMA_VERSION, UNREADABLE, Store
 
 COMPANIONS = ("-wal", "-shm")     # SQLite's files beside the store: they move with it
 

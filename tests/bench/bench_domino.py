@@ -17,7 +17,7 @@ from companion.events import parse_event
 from companion.games import get_rulebook
 from companion.pi.player import domino_rex_choice
 from companion.replay import replay
-from companion.rollstream import draw
+from companion.randomness.rollstream import draw
 
 RULEBOOK = get_rulebook("domino-rex")
 NAMES = ["Ann", "Ben", "Cy", "Di"]

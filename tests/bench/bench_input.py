@@ -28,7 +28,7 @@ import common
 from common import RecordingSerial, luma_device, summary
 from fakes import FakeClock  # noqa: E402  (tests/ is on the path once common is imported)
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware import runner
 from firmware.config import Config, DisplayConfig
 from firmware.controller import Controller

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from common import Client, Server
 from companion.session import MAX_GAME_EVENTS, Session
-from companion.store import Store
+from companion.record.store import Store
 
 
 def long_game(data_dir: Path, events: int) -> int:

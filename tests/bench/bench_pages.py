@@ -20,7 +20,7 @@ from pathlib import Path
 from common import Server, summary
 from companion.errors import Refused
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 
 GAMES = 10_000
 PAGES = ("/fairness", "/history", "/api/games")

@@ -7,12 +7,12 @@
 - how much the "best" Geese's record hangs on the search's budget: the games against "easy"
   again with 2,800 and 3,200 positions a move instead of 3,000 (a kind "best/3200");
 - "best" against "best" and "best" against the search of November 2026
-  (`fox_search_before.py`), from varied openings: the first 4 moves at random, each seed once
-  with each side;
+  (`fox_and_geese/fox_search_before.py`), from varied openings: the first 4 moves at random,
+  each seed once with each side;
 - the time and nodes per second of every "best" move, with the Zero 2 W estimate (the
   README's 15-20 times slower), beside the earlier search's time on the same moves' games;
 - whether the Geese can pen the Fox from the start without ever offering a goose, proved
-  over the exact rules (`geese_proof.py --strict`).
+  over the exact rules (`fox_and_geese/geese_proof.py --strict`).
 
 Run alone: `python tests/bench/bench_pi.py [--games N]` (or `run.py --only pi`).
 """
@@ -26,8 +26,8 @@ import time
 from multiprocessing import Pool
 
 import common
-from fox_search_before import BEST_BEFORE, FoxSearchBefore
-from geese_proof import start_position
+from fox_and_geese.fox_search_before import BEST_BEFORE, FoxSearchBefore
+from fox_and_geese.geese_proof import start_position
 from companion.events import parse_event
 from companion.pi.fox_search import FoxSearch
 from companion.pi.geese_proof import GeeseProof

@@ -1,6 +1,7 @@
 """Rules throughput: random complete games of each fully refereed game, replayed with the pure
 `replay` fold. Games are made from fixed seeds with the committed roll stream
-(companion.rollstream.draw); Domino Rex's turns are `choose` events of a covered square."""
+(companion.randomness.rollstream.draw); Domino Rex's turns are `choose` events of a covered
+square."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import time
 import common  # noqa: F401  (puts the project on sys.path)
 from companion.events import parse_event
 from companion.replay import Table, replay, replay_lines, state_json
-from companion.rollstream import draw
+from companion.randomness.rollstream import draw
 
 GAMES = {"kat-en-muis": 2, "lifes-mishaps": 4, "cats-and-dogs": 4, "domino-rex": 3}
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.league import RecordRefused, check_record, expected, league
+from companion.record.league import RecordRefused, check_record, expected, league
 
 T = "0123456789abcdef"
 

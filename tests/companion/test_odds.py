@@ -12,10 +12,10 @@ from companion.games import get_rulebook
 from companion.chances.domino_rex import hint
 from companion.chances import kat_en_muis as odds_kat
 from companion.chances.kat_en_muis import kat_odds, turn_table
-from companion.rollstream import draw
+from companion.randomness.rollstream import draw
 from companion.session import Session
-from companion.store import Store
-from companion.randomizers import dice
+from companion.record.store import Store
+from companion.randomness.randomizers import dice
 from game_support import act, start_game
 
 SEED = bytes(range(32))

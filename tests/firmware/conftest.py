@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from fakes import FakeClock
 
 SEED = bytes(range(32))     # every game's rolls the same from run to run

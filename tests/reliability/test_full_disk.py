@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 
 from companion.errors import StoreFull
-from companion.store import FULL_WORDS, Store
+from companion.record.store import FULL_WORDS, Store
 from firmware.oled import screens
 from reliability_support import control, request
 from simulated_table import SimulatedTable

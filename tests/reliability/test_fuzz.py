@@ -26,7 +26,7 @@ from companion.errors import Refused
 from companion.games import GAMES
 from companion.replay import replay
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware.controller import Controller
 from firmware.pins.inputs import InputEvent
 from firmware.oled.views import choices

@@ -14,7 +14,7 @@ from contextlib import ExitStack
 import pytest
 
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware.webserver import Limits, WebServer
 from reliability_support import request
 from simulated_table import PIN, SimulatedTable

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from companion.games import GAMES
-from companion.stats import verify_rolls
+from companion.randomness.stats import verify_rolls
 from firmware.oled.views import choices
 from reliability_support import (StoredGame, comparable, control, device, prefix_states,
                                  read_store, request)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from reliability_support import request
 from simulated_table import ROOT, SimulatedTable, parlour_command, quiet_env
 

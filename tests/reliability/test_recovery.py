@@ -14,9 +14,9 @@ from PIL import Image
 
 from companion.errors import StoreError
 from companion.replay import replay
-from companion.rollstream import draw
+from companion.randomness.rollstream import draw
 from companion.session import Session
-from companion.store import SCHEMA_VERSION, Store
+from companion.record.store import SCHEMA_VERSION, Store
 from firmware import runner
 from firmware.oled import screens
 from firmware.config import Config

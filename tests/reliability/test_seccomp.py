@@ -50,7 +50,7 @@ SCENARIO = """
 import json, os, sys, time
 from pathlib import Path
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware.workers.odds_worker import OddsWorker
 try:
     os.sched_setaffinity(0, os.sched_getaffinity(0))     # @resources: the unit denies it

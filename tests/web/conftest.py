@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from web import create_app
 from web_support import FAST, PIN, FakeDevice, clock, seeds
 

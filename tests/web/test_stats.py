@@ -1,5 +1,5 @@
-"""companion.stats: the chi-square test in pure Python and the verification of every roll of
-a log against its committed seed (what `parlour verify` and /fairness rely on)."""
+"""companion.randomness.stats: the chi-square test in pure Python and the verification of every
+roll of a log against its committed seed (what `parlour verify` and /fairness rely on)."""
 
 import json
 import math
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.randomness.stats import (chi_square, chi_square_p, effective_rolls, face_counts,
+                                         gamma_q, goodness_of_fit, verify_rolls)
 from companion.replay import read_log
-from companion.stats import (chi_square, chi_square_p, effective_rolls, face_counts, gamma_q,
-                             goodness_of_fit, verify_rolls)
 from web_support import play_to_the_end
 
 

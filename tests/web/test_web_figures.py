@@ -9,7 +9,7 @@ import time
 import pytest
 
 from companion.session import export_events
-from companion.stats import face_counts
+from companion.randomness.stats import face_counts
 from web import start_background
 from web.records.figures import KEPT, PAGE, Figures, SharedWork
 

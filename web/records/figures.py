@@ -22,8 +22,8 @@ from companion.backoff import RETRY_SECONDS, pause_after
 from companion.errors import ParlourError
 from companion.replay import replay
 from companion.session import export_events
-from companion.stats import effective_rolls, randomizer_key, verify_rolls
-from companion.store import GameRecord, Store
+from companion.randomness.stats import effective_rolls, randomizer_key, verify_rolls
+from companion.record.store import GameRecord, Store
 from web.history import result_rows, roster_totals
 from web.records.record import game_record, record_of
 from web.records.summaries import Replayed, replayed

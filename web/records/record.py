@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from companion.errors import ParlourError
 from companion.replay import replay
-from companion.store import GameRecord, Store
+from companion.record.store import GameRecord, Store
 
 BG_STATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Parlour"

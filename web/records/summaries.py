@@ -12,8 +12,8 @@ from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.replay import replay
 from companion.session import export_events
-from companion.stats import Verification, effective_rolls, randomizer_key, verify_rolls
-from companion.store import GameRecord, Store
+from companion.randomness.stats import Verification, effective_rolls, randomizer_key, verify_rolls
+from companion.record.store import GameRecord, Store
 
 
 def title(game: str) -> str:

@@ -16,7 +16,7 @@ from companion.events import parse_event
 from companion.replay import replay
 from companion.session import Session
 from companion.state import Lines
-from companion.store import Store
+from companion.record.store import Store
 
 
 def free_play_log(events: int) -> list[dict]:

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from companion.errors import Refused
 from companion.events import NewGame, Roll, Undo, parse_event
-from companion.randomizers import Randomizer
+from companion.randomness.randomizers import Randomizer
 from companion.replay import Table, replay
-from companion.rollstream import draw
+from companion.randomness.rollstream import draw
 
 NAMES = ("Ann", "Ben", "Cy", "Di", "Ed", "Flo")
 GAMES = {"kat-en-muis": (2, 2), "lifes-mishaps": (2, 6), "cats-and-dogs": (2, 6)}

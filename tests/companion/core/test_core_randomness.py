@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from companion.errors import Refused
-from companion.randomizers import Randomizer, dice, from_json, indicator, spinner
-from companion.rollstream import commitment, draw, parse_seed
+from companion.randomness.randomizers import Randomizer, dice, from_json, indicator, spinner
+from companion.randomness.rollstream import commitment, draw, parse_seed
 
 SEEDS = [bytes([i]) * 32 for i in range(8)] + [b"parlour", bytes(range(32))]
 

@@ -8,7 +8,7 @@ from companion.errors import LogError, Refused
 from companion.events import Undo
 from companion.replay import replay
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 
 KAT = {"type": "new_game", "game": "kat-en-muis", "players": ["Red", "Blue"]}
 

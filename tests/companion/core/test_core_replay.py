@@ -9,7 +9,7 @@ import pytest
 from companion.errors import BoardDataError, LogError, ParlourError, Refused, StoreError
 from companion.events import Declare, NewGame, Press, Roll, Transfer, Undo
 from companion.replay import Table, read_log, replay, replay_lines, state_json
-from companion.rollstream import commitment
+from companion.randomness.rollstream import commitment
 
 SEED = bytes(range(32))
 

@@ -6,7 +6,7 @@ from companion import boarddata
 from companion.errors import BoardDataError, Refused
 from companion.events import Choose, Declare, Next, Press, Roll
 from companion.games import GAMES, get_rulebook
-from companion.randomizers import spinner
+from companion.randomness.randomizers import spinner
 from companion.replay import advance
 from companion.rulebook import Option, Rulebook
 

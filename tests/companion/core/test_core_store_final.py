@@ -8,7 +8,7 @@ import pytest
 
 from companion.errors import StoreError
 from companion.session import Session, export_events, repair_finished
-from companion.store import Store
+from companion.record.store import Store
 
 SEED = bytes(range(32))
 AT = "2025-01-01T12:00:00Z"

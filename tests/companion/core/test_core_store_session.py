@@ -10,11 +10,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from companion.errors import Refused, StoreError
-from companion.randomizers import dice, spinner
+from companion.randomness.randomizers import dice, spinner
 from companion.replay import replay
-from companion.rollstream import draw
+from companion.randomness.rollstream import draw
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 
 SEED = hashlib.sha256(b"store and session").digest()
 SHORT = {"track_length": 12, "arrows": {}}

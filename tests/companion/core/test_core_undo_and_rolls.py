@@ -9,11 +9,11 @@ import pytest
 
 from companion.errors import LogError, Refused
 from companion.events import NewGame, Roll, Undo, parse_event
-from companion.randomizers import dice, indicator, spinner
+from companion.randomness.randomizers import dice, indicator, spinner
 from companion.replay import Table, replay
-from companion.rollstream import commitment, draw, parse_seed
+from companion.randomness.rollstream import commitment, draw, parse_seed
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 
 KAT = {"type": "new_game", "game": "kat-en-muis", "players": ["Ann", "Ben"]}
 

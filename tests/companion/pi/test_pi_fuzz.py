@@ -11,7 +11,7 @@ import pytest
 from companion.events import parse_event
 from companion.pi.player import LEVELS, fallback_event, fox_and_geese_move, pi_event
 from companion.replay import replay
-from companion.rollstream import draw
+from companion.randomness.rollstream import draw
 
 
 def random_positions(game: str, players: list[str], count: int, seed: int, board=None):

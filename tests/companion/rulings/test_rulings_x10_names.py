@@ -9,7 +9,7 @@ import pytest
 from companion.errors import LogError, Refused
 from companion.replay import replay
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 
 
 def kat(*players: str) -> dict:

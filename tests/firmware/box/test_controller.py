@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
 from companion.games import GAMES

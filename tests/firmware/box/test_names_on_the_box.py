@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image
 
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware.controller import Controller
 from firmware.oled.names import can_draw, drawable, shown_names
 from test_controller import press

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware.oled import screens
 from firmware.config import Config
 from firmware.controller import Controller

@@ -108,7 +108,7 @@ def test_cli_verify_without_seed_says_not_revealed(capsys, tmp_path):
 
 def test_cli_export_writes_replayable_logs(capsys, tmp_path):
     from companion.session import Session
-    from companion.store import Store
+    from companion.record.store import Store
     data = tmp_path / "data"
     store = Store(data / "parlour.db")
     session = Session(store, new_seed=lambda: bytes(32))
@@ -170,7 +170,7 @@ def test_cli_replay_names_players_by_their_button_and_the_pool_by_the_games_word
 @pytest.mark.parametrize("where", ["a file", "inside a file", "a folder in the way"])
 def test_cli_export_to_a_place_it_cannot_write_says_so_in_one_line(capsys, tmp_path, where):
     from companion.session import Session
-    from companion.store import Store
+    from companion.record.store import Store
     data = tmp_path / "data"
     store = Store(data / "parlour.db")
     Session(store, new_seed=lambda: bytes(32)).new_game("cats-and-dogs", ["Ann", "Ben"])

@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from companion.rollstream import commitment
-from companion.store import Store
+from companion.randomness.rollstream import commitment
+from companion.record.store import Store
 from firmware.cli import main
 
 START = '{"type": "new_game", "game": "kat-en-muis", "players": ["Ann", "Ben"]}'

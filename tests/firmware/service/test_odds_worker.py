@@ -11,7 +11,7 @@ import pytest
 
 from companion.chances.kat_en_muis import kat_odds
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from firmware.controller import Controller
 from firmware.workers.odds_worker import OddsWorker
 from firmware.oled.views import score_rows

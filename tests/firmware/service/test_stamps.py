@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from companion.session import Session
-from companion.store import Store
+from companion.record.store import Store
 from fakes import FakeClock
 from firmware.stamps import TableClock
 

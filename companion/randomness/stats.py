@@ -3,7 +3,7 @@
 Two questions, two tools. `goodness_of_fit` asks whether the faces seen so far look like a fair
 die (Pearson's chi-square test, p-value from the regularized upper incomplete gamma function,
 pure Python). `verify_rolls` asks whether every roll in a finished game's log is the one the
-committed seed gives (companion.rollstream), which proves the rolls were not chosen.
+committed seed gives (companion.randomness.rollstream), which proves the rolls were not chosen.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 
 from companion.errors import Refused
 from companion.events import Event, NewGame, Roll, Undo, parse_event
-from companion.randomizers import Randomizer
+from companion.randomness.randomizers import Randomizer
 from companion.replay import Table
-from companion.rollstream import commitment as commit_to
-from companion.rollstream import draw
+from companion.randomness.rollstream import commitment as commit_to
+from companion.randomness.rollstream import draw
 
 # Below this many expected throws per face the chi-square approximation is poor: say so.
 MIN_EXPECTED = 5

@@ -4,8 +4,8 @@
 `--strict`: a goose offered to the Fox counts as a loss, so the search asks whether the Geese
 can pen the Fox without ever offering a goose (exact: no, in about 131,000 positions).
 
-Run: `python tests/bench/geese_proof.py [--strict] [--min-geese N] [--nodes N]` (from the
-start); bench_pi.py reports the strict answer.
+Run: `python tests/bench/fox_and_geese/geese_proof.py [--strict] [--min-geese N] [--nodes N]`
+(from the start); bench_pi.py reports the strict answer.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
-import common  # noqa: F401  (puts the project on the path)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))      # the bench's `common`
+import common  # noqa: E402,F401  (puts the project on the path)
 from companion.games.fox_and_geese import Board
 from companion.pi.geese_proof import GeeseProof
 from companion.replay import replay

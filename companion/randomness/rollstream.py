@@ -12,7 +12,7 @@ import hashlib
 import hmac
 from collections.abc import Iterator
 
-from companion.randomizers import Randomizer
+from companion.randomness.randomizers import Randomizer
 
 SEED_BYTES = 32
 
