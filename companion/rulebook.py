@@ -53,6 +53,8 @@ class Rulebook:
     uses_chips: ClassVar[bool] = False
     pool_label: ClassVar[str] = "Pool"          # what the players call the chips in the middle
     on_squares: ClassVar[bool] = False          # players' squares are kept (`position`)
+    # Where two numberings share the printed path, the colour each role counts in ("red 22"):
+    square_colours: ClassVar[dict[str, str]] = {}
     start_position: ClassVar[int | None] = None
     pi_seats: ClassVar[str | None] = None       # seats the Pi may play: "one", "any" or None
     press_any_seat: ClassVar[bool] = False      # every player's press counts, any time

@@ -89,8 +89,10 @@ def _standings(snap: dict, rulebook) -> list[str]:
             ([p["role"]] if p.get("role") else [])
         parts = []
         if rulebook.on_squares:
+            colour = rulebook.square_colours.get(p.get("role") or "")
             parts.append("off the board" if p["position"] is None else
-                         "on Start" if p["position"] == 0 else f"on {p['position']}")
+                         "on Start" if p["position"] == 0 else
+                         f"on {colour} {p['position']}" if colour else f"on {p['position']}")
         if chips:
             parts.append(f"{p['chips']} chips")
         if scores:

@@ -92,6 +92,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "chips": rulebook.uses_chips,           # corrections of chips make sense
             "diamond": game in DIAMOND_GAMES,
             "squares": rulebook.on_squares,          # a Square column means something
+            "square_colours": dict(rulebook.square_colours),   # "red 22" (Kat en Muis)
         }
     return table
 

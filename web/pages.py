@@ -90,9 +90,11 @@ def game_choices() -> list[dict[str, Any]]:
 def status() -> str:
     state = parlour().session.snapshot()
     players = state.get("players", [])
+    info = game_moves().get(state.get("game") or "") or {}
     show = {"chips": bool(state.get("pool")) or any(p.get("chips") for p in players),
             "score": any(p.get("score") for p in players),
-            "squares": bool((game_moves().get(state.get("game") or "") or {}).get("squares")),
+            "squares": bool(info.get("squares")),
+            "square_colours": info.get("square_colours") or {},
             "role": role_heading(players)}
     now = server_now()
     thinking = clocks(state, now)

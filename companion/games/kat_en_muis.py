@@ -35,6 +35,7 @@ class KatEnMuis(Rulebook):
     uses_chips = True
     pool_label = "Both pots"                    # K1, K8: each stakes into a pot; one takes both
     on_squares = True
+    square_colours = {"cat": "red", "mouse": "black"}   # each counts from their own corner
     options = {"purse": Option(20, 0, 10_000, "chips each player starts with"),
                "stake": Option(5, 0, 10_000, "chips each puts in their pot")}
 

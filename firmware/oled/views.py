@@ -178,7 +178,8 @@ def counted(n: int, word: str) -> str:
 
 
 def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
-    """A player's square, chips and score in a few characters: "sq 22 · 17 chips"; with
+    """A player's square, chips and score in a few characters: "sq 22 · 17 chips", "red 22"
+    where the role counts in a colour of the board's two numberings (Kat en Muis); with
     `scores` (someone has points), a score of 0 is said too, as the phone's column does."""
     players = snap.get("players") or []
     if seat is None or not 0 <= seat < len(players):
@@ -188,7 +189,9 @@ def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
     if p.get("position") == 0:
         bits.append("at Start")                           # Cats and Dogs' square 0
     elif p.get("position") is not None:
-        bits.append(f"sq {p['position']}")
+        rulebook = GAMES.get(snap.get("game") or "")
+        colour = rulebook.square_colours.get(p.get("role") or "") if rulebook else None
+        bits.append(f"{colour or 'sq'} {p['position']}")
     if p.get("chips"):
         bits.append(counted(p["chips"], "chip"))
     if p.get("score") or (scores and p.get("score") == 0):

@@ -450,6 +450,31 @@ def test_pages_kat_en_muis_roles_head_their_column_once_the_lead_gives_them(clie
     assert '<td class="col-role">cat</td>' in page and '<td class="col-role">mouse</td>' in page
 
 
+def test_pages_k1_kat_en_muis_squares_say_whose_numbering(client, session):
+    """The board numbers its path twice, red from the Cat's corner and black from the Mouse's,
+    and a player's square is in their own numbering: "sq 12" on the box and "12" on the phone
+    did not say which of the two numbers on the square to read. Both say "red 12" for the Cat
+    and "black 55" for the Mouse (the CLI too, `test_cli_replay_*`); other games say "sq 12"."""
+    from firmware.oled.views import standing
+    snap = session.new_game("kat-en-muis", ["Ann", "Ben"])
+    for _ in range(60):
+        if snap["phase"] == "play" and all(p["position"] for p in snap["players"]):
+            break
+        snap = session.roll()
+    colour = {"cat": "red", "mouse": "black"}
+    expected = [f"{colour[p['role']]} {p['position']}" for p in snap["players"]]
+    page = client.get("/").get_data(as_text=True)
+    rows = page[page.index('id="players"'):page.index("</table>")]
+    assert sorted(re.findall(r'<td class="col-square">([^<]*)</td>', rows)) == sorted(expected)
+    assert [standing(snap, seat).split(" · ")[0] for seat in (0, 1)] == expected
+    snap = session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    for _ in range(60):
+        if snap["phase"] == "play" and snap["players"][snap["turn"]]["position"]:
+            break
+        snap = session.roll()
+    assert standing(snap, snap["turn"]).startswith("sq ")
+
+
 def test_pages_c2_cats_and_dogs_start_is_called_start(client, session):
     """Square 0 read "0" on the phone and "sq 0" on the OLED: it is the Start."""
     from firmware.oled.views import standing

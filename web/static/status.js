@@ -181,8 +181,9 @@
       clock.hidden = !clocked;
       clock.setAttribute("data-seat", String(seat));
       tr.appendChild(clock);
+      var colour = (gameInfo(state).square_colours || {})[p.role];   // "red 22" (Kat en Muis)
       var square = make("td", "col-square", p.position === null || p.position === undefined ? "—"
-        : p.position === 0 ? "Start" : String(p.position));     // Cats and Dogs' square 0 (C2)
+        : p.position === 0 ? "Start" : (colour ? colour + " " : "") + p.position);  // C2: Start
       square.hidden = !squares;
       if (p.lost_turns) square.append(" ", make("span", "note", "(misses " + p.lost_turns + ")"));
       tr.appendChild(square);

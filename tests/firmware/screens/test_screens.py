@@ -20,7 +20,7 @@ from firmware.oled.views import Row, TurnView
 REFERENCE = Path(__file__).parent / "reference"
 REGENERATE = os.environ.get("PARLOUR_REGEN_SCREENS") == "1"
 
-TURN = TurnView("Kat en Muis", "pool 10", "Ann (Cat)", "throw the dice", "sq 22 · 17 chips", 2)
+TURN = TurnView("Kat en Muis", "pots 10", "Ann (Cat)", "flick to throw", "red 22 · 17 chips", 2)
 LONG_OUTCOME = ["Ann moves to 16", "Ben pays Ann 1 chip (jumping over Ben)",
                 "Ann has 66 chips and wins"]
 
@@ -42,8 +42,8 @@ KEY_SCREENS = {
     "spin_indicator": settled_indicator,
     "result": lambda: screens.result("Ann throws", "3 · 5", ["Ann to 30", "Ben pays Ann 1"]),
     "not_your_turn": lambda: screens.flash(screens.turn(TURN), "Not your turn"),
-    "scores": lambda: screens.scores("Kat en Muis", [Row("Ann", "sq 30 · 18 chips", True),
-                                                     Row("Ben", "sq 12 · 12 chips"),
+    "scores": lambda: screens.scores("Kat en Muis", [Row("Ann", "red 30 · 18 chips", True),
+                                                     Row("Ben", "black 12 · 12 chips"),
                                                      Row("Both pots", "10 chips")]),
     "result_page_2": lambda: screens.result("Ann throws", "3 · 5", LONG_OUTCOME, page=1),
     "seat_press": lambda: screens.result("Ann pressed", "", [

@@ -148,13 +148,14 @@ def test_cli_replay_json_carries_the_chances_where_the_companion_knows_them(
 def test_cli_replay_names_players_by_their_button_and_the_pool_by_the_games_word(
         capsys, tmp_path):
     """Everything players read numbers them from 1, as the box does ("button 2"), and shows
-    what the phone's table shows: Kat en Muis's stakes are "both pots" (K1, K8); squares only
+    what the phone's table shows: Kat en Muis's stakes are "both pots" (K1, K8) and a square
+    is in the colour of the player's own numbering (K1: the Mouse counts black); squares only
     where the game keeps them, chips and scores only where some are held; the Pi by its level
     (it presses no button)."""
     code, out, _ = run_cli(capsys, "replay", str(KAT))
     standings = out.split("\n\n")[-1]
     assert code == 0 and "seat 0" not in standings
-    assert re.search(r"^  Ann \(button 1, mouse\): on \d+, \d+ chips$", standings, re.M)
+    assert re.search(r"^  Ann \(button 1, mouse\): on black \d+, \d+ chips$", standings, re.M)
     assert re.search(r"^  both pots: \d+$", standings, re.M) and "pool" not in standings
     code, out, _ = run_cli(capsys, "replay", str(EXAMPLES / "fox-and-geese.jsonl"))
     standings = out.split("\n\n")[-1]

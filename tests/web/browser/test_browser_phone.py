@@ -515,6 +515,19 @@ def test_browser_phone_live_prompts_name_the_phones_controls(tmp_path, phone):
         expect(phone.locator("#players th.col-square")).to_be_visible()  # live, a new game
         expect(phone.locator("#players td.col-square").first).to_have_text("Start")
         screenshot(phone, "phone-prompt-lost-diamond.png")
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",    # K1: whose numbers
+                                                   "players": ["Ann", "Ben"]})
+        for _ in range(60):
+            now = state(table.url)
+            if now["phase"] == "play" and all(p["position"] for p in now["players"]):
+                break
+            post(table.url + "/api/control/roll", {})
+        cat = next(p for p in now["players"] if p["role"] == "cat")
+        expect(phone.locator("#players td.col-square")).to_contain_text(
+            [re.compile(r"^(red|black) \d+\b")] * 2)
+        expect(phone.locator("#players tr", has_text=cat["name"]).locator(
+            "td.col-square")).to_have_text(re.compile(r"^red \d+\b"))
+        screenshot(phone, "phone-kat-en-muis-squares.png")
 
 
 def test_browser_phone_c1_chances_are_listed_in_the_players_order(tmp_path, phone):
