@@ -14,8 +14,8 @@ from typing import Any
 from companion import ledger, turns
 from companion.buttons import check_buttons, default_buttons
 from companion.errors import BoardDataError, LogError, Refused
-from companion.events import (DEFAULT_PI_LEVEL, Choose, Declare, Event, Move, NewGame, Next, Press, Rename,
-                              Roll, Transfer, Undo, parse_event)
+from companion.events import (DEFAULT_PI_LEVEL, Choose, Declare, Event, Move, NewGame, Next,
+                              Press, Rename, Roll, Transfer, Undo, parse_event)
 from companion.games import get_rulebook
 from companion.randomness.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
@@ -24,6 +24,7 @@ from companion.words import escaped, name_key, shown_text
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
+MOVES_NOTHING = (Rename, Transfer)      # corrections: the game's play stands where it was
 
 
 class Table:
@@ -33,6 +34,9 @@ class Table:
         self.rulebook: Rulebook | None = None
         self.effective: list[Event] = []
         self._states: list[State] = []
+        # The newest event that moved the game was an undo (a rename or a correction since
+        # moves nothing): the Pi, on its turn, waits to be asked, also in a resumed game.
+        self.taken_back = False
 
     @property
     def state(self) -> State:
@@ -74,9 +78,11 @@ class Table:
         if isinstance(event, Undo):
             self.effective.pop()
             self._states.pop()
+            self.taken_back = True
         else:
             self.effective.append(event)
             self._states.append(new_state)
+            self.taken_back = self.taken_back and isinstance(event, MOVES_NOTHING)
         return new_state
 
     def to_json(self) -> dict[str, Any]:

@@ -83,6 +83,12 @@ class Session:
         self.version = self.state_version = 1
         return True
 
+    @property
+    def taken_back(self) -> bool:
+        """The newest event that moved the game in play was an undo (`Table.taken_back`)."""
+        with self._lock:
+            return self.table is not None and self.table.taken_back
+
     def snapshot(self) -> dict[str, Any]:
         """The state JSON of the current game (with `version` and `game_id`); idle when none."""
         with self._lock:

@@ -2,8 +2,9 @@
 submits the move as an ordinary event with `"by": "pi"`. The device loop never waits for it.
 
 After an undo the Pi does not move again by itself (the player is taking a move back); a knob
-press on its turn (`request`) asks it to. A game resumed on the Pi's turn goes on at once, and
-so does a new game whose first move is the Pi's, whatever game came before it.
+press on its turn (`request`) asks it to, also after a restart (the stored log ends with the
+undo). A game resumed on the Pi's turn otherwise goes on at once, and so does a new game whose
+first move is the Pi's, whatever game came before it.
 
 A search that fails is logged with its reason and the Pi plays a legal move without it; if even
 that fails, or the move cannot be stored (a full card), it is logged and tried again after 1, 2,
@@ -60,7 +61,11 @@ class PiWorker:
 
     def attach(self) -> None:
         self._unsubscribe = self.session.subscribe(self._noticed)
-        self._noticed(self.session.snapshot())
+        snap = self.session.snapshot()
+        if self.session.taken_back:           # resumed after an undo: it still waits
+            self._seen = (snap.get("game_id"), len(snap.get("log") or []))
+            self._waiting = snap.get("game_id")
+        self._noticed(snap)
 
     def close(self) -> None:
         if self._unsubscribe is not None:

@@ -235,3 +235,19 @@ def test_rollstream_session_refuses_a_roll_typed_in(tmp_path):
     with pytest.raises(Refused, match="committed roll stream"):
         session.submit({"type": "roll", "values": [6]})
     store.close()
+
+
+def test_undo_is_remembered_until_the_game_moves_again():
+    """The Pi waits to be asked after its move is taken back, in a resumed game too: the
+    table says whether the newest event that moved the game was an undo (a rename or a chip
+    correction since moves nothing)."""
+    table = replay([{"type": "new_game", "game": "fox-and-geese", "players": ["Ann", "Pi"],
+                     "pi": [1]},
+                    {"type": "move", "path": ["c4", "c5"], "by": "pi"}])
+    assert not table.taken_back
+    table.apply(Undo())
+    assert table.taken_back
+    table.apply(parse_event({"type": "rename", "seat": 0, "name": "Anna"}))
+    assert table.taken_back
+    table.apply(parse_event({"type": "move", "path": ["c4", "c5"], "by": "pi"}))
+    assert not table.taken_back

@@ -156,7 +156,9 @@ def test_board_screen_pi_waits_after_an_undo_until_asked(table, session):
 def test_board_screen_pi_waits_after_an_undo_while_chances_and_names_change(session, game,
                                                                            players, pi):
     """After its move is taken back the Pi waits to be asked, even when the chances come in
-    for the new state or a player is renamed meanwhile (each a new version of the state)."""
+    for the new state or a player is renamed meanwhile (each a new version of the state), and
+    after a restart (it moved by itself once resumed, while the box and the phones said it
+    waited for the knob)."""
     session.new_game(game, players, pi=pi, pi_level="good")
     worker = PiWorker(session)
     worker.attach()
@@ -185,6 +187,13 @@ def test_board_screen_pi_waits_after_an_undo_while_chances_and_names_change(sess
         settle_pi(worker)
         events = session.store.events(session.game_id)
         assert len([e for e in events if e.get("by") == "pi"]) == moved     # it still waits
+        worker.close()                                                      # a restart
+        session = Session(session.store, new_seed=lambda: SEED)
+        worker = PiWorker(session)
+        worker.attach()
+        settle_pi(worker)
+        events = session.store.events(session.game_id)
+        assert len([e for e in events if e.get("by") == "pi"]) == moved and worker.waiting
         assert worker.request() and not worker.waiting                      # the knob asks
         settle_pi(worker)
         events = session.store.events(session.game_id)
