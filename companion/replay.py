@@ -88,6 +88,7 @@ class Table:
     def to_json(self) -> dict[str, Any]:
         out = state_json(self.rulebook, self.state)
         out["last_by"] = self.effective[-1].by if self.effective else None   # who made it
+        out["last_type"] = self.effective[-1].type if self.effective else None   # and what
         return out
 
 

@@ -80,6 +80,7 @@ FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
 # screens a change from elsewhere replaces (the Pi moving just after a restart among them)
 SHOWS_CHANGES = ("play", "result", "over", "pi_moved", "resumed")
+CORRECTIONS = ("transfer", "rename")     # a phone's corrections: headed "From a phone"
 
 
 def reading_seconds(words: str) -> float:
@@ -243,10 +244,9 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))
-            renamed = [p.get("name") for p in old.get("players") or []] != \
-                [p.get("name") for p in snap.get("players") or []]   # no one's move
+            corrected = snap.get("last_type") in CORRECTIONS     # no one's move
             actor = ("Pi" if moved_for_pi or not mover else f"{mover}, then Pi") if by_pi \
-                else mover if _names(words[0], mover) and not renamed else "From a phone"
+                else mover if _names(words[0], mover) and not corrected else "From a phone"
             self.outcome = (actor, "", words)   # "then Pi": one change held two moves
             self._show_result()
             if ended:

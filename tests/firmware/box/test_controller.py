@@ -382,7 +382,8 @@ def test_controller_redraws_when_the_web_changes_the_session(table, session):
 
 
 def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
-    """A phone's rename while Ann is to move was headed "Ann", as if she had made it."""
+    """A phone's rename while Ann is to move was headed "Ann", as if she had made it; so was
+    a phone's chip correction that named her ("Ben pays Ann 3 chips (correction: ...)")."""
     session.new_game("kat-en-muis", ["Ann", "Ben"])
     table.update()
     assert table.view()["turn"].name == "Ann"
@@ -395,6 +396,13 @@ def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
     session.submit({"type": "rename", "seat": 0, "name": "Ada"}, by="pin-0a1b2c")
     table.update()                                      # the mover renamed: not "Ann" either
     heading, _, words = table.outcome
+    assert heading == "From a phone" and any("Ada" in w for w in words), (heading, words)
+    press(table, "press")
+    session.submit({"type": "transfer", "from": 1, "to": 0, "amount": 3,
+                    "reason": "misread square"}, by="pin-0a1b2c")
+    table.update()
+    heading, _, words = table.outcome
+    assert session.snapshot()["last_type"] == "transfer"
     assert heading == "From a phone" and any("Ada" in w for w in words), (heading, words)
 
 
