@@ -61,7 +61,10 @@ class SpinScreens:
 
     def _spin_outcome(self, now: dict[str, Any]) -> tuple[str, str, list[str]]:
         """The dial's result: who threw and what (the throw the dial shows), then the lines
-        the log has gained since as it has them `now` (a line taken back meanwhile is gone)."""
+        the log has gained since as it has them `now` (a line taken back meanwhile is gone).
+        What the thrower's turn allows comes first, unless the Pi has moved since: then the
+        players first copy its uncover (the last line asks for it) and the next turn's words
+        wait for the turn screen."""
         before, after = self.spun_from, self.spun_to
         roll = after.get("last_roll") or {}
         seat = roll.get("seat", before.get("turn"))
@@ -73,7 +76,7 @@ class SpinScreens:
             words = words[1:]                     # heading and big values say it already
         _, instruction = split_prompt(now.get("prompt") or "")
         if now.get("turn") == seat and now.get("awaiting") not in ("roll", None) \
-                and instruction:
+                and instruction and UNCOVER_FOR_PI not in words:
             words = [with_box_controls(now, instruction)] + words   # what this spin allows
         verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
         return f"{name} {verb}", values, words

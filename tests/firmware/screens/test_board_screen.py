@@ -14,7 +14,9 @@ from firmware.controller import Controller
 from test_controller import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
+from companion.record.store import Store
 from companion.session import Session
+from firmware.controller.spin import UNCOVER_FOR_PI
 from test_controller import SEED, FakeControls
 
 
@@ -378,6 +380,42 @@ def test_board_screen_domino_rex_a_phone_move_and_the_pis_reply_in_one_change(ta
     assert table.screen == "result" and table.outcome[0] == "Ann, then Pi"
     assert "Ann" in table.outcome[2][0] and any("Pi" in line for line in table.outcome[2])
     assert table.outcome[2][-1] == "Uncover it on the board, then press the knob."
+
+
+def test_board_screen_the_pis_uncover_after_a_box_throw_comes_before_the_next_turns_words(
+        tmp_path, clock):
+    """Ann's throw from the box lost the lead to the Pi, which uncovered at once: the dial's
+    result began with Ann's next instruction ("uncover a domino square (last uncovered: 5)"),
+    before the lines that said the Pi led and what it uncovered, and the request to copy it
+    came pages later. Now the lines come in order and end with that request."""
+    store = Store(tmp_path / "lead.db")
+    session = Session(store, new_seed=lambda: bytes([2]) * 32)    # a seed where the Pi leads
+    table = Controller(session, seats=4, clock=clock)
+    table.attach()
+    try:
+        session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+        table.update()
+        for _ in range(10):                          # Ann throws at the box, the Pi by itself
+            snap = session.snapshot()
+            if snap["awaiting"] != "roll":
+                break
+            if snap["turn"] == 0:
+                press(table, "flick", strength=0.5)
+            wait_for_pi(table)
+        snap = session.snapshot()
+        assert snap["last_by"] == "pi" and snap["last_type"] == "choose"   # the Pi led
+        heading, _, words = table.outcome
+        assert heading == "Ann throws" and words[-1] == UNCOVER_FOR_PI
+        assert words[-2] == snap["log"][-1] and words[-2].startswith("Pi uncovers")
+        assert not any("covered:" in line for line in words)    # Ann's turn: after the press
+        if table.screen == "spin":
+            press(table, "press")                    # the press skips the dial to its result
+        assert table.screen == "result"
+        press(table, "press")                        # the Pi's square is uncovered: go on
+        assert table.screen == "play" and table.view()["turn"].name == "Ann"
+    finally:
+        table.close()
+        store.close()
 
 
 def test_board_screen_a_piece_on_the_g_column_never_touches_the_words():
