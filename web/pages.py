@@ -256,6 +256,14 @@ def games_page(endpoint: str) -> tuple[list[GameRecord], dict[str, str | None]]:
     return records, links
 
 
+@bp.get("/last-game")
+def last_game_line() -> Response:
+    """The status page's "The last game: ..." line as it is now (status.js asks for it when
+    the game in play ends or is set aside): a page left open must not keep an older one."""
+    html = render_template("_last_game.html", last_game=last_game(parlour().session.snapshot()))
+    return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store"})
+
+
 @bp.get("/history")
 def history() -> str:
     records, links = games_page("pages.history")

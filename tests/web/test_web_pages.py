@@ -507,14 +507,17 @@ def test_pages_c1_players_are_listed_in_the_order_of_play(app):
     assert at == sorted(at)
 
 
+NO_LAST_GAME = '<p class="note" id="last-game" hidden></p>'     # its place, for status.js
+
+
 def test_pages_with_no_game_in_play_the_last_one_is_a_tap_away(client, session, store):
     """After a restart (or a game set aside) the page said "No game yet" after eleven games,
     and a finished game's record and BG Stats link were gone from it: it now names the last
     game and links to its page, where both are."""
-    assert 'id="last-game"' not in client.get("/").get_data(as_text=True)   # none stored yet
+    assert NO_LAST_GAME in client.get("/").get_data(as_text=True)           # none stored yet
     won = session.new_game("fox-and-geese", ["Ann", "Ben"])["game_id"]
     session.submit({"type": "declare", "winners": [1]}, by="test")
-    assert 'id="last-game"' not in client.get("/").get_data(as_text=True)   # still shown
+    assert NO_LAST_GAME in client.get("/").get_data(as_text=True)           # still shown
     restarted = create_app(Session(store, new_seed=lambda: bytes(32)), pin=PIN,
                            test_config={"TESTING": True}).test_client()
     page = restarted.get("/").get_data(as_text=True)
@@ -523,11 +526,16 @@ def test_pages_with_no_game_in_play_the_last_one_is_a_tap_away(client, session, 
     assert f'href="/history/{won}"' in line and "Fox and Geese" in line
     assert "finished (Ben won)" in " ".join(line.split())
     aside = session.new_game("kat-en-muis", ["Cy", "Dee"])["game_id"]
-    assert 'id="last-game"' not in client.get("/").get_data(as_text=True)   # one in play
+    assert NO_LAST_GAME in client.get("/").get_data(as_text=True)           # one in play
+    assert client.get("/last-game").get_data(as_text=True).strip() == NO_LAST_GAME
     session.abandon(by="test")                                              # set aside
     line = client.get("/").get_data(as_text=True).split('id="last-game"', 1)[1]
     assert f'href="/history/{aside}"' in line.split("</p>", 1)[0]
     assert "Kat en Muis</a>, set aside," in " ".join(line.split("</p>", 1)[0].split())
+    fetched = client.get("/last-game")                  # what an open page asks for (live)
+    assert fetched.headers["Cache-Control"] == "no-store"
+    assert fetched.get_data(as_text=True).split('id="last-game"', 1)[1].split("</p>")[0] == \
+        line.split("</p>", 1)[0]
 
 
 def test_pages_fox_seat_is_offered_in_players_words(client, logged_in, session):

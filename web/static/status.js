@@ -254,9 +254,32 @@
     });
   }
 
+  // "The last game: ..." is the server's line (web/templates/_last_game.html), asked for again
+  // whenever the table goes from a game to none, so a page left open never shows an older one.
+  var lastGameAfter = null, inPlay = false;
+  function renderLastGame(state) {
+    var line = $("last-game");
+    inPlay = !!state.game;
+    if (!line) return;
+    if (state.game) { line.hidden = true; lastGameAfter = state.game_id; return; }
+    if (lastGameAfter === null) { line.hidden = !line.textContent.trim(); return; }
+    lastGameAfter = null;
+    fetch("/last-game", {cache: "no-store"}).then(function (r) {
+      return r.ok ? r.text() : null;
+    }).then(function (html) {
+      if (html === null) return;
+      var box = document.createElement("div");
+      box.innerHTML = html;
+      var fresh = box.querySelector("#last-game"), now = $("last-game");
+      if (!fresh || !now) return;
+      fresh.hidden = fresh.hidden || inPlay;          // a game began while it was asked for
+      now.replaceWith(fresh);
+    }).catch(function () {});
+  }
+
   function render(state, fresh) {
     text($("title"), state.title || "No game in play");
-    if ($("last-game")) show($("last-game"), !state.game);       // a game began: not the last
+    renderLastGame(state);
     document.title = (state.title ? state.title + " · " : "") + "Parlour";
     text($("prompt"), promptFor(state));
     var winners = winnersText(state);

@@ -262,6 +262,26 @@ def test_browser_phone_india_dial_labels_never_overlap_or_clip(tmp_path, browser
             assert title.startswith("the spinner on ")
 
 
+def test_browser_phone_an_open_page_names_the_newest_last_game(tmp_path, phone):
+    """A page opened with no game in play said "The last game: Kat en Muis"; a game of Fox
+    and Geese was then started and set aside, and the page, still open, went back to naming
+    Kat en Muis (a page loaded then named Fox and Geese). It names the newest, live."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
+                                                   "players": ["Ann", "Ben"]})
+        post(table.url + "/api/control/end", {})
+        phone.goto(table.url + "/")
+        expect(phone.locator("#last-game")).to_contain_text("The last game: Kat en Muis")
+        fox = post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
+                                                         "players": ["Cy", "Dee"]})["game_id"]
+        expect(phone.locator("#last-game")).to_be_hidden()
+        post(table.url + "/api/control/end", {})
+        expect(phone.locator("#last-game")).to_contain_text("The last game: Fox and Geese")
+        expect(phone.locator("#last-game a")).to_have_attribute("href", f"/history/{fox}")
+        screenshot(phone, "phone-last-game-live.png")
+
+
 def test_browser_phone_paired_after_loading_moves_on_the_board_and_forgets_the_last_game(
         tmp_path, phone):
     """A phone that pairs after its page loaded can move its pieces on the board at once (no
