@@ -16,7 +16,7 @@ import qrcode.image.svg
 from PIL import Image
 
 from firmware.config import WiFi
-from firmware.oled.screens import draw_qr
+from firmware.oled.screens import draw_qr, message
 
 _SPECIAL = '\\;,:"'
 
@@ -50,10 +50,12 @@ PAGE_SECONDS = 5.0     # the start screen alternates: both codes, then the words
 
 def start_pages(url: str, wifi: WiFi, words: Callable[[str], Image.Image]) -> list[Image.Image]:
     """The start screen's pages: with a Wi-Fi name, both codes (Wi-Fi on the left), then
-    `words(note)` (the address and PIN screen) naming the network; without one, the words alone."""
+    `words(note)` (the address and PIN screen), then the network's name whole (a note beside
+    the address had room for 11 characters of it); without one, the words alone."""
     if not wifi.ssid:
         return [words("")]
-    return [two_codes(url, wifi), words(f"Wi-Fi {wifi.ssid}")]
+    return [two_codes(url, wifi), words(""),
+            message("Join the Wi-Fi", wifi.ssid, "or scan the left-hand code")]
 
 
 def qr_svg(data: str, *, label: str) -> str:

@@ -175,14 +175,18 @@ def footer(draw: ImageDraw.ImageDraw, words: str) -> None:
 # -- screens ---------------------------------------------------------------------------------
 
 def startup(url: str, pin: str, note: str = "") -> Image.Image:
-    """The phone page's QR code on the left; the address and PIN beside it."""
+    """The phone page's QR code on the left; the address and PIN beside it. An address of
+    three lines ("192.168." "178.123" ":8080") takes the title's place: its port is never
+    dropped."""
     image, draw = canvas()
     draw_qr(image, url, (0, 3), 58)
     host = url.split("://", 1)[-1].rstrip("/")
     x = 61
-    text(draw, (x, 0), "Parlour", 16, bold=True)
-    y = 16
-    for line in break_address(host, W - x)[:2]:
+    lines = break_address(host, W - x)[:3]
+    y = 2 if len(lines) > 2 else 16
+    if len(lines) <= 2:
+        text(draw, (x, 0), "Parlour", 16, bold=True)
+    for line in lines:
         text(draw, (x, y), clip(line, SMALL, W - x), SMALL)
         y += LINE
     draw_pin_line(draw, (x, 39), pin, W - x)

@@ -13,6 +13,7 @@ from fakes import cookie_value, give_cookie
 from PIL import Image
 
 from firmware import card
+from firmware.oled import screens
 
 from firmware.datadir import keys
 from firmware.config import WiFi
@@ -200,7 +201,10 @@ def test_phones_start_screen_alternates_both_codes_and_the_words(session, tmp_pa
     left, right = both.crop((0, 0, 64, 64)), both.crop((64, 0, 128, 64))
     assert left.tobytes() != right.tobytes()        # two different codes
     pages = card.start_pages("http://10.0.0.2:8080/", wifi, lambda note: Image.new("1", (128, 64)))
-    assert len(pages) == 2 and pages[0].tobytes() == both.tobytes()
+    assert len(pages) == 3 and pages[0].tobytes() == both.tobytes()
+    # the network's name whole, on a page of its own (a note beside the address cut it short)
+    assert pages[2].tobytes() == screens.message("Join the Wi-Fi", "Parlour Guest",
+                                                 "or scan the left-hand code").tobytes()
     assert len(card.start_pages("http://x/", WiFi(), lambda note: both)) == 1
     ARTIFACTS.mkdir(exist_ok=True)
     for n, frame in enumerate(frames):

@@ -137,6 +137,18 @@ def test_screens_address_breaks_after_a_dot_never_inside_a_number():
     assert screens.break_address("192.168.1.23:8080", 67) == ["192.168.1.", "23:8080"]
 
 
+@pytest.mark.parametrize("host", ["192.168.178.123", "192.168.100.200", "10.42.0.1"])
+def test_screens_start_screen_never_drops_the_port(host):
+    """A Fritz!Box's 192.168.178.x broke into three lines ("192.168." "178.123" ":8080") and
+    the start screen drew two: the port was gone. The words beside the code differ with the
+    port, and the address's lines are all there."""
+    def words(port: int) -> bytes:
+        return screens.startup(f"http://{host}:{port}/", "156283").crop((61, 0, 128, 64)).tobytes()
+    assert words(8080) != words(9090)
+    lines = screens.break_address(f"{host}:8080", 67)
+    assert "".join(lines) == f"{host}:8080" and len(lines) <= 3
+
+
 def test_screens_long_instruction_uses_three_small_lines():
     view = TurnView("Cats and Mice", "", "Ann", "Move your cat 4, then 6. Then one mouse "
                     "10, or two mice 4 and 6. Press your seat button for each mouse taken.")
