@@ -216,15 +216,26 @@ back_up_store() {
             && diff -rq "$HERE/companion" "$ROOT$PREFIX/src/companion" >/dev/null 2>&1; then
         return 0
     fi
-    backup="$STATE/backup-$old-$(date +%Y%m%d-%H%M%S)"
     $SUDO systemctl stop parlour.service 2>/dev/null || true
+    # Labelled by the store's own version too: going back, the copy to restore is the newest
+    # one the older program can read (every release may say 0.1.0; the store's version moves).
+    store=$($SUDO python3 - "$ROOT$STATE/parlour.db" 2>/dev/null <<'PY' || echo unknown
+import sqlite3, sys
+try:
+    db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+    print(db.execute("PRAGMA user_version").fetchone()[0])
+except sqlite3.Error:
+    print("unknown")
+PY
+)
+    backup="$STATE/backup-$old-store$store-$(date +%Y%m%d-%H%M%S)"
     $SUDO mkdir -p "$ROOT$backup"
     for f in parlour.db parlour.db-wal parlour.db-shm; do
         if $SUDO test -f "$ROOT$STATE/$f"; then
             $SUDO cp -p "$ROOT$STATE/$f" "$ROOT$backup/"
         fi
     done
-    did "a copy of the store as it was under $old: $backup"
+    did "a copy of the store as it was under $old (store version $store): $backup"
 }
 
 install_code() {

@@ -354,10 +354,30 @@ def test_install_keeps_a_copy_of_the_store_before_an_upgrade(box):
     assert result.returncode == 0
     copies = backed_up_before_the_code_changed(box, store, "parlour.db-wal", b"wal",
                                                "systemctl stop parlour.service")
-    assert f"a copy of the store as it was under 0.0.9: /var/lib/parlour/{copies[0].name}" \
-        in result.stdout
+    assert "a copy of the store as it was under 0.0.9 (store version unknown): " \
+        f"/var/lib/parlour/{copies[0].name}" in result.stdout     # not a store SQLite reads
     assert box.run("install").returncode == 0                  # same code: no second copy
     assert len(list(store.glob("backup-*"))) == 1
+
+
+def test_install_labels_a_copy_with_the_stores_own_version(box):
+    """Going back to the code before an upgrade made a second copy, labelled with the same
+    release (every release may say 0.1.0) and a later time: the newer store, which the older
+    program cannot read, looked like the one to restore. Each copy says its store's version."""
+    import sqlite3
+    assert box.run("install").returncode == 0
+    store = box.file("/var/lib/parlour")
+    store.mkdir(parents=True)
+    db = sqlite3.connect(store / "parlour.db")
+    db.execute("PRAGMA user_version = 7")
+    db.execute("CREATE TABLE games (id INTEGER)")
+    db.commit()
+    db.close()
+    installed_as_if_under_0_0_9(box)
+    result = box.run("install")
+    copies = list(store.glob("backup-0.0.9-store7-*"))
+    assert result.returncode == 0 and len(copies) == 1, result.stdout
+    assert "(store version 7)" in result.stdout
 
 
 def test_install_run_by_the_pis_user_copies_the_store_it_can_only_see_through_sudo(box):
