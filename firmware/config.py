@@ -454,6 +454,9 @@ def _read_club(reader: _Reader) -> ClubConfig:
         raise _Bad(f"{reader.key('port')}: {port_problem(port)}")
     if ca_file and not tls:
         raise _Bad(f"{reader.key('ca_file')}: a CA file needs tls = true")
+    if ca_file and not (os.path.isfile(ca_file) and os.access(ca_file, os.R_OK)):
+        raise _Bad(f"{reader.key('ca_file')}: {ca_file!r} is not a file this program can read "
+                   "(the broker's CA certificate, PEM)")
     if password and not username:
         raise _Bad(f"{reader.key('password')}: a password needs a username")
     if len(table) > 40 or not table.isprintable():

@@ -255,7 +255,11 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     table = Table(config, session, store, controls, display, controller, inputs, panel, server,
                   notices=recovered.notices, lock=lock, network=network,
                   odds=start_odds(session) if config.odds else None)
-    table.club = club_for(table, data_dir)
+    try:
+        table.club = club_for(table, data_dir)
+    except BaseException:
+        table.close()            # the chances worker too: no crash reported at the exit
+        raise
     return table
 
 

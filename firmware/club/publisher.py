@@ -28,7 +28,7 @@ import paho.mqtt.client as mqtt
 
 from companion.backoff import pause_after
 from firmware.club import topics
-from firmware.config import ClubConfig
+from firmware.config import ClubConfig, ConfigError
 from web.access.keptfile import write_private
 from web.records.record import game_record
 
@@ -56,7 +56,11 @@ def client_for(club: ClubConfig, client_id: str, *, clean_session: bool = True,
     if club.username:
         client.username_pw_set(club.username, club.password or None)
     if club.tls:
-        client.tls_set(ca_certs=club.ca_file or None)
+        try:
+            client.tls_set(ca_certs=club.ca_file or None)
+        except (OSError, ValueError) as err:       # ssl.SSLError is an OSError
+            raise ConfigError(f"[club] ca_file: {club.ca_file or 'the system CAs'} cannot be "
+                              f"used as the broker's CA certificate ({err})") from None
     client.reconnect_delay_set(1, 60)
     return client
 

@@ -344,6 +344,25 @@ def test_cli_run_logs_to_stderr_and_says_why_the_club_cannot_be_reached(tmp_path
     assert "Traceback" not in err
 
 
+def test_cli_run_with_a_ca_file_tls_cannot_use_says_so_in_one_line(tmp_path):
+    """A CA file TLS could not use stopped the start with "parlour: No such file or
+    directory", then "the chances worker stopped (exit code -15)": a crash that was not one.
+    Now one line names the key, and the chances worker is stopped before the exit."""
+    from simulated_table import parlour_command, quiet_env
+    ca = tmp_path / "ca.pem"
+    ca.write_text("not a certificate\n")
+    config = _club_config(tmp_path)
+    config.write_text(config.read_text() + f'tls = true\nca_file = "{ca}"\n')
+    done = subprocess.run(parlour_command("run", "--sim", "--config", str(config), "--data-dir",
+                                          str(tmp_path / "table"), "--host", "127.0.0.1",
+                                          "--port", str(_unused_port())),
+                          env=quiet_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert f"[club] ca_file: {ca} cannot be used as the broker's CA certificate" in done.stderr
+    assert "chances worker stopped" not in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
 def test_cli_club_prints_the_address_a_phone_opens(capsys, tmp_path, monkeypatch):
     """Listening on every interface (0.0.0.0), it prints this machine's LAN address, as
     `parlour run` does (the test still binds loopback only)."""

@@ -177,13 +177,15 @@ open_panel = true
             load_config(write(tmp_path, f"[web]\n{bad}\n"), env=env)
 
 
-def test_config_club_is_off_without_its_section_and_reads_every_key():
+def test_config_club_is_off_without_its_section_and_reads_every_key(tmp_path):
     assert not parse_config({}).club.on
-    club = parse_config({"club": {"host": "club.local", "tls": True, "ca_file": "/etc/ca.pem",
+    ca = tmp_path / "ca.pem"
+    ca.write_text("-----BEGIN CERTIFICATE-----\n")
+    club = parse_config({"club": {"host": "club.local", "tls": True, "ca_file": str(ca),
                                   "username": "front", "password": "pw", "table": " Front ",
                                   "keepalive": 60}}).club
     assert (club.on, club.port, club.tls, club.ca_file, club.table, club.keepalive) == \
-        (True, 8883, True, "/etc/ca.pem", "Front", 60)
+        (True, 8883, True, str(ca), "Front", 60)
     assert parse_config({"club": {"host": "10.0.0.2"}}).club.port == 1883
 
 
@@ -200,3 +202,12 @@ def test_config_club_is_off_without_its_section_and_reads_every_key():
 def test_config_club_refuses_bad_settings_by_name(club, why):
     with pytest.raises(ConfigError, match=re.escape("[club]") + ".*" + re.escape(why)):
         parse_config({"club": club})
+
+
+def test_config_club_a_ca_file_that_is_not_there_is_named_at_start(tmp_path):
+    """A CA file that is not there stopped the start with "parlour: No such file or
+    directory" (the TLS library's words, no file, no key): refused by name instead."""
+    for missing in (tmp_path / "nowhere.pem", tmp_path):             # none, or a folder
+        with pytest.raises(ConfigError, match=re.escape("[club] ca_file") + ".*"
+                           + re.escape(f"'{missing}' is not a file this program can read")):
+            parse_config({"club": {"host": "h", "tls": True, "ca_file": str(missing)}})
