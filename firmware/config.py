@@ -429,7 +429,8 @@ def _read_hotspot(reader: _Reader) -> HotspotConfig:
     if len(name.encode()) > 32 or not name.isprintable():
         raise _Bad(f"{reader.key('name')}: a network name is at most 32 bytes on one line, "
                    f"got {name!r}")
-    if not interface or not interface.isascii() or not interface.replace("-", "").isalnum():
+    if not interface or not interface.isascii() or not interface.replace("-", "").isalnum() \
+            or not interface[0].isalnum() or len(interface) > 15:     # Linux's IFNAMSIZ - 1
         raise _Bad(f"{reader.key('interface')}: expected an interface name like wlan0, "
                    f"got {interface!r}")
     return HotspotConfig(mode=mode, after=float(after), name=name, interface=interface)

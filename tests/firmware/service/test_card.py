@@ -59,6 +59,10 @@ def test_card_command_writes_the_card_from_the_config(tmp_path, capsys):
     assert page.count("<svg ") == 2 and "tea-at-four" in page
     assert "http://parlour.local:9000/" in page
     assert "the Wi-Fi Parlour" in capsys.readouterr().out
+    assert out.stat().st_mode & 0o777 == 0o600       # it holds the password: its writer's
+    out.chmod(0o644)                                  # one there already is made so too
+    assert main(["card", "--config", str(config), "--out", str(out)]) == 0
+    assert out.stat().st_mode & 0o777 == 0o600
 
 
 @pytest.mark.parametrize("wifi, message", [

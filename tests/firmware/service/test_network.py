@@ -272,7 +272,9 @@ def test_network_config_hotspot_section_is_checked():
     for bad, words in [({"mode": "always"}, "expected one of auto, off"),
                        ({"after": 5}, "10-3600 seconds"),
                        ({"name": "a\nb"}, "at most 32 bytes on one line"),
-                       ({"interface": "wlan0; rm"}, "an interface name")]:
+                       ({"interface": "wlan0; rm"}, "an interface name"),
+                       ({"interface": "-wlan0"}, "an interface name"),    # an nmcli option
+                       ({"interface": "w" * 16}, "an interface name")]:   # past IFNAMSIZ
         with pytest.raises(ConfigError, match=re.escape(words)):
             parse_config({"hotspot": bad})
 
