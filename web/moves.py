@@ -92,6 +92,8 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "chips": rulebook.uses_chips,           # corrections of chips make sense
             "diamond": game in DIAMOND_GAMES,
             "squares": rulebook.on_squares,          # a Square column means something
+            # what threw a roll made while no randomizer is in play (Domino Rex's lead die)
+            "lead_kind": rulebook.lead_dice.kind if rulebook.lead_dice else None,
             "square_colours": dict(rulebook.square_colours),   # "red 22" (Kat en Muis)
         }
     return table

@@ -240,8 +240,9 @@ def roll_text(state: dict[str, Any]) -> str:
     roll = state.get("last_roll")
     if not roll:
         return ""
-    kind = (state.get("randomizer") or {}).get("kind")
-    what = "throw" if kind == "dice" else "spin" if kind else "roll"   # none: the lead's die
+    kind = (state.get("randomizer") or {}).get("kind") or \
+        (game_moves().get(state.get("game") or "") or {}).get("lead_kind")   # Domino Rex's lead
+    what = "throw" if kind == "dice" else "spin" if kind else "roll"
     return f"Last {what}: {_name(state, roll.get('seat'))} {roll.get('text', '')}".replace("  ", " ")
 
 

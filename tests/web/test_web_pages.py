@@ -450,6 +450,20 @@ def test_pages_kat_en_muis_roles_head_their_column_once_the_lead_gives_them(clie
     assert '<td class="col-role">cat</td>' in page and '<td class="col-role">mouse</td>' in page
 
 
+def test_pages_d1_domino_rex_lead_die_is_a_throw_once_play_begins(client, session):
+    """Play has no randomizer, so the lead's last throw read "Last roll: Ben 2" on the phone
+    (and "Last throw" during the lead); the box says "Ben throws"."""
+    snap = session.new_game("domino-rex", ["Ann", "Ben"])
+    for _ in range(20):
+        if snap["phase"] == "play":
+            break
+        snap = session.roll()
+    assert snap["phase"] == "play" and snap["randomizer"] is None and snap["last_roll"]
+    page = client.get("/").get_data(as_text=True)
+    caption = page.split('id="roll-text">', 1)[1].split("<", 1)[0]
+    assert caption.startswith("Last throw: ")
+
+
 def test_pages_k1_kat_en_muis_squares_say_whose_numbering(client, session):
     """The board numbers its path twice, red from the Cat's corner and black from the Mouse's,
     and a player's square is in their own numbering: "sq 12" on the box and "12" on the phone

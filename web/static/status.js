@@ -76,7 +76,7 @@
   function rollText(state) {
     var roll = state.last_roll;
     if (!roll) return "";
-    var kind = (state.randomizer || {}).kind;
+    var kind = (state.randomizer || {}).kind || gameInfo(state).lead_kind;   // Domino Rex's lead
     return ("Last " + (kind === "dice" ? "throw" : kind ? "spin" : "roll") + ": " + name(state, roll.seat) + " " +
       (roll.text || "")).replace("  ", " ");
   }

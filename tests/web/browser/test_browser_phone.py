@@ -118,6 +118,8 @@ def test_browser_phone_chooses_a_domino_rex_square_and_stays_signed_in(tmp_path,
         now = roll_until(table.url, ("choose",))
         covered = sorted(set(now["players"][now["turn"]]["covered"]))
         expect(phone.locator("#moves button")).to_have_text([str(v) for v in covered])
+        # the lead's die once play (which has none) began: a throw, as the box says, not a roll
+        expect(phone.locator("#roll-text")).to_contain_text("Last throw: ")
         assert phone.get_by_role("button", name="End turn").count() == 0     # D2: never offered
         phone.locator("#moves button", has_text=str(covered[0])).first.click()
         expect(phone.locator("#moves-answer")).to_contain_text(f"uncovers {covered[0]}")
