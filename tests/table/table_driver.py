@@ -88,6 +88,8 @@ class Tally:
     checks: int = 0
     chance_checks: int = 0       # checks whose state carried chances (compared on the phones)
     by_source: dict[str, int] = field(default_factory=dict)
+    result_checks: int = 0       # OLED results whose heading was checked against the change
+    turn_checks: int = 0         # OLED turn screens whose name was checked
     worst_lag: float = 0.0
     lags: list[float] = field(default_factory=list)
 
@@ -171,6 +173,7 @@ class Table:
         assert (drawn["turn"], drawn["awaiting"], drawn["phase"]) == \
             (state["turn"], state["awaiting"], state["phase"]), (drawn, state)
         self.oled_seen.append(key(drawn))
+        self._check_oled_words(state, oled)
         players = state["players"]
         for name, view in phones.items():
             where = f"{name} at {key(state)}"
@@ -195,6 +198,47 @@ class Table:
             for before, after in zip(ordered, ordered[1:]):   # never an older state after
                 assert before[0] != after[0] or int(after[1]) > int(before[1]), \
                     (where, view["shown"])
+
+    def _check_oled_words(self, state: dict, oled: dict) -> None:
+        """What the OLED says agrees with who made the newest change and who is to play: a
+        result headed by a player's bare name is that player's change (never the Pi's, never
+        a phone's correction), one headed "Pi" is the Pi's, a correction made away from the
+        box is "From a phone"; the turn screen names the player the state awaits."""
+        people = [p["name"] for p in state["players"] if not p.get("pi")]
+        where = (key(state), state.get("last_by"), state.get("last_type"), oled.get("screen"))
+        if oled.get("screen") == "result":
+            heading = oled["result"][0]
+            self.tally.result_checks += 1
+            if heading in people:
+                assert state.get("last_by") != "pi" and \
+                    state.get("last_type") not in CORRECTIONS, (where, oled["result"])
+            if heading == "Pi":
+                assert state.get("last_by") == "pi", (where, oled["result"])
+            if state.get("last_type") in CORRECTIONS and state.get("last_by") != "knob":
+                assert heading == "From a phone", (where, oled["result"])
+            words = oled["result"][2]
+            if UNCOVER_FOR_PI in words:                # the Pi's uncover: copied first
+                assert words[-1] == UNCOVER_FOR_PI and words[-2] == state["log"][-1] and \
+                    all(line in state["log"] for line in words[:-1]), (where, words)
+        if oled.get("screen") == "play" and state["phase"] == "play" and oled.get("turn"):
+            name = turn_name(state)
+            assert oled["turn"]["name"].startswith(name), (where, oled["turn"], name)
+            self.tally.turn_checks += 1
+
+    def correct(self) -> bool:
+        """A signed-in phone's chip correction (a `transfer` through the API), where the game
+        has chips and a player holds one: no one's move, and the box must say so."""
+        state = self.api()
+        holders = [seat for seat, p in enumerate(state["players"]) if p.get("chips")]
+        if state["phase"] != "play" or not holders:
+            return False
+        source = holders[0]
+        answer = call(self.url, "/api/control/transfer", {
+            "from": source, "to": (source + 1) % len(state["players"]), "amount": 1,
+            "reason": "table test"})
+        assert "error" not in answer, answer
+        self.tally.made("correction")
+        return True
 
     # -- making events -----------------------------------------------------------------------
 
@@ -333,3 +377,5 @@ TABLES: list[tuple[str, list[str], dict[str, Any]]] = [
     ("domino-rex", ["Ann", "Pi"], {"pi": [1], "pi_level": "good"}),         # the Pi later
 ]
 SOURCES = ("box", "phone-a", "api", "phone-b")
+CORRECTIONS = ("transfer", "rename")     # no one's move (the state's `last_type`)
+UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."    # the box's request

@@ -51,6 +51,8 @@ def play_evening(table: Table, events_a_game: int) -> None:
                 break
             table.step("undo" if i == 3 and n % 3 == 0 else SOURCES[(i + n) % len(SOURCES)])
             table.agree()
+            if i == 1 and table.correct():            # a phone's correction mid-game
+                table.agree()
 
 
 @pytest.fixture
@@ -109,8 +111,10 @@ def test_table_every_surface_agrees_after_every_event(tmp_path, phones, club):
         tally.by_source
     assert tally.checks > len(TABLES) * 3 and tally.events > len(TABLES) * 3
     assert tally.chance_checks > 0                       # the chances were compared too
+    assert tally.by_source.get("correction") and tally.result_checks and tally.turn_checks
     print(f"table: {tally.events} events, {tally.checks} checks ({tally.chance_checks} with "
-          f"chances), by source {tally.by_source}, "
+          f"chances, {tally.result_checks} OLED results, {tally.turn_checks} turn screens), "
+          f"by source {tally.by_source}, "
           f"slowest catch-up {tally.worst_lag:.2f} s")
 
 
