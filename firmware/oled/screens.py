@@ -232,6 +232,14 @@ def qr_matrix(data: str) -> list[list[bool]]:
     return code.get_matrix()
 
 
+MIN_MODULE = 2         # pixels a module at the least: one pixel (0.17 mm) is too fine to scan
+
+
+def qr_fits(data: str, room: int) -> bool:
+    """Whether `data`'s code draws at `MIN_MODULE` pixels a module or more in `room`."""
+    return (room - 4) // len(qr_matrix(data)) >= MIN_MODULE
+
+
 def draw_qr(image: Image.Image, data: str, at: tuple[int, int], room: int) -> None:
     """A QR code, dark modules on a lit square with a quiet zone, as big as `room` allows."""
     matrix = qr_matrix(data)

@@ -206,6 +206,14 @@ def test_phones_start_screen_alternates_both_codes_and_the_words(session, tmp_pa
     assert pages[2].tobytes() == screens.message("Join the Wi-Fi", "Parlour Guest",
                                                  "or scan the left-hand code").tobytes()
     assert len(card.start_pages("http://x/", WiFi(), lambda note: both)) == 1
+    # a long name and password: a code of one pixel a module is too fine to scan, so the
+    # start screen leaves it to the join card and says so
+    long = WiFi(ssid="Vodafone-Home-5G-Guest-Network", password="x" * 45)
+    assert not screens.qr_fits(card.wifi_text(long), 64) and screens.qr_fits(
+        card.wifi_text(wifi), 64)
+    pages = card.start_pages("http://10.0.0.2:8080/", long, lambda note: both)
+    assert len(pages) == 2 and pages[1].tobytes() == screens.message(
+        "Join the Wi-Fi", long.ssid, "its code: parlour card").tobytes()
     ARTIFACTS.mkdir(exist_ok=True)
     for n, frame in enumerate(frames):
         frame.resize((512, 256), Image.NEAREST).save(ARTIFACTS / f"oled-start-{n}.png")
