@@ -11,6 +11,13 @@ from companion.errors import Refused
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines() breaks at
 
 
+def taken_back(lines: Sequence[str], whence: str = "") -> str:
+    """What an undo took back, as the box and the phones say it: "Taken back: Ann throws 3
+    and 5" (the log's lines it removed), "Taken back from a phone: ..."."""
+    said = f"Taken back {whence}".strip()
+    return f"{said}: {'; '.join(lines)}" if lines else said
+
+
 def listing(items: Sequence[str]) -> str:
     """'Ann', 'Ann and Ben', 'Ann, Ben and Cy'."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

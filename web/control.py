@@ -17,6 +17,7 @@ from companion.errors import BoardDataError, Refused
 from companion.events import DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
+from companion.words import taken_back
 from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
@@ -482,11 +483,11 @@ def form_action(action: str) -> Response:
     words, earlier = snapshot.get("log") or [], before.get("log") or []
     same_game = before.get("game_id") == snapshot.get("game_id")
     seen = len(earlier) if same_game else len(words) - 1
-    told = " ".join(words[seen:] or words[-1:]) if action in TOLD_BY_LOG and words \
+    told = "; ".join(words[seen:] or words[-1:]) if action in TOLD_BY_LOG and words \
         else DONE[action]                         # every line the action added, in order
     gone = earlier[len(words):] if action == "undo" and same_game else []
     if gone:
-        told = f"{DONE[action]}: {' '.join(gone)}"          # what the undo took back
+        told = taken_back(gone)                             # what the undo took back
     spin = snapshot.get("spin") or {}
     after = spin.get("seconds") if action == "roll" and spin.get("roll") == snapshot.get("rolls") \
         else None                                  # the phone tells it when the dial stops

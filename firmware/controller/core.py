@@ -14,6 +14,7 @@ from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
+from companion.words import taken_back
 from firmware import card
 from firmware.config import WiFi
 from firmware.controller.drawing import BoxDrawing
@@ -240,7 +241,8 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
             if ended:
                 self._beep("win")
             elif len(snap.get("log") or []) < len(old.get("log") or []):   # an undo
-                self.show_flash("Taken back from a phone", FLASH_SECONDS)
+                self.show_read(taken_back((old.get("log") or [])[len(snap.get("log") or []):],
+                                          "from a phone"))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))
@@ -334,6 +336,11 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
         the next knob press only takes it away."""
         self.show_flash(words, reading_seconds(words))
         self.refusal_shown = True
+
+    def show_read(self, words: str) -> None:
+        """A notice that says what happened ("Taken back: Ann throws 3 and 5"), each page up
+        long enough to read."""
+        self.show_flash(words, max(FLASH_SECONDS, reading_seconds(words)))
 
     def show_flash(self, words: str, seconds: float) -> None:
         """A notice over the screen for `seconds` a page (a long refusal is read whole)."""

@@ -1,9 +1,10 @@
 """The play screens' inputs (a mixin of Controller): a seat button, the knob's press and turn
 and Undo during a game, and why a press did nothing. Controller provides snap, session, pi,
-screen, _call, _answer, show_flash, show_refusal, _beep, _rulebook ..."""
+screen, _call, _answer, show_flash, show_read, show_refusal, _beep, _rulebook ..."""
 
 from __future__ import annotations
 
+from companion.words import taken_back
 from firmware.oled import board_screen
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import choice_meaning, choices, player_name, takes
@@ -105,8 +106,8 @@ class PlayInputs:
         before = self.snap
         if self._call(lambda: self.session.undo(by="undo")):
             self.screen = self.home()
-            taken = len(before.get("log") or []) - len(self.snap.get("log") or [])
-            self.show_flash("Taken back" if taken else "Undone", FLASH_SECONDS)
+            gone = (before.get("log") or [])[len(self.snap.get("log") or []):]
+            self.show_read(taken_back(gone) if gone else "Undone")
             self._beep("click")
 
     @property

@@ -414,7 +414,7 @@ def test_phone_a_throws_answer_tells_every_line_and_waits_for_the_dial(client, c
         before = len(session.snapshot()["log"])
         answer = client.post("/control/roll", data={"csrf": token}, headers=JSON).get_json()
         added = session.snapshot()["log"][before:]
-        assert answer["ok"] and answer["message"] == " ".join(added)    # all, in order
+        assert answer["ok"] and answer["message"] == "; ".join(added)   # all, in order
         assert answer["after"] == session.snapshot()["spin"]["seconds"] > 0
         seen.add(len(added))
         if session.snapshot()["phase"] == "over" or max(seen) > 1:

@@ -219,11 +219,15 @@ def test_controller_refusal_is_shown_never_raised(table, session):
 
 
 def test_controller_undo_takes_back_the_spin(table, session):
+    """The box's Undo said "Taken back" only, even of a throw no surface had shown yet (a
+    phone's throw while the dial spun): it says what, as the phone does."""
     start(table, "kat-en-muis")
     press(table, "flick", strength=0.5)
-    rolls = session.snapshot()["rolls"]
+    snap = session.snapshot()
+    rolls, thrown = snap["rolls"], snap["log"][-1]
     press(table, "undo")
     assert session.snapshot()["rolls"] == rolls - 1 and table.screen == "play"
+    assert table.flash_text.startswith("Taken back: ") and thrown in table.flash_text
 
 
 def test_controller_only_the_active_seat_is_armed(table, controls):
@@ -442,8 +446,9 @@ def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
     assert table.screen == "play" and not table.flash_text
     session.undo(by="pin-0a1b2c")
     table.update()
-    assert table.screen == "play" and table.flash_text == "Taken back from a phone"
-    assert table.view()["flash"] == "Taken back from a phone"
+    assert session.snapshot()["players"][1]["name"] == "Ben"
+    assert table.screen == "play" and table.flash_text.startswith("Taken back from a phone: ")
+    assert "Zed" in table.flash_text and table.view()["flash"] == table.flash_text
 
 
 def test_controller_x12_the_lead_shows_the_throwers_button(table, session):
