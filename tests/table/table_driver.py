@@ -230,7 +230,7 @@ class Table:
         has chips and a player holds one: no one's move, and the box must say so."""
         state = self.api()
         holders = [seat for seat, p in enumerate(state["players"]) if p.get("chips")]
-        if state["phase"] != "play" or not holders:
+        if state["phase"] not in ("lead", "play") or not holders:
             return False
         source = holders[0]
         answer = call(self.url, "/api/control/transfer", {
