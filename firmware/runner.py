@@ -239,27 +239,27 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         for close in reversed(opened):
             close()
         raise
-    controller.wake = lambda: inputs.put(WAKE)
-    connect_phones(controller, server.app if server else None, data_dir, pin_kept=pin_kept,
-                   wifi=config.wifi)
-    controller.network = network
-    if network is not None:
-        network.port = server.port if server else port
-        if server is not None:                   # a phone's live page keeps the hotspot up
-            hub = server.app.extensions["parlour"].hub
-            network.in_use = lambda: hub.active > 0
-        network.start()
-    controller.attach()
-    if recovered.screen:
-        controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
     table = Table(config, session, store, controls, display, controller, inputs, panel, server,
-                  notices=recovered.notices, lock=lock, network=network,
-                  odds=start_odds(session) if config.odds else None)
-    try:
+                  notices=recovered.notices, lock=lock, network=network)
+    try:            # all that can still fail, before the Pi may move: a failed start plays none
+        controller.wake = lambda: inputs.put(WAKE)
+        connect_phones(controller, server.app if server else None, data_dir,
+                       pin_kept=pin_kept, wifi=config.wifi)
+        controller.network = network
+        if network is not None:
+            network.port = server.port if server else port
+            if server is not None:               # a phone's live page keeps the hotspot up
+                hub = server.app.extensions["parlour"].hub
+                network.in_use = lambda: hub.active > 0
+            network.start()
+        table.odds = start_odds(session) if config.odds else None
         table.club = club_for(table, data_dir)
     except BaseException:
         table.close()            # the chances worker too: no crash reported at the exit
         raise
+    controller.attach()                          # the session's changes, and the Pi, from now
+    if recovered.screen:
+        controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
     return table
 
 

@@ -347,8 +347,16 @@ def test_cli_run_logs_to_stderr_and_says_why_the_club_cannot_be_reached(tmp_path
 def test_cli_run_with_a_ca_file_tls_cannot_use_says_so_in_one_line(tmp_path):
     """A CA file TLS could not use stopped the start with "parlour: No such file or
     directory", then "the chances worker stopped (exit code -15)": a crash that was not one.
-    Now one line names the key, and the chances worker is stopped before the exit."""
+    Now one line names the key, and the chances worker is stopped before the exit. The Pi,
+    whose turn it was in the stored game, made no move no screen would show (it moved before
+    the start failed)."""
+    from companion.record.store import Store
+    from companion.session import Session
     from simulated_table import parlour_command, quiet_env
+    store = Store(tmp_path / "table" / "parlour.db")
+    game = Session(store, new_seed=lambda: bytes(32)).new_game(
+        "fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy")["game_id"]    # Geese first
+    store.close()
     ca = tmp_path / "ca.pem"
     ca.write_text("not a certificate\n")
     config = _club_config(tmp_path)
@@ -361,6 +369,9 @@ def test_cli_run_with_a_ca_file_tls_cannot_use_says_so_in_one_line(tmp_path):
     assert f"[club] ca_file: {ca} cannot be used as the broker's CA certificate" in done.stderr
     assert "chances worker stopped" not in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    store = Store(tmp_path / "table" / "parlour.db")
+    assert [e["type"] for e in store.events(game)] == ["new_game"]       # the Pi moved not
+    store.close()
 
 
 def test_cli_club_prints_the_address_a_phone_opens(capsys, tmp_path, monkeypatch):
