@@ -259,8 +259,8 @@ def games_page(endpoint: str) -> tuple[list[GameRecord], dict[str, str | None]]:
 
 @bp.get("/last-game")
 def last_game_line() -> Response:
-    """The status page's "The last game: ..." line as it is now (status.js asks for it when
-    the game in play ends or is set aside): a page left open must not keep an older one."""
+    """The status page's "The last game: ..." line as it is now (status.js asks for it at each
+    new state without a game in play): a page left open must not keep an older one."""
     html = render_template("_last_game.html", last_game=last_game(parlour().session.snapshot()))
     return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store"})
 

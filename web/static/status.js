@@ -255,19 +255,23 @@
   }
 
   // "The last game: ..." is the server's line (web/templates/_last_game.html), asked for again
-  // whenever the table goes from a game to none, so a page left open never shows an older one.
-  var lastGameAfter = null, inPlay = false;
+  // at every new state without a game in play (a game set aside, or one played while this page
+  // slept: the stream's or the poll's next state is new), so an open page never shows an older
+  // one; only the newest answer counts.
+  var lastGameFor = null, lastGameAsked = 0, inPlay = false;
   function renderLastGame(state) {
-    var line = $("last-game");
+    var line = $("last-game"), at = state.boot + ":" + state.version;
     inPlay = !!state.game;
     if (!line) return;
-    if (state.game) { line.hidden = true; lastGameAfter = state.game_id; return; }
-    if (lastGameAfter === null) { line.hidden = !line.textContent.trim(); return; }
-    lastGameAfter = null;
+    if (state.game) { line.hidden = true; lastGameFor = ""; return; }
+    if (lastGameFor === null) { lastGameFor = at; line.hidden = !line.textContent.trim(); return; }
+    if (at === lastGameFor) return;                  // the page's own line, or asked already
+    lastGameFor = at;
+    var asked = ++lastGameAsked;
     fetch("/last-game", {cache: "no-store"}).then(function (r) {
       return r.ok ? r.text() : null;
     }).then(function (html) {
-      if (html === null) return;
+      if (html === null || asked !== lastGameAsked) return;     // an older answer: the past
       var box = document.createElement("div");
       box.innerHTML = html;
       var fresh = box.querySelector("#last-game"), now = $("last-game");
