@@ -123,6 +123,8 @@ class Undo(Event):
     type: ClassVar[str] = "undo"
 
 
+CORRECTIONS = ("transfer", "rename")    # no one's move: the game's play stands where it was
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls for cls in (NewGame, Roll, Press, Choose, Next, Declare, Transfer, Rename,
                               Undo, Move)

@@ -14,8 +14,8 @@ from typing import Any
 from companion import ledger, turns
 from companion.buttons import check_buttons, default_buttons
 from companion.errors import BoardDataError, LogError, Refused
-from companion.events import (DEFAULT_PI_LEVEL, Choose, Declare, Event, Move, NewGame, Next,
-                              Press, Rename, Roll, Transfer, Undo, parse_event)
+from companion.events import (CORRECTIONS, DEFAULT_PI_LEVEL, Choose, Declare, Event, Move,
+                              NewGame, Next, Press, Rename, Roll, Transfer, Undo, parse_event)
 from companion.games import get_rulebook
 from companion.randomness.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
@@ -24,7 +24,6 @@ from companion.words import escaped, name_key, shown_text
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
-MOVES_NOTHING = (Rename, Transfer)      # corrections: the game's play stands where it was
 
 
 class Table:
@@ -34,8 +33,8 @@ class Table:
         self.rulebook: Rulebook | None = None
         self.effective: list[Event] = []
         self._states: list[State] = []
-        # The newest event that moved the game was an undo (a rename or a correction since
-        # moves nothing): the Pi, on its turn, waits to be asked, also in a resumed game.
+        # The newest event other than a correction (CORRECTIONS) was an undo: the Pi, on its
+        # turn, waits to be asked, also in a resumed game.
         self.taken_back = False
 
     @property
@@ -82,7 +81,7 @@ class Table:
         else:
             self.effective.append(event)
             self._states.append(new_state)
-            self.taken_back = self.taken_back and isinstance(event, MOVES_NOTHING)
+            self.taken_back = self.taken_back and event.type in CORRECTIONS
         return new_state
 
     def to_json(self) -> dict[str, Any]:

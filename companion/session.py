@@ -97,7 +97,7 @@ class Session:
                         "players": [], "pool": 0, "winners": [], "log": [],
                         "commitment": None, "seed": None, "version": self.version,
                         "state_version": self.state_version, "boot": self.boot,
-                        "last_by": None,
+                        "last_by": None, "last_type": None,
                         "game_id": None, "prompt": "Choose a game", "spin": None}
             out = self.table.to_json()
             out["spin"] = self._spin

@@ -92,7 +92,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "chips": rulebook.uses_chips,           # corrections of chips make sense
             "diamond": game in DIAMOND_GAMES,
             "squares": rulebook.on_squares,          # a Square column means something
-            # what threw a roll made while no randomizer is in play (Domino Rex's lead die)
+            # the lead's randomizer: it made the last roll when play has none (Domino Rex)
             "lead_kind": rulebook.lead_dice.kind if rulebook.lead_dice else None,
             "square_colours": dict(rulebook.square_colours),   # "red 22" (Kat en Muis)
         }

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
 from companion.errors import ParlourError
+from companion.events import CORRECTIONS
 from companion.games import GAMES
 from companion.rulebook import Rulebook
 from companion.words import taken_back
@@ -81,7 +82,6 @@ FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
 # screens a change from elsewhere replaces (the Pi moving just after a restart among them)
 SHOWS_CHANGES = ("play", "result", "over", "pi_moved", "resumed")
-CORRECTIONS = ("transfer", "rename")     # a phone's corrections: headed "From a phone"
 
 
 def reading_seconds(words: str) -> float:
@@ -156,6 +156,7 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
         self.roster_index = 0                                   # the join screen's name
         self.names: dict[int, str] = {}                         # seat button -> roster name
         self._start_page = 0
+        self._start_pages: tuple[Any, list] = (None, [])     # (url, PIN, Wi-Fi), its pages
         self._sync_controls()
 
     # -- the session ------------------------------------------------------------------------

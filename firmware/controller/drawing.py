@@ -54,8 +54,11 @@ class BoxDrawing:
         return out
 
     def draw_start(self) -> Image.Image:
-        pages = card.start_pages(self.url, self.wifi, lambda note: screens.startup(
-            self.url, self.pin, note))
+        key = (self.url, self.pin, self.wifi)          # four QR codes: made once, not a frame
+        if self._start_pages[0] != key:
+            self._start_pages = (key, card.start_pages(
+                self.url, self.wifi, lambda: screens.startup(self.url, self.pin)))
+        pages = self._start_pages[1]
         self._start_page = int(self.clock() // card.PAGE_SECONDS)
         return pages[self._start_page % len(pages)]
 

@@ -107,7 +107,7 @@ class PlayInputs:
         if self._call(lambda: self.session.undo(by="undo")):
             self.screen = self.home()
             gone = (before.get("log") or [])[len(self.snap.get("log") or []):]
-            self.show_read(taken_back(gone) if gone else "Undone")
+            self.show_read(taken_back(gone))
             self._beep("click")
 
     @property

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.events import CORRECTIONS
+from firmware.controller.spin import UNCOVER_FOR_PI
 from simulated_table import box_pairing_code, call  # noqa: F401 - tests import call here
 
 WAIT_SECONDS = 12.0          # generous: a loaded machine; the lag itself is measured, not asserted
@@ -377,5 +379,3 @@ TABLES: list[tuple[str, list[str], dict[str, Any]]] = [
     ("domino-rex", ["Ann", "Pi"], {"pi": [1], "pi_level": "good"}),         # the Pi later
 ]
 SOURCES = ("box", "phone-a", "api", "phone-b")
-CORRECTIONS = ("transfer", "rename")     # no one's move (the state's `last_type`)
-UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."    # the box's request
