@@ -48,17 +48,17 @@ def two_codes(url: str, wifi: WiFi, size: tuple[int, int] = (128, 64)) -> Image.
 PAGE_SECONDS = 5.0     # the start screen alternates: both codes, then the words
 
 
-def start_pages(url: str, wifi: WiFi, words: Callable[[str], Image.Image]) -> list[Image.Image]:
+def start_pages(url: str, wifi: WiFi, words: Callable[[], Image.Image]) -> list[Image.Image]:
     """The start screen's pages: with a Wi-Fi name, both codes (Wi-Fi on the left), then
-    `words(note)` (the address and PIN screen), then the network's name whole (a note beside
-    the address had room for 11 characters of it); without one, the words alone. A Wi-Fi
-    code too big for half the screen at two pixels a module (a long name and password) is
-    left to the join card, which prints it large."""
+    `words()` (the address and PIN screen), then the network's name whole (a note beside the
+    address had room for 11 characters of it); without one, the words alone. A Wi-Fi code
+    too big for half the screen at two pixels a module (a long name and password) is left to
+    the join card, which prints it large."""
     if not wifi.ssid:
-        return [words("")]
+        return [words()]
     if not qr_fits(wifi_text(wifi), 64):
-        return [words(""), message("Join the Wi-Fi", wifi.ssid, "its code: parlour card")]
-    return [two_codes(url, wifi), words(""),
+        return [words(), message("Join the Wi-Fi", wifi.ssid, "its code: parlour card")]
+    return [two_codes(url, wifi), words(),
             message("Join the Wi-Fi", wifi.ssid, "or scan the left-hand code")]
 
 

@@ -176,8 +176,8 @@ def footer(draw: ImageDraw.ImageDraw, words: str) -> None:
 
 def startup(url: str, pin: str, note: str = "") -> Image.Image:
     """The phone page's QR code on the left; the address and PIN beside it. An address of
-    three lines ("192.168." "178.123" ":8080") takes the title's place: its port is never
-    dropped."""
+    three lines ("192.168." "178.123" ":8080") takes the title's place, so an IPv4 address
+    keeps its port (a host name too long for a line is cut: the code still has it)."""
     image, draw = canvas()
     draw_qr(image, url, (0, 3), 58)
     host = url.split("://", 1)[-1].rstrip("/")

@@ -200,18 +200,18 @@ def test_phones_start_screen_alternates_both_codes_and_the_words(session, tmp_pa
     assert both.getbbox() is not None and both.size == (128, 64)
     left, right = both.crop((0, 0, 64, 64)), both.crop((64, 0, 128, 64))
     assert left.tobytes() != right.tobytes()        # two different codes
-    pages = card.start_pages("http://10.0.0.2:8080/", wifi, lambda note: Image.new("1", (128, 64)))
+    pages = card.start_pages("http://10.0.0.2:8080/", wifi, lambda: Image.new("1", (128, 64)))
     assert len(pages) == 3 and pages[0].tobytes() == both.tobytes()
     # the network's name whole, on a page of its own (a note beside the address cut it short)
     assert pages[2].tobytes() == screens.message("Join the Wi-Fi", "Parlour Guest",
                                                  "or scan the left-hand code").tobytes()
-    assert len(card.start_pages("http://x/", WiFi(), lambda note: both)) == 1
+    assert len(card.start_pages("http://x/", WiFi(), lambda: both)) == 1
     # a long name and password: a code of one pixel a module is too fine to scan, so the
     # start screen leaves it to the join card and says so
     long = WiFi(ssid="Vodafone-Home-5G-Guest-Network", password="x" * 45)
     assert not screens.qr_fits(card.wifi_text(long), 64) and screens.qr_fits(
         card.wifi_text(wifi), 64)
-    pages = card.start_pages("http://10.0.0.2:8080/", long, lambda note: both)
+    pages = card.start_pages("http://10.0.0.2:8080/", long, lambda: both)
     assert len(pages) == 2 and pages[1].tobytes() == screens.message(
         "Join the Wi-Fi", long.ssid, "its code: parlour card").tobytes()
     ARTIFACTS.mkdir(exist_ok=True)
