@@ -200,9 +200,10 @@ def cmd_card(args: argparse.Namespace) -> int:
         sys.stdout.write(page)
         return 0
     try:                    # it may hold Wi-Fi passwords: the writer's alone (0600)
-        fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(args.out, os.O_WRONLY | os.O_CREAT, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            os.fchmod(out.fileno(), 0o600)
+            os.fchmod(out.fileno(), 0o600)      # before anything is written or cut
+            out.truncate()
             out.write(page)
     except OSError as err:
         raise ParlourError(f"{args.out}: cannot write it ({err.strerror})") from None
@@ -224,7 +225,8 @@ def _card_hotspot(args: argparse.Namespace, config, port: int):
         raise ParlourError('--hotspot: the config turns the hotspot off ([hotspot] mode = "off")')
     data_dir = Path(args.data_dir) if args.data_dir else Path(config.data_dir)
     as_service = ("on the box run it as the service: sudo -u parlour /opt/parlour/venv/bin/"
-                  "parlour card --hotspot --data-dir /var/lib/parlour --out - > parlour-card.html")
+                  "parlour card --hotspot --data-dir /var/lib/parlour --out - > parlour-card.html "
+                  "(under umask 077: it holds the Wi-Fi passwords)")
     try:
         if not all((data_dir / kept).is_file() for kept in (TABLE_ID_FILE, HOTSPOT_FILE)):
             raise ParlourError(        # a made-up password would print a card that joins nothing

@@ -221,8 +221,9 @@ back_up_store() {
     # one the older program can read (every release may say 0.1.0; the store's version moves).
     store=$($SUDO python3 - "$ROOT$STATE/parlour.db" 2>/dev/null <<'PY' || echo unknown
 import sqlite3, sys
+from pathlib import Path
 try:
-    db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+    db = sqlite3.connect(Path(sys.argv[1]).resolve().as_uri() + "?mode=ro", uri=True)
     print(db.execute("PRAGMA user_version").fetchone()[0])
 except sqlite3.Error:
     print("unknown")
