@@ -45,17 +45,23 @@ def with_table_labels(recent: list[dict[str, Any]],
              else f"{r['table_name']} ({r['table'][:4]})"} for r in recent]
 
 
+def points_text(points: float | None) -> str:
+    """Points as players write them: "1,234,567", "999,999.5" (not "1.23457e+06")."""
+    return "" if points is None else f"{points:,.2f}".rstrip("0").rstrip(".")
+
+
 def league_by_game(figures: dict[str, Any]) -> list[dict[str, Any]]:
     """The league as the page shows it: a table per game, its players in standings order,
     with points where the game counts them and Elo where it is rated."""
-    elo = {(g["game"], p["name"]): p["rating"] for g in figures["ratings"] for p in g["players"]}
+    elo = {(g["game"], p["id"]): p["rating"] for g in figures["ratings"] for p in g["players"]}
     rated = {g["game"] for g in figures["ratings"]}
     games: dict[str, dict[str, Any]] = {}
     for row in figures["standings"]:
         game = games.setdefault(row["game"], {"title": row["title"], "rows": [],
                                               "scored": row["points"] is not None,
                                               "rated": row["game"] in rated})
-        game["rows"].append({**row, "elo": elo.get((row["game"], row["name"]))})
+        game["rows"].append({**row, "elo": elo.get((row["game"], row["id"])),
+                             "points_text": points_text(row["points"])})
     return list(games.values())
 
 

@@ -44,8 +44,10 @@ class RecordRefused(ParlourError):
 
 
 def _text(value: Any, what: str, longest: int) -> str:
-    if not isinstance(value, str) or not 0 < len(value) <= longest or not value.isprintable():
+    if not isinstance(value, str) or not 0 < len(value) <= longest:
         raise RecordRefused(f"{what} must be text of 1-{longest} characters")
+    if not value.isprintable():
+        raise RecordRefused(f"{what} holds a character that cannot be shown")
     return value
 
 
@@ -153,6 +155,33 @@ def entrant(record: dict[str, Any], player: dict[str, Any]) -> tuple[tuple[str, 
     return ("name", name_key(player["name"])), player["name"]
 
 
+def entrant_id(key: tuple[str, ...]) -> str:
+    """An entrant's key (`entrant`) as one string: the league's rows and ratings carry it,
+    so a page can match them even where two entrants are shown alike."""
+    return ":".join(key)
+
+
+def _shown_names(spelt: dict[tuple[str, ...], str], tables: dict[str, str]) -> dict:
+    """Each entrant's name as the league shows it: a table's player nobody named under the
+    table's newest name ("Red (Front room)"), and no two entrants alike: a seat at a table
+    named as another is (two "parlour"s), or shown as another seat is (a table renamed to an
+    older one's name), gets its table id's first 4 digits ("Red (parlour · 0123)"); a person
+    named as the Pi is shown ("Pi (best)") is said to be one ("Pi (best), a player")."""
+    shown = {key: f"{name.rsplit(' (', 1)[0]} ({tables[key[1]]})" if key[0] == "seat" else name
+             for key, name in spelt.items()}
+    called = list(tables.values())
+    counts: dict[str, int] = {}
+    for name in shown.values():
+        counts[name_key(name)] = counts.get(name_key(name), 0) + 1
+    for key, name in shown.items():
+        alike = counts[name_key(name)] > 1
+        if key[0] == "seat" and (alike or called.count(tables[key[1]]) > 1):
+            shown[key] = f"{name[:-1]} · {key[1][:4]})"
+        elif key[0] == "name" and alike:
+            shown[key] = f"{name}, a player"
+    return shown
+
+
 def league(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Standings per player (`entrant`) and game and Elo ratings per two-player game, from
     checked records (`check_record`), each counted once by uid; a game that counts no points
@@ -192,13 +221,10 @@ def league(records: list[dict[str, Any]]) -> dict[str, Any]:
             b[0] -= change
             a[1] += 1
             b[1] += 1
-    tables = {r["table"]: r["table_name"] for r in ordered}
-    called = list(tables.values())
-    for key, name in spelt.items():                 # two tables of one name (two "parlour"s)
-        if key[0] == "seat" and called.count(tables[key[1]]) > 1:
-            spelt[key] = f"{name[:-1]} · {key[1][:4]})"
+    shown = _shown_names(spelt, {r["table"]: r["table_name"] for r in ordered})
     for row in rows.values():
-        row["name"] = spelt[row.pop("who")]
+        who = row.pop("who")
+        row["id"], row["name"] = entrant_id(who), shown[who]
         row["title"] = titles[row["game"]]
         row["points"] = round(row["points"], 2) if row["game"] in scored else None
     standings = sorted(rows.values(), key=lambda r: (r["title"], -r["won"], -(r["points"] or 0),
@@ -207,7 +233,8 @@ def league(records: list[dict[str, Any]]) -> dict[str, Any]:
         "games": len(ordered),
         "standings": standings,
         "ratings": [{"game": game, "title": titles[game],
-                     "players": [{"name": spelt[key], "rating": round(r, 1), "games": n}
+                     "players": [{"id": entrant_id(key), "name": shown[key],
+                                  "rating": round(r, 1), "games": n}
                                  for key, (r, n) in sorted(rated.items(),
                                                            key=lambda kv: -kv[1][0])]}
                     for game, rated in sorted(ratings.items(), key=lambda kv: titles[kv[0]])],

@@ -116,6 +116,14 @@ class ClubStore:
                  json.dumps(state) if state is not None else None, at, at))
             self.version += 1
 
+    def statuses_unknown(self) -> None:
+        """Every table's status not known (the club has just (re)connected: the broker sends
+        each table's retained status again; one that lost its broker while it stopped has
+        none, and must not stay "online")."""
+        with self._lock:
+            self._db.execute("UPDATE tables SET status = NULL")
+            self.version += 1
+
     def forget_table(self, table_id: str) -> None:
         """The table took its state off the broker (left the club)."""
         with self._lock:

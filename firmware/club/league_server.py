@@ -103,6 +103,7 @@ class ClubListener:
             return
         self.unreachable.connected()
         self.problem = ""
+        self.store.statuses_unknown()            # until the broker's retained ones come again
         client.subscribe([(topic, 1) for topic in SUBSCRIPTIONS])
         self.connected.set()
         log.info("club: subscribed to the broker at %s:%s", self.club.host, self.club.port)
@@ -193,10 +194,11 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
     return {
         "v": 1, "table": state["table"], "name": text(state.get("name"), 40),
         "version": number(state.get("version")), "boot": text(state.get("boot"), 40),
-        "game": text(state.get("game"), 40), "title": text(state.get("title")),
+        "game": text(state.get("game"), 40),
+        "title": text(state.get("title")) or text(state.get("game"), 40),   # never "None"
         "phase": text(state.get("phase"), 20), "turn": text(state.get("turn"), 24),
-        "last_roll": None if roll is None else {"name": text(roll.get("name"), 24),
-                                                "text": text(roll.get("text"), 40)},
+        "last_roll": None if roll is None or text(roll.get("text"), 40) is None else {
+            "name": text(roll.get("name"), 24), "text": text(roll.get("text"), 40)},
         "counted_in": state.get("counted_in") if state.get("counted_in") in (
             "score", "chips") else None,
         "players": [{"name": text(p.get("name"), 24), "score": number(p.get("score")),

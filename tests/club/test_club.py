@@ -95,8 +95,9 @@ def two_tables_one_league(tables, club):
     back.session.new_game("fox-and-geese", ["Dee", "Eve"])      # in play at the back
     view = wait_for(lambda: (v := club.view())["league"]["games"] == 2
                     and any((t["state"] or {}).get("turn") == "Eve" for t in v["tables"]) and v)
-    assert standing(view, "Ann") == {"name": "Ann", "game": "fox-and-geese", "played": 2,
-                                     "won": 1, "points": 0, "title": "Fox and Geese"}
+    assert standing(view, "Ann") == {"id": "name:ann", "name": "Ann", "game": "fox-and-geese",
+                                     "played": 2, "won": 1, "points": 0,
+                                     "title": "Fox and Geese"}
     rated = {p["name"]: p["rating"] for p in view["league"]["ratings"][0]["players"]}
     # Ann 1500 beats Ben 1500: +16 / -16; then Cy 1500 beats Ann 1516: Ann loses
     # 32 x 1/(1 + 10^(-16/400)) = 16.74
@@ -528,3 +529,45 @@ def test_club_one_club_per_data_directory_beside_a_table(tmp_path, broker, club)
         beside.close()
     finally:
         table_lock.release()
+
+
+def test_club_page_matches_elo_by_player_and_writes_points_as_players_do():
+    """The page looked Elo up by the name shown, so two entrants shown alike (the Pi and a
+    person who typed "Pi (best)") showed one's rating for both; large points read
+    "1.23457e+06". Elo is matched by the entrant's id, points written out."""
+    from web.club import league_by_game
+    figures = {"standings": [
+        {"id": "pi:best", "name": "Pi (best)", "game": "g", "title": "G", "played": 2,
+         "won": 2, "points": 1234567.0},
+        {"id": "name:pi(best)", "name": "Pi (best)", "game": "g", "title": "G", "played": 2,
+         "won": 1, "points": 999999.5}],
+        "ratings": [{"game": "g", "title": "G", "players": [
+            {"id": "name:pi(best)", "name": "Pi (best)", "rating": 1499.3, "games": 2},
+            {"id": "pi:best", "name": "Pi (best)", "rating": 1530.6, "games": 2}]}]}
+    rows = league_by_game(figures)[0]["rows"]
+    assert [(r["elo"], r["points_text"]) for r in rows] == [(1530.6, "1,234,567"),
+                                                            (1499.3, "999,999.5")]
+
+
+def test_club_a_tables_state_with_odd_parts_never_reads_none():
+    """A state whose title could not be shown and whose last roll had no words read "None ·
+    Ann to play · last roll None (Ann)" on the club's page."""
+    from firmware.club.league_server import _checked_state
+    shown = _checked_state({"table": A, "game": "kat-en-muis", "title": "Kat\nen Muis",
+                            "turn": "Ann", "last_roll": {"name": "Ann", "text": None}})
+    assert shown["title"] == "kat-en-muis" and shown["last_roll"] is None
+
+
+def test_club_a_table_gone_while_its_broker_was_down_is_not_kept_online(tables, club, broker):
+    """The broker crashed, a table stopped meanwhile (it could not say "offline"), and the
+    broker came back without it: the club showed the table "online" for good. Once the club
+    is back on its broker, a status is what the broker says again, or not known."""
+    table = tables(A, "Window")
+    wait_for(lambda: [t["status"] for t in club.view()["tables"]] == ["online"])
+    broker.process.kill()                              # a crash: no will is sent
+    broker.process.wait(timeout=10)
+    broker.stop()
+    table.close()
+    broker.start()
+    wait_for(lambda: club.view()["broker"]["connected"], timeout=60)
+    wait_for(lambda: [t["status"] for t in club.view()["tables"]] == ["unknown"])

@@ -158,7 +158,11 @@ def test_league_games_end_in_utc_and_never_after_they_arrived():
     (lambda p: {**p, "record": {**p["record"], "players": [{"name": "A\\nB", "winner": True}]}},
      None),
     (lambda p: {**p, "record": {**p["record"], "players": [{"name": "A\nB", "winner": True}]}},
-     "name must be text"),
+     "name holds a character that cannot be shown"),       # not "must be text of 1-24"
+    (lambda p: {**p, "record": {**p["record"], "players": [{"name": "Ann\u202e", "winner": True}]}},
+     "name holds a character that cannot be shown"),
+    (lambda p: {**p, "record": {**p["record"], "players": [{"name": "A" * 25, "winner": True}]}},
+     "name must be text of 1-24 characters"),
     (lambda p: {**p, "record": {**p["record"], "players": [{"name": "Ann", "winner": "yes"}]}},
      "whether they won"),
     (lambda p: {**p, "record": {**p["record"], "players": [
@@ -172,3 +176,26 @@ def test_league_refuses_records_it_cannot_count(change, why):
         return
     with pytest.raises(RecordRefused, match=why):
         check_record(bad, T, f"{T}-1")
+
+
+def test_league_a_renamed_table_and_a_person_named_as_the_pi_are_never_shown_alike():
+    """A table renamed after its games ("Window" to "Lounge") kept "Red (Window)" in the league
+    while another table took the name "Window": two rows "Red (Window)". And a person who
+    typed "Pi (best)" was shown as the Pi. Every entrant now has its own name and `id` (the
+    page matches Elo by it)."""
+    window, other = "0123456789abcdef", "fedcba9876543210"
+    out = league([checked(1, [0], names=("Red", "Ann"), table=window, table_name="Window"),
+                  checked(2, [1], names=("Red", "Ann"), table=window, table_name="Lounge",
+                          ended="2026-11-25T10:00:00Z"),
+                  checked(1, [0], names=("Red", "Ann"), table=other, table_name="Window",
+                          ended="2026-11-25T11:00:00Z")])
+    rows = {r["name"]: (r["played"], r["won"]) for r in out["standings"]}
+    assert rows == {"Red (Lounge)": (2, 1), "Red (Window)": (1, 1), "Ann": (3, 1)}
+    pi = league([checked(1, [1], names=("Ann", "Pi"), pi=(None, "best")),
+                 checked(2, [0], names=("Pi (best)", "Ben"), ended="2026-11-25T10:00:00Z")])
+    names = {r["name"] for r in pi["standings"]}
+    assert names == {"Pi (best)", "Pi (best), a player", "Ann", "Ben"}
+    ids = [(r["id"], r["name"]) for r in pi["standings"]]
+    assert len({i for i, _ in ids}) == len(ids)
+    rated = {p["id"]: p["name"] for p in pi["ratings"][0]["players"]}
+    assert rated["pi:best"] == "Pi (best)" and rated["name:pi(best)"] == "Pi (best), a player"
