@@ -8,11 +8,12 @@ from __future__ import annotations
 import os
 
 import pytest
-from browser_support import AXE, CHROMIUM, browser, check, phone_page  # noqa: F401
+from browser_support import ARTIFACTS, AXE, CHROMIUM, browser, check, phone_page  # noqa: F401
 from club_support import Club, Table, wait_for
 from mqtt_broker import needs_mosquitto
 
 from firmware.config import ClubConfig
+
 
 pytestmark = [needs_mosquitto, pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")]
@@ -46,6 +47,8 @@ def test_club_page_at_a_phones_size_follows_new_games(club_and_table, browser): 
     wait_for(lambda: "Christabel" in page.locator("#league").inner_text())   # CSP: no eval
     assert "2 games in all" in page.locator("#league").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390   # a long name wraps
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "club-phone.png"), full_page=True)
     with pytest.raises(StopIteration):
         next(pages)
 
