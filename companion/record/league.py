@@ -146,12 +146,12 @@ def expected(own: float, other: float) -> float:
 
 
 def entrant(record: dict[str, Any], player: dict[str, Any]) -> tuple[tuple[str, ...], str]:
-    """Who a checked record's player is in the league: (key, the name to show)."""
+    """Who a checked record's player is in the league: (key, the name to show; a seat's is
+    its colour, shown with its table's newest name by `_shown_names`)."""
     if player["pi"]:
         return ("pi", player["pi"]), f"Pi ({player['pi']})"
     if player.get("unnamed"):
-        return (("seat", record["table"], name_key(player["name"])),
-                f"{player['name']} ({record['table_name']})")
+        return ("seat", record["table"], name_key(player["name"])), player["name"]
     return ("name", name_key(player["name"])), player["name"]
 
 
@@ -167,7 +167,7 @@ def _shown_names(spelt: dict[tuple[str, ...], str], tables: dict[str, str]) -> d
     named as another is (two "parlour"s), or shown as another seat is (a table renamed to an
     older one's name), gets its table id's first 4 digits ("Red (parlour · 0123)"); a person
     named as the Pi is shown ("Pi (best)") is said to be one ("Pi (best), a player")."""
-    shown = {key: f"{name.rsplit(' (', 1)[0]} ({tables[key[1]]})" if key[0] == "seat" else name
+    shown = {key: f"{name} ({tables[key[1]]})" if key[0] == "seat" else name
              for key, name in spelt.items()}
     called = list(tables.values())
     counts: dict[str, int] = {}

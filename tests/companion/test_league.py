@@ -199,3 +199,8 @@ def test_league_a_renamed_table_and_a_person_named_as_the_pi_are_never_shown_ali
     assert len({i for i, _ in ids}) == len(ids)
     rated = {p["id"]: p["name"] for p in pi["ratings"][0]["players"]}
     assert rated["pi:best"] == "Pi (best)" and rated["name:pi(best)"] == "Pi (best), a player"
+
+
+def test_league_a_table_name_with_brackets_is_shown_whole():
+    out = league([checked(1, [0], names=("Red", "Ann"), table_name="Front (main) room")])
+    assert {r["name"] for r in out["standings"]} == {"Red (Front (main) room)", "Ann"}
