@@ -213,7 +213,7 @@ def draw_pin_line(draw, at: tuple[int, int], pin: str, room: int) -> None:
 def break_address(host: str, room: int) -> list[str]:
     """"192.168.1.23:8080" in lines no wider than `room`, broken after a dot or before the
     port (never inside a number, so the address is typed as read)."""
-    pieces = re.findall(r"[^.:]*\.|:?[^.:]+", host)
+    pieces = re.findall(r"[^.:]*\.|:+[^.:]*|[^.:]+", host)      # IPv6's "::" kept whole
     lines: list[str] = []
     for piece in pieces:
         if lines and width(lines[-1] + piece, SMALL) <= room:

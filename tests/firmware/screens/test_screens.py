@@ -135,6 +135,8 @@ def test_screens_long_refusal_is_read_whole_in_pages():
 
 def test_screens_address_breaks_after_a_dot_never_inside_a_number():
     assert screens.break_address("192.168.1.23:8080", 67) == ["192.168.1.", "23:8080"]
+    # an IPv6 address lost a colon of its "::" ("[fe80:1]")
+    assert "".join(screens.break_address("[fe80::1]:8080", 67)) == "[fe80::1]:8080"
 
 
 @pytest.mark.parametrize("host", ["192.168.178.123", "192.168.100.200", "10.42.0.1"])
