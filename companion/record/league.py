@@ -18,6 +18,7 @@ player per level ("Pi (best)"), the same program at every table.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import datetime, timezone
 from typing import Any
 
@@ -169,13 +170,11 @@ def _shown_names(spelt: dict[tuple[str, ...], str], tables: dict[str, str]) -> d
     named as the Pi is shown ("Pi (best)") is said to be one ("Pi (best), a player")."""
     shown = {key: f"{name} ({tables[key[1]]})" if key[0] == "seat" else name
              for key, name in spelt.items()}
-    called = list(tables.values())
-    counts: dict[str, int] = {}
-    for name in shown.values():
-        counts[name_key(name)] = counts.get(name_key(name), 0) + 1
+    called = Counter(tables.values())
+    counts = Counter(name_key(name) for name in shown.values())
     for key, name in shown.items():
         alike = counts[name_key(name)] > 1
-        if key[0] == "seat" and (alike or called.count(tables[key[1]]) > 1):
+        if key[0] == "seat" and (alike or called[tables[key[1]]] > 1):
             shown[key] = f"{name[:-1]} · {key[1][:4]})"
         elif key[0] == "name" and alike:
             shown[key] = f"{name}, a player"

@@ -190,6 +190,7 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
 
     players = state.get("players") if isinstance(state.get("players"), list) else []
     roll = state.get("last_roll") if isinstance(state.get("last_roll"), dict) else None
+    rolled = text(roll.get("text"), 40) if roll is not None else None
     chances = state.get("chances") if isinstance(state.get("chances"), list) else None
     return {
         "v": 1, "table": state["table"], "name": text(state.get("name"), 40),
@@ -197,8 +198,8 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
         "game": text(state.get("game"), 40),
         "title": text(state.get("title")) or text(state.get("game"), 40),   # never "None"
         "phase": text(state.get("phase"), 20), "turn": text(state.get("turn"), 24),
-        "last_roll": None if roll is None or text(roll.get("text"), 40) is None else {
-            "name": text(roll.get("name"), 24), "text": text(roll.get("text"), 40)},
+        "last_roll": None if rolled is None else {"name": text(roll.get("name"), 24),
+                                                  "text": rolled},
         "counted_in": state.get("counted_in") if state.get("counted_in") in (
             "score", "chips") else None,
         "players": [{"name": text(p.get("name"), 24), "score": number(p.get("score")),

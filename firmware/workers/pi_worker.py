@@ -3,8 +3,8 @@ submits the move as an ordinary event with `"by": "pi"`. The device loop never w
 
 After an undo the Pi does not move again by itself (the player is taking a move back); a knob
 press on its turn (`request`) asks it to, also after a restart (the newest stored event other
-than a correction is the undo). A game resumed on the Pi's turn otherwise goes on at once, and so does a new game whose
-first move is the Pi's, whatever game came before it.
+than a correction is the undo). A game resumed on the Pi's turn otherwise goes on at once, and
+so does a new game whose first move is the Pi's, whatever game came before it.
 
 A search that fails is logged with its reason and the Pi plays a legal move without it; if even
 that fails, or the move cannot be stored (a full card), it is logged and tried again after 1, 2,
