@@ -121,6 +121,13 @@ class Session:
         return {"chips": [list(r) for r in rows["chips"]],
                 "win": [None if w is None else list(w) for w in rows["win"]]}
 
+    @property
+    def mark(self) -> str:
+        """The game's state as a page names it when it acts on what it shows:
+        "<boot>:<state_version>" (chances coming in do not change it)."""
+        with self._lock:
+            return f"{self.boot}:{self.state_version}"
+
     def locked(self) -> threading.RLock:
         """`with session.locked():` no other change lands while a caller checks, then acts."""
         return self._lock

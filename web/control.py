@@ -183,19 +183,42 @@ ACTIONS: dict[str, Action] = {
 
 
 TURN_ACTIONS = ("roll", "next", "press", "choose", "move")     # what the seat to move does
+SEEN = re.compile(r"[0-9a-f]{1,16}:[0-9]{1,12}")
+
+
+def seen_of(data: dict[str, Any]) -> str | None:
+    """The state the action was asked for on (`Session.mark`), if the caller names one."""
+    seen = data.get("seen")
+    if seen is None or seen == "":
+        return None
+    if not isinstance(seen, str) or not SEEN.fullmatch(seen):
+        raise ApiError(400, "'seen' must name the state the action was asked for on, as "
+                            "the state JSON's \"<boot>:<state_version>\"")
+    return seen
+
+
+def moved_on(state: dict[str, Any]) -> str:
+    """Why an action asked for on an older state is not done, and what the table shows now."""
+    now = (state.get("log") or [])[-1:] or [state.get("prompt") or "no game in play"]
+    return f"Not done: the table had moved on. Now: {phone_words(now[0])}"
 
 
 def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
     """Run one action; Refused becomes a 409 with the game's reason. The Pi's turn is the
-    Pi's: no phone or API call moves for it (an undo or a resignation still may)."""
-    if action in TURN_ACTIONS:
-        state = parlour().session.snapshot()
-        if pi_turn(state):
+    Pi's: no phone or API call moves for it (an undo or a resignation still may). With
+    `seen` (the state a page showed) it is done only on that state: a tap sent twice, an
+    answer lost and sent again, or two phones on one turn act once, and the others are told
+    what happened instead."""
+    session, seen = parlour().session, seen_of(data)
+    with session.locked():
+        if seen is not None and seen != session.mark:
+            raise ApiError(409, moved_on(session.snapshot()))
+        if action in TURN_ACTIONS and pi_turn(session.snapshot()):
             raise ApiError(409, f"It is the Pi's turn: {PI_TURN}.")
-    try:
-        snapshot = ACTIONS[action](parlour().session, data)
-    except Refused as err:
-        raise ApiError(409, phone_words(str(err))) from None
+        try:
+            snapshot = ACTIONS[action](session, data)
+        except Refused as err:
+            raise ApiError(409, phone_words(str(err))) from None
     if action == "new-game":
         remember(parlour().session, snapshot)
     current_app.logger.info("control: %s from %s", action, auth.client_address())
@@ -468,6 +491,7 @@ def form_action(action: str) -> Response:
     before = parlour().session.snapshot()
     try:
         data = FORMS[action]()
+        data["seen"] = request.form.get("seen")
         snapshot = run(action, data) if auth.logged_in() else \
             seat.run_paired(action, data, run)
     except MalformedForm as err:

@@ -1,0 +1,117 @@
+"""An action names the state it was asked on (`seen`, the state JSON's "<boot>:<state_version>")
+and is done on that state only: a tap sent twice, an answer lost on the table's Wi-Fi and sent
+again, or two phones acting on one turn act once; the others are told what the table shows."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from web_support import PIN
+
+JSON = {"Accept": "application/json"}
+
+
+def mark(state: dict) -> str:
+    return f"{state['boot']}:{state['state_version']}"
+
+
+def csrf_of(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+def signed_in(app):
+    """A phone signed in with the PIN: its client and the page it was shown."""
+    client = app.test_client()
+    client.post("/control/login", data={"pin": PIN, "csrf": csrf_of(
+        client.get("/").get_data(as_text=True))})
+    return client, client.get("/").get_data(as_text=True)
+
+
+def test_attack_a_throw_sent_twice_throws_once(control, kat, session):
+    first = control("roll", {"seen": mark(kat)})
+    assert first.status_code == 200
+    thrown = first.get_json()
+    again = control("roll", {"seen": mark(kat)})                 # the same tap, sent again
+    assert again.status_code == 409
+    assert again.get_json()["error"] == \
+        f"Not done: the table had moved on. Now: {thrown['log'][-1]}"
+    assert session.snapshot()["rolls"] == thrown["rolls"] == kat["rolls"] + 1
+
+
+def test_attack_a_chip_correction_sent_again_pays_once(control, kat, session):
+    body = {"from": 0, "to": 1, "amount": 3, "reason": "a spilled pot", "seen": mark(kat)}
+    paid = control("transfer", body)
+    assert paid.status_code == 200
+    chips = [p["chips"] for p in paid.get_json()["players"]]
+    assert control("transfer", body).status_code == 409
+    assert control("undo", {"seen": mark(kat)}).status_code == 409     # nor an undo on it
+    assert [p["chips"] for p in session.snapshot()["players"]] == chips
+    assert [p["chips"] for p in kat["players"]] == [chips[0] + 3, chips[1] - 3]
+
+
+def test_attack_two_phones_on_one_turn_act_once(make_app, control, kat, session):
+    app = make_app()
+    (ann, page_a), (ben, page_b) = signed_in(app), signed_in(app)
+    for page in (page_a, page_b):                 # every control form names the state shown
+        forms = re.findall(r'<form method="post" action="/control/([a-z-]+)"(.*?)</form>',
+                           page, re.S)
+        actions = [a for a, _ in forms if a not in ("login", "logout")]
+        assert {"undo", "new-game", "transfer", "rename", "end", "roll"} <= set(actions)
+        for action, form in forms:
+            if action in ("login", "logout"):
+                continue
+            assert f'name="seen" value="{mark(kat)}"' in form, action
+    throws = [phone.post("/control/roll", headers=JSON, data={
+        "csrf": csrf_of(page), "seen": mark(kat)}) for phone, page in ((ann, page_a),
+                                                                     (ben, page_b))]
+    assert [t.status_code for t in throws] == [200, 409]
+    now = session.snapshot()
+    assert now["rolls"] == kat["rolls"] + 1
+    assert throws[1].get_json()["error"] == \
+        f"Not done: the table had moved on. Now: {now['log'][-1]}."
+    assert now["log"][-1] in throws[0].get_json()["message"]
+
+
+def test_attack_chances_coming_in_refuse_nothing(control, kat, session):
+    assert session.publish_odds(kat["state_version"], {"win": [0.5, 0.5]})
+    assert session.snapshot()["version"] > kat["version"]            # a new state to show ...
+    assert control("roll", {"seen": mark(kat)}).status_code == 200   # ... the same game
+
+
+def test_attack_a_state_of_an_earlier_run_is_refused(control, kat, session):
+    other_boot = "0" * len(kat["boot"]) if kat["boot"] != "0" * len(kat["boot"]) else "1"
+    answer = control("roll", {"seen": f"{other_boot}:{kat['state_version']}"})
+    assert answer.status_code == 409 and answer.get_json()["error"].startswith("Not done")
+    assert session.snapshot()["rolls"] == kat["rolls"]
+
+
+@pytest.mark.parametrize("seen", ["x", 5, ["a:1"], "ab:1:2", "AB:1", "ab:-1", "a" * 17 + ":1",
+                                  "ab:" + "1" * 13, "ab:1\n"])
+def test_attack_a_malformed_seen_is_a_400_and_changes_nothing(control, kat, session, seen):
+    answer = control("roll", {"seen": seen})
+    assert answer.status_code == 400
+    assert "'seen' must name the state" in answer.get_json()["error"]
+    assert session.snapshot()["rolls"] == kat["rolls"]
+
+
+def test_actions_without_seen_are_done_as_before(control, kat, session):
+    """The API's callers that name no state (DESIGN's interface) act on the newest."""
+    assert control("roll").status_code == 200
+    assert control("roll", {}).status_code == 200
+    assert control("roll", {"seen": ""}).status_code == 200
+    assert session.snapshot()["rolls"] == kat["rolls"] + 3
+
+
+def test_a_new_game_form_sent_twice_starts_one_game(make_app, session):
+    app = make_app()
+    phone, page = signed_in(app)
+    form = {"csrf": csrf_of(page), "seen": mark(session.snapshot()), "game": "kat-en-muis",
+            "player": ["Ann", "Ben"]}
+    assert phone.post("/control/new-game", headers=JSON, data=form).status_code == 200
+    game = session.snapshot()["game_id"]
+    second = phone.post("/control/new-game", headers=JSON, data=form)
+    assert second.status_code == 409 and "Not done" in second.get_json()["error"]
+    assert session.snapshot()["game_id"] == game               # the first is not set aside
+    assert session.store.latest_unfinished().id == game
