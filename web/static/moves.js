@@ -7,6 +7,8 @@
 (function () {
   "use strict";
   var card, table = {}, pairing = {}, state = null, wasMyTurn = false, saidIn = null;
+  var held = false;                 // a throw is being shown on the dial: nothing to press yet
+  var SLOW_MS = 600;                // an answer slower than this: "Sending…" meanwhile
 
   function $(id) { return document.getElementById(id); }
   function make(tag, cls, content) {
@@ -50,14 +52,39 @@
     return "The table did not answer (" + status + "): try again.";
   }
 
+  function mark(s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; }
+
+  // After no answer: whether the game changed since the action was sent (it may have been
+  // done, and the log says so) or not (sending again is safe: an action names the state it
+  // was asked on, and the table does it on that state only).
+  function noAnswer(answer, sent) {
+    return fetch("/api/state", {cache: "no-store"}).then(function (r) { return r.json(); })
+      .then(function (now) {
+        if (window.ParlourState) window.ParlourState.offer(now);
+        if (mark(now) !== sent) {
+          say(answer, "No answer from the table, and the game has changed since: read the log " +
+            "before you send it again.", false);
+        } else {
+          say(answer, "No answer from the table, and nothing changed: send it again.", false);
+        }
+      }).catch(function () {
+        say(answer, "No answer from the table: check the Wi-Fi, then the log, and send it again " +
+          "if it is not there.", false);
+      });
+  }
+
   function send(form, submitter) {
     var data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    var seen = mark(state);
+    if (data.has("seen") && seen) data.set("seen", seen);    // the state this page shows now
     var answer = answerFor(form);
     var buttons = form.querySelectorAll("button");
     buttons.forEach(function (b) { b.disabled = true; });
+    var slow = setTimeout(function () { say(answer, "Sending…", true); }, SLOW_MS);
     return fetch(form.action, {method: "POST", body: data, credentials: "same-origin",
       headers: {"Accept": "application/json"}}).then(function (r) {
+      clearTimeout(slow);
       return r.json().catch(function () { return null; }).then(function (body) {
         var ok = r.ok && body && body.ok !== false;
         var words = ok ? (body.message || "Done") : friendly(r.status, body);
@@ -73,9 +100,10 @@
         return ok;
       });
     }).catch(function () {
-      say(answer, "No answer from the table: check the Wi-Fi and try again.", false);
+      clearTimeout(slow);
+      return noAnswer(answer, data.get("seen") || seen);
     }).then(function (ok) {
-      buttons.forEach(function (b) { b.disabled = false; });
+      buttons.forEach(function (b) { b.disabled = held && !!form.closest("#moves"); });
       return ok;
     });
   }
@@ -248,7 +276,17 @@
 
   function spinFromDial() {
     var button = document.querySelector('#moves button[data-action="roll"]');
-    if (button) button.form.requestSubmit(button);
+    if (button && !button.disabled) button.form.requestSubmit(button);
+  }
+
+  // While the dial shows a throw the page has not revealed yet, the moves it offers are the
+  // ones before that throw: none can be pressed (a second tap would act for the next turn).
+  function hold(on) {
+    held = !!on;
+    document.querySelectorAll("#moves button").forEach(function (b) { b.disabled = held; });
+    var roll = $("roll");
+    if (roll && held) roll.classList.remove("can-spin");
+    if (!held && state) renderMoves(state);
   }
 
   function watchDial() {
@@ -371,7 +409,7 @@
     try { update(JSON.parse($("initial-state").textContent)); } catch (e) { /* keep the page */ }
   }
 
-  window.ParlourMoves = {update: update, offered: moves, piTurn: piTurn, paired: function () {
+  window.ParlourMoves = {update: update, hold: hold, offered: moves, piTurn: piTurn, paired: function () {
     return pairing.button !== null && pairing.button !== undefined;
   }};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

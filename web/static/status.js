@@ -4,7 +4,11 @@
 (function () {
   "use strict";
   var POLL_MS = 3000, RETRY_STREAM_MS = 60000;
+  // A stream silent this long is asked about: a dead connection (a phone that slept, a proxy
+  // that holds the stream back) says nothing, and EventSource does not see keepalive comments.
+  var QUIET_MS = window.PARLOUR_QUIET_MS || 20000;      // a page's script may set it sooner
   var current = null, source = null, pollTimer = null, retryTimer = null;
+  var heard = 0, asking = false;     // when the stream last brought a state; a check under way
   var held = null;    // {state, timer}: a throw kept back while the box's dial still spins
   var skew = null;    // this phone's clock less the table's (ms), from the page's first render
   var shownClock = {key: "", seconds: 0};   // the running clock as last shown: never backwards
@@ -313,6 +317,7 @@
         return kind === "dice" ? "?" : 1; })}, state.randomizer, false);
     }
     dial.classList.add("spinning");
+    if (window.ParlourMoves && window.ParlourMoves.hold) window.ParlourMoves.hold(true);
   }
 
   function reveal() {
@@ -322,6 +327,7 @@
     held = null;
     $("dial").classList.remove("spinning");
     display(state, false);
+    if (window.ParlourMoves && window.ParlourMoves.hold) window.ParlourMoves.hold(false);
   }
 
   function display(state, fresh) {
@@ -390,16 +396,44 @@
     if (!retryTimer) retryTimer = setTimeout(function () { retryTimer = null; connect(); }, RETRY_STREAM_MS);
   }
 
+  // A quiet stream is checked against /api/state; a newer state there means the stream has
+  // stopped bringing them: it is shown, and the stream opened afresh.
+  function checkQuiet() {
+    if (!source || asking || Date.now() - heard < QUIET_MS) return;
+    asking = true;
+    fetch("/api/state", {cache: "no-store"}).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }).then(function (state) {
+      var latest = held ? held.state : current;
+      if (latest && !older(state, latest) && source) {
+        source.close();
+        apply(state);
+        connect();
+      }
+    }).catch(function () { /* the stream's own errors say it */ }).then(function () {
+      asking = false;
+      heard = Date.now();
+    });
+  }
+
   function connect() {
     if (!window.EventSource) { startPolling(); return; }
-    source = new EventSource("/api/events");
+    var opened = source = new EventSource("/api/events"), first = true;
+    heard = Date.now();
     source.addEventListener("open", function () {
+      first = true;                            // each connection begins with the table as it is
       if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
       setLive("live", "Live");
     });
     source.addEventListener("state", function (e) {
+      if (opened !== source) return;           // a stream given up on
+      heard = Date.now();
       setLive("live", "Live");
-      try { apply(JSON.parse(e.data), true); } catch (err) { /* a broken message: wait for the next */ }
+      // a stream's first state is the table as it is, not a change as it happens: a phone
+      // that wakes or reconnects shows an earlier throw at once, without spinning it again
+      try { apply(JSON.parse(e.data), !first); } catch (err) { /* a broken message: wait for the next */ }
+      first = false;
     });
     source.addEventListener("error", function () {
       if (source && source.readyState === EventSource.CLOSED) startPolling();
@@ -411,7 +445,10 @@
     var initial = $("initial-state");
     try { apply(JSON.parse(initial.textContent)); } catch (err) { /* keep the server's page */ }
     connect();
-    setInterval(tick, 1000);
+    setInterval(function () { tick(); checkQuiet(); }, 1000);
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") { heard = 0; checkQuiet(); }   // awake again
+    });
     var choice = $("game-choice");
     if (choice) {
       var pick = function () {
