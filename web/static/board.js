@@ -122,7 +122,8 @@
     busy = true;
     fetch("/api/control/move", {method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-Parlour-Csrf": c.csrf || ""},
-      body: JSON.stringify({path: path})
+      // the state the board shows: a move sent again after a lost answer is not made twice
+      body: JSON.stringify({path: path, seen: state && state.boot ? state.boot + ":" + state.state_version : ""})
     }).then(function (r) {
       return r.json().then(function (body) { return {ok: r.ok, body: body}; });
     }).then(function (res) {
@@ -135,7 +136,9 @@
       if (window.ParlourState) window.ParlourState.offer(res.body);
       draw(window.ParlourState ? latest() : res.body);
     }).catch(function () {
-      busy = false; chosen = []; say("The table did not answer: try again"); draw(latest());
+      busy = false; chosen = [];
+      say("No answer from the table: if the board does not show the move soon, make it again");
+      draw(latest());
     });
   }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import os
+import urllib.error
 import urllib.request
 
 import pytest
@@ -129,3 +130,31 @@ def test_browser_flaky_a_stream_back_after_a_throw_shows_it_without_spinning(tmp
         expect(phone.locator("#prompt")).to_have_text("Ben - throw the dice for the lead")
         assert phone.evaluate("window.spun") == 0
         expect(phone.locator("#roll-text")).to_contain_text("Last throw: Ann")
+
+
+def test_browser_flaky_a_move_on_the_board_names_the_state_and_is_made_once(tmp_path, phone):
+    from playwright.sync_api import expect
+    sent = []
+
+    def lose_the_answer(route):
+        sent.append(route.request.post_data_json)
+        route.fetch()
+        route.abort()
+
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        before = post(table.url + "/api/control/new-game",
+                      {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        phone.route("**/api/control/move", lose_the_answer)
+        path = before["board"]["moves"][0]
+        for point in path:
+            phone.locator(f'#board [data-point="{point}"] rect.hit').click(force=True)
+        expect(phone.locator("#board-error")).to_contain_text("No answer from the table")
+        assert sent == [{"path": path, "seen": f"{before['boot']}:{before['state_version']}"}]
+        after = state(table.url)
+        assert after["board"]["last_move"] == path
+        with pytest.raises(urllib.error.HTTPError) as again:           # the same, sent again
+            post(table.url + "/api/control/move", sent[0])
+        assert again.value.code == 409
+        assert json.loads(again.value.read())["error"].startswith("Not done: the table had moved on")
+        assert state(table.url)["state_version"] == after["state_version"]
