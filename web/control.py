@@ -21,6 +21,7 @@ from companion.words import taken_back
 from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
+from web.seen import check_seen
 from web.moves import PI_TURN, phone_words, pi_turn
 from web.access.phones import phone_id
 
@@ -183,24 +184,6 @@ ACTIONS: dict[str, Action] = {
 
 
 TURN_ACTIONS = ("roll", "next", "press", "choose", "move")     # what the seat to move does
-SEEN = re.compile(r"[0-9a-f]{1,16}:[0-9]{1,12}")
-
-
-def seen_of(data: dict[str, Any]) -> str | None:
-    """The state the action was asked for on (`Session.mark`), if the caller names one."""
-    seen = data.get("seen")
-    if seen is None or seen == "":
-        return None
-    if not isinstance(seen, str) or not SEEN.fullmatch(seen):
-        raise ApiError(400, "'seen' must name the state the action was asked for on, as "
-                            "the state JSON's \"<boot>:<state_version>\"")
-    return seen
-
-
-def moved_on(state: dict[str, Any]) -> str:
-    """Why an action asked for on an older state is not done, and what the table shows now."""
-    now = (state.get("log") or [])[-1:] or [state.get("prompt") or "no game in play"]
-    return f"Not done: the table had moved on. Now: {phone_words(now[0])}"
 
 
 def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -209,10 +192,9 @@ def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
     `seen` (the state a page showed) it is done only on that state: a tap sent twice, an
     answer lost and sent again, or two phones on one turn act once, and the others are told
     what happened instead."""
-    session, seen = parlour().session, seen_of(data)
+    session = parlour().session
     with session.locked():
-        if seen is not None and seen != session.mark:
-            raise ApiError(409, moved_on(session.snapshot()))
+        check_seen(data)
         if action in TURN_ACTIONS and pi_turn(session.snapshot()):
             raise ApiError(409, f"It is the Pi's turn: {PI_TURN}.")
         try:
@@ -429,7 +411,8 @@ def say(message: str, category: str, status: int = 200,
     if category == "error":
         message = players_words(message)
     if _fetched():
-        led_to = {"game_id": now.get("game_id"), "turn": now.get("turn")} if now else {}
+        led_to = {"game_id": now.get("game_id"), "turn": now.get("turn"), "state": now} \
+            if now else {}
         response = jsonify(ok=category == "ok", message=message,
                            **({"error": message} if category == "error" else {}),
                            **({"after": after} if after else {}), **led_to)

@@ -576,6 +576,7 @@ def test_pages_an_undo_says_what_it_took_back(client, logged_in, session):
     answer = client.post("/control/undo", data={"csrf": logged_in},
                          headers={"Accept": "application/json"}).get_json()
     now = session.snapshot()
+    assert answer.pop("state") == now                   # the state it led to, for the page
     assert answer == {"ok": True, "message": f"Taken back: {line}",
                       "game_id": now["game_id"], "turn": now["turn"]}   # the turn it stays for
     assert now["players"][0]["name"] == "Ann"

@@ -115,3 +115,22 @@ def test_a_new_game_form_sent_twice_starts_one_game(make_app, session):
     assert second.status_code == 409 and "Not done" in second.get_json()["error"]
     assert session.snapshot()["game_id"] == game               # the first is not set aside
     assert session.store.latest_unfinished().id == game
+
+
+def test_attack_a_paired_phones_throw_sent_again_is_told_it_was_done(make_app, control, kat,
+                                                                      session, tmp_path):
+    from web.access.phones import Pairings
+    pairings = Pairings(tmp_path / "phones.json", clock=lambda: 100.0)
+    app = make_app(pairings=pairings)
+    phone = app.test_client()
+    token = csrf_of(phone.get("/").get_data(as_text=True))
+    headers = {"X-Parlour-Csrf": token}
+    code = pairings.offer(kat["turn"] + 1)                     # Ann's button, at the box
+    assert phone.post("/api/pair", headers=headers, json={"code": code}).status_code == 200
+    thrown = phone.post("/api/control/roll", headers=headers, json={"seen": mark(kat)})
+    assert thrown.status_code == 200
+    again = phone.post("/api/control/roll", headers=headers, json={"seen": mark(kat)})
+    assert again.status_code == 409                   # not "It is Ben's turn, not yours."
+    assert again.get_json()["error"] == \
+        f"Not done: the table had moved on. Now: {thrown.get_json()['log'][-1]}"
+    assert session.snapshot()["rolls"] == kat["rolls"] + 1

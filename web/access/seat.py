@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from web.access import auth
 from web.context import field_str, json_body, parlour
 from web.errors import ApiError
+from web.seen import check_seen
 from web.access.phones import CodeRefused, new_token, seat_of_button
 
 bp = Blueprint("seat", __name__)
@@ -92,6 +93,7 @@ def run_paired(action: str, data: dict[str, Any],
     """`run(action, data)` for a paired phone, if its seat may: checked and done with the table
     held still, so the turn cannot pass to another seat in between."""
     with parlour().session.locked():
+        check_seen(data)                 # a throw of its own sent again: told it was done
         check_paired(action, data)
         return run(action, data)
 

@@ -1,0 +1,40 @@
+"""An action names the state it was asked on: `seen`, the state JSON's "<boot>:<state_version>"
+(`Session.mark`). The table does it on that state only, so a tap sent twice, an answer lost
+and sent again, or two phones acting on one turn act once; the others are told what the table
+shows now. An action that names no state acts on the newest."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from web.context import parlour
+from web.errors import ApiError
+from web.moves import phone_words
+
+SEEN = re.compile(r"[0-9a-f]{1,16}:[0-9]{1,12}")
+
+
+def seen_of(data: dict[str, Any]) -> str | None:
+    """The state the action was asked on, if the caller names one."""
+    seen = data.get("seen")
+    if seen is None or seen == "":
+        return None
+    if not isinstance(seen, str) or not SEEN.fullmatch(seen):
+        raise ApiError(400, "'seen' must name the state the action was asked on, as the state "
+                            "JSON's \"<boot>:<state_version>\"")
+    return seen
+
+
+def moved_on(state: dict[str, Any]) -> str:
+    """Why an action asked on an older state is not done, and what the table shows now."""
+    now = (state.get("log") or [])[-1:] or [state.get("prompt") or "no game in play"]
+    return f"Not done: the table had moved on. Now: {phone_words(now[0])}"
+
+
+def check_seen(data: dict[str, Any]) -> None:
+    """A 409 saying what the table shows if `data` names a state the game has moved on from;
+    call it holding `session.locked()`, then act under the same hold."""
+    seen, session = seen_of(data), parlour().session
+    if seen is not None and seen != session.mark:
+        raise ApiError(409, moved_on(session.snapshot()))
