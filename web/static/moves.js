@@ -9,6 +9,7 @@
   var card, table = {}, pairing = {}, state = null, wasMyTurn = false, saidIn = null;
   var held = false;                 // a throw is being shown on the dial: nothing to press yet
   var SLOW_MS = 600;                // an answer slower than this: "Sending…" meanwhile
+  var GIVE_UP_MS = 10000;           // no answer by then: the table is asked what it holds
 
   function $(id) { return document.getElementById(id); }
   function make(tag, cls, content) {
@@ -54,39 +55,61 @@
 
   function mark(s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; }
 
+  function catchUp() {                  // what the table holds now, shown (newest wins)
+    return fetch("/api/state", {cache: "no-store"}).then(function (r) { return r.json(); })
+      .then(function (now) {
+        if (window.ParlourState) window.ParlourState.offer(now);
+        return now;
+      });
+  }
+
   // After no answer: whether the game changed since the action was sent (it may have been
   // done, and the log says so) or not (sending again is safe: an action names the state it
   // was asked on, and the table does it on that state only).
   function noAnswer(answer, sent) {
-    return fetch("/api/state", {cache: "no-store"}).then(function (r) { return r.json(); })
-      .then(function (now) {
-        if (window.ParlourState) window.ParlourState.offer(now);
-        if (mark(now) !== sent) {
-          say(answer, "No answer from the table, and the game has changed since: read the log " +
-            "before you send it again.", false);
-        } else {
-          say(answer, "No answer from the table, and nothing changed: send it again.", false);
-        }
-      }).catch(function () {
-        say(answer, "No answer from the table: check the Wi-Fi, then the log, and send it again " +
-          "if it is not there.", false);
-      });
+    return catchUp().then(function (now) {
+      if (mark(now) !== sent) {
+        say(answer, "No answer from the table, and the game has changed since: read the log " +
+          "before you send it again.", false);
+      } else {
+        say(answer, "No answer from the table, and nothing changed: send it again.", false);
+      }
+    }).catch(function () {
+      say(answer, "No answer from the table: check the Wi-Fi, then the log, and send it again " +
+        "if it is not there.", false);
+    });
+  }
+
+  // The newest state the page holds (a throw still spinning on the dial included): what an
+  // action is asked on. An action's answer carries the state it led to, taken at once, so a
+  // second action of one's own is asked on the first one's result.
+  function newest() {
+    return (window.ParlourState && window.ParlourState.latest()) || state;
+  }
+
+  function acts(form) {                // the table's actions, not signing in or out
+    return /\/control\/(?!login$|logout$)[a-z-]+$/.test(form.action);
   }
 
   function send(form, submitter) {
     var data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
-    var seen = mark(state);
-    if (data.has("seen") && seen) data.set("seen", seen);    // the state this page shows now
+    var seen = mark(newest());
+    if (acts(form) && seen) data.set("seen", seen);
     var answer = answerFor(form);
     var buttons = form.querySelectorAll("button");
     buttons.forEach(function (b) { b.disabled = true; });
     var slow = setTimeout(function () { say(answer, "Sending…", true); }, SLOW_MS);
+    var stop = window.AbortController ? new AbortController() : null;
+    var late = setTimeout(function () { if (stop) stop.abort(); }, GIVE_UP_MS);
     return fetch(form.action, {method: "POST", body: data, credentials: "same-origin",
-      headers: {"Accept": "application/json"}}).then(function (r) {
+      headers: {"Accept": "application/json"}, signal: stop ? stop.signal : undefined}).then(function (r) {
       clearTimeout(slow);
+      clearTimeout(late);
       return r.json().catch(function () { return null; }).then(function (body) {
         var ok = r.ok && body && body.ok !== false;
+        if (body && body.state && window.ParlourState) window.ParlourState.offer(body.state, true);
+        else if (r.status === 409) catchUp().catch(function () {});   // moved on: show it
         var words = ok ? (body.message || "Done") : friendly(r.status, body);
         if (ok && body.after > 0) {          // a throw: told when the dial stops, not before
           say(answer, "", ok);
@@ -101,7 +124,8 @@
       });
     }).catch(function () {
       clearTimeout(slow);
-      return noAnswer(answer, data.get("seen") || seen);
+      clearTimeout(late);
+      return noAnswer(answer, seen);
     }).then(function (ok) {
       buttons.forEach(function (b) { b.disabled = held && !!form.closest("#moves"); });
       return ok;

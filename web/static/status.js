@@ -326,8 +326,11 @@
     clearTimeout(held.timer);
     held = null;
     $("dial").classList.remove("spinning");
-    display(state, false);
-    if (window.ParlourMoves && window.ParlourMoves.hold) window.ParlourMoves.hold(false);
+    try {
+      display(state, false);
+    } finally {
+      if (window.ParlourMoves && window.ParlourMoves.hold) window.ParlourMoves.hold(false);
+    }
   }
 
   function display(state, fresh) {
@@ -462,7 +465,8 @@
   }
 
   window.ParlourState = {
-    offer: function (state) { apply(state, false); },     // an action's answer: newest wins
+    // an action's answer (newest wins); `live`: a change just made, a throw spun as the box does
+    offer: function (state, live) { apply(state, !!live); },
     latest: function () { return held ? held.state : current; },
     rowOrder: rowOrder
   };

@@ -46,13 +46,25 @@ def kat_en_muis(url: str) -> dict:
     return post(url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
 
 
-def sign_in(phone, url: str) -> None:
+def sign_in(phone, url: str, live: str = "Live") -> None:
     from playwright.sync_api import expect
     phone.goto(url + "/")
     phone.fill("#login input[name=pin]", PIN)
     phone.click("#login button")
     expect(phone.locator("#logout")).to_be_visible()
-    expect(phone.locator("#live")).to_have_text("Live")
+    expect(phone.locator("#live")).to_have_text(live)
+
+
+def move_chips(phone, amount: int) -> None:
+    """Ann pays Ben `amount` chips, by the page's correction form."""
+    details = phone.locator("#transfer-box")
+    if details.get_attribute("open") is None:
+        phone.locator("#transfer-box summary").click()
+    phone.select_option("#transfer select[name=from]", "0")
+    phone.select_option("#transfer select[name=to]", "1")
+    phone.fill("#transfer input[name=amount]", str(amount))
+    phone.click("#transfer button[type=submit]")
+    phone.get_by_role("button", name="Move them").click()
 
 
 def test_browser_flaky_a_second_tap_while_the_dial_spins_throws_nothing(tmp_path, phone):
@@ -86,12 +98,7 @@ def test_browser_flaky_a_lost_answer_says_the_game_changed_and_pays_once(tmp_pat
         chips = [p["chips"] for p in kat_en_muis(table.url)["players"]]
         sign_in(phone, table.url)
         phone.route("**/control/transfer", lose_the_answer)
-        phone.locator("#transfer-box summary").click()
-        phone.select_option("#transfer select[name=from]", "0")
-        phone.select_option("#transfer select[name=to]", "1")
-        phone.fill("#transfer input[name=amount]", "3")
-        phone.click("#transfer button[type=submit]")
-        phone.get_by_role("button", name="Move them").click()
+        move_chips(phone, 3)
         expect(phone.locator("#transfer + .answer")).to_have_text(
             "No answer from the table, and the game has changed since: read the log before "
             "you send it again.")
@@ -158,3 +165,34 @@ def test_browser_flaky_a_move_on_the_board_names_the_state_and_is_made_once(tmp_
         assert again.value.code == 409
         assert json.loads(again.value.read())["error"].startswith("Not done: the table had moved on")
         assert state(table.url)["state_version"] == after["state_version"]
+
+
+def test_browser_flaky_polling_a_tap_acts_once_and_ones_own_next_action_is_done(tmp_path, phone):
+    """With the stream turned away the page polls every 3 s; an action's answer brings the
+    state it led to, so the page spins the throw at once (a second tap throws nothing) and a
+    second correction straight after the first is asked on the first one's result."""
+    from playwright.sync_api import expect
+    sent = []
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        chips = [p["chips"] for p in kat_en_muis(table.url)["players"]]
+        before = state(table.url)["rolls"]
+        phone.route("**/api/events", lambda route: route.fulfill(status=503, body="busy"))
+        phone.on("request", lambda r: sent.append(r.post_data or "") if "/control/" in r.url
+                 and r.method == "POST" else None)
+        sign_in(phone, table.url, live="Updating every few seconds")
+        phone.locator("#dial").scroll_into_view_if_needed()
+        box = phone.locator("#dial").bounding_box()
+        middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        for _ in range(3):
+            phone.mouse.click(*middle)
+            phone.wait_for_timeout(150)
+        expect(phone.locator("#roll-text")).to_contain_text("Last throw: Ann")
+        assert phone.evaluate("window.spun") >= 1                   # spun from the answer
+        assert state(table.url)["rolls"] == before + 1
+        mark_field = 'name="seen"'
+        assert sent and all(mark_field in body for body in sent[1:]), sent   # [0]: the login
+        move_chips(phone, 3)
+        expect(phone.locator("#transfer + .answer")).to_contain_text("Ann pays Ben 3 chips")
+        move_chips(phone, 2)
+        expect(phone.locator("#transfer + .answer")).to_contain_text("Ann pays Ben 2 chips")
+        assert [p["chips"] for p in state(table.url)["players"]] == [chips[0] - 5, chips[1] + 5]
