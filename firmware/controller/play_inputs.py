@@ -61,7 +61,7 @@ class PlayInputs:
     def on_knob_press(self, event: InputEvent) -> None:
         awaiting = self.snap.get("awaiting")
         before = self.snap
-        if pi_level(self.snap) and awaiting != "roll":
+        if pi_level(self.snap):
             self.pi.request()                         # after an undo the Pi waits to be asked
             self.show_flash("The Pi is thinking", FLASH_SECONDS)
         elif awaiting == "move":

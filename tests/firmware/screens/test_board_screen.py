@@ -153,6 +153,25 @@ def test_board_screen_pi_waits_after_an_undo_until_asked(table, session):
     assert session.snapshot()["turn"] == 0
 
 
+def test_board_screen_pi_waits_after_its_lead_throw_is_taken_back_until_the_knob_asks(
+        table, session):
+    """Domino Rex: the Pi's lead throw taken back, the box said "Press the knob and the Pi
+    moves", and each press only refused ("The lead is still being thrown")."""
+    session.new_game("domino-rex", ["Ann", "Pi", "Cy"], pi=[1], pi_level="good")
+    session.roll(by="knob")                          # Ann's lead throw
+    wait_for_pi(table)                               # the Pi's
+    assert session.store.events(session.game_id)[-1]["by"] == "pi"
+    press(table, "undo")
+    wait_for_pi(table)
+    snap = session.snapshot()
+    assert snap["turn"] == 1 and snap["awaiting"] == "roll" and table.pi.waiting
+    press(table, "press")                            # its turn: the press asks it
+    assert table.flash_text == "The Pi is thinking"
+    wait_for_pi(table)
+    last = session.store.events(session.game_id)[-1]
+    assert last["type"] == "roll" and last["by"] == "pi" and not table.pi.waiting
+
+
 @pytest.mark.parametrize("game, players, pi", [("domino-rex", ["Ann", "Pi"], [1]),
                                                ("fox-and-geese", ["Ann", "Pi"], [1])])
 def test_board_screen_pi_waits_after_an_undo_while_chances_and_names_change(session, game,
