@@ -188,6 +188,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     inputs: queue.Queue = queue.Queue()
     session.on_store_error = lambda err: inputs.put(Alert(str(err)))   # a phone's write too
     session.subscribe(stamps.between_games)
+    stamps.between_games(session.snapshot())        # idle at start: stamps read the wall clock
     opened: list = [lock.release, store.close]
     try:
         if sim:

@@ -7,9 +7,10 @@ it back). Stamps read straight from the wall clock would charge that jump to a p
 
 So the wall clock is read once (the anchor) and stamps advance by the monotonic clock from
 there: the time between two stamps is always the time that really passed. The trade-off:
-stamps drift from the wall clock by any jump that happens while anchored, so the anchor is
-taken again between games (when the table is idle or a game is over), where no one's thinking
-time runs; a game played across a jump keeps consistent, if shifted, times of day.
+stamps drift from the wall clock by any jump that happens while anchored, so between games
+(when the table is idle or a game is over), where no one's thinking time runs, every stamp
+reads the wall clock afresh: a new game started after NTP set the clock at boot begins at the
+right time of day, and a game played across a jump keeps consistent, if shifted, times of day.
 """
 
 from __future__ import annotations
@@ -30,19 +31,25 @@ class TableClock:
     def __init__(self, *, wall: Callable[[], datetime] = wall_now,
                  monotonic: Callable[[], float] = time.monotonic):
         self._wall, self._monotonic = wall, monotonic
+        self._between = False             # until told: a game may be running (one resumed)
         self.reanchor()
 
     def reanchor(self) -> None:
         """Read the wall clock again; later stamps follow it from here."""
-        self._base, self._started = self._wall(), self._monotonic()
+        self._anchor = (self._wall(), self._monotonic())     # one assignment: read whole
 
     def now(self) -> datetime:
-        return self._base + timedelta(seconds=self._monotonic() - self._started)
+        if self._between:                 # no game running: the wall clock as it is now
+            self.reanchor()
+        base, started = self._anchor
+        return base + timedelta(seconds=self._monotonic() - started)
 
     def __call__(self) -> str:
         return self.now().isoformat(timespec="seconds").replace("+00:00", "Z")
 
     def between_games(self, snap: dict[str, Any]) -> None:
-        """A session listener: take the anchor again once no game is running."""
-        if snap.get("phase") in ("idle", "over"):
+        """A session listener (and told the state at start): whether a game is running; the
+        anchor is taken again once none is, and at every stamp until one starts."""
+        self._between = snap.get("phase") in ("idle", "over")
+        if self._between:
             self.reanchor()

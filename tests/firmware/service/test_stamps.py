@@ -57,3 +57,29 @@ def test_stamps_a_wall_clock_jump_is_not_charged_to_a_fox_and_geese_player(tmp_p
     snap = session.submit({"type": "rename", "seat": 1, "name": "Benny"})
     assert snap["players"][snap["turn"]]["clock_seconds"] == 42.0
     store.close()
+
+
+def test_stamps_a_game_started_after_ntp_set_the_clock_at_boot_begins_at_the_right_time(
+        tmp_path):
+    """A Pi boots with its last shutdown's time; NTP sets it while the table is idle. The
+    first game's `at` (its start, ended, BG Stats' playDate) kept the boot's time."""
+    wall, mono = Wall(), FakeClock()
+    wall.now = NOON - timedelta(days=40)               # the last shutdown's time
+    stamps = TableClock(wall=wall, monotonic=mono)
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    stamps.between_games(session.snapshot())           # as the runner tells it at start
+    mono.advance(30)
+    wall.now = NOON                                    # NTP, while no game is running
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    assert store.events(session.game_id)[0]["at"] == "2025-01-01T12:00:00Z"
+    mono.advance(20)
+    wall.now += timedelta(hours=1)                     # mid-game: not followed
+    session.submit({"type": "rename", "seat": 0, "name": "Anna"})
+    assert store.events(session.game_id)[-1]["at"] == "2025-01-01T12:00:20Z"
+    session.abandon()
+    mono.advance(5)
+    session.new_game("kat-en-muis", ["Ann", "Ben"])    # between games: followed again
+    assert store.events(session.game_id)[0]["at"] == "2025-01-01T13:00:00Z"    # the wall
+    store.close()
