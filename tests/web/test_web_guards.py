@@ -194,14 +194,14 @@ def test_guard_sign_ins_expire_on_the_server_and_across_restarts(tmp_path):
     from web.access.auth import LOGIN_DAYS, Logins
     clock = FakeClock(1_700_000_000.0)
     kept = tmp_path / "logins.json"
-    logins = Logins(kept, clock=clock)
+    logins = Logins(kept, clock=clock, monotonic=clock)
     old = logins.start()
     clock.advance(LOGIN_DAYS * 86_400 - 60)
     young = logins.start()
     assert logins.alive(old) and logins.alive(young)
     clock.advance(120)                                   # the first is now 30 days and a minute old
     assert not logins.alive(old) and logins.alive(young)
-    again = Logins(kept, clock=clock)                    # a restart keeps the start times
+    again = Logins(kept, clock=clock, monotonic=clock)                    # a restart keeps the start times
     assert not again.alive(old) and again.alive(young)
     clock.advance(LOGIN_DAYS * 86_400)
     assert not again.alive(young)
@@ -215,11 +215,38 @@ def test_guard_sign_ins_kept_by_an_older_parlour_start_their_days_now(tmp_path):
     kept = tmp_path / "logins.json"
     kept.write_text(json.dumps([token_digest("an-old-login")]))    # ids only, no times
     clock = FakeClock(1_700_000_000.0)
-    logins = Logins(kept, clock=clock)
+    logins = Logins(kept, clock=clock, monotonic=clock)
     assert logins.alive("an-old-login")
     clock.advance(LOGIN_DAYS * 86_400 + 1)
     assert not logins.alive("an-old-login")
-    assert not Logins(kept, clock=clock).alive("an-old-login")   # counted from the first start
+    assert not Logins(kept, clock=clock, monotonic=clock).alive(
+        "an-old-login")                                                  # from the first start
+
+
+def test_guard_sign_ins_made_before_ntp_set_the_clock_keep_their_days(tmp_path):
+    """A Pi boots with its last shutdown's time (40 days behind for a box used monthly) and
+    NTP sets it a little later: a phone signed in meanwhile had to sign in again, its sign-in
+    then 40 days old, and that sign-in made every earlier one (seemingly begun in the future)
+    forgotten. Sign-ins of earlier runs keep the times their run gave them."""
+    from fakes import FakeClock
+    from web.access.auth import LOGIN_DAYS, Logins
+    wall, mono = FakeClock(1_700_000_000.0), FakeClock(50.0)
+    kept = tmp_path / "logins.json"
+    earlier = Logins(kept, clock=wall, monotonic=mono).start()      # a month ago, right clock
+    wall.advance(LOGIN_DAYS * 86_400 - 3_600)
+    booted = FakeClock(wall.now - 40 * 86_400)                     # the box boots 40 days behind
+    logins = Logins(kept, clock=booted, monotonic=mono)
+    phone = logins.start()                                           # nor is it forgotten here
+    mono.advance(30)
+    booted.now = wall.now + 30                                       # NTP
+    assert logins.alive(phone) and logins.alive(earlier)
+    assert Logins(kept, clock=booted, monotonic=mono).alive(phone)   # and after a restart
+    booted.advance(3_600)                                            # the month is up
+    mono.advance(3_600)
+    assert logins.alive(phone) and not logins.alive(earlier)
+    booted.advance(LOGIN_DAYS * 86_400)
+    mono.advance(LOGIN_DAYS * 86_400)
+    assert not logins.alive(phone)
 
 
 # -- the PIN against a LAN of guests -----------------------------------------------------------

@@ -32,6 +32,7 @@ CSRF_HEADER = "X-Parlour-Csrf"
 MAX_ADDRESSES = 4096
 MAX_LOGINS = 512              # live logins kept; past that the oldest is logged out
 LOGIN_DAYS = 30               # a sign-in ends by itself this long after it began
+CLOCK_JUMP = 120              # seconds the wall clock moves against the monotonic one: a jump
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -137,8 +138,12 @@ class Logins:
     stay signed in across a restart."""
 
     def __init__(self, path: Path | None = None, limit: int = MAX_LOGINS,
-                 days: float = LOGIN_DAYS, clock: Callable[[], float] = time.time):
+                 days: float = LOGIN_DAYS, clock: Callable[[], float] = time.time,
+                 monotonic: Callable[[], float] = time.monotonic):
         self.path, self.limit, self.seconds, self._clock = path, limit, days * 86_400, clock
+        self._monotonic = monotonic
+        self._mine: set[str] = set()                # sign-ins begun in this run
+        self._offset = clock() - monotonic()        # the wall clock less the monotonic one
         kept = read_kept(path)
         now = clock()
         migrated = isinstance(kept, list)           # an older Parlour kept ids alone
@@ -159,23 +164,43 @@ class Logins:
         """A new login; StoreError (nothing changed) if it cannot be kept."""
         login = secrets.token_urlsafe(18)
         with self._lock:
+            now = self._now()
             before = OrderedDict(self._ids)
-            now = self._clock()
-            for digest in [d for d, t in self._ids.items() if not self._fresh(t, now)]:
-                del self._ids[digest]                  # ended by age: forgotten now
+            for digest in [d for d, t in self._ids.items() if t <= now - self.seconds]:
+                del self._ids[digest]     # ended by age: forgotten now (one "from the future"
+                #                           waits for a clock that is behind to catch up)
             self._ids[token_digest(login)] = now
+            self._mine.add(token_digest(login))
             while len(self._ids) > self.limit:
                 self._ids.popitem(last=False)
             self._keep(before, "this sign-in")
         return login
+
+    def _now(self) -> float:
+        """The wall clock; when it has jumped (a Pi boots with its last shutdown's time and
+        NTP sets it later) the sign-ins begun in this run move with it, so their age is the
+        time that passed: one made before the jump is not forty days old after it. Those of
+        earlier runs were stamped by the clock of their run and stay. Call holding the lock."""
+        now = self._clock()
+        offset = now - self._monotonic()
+        jump, self._offset = offset - self._offset, offset
+        if abs(jump) > CLOCK_JUMP and self._mine & self._ids.keys():
+            for digest in self._mine & self._ids.keys():
+                self._ids[digest] += jump
+            try:
+                write_kept(self.path, {"logins": dict(self._ids)}, "the sign-ins")
+            except StoreError as err:
+                log.warning("%s (moved with the clock until the next restart)", err)
+        return now
 
     def _fresh(self, started: float, now: float) -> bool:
         return now - self.seconds < started <= now + 86_400     # a clock set back a day: fine
 
     def alive(self, login: object) -> bool:
         with self._lock:
+            now = self._now()
             started = self._ids.get(token_digest(login)) if isinstance(login, str) else None
-            return started is not None and self._fresh(started, self._clock())
+            return started is not None and self._fresh(started, now)
 
     def end(self, login: object) -> None:
         """End a login for every copy of its cookie; StoreError (still signed in) if the
