@@ -486,7 +486,10 @@ def form_action(action: str) -> Response:
             words = players_words(err.message)
             flash(words, "error")                            # said again on the page reloaded
             return jsonify(ok=False, message=words, error=words, signed_out=True), err.status
-        return back_to_page(say(err.message, "error", err.status))
+        # refused by the game or moved on: the answer stays for the turn the table is at (and
+        # brings its state), not only until the state that refused it reaches the page
+        now = parlour().session.snapshot() if err.status == 409 else None
+        return back_to_page(say(err.message, "error", err.status, now=now))
     words, earlier = snapshot.get("log") or [], before.get("log") or []
     same_game = before.get("game_id") == snapshot.get("game_id")
     seen = len(earlier) if same_game else len(words) - 1

@@ -196,3 +196,26 @@ def test_browser_flaky_polling_a_tap_acts_once_and_ones_own_next_action_is_done(
         move_chips(phone, 2)
         expect(phone.locator("#transfer + .answer")).to_contain_text("Ann pays Ben 2 chips")
         assert [p["chips"] for p in state(table.url)["players"]] == [chips[0] - 5, chips[1] + 5]
+
+
+def test_browser_flaky_two_phones_on_one_turn_the_later_is_told_and_it_stays(tmp_path, phone):
+    """Another phone throws for Ann just before this one: this one's throw is not made, and
+    it says so for the turn the table is at (it went as soon as the other throw's state came)."""
+    from playwright.sync_api import expect
+
+    def another_phone_first(route):
+        post(table.url + "/api/control/roll", {})
+        route.continue_()
+
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        before = kat_en_muis(table.url)["rolls"]
+        sign_in(phone, table.url)
+        phone.route("**/control/roll", another_phone_first)
+        phone.locator("#moves button").first.click()
+        now = state(table.url)
+        expect(phone.locator("#moves-answer")).to_have_text(
+            f"Not done: the table had moved on. Now: {now['log'][-1]}.")
+        expect(phone.locator("#prompt")).to_have_text("Ben - throw the dice for the lead")
+        phone.wait_for_timeout(2500)                          # the other throw's spin is over
+        expect(phone.locator("#moves-answer")).to_be_visible()
+        assert now["rolls"] == before + 1
