@@ -15,6 +15,7 @@ right time of day, and a game played across a jump keeps consistent, if shifted,
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
@@ -32,6 +33,7 @@ class TableClock:
                  monotonic: Callable[[], float] = time.monotonic):
         self._wall, self._monotonic = wall, monotonic
         self._between = False             # until told: a game may be running (one resumed)
+        self._lock = threading.Lock()     # a page's read and the session's stamps meet here
         self.reanchor()
 
     def reanchor(self) -> None:
@@ -39,9 +41,10 @@ class TableClock:
         self._anchor = (self._wall(), self._monotonic())     # one assignment: read whole
 
     def now(self) -> datetime:
-        if self._between:                 # no game running: the wall clock as it is now
-            self.reanchor()
-        base, started = self._anchor
+        with self._lock:                  # checked and taken again at once: a game that starts
+            if self._between:             # meanwhile keeps its anchor (no jump charged)
+                self.reanchor()           # no game running: the wall clock as it is now
+            base, started = self._anchor
         return base + timedelta(seconds=self._monotonic() - started)
 
     def __call__(self) -> str:
@@ -50,6 +53,7 @@ class TableClock:
     def between_games(self, snap: dict[str, Any]) -> None:
         """A session listener (and told the state at start): whether a game is running; the
         anchor is taken again once none is, and at every stamp until one starts."""
-        self._between = snap.get("phase") in ("idle", "over")
-        if self._between:
-            self.reanchor()
+        with self._lock:
+            self._between = snap.get("phase") in ("idle", "over")
+            if self._between:
+                self.reanchor()

@@ -83,3 +83,36 @@ def test_stamps_a_game_started_after_ntp_set_the_clock_at_boot_begins_at_the_rig
     session.new_game("kat-en-muis", ["Ann", "Ben"])    # between games: followed again
     assert store.events(session.game_id)[0]["at"] == "2025-01-01T13:00:00Z"    # the wall
     store.close()
+
+
+def test_stamps_a_page_reading_the_clock_as_a_game_starts_never_moves_its_anchor(tmp_path):
+    """A page's read of the time while the table is idle took the anchor again; if a game
+    started between its check and its read, and the wall clock jumped then, the whole game's
+    stamps moved by the jump (charged to the first player)."""
+    import threading
+    wall, mono = Wall(), FakeClock()
+    stamps = TableClock(wall=wall, monotonic=mono)
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    stamps.between_games(session.snapshot())
+    starting = threading.Thread(target=session.new_game, args=("fox-and-geese", ["Ann", "Ben"]))
+    reads = []
+
+    def slow_wall():                    # the page's read: a game starts while it reads
+        if threading.current_thread() is not starting and not reads:
+            reads.append(wall.now)
+            starting.start()
+            starting.join(timeout=0.5)              # held back by the page's read, or done
+            wall.now += timedelta(hours=1)          # and NTP steps the clock
+            return wall.now                         # the page reads it after the step
+        return wall.now
+
+    stamps._wall = slow_wall
+    stamps.now()                                    # the page
+    starting.join(timeout=10)
+    begun = store.events(session.game_id)[0]["at"]
+    mono.advance(10)
+    snap = session.submit({"type": "rename", "seat": 0, "name": "Anna"})
+    assert snap["players"][snap["turn"]]["clock_seconds"] == 10.0, begun
+    store.close()
