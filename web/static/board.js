@@ -6,6 +6,7 @@
   "use strict";
   var NS = "http://www.w3.org/2000/svg", STEP = 50, MARGIN = 25, COLS = "abcdefg";
   var state = null, chosen = [], busy = false, shownOver = false;
+  var GIVE_UP_MS = 10000;        // a move with no answer by then: the table is asked instead
 
   function $(id) { return document.getElementById(id); }
   function isPoint(c, r) { return c >= 1 && c <= 7 && r >= 1 && r <= 7 && ((c >= 3 && c <= 5) || (r >= 3 && r <= 5)); }
@@ -117,28 +118,43 @@
     box.hidden = !words;
   }
 
+  function lookAtTable() {             // after a refusal or no answer: the table as it is
+    if (window.ParlourState) window.ParlourState.refresh().catch(function () {});
+  }
+
   function send(path) {
     var c = control();
     busy = true;
+    var stop = window.AbortController ? new AbortController() : null;
+    var late = setTimeout(function () { if (stop) stop.abort(); }, GIVE_UP_MS);
     fetch("/api/control/move", {method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-Parlour-Csrf": c.csrf || ""},
+      signal: stop ? stop.signal : undefined,
       // the state the board shows: a move sent again after a lost answer is not made twice
       body: JSON.stringify({path: path, seen: state && state.boot ? state.boot + ":" + state.state_version : ""})
     }).then(function (r) {
       return r.json().then(function (body) { return {ok: r.ok, body: body}; });
     }).then(function (res) {
+      clearTimeout(late);
       busy = false; chosen = [];
       hint(idleHint());
-      if (!res.ok) { say(res.body.error || "That move was refused"); draw(latest()); return; }
+      if (!res.ok) {
+        say(res.body.error || "That move was refused");
+        draw(latest());
+        lookAtTable();
+        return;
+      }
       say("");
       // The answer is the state just after this move; the live stream may already have
       // brought a newer one (the Pi's reply): the page keeps whichever is newest.
       if (window.ParlourState) window.ParlourState.offer(res.body);
       draw(window.ParlourState ? latest() : res.body);
     }).catch(function () {
+      clearTimeout(late);
       busy = false; chosen = [];
       say("No answer from the table: if the board does not show the move soon, make it again");
       draw(latest());
+      lookAtTable();
     });
   }
 

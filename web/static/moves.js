@@ -55,19 +55,11 @@
 
   function mark(s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; }
 
-  function catchUp() {                  // what the table holds now, shown (newest wins)
-    return fetch("/api/state", {cache: "no-store"}).then(function (r) { return r.json(); })
-      .then(function (now) {
-        if (window.ParlourState) window.ParlourState.offer(now);
-        return now;
-      });
-  }
-
   // After no answer: whether the game changed since the action was sent (it may have been
   // done, and the log says so) or not (sending again is safe: an action names the state it
   // was asked on, and the table does it on that state only).
   function noAnswer(answer, sent) {
-    return catchUp().then(function (now) {
+    return window.ParlourState.refresh().then(function (now) {
       if (mark(now) !== sent) {
         say(answer, "No answer from the table, and the game has changed since: read the log " +
           "before you send it again.", false);
@@ -88,7 +80,8 @@
   }
 
   function acts(form) {                // the table's actions, not signing in or out
-    return /\/control\/(?!login$|logout$)[a-z-]+$/.test(form.action);
+    var path = new URL(form.action, window.location.href).pathname;
+    return /^\/control\/(?!login$|logout$)[a-z-]+$/.test(path);
   }
 
   function send(form, submitter) {
@@ -108,8 +101,8 @@
       clearTimeout(late);
       return r.json().catch(function () { return null; }).then(function (body) {
         var ok = r.ok && body && body.ok !== false;
-        if (body && body.state && window.ParlourState) window.ParlourState.offer(body.state, true);
-        else if (r.status === 409) catchUp().catch(function () {});   // moved on: show it
+        // the state it led to (a throw of one's own spins); a refusal's is the table as it is
+        if (body && body.state && window.ParlourState) window.ParlourState.offer(body.state, ok);
         var words = ok ? (body.message || "Done") : friendly(r.status, body);
         if (ok && body.after > 0) {          // a throw: told when the dial stops, not before
           say(answer, "", ok);
@@ -252,6 +245,7 @@
     });
     var button = make("button", m.action === "choose" ? "square" : "", m.label);
     button.type = "submit";
+    button.disabled = held;               // drawn while a throw still spins: not yet
     button.setAttribute("data-action", m.action);
     form.appendChild(button);
     return form;

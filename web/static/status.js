@@ -464,7 +464,15 @@
     }
   }
 
+  function refresh() {             // what the table holds now, shown (newest wins)
+    return fetch("/api/state", {cache: "no-store"}).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }).then(function (state) { apply(state); return state; });
+  }
+
   window.ParlourState = {
+    refresh: refresh,
     // an action's answer (newest wins); `live`: a change just made, a throw spun as the box does
     offer: function (state, live) { apply(state, !!live); },
     latest: function () { return held ? held.state : current; },

@@ -219,3 +219,23 @@ def test_browser_flaky_two_phones_on_one_turn_the_later_is_told_and_it_stays(tmp
         phone.wait_for_timeout(2500)                          # the other throw's spin is over
         expect(phone.locator("#moves-answer")).to_be_visible()
         assert now["rolls"] == before + 1
+
+
+def test_browser_flaky_a_refusal_shows_the_table_without_spinning_anothers_throw(tmp_path,
+                                                                                  phone):
+    """A page whose stream is stuck taps after another phone's throw: the refusal brings the
+    table as it is, shown at once (it spun that other throw as if new)."""
+    from playwright.sync_api import expect
+    held = []
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        kat_en_muis(table.url)
+        sign_in(phone, table.url)
+        phone.add_init_script("window.PARLOUR_QUIET_MS = 600000;")
+        phone.route("**/api/events", lambda route: held.append(route))
+        phone.reload()
+        expect(phone.locator("#prompt")).to_have_text("Ann - throw the dice for the lead")
+        post(table.url + "/api/control/roll", {})                   # another phone's throw
+        phone.locator("#moves button").first.click()
+        expect(phone.locator("#moves-answer")).to_contain_text("Not done: the table had moved on")
+        expect(phone.locator("#prompt")).to_have_text("Ben - throw the dice for the lead")
+        assert phone.evaluate("window.spun") == 0
