@@ -131,7 +131,7 @@
       headers: {"Content-Type": "application/json", "X-Parlour-Csrf": c.csrf || ""},
       signal: stop ? stop.signal : undefined,
       // the state the board shows: a move sent again after a lost answer is not made twice
-      body: JSON.stringify({path: path, seen: state && state.boot ? state.boot + ":" + state.state_version : ""})
+      body: JSON.stringify({path: path, seen: window.ParlourState ? window.ParlourState.mark(state) : ""})
     }).then(function (r) {
       return r.json().then(function (body) { return {ok: r.ok, body: body}; });
     }).then(function (res) {

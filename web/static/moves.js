@@ -53,7 +53,7 @@
     return "The table did not answer (" + status + "): try again.";
   }
 
-  function mark(s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; }
+  function mark(s) { return window.ParlourState.mark(s); }   // "<boot>:<state_version>"
 
   // After no answer: whether the game changed since the action was sent (it may have been
   // done, and the log says so) or not (sending again is safe: an action names the state it

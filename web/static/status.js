@@ -353,9 +353,11 @@
     return !!than && state.boot === than.boot && state.version <= than.version;
   }
 
+  function newest() { return held ? held.state : current; }   // a throw still spinning too
+
   function apply(state, live) {
     if (!state || typeof state !== "object") return;
-    var latest = held ? held.state : current;
+    var latest = newest();
     if (older(state, latest)) return;
     if (held) {
       if (state.game_id === held.state.game_id && state.state_version === held.state.state_version) {
@@ -381,13 +383,16 @@
     if (error) { error.textContent = ""; error.hidden = true; }
   }
 
-  function poll() {
-    fetch("/api/state", {cache: "no-store"}).then(function (r) {
+  function refresh() {             // what the table holds now, shown (newest wins)
+    return fetch("/api/state", {cache: "no-store"}).then(function (r) {
       if (!r.ok) throw new Error(r.status);
       return r.json();
-    }).then(function (state) {
+    }).then(function (state) { apply(state); return state; });
+  }
+
+  function poll() {
+    refresh().then(function () {
       setLive("polling", "Updating every few seconds");
-      apply(state);
     }).catch(function () {
       setLive("reconnecting", "Reconnecting…");
     });
@@ -404,14 +409,10 @@
   function checkQuiet() {
     if (!source || asking || Date.now() - heard < QUIET_MS) return;
     asking = true;
-    fetch("/api/state", {cache: "no-store"}).then(function (r) {
-      if (!r.ok) throw new Error(r.status);
-      return r.json();
-    }).then(function (state) {
-      var latest = held ? held.state : current;
-      if (latest && !older(state, latest) && source) {
+    var before = newest();
+    refresh().then(function (state) {
+      if (before && !older(state, before) && source) {   // newer than the stream brought
         source.close();
-        apply(state);
         connect();
       }
     }).catch(function () { /* the stream's own errors say it */ }).then(function () {
@@ -464,18 +465,12 @@
     }
   }
 
-  function refresh() {             // what the table holds now, shown (newest wins)
-    return fetch("/api/state", {cache: "no-store"}).then(function (r) {
-      if (!r.ok) throw new Error(r.status);
-      return r.json();
-    }).then(function (state) { apply(state); return state; });
-  }
-
   window.ParlourState = {
     refresh: refresh,
     // an action's answer (newest wins); `live`: a change just made, a throw spun as the box does
     offer: function (state, live) { apply(state, !!live); },
-    latest: function () { return held ? held.state : current; },
+    latest: newest,
+    mark: function (s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; },
     rowOrder: rowOrder
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
