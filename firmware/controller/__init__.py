@@ -4,7 +4,7 @@
       ^                ^                    free play chooses its randomizer   │ flick  │ press
       │ menu: phone    │ over: press                                           v        │ / pages
     menu <──hold/Menu── play, result, over, ...                 spin ──done/press──> result
-      │ press: undo, scores, new game, PIN, end game
+      │ press: undo, scores, new game, PIN, declare winner, set game aside
       v
     scores, pin, declare ──press──> confirm ──yes──> the action; no: back
 

@@ -163,8 +163,11 @@ class BoxDrawing:
 
     def draw_confirm(self) -> Image.Image:
         question = self.confirm[0] if self.confirm else ""
-        self.page_text = [question]
-        return screens.confirm(question, self.confirm_yes)
+        paged = screens.confirm_pages(question)
+        self.page_count = len(paged)
+        self.page %= self.page_count
+        self.page_text = paged[self.page]
+        return screens.confirm(question, self.confirm_yes, page=self.page)
 
     def draw_pi_setup(self) -> Image.Image:
         labels = [label for label, _, _ in self.setups]

@@ -26,7 +26,10 @@ class MenuScreens:
 
     def on_open_menu(self, event: InputEvent) -> None:
         if self._active() and self.snap.get("phase") != "over":
-            items = ["Back", "Undo", "Scores", "New game", "Show PIN", "Phone page", "End game"]
+            items = ["Back", "Undo", "Scores", "New game", "Show PIN", "Phone page",
+                     "Set game aside"]
+            if takes(self._rulebook(), "on_declare"):    # the phone's words, item for item
+                items.insert(items.index("Set game aside"), "Declare winner")
             if self.snap.get("game") == "domino-rex" and self.snap.get("awaiting") == "choose":
                 items.insert(1, "Hint")
         elif self._active():
@@ -68,12 +71,11 @@ class MenuScreens:
             self.screen = "start"
         elif item == "Wi-Fi":
             self.screen = "wifi"
-        elif item == "End game":
-            if takes(self._rulebook(), "on_declare"):
-                self._open_declare()
-            else:
-                self._ask("End this game? It stops here, unfinished, with no winner, and "
-                          "stays in the history.", "end game")
+        elif item == "Declare winner":
+            self._open_declare()
+        elif item == "Set game aside":
+            self._ask("Set this game aside? It stays in the history, unfinished.",
+                      "end game")
         else:
             self.pick_phone_item(item)
 

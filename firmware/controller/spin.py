@@ -14,7 +14,7 @@ from firmware.pins.inputs import InputEvent
 
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
-PAGED = ("result", "play")   # screens whose pages turn by themselves
+PAGED = ("result", "play", "confirm")   # screens whose pages turn by themselves
 UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
 
 
@@ -125,7 +125,7 @@ class SpinScreens:
             if self.screen != "result":
                 self._turn_to(0)
         if self.screen in PAGED and self.page_count > 1 and now >= self.page_at + PAGE_SECONDS:
-            if self.screen == "play":
+            if self.screen in ("play", "confirm"):          # these go round
                 self._turn_to((self.page + 1) % self.page_count)
             elif self.page < self.page_count - 1:
                 self._turn_to(self.page + 1)

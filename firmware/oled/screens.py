@@ -336,21 +336,28 @@ def menu(items: Sequence[str], index: int) -> Image.Image:
     return choice_list("Menu", items, index)
 
 
-def confirm(question: str, yes: bool, no_label: str = "No", yes_label: str = "Yes") -> Image.Image:
-    """A whole question in small type, then No and Yes side by side: the chosen one lit."""
+def confirm(question: str, yes: bool, no_label: str = "No", yes_label: str = "Yes",
+            page: int = 0) -> Image.Image:
+    """A whole question in small type, then No and Yes side by side: the chosen one lit. A
+    question longer than four lines shows four at a time (`page`; see `confirm_pages`)."""
     image, draw = canvas()
-    lines = wrap(question, SMALL)
-    if len(lines) > 4:
-        lines = wrap(question, SMALL)[:4]
+    paged = confirm_pages(question)
+    lines = paged[page % len(paged)]
     top = 1 if len(lines) >= 4 else 2 + (3 - len(lines)) * 6
-    for i, line in enumerate(lines[:4]):
-        centred(draw, top + i * LINE, line, SMALL, bold=(i == 0))
+    for i, line in enumerate(lines):
+        centred(draw, top + i * LINE, line, SMALL, bold=(i == 0 and page % len(paged) == 0))
     for label, chosen, x0 in ((no_label, not yes, 4), (yes_label, yes, 68)):
         box = (x0, 49, x0 + 55, 63)
         draw.rectangle(box, outline=ON, fill=ON if chosen else OFF)
         text(draw, (x0 + 28, 56), clip(label, MEDIUM, 52), MEDIUM, anchor="mm", bold=chosen,
              fill=OFF if chosen else ON)
     return image
+
+
+def confirm_pages(question: str) -> list[list[str]]:
+    """The question's wrapped lines, four to a page: nothing of it is dropped."""
+    lines = wrap(question, SMALL) or [""]
+    return [lines[i:i + 4] for i in range(0, len(lines), 4)]
 
 
 def joining(title: str, joined: Sequence[bool], hint: str, name: str = "") -> Image.Image:

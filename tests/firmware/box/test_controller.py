@@ -335,7 +335,7 @@ def test_controller_menu_items_open_their_screens(table, item, screen):
     assert table.screen == "play"
 
 
-@pytest.mark.parametrize("item", ["End game", "New game"])
+@pytest.mark.parametrize("item", ["Set game aside", "New game"])
 def test_controller_menu_sets_the_game_aside_once_confirmed(table, session, item):
     start(table, "kat-en-muis")
     game_id = session.game_id
@@ -350,12 +350,31 @@ def test_controller_menu_sets_the_game_aside_once_confirmed(table, session, item
     assert session.store.game(game_id).status == "abandoned"
 
 
+@pytest.mark.parametrize("game,declares", [("fox-and-geese", True), ("free-play", True),
+                                           ("kat-en-muis", False), ("cats-and-dogs", False)])
+def test_controller_menu_ends_a_game_in_the_phone_page_words(table, session, game, declares):
+    """The box's menu names the ways to end a game as the phone page does: "Declare winner"
+    where the game ends by declaration, and "Set game aside" in every game (a declaration game
+    could be set aside from the box only by starting another)."""
+    start(table, game)
+    game_id = session.game_id
+    press(table, "menu")
+    assert ("Declare winner" in table.menu_items) == declares
+    assert "End game" not in table.menu_items
+    press(table, "turn", detents=table.menu_items.index("Set game aside"))
+    press(table, "press")
+    assert table.screen == "confirm" and "Set this game aside?" in table.confirm[0]
+    press(table, "turn", detents=1)
+    press(table, "press")
+    assert session.store.game(game_id).status == "abandoned"
+
+
 def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
     start(table, "fox-and-geese")
     press(table, "press")                    # the Geese (seat 1) make the knob's first move
     assert session.snapshot()["turn"] == 0
     press(table, "menu")
-    press(table, "turn", detents=table.menu_items.index("End game"))
+    press(table, "turn", detents=table.menu_items.index("Declare winner"))
     press(table, "press")
     assert table.screen == "declare"
     press(table, "turn", detents=1)                                # "Player 2 wins"
@@ -537,7 +556,7 @@ def test_controller_F3_fox_and_geese_offers_one_winner_at_the_end_free_play_a_sh
     refuse it); free play's declaration may name every player."""
     start(table, game)
     press(table, "menu")
-    press(table, "turn", detents=table.menu_items.index("End game"))
+    press(table, "turn", detents=table.menu_items.index("Declare winner"))
     press(table, "press")
     assert table.screen == "declare"
     names = [p["name"] for p in session.snapshot()["players"]]
@@ -555,7 +574,7 @@ def test_controller_x6_free_play_offers_the_players_tied_on_points_a_shared_win(
             session.submit({"type": "press", "seat": seat}, by="test")
     names = [p["name"] for p in session.snapshot()["players"]]
     press(table, "menu")
-    press(table, "turn", detents=table.menu_items.index("End game"))
+    press(table, "turn", detents=table.menu_items.index("Declare winner"))
     press(table, "press")
     options = table.view()["declare"]["options"]
     shared = f"{names[0]} & {names[2]} share"
@@ -570,7 +589,7 @@ def test_controller_x6_free_play_offers_the_players_tied_on_points_a_shared_win(
 def test_controller_declaration_can_be_backed_out_of(table, session):
     start(table, "free-play")
     press(table, "menu")
-    press(table, "turn", detents=table.menu_items.index("End game"))
+    press(table, "turn", detents=table.menu_items.index("Declare winner"))
     press(table, "press")
     assert table.screen == "declare"
     press(table, "press")                                             # "Player 1 wins"
@@ -578,7 +597,7 @@ def test_controller_declaration_can_be_backed_out_of(table, session):
     press(table, "press")                                             # "No" is the default
     assert session.snapshot()["phase"] != "over" and table.screen == "play"
     press(table, "menu")
-    press(table, "turn", detents=table.menu_items.index("End game"))
+    press(table, "turn", detents=table.menu_items.index("Declare winner"))
     press(table, "press")
     press(table, "turn", detents=-1)                                  # "Back"
     press(table, "press")
@@ -710,6 +729,47 @@ def test_controller_long_instruction_on_the_turn_screen_goes_round(table, clock)
         table.render()
     assert [p for p, _ in pages] == list(range(table.page_count)) + [0]
     assert "Move your cat" in " ".join(text for _, text in pages)
+
+
+def test_controller_a_long_question_is_shown_whole_a_page_at_a_time(table, session, clock):
+    """The confirm screen showed a question's first four lines and dropped the rest ("... and
+    stays in the history." was never read); a long one now goes round four lines at a time."""
+    start(table, "free-play", seats=(0, 1, 2))
+    settle_lead(table, None)
+    for seat, name in ((0, "Bartholomew Fairweather"), (2, "Anastasia Wolverhampton")):
+        session.submit({"type": "rename", "seat": seat, "name": name}, by="test")
+        session.submit({"type": "press", "seat": seat}, by="test")     # tied on points
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("Declare winner"))
+    press(table, "press")
+    options = table.view()["declare"]["options"]
+    press(table, "turn", detents=options.index(
+        "Bartholomew Fairweather & Anastasia Wolverhampton share"))
+    press(table, "press")
+    question = table.confirm[0]
+    assert table.screen == "confirm" and table.page_count > 1
+    pages = []
+    for _ in range(table.page_count + 1):
+        pages.append((table.page, table.view()["text"]))
+        clock.advance(ctl.PAGE_SECONDS + 0.01)
+        table.update()
+        table.render()
+    assert [p for p, _ in pages] == list(range(table.page_count)) + [0]
+    shown = [line for _, lines in pages[:-1] for line in lines]
+    assert " ".join(shown).split() == question.split()           # every word, in order
+    assert all(len(lines) <= 4 for _, lines in pages)
+    press(table, "turn", detents=1)                               # the knob still answers
+    press(table, "press")
+    assert session.snapshot()["winners"] == [0, 2]
+
+
+def test_controller_set_aside_question_is_read_on_one_screen(table, session):
+    start(table, "kat-en-muis")
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("Set game aside"))
+    press(table, "press")
+    assert table.screen == "confirm" and table.page_count == 1
+    assert " ".join(table.view()["text"]).split() == table.confirm[0].split()
 
 
 def test_controller_one_point_and_one_chip_read_as_one():

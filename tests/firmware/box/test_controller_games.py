@@ -142,12 +142,12 @@ def declare(t: Table, winner: int) -> None:
     if c.screen == "result":
         press(c, "press")
     press(c, "menu")
-    press(c, "turn", detents=c.menu_items.index("End game"))
+    press(c, "turn", detents=c.menu_items.index("Declare winner"))
     press(c, "press")
     assert c.screen == "declare"
     press(c, "turn", detents=winner)
     press(c, "press")
-    assert c.screen == "confirm" and "end the game" in c.view()["text"][0]
+    assert c.screen == "confirm" and "end the game" in " ".join(c.view()["text"])
     press(c, "turn", detents=1)
     t.act("press")
     assert t.session.snapshot()["phase"] == "over"
