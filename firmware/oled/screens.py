@@ -604,18 +604,34 @@ def game_over(title: str, winners: str, verb: str, detail: str) -> Image.Image:
 
 
 def message(heading: str, big: str, small: str = "") -> Image.Image:
-    """A plain notice: resumed game, the PIN; the small words wrapped whole (two lines)."""
+    """A plain notice: resumed game, the PIN, a hint; the small words wrapped whole beneath (two
+    lines under big type, three under one medium line: `message_lines`)."""
     image, draw = canvas()
     header(draw, heading)
-    lines = wrap(big, MEDIUM) if width(big, 16) > W - 2 else [big]
-    if len(lines) == 1:
+    big_lines, small_lines = message_lines(big, small)
+    if len(small_lines) > 2:                        # the big words give way to the small
+        centred(draw, 14, big, fit(big, W - 2, (MEDIUM, SMALL)), bold=True)
+        top = 28
+    elif len(big_lines) == 1:
         centred(draw, 16, big, fit(big, W - 2, (22, BIG, 18, 16, MEDIUM)), bold=True)
+        top = 40
     else:
-        for i, line in enumerate(lines[:2]):
+        for i, line in enumerate(big_lines):
             centred(draw, 14 + i * 13, line, MEDIUM, bold=True)
-    for i, line in enumerate(wrap(small, SMALL)[:2]):
-        centred(draw, 40 + i * LINE, line, SMALL)
+        top = 40
+    for i, line in enumerate(small_lines):
+        centred(draw, top + i * LINE, line, SMALL)
     return image
+
+
+def message_lines(big: str, small: str) -> tuple[list[str], list[str]]:
+    """The lines `message` draws: the big words (one line, or two in medium type) and the small
+    ones (up to three, when the big words fit one medium line)."""
+    small_lines = wrap(small, SMALL)
+    if len(small_lines) > 2 and width(big, MEDIUM) <= W - 2:
+        return [big], small_lines[:3]
+    big_lines = wrap(big, MEDIUM)[:2] if width(big, 16) > W - 2 else [big]
+    return big_lines, small_lines[:2]
 
 
 def flash_pages(words: str) -> list[tuple[int, list[str]]]:
