@@ -25,6 +25,7 @@ from web.records import chances
 from web import network as network_pages
 from web import device as device_panel
 from web.access.auth import KnownAddresses, Logins, OwnNames, PinGuard
+from web.access.cookies import TableSessions, set_cookie_header
 from web.context import Parlour
 from web.device import DevicePanel
 from web.records.figures import Figures
@@ -58,6 +59,11 @@ class TableResponse(Response):
                 value = _LONE_SURROGATE.sub("\ufffd", value).encode()
         super().set_data(value)
 
+    def set_cookie(self, key: str, value: str = "", max_age: Any = None, expires: Any = None,
+                   **options: Any) -> None:
+        """A cookie that lasts by Max-Age, never an Expires date from the box's clock."""
+        set_cookie_header(self, key, value, max_age, expires, **options)
+
 
 def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                max_streams: int = 40, streams_per_address: int | None = None,
@@ -79,6 +85,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
     app.response_class = TableResponse
+    app.session_interface = TableSessions()
     app.config.from_mapping(
         SECRET_KEY=secret_key or secrets.token_bytes(32),   # without a kept key, per process
         MAX_CONTENT_LENGTH=16 * 1024,

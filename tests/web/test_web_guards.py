@@ -249,6 +249,37 @@ def test_guard_sign_ins_made_before_ntp_set_the_clock_keep_their_days(tmp_path):
     assert not logins.alive(phone)
 
 
+def test_guard_a_phone_stays_signed_in_whatever_the_boxs_clock_says(make_app, tmp_path,
+                                                                    monkeypatch):
+    """Found on a box away from home: the cookie's Expires was a date from the Pi's clock (1970
+    on a fresh card, a month behind after a month in a drawer), which a phone with the right
+    time throws away at once: the PIN was taken and nothing stayed signed in. And a cookie
+    signed before NTP moved the clock 40 days on was refused as too old, signing the phone out
+    (and unpairing it). The cookie now lasts by Max-Age alone and only its signature is
+    checked; the sign-in's own 30 days decide (auth.Logins)."""
+    import time
+    from fakes import FakeClock
+    from web.access.auth import Logins
+    now = time.time()
+    behind = now - 40 * 86_400
+    wall, mono = FakeClock(behind), FakeClock(50.0)
+    client = make_app(logins=Logins(tmp_path / "logins.json", clock=wall,
+                                    monotonic=mono)).test_client()
+    monkeypatch.setattr(time, "time", lambda: behind)       # the box's clock signs the cookie
+    token = csrf(client.get("/").get_data(as_text=True))
+    answer = client.post("/control/login", data={"pin": PIN, "csrf": token})
+    cookie = answer.headers["Set-Cookie"]
+    assert answer.status_code == 303 and "expires" not in cookie.lower(), cookie
+    assert 30 * 86_400 < int(re.search(r"Max-Age=(\d+)", cookie).group(1)) <= 31 * 86_400
+    monkeypatch.setattr(time, "time", lambda: now)          # NTP sets it right
+    wall.now = now
+    mono.advance(30)
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="logout"' in page and 'id="login"' not in page
+    client.post("/control/logout", data={"csrf": csrf(page)})
+    assert 'id="login"' in client.get("/").get_data(as_text=True)
+
+
 # -- the PIN against a LAN of guests -----------------------------------------------------------
 
 def test_guard_pin_many_addresses_share_one_table_wide_limit():

@@ -347,7 +347,7 @@ def test_phone_signing_in_and_out_keeps_the_pairing(phone, pairings):
     client, token = phone
     pair(phone, pairings, button=2)
     signed_in = client.post("/control/login", data={"pin": PIN, "csrf": token})
-    assert "Expires=" in signed_in.headers["Set-Cookie"]        # outlives the browser session
+    assert "Max-Age=" in signed_in.headers["Set-Cookie"]        # outlives the browser session
     assert client.get("/api/pair").get_json()["button"] == 2
     token = csrf_of(client.get("/").get_data(as_text=True))
     client.post("/control/logout", data={"csrf": token})
