@@ -41,7 +41,7 @@ POLKIT=/etc/polkit-1/rules.d/50-parlour.rules
 AVAHI=/etc/avahi/services/parlour.service
 MODULES=/etc/modules-load.d/parlour-i2c.conf
 USER_NAME=parlour
-PACKAGES="python3-venv python3-pip python3-lgpio python3-gpiozero i2c-tools avahi-daemon network-manager"
+PACKAGES="python3-venv python3-pip python3-lgpio python3-gpiozero i2c-tools avahi-daemon network-manager dnsmasq-base"
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 
 changed=0

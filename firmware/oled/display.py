@@ -8,6 +8,7 @@ last image repainted. Drawing is not done here: screens draw a PIL image, this o
 
 from __future__ import annotations
 
+import logging
 import time
 import warnings
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from PIL import Image
 from firmware.config import DisplayConfig
 from firmware.oled.pages import PageWriter, addressing_for
 
+log = logging.getLogger("parlour.display")
 FAULTS = (OSError, LumaError)   # luma turns EIO/EREMOTEIO on commands into DeviceNotFoundError
 NOP = 0xE3                      # a no-op command on SSD1306 and SH1106: answers "are you there?"
 
@@ -61,6 +63,7 @@ class Display:
         self.device = device
         self._writer: PageWriter | None = None
         self._retry_at = 0.0
+        self._said: str | None = None      # the fault logged last, until the panel answers
         # Rebuilding needs the bus and the driver class: ours, or taken from the device given.
         self._serial = getattr(device, "_serial_interface", None)
         self._rotate = device.rotate if device is not None else config.rotation
@@ -115,12 +118,21 @@ class Display:
         mode = addressing_for(device)
         self._writer = PageWriter(device, *mode) if mode else None
         self.healthy, self.error = True, None
+        if self._said is not None:
+            log.warning("OLED: answering again")
+            self._said = None
 
     def _fault(self, err: BaseException) -> None:
         self.healthy = False
         self.faults += 1
         self.error = f"{type(err).__name__}: {err}"
         self._retry_at = self._clock() + self.retry_seconds
+        if self.error != self._said:       # once a fault, not at every retry
+            self._said = self.error
+            log.warning("OLED: %s (I2C bus %s, address 0x%02X); trying again every %g s. Check "
+                        "its four wires, the address and that I2C is on (raspi-config, then a "
+                        "reboot); the table's PIN is in the data directory's file `pin`",
+                        self.error, self.config.port, self.config.address, self.retry_seconds)
         if self._writer is not None:
             self._writer.invalidate()
 

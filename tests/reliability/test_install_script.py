@@ -165,7 +165,8 @@ def test_install_on_a_fresh_card_does_each_step_and_says_so(box):
     commands = box.commands()
     apt = _named(commands, "apt-get")
     assert apt[0] == "apt-get update -q" and apt[1].startswith("apt-get install -y")
-    for package in ("python3-lgpio", "python3-gpiozero", "avahi-daemon", "network-manager"):
+    for package in ("python3-lgpio", "python3-gpiozero", "avahi-daemon", "network-manager",
+                    "dnsmasq-base"):                 # the hotspot's DHCP (ipv4.method shared)
         assert package in apt[1]
     config_txt = box.file("/boot/firmware/config.txt").read_text()
     assert "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n" in config_txt

@@ -68,6 +68,17 @@ def test_systemd_unit_runs_parlour_as_a_watched_unprivileged_service():
     assert single["WantedBy"] == "multi-user.target"
 
 
+def test_systemd_unit_starts_without_waiting_for_a_network_and_stops_cleanly():
+    """Away from home there is no network to wait for: network-online.target held the start
+    (and the OLED blank, the hotspot later) for up to a minute. And a stop while nmcli brings
+    a network up (up to JOIN_SECONDS, joined for 5 s more) was cut short by a SIGKILL at 20 s."""
+    from firmware.network import nmcli
+    keys = unit_keys(UNIT.read_text())
+    assert "network-online.target" not in " ".join(keys.get("Wants", []) + keys["After"])
+    assert "NetworkManager.service" in " ".join(keys["After"])
+    assert int(keys["TimeoutStopSec"][-1]) > nmcli.JOIN_SECONDS + 5
+
+
 @pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed here")
 def test_systemd_unit_passes_systemd_analyze_verify(checkable_unit):
     result = subprocess.run([ANALYZE, "verify", str(checkable_unit)], capture_output=True,

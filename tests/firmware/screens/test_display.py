@@ -94,7 +94,10 @@ def test_display_poll_repaints_after_recovery(oled, panel, clock):
     assert oled.healthy and panel.image_bits() == bits(frame(30))
 
 
-def test_display_without_a_bus_starts_unhealthy_and_retries(monkeypatch, panel, clock):
+def test_display_without_a_bus_starts_unhealthy_and_retries(monkeypatch, panel, clock,
+                                                            caplog):
+    """A panel that is not found is said once in the log (it was recorded and never said:
+    a blank OLED and a journal with nothing to go on), and said again when it answers."""
     calls = []
 
     def no_bus(config):
@@ -104,13 +107,18 @@ def test_display_without_a_bus_starts_unhealthy_and_retries(monkeypatch, panel, 
         return panel
 
     monkeypatch.setattr(display_module, "_i2c", no_bus)
+    caplog.set_level("WARNING", logger="parlour.display")
     d = Display(DisplayConfig(driver="sh1106", rotation=2), clock=clock)
     assert not d.healthy and "i2c-1" in d.error
     d.show(frame(3))
     assert not d.healthy and len(calls) == 1
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "/dev/i2c-1" in said[0] and "0x3C" in said[0] \
+        and "`pin`" in said[0]
     clock.advance(5)
     d.show(frame(3))
     assert d.healthy and isinstance(d.device, sh1106) and d.device.rotate == 2
+    assert [r.getMessage() for r in caplog.records][1:] == ["OLED: answering again"]
     assert panel.image_bits(offset=2) == bits(frame(3).rotate(180))
 
 
