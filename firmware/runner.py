@@ -398,6 +398,7 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
         data_dir: str | None = None, config_path: str | None = None,
         pin: str | None = None, open_panel: bool = False) -> int:
     """`parlour run`: returns the exit status (0 after SIGTERM/SIGINT, 2 for bad setup)."""
+    data_path: Path | None = None
     try:
         config = load_config(config_path)
         if pin is not None and pin_problem(pin):
@@ -417,8 +418,8 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
         print(f"parlour: {err}", file=sys.stderr)
         return 2
     except OSError as err:                  # "<file>: Permission denied", not "[Errno 13] ..."
-        where = f"{err.filename}: " if err.filename else ""
-        print(f"parlour: {where}{err.strerror or err}", file=sys.stderr)
+        where = err.filename or data_path   # a write with no file named: the data directory
+        print(f"parlour: {f'{where}: ' if where else ''}{err.strerror or err}", file=sys.stderr)
         return 2
 
     stop = stop_on_signal(table)

@@ -143,6 +143,20 @@ def test_runner_a_host_or_port_waitress_refuses_is_one_line_and_status_2(tmp_pat
     assert "cannot listen" in capsys.readouterr().err      # not "in use": the lock was let go
 
 
+def test_runner_a_full_card_at_start_names_the_data_directory(tmp_path, capsys, monkeypatch):
+    """A first start on a full card said only "parlour: No space left on device": the write
+    that failed (the new PIN's) names no file, so the data directory is named."""
+    import errno
+    from firmware.datadir import keys
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(keys, "write_private", full)
+    status = runner.run(sim=True, host="127.0.0.1", port=0, data_dir=str(tmp_path / "data"))
+    err = capsys.readouterr().err
+    assert status == 2 and err.strip() == f"parlour: {tmp_path / 'data'}: No space left on device"
+
+
 @pytest.mark.parametrize("pin", ["1234", None])                 # None: the kept PIN is read
 @pytest.mark.parametrize("where", ["a file", "under a file"])
 def test_runner_a_data_directory_that_is_a_file_is_said_in_words(tmp_path, capsys, where, pin):
