@@ -167,3 +167,43 @@ class ClubProcess:
         self.out, self.err = self.proc.communicate(timeout=10)     # what it printed and logged
         code = self.proc.returncode
         assert code == 0, f"parlour club ended with {code}"
+
+
+def a_table_restarted_quickly(folder: Path, club: ClubConfig, table_id: str,
+                              **login) -> None:
+    """A table's old connection that the broker has not seen go (a power cut, a fast reboot:
+    no DISCONNECT), the table started again, then the old connection cut off abruptly: the
+    broker fires the old connection's will ("offline", retained) after the new one said
+    "online". The table must say "online" again, and "offline" once it closes. `login`: the
+    watcher's (the club's, say)."""
+    from firmware.club import topics
+    from firmware.club.publisher import client_for
+    status = topics.status_topic(table_id)
+    old = client_for(club, f"parlour-{table_id}-before", v5=True)     # as the publisher's
+    old.will_set(status, "offline", qos=1, retain=True)
+    old.connect(club.host, club.port, keepalive=club.keepalive)
+    old.loop_start()
+    old.publish(status, "online", qos=1, retain=True).wait_for_publish(10)
+    old.loop_stop()                                    # the power went: nothing more said
+    table = Table(folder, club, table_id)
+    try:
+        wait_for(table.publisher.connected.is_set)
+        seen = Listener(club.port, topic=status, **login)
+        wait_for(lambda: seen.messages and seen.messages[-1][1] == b"online")
+        old.socket().close()                           # the broker sees it go, no DISCONNECT
+        wait_for(lambda: (status, b"offline", False) in seen.messages)      # the will fired
+        wait_for(lambda: seen.messages[-1][1] == b"online")
+        seen.close()
+        assert retained(club.port, status, login) == b"online"
+    finally:
+        table.close()
+    assert retained(club.port, status, login) == b"offline"      # its own close stands
+
+
+def retained(port: int, topic: str, login: dict) -> bytes:
+    """The broker's retained message on `topic`, as a new subscriber gets it."""
+    reader = Listener(port, topic=topic, **login)
+    try:
+        return wait_for(lambda: next((p for t, p, kept in reader.messages if kept), None))
+    finally:
+        reader.close()

@@ -140,6 +140,7 @@ class ClubPublisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
+        self.client.on_message = self._on_message
         self._refusals: dict[int, str] = {}            # message id -> the broker's refusal
         self._refused_at: float | None = None          # when the broker last refused one
         self._undiscovered_at: float | None = None     # ... refused Home Assistant's
@@ -153,6 +154,7 @@ class ClubPublisher:
         self._lock = threading.Lock()
         self._snap: dict[str, Any] | None = None      # newest state not yet published
         self._announce = False                         # status and discovery due
+        self._still_online = False                     # an "offline" seen: "online" due
         self._thread = threading.Thread(target=self._run, name="parlour-club", daemon=True)
         self._unsubscribe = None
         self._watch: threading.Timer | None = None
@@ -206,6 +208,11 @@ class ClubPublisher:
         self._refused_at = self._undiscovered_at = None   # a new connection: all goes at once
         self.unreachable.connected()
         log.info("club: connected to %s:%s", self.club.host, self.club.port)
+        # its own status, to answer an "offline" it did not say: the will of an older
+        # connection of this table that the broker had not yet seen go (a quick restart
+        # after a power cut) fires 1.5 x keepalive after this one said "online"
+        client.subscribe(topics.status_topic(self.table_id),
+                         options=mqtt.SubscribeOptions(qos=1, noLocal=True))
         with self._lock:
             self._announce = True
             self._snap = self._snap or self.session.snapshot()
@@ -219,6 +226,16 @@ class ClubPublisher:
         if self.connected.is_set() and not self._stop.is_set():       # not a clean stop
             log.info("club: disconnected (%s); reconnecting", reason)
         self.connected.clear()
+
+    def _on_message(self, client, userdata, message) -> None:
+        """An "offline" on the table's own status topic (retained or live) while it is
+        connected and not closing (close() says "offline" itself): "online" again."""
+        if message.topic != topics.status_topic(self.table_id) or message.payload != b"offline":
+            return
+        if self.connected.is_set() and not self._stop.is_set():
+            with self._lock:
+                self._still_online = True
+            self._wake.set()
 
     def _on_publish(self, client, userdata, mid, reason, properties) -> None:
         if reason is not None and reason.is_failure:
@@ -254,8 +271,8 @@ class ClubPublisher:
             with self._lock:
                 self._announce = True
         with self._lock:
-            announce, snap = self._announce, self._snap
-            self._announce, self._snap = False, None
+            announce, snap, still = self._announce, self._snap, self._still_online
+            self._announce, self._snap, self._still_online = False, None, False
             self._refusals.clear()          # refusals of messages nobody waits for go here
         if announce:
             self._remember_announcement()
@@ -271,6 +288,11 @@ class ClubPublisher:
                     self._refused_at = None     # the league's messages go on meanwhile
                     self._undiscovered_at = time.monotonic()
                     break
+        elif still:                 # another connection's will said "offline": not so
+            log.info("club: the broker says this table is offline (an older connection's "
+                     "will, most likely); saying online again")
+            self.client.publish(topics.status_topic(self.table_id), "online", qos=1,
+                                retain=True)
         if snap is not None:
             payload = topics.state_payload(snap, self.table_id, self.name)
             self.client.publish(topics.state_topic(self.table_id), json.dumps(payload),

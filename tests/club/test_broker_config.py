@@ -10,7 +10,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-from club_support import Club, Table, wait_for
+from club_support import Club, Table, a_table_restarted_quickly, wait_for
 from mqtt_broker import Broker, needs_mosquitto
 
 from firmware.config import ClubConfig
@@ -150,5 +150,17 @@ def test_shipped_broker_config_refusals_of_discovery_and_of_leaving_are_said(tmp
         (tmp_path / "front" / ANNOUNCED_FILE).write_text(json.dumps(kept))
         assert not retire(tmp_path / "front", timeout=5)        # no exception either
         assert any("did not take the login" in r.getMessage() for r in caplog.records)
+    finally:
+        broker.stop()
+
+
+def test_shipped_broker_config_lets_a_table_restarted_quickly_stay_online(tmp_path):
+    """The ACL lets a table read its own status, so it sees the will of its old connection
+    (a power cut, a fast reboot) say "offline" and says "online" again."""
+    broker = shipped_broker(tmp_path / "broker").start()
+    try:
+        a_table_restarted_quickly(tmp_path / "front", ClubConfig(
+            host="127.0.0.1", port=broker.port, username="front", password="fr0nt"), FRONT,
+            username="club", password="k1ub")
     finally:
         broker.stop()

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from club_support import Club, ClubProcess, Listener, Table, wait_for
+from club_support import Club, ClubProcess, Listener, Table, a_table_restarted_quickly, wait_for
 from mqtt_broker import Broker, needs_mosquitto
 
 from firmware.club import topics
@@ -571,3 +571,10 @@ def test_club_a_table_gone_while_its_broker_was_down_is_not_kept_online(tables, 
     broker.start()
     wait_for(lambda: club.view()["broker"]["connected"], timeout=60)
     wait_for(lambda: [t["status"] for t in club.view()["tables"]] == ["unknown"])
+
+
+def test_club_a_table_restarted_quickly_stays_online(tmp_path, broker):
+    """A table back from a power cut before the broker saw its old connection go: the old
+    connection's will ("offline", retained) came after the new one's "online", and the club's
+    page and Home Assistant showed the table offline for the rest of the evening."""
+    a_table_restarted_quickly(tmp_path / "t", club_of(broker, table="Front room"), A)
