@@ -6,7 +6,8 @@ win counts for each winner) and points (the game's score or chips at the end, wh
 counts one); and rates the players of each two-player game by Elo: everyone starts at 1500;
 after a game each player's rating moves by K x (result - expected), the result 1 for a win, 0
 for a loss and 1/2 when both or neither won, the expected result 1 / (1 + 10^((their rating -
-own rating) / 400)), K = 32. Games are taken in the order they ended (then by uid), so the same records give the
+own rating) / 400)), K = 32. Games are taken in the order they ended, games that ended in one
+second by table and then by their number there (9 before 10), so the same records give the
 same league whatever order they arrived in.
 
 Who a player is: a person by their name, on every table, matched as players match names (X10:
@@ -181,14 +182,30 @@ def _shown_names(spelt: dict[tuple[str, ...], str], tables: dict[str, str]) -> d
     return shown
 
 
+def game_order(record: dict[str, Any]) -> tuple[str, str, int, str]:
+    """A checked record's place in the league: when it ended, then (games that ended in one
+    second: a table's clock capped at their arrival, or a coarse clock) its table and its
+    number there, as a number: "<table>-9-..." comes before "<table>-10-...", which as text
+    it does not; then its uid (two stores of one table id number their games alike)."""
+    matched = UID.fullmatch(record["uid"])
+    return (record["ended"] or "", record["table"], int(matched.group(2)) if matched else 0,
+            record["uid"])
+
+
+def in_order(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Checked records, each once by uid (the first kept), in the order the league takes them
+    (`game_order`)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for record in records:
+        seen.setdefault(record["uid"], record)
+    return sorted(seen.values(), key=game_order)
+
+
 def league(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Standings per player (`entrant`) and game and Elo ratings per two-player game, from
     checked records (`check_record`), each counted once by uid; a game that counts no points
     has None for them."""
-    seen: dict[str, dict[str, Any]] = {}
-    for record in records:
-        seen.setdefault(record["uid"], record)
-    ordered = sorted(seen.values(), key=lambda r: (r["ended"] or "", r["uid"]))
+    ordered = in_order(records)
     spelt: dict[tuple[str, ...], str] = {}      # who -> the name shown: the first seen
     rows: dict[tuple[tuple[str, ...], str], dict[str, Any]] = {}     # (who, game) -> row
     ratings: dict[str, dict[tuple[str, ...], list[float]]] = {}  # game -> who -> [rating, n]

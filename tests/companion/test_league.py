@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.record.league import RecordRefused, check_record, expected, league
+from companion.record.league import RecordRefused, check_record, expected, in_order, league
 
 T = "0123456789abcdef"
 
@@ -55,6 +55,28 @@ def test_league_is_the_same_whatever_order_records_arrive_in():
     for _ in range(5):
         rng.shuffle(records)
         assert league(records + records[:4]) == want                 # repeats too
+
+
+def test_league_games_that_ended_in_one_second_are_taken_in_their_tables_number_order():
+    """Games 9 and 10 of a table that ended in one second (a club rebuilt from the broker:
+    records capped at the same second) were taken 10 first, their uids sorted as text, and
+    the rebuilt club had another leader than the live one."""
+    ninth = checked(9, [0], ended="2026-11-25T09:00:00Z")            # Ann beats Ben
+    tenth = checked(10, [1], ended="2026-11-25T09:00:00Z")           # then Ben beats Ann
+    ann = 1500 + 16
+    ann -= 32 * expected(ann, 1500 - 16)
+    outs = [league(order) for order in ([ninth, tenth], [tenth, ninth])]
+    assert outs[0] == outs[1]
+    rated = {p["name"]: p["rating"] for p in outs[0]["ratings"][0]["players"]}
+    assert rated == {"Ann": pytest.approx(round(ann, 1)),
+                     "Ben": pytest.approx(round(3000 - ann, 1))}
+    for order in ([ninth, tenth], [tenth, ninth]):
+        assert [r["uid"] for r in in_order(order)] == [f"{T}-9", f"{T}-10"]
+    with_commitments = [check_record({**payload(n, [0]), "uid": f"{T}-{n}-{c}"}, T,
+                                     f"{T}-{n}-{c}") for n, c in ((10, "00000000"),
+                                                                  (9, "ffffffff"))]
+    assert [r["uid"] for r in in_order(with_commitments)] == [f"{T}-9-ffffffff",
+                                                              f"{T}-10-00000000"]
 
 
 def test_league_games_of_more_than_two_are_not_rated():
