@@ -32,6 +32,7 @@ from firmware.datadir.datalock import CLUB_LOCK_NAME, DataDirLock
 
 log = logging.getLogger("parlour.club")
 MAX_STATE_BYTES = 64 * 1024
+MAX_DICE, MAX_DIE = 6, 100                 # a state's last roll: this many dice, this high
 NOT_YET = "not connected yet"
 # CONNACK codes of a login the broker will not take: MQTT 3.1.1's 4 and 5, MQTT 5's 134, 135
 REFUSED_LOGIN = {4, 5, 134, 135}
@@ -188,6 +189,11 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
     def chance(value: Any) -> float | None:
         return value if number(value) is not None and 0 <= value <= 1 else None
 
+    def dice(value: Any) -> list[int] | None:
+        """A roll's values: at most MAX_DICE whole numbers of 0-MAX_DIE, or None."""
+        return list(value) if isinstance(value, list) and len(value) <= MAX_DICE and all(
+            is_whole(v) and 0 <= v <= MAX_DIE for v in value) else None
+
     players = state.get("players") if isinstance(state.get("players"), list) else []
     roll = state.get("last_roll") if isinstance(state.get("last_roll"), dict) else None
     rolled = text(roll.get("text"), 40) if roll is not None else None
@@ -197,8 +203,12 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
         "version": number(state.get("version")), "boot": text(state.get("boot"), 40),
         "game": text(state.get("game"), 40),
         "title": text(state.get("title")) or text(state.get("game"), 40),   # never "None"
-        "phase": text(state.get("phase"), 20), "turn": text(state.get("turn"), 24),
+        "phase": text(state.get("phase"), 20),
+        "game_number": state.get("game_number") if is_whole(state.get("game_number"))
+        and 0 < state["game_number"] < 10**10 else None,
+        "turn": text(state.get("turn"), 24),
         "last_roll": None if rolled is None else {"name": text(roll.get("name"), 24),
+                                                  "values": dice(roll.get("values")),
                                                   "text": rolled},
         "counted_in": state.get("counted_in") if state.get("counted_in") in (
             "score", "chips") else None,

@@ -578,3 +578,21 @@ def test_club_a_table_restarted_quickly_stays_online(tmp_path, broker):
     connection's will ("offline", retained) came after the new one's "online", and the club's
     page and Home Assistant showed the table offline for the rest of the evening."""
     a_table_restarted_quickly(tmp_path / "t", club_of(broker, table="Front room"), A)
+
+
+def test_club_keeps_a_tables_game_number_and_last_roll_values():
+    """The table publishes its game's number and the last roll's values; the club's copy of
+    its state dropped both. Kept, checked: a whole number, and at most 6 small whole numbers."""
+    from firmware.club.league_server import _checked_state
+    snap = {"game": "kat-en-muis", "title": "Kat en Muis", "phase": "playing", "game_id": 12,
+            "turn": 0, "players": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Ben"}],
+            "last_roll": {"seat": 0, "values": [3, 5], "text": "3 and 5"}}
+    shown = _checked_state(topics.state_payload(snap, A, "Front room"))
+    assert shown["game_number"] == 12
+    assert shown["last_roll"] == {"name": "Ann", "values": [3, 5], "text": "3 and 5"}
+    for odd in (True, "12", 1.5, -1, 10**12, None):
+        assert _checked_state({"table": A, "game_number": odd})["game_number"] is None
+    for odd in ([1] * 7, [True], ["3"], [2.5], [-1], [10**6], "3 and 5", {"a": 1}, None):
+        roll = {"name": "Ann", "values": odd, "text": "3 and 5"}
+        assert _checked_state({"table": A, "last_roll": roll})["last_roll"] == {
+            "name": "Ann", "values": None, "text": "3 and 5"}
