@@ -91,9 +91,15 @@ class ClubStore:
         return row[0] if row else None
 
     def recent(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The newest games, as the league orders them (companion/record/league.py's
+        `game_order`) but newest first: games that ended in one second by table, then by
+        their number there (10 before 9; the uid's number, not its text), whenever each
+        arrived, so a club rebuilt from the broker lists them as the live club did."""
         with self._lock:
-            rows = self._db.execute("SELECT body FROM records ORDER BY ended DESC, "
-                                    "received_at DESC LIMIT ?", (limit,)).fetchall()
+            rows = self._db.execute(
+                "SELECT body FROM records ORDER BY ended DESC, table_id DESC, "
+                "CAST(substr(uid, 18) AS INTEGER) DESC, uid DESC LIMIT ?",
+                (limit,)).fetchall()
         return [json.loads(body) for (body,) in rows]
 
     def set_table(self, table_id: str, *, state: dict[str, Any] | None = None,

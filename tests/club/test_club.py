@@ -596,3 +596,19 @@ def test_club_keeps_a_tables_game_number_and_last_roll_values():
         roll = {"name": "Ann", "values": odd, "text": "3 and 5"}
         assert _checked_state({"table": A, "last_roll": roll})["last_roll"] == {
             "name": "Ann", "values": None, "text": "3 and 5"}
+
+
+def test_club_recent_games_that_ended_in_one_second_are_listed_by_number_however_they_arrived(
+        tmp_path):
+    """Games 9 and 10 of a table that ended in one second were listed by when they arrived, so
+    a club rebuilt from the broker (which sends them in its own order) listed them otherwise."""
+    from companion.record.league import check_record
+    from firmware.club.clubstore import ClubStore
+    same = "2026-11-25T09:00:00Z"
+    for n, order in enumerate(((9, 10), (10, 9))):
+        store = ClubStore(tmp_path / f"club-{n}.db")
+        for number in order:
+            store.add_record(check_record(record(A, number, 0, same), A, f"{A}-{number}"),
+                             received_at=same)
+        assert [r["uid"] for r in store.recent()] == [f"{A}-10", f"{A}-9"]
+        store.close()
