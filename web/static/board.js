@@ -71,6 +71,9 @@
     card.hidden = !(s && s.board);
     if (!s || !s.board) { chosen = []; return; }
     if (chosen.length && !candidates().length) chosen = [];
+    var focused = svg.contains(document.activeElement) && document.activeElement.closest ?
+      document.activeElement.closest("[data-point]") : null;
+    var keep = focused ? focused.getAttribute("data-point") : null;
     svg.replaceChildren();
     var defs = el("defs", {}, svg);
     ["last", "pick"].forEach(function (cls) {
@@ -109,6 +112,10 @@
         t.textContent = "F";
       }
       el("rect", {x: p[0] - 24, y: p[1] - 24, width: 48, height: 48, "class": "hit"}, g);
+    }
+    if (keep) {                    // redrawn under the player's focus: the same point keeps it
+      var again = svg.querySelector('[data-point="' + keep + '"]');
+      if (again) again.focus();
     }
   }
 

