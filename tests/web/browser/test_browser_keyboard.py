@@ -125,3 +125,19 @@ def test_browser_keyboard_a_confirmation_gives_the_focus_back(tmp_path, phone):
         assert state(table.url)["game"] is None
         phone.wait_for_timeout(300)
         assert phone.evaluate("document.activeElement !== document.body"), phone.evaluate(FOCUS)
+
+
+def test_browser_keyboard_a_narrow_players_table_still_names_the_seat_buttons(tmp_path, phone):
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        phone.goto(table.url + "/")
+        cells = phone.locator("#players tbody tr td:first-child")
+        expect(cells).to_have_count(2)
+        assert cells.first.locator(".colour").bounding_box()["width"] <= 1   # only the dot shows
+        expect(phone.locator("#players").get_by_role("cell", name=re.compile(r"^Button 1\b"))
+               ).to_have_count(1)
+        post(table.url + "/api/control/roll", {})                 # redrawn by status.js
+        expect(phone.locator("#players").get_by_role("cell", name=re.compile(r"^Button 2\b"))
+               ).to_have_count(1)
+
