@@ -313,8 +313,10 @@
     card.hidden = mode() === "pin" && !s.game;
     var myTurn = seat !== null && s.turn === seat && s.phase !== "over" && !!s.awaiting;
     var banner = $("your-turn");
-    banner.textContent = "Your turn" + (seat !== null && s.players[seat] ? ", " + s.players[seat].name : "");
-    banner.hidden = !myTurn;
+    var turnWords = "Your turn" + (seat !== null && s.players[seat] ? ", " + s.players[seat].name : "");
+    // an alert is said again whenever it is written: only when its words change
+    if (banner.textContent !== turnWords) banner.textContent = turnWords;
+    if (banner.hidden !== !myTurn) banner.hidden = !myTurn;
     if (myTurn && !wasMyTurn && navigator.vibrate) {
       try { navigator.vibrate([180, 90, 180]); } catch (e) { /* not allowed here */ }
     }

@@ -141,3 +141,29 @@ def test_browser_keyboard_a_narrow_players_table_still_names_the_seat_buttons(tm
         expect(phone.locator("#players").get_by_role("cell", name=re.compile(r"^Button 2\b"))
                ).to_have_count(1)
 
+
+BANNER = """window.bannerChanges = 0;
+new MutationObserver(function (list) { window.bannerChanges += list.length; }).observe(
+  document.getElementById("your-turn"), {childList: true, characterData: true, subtree: true,
+                                         attributes: true});"""
+
+
+def test_browser_keyboard_your_turn_is_said_once_a_turn(tmp_path, phone):
+    from playwright.sync_api import expect
+    from simulated_table import box_pairing_code
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        now = post(table.url + "/api/control/new-game",
+                   {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        seat = now["turn"]
+        phone.goto(table.url + "/")
+        phone.locator("#pair-code").fill(box_pairing_code(table.url, seat + 1))
+        phone.get_by_role("button", name="Pair this phone").click()
+        expect(phone.locator("#your-turn")).to_be_visible()
+        phone.evaluate(BANNER)
+        log = len(state(table.url)["log"])
+        for i in range(3):                     # three states of the same turn: chips corrected
+            post(table.url + "/api/control/transfer", {"from": 0, "to": 1, "amount": 1})
+            expect(phone.locator("#log li")).to_have_count(log + i + 1)
+        assert state(table.url)["turn"] == seat
+        expect(phone.locator("#your-turn")).to_be_visible()
+        assert phone.evaluate("window.bannerChanges") <= 1
