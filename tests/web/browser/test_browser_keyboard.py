@@ -167,3 +167,47 @@ def test_browser_keyboard_your_turn_is_said_once_a_turn(tmp_path, phone):
         assert state(table.url)["turn"] == seat
         expect(phone.locator("#your-turn")).to_be_visible()
         assert phone.evaluate("window.bannerChanges") <= 1
+
+
+CONTRAST = """() => {
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => { const [r, g, b] = rgb(c).map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05); };
+  const card = getComputedStyle(document.getElementById("control")).backgroundColor;
+  return Array.from(document.querySelectorAll("#control input:not([type=hidden]), #control select"))
+    .filter(e => e.getClientRects().length)
+    .map(e => [e.name, ratio(getComputedStyle(e).borderTopColor, card)]);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_browser_keyboard_text_size_borders_focus_and_disclosures(tmp_path, phone, scheme):
+    from playwright.sync_api import expect
+    phone.emulate_media(color_scheme=scheme)
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        cdp = phone.context.new_cdp_session(phone)
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24, "fixed": 20}})
+        phone.goto(table.url + "/")                         # the player's text size: 24 px
+        assert phone.evaluate("getComputedStyle(document.body).fontSize") == "24px"
+        ratios = phone.evaluate(CONTRAST)
+        assert ratios and all(r >= 3 for _, r in ratios), ratios     # controls' edges, 3:1
+        tab_to(phone, "#login input[name=pin]")
+        outline = phone.evaluate("""() => { const s = getComputedStyle(document.activeElement);
+            return [s.outlineStyle, s.outlineWidth, parseFloat(s.outlineOffset) > 0]; }""")
+        assert outline == ["solid", "3px", True]
+        sign_in(phone, table.url)
+        assert phone.evaluate("getComputedStyle(document.body).fontSize") == "24px"
+        ratios = phone.evaluate(CONTRAST)                    # the new game's names and choices
+        assert len(ratios) > 5 and all(r >= 3 for _, r in ratios), ratios
+        summary = phone.locator("#new-game-box summary")
+        marker = """e => { const s = getComputedStyle(e, '::before');
+            return [s.content, s.transform, e.parentElement.open]; }"""
+        opened = summary.evaluate(marker)
+        summary.click()
+        closed = summary.evaluate(marker)
+        assert opened[0] != "none" and closed[0] != "none", (opened, closed)
+        assert opened[2] != closed[2] and opened[1] != closed[1], (opened, closed)
+        expect(phone.locator("#new-game")).to_be_hidden()
