@@ -211,3 +211,21 @@ def test_browser_keyboard_text_size_borders_focus_and_disclosures(tmp_path, phon
         assert opened[0] != "none" and closed[0] != "none", (opened, closed)
         assert opened[2] != closed[2] and opened[1] != closed[1], (opened, closed)
         expect(phone.locator("#new-game")).to_be_hidden()
+
+
+ZOOMED = {"width": 195, "height": 422}          # a 390 px phone at 200 % zoom
+
+
+def test_browser_keyboard_at_200_percent_nothing_scrolls_sideways(tmp_path, browser):  # noqa: F811
+    from playwright.sync_api import expect
+    for page in phone_page(browser, ZOOMED, is_mobile=True):
+        with SimulatedTable(tmp_path / "data", tmp_path) as table:
+            page.goto(table.url + "/")
+            page.fill("#login input[name=pin]", PIN)
+            page.press("#login input[name=pin]", "Enter")
+            expect(page.locator("#new-game")).to_be_visible()       # no game: the form is open
+            wide = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+            assert wide[0] <= wide[1] == ZOOMED["width"], wide
+            names = page.locator("#new-game input[name=player]")
+            widths = [names.nth(i).bounding_box()["width"] for i in range(names.count())]
+            assert widths and min(widths) >= 100, widths
