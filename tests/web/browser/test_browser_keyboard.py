@@ -91,6 +91,28 @@ def test_browser_keyboard_another_phones_throw_keeps_the_focus_on_the_moves(tmp_
             assert phone.evaluate(FOCUS).endswith("in #moves"), (turn, phone.evaluate(FOCUS))
 
 
+def test_browser_keyboard_moves_redrawn_under_the_focus_keep_it(tmp_path, phone):
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        kinds = set()
+        for turn in range(8):              # a throw, then squares to choose: other buttons
+            tab_to(phone, "#moves button")
+            now = state(table.url)
+            kinds.add(now["awaiting"])
+            if now["awaiting"] == "choose":
+                value = sorted(set(now["players"][now["turn"]]["covered"]))[0]
+                post(table.url + "/api/control/choose", {"value": value})
+            else:
+                post(table.url + "/api/control/" + now["awaiting"], {})
+            expect(phone.locator("#log li")).not_to_have_count(len(now["log"]))
+            expect(phone.locator("#dial")).not_to_have_class(re.compile(r"\bspinning\b"))
+            phone.wait_for_timeout(300)
+            assert phone.evaluate(FOCUS).endswith("in #moves"), (turn, phone.evaluate(FOCUS))
+        assert "choose" in kinds, kinds
+
+
 def test_browser_keyboard_a_move_by_another_keeps_the_focus_on_the_board(tmp_path, phone):
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         post(table.url + "/api/control/new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
