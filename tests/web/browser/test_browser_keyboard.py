@@ -126,6 +126,12 @@ def test_browser_keyboard_a_move_by_another_keeps_the_focus_on_the_board(tmp_pat
         phone.wait_for_function(f"window.ParlourState.latest().state_version > {version}")
         phone.wait_for_timeout(300)
         assert phone.evaluate(FOCUS) == f"g in #board {name}"
+        # its outline is drawn whole, inside the board (a3 is on the board's edge)
+        assert phone.evaluate("""() => { const g = document.activeElement, s = getComputedStyle(g);
+            const r = g.getBoundingClientRect(), b = document.getElementById('board').getBoundingClientRect();
+            const grow = parseFloat(s.outlineWidth) + parseFloat(s.outlineOffset);
+            return s.outlineStyle === 'solid' && r.left - grow >= b.left && r.top - grow >= b.top &&
+              r.right + grow <= b.right && r.bottom + grow <= b.bottom; }""")
 
 
 def test_browser_keyboard_a_confirmation_gives_the_focus_back(tmp_path, phone):
