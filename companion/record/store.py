@@ -68,6 +68,14 @@ CREATE TABLE IF NOT EXISTS club_sent (
     game_id     INTEGER PRIMARY KEY REFERENCES games(id),
     sent_at     TEXT
 );
+-- Finished games the club itself said it has (its answer on the broker), or refused: only
+-- these are delivered; a game the broker took and the club has not answered is sent again
+-- when a club that answers is about (the broker may have lost it).
+CREATE TABLE IF NOT EXISTS club_received (
+    game_id     INTEGER PRIMARY KEY REFERENCES games(id),
+    received_at TEXT,
+    refused     TEXT                      -- the club's reason, or NULL: it kept the game
+);
 CREATE TABLE IF NOT EXISTS roster (
     name        TEXT PRIMARY KEY COLLATE NOCASE,   -- a player's name as typed at the table
     added_at    TEXT
@@ -250,6 +258,22 @@ class Store:
         """The broker acknowledged this game's record: it is not sent again."""
         self._write("INSERT OR IGNORE INTO club_sent (game_id, sent_at) VALUES (?, ?)",
                     (game_id, sent_at))
+
+    def unanswered_by_club(self, after: int = 0, limit: int = 20) -> list[GameRecord]:
+        """Finished games the broker acknowledged and the club has not answered, by number
+        after `after`."""
+        with self._lock:
+            rows = self._db.execute(self._SELECT + "WHERE g.status = 'over' AND g.id > ? AND "
+                                    "g.id IN (SELECT game_id FROM club_sent) AND g.id NOT IN "
+                                    "(SELECT game_id FROM club_received) ORDER BY g.id LIMIT ?",
+                                    (after, limit)).fetchall()
+        return [self._record(r) for r in rows]
+
+    def received_by_club(self, game_id: int, at: str, refused: str | None = None) -> None:
+        """The club answered for this game (kept it, or refused it with a reason): it is
+        not sent again."""
+        self._write("INSERT OR IGNORE INTO club_received (game_id, received_at, refused) "
+                    "VALUES (?, ?, ?)", (game_id, at, refused))
 
     def roster(self) -> list[str]:
         """The remembered names, alphabetical."""

@@ -24,7 +24,7 @@ from typing import Any
 from companion.checks import is_whole
 from companion.errors import ParlourError
 from companion.record.league import MAX_RECORD_BYTES, RecordRefused, check_record
-from firmware.club import topics
+from firmware.club import receipts, topics
 from firmware.club.clubstore import ClubStore
 from firmware.club.publisher import Unreachable, client_for, no_answer_watch
 from firmware.config import ClubConfig
@@ -56,7 +56,7 @@ class ClubListener:
         self.unreachable = Unreachable(club, on_error=self._trouble)
         self.client.on_connect_fail = self.unreachable.failed
         self.client.on_message = lambda client, userdata, message: self.take(
-            message.topic, message.payload)
+            message.topic, message.payload, retained=message.retain)
         self.connected = threading.Event()
         self.accepted = self.repeated = 0
         self.refused: deque[tuple[str, str]] = deque(maxlen=20)   # (topic, why), newest last
@@ -106,6 +106,10 @@ class ClubListener:
         self.problem = ""
         self.store.statuses_unknown()            # until the broker's retained ones come again
         client.subscribe([(topic, 1) for topic in SUBSCRIPTIONS])
+        # this club answers every record it reads: the tables send again what it has not
+        # answered (what a broker acknowledged and then lost), seeing this now or at connecting
+        client.publish(topics.CLUB_TOPIC, json.dumps({"v": topics.VERSION,
+                                                      "acknowledges": True}), qos=1, retain=True)
         self.connected.set()
         log.info("club: subscribed to the broker at %s:%s", self.club.host, self.club.port)
 
@@ -124,22 +128,38 @@ class ClubListener:
                 log.warning("club: %s", self.problem)
         self.connected.clear()
 
-    def take(self, topic: str, payload: bytes) -> None:
-        """One message from the broker: kept, or refused with the reason logged. Never
-        raises (paho's thread must go on)."""
+    def take(self, topic: str, payload: bytes, retained: bool = False) -> None:
+        """One message from the broker: kept, or refused with the reason logged; a table's
+        record is answered (`receipts`), unless it is a retained copy of one already kept (a
+        club connecting gets every record again). Never raises (paho's thread must go on)."""
         try:
-            self._take(topic, payload)
+            kept = self._take(topic, payload)
         except RecordRefused as why:
             self._refuse(topic, str(why))
+            self._answer_record(topic, receipts.answer(False, str(why)))
         except Exception as err:  # noqa: BLE001 - hostile input must not stop the club
             self._refuse(topic, f"could not be read ({type(err).__name__})")
+            self._answer_record(topic, receipts.answer(False, "could not be read"))
+        else:
+            if kept is not None and (kept or not retained):
+                self._answer_record(topic, receipts.answer(True))
+
+    def _answer_record(self, topic: str, body: bytes) -> None:
+        """The answer to a record on `topic`, if that is a table's record topic."""
+        parts = topic.split("/")
+        if len(parts) == 6 and parts[:3] == topics.ROOT.split("/") + ["tables"] \
+                and topics.TABLE_ID.fullmatch(parts[3]) and parts[4] == "records" \
+                and topics.game_of_uid(parts[5], parts[3]) is not None:
+            self.client.publish(topics.received_topic(parts[3], parts[5]), body, qos=1)
 
     def _refuse(self, topic: str, why: str) -> None:
         self.refusals += 1
         self.refused.append((topic[:200], why))
         log.warning("club: refused %s: %s", topic[:200], why)
 
-    def _take(self, topic: str, payload: bytes) -> None:
+    def _take(self, topic: str, payload: bytes) -> bool | None:
+        """Keeps the message; for a record, True if it was new and False if already kept
+        (None for anything else)."""
         parts = topic.split("/")
         if len(parts) < 5 or parts[:3] != topics.ROOT.split("/") + ["tables"] \
                 or not topics.TABLE_ID.fullmatch(parts[3]):
@@ -153,7 +173,7 @@ class ClubListener:
         elif kind == "state" and len(parts) == 5:
             if not payload:
                 self.store.forget_table(table_id)          # the table left the club
-                return
+                return None
             if len(payload) > MAX_STATE_BYTES:
                 raise RecordRefused(f"a state over {MAX_STATE_BYTES} bytes")
             state = json.loads(payload)
@@ -163,7 +183,7 @@ class ClubListener:
             self.store.set_table(table_id, state=_checked_state(state), at=_now())
         elif kind == "records" and len(parts) == 6:
             if not payload:
-                return                                       # a retained record cleared
+                return None                                  # a retained record cleared
             if len(payload) > MAX_RECORD_BYTES:
                 raise RecordRefused(f"a record over {MAX_RECORD_BYTES} bytes")
             decoded = json.loads(payload)
@@ -171,8 +191,9 @@ class ClubListener:
             record = check_record(decoded, table_id, parts[5], received=now)
             if self.store.add_record(record, now, json.dumps(decoded["record"])):
                 self.accepted += 1
-            else:
-                self.repeated += 1
+                return True
+            self.repeated += 1
+            return False
         else:
             raise RecordRefused("not a table's state, status or record")
 

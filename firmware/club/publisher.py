@@ -27,7 +27,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from companion.backoff import pause_after
-from firmware.club import topics
+from firmware.club import receipts, topics
 from firmware.config import ClubConfig, ConfigError
 from web.access.keptfile import write_private
 from web.records.record import game_record
@@ -155,10 +155,12 @@ class ClubPublisher:
         self._snap: dict[str, Any] | None = None      # newest state not yet published
         self._announce = False                         # status and discovery due
         self._still_online = False                     # an "offline" seen: "online" due
+        self._resend = False                           # a club that answers: unanswered due
         self._thread = threading.Thread(target=self._run, name="parlour-club", daemon=True)
         self._unsubscribe = None
         self._watch: threading.Timer | None = None
         self.sent = 0                                  # records the broker acknowledged
+        self.resent = 0                                # ... sent again, the club not answering
         self.last_error = ""
 
     def start(self) -> None:
@@ -186,7 +188,10 @@ class ClubPublisher:
         if self.connected.is_set():
             info = self.client.publish(topics.status_topic(self.table_id), "offline", qos=1,
                                        retain=True)
-            info.wait_for_publish(timeout=2)
+            try:
+                info.wait_for_publish(timeout=2)
+            except (RuntimeError, ValueError):   # the connection went just now: nothing to say
+                pass
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -211,8 +216,11 @@ class ClubPublisher:
         # its own status, to answer an "offline" it did not say: the will of an older
         # connection of this table that the broker had not yet seen go (a quick restart
         # after a power cut) fires 1.5 x keepalive after this one said "online"
-        client.subscribe(topics.status_topic(self.table_id),
-                         options=mqtt.SubscribeOptions(qos=1, noLocal=True))
+        # and the club's answers to its records, and whether a club that answers is about
+        client.subscribe([(topics.status_topic(self.table_id),
+                           mqtt.SubscribeOptions(qos=1, noLocal=True)),
+                          (topics.received_filter(self.table_id), mqtt.SubscribeOptions(qos=1)),
+                          (topics.CLUB_TOPIC, mqtt.SubscribeOptions(qos=1))])
         with self._lock:
             self._announce = True
             self._snap = self._snap or self.session.snapshot()
@@ -229,13 +237,27 @@ class ClubPublisher:
 
     def _on_message(self, client, userdata, message) -> None:
         """An "offline" on the table's own status topic (retained or live) while it is
-        connected and not closing (close() says "offline" itself): "online" again."""
-        if message.topic != topics.status_topic(self.table_id) or message.payload != b"offline":
-            return
-        if self.connected.is_set() and not self._stop.is_set():
-            with self._lock:
-                self._still_online = True
-            self._wake.set()
+        connected and not closing (close() says "offline" itself): "online" again. The club's
+        answer to a record: that game is delivered. A club that answers: every game it has not
+        answered is sent again."""
+        topic, payload = message.topic, message.payload
+        try:
+            if topic == topics.status_topic(self.table_id):
+                if payload == b"offline" and self.connected.is_set() \
+                        and not self._stop.is_set():
+                    with self._lock:
+                        self._still_online = True
+                    self._wake.set()
+            elif topic == topics.CLUB_TOPIC:
+                if receipts.club_answers(payload):
+                    with self._lock:
+                        self._resend = True
+                    self._wake.set()
+            elif topic.startswith(topics.received_filter(self.table_id)[:-1]):
+                receipts.take_answer(self.store, self.table_id, topic.rsplit("/", 1)[1],
+                                     payload)
+        except Exception:  # noqa: BLE001 - nothing from the broker may stop paho's thread
+            log.exception("club: a message on %s could not be taken", topic[:200])
 
     def _on_publish(self, client, userdata, mid, reason, properties) -> None:
         if reason is not None and reason.is_failure:
@@ -273,6 +295,7 @@ class ClubPublisher:
         with self._lock:
             announce, snap, still = self._announce, self._snap, self._still_online
             self._announce, self._snap, self._still_online = False, None, False
+            resend, self._resend = self._resend and not waiting, self._resend and waiting
             self._refusals.clear()          # refusals of messages nobody waits for go here
         if announce:
             self._remember_announcement()
@@ -299,6 +322,8 @@ class ClubPublisher:
                                 qos=1, retain=True)
         if not waiting:
             self._send_unsent()
+        if resend:
+            self._send_unanswered()
 
     def _refused(self, answer: str | None, what: str, where: str = "") -> bool:
         """True if the broker refused `what` (its ACL, most likely, which must let the table
@@ -321,24 +346,46 @@ class ClubPublisher:
             if not unsent:
                 return
             for record in unsent:
-                uid = topics.game_uid(self.table_id, record.id, record.commitment)
-                try:
-                    body = game_record(self.store, record)
-                except Exception as err:  # noqa: BLE001 - one bad game must not block the rest
-                    log.error("club: game %s cannot be sent (%s); marked as sent", record.id, err)
-                    self.store.sent_to_club(record.id, None)
-                    continue
-                payload = json.dumps(topics.record_payload(body, self.table_id, self.name, uid,
-                                                           self.buttons))
-                info = self.client.publish(topics.record_topic(self.table_id, uid), payload,
-                                           qos=1, retain=True)
-                answer = self._answer(info)
+                answer = self._publish_record(record)
                 if answer is not None:              # kept unsent: tried again later
                     self._refused(answer, f"game {record.id}'s record")
                     return
                 self._refusal.forget()
                 self.store.sent_to_club(record.id, _now())
                 self.sent += 1
+
+    def _send_unanswered(self) -> None:
+        """Every game the broker took that the club has not answered, sent again, oldest
+        first (the club counts a game once by its uid): a club that answers is about, and
+        the broker may have lost them before it read them."""
+        after = 0
+        while self.connected.is_set() and not self._stop.is_set():
+            unanswered = self.store.unanswered_by_club(after, BATCH)
+            if not unanswered:
+                return
+            for record in unanswered:
+                if self._publish_record(record) is not None:   # at the next club or connection
+                    return
+                after = record.id
+                self.resent += 1
+
+    def _publish_record(self, record) -> str | None:
+        """Publish one finished game's record and wait for the broker: None once it took it,
+        else why not (`_answer`). A game whose record cannot be made is logged and marked
+        sent (one bad game must not block the rest)."""
+        uid = topics.game_uid(self.table_id, record.id, record.commitment)
+        try:
+            body = game_record(self.store, record)
+        except Exception as err:  # noqa: BLE001 - one bad game must not block the rest
+            log.error("club: game %s cannot be sent (%s); marked as sent", record.id, err)
+            self.store.sent_to_club(record.id, None)
+            self.store.received_by_club(record.id, _now(), f"cannot be sent ({err})"[:200])
+            return None
+        payload = json.dumps(topics.record_payload(body, self.table_id, self.name, uid,
+                                                   self.buttons))
+        info = self.client.publish(topics.record_topic(self.table_id, uid), payload, qos=1,
+                                   retain=True)
+        return self._answer(info)
 
     def _answer(self, info: mqtt.MQTTMessageInfo) -> str | None:
         """None once the broker took the message; else "no answer" (none within ACK_SECONDS,

@@ -10,7 +10,14 @@ made once in its data directory):
   starts later still gets every game): `record_payload`, `uid` = "<table id>-<game
   number>-<the first 8 hex digits of its commitment>", the same for every sending (two copies
   of one SD card, or a store started afresh, number their games alike; their commitments
-  differ).
+  differ);
+- `parlour/v1/tables/<id>/received/<uid>`: the club has that record (QoS 1, not retained),
+  written by the club: `{"v": 1, "kept": true}`, or `{"v": 1, "kept": false, "why": ...}` for
+  one it refused. A table counts a game delivered only then, not at the broker's PUBACK;
+- `parlour/v1/club`: a club that answers so is about (retained, written by the club each time
+  it connects): `{"v": 1, "acknowledges": true}`. Seeing it, a table sends again every game the
+  broker took that the club has not answered (a broker can lose what it acknowledged: killed
+  between its writes to disk, or restarted without persistence, while the club was away).
 
 Home Assistant's MQTT discovery: `homeassistant/sensor/parlour_<id>/<entity>/config`
 (retained), one device per table with the entities of `DISCOVERY`.
@@ -22,6 +29,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from companion.record.league import UID
 from web.records.record import SCORED_BY
 
 VERSION = 1
@@ -42,6 +50,24 @@ def state_topic(table_id: str) -> str:
 def table_filter(table_id: str) -> str:
     """Every topic a table writes in the club (its ACL's `topic write` line)."""
     return f"{ROOT}/tables/{table_id}/#"
+
+
+def received_topic(table_id: str, uid: str) -> str:
+    return f"{ROOT}/tables/{table_id}/received/{uid}"
+
+
+def received_filter(table_id: str) -> str:
+    """The club's answers to a table's records (its ACL's `topic read` line)."""
+    return f"{ROOT}/tables/{table_id}/received/+"
+
+
+CLUB_TOPIC = f"{ROOT}/club"
+
+
+def game_of_uid(uid: str, table_id: str) -> int | None:
+    """The game number in a uid of this table's (`game_uid`), None for anything else."""
+    matched = UID.fullmatch(uid)
+    return int(matched.group(2)) if matched and matched.group(1) == table_id else None
 
 
 def discovery_filter(table_id: str) -> str:

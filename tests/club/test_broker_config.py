@@ -61,6 +61,7 @@ def test_shipped_broker_config_keeps_tables_apart_and_records_across_a_restart(t
         forger.play(winner=0, names=("Mallory", "Ben"))     # its login may not write there
         front.play(winner=0, names=("Ann", "Ben"))
         view = wait_for(lambda: (v := club.view())["league"]["games"] == 1 and v)
+        wait_for(lambda: not front.store.unanswered_by_club())    # the club's answer got through
         said = wait_for(lambda: forger.publisher.last_error or None)
         assert said.startswith("the broker refused") and "(Not authorized)" in said
         assert FORGED in said                                # which id the ACL must name

@@ -180,6 +180,34 @@ def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
     assert "not connected to its broker" not in club.page()
 
 
+def test_club_a_game_the_broker_lost_before_the_club_read_it_is_sent_again(tmp_path, tables,
+                                                                           broker):
+    """A game the broker acknowledged while the club was away, then lost (restarted without
+    persistence, or killed between its writes to disk), never reached the league: the table
+    had counted it sent at the broker's PUBACK. A game is delivered once the club answers for
+    it, and a club that answers, when it comes, gets every game it has not answered."""
+    table = tables(A, "Front room")
+    club = Club(tmp_path / "club", club_of(broker))
+    table.play(winner=0)
+    wait_for(lambda: club.view()["league"]["games"] == 1)
+    wait_for(lambda: not table.store.unanswered_by_club())      # the club answered
+    club.close()
+    second = table.play(winner=1)                                # while the club is away
+    wait_for(lambda: not table.store.unsent_to_club())           # the broker took it ...
+    assert [r.id for r in table.store.unanswered_by_club()] == [second]
+    broker.stop()                                                # ... and lost it
+    wait_for(lambda: not table.publisher.connected.is_set())
+    broker.start()
+    back = Club(tmp_path / "club", club_of(broker))              # its own club.db, kept
+    try:
+        view = wait_for(lambda: (v := back.view())["league"]["games"] == 2 and v, timeout=60)
+        assert standing(view, "Ben")["won"] == 1 and table.publisher.resent >= 1
+        wait_for(lambda: not table.store.unanswered_by_club())
+        assert back.view()["broker"]["accepted"] == 1            # the lost game, once
+    finally:
+        back.close()
+
+
 KILLED_TABLE = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {tests!r})
