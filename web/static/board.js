@@ -81,6 +81,7 @@
         markerWidth: "5", markerHeight: "5", orient: "auto-start-reverse"}, defs);
       el("path", {d: "M 0 0 L 10 5 L 0 10 z", "class": "head " + cls}, m);
     });
+    coordinates(svg);
     for (var r = 1; r <= 7; r++) for (var c = 1; c <= 7; c++) {
       [[1, 0], [0, 1], [1, 1], [-1, 1]].forEach(function (d) {
         if (linked(c, r, d[0], d[1])) {
@@ -101,7 +102,8 @@
       var movable = canMove() && (chosen.length ? !!ends[name] || chosen[0] === name :
         moves().some(function (m) { return m[0] === name; }));
       var g = el("g", {"class": "point " + piece + (chosen[chosen.length - 1] === name ? " chosen" : "") +
-        (ends[name] ? " target" : ""), "data-point": name, role: "button",
+        (ends[name] ? " target" : ""), "data-point": name,
+        role: movable ? "button" : "img",           // a point that cannot be used now is a picture
         "aria-label": name + ": " + (piece === "fox" ? "the Fox" : piece === "goose" ? "a goose" : "empty") +
           (chosen[chosen.length - 1] === name ? ", chosen" : ends[name] ? ", it can go here" :
            movable ? ", can move" : ""),
@@ -111,12 +113,42 @@
         var t = el("text", {x: p[0], y: p[1] + 5, "text-anchor": "middle"}, g);
         t.textContent = "F";
       }
-      el("rect", {x: p[0] - 24, y: p[1] - 24, width: 48, height: 48, "class": "hit"}, g);
+      el("rect", {x: p[0] - 25, y: p[1] - 25, width: 50, height: 50, "class": "hit"}, g);
     }
+    svg.setAttribute("aria-label", "The board: the Fox on " + b.fox + "; " + b.geese.length +
+      (b.geese.length === 1 ? " goose on " : " geese on ") + b.geese.join(", "));
+    tellMove(s);
     if (keep) {                    // redrawn under the player's focus: the same point keeps it
       var again = svg.querySelector('[data-point="' + keep + '"]');
       if (again) again.focus();
     }
+  }
+
+  // The columns' letters and the rows' numbers, as the log and the points' names use them
+  // ("Ben's goose: a3 to a4"): under the board and to its left, outside every point's square.
+  function coordinates(svg) {
+    for (var i = 0; i < 7; i++) {
+      var letter = el("text", {x: MARGIN + i * STEP, y: 361, "class": "coord",
+        "text-anchor": "middle", "aria-hidden": "true"}, svg);
+      letter.textContent = COLS[i];
+      var number = el("text", {x: -7, y: MARGIN + (6 - i) * STEP + 5, "class": "coord",
+        "text-anchor": "middle", "aria-hidden": "true"}, svg);
+      number.textContent = String(i + 1);
+    }
+  }
+
+  // The newest move, in the log's own words, under the board (read out as it comes): the
+  // arrow alone told nobody who cannot see it, and only the next prompt was announced.
+  var toldKey = null;
+  function tellMove(s) {
+    var line = $("board-said"), log = s.log || [];
+    if (!line) return;
+    var words = s.last_type === "move" && log.length ? String(log[log.length - 1]) : "";
+    var key = s.game_id + ":" + words;
+    if (key === toldKey) return;
+    toldKey = key;
+    line.textContent = words ? "Last move \u2014 " + words : "";
+    line.hidden = !words;
   }
 
   function say(words) {

@@ -72,3 +72,34 @@ def test_browser_access_signed_in_board_and_log_can_be_reached_and_read(table, p
     chosen = phone.locator(f'#board [data-point="{name}"]')
     assert chosen.get_attribute("aria-label").endswith(", chosen")
     assert phone.locator("#log").get_attribute("tabindex") == "0"
+    for i, label in enumerate(labels):    # a point that cannot be used now is no button
+        point = points.nth(i)
+        usable = point.get_attribute("tabindex") == "0"
+        assert point.get_attribute("role") == ("button" if usable else "img"), label
+
+
+def test_browser_access_board_says_each_move_and_where_the_pieces_stand(table, phone):
+    """Fox and Geese without seeing the board: a move (another phone's, the Pi's) was only in
+    the log and the arrow, the board named no square though the log does ("a3 to a4"), and the
+    board as a whole said nothing of where the pieces stand."""
+    url, _ = table
+    phone.goto(url + "/")
+    coords = phone.locator("#board text.coord")
+    assert sorted(coords.evaluate_all("ts => ts.map(t => t.textContent)")) == \
+        sorted("abcdefg1234567")
+    assert {coords.nth(i).get_attribute("aria-hidden") for i in range(14)} == {"true"}
+    said = phone.locator("#board-said")
+    assert said.get_attribute("aria-live") == "polite"
+    state = call(url, "/api/state")
+    move = state["board"]["moves"][0]
+    after = call(url, "/api/control/move", {"path": move})   # as another phone would
+    words = "Last move \u2014 " + after["log"][-1]
+    phone.wait_for_function("w => document.getElementById('board-said').textContent === w",
+                            arg=words)
+    assert " to ".join(move) in words and said.is_visible()
+    label = phone.locator("#board").get_attribute("aria-label")
+    board = after["board"]
+    assert label.startswith(f"The board: the Fox on {board['fox']}; {len(board['geese'])} geese")
+    assert all(goose in label for goose in board["geese"])
+    box = phone.locator('#board [data-point="d4"] rect').bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44          # the coordinates took no room
