@@ -174,7 +174,10 @@
     if (box) box.remove();
     box = make("div", "confirm");
     box.setAttribute("role", "alertdialog");
-    box.appendChild(make("p", "", words));
+    var said = make("p", "", words);
+    said.id = "confirm-" + (form.id || "question");
+    box.setAttribute("aria-labelledby", said.id);         // the question names the dialog
+    box.appendChild(said);
     var yes = make("button", "danger", form.getAttribute("data-yes") || "Yes");
     yes.type = "button";
     var no = make("button", "quiet", "No, go back");
@@ -187,6 +190,9 @@
     };
     yes.addEventListener("click", function () { back(); go(); });
     no.addEventListener("click", back);
+    box.addEventListener("keydown", function (e) {        // Escape is "No, go back"
+      if (e.key === "Escape") { e.preventDefault(); back(); }
+    });
     var row = make("div", "row");
     row.append(yes, no);
     box.appendChild(row);

@@ -144,6 +144,13 @@ def test_browser_keyboard_a_confirmation_gives_the_focus_back(tmp_path, phone):
         phone.keyboard.press("Enter")
         expect(phone.locator("#end .confirm")).to_be_visible()
         assert phone.evaluate("document.activeElement.textContent") == "Set it aside"
+        dialog = phone.get_by_role("alertdialog", name=re.compile(r"^Set this game aside\?"))
+        expect(dialog).to_have_count(1)                     # the question names the dialog
+        phone.keyboard.press("Escape")                      # Escape is "No, go back"
+        expect(phone.locator("#end .confirm")).to_have_count(0)
+        assert phone.evaluate("document.activeElement.textContent") == "Set aside"
+        assert state(table.url)["game"] is not None
+        phone.keyboard.press("Enter")
         tab_to(phone, "#end .confirm button.quiet")                      # "No, go back"
         phone.keyboard.press("Enter")
         assert phone.evaluate("document.activeElement.textContent") == "Set aside"
