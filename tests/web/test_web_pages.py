@@ -464,6 +464,20 @@ def test_pages_d1_domino_rex_lead_die_is_a_throw_once_play_begins(client, sessio
     assert caption.startswith("Last throw: ")
 
 
+def test_pages_domino_rex_squares_are_named_by_what_they_do(client, logged_in, session):
+    """A screen reader read a square to uncover as "4": the page without its script names
+    it "Uncover a 4" (moves.js does the same, tested in chromium)."""
+    snap = session.new_game("domino-rex", ["Ann", "Ben"])
+    for _ in range(20):
+        if snap["awaiting"] == "choose":
+            break
+        snap = session.roll()
+    assert snap["awaiting"] == "choose"
+    page = client.get("/").get_data(as_text=True)
+    named = re.findall(r'data-action="choose" aria-label="Uncover a (\d)">(\d)</button>', page)
+    assert named and all(said == shown for said, shown in named)
+
+
 def test_pages_k1_kat_en_muis_squares_say_whose_numbering(client, session):
     """The board numbers its path twice, red from the Cat's corner and black from the Mouse's,
     and a player's square is in their own numbering: "sq 12" on the box and "12" on the phone

@@ -294,6 +294,7 @@
     button.type = "submit";
     block(button, held);                  // drawn while a throw still spins: not yet
     button.setAttribute("data-action", m.action);
+    if (m.action === "choose") button.setAttribute("aria-label", "Uncover a " + m.label);  // not "4"
     form.appendChild(button);
     return form;
   }

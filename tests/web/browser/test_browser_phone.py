@@ -118,6 +118,8 @@ def test_browser_phone_chooses_a_domino_rex_square_and_stays_signed_in(tmp_path,
         now = roll_until(table.url, ("choose",))
         covered = sorted(set(now["players"][now["turn"]]["covered"]))
         expect(phone.locator("#moves button")).to_have_text([str(v) for v in covered])
+        for v in covered:                  # a screen reader says what a square does, not "4"
+            expect(phone.get_by_role("button", name=f"Uncover a {v}", exact=True)).to_have_count(1)
         # the lead's die once play (which has none) began: a throw, as the box says, not a roll
         expect(phone.locator("#roll-text")).to_contain_text("Last throw: ")
         assert phone.get_by_role("button", name="End turn").count() == 0     # D2: never offered
