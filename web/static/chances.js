@@ -5,7 +5,8 @@
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
-  var W = 340, H = 150, LEFT = 34, RIGHT = 40, TOP = 8, BOTTOM = 20;
+  var W = 340, H = 150, LEFT = 34, RIGHT = 50, TOP = 8, BOTTOM = 20;
+  var TAG = 13;                     // the height a value at the right edge takes
 
   function $(id) { return document.getElementById(id); }
   function el(tag, attrs, content) {
@@ -84,14 +85,19 @@
       }
       svg.appendChild(g);
     });
-    /* The latest value of each seat at the right edge, nudged apart so none overlap. */
+    /* The latest value of each seat at the right edge, nudged apart so none overlap, and
+       moved up together where the nudging would push the lowest below the chart (six seats
+       at one value stacked under it). */
     now.sort(function (a, b) { return b[1] - a[1]; });
-    var floor = -Infinity;
-    now.forEach(function (item) {
-      var ty = Math.max(y(item[1]) + 4, floor + 13);
-      floor = ty;
-      svg.appendChild(el("text", {"class": "tag " + colour(buttons, item[0]), x: W - RIGHT + 6, y: ty},
-        format(item[1])));
+    var at = [], floor = -Infinity;
+    now.forEach(function (item) { floor = Math.max(y(item[1]) + 4, floor + TAG); at.push(floor); });
+    var ceiling = H - 2;
+    for (var i = at.length - 1; i >= 0; i--) { at[i] = Math.min(at[i], ceiling); ceiling = at[i] - TAG; }
+    now.forEach(function (item, i) {         // each value with its seat's dot: whose it is
+      var ty = Math.max(at[i], TAG - 2), tag = el("g", {"class": colour(buttons, item[0])});
+      tag.appendChild(el("circle", {"class": "dot", cx: W - RIGHT + 8, cy: ty - 4, r: 3.5}));
+      tag.appendChild(el("text", {"class": "tag", x: W - RIGHT + 14, y: ty}, format(item[1])));
+      svg.appendChild(tag);
     });
     svg.setAttribute("aria-label", label + ": " + now.map(function (item) {
       return names[item[0]] + " " + format(item[1]);

@@ -68,3 +68,30 @@ def test_browser_chances_a_game_without_chances_heads_its_chips_so(table, browse
         expect(page.locator("#chances-title")).to_have_text("Chances to win")   # live
     finally:
         context.close()
+
+
+def test_browser_chances_six_seats_values_stay_on_the_chart_and_apart(table, browser):  # noqa: F811
+    """Six seats at one chance: the values at the chart's right edge were nudged apart
+    downwards and the last ones fell below the chart, read as the axis's ("6% 4%"); and none
+    said whose it was. Each now has its seat's dot."""
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(WAIT_MS * 2)
+    page = context.new_page()
+    try:
+        page.goto(table + "/")
+        post(table + "/api/control/new-game",
+             {"game": "lifes-mishaps", "players": ["Ann", "Ben", "Cy", "Di", "Ed", "Flo"]})
+        tags = page.locator("#chart-win svg text.tag")
+        expect(tags).to_have_count(6)
+        height = float(page.locator("#chart-win svg").get_attribute("viewBox").split()[3])
+        baselines = sorted(float(y) for y in tags.evaluate_all(
+            "ts => ts.map(t => t.getAttribute('y'))"))
+        assert all(lower - upper >= 12 for upper, lower in zip(baselines, baselines[1:])), \
+            baselines                                                   # apart, not stacked
+        assert 10 <= baselines[0] and baselines[-1] <= height - 2, baselines   # on the chart
+        seats = tags.evaluate_all("ts => ts.map(t => t.parentNode.getAttribute('class') + ' ' +"
+                                  " t.parentNode.querySelectorAll('circle.dot').length)")
+        assert len(set(seats)) == 6 and all(s.endswith(" 1") for s in seats), seats  # whose
+    finally:
+        context.close()
