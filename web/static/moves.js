@@ -35,6 +35,20 @@
     return next;
   }
 
+  // A typed value refused (a wrong PIN, a pairing code): its field is marked invalid and
+  // described by the answer, which a screen reader then reads with the field.
+  function judged(input, answer, ok) {
+    if (!input) return;
+    if (!answer.id) answer.id = input.id ? input.id + "-answer" : "typed-answer";
+    if (ok) {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    } else {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", answer.id);
+    }
+  }
+
   function say(node, words, ok, ledTo) {
     node.textContent = words;
     node.className = "answer " + (ok ? "ok" : "bad");
@@ -137,6 +151,7 @@
         } else {
           say(answer, words, ok, body);
         }
+        if (form.id === "login") judged(form.querySelector("input[name=pin]"), answer, ok);
         if (ok && (form.id === "login" || form.id === "logout")) window.location.reload();
         if (!ok && body && body.signed_out) window.location.reload();   // a new PIN: sign in again
         if (ok && form.id === "new-game") form.closest("details").open = false;
@@ -412,7 +427,11 @@
       showPairing();
       say($("pair-answer"), "Paired: this phone plays seat button " + p.button +
         (p.name ? " (" + p.name + ")" : "") + ".", true);
-    }).catch(function (err) { say($("pair-answer"), err.message, false); });
+      judged(input, $("pair-answer"), true);
+    }).catch(function (err) {
+      say($("pair-answer"), err.message, false);
+      judged(input, $("pair-answer"), false);
+    });
   }
 
   function unpair() {

@@ -73,6 +73,7 @@ def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_pat
         phone.locator("#pair-code").fill("123456")                       # a guess: refused
         phone.get_by_role("button", name="Pair this phone").click()
         expect(phone.locator("#pair-answer")).to_contain_text("no pairing code now")
+        expect(phone.locator("#pair-code")).to_have_attribute("aria-invalid", "true")
         code = box_pairing_code(table.url, seat + 1)         # Menu, Pair a phone, the seat
         phone.locator("#pair-code").fill(f"{code[:3]} {code[3:]}")         # as the OLED shows it
         screenshot(phone, "phone-pairing.png")
@@ -141,6 +142,9 @@ def test_browser_phone_refusals_show_beside_the_control(tmp_path, phone):
         phone.click("#login button")
         expect(phone.locator("#login + .answer")).to_have_text("Wrong PIN.")
         in_view(phone, "#login + .answer")
+        pin = phone.locator("#login input[name=pin]")         # read out with its field
+        expect(pin).to_have_attribute("aria-invalid", "true")
+        expect(pin).to_have_accessible_description("Wrong PIN.")
         sign_in(phone, table.url)
         phone.locator("#new-game-box summary").click() if not phone.locator(
             "#new-game").is_visible() else None
