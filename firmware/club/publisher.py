@@ -156,6 +156,7 @@ class ClubPublisher:
         self._announce = False                         # status and discovery due
         self._still_online = False                     # an "offline" seen: "online" due
         self._resend = False                           # a club that answers: unanswered due
+        self._sent_now: set[int] = set()               # games sent on this connection
         self._thread = threading.Thread(target=self._run, name="parlour-club", daemon=True)
         self._unsubscribe = None
         self._watch: threading.Timer | None = None
@@ -224,6 +225,7 @@ class ClubPublisher:
         with self._lock:
             self._announce = True
             self._snap = self._snap or self.session.snapshot()
+            self._sent_now = set()       # what the broker lost went with the last connection
         self.connected.set()
         self._wake.set()
 
@@ -352,21 +354,29 @@ class ClubPublisher:
                     return
                 self._refusal.forget()
                 self.store.sent_to_club(record.id, _now())
+                with self._lock:
+                    self._sent_now.add(record.id)
                 self.sent += 1
 
     def _send_unanswered(self) -> None:
-        """Every game the broker took that the club has not answered, sent again, oldest
-        first (the club counts a game once by its uid): a club that answers is about, and
-        the broker may have lost them before it read them."""
+        """Every game the broker took on an earlier connection that the club has not answered,
+        sent again, oldest first (the club counts a game once by its uid): a club that answers
+        is about, and a broker that went away since may have lost them before it read them.
+        A game sent on this connection is with the broker still: its answer is on its way."""
         after = 0
         while self.connected.is_set() and not self._stop.is_set():
             unanswered = self.store.unanswered_by_club(after, BATCH)
             if not unanswered:
                 return
             for record in unanswered:
+                after = record.id
+                with self._lock:
+                    if record.id in self._sent_now:
+                        continue
                 if self._publish_record(record) is not None:   # at the next club or connection
                     return
-                after = record.id
+                with self._lock:
+                    self._sent_now.add(record.id)
                 self.resent += 1
 
     def _publish_record(self, record) -> str | None:

@@ -204,8 +204,31 @@ def test_club_a_game_the_broker_lost_before_the_club_read_it_is_sent_again(tmp_p
         assert standing(view, "Ben")["won"] == 1 and table.publisher.resent >= 1
         wait_for(lambda: not table.store.unanswered_by_club())
         assert back.view()["broker"]["accepted"] == 1            # the lost game, once
+        assert back.view()["broker"]["repeated"] == 0            # and no game sent twice
     finally:
         back.close()
+
+
+def test_club_a_game_sent_on_this_connection_is_not_sent_again_for_a_club(tables, broker):
+    """A table that saw the club's "I answer" while a game it had just sent waited for its
+    answer sent that game again (every table's first game after connecting went twice): a game
+    the broker took on this connection is with it still, and waits for its answer."""
+    table = tables(A, "Front room")
+    game = table.play(winner=0)                      # no club: the broker takes it, unanswered
+    wait_for(lambda: not table.store.unsent_to_club())
+    records = Listener(broker.port, topic=topics.record_topic(A, "+"))
+    wait_for(lambda: len(records.messages) == 1)     # the retained copy
+    send(broker, topics.CLUB_TOPIC, {"v": 1, "acknowledges": True}, retain=True)
+    time.sleep(1.0)                                  # the table has read it by now
+    assert table.publisher.resent == 0 and len(records.messages) == 1
+    assert [r.id for r in table.store.unanswered_by_club()] == [game]
+    broker.stop()                                    # a new connection: now it may be lost
+    wait_for(lambda: not table.publisher.connected.is_set())
+    broker.start()
+    wait_for(table.publisher.connected.is_set, timeout=60)
+    send(broker, topics.CLUB_TOPIC, {"v": 1, "acknowledges": True}, retain=True)   # the club back
+    wait_for(lambda: table.publisher.resent == 1, timeout=30)
+    records.close()
 
 
 KILLED_TABLE = textwrap.dedent("""
