@@ -242,6 +242,9 @@ def test_browser_keyboard_text_size_borders_focus_and_disclosures(tmp_path, phon
             return [s.content, s.transform, e.parentElement.open]; }"""
         opened = summary.evaluate(marker)
         summary.click()
+        phone.wait_for_function(                    # the chevron turns in 0.15 s, not at once
+            "([e, t]) => getComputedStyle(e, '::before').transform !== t",
+            arg=[summary.element_handle(), opened[1]], timeout=5_000)
         closed = summary.evaluate(marker)
         assert opened[0] != "none" and closed[0] != "none", (opened, closed)
         assert opened[2] != closed[2] and opened[1] != closed[1], (opened, closed)
