@@ -171,6 +171,29 @@ def test_browser_live_view_reveals_a_throw_when_the_box_spin_stops(make_app, bro
         assert shown is not None and time.monotonic() - start >= 1.4   # not before the dial stops
 
 
+def test_browser_reduced_motion_a_spin_shows_no_still_arrows_as_a_result(make_app, browser,
+                                                                        session):
+    """Under reduced motion the dial does not turn, and its arrows stood at 1 for the whole
+    spin, read as a result: they are faint until the throw is shown."""
+    from playwright.sync_api import expect
+    page = browser.new_page(viewport=PHONE, reduced_motion="reduce")
+    try:
+        with serving(make_app()) as url:
+            page.goto(url + "/")
+            session.new_game("cats-and-mice", ["Ann", "Ben"])
+            expect(page.locator("#title")).to_have_text("Cats and Mice")
+            session.roll(spin=1.5)
+            arrows = page.locator("#dial.spinning .spin")
+            expect(arrows).not_to_have_count(0)
+            assert float(arrows.first.evaluate("e => getComputedStyle(e).opacity")) <= 0.3
+            assert arrows.first.evaluate("e => getComputedStyle(e).animationName") == "none"
+            expect(page.locator("#dial.spinning")).to_have_count(0, timeout=5_000)
+            shown = page.locator("#dial .spin").first
+            assert float(shown.evaluate("e => getComputedStyle(e).opacity")) == 1
+    finally:
+        page.close()
+
+
 def test_browser_x12_panel_lights_the_armed_button_and_the_phone_shows_buttons(table, browser):
     from playwright.sync_api import expect
     post(table + "/api/control/new-game", {"game": "cats-and-mice", "players": ["Ann", "Ben"],
