@@ -339,11 +339,25 @@
       current.game !== state.game;        // another game: its controls may differ (F3)
     if (current && current.game_id !== state.game_id) newGame();
     current = state;
+    var focused = document.activeElement;
     document.body.setAttribute("data-version", (state.boot || "") + ":" + state.version);
     render(state, fresh);
     if (seatsChanged) renderControls(state);
     if (window.ParlourMoves) window.ParlourMoves.update(state);
+    keepFocus(focused);
     document.dispatchEvent(new CustomEvent("parlour:state", {detail: state}));
+  }
+
+  // The table moved on and hid what the player was on (a section for a game in play, after the
+  // game was set aside): the focus goes to the nearest part still shown, not the page's top.
+  function keepFocus(was) {
+    if (!was || was === document.body || !was.isConnected || was.getClientRects().length) return;
+    for (var node = was.parentElement; node && node !== document.body; node = node.parentElement) {
+      if (!node.getClientRects().length) continue;
+      if (node.tabIndex < 0 && !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
+      node.focus();
+      return;
+    }
   }
 
   // One rule for every state the page is given (the stream, a poll, an action's answer): the

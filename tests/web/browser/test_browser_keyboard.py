@@ -162,6 +162,24 @@ def test_browser_keyboard_a_confirmation_gives_the_focus_back(tmp_path, phone):
         assert phone.evaluate("document.activeElement !== document.body"), phone.evaluate(FOCUS)
 
 
+def test_browser_keyboard_a_control_the_table_hides_hands_the_focus_to_what_is_shown(
+        tmp_path, phone):
+    """Another phone set the game aside while this one's focus was on "Set aside": the section
+    was hidden under it and the focus fell to the page's top; it goes to the nearest part of
+    the page still shown."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        phone.locator("#end-box summary").click()
+        phone.locator("#end button[type=submit]").focus()
+        post(table.url + "/api/control/end", {})                    # at another phone
+        expect(phone.locator("#end-box")).to_be_hidden()
+        phone.wait_for_timeout(300)
+        assert phone.evaluate("document.activeElement !== document.body"), phone.evaluate(FOCUS)
+        assert phone.evaluate("document.activeElement.getClientRects().length > 0")
+
+
 def test_browser_keyboard_a_narrow_players_table_still_names_the_seat_buttons(tmp_path, phone):
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
