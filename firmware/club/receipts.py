@@ -45,7 +45,7 @@ def take_answer(store, table_id: str, uid: str, payload: bytes) -> int | None:
     if why is not None:
         log.warning("club: the club refused game %s's record (%s); not sent again", game.id,
                     why)
-    store.received_by_club(game.id, _now(), why)
+    store.received_by_club(game.id, stamp_now(), why)
     return game.id
 
 
@@ -59,5 +59,6 @@ def club_answers(payload: bytes) -> bool:
         and body.get("acknowledges") is True
 
 
-def _now() -> str:
+def stamp_now() -> str:
+    """The wall clock's time as the store keeps it: "2025-01-01T12:00:00Z"."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
