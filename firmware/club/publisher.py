@@ -20,7 +20,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ ACK_SECONDS = 10                           # wait for a record's PUBACK before t
 IDLE_SECONDS = 5                           # look for unsent games this often when quiet
 REFUSED_SECONDS = 60                       # a broker that refused a message: try again after
 ANSWER_SECONDS = 10.0                      # no answer to the login this long: say so
+READ_BACK_SECONDS = 10.0                   # its own "online" not read back this long: say so
 BATCH = 20                                 # unsent games sent in one go
 
 
@@ -118,10 +118,6 @@ def no_answer_watch(club: ClubConfig, connected: threading.Event,
     return timer
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
 class ClubPublisher:
     """Publishes one table's state and finished games to the club's broker."""
 
@@ -146,6 +142,9 @@ class ClubPublisher:
         self._undiscovered_at: float | None = None     # ... refused Home Assistant's
         self._refusal = SaidOnce()
         self._login = SaidOnce()
+        self._unread = SaidOnce()
+        self._status_seen = threading.Event()          # its status, read back on this connection
+        self._online_at: float | None = None           # when it said "online" on this one
         self.unreachable = Unreachable(club, on_error=self._failed)
         self.client.on_connect_fail = self.unreachable.failed
         self.connected = threading.Event()
@@ -216,12 +215,13 @@ class ClubPublisher:
         log.info("club: connected to %s:%s", self.club.host, self.club.port)
         # its own status, to answer an "offline" it did not say: the will of an older
         # connection of this table that the broker had not yet seen go (a quick restart
-        # after a power cut) fires 1.5 x keepalive after this one said "online"
-        # and the club's answers to its records, and whether a club that answers is about
-        client.subscribe([(topics.status_topic(self.table_id),
-                           mqtt.SubscribeOptions(qos=1, noLocal=True)),
-                          (topics.received_filter(self.table_id), mqtt.SubscribeOptions(qos=1)),
-                          (topics.CLUB_TOPIC, mqtt.SubscribeOptions(qos=1))])
+        # after a power cut) fires 1.5 x keepalive after this one said "online" (and its own
+        # "online" read back shows the broker lets it read: an older ACL did not); the
+        # club's answers to its records, and whether a club that answers is about
+        client.subscribe([(topic, mqtt.SubscribeOptions(qos=1)) for topic in (
+            topics.status_topic(self.table_id), topics.received_filter(self.table_id),
+            topics.CLUB_TOPIC)])
+        self._status_seen.clear()
         with self._lock:
             self._announce = True
             self._snap = self._snap or self.session.snapshot()
@@ -245,6 +245,7 @@ class ClubPublisher:
         topic, payload = message.topic, message.payload
         try:
             if topic == topics.status_topic(self.table_id):
+                self._status_seen.set()
                 if payload == b"offline" and self.connected.is_set() \
                         and not self._stop.is_set():
                     with self._lock:
@@ -307,6 +308,7 @@ class ClubPublisher:
                      for topic, config in topics.discovery(self.table_id, self.name)]
             if self._refused(self._answer(status), "its status"):
                 return
+            self._online_at = time.monotonic()
             for info in found:                  # refused, it is tried again with the status;
                 if self._refused(self._answer(info), "its Home Assistant discovery",
                                  topics.discovery_filter(self.table_id)):
@@ -318,6 +320,18 @@ class ClubPublisher:
                      "will, most likely); saying online again")
             self.client.publish(topics.status_topic(self.table_id), "online", qos=1,
                                 retain=True)
+        if self._online_at is not None and now > self._online_at + READ_BACK_SECONDS:
+            self._online_at = None
+            if self._status_seen.is_set():
+                self._unread.forget()
+            else:                   # an ACL from before a table read anything: said, once
+                self._unread.warn(
+                    f"the broker did not let this table read {topics.status_topic(self.table_id)}"
+                    f" back in {READ_BACK_SECONDS:g} s: its ACL must let it read its status, its "
+                    f"{topics.received_filter(self.table_id)} and {topics.CLUB_TOPIC} (see "
+                    "systemd/mosquitto/parlour.acl), or the club's answers are never seen (each "
+                    "game is sent once) and a quick restart may show it offline")
+                self.last_error = self._unread.said
         if snap is not None:
             payload = topics.state_payload(snap, self.table_id, self.name)
             self.client.publish(topics.state_topic(self.table_id), json.dumps(payload),
@@ -353,7 +367,7 @@ class ClubPublisher:
                     self._refused(answer, f"game {record.id}'s record")
                     return
                 self._refusal.forget()
-                self.store.sent_to_club(record.id, _now())
+                self.store.sent_to_club(record.id, receipts.stamp_now())
                 with self._lock:
                     self._sent_now.add(record.id)
                 self.sent += 1
@@ -389,7 +403,8 @@ class ClubPublisher:
         except Exception as err:  # noqa: BLE001 - one bad game must not block the rest
             log.error("club: game %s cannot be sent (%s); marked as sent", record.id, err)
             self.store.sent_to_club(record.id, None)
-            self.store.received_by_club(record.id, _now(), f"cannot be sent ({err})"[:200])
+            self.store.received_by_club(record.id, receipts.stamp_now(),
+                                        f"cannot be sent ({err})"[:200])
             return None
         payload = json.dumps(topics.record_payload(body, self.table_id, self.name, uid,
                                                    self.buttons))

@@ -48,6 +48,8 @@ def test_shipped_broker_config_keeps_tables_apart_and_records_across_a_restart(t
                                                                                monkeypatch):
     import firmware.club.publisher as publisher
     monkeypatch.setattr(publisher, "REFUSED_SECONDS", 0.5)
+    monkeypatch.setattr(publisher, "READ_BACK_SECONDS", 0.5)
+    monkeypatch.setattr(publisher, "IDLE_SECONDS", 0.2)
     broker = shipped_broker(tmp_path / "broker").start()
     login = {"host": "127.0.0.1", "port": broker.port}
     try:
@@ -67,6 +69,8 @@ def test_shipped_broker_config_keeps_tables_apart_and_records_across_a_restart(t
         assert FORGED in said                                # which id the ACL must name
         assert [r.id for r in forger.store.unsent_to_club()] == [1]      # kept, not lost
         assert [t["table"] for t in club.view()["tables"]] == [FRONT]
+        wait_for(lambda: front.publisher._online_at is None)     # its read-back looked at
+        assert not front.publisher.last_error               # it may read what it reads
         assert {r["name"] for r in view["league"]["standings"]} == {"Ann", "Ben"}
         acl = tmp_path / "broker" / "parlour.acl"           # the ACL put right, reloaded
         acl.write_text(acl.read_text().replace(
@@ -163,5 +167,39 @@ def test_shipped_broker_config_lets_a_table_restarted_quickly_stay_online(tmp_pa
         a_table_restarted_quickly(tmp_path / "front", ClubConfig(
             host="127.0.0.1", port=broker.port, username="front", password="fr0nt"), FRONT,
             username="club", password="k1ub")
+    finally:
+        broker.stop()
+
+
+def test_shipped_broker_config_an_acl_without_the_read_lines_is_said(tmp_path, caplog,
+                                                                     monkeypatch):
+    """An ACL written for an older Parlour (no read lines for a table: Mosquitto grants the
+    subscriptions and delivers nothing) left the club's answers and a quick restart's
+    "online" silently unseen: the table says so, once, and its games still reach the club."""
+    import firmware.club.publisher as publisher
+    from firmware.club import topics
+    monkeypatch.setattr(publisher, "READ_BACK_SECONDS", 0.5)
+    monkeypatch.setattr(publisher, "IDLE_SECONDS", 0.2)
+    broker = shipped_broker(tmp_path / "broker")
+    acl = tmp_path / "broker" / "parlour.acl"
+    old = "".join(line for line in acl.read_text().splitlines(keepends=True)
+                  if not line.startswith(("topic read parlour/v1/tables/", "topic read parlour/v1/club")))
+    assert old.count("topic read") == 3                 # the club's and Home Assistant's
+    acl.write_text(old)
+    broker.start()
+    login = {"host": "127.0.0.1", "port": broker.port}
+    try:
+        club = Club(tmp_path / "club", ClubConfig(**login, username="club", password="k1ub"))
+        front = Table(tmp_path / "front", ClubConfig(**login, username="front",
+                                                     password="fr0nt"), FRONT)
+        said = wait_for(lambda: front.publisher.last_error or None)
+        assert said.startswith("the broker did not let this table read "
+                               f"{topics.status_topic(FRONT)} back in 0.5 s: its ACL must"), said
+        front.play(winner=0, names=("Ann", "Ben"))
+        wait_for(lambda: club.view()["league"]["games"] == 1)
+        assert sum("did not let this table read" in r.getMessage()
+                   for r in caplog.records) == 1       # said once, not at every look
+        club.close()
+        front.close()
     finally:
         broker.stop()
