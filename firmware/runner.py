@@ -219,7 +219,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
                                    threads=config.threads, panel_open=config.open_panel,
                                    allowed_hosts=own_names(host, config.allowed_hosts),
                                    buttons=config.seat_colours(), network=network,
-                                   table_time=stamps.now, **phone_options(data_dir))
+                                   table_time=stamps.now, learn_time=stamps.learn,
+                                   **phone_options(data_dir))
             except ImportError as err:   # the web layer missing: the table still plays
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
             except OSError as err:

@@ -11,10 +11,18 @@ stamps drift from the wall clock by any jump that happens while anchored, so bet
 (when the table is idle or a game is over), where no one's thinking time runs, every stamp
 reads the wall clock afresh: a new game started after NTP set the clock at boot begins at the
 right time of day, and a game played across a jump keeps consistent, if shifted, times of day.
+
+Away from any time server (the box's own hotspot, a club night in a hall) the wall clock stays
+where the last shutdown left it, days behind: the phones at the table know the time. While no
+time server has set the clock, what signed-in and paired phones say of theirs (`learn`) moves
+the wall clock the stamps read, by the middle one of their differences once that is more than
+`BELIEVE_AFTER` seconds (a phone a few seconds out changes nothing; one phone set wrong among
+three does not move it). Like a jump, it is taken up only between games.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -22,23 +30,63 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 
+BELIEVE_AFTER = 120.0            # s: the phones' clocks differ more from the box's: believe them
+REPORTS_KEPT = 30 * 60.0         # s: a phone not heard from for this long no longer counts
+MOST_PHONES = 32
+SYNCED = "/run/systemd/timesync/synchronized"     # made by systemd-timesyncd at its first sync
+
+
 def wall_now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def time_server_synced() -> bool:
+    """Whether a time server has set the clock since boot (systemd-timesyncd says so)."""
+    return os.path.exists(SYNCED)
 
 
 class TableClock:
     """`clock()` -> "2025-01-01T12:00:00Z"; monotonic between anchors (see the module)."""
 
     def __init__(self, *, wall: Callable[[], datetime] = wall_now,
-                 monotonic: Callable[[], float] = time.monotonic):
-        self._wall, self._monotonic = wall, monotonic
+                 monotonic: Callable[[], float] = time.monotonic,
+                 synced: Callable[[], bool] = time_server_synced):
+        self._wall, self._monotonic, self._synced = wall, monotonic, synced
         self._between = False             # until told: a game may be running (one resumed)
         self._lock = threading.Lock()     # a page's read and the session's stamps meet here
+        self._phones: dict[str, tuple[float, float]] = {}   # phone -> (its clock - ours, seen)
+        self._offset = 0.0                # s added to the wall clock: what the phones say
         self.reanchor()
+
+    @property
+    def offset(self) -> float:
+        """Seconds the stamps' wall clock is moved by, as the phones say (0 when it is right)."""
+        if self._offset and self._synced():     # a time server has set it since: believe it
+            self._offset = 0.0
+            self._phones.clear()
+        return self._offset
 
     def reanchor(self) -> None:
         """Read the wall clock again; later stamps follow it from here."""
-        self._anchor = (self._wall(), self._monotonic())     # one assignment: read whole
+        wall = self._wall() + timedelta(seconds=self.offset)
+        self._anchor = (wall, self._monotonic())             # one assignment: read whole
+
+    def learn(self, phone: str, phone_now: datetime) -> None:
+        """What `phone` (signed in or paired) says the time is; taken up between games."""
+        if self._synced():
+            return
+        seen = self._monotonic()
+        difference = (phone_now - self._wall()).total_seconds()
+        with self._lock:
+            self._phones[phone] = (difference, seen)
+            for other, (_, when) in list(self._phones.items()):
+                if seen - when > REPORTS_KEPT:
+                    del self._phones[other]
+            while len(self._phones) > MOST_PHONES:           # the longest unheard goes
+                del self._phones[min(self._phones, key=lambda p: self._phones[p][1])]
+            differences = sorted(d for d, _ in self._phones.values())
+            middle = differences[(len(differences) - 1) // 2]
+            self._offset = middle if abs(middle) > BELIEVE_AFTER else 0.0
 
     def now(self) -> datetime:
         with self._lock:                  # checked and taken again at once: a game that starts

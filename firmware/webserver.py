@@ -223,7 +223,7 @@ class WebServer:
                  limits: Limits = Limits(), allowed_hosts: tuple[str, ...] = (),
                  panel_open: bool = False, **options):
         """`options`: more of `create_app`'s keyword arguments (buttons, secret_key, pairings,
-        logins, table_id, network, table_time)."""
+        logins, table_id, network, table_time, learn_time)."""
         from web import create_app
         self.limits = limits
         self.app = create_app(session, pin=pin, device=panel,

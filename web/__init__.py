@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 from companion.buttons import DEFAULT_COLOURS, ButtonColour
 from companion.session import Session
@@ -29,7 +29,7 @@ from web.access.cookies import TableSessions, set_cookie_header
 from web.context import Parlour
 from web.device import DevicePanel
 from web.records.figures import Figures
-from web.access.phones import Pairings
+from web.access.phones import Pairings, phone_clock, phone_id
 from web.stream import Hub
 
 __all__ = ["create_app", "start_background", "shutdown", "DevicePanel"]
@@ -72,7 +72,8 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                buttons: Sequence[ButtonColour] | None = None,
                secret_key: bytes | None = None, pairings: Pairings | None = None,
                logins: Logins | None = None, table_id: str = "", network: Any = None,
-               table_time: Callable[[], datetime] | None = None) -> Flask:
+               table_time: Callable[[], datetime] | None = None,
+               learn_time: Callable[[str, datetime], None] | None = None) -> Flask:
     """The web app of one table. `allowed_hosts`: the names it answers to besides loopback;
     `panel_open`: serve /device to other machines (with the PIN) and not only to loopback.
     `buttons`: the box's seat button colours, button 1's first (X12). `secret_key` signs the
@@ -80,7 +81,8 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     stay signed in across a restart); `pairings` are the phones paired with a seat button;
     `network` is the box's Wi-Fi (web/network.py), None where the box does not manage it;
     `table_time` is the clock the events are stamped by (firmware/stamps.py), against which
-    the running clock of Fox and Geese is read (the wall clock where none is given).
+    the running clock of Fox and Geese is read (the wall clock where none is given);
+    `learn_time(phone, time)` hears what a signed-in or paired phone's clock says.
     `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
     PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
@@ -122,6 +124,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         table_id=table_id,
         network=network,
         **({"table_time": table_time} if table_time else {}),
+        learn_time=learn_time,
         known_addresses=KnownAddresses(),
     )
     app.before_request(auth.check_host)
@@ -133,11 +136,17 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
 
     @app.after_request
     def note_a_phone_we_know(response: Response) -> Response:
-        """A signed-in or paired phone's address: the server keeps room for it."""
+        """A signed-in or paired phone: the server keeps room for its address, and the box
+        hears the time its clock says (`X-Parlour-Clock`, ms since 1970)."""
         parlour = app.extensions["parlour"]
-        if auth.logged_in() or (parlour.pairings is not None
-                                and parlour.pairings.button(seat.phone_token()) is not None):
+        paired = parlour.pairings is not None and \
+            parlour.pairings.button(seat.phone_token()) is not None
+        if auth.logged_in() or paired:
             parlour.known_addresses.saw(auth.client_address())
+            said = phone_clock(request.headers.get("X-Parlour-Clock"))
+            if said is not None and parlour.learn_time is not None:
+                parlour.learn_time(auth.login_id() if auth.logged_in()
+                                   else phone_id(seat.phone_token()), said)
         return response
 
     @app.after_request

@@ -491,3 +491,29 @@ def test_phone_prompts_name_the_phones_controls_not_the_box(client, control):
     mover = now["players"][now["turn"]]["name"]
     assert (refused.status_code, refused.get_json()) == (
         409, {"error": f"{mover} has not spun yet: spin first"})
+
+
+def test_phone_signed_in_and_paired_phones_tell_the_box_the_time_guests_do_not(
+        make_app, pairings):
+    """Away from any time server the box stamps games by the phones' clocks
+    (firmware/stamps.py); only a phone the table trusts is heard."""
+    from datetime import datetime, timezone
+    heard: list[tuple[str, datetime]] = []
+    app = make_app(pairings=pairings, learn_time=lambda phone, at: heard.append((phone, at)))
+    tonight = "1741462200000"                                # 2025-03-08 19:30 UTC, in ms
+    guest = app.test_client()
+    guest.get("/api/state", headers={"X-Parlour-Clock": tonight})
+    assert heard == []                                       # no PIN, no pairing: not heard
+    signed_in = app.test_client()
+    token = csrf_of(signed_in.get("/").get_data(as_text=True))
+    signed_in.post("/control/login", data={"pin": PIN, "csrf": token},
+                   headers={"X-Parlour-Clock": tonight, **JSON})
+    phone, at = heard[-1]
+    assert phone.startswith("pin-") and at == datetime(2025, 3, 8, 19, 30, tzinfo=timezone.utc)
+    for bad in ("soon", "-1", "1741462200000000", "٣٣", "946684799999"):   # ... 1999
+        signed_in.get("/api/state", headers={"X-Parlour-Clock": bad})
+    assert len(heard) == 1                                   # nothing it could not read
+    paired = app.test_client()
+    pair((paired, csrf_of(paired.get("/").get_data(as_text=True))), pairings, button=1)
+    paired.get("/api/state", headers={"X-Parlour-Clock": tonight})
+    assert heard[-1][0].startswith("phone-") and len(heard) == 2

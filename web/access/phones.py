@@ -17,6 +17,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,15 @@ MAX_PHONES = 64          # paired phones kept; the oldest pairing goes first
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def phone_clock(header: str | None) -> datetime | None:
+    """The time a phone's clock says (`X-Parlour-Clock`: whole milliseconds since 1970, UTC);
+    None for anything else or a year outside 2000-2199."""
+    if header is None or not header.isascii() or not header.isdigit() or len(header) > 13:
+        return None
+    said = datetime.fromtimestamp(int(header) / 1000, timezone.utc)
+    return said if 2000 <= said.year < 2200 else None
 
 
 def phone_id(token: str | None) -> str:

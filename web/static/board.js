@@ -167,7 +167,8 @@
     var stop = window.AbortController ? new AbortController() : null;
     var late = setTimeout(function () { if (stop) stop.abort(); }, GIVE_UP_MS);
     fetch("/api/control/move", {method: "POST", credentials: "same-origin",
-      headers: {"Content-Type": "application/json", "X-Parlour-Csrf": c.csrf || ""},
+      headers: {"Content-Type": "application/json", "X-Parlour-Csrf": c.csrf || "",
+        "X-Parlour-Clock": String(Date.now())},
       signal: stop ? stop.signal : undefined,
       // the state the board shows: a move sent again after a lost answer is not made twice
       body: JSON.stringify({path: path, seen: window.ParlourState ? window.ParlourState.mark(state) : ""})

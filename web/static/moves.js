@@ -137,7 +137,8 @@
     var stop = window.AbortController ? new AbortController() : null;
     var late = setTimeout(function () { if (stop) stop.abort(); }, GIVE_UP_MS);
     return fetch(form.action, {method: "POST", body: data, credentials: "same-origin",
-      headers: {"Accept": "application/json"}, signal: stop ? stop.signal : undefined}).then(function (r) {
+      headers: {"Accept": "application/json", "X-Parlour-Clock": String(Date.now())},
+      signal: stop ? stop.signal : undefined}).then(function (r) {
       clearTimeout(slow);
       clearTimeout(late);
       return r.json().catch(function () { return null; }).then(function (body) {
@@ -407,7 +408,8 @@
   }
 
   function pairCall(method, path, body) {
-    var headers = {"Accept": "application/json", "X-Parlour-Csrf": csrf()};
+    var headers = {"Accept": "application/json", "X-Parlour-Csrf": csrf(),
+      "X-Parlour-Clock": String(Date.now())};
     if (body) headers["Content-Type"] = "application/json";
     return fetch(path, {method: method, credentials: "same-origin", headers: headers,
       body: body ? JSON.stringify(body) : undefined}).then(function (r) {

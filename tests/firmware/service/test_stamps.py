@@ -116,3 +116,99 @@ def test_stamps_a_page_reading_the_clock_as_a_game_starts_never_moves_its_anchor
     snap = session.submit({"type": "rename", "seat": 0, "name": "Anna"})
     assert snap["players"][snap["turn"]]["clock_seconds"] == 10.0, begun
     store.close()
+
+
+# -- away from any time server, the phones say the time ---------------------------------------
+
+TONIGHT = datetime(2025, 3, 8, 19, 30, 0, tzinfo=timezone.utc)
+
+
+def away_from_home(synced: list[bool] | None = None) -> tuple[Wall, FakeClock, TableClock]:
+    """A box booted with its last shutdown's time (40 days behind) and no time server."""
+    wall, mono = Wall(), FakeClock()
+    wall.now = TONIGHT - timedelta(days=40)
+    flag = synced if synced is not None else [False]
+    stamps = TableClock(wall=wall, monotonic=mono, synced=lambda: flag[0])
+    stamps.between_games({"phase": "idle"})
+    return wall, mono, stamps
+
+
+def test_stamps_a_box_with_no_time_server_stamps_the_next_game_by_the_phones_clock(tmp_path):
+    """Away from home (the box's hotspot, a hall) the clock stays at the last shutdown's: the
+    evening's games went into history, BG Stats and a club's league 40 days in the past."""
+    wall, mono, stamps = away_from_home()
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    stamps.learn("pin-1a2b3c", TONIGHT)                # a signed-in phone: its clock
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    assert store.events(session.game_id)[0]["at"] == "2025-03-08T19:30:00Z"
+    mono.advance(30)
+    session.submit({"type": "rename", "seat": 0, "name": "Anna"})
+    assert store.events(session.game_id)[-1]["at"] == "2025-03-08T19:30:30Z"
+    store.close()
+
+
+def test_stamps_the_phones_time_is_taken_up_between_games_not_charged_to_a_player(tmp_path):
+    wall, mono, stamps = away_from_home()
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    session.new_game("fox-and-geese", ["Ann", "Ben"])  # before any phone spoke
+    mono.advance(30)
+    stamps.learn("pin-1a2b3c", TONIGHT + timedelta(seconds=30))
+    snap = session.submit({"type": "rename", "seat": 0, "name": "Anna"})
+    assert snap["players"][snap["turn"]]["clock_seconds"] == 30.0    # not 40 days
+    assert store.events(session.game_id)[-1]["at"] == "2025-01-27T19:30:30Z"
+    session.submit({"type": "declare", "winners": [0]})              # over: taken up now
+    assert stamps() == "2025-03-08T19:30:30Z"
+    store.close()
+
+
+def test_stamps_a_phone_a_few_seconds_out_changes_nothing():
+    wall, mono, stamps = away_from_home()
+    wall.now = TONIGHT
+    stamps.learn("pin-1a2b3c", TONIGHT + timedelta(seconds=100))
+    assert stamps() == "2025-03-08T19:30:00Z"
+    stamps.learn("pin-1a2b3c", TONIGHT + timedelta(seconds=150))     # more than 2 minutes
+    assert stamps() == "2025-03-08T19:32:30Z"
+
+
+def test_stamps_one_phone_set_wrong_among_three_does_not_move_the_clock():
+    wall, mono, stamps = away_from_home()
+    stamps.learn("pin-aaaaaa", TONIGHT)
+    stamps.learn("phone-bbbbbb", TONIGHT + timedelta(days=365))      # set by hand, wrongly
+    stamps.learn("pin-cccccc", TONIGHT + timedelta(seconds=2))
+    assert stamps() == "2025-03-08T19:30:02Z"          # the middle one of the three
+    stamps.learn("pin-aaaaaa", TONIGHT + timedelta(seconds=10))      # a phone heard again
+    assert stamps() == "2025-03-08T19:30:10Z"          # counts once, as it says now
+
+
+def test_stamps_a_phone_not_heard_from_for_half_an_hour_no_longer_counts():
+    wall, mono, stamps = away_from_home()
+    stamps.learn("phone-bbbbbb", TONIGHT - timedelta(days=365))      # gone home long ago
+    mono.advance(31 * 60)
+    stamps.learn("pin-aaaaaa", TONIGHT + timedelta(seconds=31 * 60))
+    assert stamps() == "2025-03-08T20:01:00Z"
+
+
+def test_stamps_a_time_server_is_believed_over_the_phones():
+    synced = [True]
+    wall, mono, stamps = away_from_home(synced)
+    stamps.learn("pin-1a2b3c", TONIGHT)                # synced: the phone is not heard
+    assert stamps() == "2025-01-27T19:30:00Z"
+    synced[0] = False
+    stamps.learn("pin-1a2b3c", TONIGHT)
+    assert stamps() == "2025-03-08T19:30:00Z"
+    wall.now = TONIGHT + timedelta(hours=1)            # home again: NTP sets the clock
+    synced[0] = True
+    assert stamps() == "2025-03-08T20:30:00Z"          # not moved by the phones' 40 days
+    assert stamps.offset == 0
+
+
+def test_stamps_the_box_knows_a_time_server_set_its_clock_from_timesyncd(tmp_path, monkeypatch):
+    from firmware import stamps as module
+    monkeypatch.setattr(module, "SYNCED", str(tmp_path / "synchronized"))
+    assert module.time_server_synced() is False
+    (tmp_path / "synchronized").touch()
+    assert module.time_server_synced() is True

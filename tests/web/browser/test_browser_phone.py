@@ -787,3 +787,34 @@ def test_browser_phone_kat_en_muis_calls_its_stakes_both_pots_live(tmp_path, pho
         post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
                                                    "players": ["Ann", "Ben"]})
         expect(phone.locator("#pool-line")).to_have_text("Both pots: 10 chips")
+
+
+
+FORTY_DAYS = 40 * 86400
+AHEAD = f"(function () {{ var real = Date.now; Date.now = function () {{ return real() + " \
+        f"{FORTY_DAYS * 1000}; }}; }})();"
+
+
+@pytest.fixture
+def phone_ahead(browser):  # noqa: F811
+    """A phone whose clock is 40 days ahead of the box's: the box's is the one behind."""
+    yield from phone_page(browser, PHONE, init_script=AHEAD, is_mobile=True)
+
+
+def test_browser_phone_a_box_away_from_any_time_server_dates_games_by_the_phones_clock(
+        tmp_path, phone_ahead):
+    """A Pi boots with its last shutdown's time and, on its own hotspot, never meets a time
+    server: the phones' clocks date the evening's games (history, BG Stats, a club's league)."""
+    from datetime import datetime, timezone
+    from firmware.stamps import SYNCED
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone_ahead, table.url)                  # the sign-in carries the phone's clock
+        post(table.url + "/api/control/new-game",
+             {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        with urllib.request.urlopen(f"{table.url}/api/games/{state(table.url)['game_id']}/log",
+                                    timeout=5) as answer:
+            started = json.loads(answer.read().splitlines()[0])["at"]
+    at = datetime.fromisoformat(started.replace("Z", "+00:00")).timestamp()
+    box = datetime.now(timezone.utc).timestamp()
+    phones = 0 if os.path.exists(SYNCED) else FORTY_DAYS     # a time server is believed first
+    assert abs(at - box - phones) < 60, (started, phones)
