@@ -51,6 +51,7 @@ class Rulebook:
     lead: ClassVar[str | None] = "highest"      # "highest" (X2) | "ranking" (C1) | None
     options: ClassVar[dict[str, Option]] = {}
     uses_chips: ClassVar[bool] = False
+    keeps_score: ClassVar[bool] = False         # points decide it: a Score column from the start
     pool_label: ClassVar[str] = "Pool"          # what the players call the chips in the middle
     on_squares: ClassVar[bool] = False          # players' squares are kept (`position`)
     # Where two numberings share the printed path, the colour each role counts in ("red 22"):

@@ -501,4 +501,4 @@ def form_action(action: str) -> Response:
     spin = snapshot.get("spin") or {}
     after = spin.get("seconds") if action == "roll" and spin.get("roll") == snapshot.get("rolls") \
         else None                                  # the phone tells it when the dial stops
-    return back_to_page(say(told, "ok", after=after, now=snapshot))
+    return back_to_page(say(phone_words(told), "ok", after=after, now=snapshot))

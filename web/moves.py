@@ -19,6 +19,8 @@ PRESS_WORDS = {
     "lost-diamond": "The diamond",               # LD2: worded by `diamond_press`
     "free-play": "A point",
 }
+# The press that confirms a claim to be home and wins (P2; LD2's is `diamond_press`'s).
+CONFIRM_WORDS = {"india": "Confirm: a man is home and wins"}
 # Games where the knob's plain press also means something while a throw is awaited.
 NEXT_BEFORE_ROLL = {"lost-diamond": "Move in the Field", "free-play": "Pass"}   # LD1
 NEXT_WORDS: dict[str, str] = {}      # a turn's end by another name
@@ -33,6 +35,8 @@ PHONE_WORDS = (
     ("flick to spin, or press the knob to move in the Field", "spin, or move in the Field"),
     ("press your button again to confirm you are home; the knob cancels",
      "press again to confirm you are home, or end the turn to withdraw it"),        # LD2, P2
+    ("press again to confirm, the knob cancels",                  # the claim's log line
+     "press again to confirm, or end the turn to withdraw it"),
     (" (or press the knob to pass)", " (or pass)"),
     ("press the knob to end the turn", "end the turn"),
     ("flick to spin", "spin"),
@@ -85,6 +89,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             else None,
             "press_any": rulebook.press_any_seat,
             "press_seats": list(PRESS_SEATS.get(game, ())),
+            "confirm": CONFIRM_WORDS.get(game),        # the press after a claim (P2)
             "next": NEXT_WORDS.get(game, "End turn") if takes_next else None,
             "next_before_roll": NEXT_BEFORE_ROLL.get(game),
             "declare": _overrides(rulebook, "on_declare"),
@@ -92,6 +97,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "chips": rulebook.uses_chips,           # corrections of chips make sense
             "diamond": game in DIAMOND_GAMES,
             "squares": rulebook.on_squares,          # a Square column means something
+            "score": rulebook.keeps_score,           # a Score column from the start
             # the lead's randomizer: it made the last roll when play has none (Domino Rex)
             "lead_kind": rulebook.lead_dice.kind if rulebook.lead_dice else None,
             "square_colours": dict(rulebook.square_colours),   # "red 22" (Kat en Muis)
@@ -140,7 +146,7 @@ def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]
         dice = state.get("randomizer") or {}
         out.append({"action": "roll", "label": "Spin" if dice.get("kind") != "dice" else
                     "Throw the die" if dice.get("count") == 1 else "Throw the dice"})
-        if info["next_before_roll"]:
+        if info["next_before_roll"] and state.get("phase") == "play":    # not in the lead
             out.append({"action": "next", "label": info["next_before_roll"]})
     if awaiting == "choose" and mine:
         out += [{"action": "choose", "value": v, "label": str(v)} for v in choices(state)]
@@ -159,6 +165,8 @@ def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]
             if seat is None or s == seat:
                 label = info["press"] + (f" for {players[s]['name']}"
                                          if info["press_any"] else "")
+                if info["confirm"] and state.get("home_claim") == s:
+                    label = info["confirm"]
                 out.append({"action": "press", "seat": s, "label": label})
     if awaiting == "next" and info["next"] and mine:
         out.append({"action": "next", "label": info["next"]})

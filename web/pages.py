@@ -92,7 +92,7 @@ def status() -> str:
     players = state.get("players", [])
     info = game_moves().get(state.get("game") or "") or {}
     show = {"chips": bool(state.get("pool")) or any(p.get("chips") for p in players),
-            "score": any(p.get("score") for p in players),
+            "score": bool(info.get("score")) or any(p.get("score") for p in players),
             "squares": bool(info.get("squares")),
             "square_colours": info.get("square_colours") or {},
             "role": role_heading(players)}

@@ -20,6 +20,7 @@ class CatsAndMice(AssistedRulebook):
     title = "Cats and Mice"
     source = "McLoughlin Bros."
     min_players, max_players = 2, 4
+    keeps_score = True
     presses_per_spin = 2                                                      # M3
     press_limit_reason = "a cat takes two mice at most a spin, one per arrow"
 

@@ -44,6 +44,7 @@ class DominoRex(Rulebook):
     title = "Domino Rex"
     source = "McLoughlin Bros."
     min_players, max_players = 2, 4
+    keeps_score = True
     randomizer = None                                    # no dice in play
     lead_randomizer = dice(1)                            # D1: the companion throws for lead
     lead = "highest"

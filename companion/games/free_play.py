@@ -44,6 +44,7 @@ class FreePlay(Rulebook):
     title = "Free play"
     refereeing = "assisted"
     min_players, max_players = 1, 6
+    keeps_score = True
     lead = "highest"                                  # X2, when there is a randomizer
     uses_chips = True
     press_any_seat = True                              # a point for whoever scores, any time

@@ -28,7 +28,7 @@ from firmware.oled import screens
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation
 from firmware.oled.names import drawable, for_the_box
 from firmware.oled.screens import FLASH_SECONDS
-from firmware.oled.views import player_name, refusal_text
+from firmware.oled.views import box_words, player_name, refusal_text
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level
 
@@ -216,7 +216,7 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
     @staticmethod
     def _change_words(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
         """The log's lines a change added, and what the players do for the Pi's uncover."""
-        words = list(snap.get("log") or [])[len(old.get("log") or []):]
+        words = [box_words(w) for w in (snap.get("log") or [])[len(old.get("log") or []):]]
         if words and snap.get("last_by") == PI_BY and snap.get("last_uncovered") is not None \
                 and snap.get("phase") != "over":
             words.append(UNCOVER_FOR_PI)
@@ -291,7 +291,7 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
         """Show what an accepted input recorded: the log's new lines on the result screen
         (paged), or `quiet` as a flash when it added none; a beep tells it by ear (a win
         sounds as a win whatever the input)."""
-        words = list(self.snap.get("log") or [])[len(before.get("log") or []):]
+        words = [box_words(w) for w in (self.snap.get("log") or [])[len(before.get("log") or []):]]
         over = self.snap.get("phase") == "over" and before.get("phase") != "over"
         self._beep("win" if over else sound)
         if words:

@@ -135,7 +135,7 @@ def box_words(action: str) -> str:
     "flick to spin" says (the box has no dice); a claim home withdrawn by the knob also ends
     the turn (LD2, P2), as the phone says too."""
     action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
-    return action.replace("; the knob cancels", "; the knob withdraws it and ends the turn")
+    return re.sub(r"[;,] the knob cancels", "; the knob withdraws it and ends the turn", action)
 
 
 def with_box_controls(snap: Snapshot, instruction: str) -> str:

@@ -226,6 +226,46 @@ def test_phone_moves_offer_what_the_game_awaits(session, game, players, awaiting
     assert [(m["action"], m["label"]) for m in moves(state)] == expect
 
 
+def test_phone_moves_ld1_the_lead_offers_the_spin_alone(session):
+    """LD1: a Field move is a move of play; in the lead the phone offered "Move in the Field"
+    beside the spin, and the table refused it."""
+    state = session.new_game("lost-diamond", ["Ann", "Ben"])
+    assert state["phase"] == "lead"
+    assert [(m["action"], m["label"]) for m in moves(state)] == [("roll", "Spin")]
+
+
+def test_phone_moves_p2_the_press_that_confirms_a_claim_says_it_wins(client, control, session):
+    """P2: after "a man is home" the same button read "A man reaches home" again: a player
+    pressing it for a second man ended the game. It says it confirms and wins, and the answer
+    names the phone's own way to withdraw, not the box's knob."""
+    control("new-game", {"game": "india", "players": ["Ann", "Ben"]})
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="test")
+    session.roll(by="test")
+    turn = session.snapshot()["turn"]
+    assert [m["label"] for m in moves(session.snapshot()) if m["action"] == "press"] == [
+        "A man reaches home"]
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    client.post("/control/login", data={"pin": PIN, "csrf": token})
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    said = client.post("/control/press", headers=JSON,
+                       data={"csrf": token, "seat": turn}).get_json()["message"]
+    assert said.endswith("press again to confirm, or end the turn to withdraw it"), said
+    assert "knob" not in said
+    assert [m["label"] for m in moves(session.snapshot()) if m["action"] == "press"] == [
+        "Confirm: a man is home and wins"]
+
+
+def test_phone_a_game_that_keeps_score_shows_its_score_column_from_the_start(client, control):
+    """Free play's Score column appeared at the first point: the table changed shape mid-game."""
+    control("new-game", {"game": "free-play", "players": ["Ann", "Ben"]})
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r'<th scope="col" class="col-score">Score</th>', page)
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r'<th scope="col" class="col-score" hidden>Score</th>', page)
+
+
 @pytest.mark.parametrize("game, label", [("gantlope", "A man enters the Goal"),
                                          ("cats-and-mice", "Cat takes a mouse")])
 def test_phone_moves_g3_m3_no_third_press_is_offered_after_one_spin(session, game, label):
@@ -467,12 +507,13 @@ BOX_CONTROLS = re.compile(r"\bknob\b|\bflick|\byour button\b")
 
 def test_phone_prompts_name_the_phones_controls_not_the_box(client, control):
     """Found at a table: a phone read "Ann - flick to spin" and "press the knob to pass",
-    which only the box can do; its buttons are "Spin", "End turn", "Pass"..."""
+    which only the box can do; its buttons are "Spin", "End turn", "Pass"... The log's lines
+    a phone is answered with too ("... press again to confirm, the knob cancels")."""
     said = set()
     for game in sorted(ALL_GAMES):
         for seed in range(6):
             for state, refusal in random_table(game, seed):
-                said |= {state["prompt"], refusal or ""}
+                said |= {state["prompt"], refusal or "", *(state.get("log") or [])[-3:]}
     for box, _ in PHONE_WORDS:                           # each phrase was met at least once
         assert any(box in words for words in said), box
     assert any(BOX_CONTROLS.search(words) for words in said)

@@ -69,6 +69,19 @@
 
   function mark(s) { return window.ParlourState.mark(s); }   // "<boot>:<state_version>"
 
+  // An action refused because the table had moved on (web/seen.py), when what moved it on
+  // was an undo: the lines taken back since the state it was asked on, as the box says them.
+  function tookBack(asked, now) {
+    var was = (asked && asked.log) || [], is = now.log || [];
+    if (!asked || asked.game_id !== now.game_id) return null;
+    var same = 0;
+    while (same < is.length && same < was.length && is[same] === was[same]) same++;
+    if (same === was.length) return null;                 // only added to: moved on
+    var latest = is.length ? window.ParlourState.phoneWords(is[is.length - 1]) : "";
+    return "Not done: taken back meanwhile: " + was.slice(same).join("; ") + "." +
+      (latest ? " Now: " + latest + (/[.!?)]$/.test(latest) ? "" : ".") : "");
+  }
+
   // After no answer: whether the game changed since the action was sent (it may have been
   // done, and the log says so) or not (sending again is safe: an action names the state it
   // was asked on, and the table does it on that state only).
@@ -126,7 +139,7 @@
   function send(form, submitter, confirmed) {
     var data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
-    var seen = mark(newest());
+    var asked = newest(), seen = mark(asked);
     if (acts(form) && seen) data.set("seen", seen);
     var answer = answerFor(form);
     var buttons = form.querySelectorAll("button");
@@ -146,6 +159,7 @@
         // the state it led to (a throw of one's own spins); a refusal's is the table as it is
         if (body && body.state && window.ParlourState) window.ParlourState.offer(body.state, ok);
         var words = ok ? (body.message || "Done") : friendly(r.status, body);
+        if (r.status === 409 && body && body.state) words = tookBack(asked, body.state) || words;
         if (ok && body.after > 0) {          // a throw: told when the dial stops, not before
           say(answer, "", ok);
           setTimeout(function () { say(answer, words, ok, body); }, body.after * 1000);
@@ -264,7 +278,9 @@
       var dice = s.randomizer || {};
       out.push({action: "roll", label: dice.kind !== "dice" ? "Spin" :
         dice.count === 1 ? "Throw the die" : "Throw the dice"});
-      if (info.next_before_roll) out.push({action: "next", label: info.next_before_roll});
+      if (info.next_before_roll && s.phase === "play") {           // not in the lead
+        out.push({action: "next", label: info.next_before_roll});
+      }
     }
     if (awaiting === "choose" && mine) {
       choices(s).forEach(function (v) { out.push({action: "choose", value: v, label: String(v)}); });
@@ -279,7 +295,8 @@
       seats.forEach(function (x) {
         if (seat === null || x === seat) {
           out.push({action: "press", seat: x,
-            label: info.press + (info.press_any ? " for " + players[x].name : "")});
+            label: info.confirm && s.home_claim === x ? info.confirm      // P2: a claim's
+              : info.press + (info.press_any ? " for " + players[x].name : "")});
         }
       });
     }

@@ -149,7 +149,7 @@
   function renderPlayers(state) {
     var players = state.players || [];
     var chips = !!state.pool || players.some(function (p) { return p.chips; });
-    var score = players.some(function (p) { return p.score; });
+    var score = !!gameInfo(state).score || players.some(function (p) { return p.score; });
     document.querySelectorAll("#players .col-chips").forEach(function (n) { n.hidden = !chips; });
     document.querySelectorAll("#players .col-score").forEach(function (n) { n.hidden = !score; });
     var squares = !!(gameInfo(state).squares);   // only where the companion keeps squares
@@ -487,6 +487,7 @@
     offer: function (state, live) { apply(state, !!live); },
     latest: newest,
     mark: function (s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; },
+    phoneWords: phoneWords,
     rowOrder: rowOrder
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -278,6 +278,26 @@ def test_controller_x8_after_a_spin_the_box_says_how_the_turn_goes_on(
     assert table.view()["turn"].action.endswith("Then press the knob to end the turn.")
 
 
+def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, session, clock):
+    """P2: a claim's log line says "the knob cancels", yet the knob also ends the turn; the
+    box said the log's words under the claim, and a player kept their turn in mind."""
+    start(table, "india")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    press(table, "press")                                          # skip the spin
+    turn = session.snapshot()["turn"]
+    press(table, "seat", seat=table.buttons[turn])                 # "a man is home"
+    assert session.snapshot()["home_claim"] == turn
+    words = " ".join(table.outcome[2])
+    assert "press again to confirm; the knob withdraws it and ends the turn" in words, words
+    assert "the knob cancels" not in words
+    ARTIFACTS.mkdir(exist_ok=True)
+    table.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-india-claim.png")
+    press(table, "press")                                          # close the result
+    press(table, "press")                                          # the knob: withdrawn
+    assert session.snapshot()["turn"] != turn and session.snapshot()["phase"] == "play"
+
+
 def test_controller_x8_flick_by_next_player_is_next_then_roll(table, session):
     start(table, "cats-and-mice")
     settle_lead(table, None)

@@ -818,3 +818,27 @@ def test_browser_phone_a_box_away_from_any_time_server_dates_games_by_the_phones
     box = datetime.now(timezone.utc).timestamp()
     phones = 0 if os.path.exists(SYNCED) else FORTY_DAYS     # a time server is believed first
     assert abs(at - box - phones) < 60, (started, phones)
+
+
+def test_browser_phone_an_action_refused_after_an_undo_says_what_was_taken_back(tmp_path, phone):
+    """A phone that had not yet heard of an undo at the box sent End turn on the spin the
+    undo took back: "Not done: the table had moved on. Now: Ben leads" named the wrong
+    change; it names the lines taken back."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "gantlope", "players": ["Ann", "Ben"]})
+        spun = roll_until(table.url, ("roll",))
+        spun = post(table.url + "/api/control/roll", {})
+        assert spun["awaiting"] == "next"
+        # the phone hears nothing but its page: its stream and its polls are cut
+        phone.route("**/api/events*", lambda route: route.abort())
+        phone.route("**/api/state*", lambda route: route.abort())
+        sign_in(phone, table.url)
+        expect(phone.get_by_role("button", name="End turn")).to_be_visible()
+        undone = post(table.url + "/api/control/undo", {})
+        assert undone["awaiting"] == "roll"
+        phone.get_by_role("button", name="End turn").click()
+        expect(phone.locator("#moves-answer")).to_contain_text(
+            f"Not done: taken back meanwhile: {spun['log'][-1]}")
+        screenshot(phone, "phone-taken-back-meanwhile.png")
