@@ -137,8 +137,8 @@
     }
   }
 
-  // The newest move, in the log's own words, under the board (read out as it comes): the
-  // arrow alone told nobody who cannot see it, and only the next prompt was announced.
+  // The newest move, in the log's own words, under the board: the arrow alone told nobody who
+  // cannot see it. A screen reader hears it from the page's news (status.js), said once.
   var toldKey = null;
   function tellMove(s) {
     var line = $("board-said"), log = s.log || [];

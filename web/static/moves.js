@@ -160,6 +160,7 @@
         if (body && body.state && window.ParlourState) window.ParlourState.offer(body.state, ok);
         var words = ok ? (body.message || "Done") : friendly(r.status, body);
         if (r.status === 409 && body && body.state) words = tookBack(asked, body.state) || words;
+        if (ok && window.ParlourState.answered) window.ParlourState.answered(words);   // said here
         if (ok && body.after > 0) {          // a throw: told when the dial stops, not before
           say(answer, "", ok);
           setTimeout(function () { say(answer, words, ok, body); }, body.after * 1000);

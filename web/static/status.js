@@ -344,8 +344,68 @@
     render(state, fresh);
     if (seatsChanged) renderControls(state);
     if (window.ParlourMoves) window.ParlourMoves.update(state);
+    tell(state);
     keepFocus(focused);
     document.dispatchEvent(new CustomEvent("parlour:state", {detail: state}));
+  }
+
+  // What changed, in the page's one polite live region (#news), so a screen reader says it
+  // once: the log's new lines (or what an undo took back), the winners, then the prompt when
+  // its words change. Lines this page's own action added are left out: its answer, under the
+  // control used, says them (ParlourState.answered), and nothing is said while one is awaited.
+  var NEWS_MS = 300, NEWS_LINES = 3;
+  var seen = null;                       // {game, log}: the state the news last accounted for
+  var saidPrompt = null, saidWinners = "", newsLines = [], newsTimer = null, answers = [];
+
+  function tell(state) {
+    var log = state.log || [], was = seen;
+    seen = {game: state.game_id, log: log.slice()};
+    if (!was) {                          // the page as it loads: nothing has changed yet
+      saidPrompt = promptFor(state);
+      saidWinners = winnersText(state);
+      return;
+    }
+    if (was.game !== state.game_id) {
+      newsLines = [state.game ? "New game: " + state.title : "No game in play"];
+    } else {
+      var same = 0;
+      while (same < was.log.length && same < log.length && was.log[same] === log[same]) same++;
+      if (same < was.log.length) newsLines.push("Taken back: " + was.log.slice(same).join("; "));
+      newsLines = newsLines.concat(log.slice(same));
+    }
+    clearTimeout(newsTimer);
+    newsTimer = setTimeout(sayNews, NEWS_MS);
+  }
+
+  function sayNews() {
+    if (document.querySelector("form[data-sending]")) {   // its answer tells what it did
+      newsTimer = setTimeout(sayNews, NEWS_MS);
+      return;
+    }
+    var state = current, words = newsLines.filter(function (line) {
+      return answers.indexOf(line) < 0;
+    });
+    newsLines = [];
+    answers = [];                        // an answer's lines are its own state's, now said
+    words = words.slice(-NEWS_LINES);
+    var winners = winnersText(state), prompt = promptFor(state);
+    if (winners && winners !== saidWinners) words.push(winners);
+    if (prompt && prompt !== saidPrompt) words.push(prompt);
+    saidWinners = winners;
+    saidPrompt = prompt;
+    var news = $("news");
+    if (!news || !words.length) return;
+    var said = words.map(function (w) { return /[.!?:)]$/.test(w) ? w : w + "."; }).join(" ");
+    if (news.textContent === said) {     // the same words again: written anew, to be said again
+      news.textContent = "";
+      setTimeout(function () { news.textContent = said; }, 100);
+    } else {
+      news.textContent = said;
+    }
+  }
+
+  function answered(words) {             // an action's answer on this page: its log lines
+    answers = answers.concat([words], String(words).split("; "));
   }
 
   // The table moved on and hid what the player was on (a section for a game in play, after the
@@ -486,6 +546,7 @@
     // an action's answer (newest wins); `live`: a change just made, a throw spun as the box does
     offer: function (state, live) { apply(state, !!live); },
     latest: newest,
+    answered: answered,
     mark: function (s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; },
     phoneWords: phoneWords,
     rowOrder: rowOrder

@@ -285,3 +285,44 @@ def test_browser_keyboard_at_200_percent_nothing_scrolls_sideways(tmp_path, brow
             names = page.locator("#new-game input[name=player]")
             widths = [names.nth(i).bounding_box()["width"] for i in range(names.count())]
             assert widths and min(widths) >= 100, widths
+
+
+LIVE = """() => Array.from(document.querySelectorAll(
+    '[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]'))
+  .map(e => [e.id, ['title', 'prompt', 'roll', 'players', 'log', 'board-said']
+    .filter(id => e.querySelector('#' + id))])"""
+LIVE_WRITES = """window.liveWrites = 0;
+new MutationObserver(function (list) { window.liveWrites += list.length; }).observe(
+  document.getElementById("live"), {childList: true, characterData: true, subtree: true});"""
+
+
+def test_browser_keyboard_a_screen_reader_hears_what_changed_once(tmp_path, phone):
+    """The whole game card was live: every state (a redrawn dial, a clock) had it read out
+    again. One polite line says what changed: the new log line and the prompt; a line this
+    phone's own action added is said by its answer only; the connection line is written only
+    when it changes."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        regions = phone.evaluate(LIVE)
+        assert all(not inside for _, inside in regions), regions      # nothing big is live
+        assert "news" in [region for region, _ in regions], regions
+        phone.evaluate(LIVE_WRITES)
+        news = phone.locator("#news")
+        for _ in range(2):                                  # another phone's throws
+            after = post(table.url + "/api/control/roll", {})
+            expect(news).to_contain_text(after["log"][-1])
+            expect(news).to_have_text(re.compile(
+                re.escape(phone.locator("#prompt").text_content()) + r"\.?$"))
+        phone.evaluate("document.getElementById('news').textContent = ''")
+        before = state(table.url)
+        phone.locator("#moves button").first.click()        # this phone's own move
+        answer = phone.locator("#moves-answer")
+        expect(answer).not_to_have_text("")
+        phone.wait_for_function(f"window.ParlourState.latest().version > {before['version']}")
+        phone.wait_for_timeout(1_000)
+        line = state(table.url)["log"][-1]
+        assert line in answer.text_content()
+        assert line not in news.text_content(), (news.text_content(), answer.text_content())
+        assert phone.evaluate("window.liveWrites") == 0     # "Live" all along: not rewritten
