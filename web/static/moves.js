@@ -368,9 +368,9 @@
     var roll = $("roll");
     var canRoll = list.some(function (m) { return m.action === "roll"; });
     roll.classList.toggle("can-spin", canRoll);
+    spinHint(canRoll && list.filter(function (m) { return m.action === "roll"; })[0].label);
     if (canRoll) {
       roll.hidden = false;
-      roll.setAttribute("title", "Swipe or tap to spin");
       if (!s.last_roll && window.ParlourDial) {
         var r = s.randomizer || {};
         var blank = [];
@@ -381,6 +381,18 @@
   }
 
   /* -- the drawn dial: a swipe or a tap spins ---------------------------------------------- */
+
+  // Under the dial, while it can be spun: the swipe or tap shown to the eye, and to a screen
+  // reader (the dial's caption names it) the button the keyboard uses, as it is labelled.
+  function spinHint(label) {
+    var hint = $("spin-hint"), shown = !!($("roll-text").textContent || "").trim();
+    if (!hint) return;
+    hint.hidden = !label;
+    if (!label) return;
+    $("spin-pointer").textContent = shown ? " · swipe or tap the dial to spin" : "Swipe or tap the dial to spin";
+    $("spin-keys").textContent = (shown ? ". " : "") + "The \u201c" + label + "\u201d button, below, " +
+      (/^throw/i.test(label) ? "throws" : "spins");
+  }
 
   function spinFromDial() {
     var button = document.querySelector('#moves button[data-action="roll"]');
@@ -393,7 +405,7 @@
     held = !!on;
     document.querySelectorAll("#moves button").forEach(function (b) { block(b, held); });
     var roll = $("roll");
-    if (roll && held) roll.classList.remove("can-spin");
+    if (roll && held) { roll.classList.remove("can-spin"); spinHint(null); }
     if (!held && state) renderMoves(state);
   }
 

@@ -326,3 +326,38 @@ def test_browser_keyboard_a_screen_reader_hears_what_changed_once(tmp_path, phon
         assert line in answer.text_content()
         assert line not in news.text_content(), (news.text_content(), answer.text_content())
         assert phone.evaluate("window.liveWrites") == 0     # "Live" all along: not rewritten
+
+
+def accessible(phone, selector: str) -> tuple[str, str]:
+    """The name and description chromium gives a screen reader for the node."""
+    cdp = phone.context.new_cdp_session(phone)
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})
+    found = ax["nodes"][0]
+    return (found.get("name", {}).get("value", ""),
+            found.get("description", {}).get("value", ""))
+
+
+def test_browser_keyboard_the_dial_names_the_button_not_the_swipe(tmp_path, phone):
+    """The dial's name read "swipe or tap the dial to spin" (a hint drawn by CSS, and its
+    title): no use to a keyboard or a screen reader. It names the button that throws; the
+    swipe stays on the screen for a finger."""
+    from playwright.sync_api import expect
+    pointer = re.compile(r"swipe|tap|drag|flick", re.I)
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        for thrown in (False, True):
+            expect(phone.locator("#roll")).to_have_class(re.compile(r"\bcan-spin\b"))
+            name, description = accessible(phone, "#roll")
+            assert not pointer.search(name + " " + description), (name, description)
+            assert name.endswith("The \u201cThrow the dice\u201d button, below, throws"), name
+            assert name.startswith("Last throw: ") == thrown, name
+            expect(phone.locator("#spin-pointer")).to_have_text(       # seen, not said
+                re.compile(r"swipe or tap the dial to spin", re.I))
+            if not thrown:
+                log = len(state(table.url)["log"])
+                post(table.url + "/api/control/roll", {})
+                expect(phone.locator("#log li")).to_have_count(log + 1)
+                expect(phone.locator("#dial")).not_to_have_class(re.compile(r"\bspinning\b"))
