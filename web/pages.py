@@ -38,10 +38,20 @@ def button_colour(button: int | None) -> ButtonColour:
     return colour_of(parlour().buttons, button)
 
 
+def luminance(css: str) -> float:
+    """WCAG's relative luminance of a "#rrggbb" colour."""
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    red, green, blue = (linear(int(css[i:i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
 def ink(css: str) -> str:
-    """Black or white, whichever reads better on a "#rrggbb" background."""
-    red, green, blue = (int(css[i:i + 2], 16) for i in (1, 3, 5))
-    return "#111111" if 0.299 * red + 0.587 * green + 0.114 * blue > 150 else "#ffffff"
+    """Black or white, whichever has the higher contrast on a "#rrggbb" background: at least
+    4.5:1 on any (a seat's number on its button's dot is small text)."""
+    light = luminance(css)
+    return "#000000" if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else "#ffffff"
 
 
 @bp.app_context_processor

@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from companion.buttons import SHADES
 from companion.session import Session
 from web import create_app
 
@@ -312,9 +313,27 @@ def test_pages_x12_new_game_form_offers_the_box_buttons(make_app, session):
     css = client.get("/buttons.css")
     assert css.mimetype == "text/css"
     rules = css.get_data(as_text=True)
-    assert ".button-1 { --button: #fffff0; --button-ink: #111111; }" in rules
-    assert ".button-2 { --button: #00a86b; --button-ink: #ffffff; }" in rules
+    assert ".button-1 { --button: #fffff0; --button-ink: #000000; }" in rules
+    assert ".button-2 { --button: #00a86b; --button-ink: #000000; }" in rules   # 6.8:1, not 3.1
     assert ".button-3 { --button: #8a8a8a;" in rules          # no such button here: grey
+
+
+def contrast(one: str, two: str) -> float:
+    """WCAG's contrast ratio of two "#rrggbb" colours."""
+    def luminance(css: str) -> float:
+        r, g, b = ((c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+                   for c in (int(css[i:i + 2], 16) / 255 for i in (1, 3, 5)))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("shade", sorted({*SHADES.values(), "#00a86b", "#808080", "#767676"}))
+def test_pages_x12_a_seats_number_reads_on_its_button_at_4_5_to_1(shade):
+    """A seat's number on its button's dot is small text: white on Green, Orange, Pink, Grey
+    and Cyan read at 2.5 to 4.3:1; black or white, whichever is higher, is 4.5:1 or more."""
+    from web.pages import ink
+    assert contrast(ink(shade), shade) >= 4.5
 
 
 def test_pages_x12_players_show_their_button_not_their_seat(client, logged_in, control,

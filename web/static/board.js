@@ -110,7 +110,7 @@
         tabindex: movable ? "0" : "-1"}, svg);
       el("circle", {cx: p[0], cy: p[1], r: piece === "empty" ? (ends[name] ? 9 : 4) : 15}, g);
       if (piece === "fox") {
-        var t = el("text", {x: p[0], y: p[1] + 5, "text-anchor": "middle"}, g);
+        var t = el("text", {x: p[0], y: p[1] + 6, "text-anchor": "middle"}, g);
         t.textContent = "F";
       }
       el("rect", {x: p[0] - 25, y: p[1] - 25, width: 50, height: 50, "class": "hit"}, g);

@@ -105,3 +105,56 @@ def test_browser_access_board_says_each_move_and_where_the_pieces_stand(table, p
     assert all(goose in label for goose in board["geese"])
     box = phone.locator('#board [data-point="d4"] rect').bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44          # the coordinates took no room
+
+
+# Every text shown, on its real background (the nearest one painted; a board's piece for its
+# letter), with its size as drawn: [what, words, contrast, px].
+TEXTS = r"""() => {
+  const rgba = c => { const m = c.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const lum = c => { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05); };
+  const under = e => {
+    const piece = e instanceof SVGElement && e.closest('[data-point]');
+    if (piece) return rgba(getComputedStyle(piece.querySelector('circle')).fill);
+    for (let n = e; n; n = n.parentElement) {
+      const c = rgba(getComputedStyle(n).backgroundColor); if (c[3] > 0) return c; }
+    return rgba(getComputedStyle(document.documentElement).backgroundColor); };
+  const out = [], seen = new Set();
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+    const e = t.parentElement;
+    if (!t.textContent.trim() || seen.has(e) || e.closest('[aria-disabled=true], .sr-only')) continue;
+    seen.add(e);
+    const box = e.getBoundingClientRect();
+    if (!e.getClientRects().length || box.width <= 1) continue;
+    const s = getComputedStyle(e), bg = under(e);
+    const fg = rgba(e instanceof SVGElement ? s.fill : s.color);
+    const seenFg = [0, 1, 2].map(i => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+    const px = parseFloat(s.fontSize) * (e instanceof SVGElement ? e.getScreenCTM().a : 1);
+    out.push([e.tagName + '.' + (e.getAttribute('class') || e.id), t.textContent.trim().slice(0, 20),
+              +ratio(seenFg, bg).toFixed(2), +px.toFixed(1)]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_browser_access_small_text_reads_at_4_5_to_1_and_12px(table, browser, scheme):  # noqa: F811
+    """At 320 px wide: the board's letters and numbers were 9 px, the commitment's digest 11
+    px, the Fox's F on its piece 4.3:1. Every text is 12 px or more and 4.5:1 or more on what
+    is under it, in the light scheme and the dark."""
+    url, _ = table
+    for phone in phone_page(browser, {"width": 320, "height": 700}, color_scheme=scheme):
+        phone.goto(url + "/")
+        phone.fill("#login input[name=pin]", PIN)
+        phone.click("#login button")
+        phone.wait_for_selector("#logout")
+        texts = phone.evaluate(TEXTS)
+        assert any(what.endswith("coord") for what, *_ in texts)
+        assert any(words == "F" for _, words, *_ in texts)
+        faint = [t for t in texts if t[2] < 4.5]
+        small = [t for t in texts if t[3] < 12]
+        assert faint == [] and small == [], (faint, small)
