@@ -7,6 +7,7 @@
   var NS = "http://www.w3.org/2000/svg", STEP = 50, MARGIN = 25, COLS = "abcdefg";
   var state = null, chosen = [], busy = false, shownOver = false;
   var GIVE_UP_MS = 10000;        // a move with no answer by then: the table is asked instead
+  var REACH_PX = 23;             // a point's hit area: this far each way at least (46 CSS px)
 
   function $(id) { return document.getElementById(id); }
   function isPoint(c, r) { return c >= 1 && c <= 7 && r >= 1 && r <= 7 && ((c >= 3 && c <= 5) || (r >= 3 && r <= 5)); }
@@ -151,6 +152,24 @@
     line.hidden = !words;
   }
 
+  // The point a tap at (x, y) on the screen is for. A point's square is 50 units, 36 CSS px on
+  // a 320 px phone: its hit area reaches 23 px each way, into its neighbours' squares and the
+  // card's edge around the board, and where two hit areas overlap the nearest point wins.
+  function pointAt(x, y) {
+    var svg = $("board"), m = svg && svg.getScreenCTM && svg.getScreenCTM();
+    if (!m) return null;
+    var to = m.inverse(), ux = to.a * x + to.c * y + to.e, uy = to.b * x + to.d * y + to.f;
+    var reach = Math.max(STEP / 2, REACH_PX / Math.hypot(m.a, m.b)), best = null, nearest = Infinity;
+    for (var r = 1; r <= 7; r++) for (var c = 1; c <= 7; c++) {
+      if (!isPoint(c, r)) continue;
+      var name = COLS[c - 1] + r, p = xy(name), dx = ux - p[0], dy = uy - p[1];
+      if (Math.abs(dx) > reach || Math.abs(dy) > reach || dx * dx + dy * dy >= nearest) continue;
+      best = name;
+      nearest = dx * dx + dy * dy;
+    }
+    return best;
+  }
+
   function say(words) {
     var box = $("board-error");
     box.textContent = words || "";
@@ -225,9 +244,13 @@
   function start() {
     var svg = $("board");
     if (!svg) return;
-    svg.addEventListener("click", function (e) {
+    var card = $("board-card");
+    card.addEventListener("click", function (e) {
       var g = e.target.closest ? e.target.closest("[data-point]") : null;
-      if (g) tap(g.getAttribute("data-point"));
+      if (g && !e.detail) { tap(g.getAttribute("data-point")); return; }   // a screen reader's
+      if (e.target !== card && !svg.contains(e.target)) return;           // the card's words
+      var name = pointAt(e.clientX, e.clientY);
+      if (name) tap(name);
     });
     svg.addEventListener("keydown", function (e) {      // Enter or Space taps a point
       var g = e.target.closest ? e.target.closest("[data-point]") : null;
@@ -245,7 +268,7 @@
     if (!chosen.length) hint(idleHint());
   }
 
-  window.ParlourBoard = {draw: draw, tap: tap, refresh: refresh};
+  window.ParlourBoard = {draw: draw, tap: tap, refresh: refresh, pointAt: pointAt};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

@@ -158,3 +158,64 @@ def test_browser_access_small_text_reads_at_4_5_to_1_and_12px(table, browser, sc
         faint = [t for t in texts if t[2] < 4.5]
         small = [t for t in texts if t[3] < 12]
         assert faint == [] and small == [], (faint, small)
+
+
+CENTRES = """() => Object.fromEntries(Array.from(document.querySelectorAll('#board [data-point]'))
+  .map(g => { const b = g.querySelector('circle').getBoundingClientRect();
+              return [g.getAttribute('data-point'), [b.x + b.width / 2, b.y + b.height / 2,
+                      g.getAttribute('tabindex') === '0']]; }))"""
+
+
+def test_browser_access_board_points_take_a_46px_tap_nearest_first(tmp_path, browser):  # noqa: F811
+    """At 320 px wide a point's square was 36 px: a click 22 px from a goose at the board's
+    edge missed it. Each point's hit area reaches 23 px each way wherever no other point is
+    nearer (the nearest point wins where hit areas overlap), the board's look unchanged."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as running:
+        call(running.url, "/api/control/new-game", {"game": "fox-and-geese",
+                                                    "players": ["Ann", "Ben"]})
+        for phone in phone_page(browser, {"width": 320, "height": 700}, is_mobile=True):
+            phone.goto(running.url + "/")
+            phone.fill("#login input[name=pin]", PIN)
+            phone.click("#login button")
+            phone.wait_for_selector("#logout")
+            phone.locator("#board").scroll_into_view_if_needed()
+            square = phone.locator('#board [data-point="d4"] rect').bounding_box()
+            assert 35 <= square["width"] <= 37                  # the squares as they were drawn
+            centres = phone.evaluate(CENTRES)
+            assert len(centres) == 33
+
+            def reached(name: str) -> list[tuple[float, float]]:
+                """Clicks 22 px from the point, each way, that no other point is nearer."""
+                x, y, _ = centres[name]
+                out = []
+                for dx, dy in ((-22, 0), (22, 0), (0, -22), (0, 22),
+                               (-22, -22), (22, -22), (-22, 22), (22, 22)):
+                    at, mine = (x + dx, y + dy), (dx * dx + dy * dy) ** 0.5
+                    if all(((at[0] - ox) ** 2 + (at[1] - oy) ** 2) ** 0.5 > mine
+                           for other, (ox, oy, _) in centres.items() if other != name):
+                        out.append(at)
+                return out
+
+            clicks = 0
+            for name in (n for n, (_, _, usable) in centres.items() if usable):
+                for x, y in reached(name):       # the geese at the edges: a finger beside one
+                    phone.mouse.click(x, y)      # where it lands (a touch is moved onto a target)
+                    chosen = phone.locator(f'#board [data-point="{name}"]')
+                    assert "chosen" in chosen.get_attribute("class"), \
+                        (name, x - centres[name][0], y - centres[name][1])
+                    clicks += 1
+            assert clicks >= 6
+            x, y, _ = centres["d7"]                 # above the board: on the card around it
+            phone.mouse.click(x, y - 22)
+            expect(phone.locator("#board-hint")).to_contain_text("That point has no piece")
+            for name in centres:                               # every point, the nearest first
+                for x, y in reached(name):
+                    assert phone.evaluate("([x, y]) => window.ParlourBoard.pointAt(x, y)",
+                                          [x, y]) == name, (name, x, y)
+                x, y, _ = centres[name]                       # past half-way: the neighbour's
+                for other, (ox, oy, _) in centres.items():
+                    if other != name and abs(ox - x) + abs(oy - y) < 40:
+                        at = [x + (ox - x) * 0.6, y + (oy - y) * 0.6]
+                        assert phone.evaluate("([x, y]) => window.ParlourBoard.pointAt(x, y)",
+                                              at) == other, (name, other)
