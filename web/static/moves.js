@@ -127,13 +127,7 @@
     return !now || now === document.body || !now.isConnected;
   }
   function refocus(places) {
-    for (var i = 0; i < places.length; i++) {
-      var node = places[i];
-      if (!shown(node)) continue;
-      if (node.tabIndex < 0 && !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
-      node.focus();
-      if (document.activeElement === node) return;
-    }
+    places.some(function (node) { return window.ParlourState.focusOn(node); });
   }
 
   function send(form, submitter, confirmed) {

@@ -410,13 +410,18 @@
 
   // The table moved on and hid what the player was on (a section for a game in play, after the
   // game was set aside): the focus goes to the nearest part still shown, not the page's top.
+  // Focus on a node that is shown (one with no tabindex of its own gets -1); whether it took it.
+  function focusOn(node) {
+    if (!node || !node.getClientRects().length) return false;
+    if (node.tabIndex < 0 && !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
+    node.focus();
+    return document.activeElement === node;
+  }
+
   function keepFocus(was) {
     if (!was || was === document.body || !was.isConnected || was.getClientRects().length) return;
     for (var node = was.parentElement; node && node !== document.body; node = node.parentElement) {
-      if (!node.getClientRects().length) continue;
-      if (node.tabIndex < 0 && !node.hasAttribute("tabindex")) node.setAttribute("tabindex", "-1");
-      node.focus();
-      return;
+      if (focusOn(node)) return;
     }
   }
 
@@ -549,6 +554,7 @@
     answered: answered,
     mark: function (s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; },
     phoneWords: phoneWords,
+    focusOn: focusOn,
     rowOrder: rowOrder
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
