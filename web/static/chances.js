@@ -5,8 +5,11 @@
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
-  var W = 340, H = 150, LEFT = 34, RIGHT = 50, TOP = 8, BOTTOM = 20;
-  var TAG = 13;                     // the height a value at the right edge takes
+  // Drawn at the width it is shown (one unit a CSS pixel), so its words are the size the CSS
+  // says on every phone: scaled from a fixed width, they were 8 px on a 320 px one.
+  var H = 150, LEFT = 38, RIGHT = 56, TOP = 8, BOTTOM = 20;
+  var TAG = 15;                     // the height a value at the right edge takes
+  var last = null;                  // what was drawn last: drawn again at a new width
 
   function $(id) { return document.getElementById(id); }
   function el(tag, attrs, content) {
@@ -52,6 +55,7 @@
   function draw(figure, series, names, buttons, top, label, format) {
     var plot = figure.querySelector(".plot");
     var steps = series.length;
+    var W = Math.max(240, Math.min(640, Math.round(plot.clientWidth) || 340));
     var known = series.filter(function (row) { return row; });
     figure.hidden = known.length < 1;
     if (figure.hidden) { plot.replaceChildren(); return; }
@@ -120,6 +124,7 @@
   function render(data) {
     var box = $("chances");
     if (!box) return;
+    last = data;
     var names = data.names || [], buttons = data.buttons || [];
     var chart = data.chart || {chips: [], win: []};
     var chances = !!data.odds || !!data.paused || (chart.win || []).some(function (r) { return r; });
@@ -159,6 +164,7 @@
   function start() {
     var box = $("chances");
     if (!box) return;
+    redrawOnResize();
     var url = box.getAttribute("data-chart-url");
     if (url) {
       fetch(url, {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (c) {
@@ -172,6 +178,20 @@
     var initial = $("initial-state");
     try { fromState(JSON.parse(initial.textContent)); } catch (err) { /* the server's list stays */ }
     document.addEventListener("parlour:state", function (e) { fromState(e.detail); });
+  }
+
+  // Drawn again when its width changes: a phone turned, or the page's styles arriving after
+  // the first drawing (it measured the unstyled page).
+  function redrawOnResize() {
+    var box = $("chances"), drawnAt = -1;
+    var again = function () {
+      var width = box.clientWidth;
+      if (!last || !width || width === drawnAt) return;
+      drawnAt = width;
+      render(last);
+    };
+    if (window.ResizeObserver) new ResizeObserver(again).observe(box);
+    else window.addEventListener("resize", again);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -160,6 +160,32 @@ def test_browser_access_small_text_reads_at_4_5_to_1_and_12px(table, browser, sc
         assert faint == [] and small == [], (faint, small)
 
 
+def test_browser_access_the_charts_words_are_12px_on_a_320px_phone(tmp_path, browser):  # noqa: F811
+    """The charts were drawn 340 units wide and scaled to the card: their axes and values
+    were 8.5 px on a 320 px phone. They are drawn at the width shown; a phone turned (a wider
+    page) draws them again at the new width."""
+    with SimulatedTable(tmp_path / "data", tmp_path) as running:
+        call(running.url, "/api/control/new-game", {"game": "kat-en-muis",
+                                                    "players": ["Ann", "Ben"]})
+        for _ in range(8):
+            call(running.url, "/api/control/roll", {})
+        for phone in phone_page(browser, {"width": 320, "height": 700}):
+            phone.goto(running.url + "/")
+            phone.wait_for_selector("#chart-win svg path.line")
+            texts = [t for t in phone.evaluate(TEXTS) if t[0] in ("text.axis", "text.tag")]
+            assert {"text.axis", "text.tag"} <= {t[0] for t in texts}
+            small = [t for t in texts if t[3] < 12]
+            faint = [t for t in texts if t[2] < 4.5]
+            assert small == [] and faint == [], (small, faint)
+            width = phone.evaluate("() => document.querySelector('#chart-win .plot').clientWidth")
+            assert phone.locator("#chart-win svg").get_attribute("viewBox") == f"0 0 {width} 150"
+            phone.set_viewport_size({"width": 600, "height": 700})
+            wider = phone.evaluate("() => document.querySelector('#chart-win .plot').clientWidth")
+            assert wider > width
+            phone.wait_for_function("w => document.querySelector('#chart-win svg')"
+                                    ".getAttribute('viewBox') === `0 0 ${w} 150`", arg=wider)
+
+
 CENTRES = """() => Object.fromEntries(Array.from(document.querySelectorAll('#board [data-point]'))
   .map(g => { const b = g.querySelector('circle').getBoundingClientRect();
               return [g.getAttribute('data-point'), [b.x + b.width / 2, b.y + b.height / 2,
