@@ -182,7 +182,8 @@ def test_flood_one_address_holds_at_most_its_share_of_streams(table):
             assert wait_until(lambda: _admitted(table.port, "127.0.3.1", streams), 5.0)
         refused = Stream(table.port, "127.0.3.1")
         assert refused.status == 503 and "error" in json.loads(refused.body)
-        assert _admitted(table.port, "127.0.3.2", streams)
+        # another address is still let in (once an earlier test's last slots are free)
+        assert wait_until(lambda: _admitted(table.port, "127.0.3.2", streams), 5.0)
     finally:
         for stream in streams:
             stream.close()
