@@ -20,6 +20,7 @@ MIN_SECONDS, MAX_SECONDS = 0.8, 3.0
 MIN_STRENGTH = 0.05
 REMOTE_STRENGTH = 0.5          # a roll made elsewhere (a phone) spins as a middling flick
 TAU = 2 * math.pi
+LANDED_AT = 0.75               # of the spin: the dice's last change of face, then they rest
 
 
 def duration_for(strength: float) -> float:
@@ -85,7 +86,11 @@ class Animation:
         angles = tuple(sector_angle(v, self.faces) - travel * left
                        for v, travel in zip(self.values, self._travel))
         if self.kind == "dice":
-            done_tumbles = int(self._tumbles * (1.0 - left))
+            # they tumble ever slower and land with a quarter of the spin still to run: the
+            # dice are seen to rest on the roll (they showed the faces before it until the
+            # result screen took over, and the box seemed to change the throw)
+            landed = 1.0 - (1.0 - min(1.0, u / LANDED_AT)) ** 2
+            done_tumbles = int(self._tumbles * landed)
             up = tuple(self._face(v, i, self._tumbles - done_tumbles)
                        for i, v in enumerate(self.values))
         else:

@@ -51,6 +51,20 @@ def test_animation_dice_tumble_then_show_the_roll(clock):
     assert spin.frame(clock.now + spin.duration).faces_up == (6, 6)
 
 
+@pytest.mark.parametrize("strength", [0.0, 0.4, 1.0])
+@pytest.mark.parametrize("values", [(2, 4), (6, 6), (1, 5)])
+def test_animation_dice_are_seen_to_rest_on_the_roll_before_the_spin_ends(clock, strength,
+                                                                           values):
+    """The dice sat on the faces before the roll (6 and 6 for 0.8 s of a 2.3 s spin) until
+    the result screen jumped to "2 · 4": the box seemed to change the throw. They land on
+    the roll for the last fifth of the spin at least, and stay there."""
+    spin = Animation(DICE, values, strength=strength, clock=clock)
+    late = [spin.frame(clock.now + spin.duration * u).faces_up
+            for u in (0.8, 0.85, 0.9, 0.95, 0.99)]
+    assert late == [values] * len(late)
+    assert spin.frame(clock.now).faces_up != values or values == (6, 6)
+
+
 def test_animation_press_skips_to_the_result(clock):
     spin = Animation({"kind": "spinner", "count": 1, "faces": 6}, (4,), strength=1.0,
                      clock=clock)
