@@ -164,7 +164,10 @@
         if (form.id === "login") judged(form.querySelector("input[name=pin]"), answer, ok);
         if (ok && (form.id === "login" || form.id === "logout")) window.location.reload();
         if (!ok && body && body.signed_out) window.location.reload();   // a new PIN: sign in again
-        if (ok && form.id === "new-game") form.closest("details").open = false;
+        if (ok && form.id === "new-game") {     // the next game's form starts empty: a name
+          form.reset();                         // left there joined a game it was not ticked for
+          form.closest("details").open = false;
+        }
         return ok;
       });
     }).catch(function () {

@@ -842,3 +842,33 @@ def test_browser_phone_an_action_refused_after_an_undo_says_what_was_taken_back(
         expect(phone.locator("#moves-answer")).to_contain_text(
             f"Not done: taken back meanwhile: {spun['log'][-1]}")
         screenshot(phone, "phone-taken-back-meanwhile.png")
+
+
+def open_form(phone) -> None:
+    phone.evaluate("() => { document.getElementById('new-game').closest('details').open = true; }")
+
+
+def test_browser_phone_the_next_games_form_starts_empty(tmp_path, phone):
+    """A second game started from the same page joined the first one's players: their names
+    were still in the form, and a name counts as a player (tick it, or give a name)."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone, table.url)
+        open_form(phone)
+        phone.select_option("#game-choice", "kat-en-muis")
+        names = phone.locator("#new-game input[name=player]")
+        names.nth(0).fill("Ann")
+        names.nth(1).fill("Ben")
+        phone.get_by_role("button", name="Start the game").click()
+        expect(phone.locator("#new-game")).to_be_hidden()
+        assert [p["name"] for p in state(table.url)["players"]] == ["Ann", "Ben"]
+        expect(phone.locator("#game")).to_contain_text("Kat en Muis")
+        open_form(phone)
+        assert [names.nth(i).input_value() for i in range(2)] == ["", ""]
+        phone.select_option("#game-choice", "cats-and-mice")
+        phone.locator("#new-game input[name=button][value='2']").check()
+        phone.locator("#new-game input[name=button][value='3']").check()
+        phone.get_by_role("button", name="Start the game").click()
+        phone.locator("#new-game .confirm button").first.click()   # set Kat en Muis aside
+        expect(phone.locator("#game")).to_contain_text("Cats and Mice")
+        assert len(state(table.url)["players"]) == 2, phone.locator("#new-game").inner_text()
