@@ -172,6 +172,10 @@ def test_browser_access_the_charts_words_are_12px_on_a_320px_phone(tmp_path, bro
         for phone in phone_page(browser, {"width": 320, "height": 700}):
             phone.goto(running.url + "/")
             phone.wait_for_selector("#chart-win svg path.line")
+            # drawn at the width shown (again, if the first drawing came before the styles)
+            phone.wait_for_function("() => { const p = document.querySelector('#chart-win .plot');"
+                                    " return p.querySelector('svg').getAttribute('viewBox') === "
+                                    "`0 0 ${p.clientWidth} 150`; }")
             texts = [t for t in phone.evaluate(TEXTS) if t[0] in ("text.axis", "text.tag")]
             assert {"text.axis", "text.tag"} <= {t[0] for t in texts}
             small = [t for t in texts if t[3] < 12]
