@@ -28,7 +28,7 @@ from firmware.oled import screens
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation
 from firmware.oled.names import drawable, for_the_box
 from firmware.oled.screens import FLASH_SECONDS
-from firmware.oled.views import box_words, player_name, refusal_text
+from firmware.oled.views import box_words, choice_meaning, player_name, refusal_text
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level
 
@@ -92,6 +92,28 @@ def reading_seconds(words: str) -> float:
     return READ_START_SECONDS + READ_WORD_SECONDS * longest
 
 
+def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
+    """The change is one Domino Rex uncover: one square, by the player whose turn it was."""
+    seat, players = old.get("turn"), snap.get("players") or []
+    if snap.get("last_type") != "choose" or old.get("awaiting") != "choose" or \
+            not isinstance(seat, int) or not 0 <= seat < len(players) or \
+            len(players) != len(old.get("players") or []):
+        return False
+    gone = [len(a.get("covered") or []) - len(b.get("covered") or [])
+            for a, b in zip(old["players"], players)]
+    return gone[seat] == 1 and sum(gone) == 1
+
+
+def _later_mover(words: list[str], snap: dict[str, Any], first: str) -> str:
+    """The player the change's last lines name, other than the one who moved first."""
+    names = [p.get("name") or "" for p in snap.get("players") or []]
+    for line in reversed(words):
+        for name in names:
+            if name != first and _names(line, name):
+                return name
+    return ""
+
+
 def _names(line: str, name: str) -> bool:
     """The log line names `name` as a word ("Ann moves", "7: Ann's checker"): the mover's
     change is headed with their name, where a phone's point for another is not."""
@@ -129,6 +151,8 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
         self.outcome = ("", "", [])                      # heading, values, words of the last spin
         self.spun_from: dict[str, Any] = {}               # the state before the dial's throws
         self.spun_to: dict[str, Any] = {}                 # the state the dial's throw made
+        self.waiting: tuple[dict[str, Any], dict[str, Any]] | None = None   # a change to show
+        self.result_at = 0.0
         self.flash_text = ""
         self.flash_until = 0.0
         self.flash_at = 0.0
@@ -191,6 +215,9 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
             self.dirty = self.dirty or self.screen in ("scores", "hint")
             return
         self.dirty = True
+        if len(snap.get("log") or []) < len(old.get("log") or []) or \
+                snap.get("game_id") != old.get("game_id"):
+            self.waiting = None                    # an undo: the moves waiting may be gone
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
             if snap.get("game_id") is not None or self.screen not in IDLE:
@@ -204,13 +231,23 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
             # another throw (a phone's) while the dial spins: the dial shows the newest, its
             # result every line since the first
             self._animate(self.spun_from, snap, strength=REMOTE_STRENGTH)
+        elif self.screen == "spin" and snap.get("rolls") == old.get("rolls") and (
+                self.waiting is not None or (snap.get("last_by") != PI_BY and
+                                             len(snap.get("log") or []) > len(old.get("log") or []))):
+            # a person's move after the throw (a phone's uncover), and what came after it:
+            # its own result, once the dial's has been read
+            self._offer(old, snap)
         elif self.screen == "spin" and snap.get("rolls", 0) >= old.get("rolls", 0):
             # the dial goes on with the throw it shows (the Pi's throw just after a person's
             # too); its result lists the lines since, as the log now has them
+            self.waiting = None
             self.outcome = self._spin_outcome(snap)
-        elif self.screen in SHOWS_CHANGES or self.screen == "spin":
-            self.animation = None
+        elif self.screen == "spin" or (self.screen in SHOWS_CHANGES and
+                                       len(snap.get("log") or []) < len(old.get("log") or [])):
+            self.animation = None                  # an undo of the throw, or any undo: now
             self._show_change(old, snap)
+        elif self.screen in SHOWS_CHANGES:
+            self._offer(old, snap)
         self._sync_controls()
 
     @staticmethod
@@ -232,8 +269,11 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
         words = self._change_words(old, snap)
         by_pi = snap.get("last_by") == PI_BY
         ended = snap.get("phase") == "over" and old.get("phase") != "over"
+        newest = snap.get("version") == self.snap.get("version")
+        if not newest:                # shown late: a move made since has answered the Pi's
+            words = [w for w in words if w != UNCOVER_FOR_PI]
         self.move_index = 0
-        if words and by_pi and (snap.get("board") or {}).get("last_move"):
+        if words and by_pi and (snap.get("board") or {}).get("last_move") and newest:
             self.screen = "pi_moved"
             if ended:
                 self._beep("win")
@@ -250,7 +290,15 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
             corrected = snap.get("last_type") in CORRECTIONS     # no one's move
             actor = ("Pi" if moved_for_pi or not mover else f"{mover}, then Pi") if by_pi \
                 else mover if _names(words[0], mover) and not corrected else "From a phone"
-            self.outcome = (actor, "", words)   # "then Pi": one change held two moves
+            one = _one_uncover(old, snap)
+            later = _later_mover(words, snap, mover) if moved_for_pi and not by_pi else ""
+            if later and not one:               # the Pi's move, and a phone's answer to it
+                actor = f"{mover}, then {later}"
+            heading, values = actor, ""         # "then Pi": one change held two moves
+            if actor in (mover, "Pi") and one:  # as the box's own knob says it
+                heading = f"{actor} uncovers"
+                values = choice_meaning(old, snap["last_uncovered"], snap)
+            self.outcome = (heading, values, words)
             self._show_result()
             if ended:
                 self._beep("win")
@@ -373,6 +421,8 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
             self.dirty = True
         if self.screen == "spin" and (self.animation is None or self.animation.done):
             self._finish_spin()
+        if self._show_waiting(now):
+            self._sync_controls()
         self._turn_pages(now)
         last_page = self.screen != "result" or self.page >= self.page_count - 1
         if self.screen in ("result", "resumed") and now >= self.screen_until and last_page \
@@ -414,6 +464,8 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
                                  if self.flash_text else None,
                                  self.screen_until if self.screen in ("result", "resumed")
                                  and not self._waits_for_press else None,
+                                 self.held_until
+                                 if self.waiting and self.screen == "result" else None,
                                  self.page_at + PAGE_SECONDS
                                  if self.screen in PAGED and self.page_count > 1
                                  and not (self._waits_for_press

@@ -44,6 +44,8 @@ class BoxDrawing:
             out["turn"] = turn_view(self.snap)
         if self.screen == "result":
             out["result"] = self.outcome
+        if self.waiting is not None:             # a newer change, shown once this is read
+            out["waiting"] = self.waiting[1].get("version")
         if self.screen == "menu":
             out["menu"] = {"items": list(self.menu_items), "index": self.menu_index}
         if self.screen == "declare":

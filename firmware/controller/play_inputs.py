@@ -103,6 +103,7 @@ class PlayInputs:
 
     def on_undo(self, event: InputEvent) -> None:
         self.animation = None
+        self.waiting = None                           # the moves it waited to show may be gone
         before = self.snap
         if self._call(lambda: self.session.undo(by="undo")):
             self.screen = self.home()

@@ -16,6 +16,12 @@ RESULT_SECONDS = 6.0         # the result stays up at least this long before the
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 PAGED = ("result", "play", "confirm")   # screens whose pages turn by themselves
 UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
+# A result stays up this long a page (two pages at most) before a change made elsewhere takes
+# its place: a player's own uncover is read before the Pi's reply, the dial's throw before the
+# uncover a phone made meanwhile. Changes that come while one waits join it: the box is never
+# more than one result behind.
+HOLD_SECONDS = PAGE_SECONDS
+HOLD_PAGES = 2
 
 
 class SpinScreens:
@@ -30,6 +36,8 @@ class SpinScreens:
     page_at: float
     screen_until: float
     _page_key: tuple
+    waiting: tuple[dict[str, Any], dict[str, Any]] | None   # a change from elsewhere: from, to
+    result_at: float                       # when the result on screen was put up
 
     def on_spin(self, event: InputEvent) -> None:
         before = self.snap
@@ -55,6 +63,7 @@ class SpinScreens:
                                    name=player_name(after, seat), clock=self.clock)
         self.spun_from = before                    # a throw while this one spins starts again
         self.spun_to = after
+        self.waiting = None                        # its result has every line since
         self.outcome = self._spin_outcome(after)
         self.flash_text = ""                       # the spin answers the flick
         self.screen = "spin"
@@ -72,6 +81,10 @@ class SpinScreens:
         randomizer = before.get("randomizer") or after.get("randomizer")
         words = self._change_words(before, now)
         values = roll_text(after, randomizer)
+        thrown = (after.get("rolls") or 0) - (before.get("rolls") or 0)
+        if thrown > 1:          # phones threw while the dial spun: every throw, in its order
+            return ("The lead" if before.get("phase") == "lead" else f"{thrown} throws",
+                    "", words)
         if words and restates(words[0], name, values):
             words = words[1:]                     # heading and big values say it already
         _, instruction = split_prompt(now.get("prompt") or "")
@@ -93,8 +106,40 @@ class SpinScreens:
     def _show_result(self) -> None:
         self.flash_text = ""                       # the new answer replaces an old notice
         self.screen = "result"
-        self.screen_until = self.clock() + RESULT_SECONDS
+        self.result_at = self.clock()
+        self.screen_until = self.result_at + RESULT_SECONDS
         self._turn_to(0)
+
+    @property
+    def held_until(self) -> float:
+        """When the result up may give way to a change made elsewhere."""
+        return self.result_at + HOLD_SECONDS * max(1, min(self.page_count, HOLD_PAGES))
+
+    def _holding(self, now: float) -> bool:
+        """The dial spins, or the result up has not been read yet."""
+        return self.screen == "spin" or (self.screen == "result" and now < self.held_until)
+
+    def _offer(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
+        """Show a change made elsewhere now, or once the dial or the result up has been read
+        (a change that comes meanwhile joins the one waiting)."""
+        if self.waiting is not None:
+            self.waiting = (self.waiting[0], snap)
+        elif self._holding(self.clock()):
+            self.waiting = (old, snap)
+        else:
+            self._show_change(old, snap)
+
+    def _show_waiting(self, now: float | None = None) -> bool:
+        """The waiting change, once nothing holds the screen (a menu opened meanwhile keeps it
+        waiting), or now; True if it was shown."""
+        if self.waiting is None or self.screen not in (
+                "play", "result", "over", "pi_moved", "resumed") or \
+                (now is not None and self._holding(now)):
+            return False
+        old, snap = self.waiting
+        self.waiting = None
+        self._show_change(old, snap)
+        return True
 
     def _turn_to(self, page: int) -> None:
         self.page, self.page_at, self.dirty = page, self.clock(), True
@@ -109,8 +154,11 @@ class SpinScreens:
 
     def on_result_press(self, event: InputEvent) -> None:
         """One press does what the result says: in an assisted game that is "press the knob
-        to end the turn" (X8), so it ends the turn; otherwise it closes the result."""
-        if self.snap.get("awaiting") == "next" and takes(self._rulebook(), "on_next"):
+        to end the turn" (X8), so it ends the turn; otherwise it closes the result. With a
+        change from elsewhere waiting, it shows that instead."""
+        if self._show_waiting():
+            self._sync_controls()
+        elif self.snap.get("awaiting") == "next" and takes(self._rulebook(), "on_next"):
             self.on_knob_press(event)
         else:
             self.screen = self.home()

@@ -166,10 +166,15 @@ def pi_moved(snap: dict[str, Any]) -> Image.Image:
 def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
     """"Pi moved" and which piece, or "Pi took" and how many geese (a jump takes one a leap:
     take them off the board), the path (a long one over two lines, or a jump chain from its
-    start to its end: the board's arrow draws every leap) and "then press": whole lines that
-    fit the 64 rows beside the board."""
+    start to its end: the board's arrow draws every leap) and "then press" ("and wins" when it
+    won the game): whole lines that fit the 64 rows beside the board."""
     piece, verb, _ = pi_words(snap)
     path = snap["board"].get("last_move") or []
+    last = "then press"                      # copy it, then press; a winning move says so
+    if snap.get("phase") == "over":
+        players = snap.get("players") or []
+        last = "and wins" if any(0 <= w < len(players) and players[w].get("pi")
+                                 for w in snap.get("winners") or []) else "game over"
     room = screens.W - PANEL - 1
     rows: list[str] = []
     for point in path:                       # the path, cut only between points
@@ -184,9 +189,9 @@ def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
             rows = [f"{path[0]}-…-{path[-1]}"]
         return [("Pi took", screens.MEDIUM),
                 ("1 goose" if taken == 1 else f"{taken} geese", screens.SMALL)] + \
-            [(row, screens.SMALL) for row in rows] + [("then press", screens.SMALL)]
+            [(row, screens.SMALL) for row in rows] + [(last, screens.SMALL)]
     if len(rows) > 2:                        # a chain longer than two lines: where it ends
         rows = [rows[0], f"…-{path[-1]}"]
     which = [("the Fox" if piece == "Fox" else "a goose", screens.SMALL)] if len(rows) < 2 else []
     return [("Pi moved", screens.MEDIUM)] + which + [(row, screens.SMALL) for row in rows] + \
-        [("then press", screens.SMALL)]
+        [(last, screens.SMALL)]

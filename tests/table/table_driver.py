@@ -155,6 +155,8 @@ class Table:
         drawn = oled.get("state") or {}
         if key(drawn) != key(state):
             out.append(f"OLED shows {key(drawn)}")
+        elif oled.get("waiting") is not None:     # the result up is read first
+            out.append(f"OLED shows version {oled['waiting']} once its result is read")
         for name, view in phones.items():
             if (view["boot"], view["version"]) != key(state):
                 out.append(f"{name} shows {(view['boot'], view['version'])}")

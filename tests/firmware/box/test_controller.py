@@ -451,7 +451,9 @@ def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
 
 def test_controller_a_throw_while_the_dial_spins_is_the_one_it_shows(table, session):
     """Two phone throws 1.2 s apart: the OLED kept "Ben throws 1 · 1" up while the phones
-    showed Ann's 1 and 3, and Ann's throw was never shown as a throw."""
+    showed Ann's 1 and 3, and Ann's throw was never shown as a throw. The dial shows the
+    newest; its result is headed by how many throws it holds, with each in its order (headed
+    by the newest throw, the lines read back to front: its big numbers, then the first)."""
     session.new_game("kat-en-muis", ["Ann", "Ben"])
     table.update()
     while session.snapshot()["phase"] == "lead":
@@ -466,12 +468,69 @@ def test_controller_a_throw_while_the_dial_spins_is_the_one_it_shows(table, sess
     roll = second["last_roll"]
     heading, values, words = table.outcome
     assert table.screen == "spin" and table.animation.values == tuple(roll["values"])
-    assert heading == f"{second['players'][roll['seat']]['name']} throws"
-    assert values == " · ".join(str(v) for v in roll["values"])
+    assert (heading, values) == ("2 throws", "")
     thrower = first["players"][first["last_roll"]["seat"]]["name"]
-    assert any(w.startswith(f"{thrower} throws") for w in words), words     # the first, too
+    newest = second["players"][roll["seat"]]["name"]
+    firsts = [i for i, w in enumerate(words) if w.startswith(f"{thrower} throws")]
+    seconds = [i for i, w in enumerate(words) if w.startswith(f"{newest} throws")]
+    assert firsts and seconds and firsts[0] < seconds[-1], words             # in their order
     press(table, "press")
     assert table.screen == "result"
+
+
+def lead_thrown_from_phones(table, session) -> dict:
+    """Domino Rex between Ann and Ben, the lead thrown from phones while the dial spins."""
+    session.new_game("domino-rex", ["Ann", "Ben"])
+    table.update()
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web")
+        table.update()
+    assert table.screen == "spin"
+    return session.snapshot()
+
+
+def test_controller_a_phone_uncover_while_the_dial_spins_shows_after_the_throw(
+        table, session, clock):
+    """Ann uncovered from her phone while the box's dial still showed the lead: the dial's
+    result became "Ann throws 4" over every lead line and her uncover, six pages that began
+    with her first throw. Now the dial's result is the lead, in its order; her uncover follows
+    under her name, as the box's own knob would show it."""
+    from firmware.oled.views import choice_meaning
+    before = lead_thrown_from_phones(table, session)
+    value = before["players"][before["turn"]]["covered"][0]
+    after = session.submit({"type": "choose", "value": value}, by="web")
+    table.update()
+    heading, values, words = table.outcome
+    assert table.screen == "spin" and not any("uncovers" in w for w in words), words
+    if before["rolls"] > 1:              # more than one throw in the dial: the lead, in order
+        assert (heading, values) == ("The lead", "")
+        assert words == [table._for_box(before)["log"][i] for i in range(
+            len(before["log"]) - len(words), len(before["log"]))]
+    press(table, "press")                                   # past the dial
+    assert table.screen == "result" and "uncovers" not in table.outcome[0]
+    clock.advance(max(0.0, table.held_until - table.clock()))       # every page of the lead read
+    table.update()
+    leader = before["players"][before["turn"]]["name"]
+    assert table.outcome == (f"{leader} uncovers", choice_meaning(before, value, after),
+                             after["log"][len(before["log"]):])
+    assert table.screen == "result" and not table.waiting
+
+
+def test_controller_an_undo_from_a_phone_drops_the_moves_waiting_to_show(table, session):
+    """An uncover waiting behind the dial's result, then taken back from a phone: the box
+    never shows the uncover."""
+    before = lead_thrown_from_phones(table, session)
+    session.submit({"type": "choose", "value": before["players"][before["turn"]]["covered"][0]},
+                   by="web")
+    table.update()
+    assert table.waiting
+    session.undo(by="web")
+    table.update()
+    assert not table.waiting
+    press(table, "press")                                   # past the dial
+    table.clock.advance(max(0.0, table.held_until - table.clock()))
+    table.update()
+    assert not any("uncovers" in w for w in table.outcome[2]), table.outcome
 
 
 def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from firmware.oled import board_screen
+from firmware.oled.views import choice_meaning
 from firmware.controller import Controller
 from test_controller import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
@@ -42,9 +43,14 @@ def settle_pi(worker):
 
 
 def wait_for_pi(c):
-    """Let the Pi's thread finish, then let the loop take in the change."""
+    """Let the Pi's thread finish, then let the loop take in the change (shown once the
+    result up before it has been read)."""
     settle_pi(c.pi)
     c.update()
+    if c.waiting:
+        c.render()
+        c.clock.advance(max(0.0, c.held_until - c.clock()))
+        c.update()
     c.render()
 
 
@@ -359,28 +365,106 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
             break
         if snap["turn"] == 0:                         # Ann uncovers from her phone
             before = snap
+            table.clock.advance(max(0.0, table.held_until - table.clock()))   # the Pi's uncover copied
             session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
                            by="web")
             table.update()
             snap = session.snapshot()
             if snap["turn"] == 0 or snap["phase"] == "over":
                 continue
-            # The OLED shows Ann's uncover as Ann's, never as the Pi's: the log's new lines.
-            assert table.screen == "result" and table.outcome[0] == "Ann", table.outcome
+            # The OLED shows Ann's uncover as Ann's, never as the Pi's, as the box's own
+            # knob would: what she uncovered and the sum, then the log's new lines.
+            mine = snap["last_uncovered"]
+            assert table.screen == "result" and table.outcome[:2] == (
+                "Ann uncovers", choice_meaning(before, mine, snap)), table.outcome
             assert table.outcome[2] == snap["log"][len(before["log"]):]
             assert all("Pi" not in line.split()[:1] for line in table.outcome[2])
             seen_ann += 1
-        assert table.pi.request()
+            assert table.pi.request()
+            settle_pi(table.pi)
+            table.update()                           # the Pi's reply waits: Ann's is read
+            assert table.outcome[0] == "Ann uncovers" and table.waiting
+            assert table.wait_time() <= table.held_until - table.clock()   # wakes to show it
+        else:
+            assert table.pi.request()
         wait_for_pi(table)
         snap = session.snapshot()
         if snap["phase"] != "over":
             assert snap["last_by"] == "pi"
-            assert table.screen == "result" and table.outcome[0] == "Pi"
+            assert table.screen == "result" and table.outcome[0] == "Pi uncovers"
+            assert table.outcome[1] == choice_meaning(
+                {**snap, "last_uncovered": None}, snap["last_uncovered"], snap) or \
+                " = " in table.outcome[1] or table.outcome[1] == "Rex!"
             assert table.outcome[2][-1] == "Uncover it on the board, then press the knob."
             assert all(not line.startswith("Ann ") for line in table.outcome[2])
             seen_pi += 1
     assert snap["phase"] == "over" and seen_ann and seen_pi
     assert table.screen == "over"                     # the end shows at once, without a press
+
+
+def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(table, session):
+    """Ann uncovered with the knob and the Pi answered at once: her "Ann uncovers 4 + 3 = 7"
+    was replaced before anyone could read it. It stays up until read; a press shows the
+    Pi's sooner."""
+    snap = domino_rex_with_pi(table, session)
+    for press_sooner in (False, True):
+        if snap["turn"] != 0:
+            wait_for_pi(table)
+            settle(table)
+        table.clock.advance(max(0.0, table.held_until - table.clock()))
+        table.update()
+        settle(table)
+        snap = session.snapshot()
+        if snap["phase"] == "over":
+            break
+        press(table, "press")                        # the square the knob points at
+        assert table.outcome[0] == "Ann uncovers"
+        mine = table.outcome
+        settle_pi(table.pi)
+        table.update()
+        table.render()
+        if session.snapshot()["phase"] == "over":
+            break
+        assert table.outcome == mine and table.waiting             # the Pi's reply waits
+        if press_sooner:
+            press(table, "press")
+        else:
+            table.clock.advance(max(0.0, table.held_until - table.clock()))
+            table.update()
+        assert table.outcome[0] == "Pi uncovers" and not table.waiting
+        assert table.outcome[2][-1] == UNCOVER_FOR_PI
+        press(table, "press")                        # copied: Ann's turn
+        assert table.screen == "play"
+        snap = session.snapshot()
+
+
+def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(table, session):
+    """Ann's uncover up, the Pi's reply waiting, and Ann uncovers again from her phone: the
+    waiting change takes in hers, so the box shows both under both names next, not the Pi's
+    alone (a result behind) and hers after it."""
+    snap = domino_rex_with_pi(table, session)
+    if snap["turn"] != 0:
+        wait_for_pi(table)
+        settle(table)
+    table.clock.advance(max(0.0, table.held_until - table.clock()))
+    table.update()
+    settle(table)
+    press(table, "press")                            # Ann, with the knob
+    assert table.outcome[0] == "Ann uncovers"
+    settle_pi(table.pi)
+    table.update()
+    assert table.waiting                             # the Pi's reply waits
+    snap = session.snapshot()
+    assert snap["phase"] != "over" and snap["turn"] == 0            # the seed is fixed
+    session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
+    table.update()
+    table.render()
+    table.clock.advance(max(0.0, table.held_until - table.clock()))
+    table.update()
+    heading, values, words = table.outcome
+    assert heading == "Pi, then Ann" and values == "" and not table.waiting
+    assert words[0].startswith("Pi uncovers") or "Pi's" in words[0]
+    assert "Ann" in words[-1] and UNCOVER_FOR_PI not in words          # Ann has answered it
 
 
 def test_board_screen_domino_rex_a_phone_move_and_the_pis_reply_in_one_change(table, session):
@@ -498,7 +582,7 @@ def ends_with_the_pis_uncover(table, session, controls):
                                by="web")
             table.update()
     assert snap["phase"] == "over" and snap["last_by"] == "pi"       # the Pi ended it
-    assert table.screen == "result" and table.outcome[0] == "Pi"
+    assert table.screen == "result" and table.outcome[0] == "Pi uncovers"
     uncovered = [line for line in table.outcome[2] if line.startswith("Pi uncovers")]
     assert uncovered and "Every domino square is uncovered" in " ".join(table.outcome[2])
     assert not any(line.startswith("Uncover it") for line in table.outcome[2])   # it is over
@@ -548,7 +632,7 @@ def test_board_screen_a_restart_on_the_pis_turn_shows_its_move_to_copy(session, 
         if game == "fox-and-geese":
             assert c.screen == "pi_moved" and c.page_text[-1] == "then press"
         else:
-            assert c.screen == "result" and c.outcome[0] == "Pi"
+            assert c.screen == "result" and c.outcome[0] == "Pi uncovers"
             assert c.outcome[2][-1] == "Uncover it on the board, then press the knob."
         clock.advance(60)                              # the table looks away a while
         c.update()
@@ -578,7 +662,7 @@ def test_board_screen_the_pis_winning_move_is_shown_to_copy_before_the_end(sessi
         assert snap["phase"] == "over" and snap["winners"] == [0]
         assert snap["board"]["last_move"] == ["d4", "b4"]
         assert c.screen == "pi_moved" and controls.beeps[-1] == "win"
-        assert c.page_text == ["Pi took", "1 goose", "d4-b4", "then press"]
+        assert c.page_text == ["Pi took", "1 goose", "d4-b4", "and wins"]    # as phones say
         press(c, "press")
         assert c.screen == "over"
     finally:
