@@ -6,10 +6,12 @@ table, which the page carries; this module renders the page before any script ru
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from companion.games import GAMES
 from companion.rulebook import Rulebook
+from web.domino import uncover_meaning
 
 # What a seat button records in each game that takes presses (the box's button, in words).
 PRESS_WORDS = {
@@ -69,7 +71,10 @@ def phone_prompt(state: dict[str, Any]) -> str:
     if pi_turn(state):
         who, dash, _ = prompt.partition(" - ")        # "Pi (Geese)", as the rules name it
         return f"{who if dash else state['players'][state['turn']]['name']} - {PI_TURN}"
-    return phone_words(prompt)
+    return COVERED.sub("", phone_words(prompt))   # Domino Rex: the players' rows list them
+
+
+COVERED = re.compile(r"; covered: (?:[\d, ]+|none)$")     # status.js strips the same
 
 
 def _overrides(rulebook: Rulebook, move: str) -> bool:
@@ -149,7 +154,10 @@ def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]
         if info["next_before_roll"] and state.get("phase") == "play":    # not in the lead
             out.append({"action": "next", "label": info["next_before_roll"]})
     if awaiting == "choose" and mine:
-        out += [{"action": "choose", "value": v, "label": str(v)} for v in choices(state)]
+        for v in choices(state):                # the sum and its checker, as moves.js says
+            detail, said = uncover_meaning(state, v)
+            out.append({"action": "choose", "value": v, "label": str(v), "detail": detail,
+                        "said": said})
     if info["diamond"] and state.get("phase") == "play":
         label = diamond_press(state)
         if label and mine:

@@ -19,6 +19,7 @@ from web.api import MAX_ID
 from web.context import page_start, parlour
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
 from web.device import from_this_machine
+from web.domino import checkers, checkers_words, covered_words, hint_text, uncovered_text
 from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from companion.state import row_order
@@ -59,6 +60,7 @@ def helpers() -> dict[str, Any]:
     return {"button_colour": button_colour, "csrf_token": auth.csrf_token,
             "logged_in": auth.logged_in, "when": when, "status_words": STATUS_WORDS,
             "panel_here": panel_here, "role_text": role_text,
+            "checkers": checkers, "checkers_words": checkers_words, "covered_words": covered_words,
             "button_names": [c.name for c in parlour().buttons]}
 
 
@@ -218,6 +220,7 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
                                             parlour().session.store.game(game_id)) or "#"}
     kind = (state.get("randomizer") or {}).get("kind")
     return {"moves": offered, "game_moves": info, "pairing": paired,
+            "hint": hint_text(state, offered),
             "prompt": phone_prompt(state), "phone_words": PHONE_WORDS, "pi_turn": PI_TURN,
             "row_order": row_order(state),
             "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
@@ -246,8 +249,11 @@ def winners_text(state: dict[str, Any]) -> str:
 
 
 def roll_text(state: dict[str, Any]) -> str:
-    """'Last throw: Ann 3 and 4' (status.js says the same)."""
+    """'Last throw: Ann 3 and 4', or in Domino Rex's play 'Last uncovered: 4' (status.js says
+    the same)."""
     roll = state.get("last_roll")
+    if uncovered_text(state):
+        return uncovered_text(state)
     if not roll:
         return ""
     kind = (state.get("randomizer") or {}).get("kind") or \

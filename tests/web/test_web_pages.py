@@ -484,8 +484,10 @@ def test_pages_d1_domino_rex_lead_die_is_a_throw_once_play_begins(client, sessio
 
 
 def test_pages_domino_rex_squares_are_named_by_what_they_do(client, logged_in, session):
-    """A screen reader read a square to uncover as "4": the page without its script names
-    it "Uncover a 4" (moves.js does the same, tested in chromium)."""
+    """A screen reader read a square to uncover as "4", and the eye saw a bare 4 where the box
+    says "uncover a 4: 4+3=7": the page without its script names each square by what it does
+    (D2: the sum, and the checker it moves) and shows the sum and the move under its spots
+    (moves.js does the same, tested in chromium)."""
     snap = session.new_game("domino-rex", ["Ann", "Ben"])
     for _ in range(20):
         if snap["awaiting"] == "choose":
@@ -493,8 +495,27 @@ def test_pages_domino_rex_squares_are_named_by_what_they_do(client, logged_in, s
         snap = session.roll()
     assert snap["awaiting"] == "choose"
     page = client.get("/").get_data(as_text=True)
-    named = re.findall(r'data-action="choose" aria-label="Uncover a (\d)">(\d)</button>', page)
-    assert named and all(said == shown for said, shown in named)
+    opening = re.findall(r'aria-label="Uncover a (\d): it opens the game; nothing moves">'
+                         r'<span class="spots">(\d)</span> <span class="detail"><span>opens '
+                         r'the game</span></span>', page)
+    assert opening and all(said == shown for said, shown in opening)
+    turn = snap["turn"]
+    first = snap["players"][turn]["covered"][0]
+    snap = session.submit({"type": "choose", "value": first})     # the opening: 3 moves nothing
+    player = snap["players"][snap["turn"]]
+    page = client.get("/").get_data(as_text=True)
+    shown = re.findall(r'aria-label="Uncover a (\d): (\d) \+ (\d) = (\d+)[^"]*">'
+                       r'<span class="spots">(\d)</span> <span class="detail"><span>'
+                       r'(\d)\+(\d)=(\d+)</span><span>([^<]+)</span>', page)
+    assert sorted({int(m[0]) for m in shown}) == sorted(set(player["covered"]))
+    for said, a, b, total, spots, a2, b2, total2, effect in shown:
+        assert said == a == spots == a2 and b == b2 == str(first)
+        assert int(total) == int(total2) == int(said) + first
+        assert effect == ("into Domino" if 7 <= int(total) <= 11 else "no checker")
+    assert 'id="roll-text">Last uncovered: %d<' % first in page        # not the lead's die
+    assert "; covered:" not in page.split('id="prompt">', 1)[1].split("<", 1)[0]
+    assert 'class="checkers" role="img" aria-label="Checkers: 7, 8, 9, 10 and 11 in the Rex ' \
+           'row"' in page
 
 
 def test_pages_k1_kat_en_muis_squares_say_whose_numbering(client, session):

@@ -250,6 +250,22 @@
     }).sort(function (a, b) { return a - b; });
   }
 
+  var ORDINAL = {7: "seventh", 8: "eighth", 9: "ninth", 10: "tenth", 11: "eleventh"};
+  function uncoverMeaning(s, value) {  // the same as web/domino.py's uncover_meaning() (D2)
+    var player = (s.players || [])[s.turn] || {}, last = s.last_uncovered;
+    if (typeof last !== "number") return ["opens the game", "Uncover a " + value + ": it opens the game; nothing moves"];
+    var total = value + last, short = value + "+" + last + "=" + total;
+    var said = "Uncover a " + value + ": " + value + " + " + last + " = " + total;
+    var where = (player.checkers || {})[String(total)];
+    if (!ORDINAL[total] || ["rex", "domino", "crowned"].indexOf(where) < 0) {
+      return [short + ": no checker", said + ", no checker moves"];
+    }
+    var checker = (player.name || "") + "'s " + ORDINAL[total] + " checker";
+    if (where === "rex") return [short + ": into Domino", said + ": " + checker + " goes into Domino"];
+    if (where === "domino") return [short + ": home, Rex!", said + ": " + checker + " goes home and is crowned. Rex!"];
+    return [short + ": crowned already", said + ": " + checker + " is crowned already; nothing moves"];
+  }
+
   function diamondPress(s) {           // the same as web/moves.py's diamond_press() (LD2)
     var turn = s.turn, carrier = s.diamond, spun = !!s.instruction;
     if (s.awaiting === "roll" && carrier !== turn) {
@@ -281,7 +297,10 @@
       }
     }
     if (awaiting === "choose" && mine) {
-      choices(s).forEach(function (v) { out.push({action: "choose", value: v, label: String(v)}); });
+      choices(s).forEach(function (v) {
+        var meaning = uncoverMeaning(s, v);
+        out.push({action: "choose", value: v, label: String(v), detail: meaning[0], said: meaning[1]});
+      });
     }
     if (info.diamond && s.phase === "play") {
       var label = diamondPress(s);
@@ -313,7 +332,7 @@
   }
 
   function moveForm(m) {
-    var form = make("form", "move");
+    var form = make("form", m.action === "choose" ? "move uncover" : "move");
     form.method = "post";
     form.action = "/control/" + m.action;
     [["csrf", csrf()], ["seat", m.seat], ["value", m.value]].forEach(function (f) {
@@ -321,11 +340,16 @@
       var input = make("input"); input.type = "hidden"; input.name = f[0]; input.value = String(f[1]);
       form.appendChild(input);
     });
-    var button = make("button", m.action === "choose" ? "square" : "", m.label);
+    var button = make("button", m.action === "choose" ? "square" : "", m.action === "choose" ? undefined : m.label);
     button.type = "submit";
     block(button, held);                  // drawn while a throw still spins: not yet
     button.setAttribute("data-action", m.action);
-    if (m.action === "choose") button.setAttribute("aria-label", "Uncover a " + m.label);  // not "4"
+    if (m.action === "choose") {          // its spots, what it does; said whole, not "4"
+      var detail = make("span", "detail");      // "4+3=7" over "into Domino"
+      m.detail.split(": ").forEach(function (part) { detail.appendChild(make("span", "", part)); });
+      button.append(make("span", "spots", m.label), " ", detail);
+      button.setAttribute("aria-label", m.said);
+    }
     form.appendChild(button);
     return form;
   }
@@ -349,6 +373,11 @@
       }
     }
     card.hidden = mode() === "pin" && !s.game;
+    var hint = ((s.odds || {}).hint || {}).text, hinted = !!hint && list.some(function (m) {
+      return m.action === "choose"; });      // web/domino.py's hint_text()
+    $("hint").hidden = !hinted;
+    var hintWords = hinted ? hint.charAt(0).toUpperCase() + hint.slice(1) : "";
+    if (hinted && $("hint-text").textContent !== hintWords) $("hint-text").textContent = hintWords;
     var myTurn = seat !== null && s.turn === seat && s.phase !== "over" && !!s.awaiting;
     var banner = $("your-turn");
     var turnWords = "Your turn" + (seat !== null && s.players[seat] ? ", " + s.players[seat].name : "");

@@ -39,7 +39,7 @@
       return (dash >= 0 ? prompt.slice(0, dash) : state.players[state.turn].name) + " - " +
         pageTable("pi-turn", '""');
     }
-    return phoneWords(prompt);
+    return phoneWords(prompt).replace(/; covered: (?:[\d, ]+|none)$/, "");   // Domino Rex: the rows list them
   }
   function gameInfo(state) {             // the game's entry of web/moves.py's game_moves()
     return pageTable("game-moves", "{}")[state.game || ""] || {};
@@ -77,8 +77,13 @@
     return "Winner" + (names.length > 1 ? "s" : "") + ": " + names.join(" and ");
   }
 
-  function rollText(state) {
+  function uncovered(state) {            // Domino Rex in play: the square uncovered last, or null
+    return state.phase === "play" && typeof state.last_uncovered === "number" ? state.last_uncovered : null;
+  }
+
+  function rollText(state) {             // web/pages.py's roll_text()
     var roll = state.last_roll;
+    if (uncovered(state) !== null) return "Last uncovered: " + uncovered(state);
     if (!roll) return "";
     var kind = (state.randomizer || {}).kind || gameInfo(state).lead_kind;   // Domino Rex's lead
     return ("Last " + (kind === "dice" ? "throw" : kind ? "spin" : "roll") + ": " + name(state, roll.seat) + " " +
@@ -146,8 +151,41 @@
     });
   }
 
+  // Domino Rex: a player's checkers 7..11 and their squares still covered (web/domino.py)
+  var PLACES = {rex: "in the Rex row", domino: "in Domino", crowned: "crowned"};
+  function checkerPlaces(p) {
+    var out = [];
+    for (var n = 7; n <= 11; n++) {
+      var where = (p.checkers || {})[String(n)];
+      out.push([n, PLACES[where] ? where : "rex"]);
+    }
+    return out;
+  }
+  function checkersWords(p) {            // "Checkers: 7 crowned; 8 in Domino; 9, 10 and 11 in the Rex row"
+    var groups = {};
+    checkerPlaces(p).forEach(function (c) { (groups[c[1]] = groups[c[1]] || []).push(String(c[0])); });
+    var parts = ["crowned", "domino", "rex"].filter(function (w) { return groups[w]; }).map(function (w) {
+      var n = groups[w];
+      return (n.length === 1 ? n[0] : n.slice(0, -1).join(", ") + " and " + n[n.length - 1]) + " " + PLACES[w];
+    });
+    return "Checkers: " + parts.join("; ");
+  }
+  function coveredWords(p) {
+    var covered = (p.covered || []).filter(function (v) { return typeof v === "number"; })
+      .sort(function (a, b) { return a - b; });
+    return covered.length ? "Covered: " + covered.join(" ") : "Every square uncovered";
+  }
+  function checkersLine(p) {
+    var line = make("span", "checkers");
+    line.setAttribute("role", "img");
+    line.setAttribute("aria-label", checkersWords(p));
+    checkerPlaces(p).forEach(function (c) { line.appendChild(make("span", "checker " + c[1], String(c[0]))); });
+    return line;
+  }
+
   function renderPlayers(state) {
     var players = state.players || [];
+    show($("checkers-key"), players.some(function (p) { return !!p.checkers; }));
     var chips = !!state.pool || players.some(function (p) { return p.chips; });
     var score = !!gameInfo(state).score || players.some(function (p) { return p.score; });
     document.querySelectorAll("#players .col-chips").forEach(function (n) { n.hidden = !chips; });
@@ -179,6 +217,7 @@
       var who = make("td", "name", p.name);
       if (turn) who.append(" ", make("span", "marker", "to play"));
       if (won) who.append(" ", make("span", "marker win", "winner"));
+      if (p.checkers) who.append(checkersLine(p), make("span", "covered", coveredWords(p)));
       tr.appendChild(who);
       var role = make("td", "col-role", roleText(p)); role.hidden = !heading; tr.appendChild(role);
       var clock = make("td", "col-clock", clocked ? clockText(clockSeconds(state, p, seat)) : "");
@@ -293,9 +332,13 @@
     var winners = winnersText(state);
     text($("winners"), winners);
     show($("winners"), !!winners);
-    show($("roll"), !!state.last_roll);
+    show($("roll"), !!rollText(state));
     text($("roll-text"), rollText(state));
-    if (window.ParlourDial) window.ParlourDial.draw($("dial"), state.last_roll, state.randomizer, fresh);
+    if (window.ParlourDial && uncovered(state) !== null) {      // the square, drawn with its spots
+      window.ParlourDial.draw($("dial"), {values: [uncovered(state)]}, {kind: "dice", count: 1}, false);
+    } else if (window.ParlourDial) {
+      window.ParlourDial.draw($("dial"), state.last_roll, state.randomizer, fresh);
+    }
     if (window.ParlourBoard) window.ParlourBoard.draw(state);
     show($("table-state"), (state.players || []).length > 0);
     renderPlayers(state);

@@ -13,6 +13,7 @@ import urllib.request
 import pytest
 
 from companion.games import GAMES
+from companion.state import row_order
 from simulated_table import PIN, SimulatedTable, box_pairing_code, box_view
 from test_browser import ARTIFACTS, CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
@@ -118,17 +119,35 @@ def test_browser_phone_chooses_a_domino_rex_square_and_stays_signed_in(tmp_path,
         post(table.url + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Ben"]})
         now = roll_until(table.url, ("choose",))
         covered = sorted(set(now["players"][now["turn"]]["covered"]))
-        expect(phone.locator("#moves button")).to_have_text([str(v) for v in covered])
+        expect(phone.locator("#moves button .spots")).to_have_text([str(v) for v in covered])
         for v in covered:                  # a screen reader says what a square does, not "4"
-            expect(phone.get_by_role("button", name=f"Uncover a {v}", exact=True)).to_have_count(1)
+            expect(phone.get_by_role("button", name=f"Uncover a {v}: it opens the game; "
+                                     "nothing moves", exact=True)).to_have_count(1)
         # the lead's die once play (which has none) began: a throw, as the box says, not a roll
         expect(phone.locator("#roll-text")).to_contain_text("Last throw: ")
         assert phone.get_by_role("button", name="End turn").count() == 0     # D2: never offered
-        phone.locator("#moves button", has_text=str(covered[0])).first.click()
+        phone.locator("#moves button .spots", has_text=str(covered[0])).first.click()
         expect(phone.locator("#moves-answer")).to_contain_text(f"uncovers {covered[0]}")
-        assert state(table.url)["turn"] != now["turn"]
+        after = state(table.url)
+        assert after["turn"] != now["turn"]
+        # live: the square uncovered last in place of the lead's die; the next player's squares
+        # with their sums; each player's checkers (D2) as the state has them
+        expect(phone.locator("#roll-text")).to_have_text(f"Last uncovered: {covered[0]}")
+        nxt = sorted(set(after["players"][after["turn"]]["covered"]))
+        expect(phone.locator("#moves button .detail span:first-child")).to_have_text(
+            [f"{v}+{covered[0]}={v + covered[0]}" for v in nxt])
+        expect(phone.locator("#prompt")).not_to_contain_text("; covered:")
+        expect(phone.locator("#players .checkers")).to_have_count(2)
+        expect(phone.locator("#checkers-key")).to_be_visible()
         fits(phone)
         screenshot(phone, "phone-domino-rex.png")
+        phone.locator("#moves button.square").last.click()              # a sum that moves one
+        expect(phone.locator("#moves-answer")).to_contain_text("uncovers")
+        moved = state(table.url)
+        for row, p in zip(phone.locator("#players tbody tr").all(),
+                          [moved["players"][i] for i in row_order(moved)]):
+            expect(row.locator(".checker")).to_have_class(
+                [re.compile(f"checker {p['checkers'][str(n)]}") for n in range(7, 12)])
     with SimulatedTable(tmp_path / "data", tmp_path) as again:           # signed in after a restart
         phone.goto(again.url + "/")
         expect(phone.locator("#logout")).to_be_visible()
