@@ -598,7 +598,12 @@
     mark: function (s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; },
     phoneWords: phoneWords,
     focusOn: focusOn,
-    rowOrder: rowOrder
+    rowOrder: rowOrder,
+    // what the page says of a state where the server says it too (web/pages.py, web/domino.py)
+    said: function (s) {
+      return {prompt: promptFor(s), roll: rollText(s), checkers: (s.players || []).map(function (p) {
+        return p.checkers ? [checkersWords(p), coveredWords(p)] : null; })};
+    }
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -620,7 +620,9 @@ def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone
     players' rows in the order of play (C1) as the server lists them."""
     from companion.replay import replay
     from companion.state import row_order
-    from web.moves import moves
+    from web.domino import checkers_words, covered_words
+    from web.moves import moves, phone_prompt
+    from web.pages import roll_text
     from web_support import random_table
     ranked = replay([{"type": "new_game", "game": "cats-and-dogs",
                       "players": ["Ann", "Ben", "Cy", "Dee"]}] +
@@ -643,7 +645,15 @@ def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone
                                  [[s, seat] for s, seat, _ in cases])
         rows = phone.evaluate("states => states.map(s => window.ParlourState.rowOrder(s))",
                               [ranked] + [s for s, seat, _ in cases if seat is None])
+        said = phone.evaluate("states => states.map(s => window.ParlourState.said(s))",
+                              [s for s, seat, _ in cases if seat is None])
     assert rows == [row_order(s) for s in [ranked] + [s for s, seat, _ in cases if seat is None]]
+    served = [{"prompt": phone_prompt(s), "roll": roll_text(s),    # and the checkers
+               "checkers": [[checkers_words(p), covered_words(p)] if p.get("checkers")
+                            else None for p in s["players"]]}
+              for s, seat, _ in cases if seat is None]
+    assert said == served
+    assert any("Last uncovered" in s["roll"] for s in said)      # Domino Rex's were among them
     assert rows[0] == [2, 0, 1, 3]                       # C1: Cy, Ann, Ben, Dee
     assert len(offered) == len(cases) > 1000
     wrong = [(s["game"], s["awaiting"], seat, js, py) for (s, seat, py), js
