@@ -28,7 +28,7 @@ from companion.record.store import Store
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, spin_seconds
 from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
-from firmware.datadir.datalock import DataDirLock, make_data_dir
+from firmware.datadir.datalock import DataDirBusy, DataDirLock, make_data_dir
 from firmware.pins.inputs import InputEvent
 from firmware.datadir.keys import stored_pin
 from firmware.notify import Notifier
@@ -172,7 +172,11 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     """Open the store and session, the controls and display (real or simulated), the web."""
     from firmware.pins.controls import Controls
     from firmware.oled.display import Display
-    lock = DataDirLock(data_dir)            # one table per data directory, for life
+    try:
+        lock = DataDirLock(data_dir)        # one table per data directory, for life
+    except DataDirBusy as err:              # a second `make run`: say how to run two
+        raise DataDirBusy(f"{err}: stop that one, or give a second table its own, e.g. make "
+                          f"run ARGS=\"--data-dir {data_dir}-2 --port {port + 1}\"") from None
     stamps = TableClock()                   # events' `at`: wall clock jumps are not charged
     try:
         recovered = open_table(data_dir / "parlour.db", lambda store: Session(

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import subprocess
 
+from pathlib import Path
+
 import pytest
 
 from companion.errors import ParlourError
@@ -46,6 +48,10 @@ def test_datalock_two_parlour_runs_on_one_data_directory(tmp_path):
         assert len(lines) == 1 and f"process {table.pid}" in lines[0], second.stderr
         assert "Traceback" not in second.stderr
         assert request(table.port, "GET", "/api/state")[0] == 200   # the first one serves on
+        # the way out it names: a second table with its own data directory (and port)
+        assert f'make run ARGS="--data-dir {data}-2 --port ' in lines[0], lines[0]
+        with SimulatedTable(Path(f"{data}-2"), tmp_path) as beside:
+            assert beside.first_state["phase"] == "idle"
         table.kill9()                                  # the kernel lets go of the lock
     with SimulatedTable(data, tmp_path) as again:
         assert again.first_state["phase"] == "idle"
