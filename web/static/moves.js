@@ -167,6 +167,13 @@
         if (ok && form.id === "new-game") {     // the next game's form starts empty: a name
           form.reset();                         // left there joined a game it was not ticked for
           form.closest("details").open = false;
+          var title = $("title");               // and the page goes to the game just begun,
+          if (title) {                          // not the closed form at its foot
+            title.setAttribute("tabindex", "-1");
+            title.focus({preventScroll: true});
+            var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+            window.scrollTo({top: 0, behavior: still ? "auto" : "smooth"});
+          }
         }
         return ok;
       });

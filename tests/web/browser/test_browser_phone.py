@@ -892,6 +892,10 @@ def test_browser_phone_the_next_games_form_starts_empty(tmp_path, phone):
         expect(phone.locator("#new-game")).to_be_hidden()
         assert [p["name"] for p in state(table.url)["players"]] == ["Ann", "Ben"]
         expect(phone.locator("#game")).to_contain_text("Kat en Muis")
+        # the page went up to the game just begun (it stayed by the closed form, at the foot)
+        expect(phone.locator("#title")).to_be_focused()
+        phone.wait_for_function("() => window.scrollY === 0")
+        in_view(phone, "#title")
         open_form(phone)
         assert [names.nth(i).input_value() for i in range(2)] == ["", ""]
         phone.select_option("#game-choice", "cats-and-mice")
