@@ -223,6 +223,30 @@ def test_pages_fairness_shows_histogram_test_and_verification(client, control, s
     assert "revealed when the game is over" in page
 
 
+def test_pages_fairness_says_how_to_check_and_its_way_works(client, control, session, tmp_path,
+                                                           capsys):
+    """The fairness page showed seeds and ticks but not how anyone checks them, nor which game
+    each was (no link); the game's page said "Dice check" in a spinner game. Now it says how,
+    the way it says works on the game's own downloaded log, and each game links to its page."""
+    from firmware.cli import main
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    end = play_to_the_end(session)
+    game_id = end["game_id"]
+    page = client.get("/fairness").get_data(as_text=True)
+    how = page[page.index('id="how-to-check"'):]
+    assert "parlour verify" in how and "download its log" in how
+    assert f'href="/history/{game_id}"><strong>#{game_id} ' in page
+    log = tmp_path / "the-log.jsonl"
+    log.write_bytes(client.get(f"/api/games/{game_id}/log").get_data())
+    assert main(["verify", str(log)]) == 0                        # the way it names
+    said = capsys.readouterr().out.strip()
+    assert said.endswith("match the committed seed.") and said in page
+    game = client.get(f"/history/{game_id}").get_data(as_text=True)
+    assert "Dice check" not in game and "Fairness check: " + said in game
+    assert 'href="/fairness#how-to-check"' in game
+    assert 'href="/fairness#how-to-check"' in client.get("/").get_data(as_text=True)
+
+
 def test_pages_fairness_empty_table(client):
     assert "No throws yet" in client.get("/fairness").get_data(as_text=True)
 
