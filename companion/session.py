@@ -107,6 +107,8 @@ class Session:
             out["state_version"], out["boot"] = self.state_version, self.boot
             if self.chances_paused:
                 out["chances_paused"] = self.chances_paused
+            if self.table.taken_back:        # the Pi waits to be asked (a knob press)
+                out["taken_back"] = True
             if self._odds is not None:
                 out["odds"] = self._odds
             out["chart"] = self._chart()

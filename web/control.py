@@ -22,7 +22,7 @@ from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
 from web.seen import check_seen
-from web.moves import PI_TURN, phone_words, pi_turn
+from web.moves import phone_words, pi_turn, pi_turn_words
 from web.access.phones import phone_id
 
 bp = Blueprint("control", __name__)
@@ -196,7 +196,7 @@ def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
     with session.locked():
         check_seen(data)
         if action in TURN_ACTIONS and pi_turn(session.snapshot()):
-            raise ApiError(409, f"It is the Pi's turn: {PI_TURN}.")
+            raise ApiError(409, f"It is the Pi's turn: {pi_turn_words(session.snapshot())}.")
         try:
             snapshot = ACTIONS[action](session, data)
         except Refused as err:

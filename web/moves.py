@@ -53,7 +53,13 @@ def phone_words(text: str) -> str:
     return text
 
 
-PI_TURN = "the Pi moves by itself (after an undo, press the knob at the box)"
+PI_TURN = "the Pi moves by itself"
+PI_WAITS = "the Pi waits after the undo: press the knob at the box for its move"
+
+
+def pi_turn_words(state: dict[str, Any]) -> str:
+    """What the Pi does on its turn: moves by itself, or after an undo waits for the knob."""
+    return PI_WAITS if state.get("taken_back") else PI_TURN
 
 
 def pi_turn(state: dict[str, Any]) -> bool:
@@ -70,7 +76,8 @@ def phone_prompt(state: dict[str, Any]) -> str:
     prompt = state.get("prompt") or ""
     if pi_turn(state):
         who, dash, _ = prompt.partition(" - ")        # "Pi (Geese)", as the rules name it
-        return f"{who if dash else state['players'][state['turn']]['name']} - {PI_TURN}"
+        return f"{who if dash else state['players'][state['turn']]['name']} - " \
+            f"{pi_turn_words(state)}"
     return COVERED.sub("", phone_words(prompt))   # Domino Rex: the players' rows list them
 
 

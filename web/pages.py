@@ -23,7 +23,7 @@ from web.domino import checkers, checkers_words, covered_words, hint_text, uncov
 from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from companion.state import row_order
-from web.moves import PHONE_WORDS, PI_TURN, game_moves, moves, phone_prompt
+from web.moves import PHONE_WORDS, PI_TURN, PI_WAITS, game_moves, moves, phone_prompt
 from web.network import network_words
 from web.records.record import bg_stats_link, bg_stats_play
 from web.access.seat import pairing
@@ -221,7 +221,7 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
     kind = (state.get("randomizer") or {}).get("kind")
     return {"moves": offered, "game_moves": info, "pairing": paired,
             "hint": hint_text(state, offered),
-            "prompt": phone_prompt(state), "phone_words": PHONE_WORDS, "pi_turn": PI_TURN,
+            "prompt": phone_prompt(state), "phone_words": PHONE_WORDS, "pi_turn": {"moves": PI_TURN, "waits": PI_WAITS},
             "row_order": row_order(state),
             "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
             and state.get("phase") != "over",

@@ -177,20 +177,40 @@ def test_web_board_no_phone_or_api_call_moves_for_the_pis_seat(client, control, 
                                                                players, action, body):
     """The Pi's turn is the Pi's: a move, a throw or a choice for its seat from the PIN, the
     page or the API is refused (409) and changes nothing; the page offers no move for it and
-    says the Pi moves by itself (the box asks it after an undo)."""
+    says the Pi moves by itself (the box asks it after an undo, and then says so)."""
     control("new-game", {"game": game, "players": players, "pi": [players.index("Pi")]})
     snap = session.snapshot()
     assert snap["players"][snap["turn"]]["pi"]
     response = control(action, body)
     assert response.status_code == 409
-    assert response.get_json()["error"] == ("It is the Pi's turn: the Pi moves by itself "
-                                            "(after an undo, press the knob at the box).")
+    assert response.get_json()["error"] == "It is the Pi's turn: the Pi moves by itself."
     assert session.snapshot()["version"] == snap["version"]
     assert client.post("/api/login", json={"pin": PIN}).status_code == 200
     page = client.get("/").get_data(as_text=True)
     moves_card = page[page.index('id="moves"'):page.index("</div>", page.index('id="moves"'))]
     assert 'class="move"' not in moves_card
-    assert " - the Pi moves by itself (after an undo, press the knob at the box)" in page
+    assert " - the Pi moves by itself</p>" in page
+
+
+def test_web_board_after_an_undo_the_page_says_the_pi_waits_for_the_knob(client, control,
+                                                                        session):
+    """"The Pi moves by itself (after an undo, press the knob at the box)" stood on every Pi
+    turn, from the first: the page says the Pi waits only when it does, after an undo."""
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"], "pi": [1]})
+    snap = session.snapshot()
+    assert "taken_back" not in snap
+    session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pi")
+    control("undo")
+    snap = session.snapshot()
+    assert snap["taken_back"] is True and snap["players"][snap["turn"]]["pi"]
+    waits = "the Pi waits after the undo: press the knob at the box for its move"
+    response = control("move", {"path": snap["board"]["moves"][0]})
+    assert response.status_code == 409
+    assert response.get_json()["error"] == f"It is the Pi's turn: {waits}."
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+    assert f"Pi (Geese) - {waits}</p>" in client.get("/").get_data(as_text=True)
+    session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pi")   # asked
+    assert "taken_back" not in session.snapshot()
 
 
 def test_web_board_the_pis_seat_is_called_pi_and_no_person_is(control, session):

@@ -36,8 +36,9 @@
   function promptFor(state) {            // web/moves.py's phone_prompt()
     var prompt = state.prompt || "", dash = prompt.indexOf(" - ");
     if (window.ParlourMoves && window.ParlourMoves.piTurn(state)) {   // "Pi (Geese)", as the rules say
+      var words = pageTable("pi-turn", "{}");             // web/moves.py's pi_turn_words()
       return (dash >= 0 ? prompt.slice(0, dash) : state.players[state.turn].name) + " - " +
-        pageTable("pi-turn", '""');
+        (state.taken_back ? words.waits : words.moves);
     }
     return phoneWords(prompt).replace(/; covered: (?:[\d, ]+|none)$/, "");   // Domino Rex: the rows list them
   }

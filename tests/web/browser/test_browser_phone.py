@@ -676,7 +676,7 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
         assert now["turn"] == 1 and now["board"]["moves"]
         sign_in(phone, table.url)
         expect(phone.locator("#prompt")).to_have_text(
-            "Pi (Geese) - the Pi moves by itself (after an undo, press the knob at the box)")
+            "Pi (Geese) - the Pi waits after the undo: press the knob at the box for its move")
         expect(phone.locator("#moves button")).to_have_count(0)
         expect(phone.locator("#board-card")).to_be_visible()
         assert phone.locator('[data-point][aria-label$=", can move"]').count() == 0
