@@ -144,7 +144,15 @@
   function tellMove(s) {
     var line = $("board-said"), log = s.log || [];
     if (!line) return;
-    var words = s.last_type === "move" && log.length ? String(log[log.length - 1]) : "";
+    var words = "";
+    if (s.last_type === "move") {        // the move's line, and why it ended the game if it did
+      for (var i = log.length - 1; i >= 0 && !words; i--) {
+        if (/'s (Fox|goose)[: ]/.test(String(log[i]))) {
+          words = log.slice(i).map(String).filter(function (line, k) {
+            return k === 0 || !/ (wins|share the win)$/.test(line); }).join(". ");
+        }
+      }
+    }
     var key = s.game_id + ":" + words;
     if (key === toldKey) return;
     toldKey = key;

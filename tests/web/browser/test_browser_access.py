@@ -105,6 +105,14 @@ def test_browser_access_board_says_each_move_and_where_the_pieces_stand(table, p
     assert all(goose in label for goose in board["geese"])
     box = phone.locator('#board [data-point="d4"] rect').bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44          # the coordinates took no room
+    # a move that ends the game: "Last move — Ben wins" said the winner, not the move; now the
+    # move and why it ended the game (the winners have their own line)
+    ended = {**after, "phase": "over", "log": after["log"] + [
+        "The Fox on d4 cannot move: it is penned", "Ann wins"]}
+    said_now = phone.evaluate("s => { window.ParlourBoard.draw(s); "
+                              "return document.getElementById('board-said').textContent; }", ended)
+    assert said_now == "Last move \u2014 " + after["log"][-1] + \
+        ". The Fox on d4 cannot move: it is penned"
 
 
 # Every text shown, on its real background (the nearest one painted; a board's piece for its
