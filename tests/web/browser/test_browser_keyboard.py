@@ -354,8 +354,9 @@ def test_browser_keyboard_the_dial_names_the_button_not_the_swipe(tmp_path, phon
             assert not pointer.search(name + " " + description), (name, description)
             assert name.endswith("The \u201cThrow the dice\u201d button, below, throws"), name
             assert name.startswith("Last throw: ") == thrown, name
-            expect(phone.locator("#spin-pointer")).to_have_text(       # seen, not said
-                re.compile(r"swipe or tap the dial to spin", re.I))
+            expect(phone.locator("#spin-pointer")).to_have_text(       # seen, not said; dice
+                re.compile(r"swipe or tap the dice to throw", re.I))     # are thrown, as the
+            # button says ("Swipe or tap the dial to spin" stood beside "Throw the dice")
             if not thrown:
                 log = len(state(table.url)["log"])
                 post(table.url + "/api/control/roll", {})
