@@ -166,6 +166,8 @@
         if (!ok && body && body.signed_out) window.location.reload();   // a new PIN: sign in again
         if (ok && form.id === "new-game") {     // the next game's form starts empty: a name
           form.reset();                         // left there joined a game it was not ticked for
+          var chosen = $("game-choice");        // the options shown follow the game it resets to
+          if (chosen) chosen.dispatchEvent(new Event("change"));
           form.closest("details").open = false;
           var title = $("title");               // and the page goes to the game just begun,
           if (title) {                          // not the closed form at its foot

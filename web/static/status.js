@@ -580,12 +580,14 @@
     });
     var choice = $("game-choice");
     if (choice) {
-      var pick = function () {
-        document.querySelectorAll("fieldset.options").forEach(function (f) {
-          f.hidden = f.getAttribute("data-game") !== choice.value;
+      var pick = function () {             // a game's options; those the Pi's side decides
+        document.querySelectorAll("fieldset.options").forEach(function (f) {   // (Fox and Geese)
+          var unless = f.getAttribute("data-unless"), pi = unless && document.querySelector('select[name="' + unless + '"]');
+          f.hidden = f.getAttribute("data-game") !== choice.value || !!(pi && pi.value);
         });
       };
       choice.addEventListener("change", pick);
+      document.querySelectorAll('select[name^="pi-"]').forEach(function (s) { s.addEventListener("change", pick); });
       pick();
     }
   }

@@ -905,3 +905,33 @@ def test_browser_phone_the_next_games_form_starts_empty(tmp_path, phone):
         phone.locator("#new-game .confirm button").first.click()   # set Kat en Muis aside
         expect(phone.locator("#game")).to_contain_text("Cats and Mice")
         assert len(state(table.url)["players"]) == 2, phone.locator("#new-game").inner_text()
+
+
+def test_browser_phone_the_pis_side_decides_who_plays_the_fox(tmp_path, phone):
+    """The form asked "Fox seat: the first player" beside "The Pi plays: the Fox": two answers
+    to one question. Once the Pi takes a side, the Fox's seat is not asked."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone, table.url)
+        open_form(phone)
+        phone.select_option("#game-choice", "fox-and-geese")
+        asked = phone.locator('#new-game fieldset.options[data-game="fox-and-geese"]').first
+        expect(asked).to_contain_text("who plays the Fox")
+        expect(asked).to_be_visible()
+        phone.select_option('select[name="pi-fox-and-geese"]', "fox")
+        expect(asked).to_be_hidden()
+        phone.locator("#new-game input[name=player]").nth(1).fill("Ann")
+        phone.get_by_role("button", name="Start the game").click()
+        expect(phone.locator("#game")).to_contain_text("Fox and Geese")
+        expect(phone.locator("#title")).to_be_focused()       # the form's answer is in
+        players = state(table.url)["players"]
+        assert [(p["name"], p["role"], bool(p.get("pi"))) for p in players] == \
+            [("Pi", "fox", True), ("Ann", "geese", False)]
+        open_form(phone)                          # emptied: the first game, its own options
+        first = phone.locator("#game-choice").input_value()
+        assert first != "fox-and-geese"
+        expect(asked).to_be_hidden()
+        expect(phone.locator(f'#new-game fieldset.options[data-game="{first}"]').first).to_be_visible()
+        phone.select_option("#game-choice", "fox-and-geese")
+        expect(asked).to_be_visible()             # no Pi, as the emptied form says: asked
+
