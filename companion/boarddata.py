@@ -30,12 +30,17 @@ def default_board(game_id: str) -> dict[str, Any]:
     return copy.deepcopy(_shipped_board(game_id))
 
 
+def shipped_board_text(game_id: str) -> str | None:
+    """The shipped board file of a game, as text (a table's own file starts from it); None for
+    a game without one."""
+    path = resources.files("companion") / "boards" / f"{game_id}.toml"
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
 @functools.lru_cache(maxsize=None)
 def _shipped_board(game_id: str) -> dict[str, Any]:
-    path = resources.files("companion") / "boards" / f"{game_id}.toml"
-    if not path.is_file():
-        return {}
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    text = shipped_board_text(game_id)
+    return tomllib.loads(text) if text is not None else {}
 
 
 def check_keys(board: dict[str, Any], known: Iterable[str], title: str) -> None:

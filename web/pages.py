@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, url_for
 
+from companion.boarddata import shipped_board_text
 from companion.buttons import MAX_BUTTONS, ButtonColour, colour_of
 from companion.errors import ParlourError
 from companion.games import GAMES
@@ -94,7 +95,7 @@ def game_choices() -> list[dict[str, Any]]:
              "options": [{"name": n, "default": o.default, "low": o.low, "high": o.high,
                           "help": o.help, "labels": list(o.labels)}
                          for n, o in r.options.items()],
-             "pi_seats": r.pi_seats}
+             "pi_seats": r.pi_seats, "board_file": shipped_board_text(r.id) is not None}
             for r in GAMES.values()]
 
 
@@ -271,6 +272,17 @@ def games_page(endpoint: str) -> tuple[list[GameRecord], dict[str, str | None]]:
     links = {"older": url_for(endpoint, before=records[-1].id) if more else None,
              "newest": url_for(endpoint) if before is not None or offset else None}
     return records, links
+
+
+@bp.get("/boards/<game>.toml")
+def shipped_board(game: str) -> Response:
+    """A game's shipped board data, to start a table's own file from (the new-game form
+    links it)."""
+    text = shipped_board_text(game) if game in GAMES else None
+    if text is None:
+        abort(404)
+    return Response(text, mimetype="text/plain", headers={
+        "Content-Disposition": f'inline; filename="{game}.toml"'})
 
 
 @bp.get("/last-game")

@@ -721,3 +721,21 @@ def test_pages_f1_a_wall_clock_jump_mid_game_is_not_charged_to_the_running_clock
 def test_pages_f1_a_clock_column_only_in_games_with_clocks(client, session):
     session.new_game("kat-en-muis", ["Ann", "Ben"])
     assert clock_column(client.get("/").get_data(as_text=True)) == (False, ["", ""])
+
+
+def test_pages_the_form_links_each_games_own_board_file(client, logged_in):
+    """The form's board data note pointed a phone at companion/boards/, a folder of the source:
+    it links each game's shipped file, which parses as the game's board data."""
+    import tomllib
+    from companion.boarddata import default_board
+    from companion.games import GAMES
+    page = client.get("/").get_data(as_text=True)
+    assert "companion/boards" not in page
+    linked = re.findall(r'<a href="/boards/([a-z-]+)\.toml">', page)
+    assert linked and set(linked) == {g for g in GAMES if default_board(g)}
+    for game in linked:
+        answer = client.get(f"/boards/{game}.toml")
+        assert answer.status_code == 200 and answer.mimetype == "text/plain"
+        assert tomllib.loads(answer.get_data(as_text=True)) == default_board(game)
+    assert client.get("/boards/free-play.toml").status_code == 404        # none shipped
+    assert client.get("/boards/nothing.toml").status_code == 404
