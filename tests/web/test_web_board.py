@@ -5,6 +5,7 @@ start form, and the board tapped in a real browser at 390x844."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -232,3 +233,17 @@ def test_web_board_the_pis_seat_is_called_pi_and_no_person_is(control, session):
         assert response.status_code == 409 and response.get_json()["error"] == words
     assert session.snapshot()["version"] == version
     assert control("rename", {"seat": 1, "name": "Anna"}).status_code == 200
+
+
+def test_web_board_the_pi_is_listed_without_a_button_and_cannot_be_renamed(client, control,
+                                                                          session):
+    """The forms listed "Pi (button 2)": the Pi presses no button, and its seat cannot be
+    renamed (the table refuses it), yet the rename list offered it."""
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"], "pi": [1]})
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+    page = client.get("/").get_data(as_text=True)
+    rename = page[page.index('id="rename"'):page.index("</form>", page.index('id="rename"'))]
+    assert re.findall(r'<option value="(\d)">([^<]*)</option>', rename) == [("0", "Ann (button 1)")]
+    resign = page[page.index('data-seats="checkbox"'):page.index("</fieldset>",
+                                                                 page.index('data-seats="checkbox"'))]
+    assert "> Pi</label>" in resign and "Pi (button" not in page

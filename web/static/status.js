@@ -252,7 +252,8 @@
     show($("seed-line"), !!state.seed);
   }
 
-  function seatLabel(p, i) {             // "Ann (button 2)", as the page's forms say it
+  function seatLabel(p, i) {             // "Ann (button 2)", as the page's forms say it; "Pi"
+    if (p.pi) return p.name;             // (the Pi presses no button)
     return p.name + " (button " + (typeof p.button === "number" ? p.button : i + 1) + ")";
   }
 
@@ -271,6 +272,7 @@
       var keep = select.value;
       var options = document.createDocumentFragment();
       players.forEach(function (p, i) {
+        if (p.pi && select.dataset.seats === "people") return;     // the Pi's seat keeps its name
         var o = make("option", "", seatLabel(p, i)); o.value = String(i); options.appendChild(o);
       });
       if (select.dataset.seats === "pool") {
