@@ -104,8 +104,8 @@ class BoxDrawing:
         paged = screens.turn_pages(view)
         self.page_count = max(1, len(paged))
         self.page %= self.page_count
-        self.page_text = ([view.name] if self.page == 0 else []) + \
-            (paged[self.page] if paged else [view.action, view.detail])
+        self.page_text = ([view.name] if self.page == 0 or screens.repeats_name(view, self.page)
+                          else []) + (paged[self.page] if paged else [view.action, view.detail])
         return screens.turn(view, self.page)
 
     def draw_spin(self) -> Image.Image:

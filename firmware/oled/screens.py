@@ -418,13 +418,20 @@ def name_lines(view: TurnView) -> list[str]:
 
 def turn_pages(view: TurnView) -> list[list[str]]:
     """The action in small type, paged: under the name on the first page (four lines with it),
-    four on each page after (an empty list: name and action are short and drawn big)."""
+    and under a one-line name again on each page after, so no page leaves out whose turn it is
+    (an empty list: name and action are short and drawn big)."""
     names = name_lines(view)
     if len(names) == 1 and len(wrap(view.action, MEDIUM)) <= (1 if view.detail else 2):
         return []
     lines = wrapped([view.action] + ([view.detail] if view.detail else []))
     first = max(0, 4 - len(names))           # a name of four lines has its page to itself
-    return [lines[:first]] + pages(lines[first:], 4) if len(lines) > first else [lines]
+    after = 3 if len(names) == 1 else 4      # a long name is on the first page only
+    return [lines[:first]] + pages(lines[first:], after) if len(lines) > first else [lines]
+
+
+def repeats_name(view: TurnView, page: int) -> bool:
+    """A page after the first shows the name again above its lines (a one-line name)."""
+    return page > 0 and len(name_lines(view)) == 1
 
 
 def corner_and_page(corner: str, mark: str) -> str:
@@ -464,8 +471,12 @@ def turn(view: TurnView, page: int = 0) -> Image.Image:
         for i, line in enumerate(paged[0]):
             centred(draw, top + i * LINE, line, SMALL)
     else:
+        top = 14
+        if repeats_name(view, page):         # whose turn, on this page too
+            named(draw, 14, view.name, SMALL, view.button, badge=LINE - 1)
+            top += LINE
         for i, line in enumerate(paged[page]):
-            centred(draw, 14 + i * LINE, line, SMALL)
+            centred(draw, top + i * LINE, line, SMALL)
     return image
 
 

@@ -417,3 +417,20 @@ def test_screens_every_domino_rex_hint_is_read_whole_on_the_hint_screen():
         big, small = screens.message_lines(action.capitalize(), why)
         assert " ".join(big + small).split() == f"{action.capitalize()} {why}".split(), advice
         assert screens.message("Hint", action.capitalize(), why).getbbox() is not None
+
+
+def test_screens_every_page_of_a_long_instruction_names_whose_turn_it_is():
+    """Page 2 of The Lost Diamond's "flick to spin, or press the knob to move in the Field;
+    your button if that reaches the diamond" read "your button if that reaches the diamond"
+    with no name: whose button? Every page after the first names the player above its three
+    lines (a name too long for one line has the first page to itself, as before)."""
+    view = TurnView("The Lost Diamond", "", "Ben", "flick to spin, or press the knob to move "
+                    "in the Field; your button if that reaches the diamond", button=2)
+    paged = screens.turn_pages(view)
+    assert len(paged) == 2 and all(len(lines) <= 3 for lines in paged[1:])
+    assert screens.repeats_name(view, 1) and not screens.repeats_name(view, 0)
+    second = screens.turn(view, 1)
+    assert second.crop((0, 14, 128, 14 + screens.LINE)).getbbox() is not None   # the name row
+    long_name = TurnView("Cats and Mice", "", "Bartholomew-Montgomery Fitzwilliam-Smythe",
+                         view.action)
+    assert not screens.repeats_name(long_name, 1)
