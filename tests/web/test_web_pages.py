@@ -235,7 +235,7 @@ def test_pages_fairness_says_how_to_check_and_its_way_works(client, control, ses
     page = client.get("/fairness").get_data(as_text=True)
     how = page[page.index('id="how-to-check"'):]
     assert "parlour verify" in how and "download its log" in how
-    assert f'href="/history/{game_id}"><strong>#{game_id} ' in page
+    assert f'href="/history/{game_id}"><strong>#{game_id} ' in page      # its page, linked
     log = tmp_path / "the-log.jsonl"
     log.write_bytes(client.get(f"/api/games/{game_id}/log").get_data())
     assert main(["verify", str(log)]) == 0                        # the way it names
