@@ -58,7 +58,7 @@
     // the server says which turn that is, as the live state may come before or after it
     var now = ledTo && "turn" in ledTo ? ledTo : state;
     saidIn = words && node.id === "moves-answer" && now ?
-      {game: now.game_id, turn: now.turn} : saidIn;
+      {game: now.game_id, turn: now.turn, lines: now.log ? now.log.length : null} : saidIn;
   }
 
   function friendly(status, body) {
@@ -285,6 +285,22 @@
     if (spun && carrier === turn) return "Home with the diamond";
     if (spun && carrier !== "square" && carrier !== null && carrier !== undefined) return "Capture the diamond";
     return null;
+  }
+
+  // The Pi answered the move this answer tells of (its turn came, and went): the answer stays
+  // for the turn after, with what the Pi did, shown (a screen reader hears it from the page's
+  // news); the Pi answers in a moment and the player's own answer was gone before it was read.
+  function piReply(s) {
+    var players = s.players || [], answer = $("moves-answer"), log = s.log || [];
+    if (!saidIn || s.game_id !== saidIn.game || !players[saidIn.turn] || !players[saidIn.turn].pi ||
+        !answer || answer.hidden || typeof saidIn.lines !== "number" || !(log.length > saidIn.lines)) {
+      return false;
+    }
+    var then = make("span", "then", " Then: " + log.slice(saidIn.lines).join(" "));
+    then.setAttribute("aria-hidden", "true");
+    answer.appendChild(then);
+    saidIn = {game: s.game_id, turn: s.turn, lines: log.length};
+    return true;
   }
 
   function piTurn(s) {                 // the same as web/moves.py's pi_turn(): no phone moves for it
@@ -541,8 +557,10 @@
     var gameChanged = !state || state.game_id !== s.game_id;
     state = s;
     if (saidIn && (s.game_id !== saidIn.game || s.turn !== saidIn.turn)) {
-      saidIn = null;
-      say($("moves-answer"), "", true);              // another turn: the answer is the past
+      if (!piReply(s)) {
+        saidIn = null;
+        say($("moves-answer"), "", true);            // another turn: the answer is the past
+      }
     }
     if (gameChanged && card) showPairing();          // the paired seat's name in this game
     var playing = !!s.game && s.phase !== "over";     // a game over takes no undo, ending,

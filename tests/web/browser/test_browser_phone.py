@@ -935,3 +935,34 @@ def test_browser_phone_the_pis_side_decides_who_plays_the_fox(tmp_path, phone):
         phone.select_option("#game-choice", "fox-and-geese")
         expect(asked).to_be_visible()             # no Pi, as the emptied form says: asked
 
+
+
+def test_browser_phone_the_answer_to_a_move_stays_through_the_pis_reply(tmp_path, phone):
+    """Against the Pi, Ann's answer under the squares was gone before she saw it: the Pi
+    answers in a moment, and the answer went with the turn it led to. It stays for her next
+    turn, with what the Pi did."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Pi"],
+                                                   "pi": [1], "pi_level": "easy"})
+        sign_in(phone, table.url)
+        for _ in range(40):                              # the lead, then the Pi's opening
+            now = state(table.url)
+            if now["phase"] == "play" and now["turn"] == 0 and now["awaiting"] == "choose":
+                break
+            if now["awaiting"] == "roll" and now["turn"] == 0:
+                post(table.url + "/api/control/roll", {})
+            phone.wait_for_timeout(200)
+        assert now["turn"] == 0 and now["awaiting"] == "choose"
+        phone.wait_for_function("v => +document.body.dataset.version.split(':')[1] >= v",
+                                arg=now["version"])
+        phone.locator("#moves button.square").first.click()
+        expect(phone.locator("#moves-answer")).to_contain_text("Then: ")   # the Pi answered
+        after = state(table.url)
+        assert after["turn"] == 0 and after["last_by"] == "pi"
+        answer = phone.locator("#moves-answer").inner_text()
+        assert "Ann uncovers" in answer or "Ann's" in answer, answer
+        assert after["log"][-1] in answer                                 # what the Pi did
+        expect(phone.locator("#moves-answer .then")).to_have_attribute("aria-hidden", "true")
+        phone.wait_for_timeout(1500)
+        expect(phone.locator("#moves-answer")).to_contain_text("Then: ")   # and it stays
