@@ -58,7 +58,12 @@
     // the server says which turn that is, as the live state may come before or after it
     var now = ledTo && "turn" in ledTo ? ledTo : state;
     saidIn = words && node.id === "moves-answer" && now ?
-      {game: now.game_id, turn: now.turn, lines: now.log ? now.log.length : null} : saidIn;
+      {game: now.game_id, turn: now.turn, lines: logLength(now)} : saidIn;
+  }
+
+  function logLength(now) {            // the log's lines in the state an answer led to
+    var log = (now.state || now).log;
+    return log ? log.length : null;
   }
 
   function friendly(status, body) {

@@ -963,6 +963,7 @@ def test_browser_phone_the_answer_to_a_move_stays_through_the_pis_reply(tmp_path
         answer = phone.locator("#moves-answer").inner_text()
         assert "Ann uncovers" in answer or "Ann's" in answer, answer
         assert after["log"][-1] in answer                                 # what the Pi did
+        assert "for the lead" not in answer                               # and nothing older
         expect(phone.locator("#moves-answer .then")).to_have_attribute("aria-hidden", "true")
         phone.wait_for_timeout(1500)
         expect(phone.locator("#moves-answer")).to_contain_text("Then: ")   # and it stays
