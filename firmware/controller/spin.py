@@ -89,7 +89,8 @@ class SpinScreens:
             words = words[1:]                     # heading and big values say it already
         _, instruction = split_prompt(now.get("prompt") or "")
         if now.get("turn") == seat and now.get("awaiting") not in ("roll", None) \
-                and instruction and UNCOVER_FOR_PI not in words:
+                and before.get("phase") != "lead" \
+                and instruction and UNCOVER_FOR_PI not in words:   # (a lead allows no move)
             words = [with_box_controls(now, instruction)] + words   # what this spin allows
         verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
         return f"{name} {verb}", values, words

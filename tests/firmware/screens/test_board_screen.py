@@ -792,3 +792,36 @@ def test_board_screen_the_pis_seat_button_says_it_is_the_pis(table, session, clo
     press(table, "press")
     press(table, "ignored", seat=4)
     assert table.flash_text == "Button 5 is not in this game."
+
+
+def test_board_screen_a_lead_won_against_the_pi_shows_the_throws_first(tmp_path, clock):
+    """Ann won the lead against the Pi at the box: its result began with a bare "uncover a
+    domino square to open the game; covered: 1, 1, 2, ..." over two pages, before the throws
+    that said who led. A lead allows no move: the result is the throws and who leads; the
+    turn screen after it says what to do."""
+    for b in range(40):                              # a seed where Ann leads
+        store = Store(tmp_path / f"lead{b}.db")
+        session = Session(store, new_seed=lambda b=b: bytes([b]) * 32)
+        table = Controller(session, seats=4, clock=clock)
+        table.attach()
+        try:
+            session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+            table.update()
+            for _ in range(10):
+                snap = session.snapshot()
+                if snap["awaiting"] != "roll":
+                    break
+                if snap["turn"] == 0:
+                    press(table, "flick", strength=0.5)
+                wait_for_pi(table)
+            snap = session.snapshot()
+            if snap["phase"] == "play" and snap["turn"] == 0:
+                heading, values, words = table.outcome
+                assert heading in ("Ann throws", "The lead"), table.outcome
+                assert not any("uncover a domino square" in w for w in words), words
+                assert words[-1] == "Ann leads", words
+                return
+        finally:
+            table.close()
+            store.close()
+    raise AssertionError("no seed of 40 gave Ann the lead")
