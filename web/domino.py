@@ -64,8 +64,10 @@ def covered_words(player: dict[str, Any]) -> str:
 
 
 def uncovered_text(state: dict[str, Any]) -> str:
-    """The square uncovered last, in play ("Last uncovered: 4"); "" before the first."""
-    if state.get("phase") != "play" or not isinstance(state.get("last_uncovered"), int):
+    """The square uncovered last, in play and at the end ("Last uncovered: 4"); "" before
+    the first (the lead's throw shows)."""
+    if state.get("phase") not in ("play", "over") or \
+            not isinstance(state.get("last_uncovered"), int):
         return ""
     return f"Last uncovered: {state['last_uncovered']}"
 

@@ -127,7 +127,7 @@ class BoxDrawing:
         who, verb = winners_text(self.snap)
         points = final_points(self.snap)
         scored = points and self.snap.get("game") != "fox-and-geese"     # F3: no points
-        foot = "turn: all points" if scored else "press: new game"
+        foot = "turn: all scores" if scored else "press: new game"
         self.page_text = [who, points or verb, foot]
         return screens.game_over(self.snap.get("title") or "", who, points or verb, foot)
 
@@ -145,6 +145,7 @@ class BoxDrawing:
         if not advice:
             return screens.message("Hint", "No hint", "only when a square is to be uncovered")
         action, _, why = advice["text"].partition(": ")
+        self.page_text = [action.capitalize(), why]          # in words, as drawn
         return screens.message("Hint", action.capitalize(), why)
 
     def draw_wifi(self) -> Image.Image:

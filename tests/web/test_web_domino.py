@@ -50,7 +50,8 @@ def test_domino_checkers_and_covered_squares_in_words():
 def test_domino_the_square_uncovered_last_replaces_the_leads_die_in_play():
     assert uncovered_text(table(4, REX_ROW)) == "Last uncovered: 4"
     assert uncovered_text(table(None, REX_ROW)) == ""           # the lead's throw still shows
-    assert uncovered_text({**table(4, REX_ROW), "phase": "over"}) == ""
+    assert uncovered_text({**table(4, REX_ROW), "phase": "over"}) == "Last uncovered: 4"   # the end
+    assert uncovered_text({**table(4, REX_ROW), "phase": "lead"}) == ""
 
 
 def test_domino_the_hint_shows_where_this_phone_may_uncover():

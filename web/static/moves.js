@@ -446,7 +446,8 @@
     hint.hidden = !label;
     if (!label) return;
     var throws = /^throw/i.test(label);    // dice are thrown, the Indicator spun: as the button says
-    var gesture = throws ? "swipe or tap the dice to throw" : "swipe or tap the dial to spin";
+    var gesture = !throws ? "swipe or tap the dial to spin"
+      : "swipe or tap the " + (/\bdie\b/.test(label) ? "die" : "dice") + " to throw";
     $("spin-pointer").textContent = shown ? " · " + gesture : gesture.charAt(0).toUpperCase() + gesture.slice(1);
     $("spin-keys").textContent = (shown ? ". " : "") + "The \u201c" + label + "\u201d button, below, " +
       (/^throw/i.test(label) ? "throws" : "spins");

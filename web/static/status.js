@@ -79,7 +79,8 @@
   }
 
   function uncovered(state) {            // Domino Rex in play: the square uncovered last, or null
-    return state.phase === "play" && typeof state.last_uncovered === "number" ? state.last_uncovered : null;
+    return (state.phase === "play" || state.phase === "over") && typeof state.last_uncovered === "number"
+      ? state.last_uncovered : null;
   }
 
   function rollText(state) {             // web/pages.py's roll_text()

@@ -56,7 +56,7 @@ KEY_SCREENS = {
     "domino_rex": lambda: screens.result("Ann uncovers 4", "Rex!", [
         "4 + 7 = 11: Ann's eleventh checker goes home and is crowned. Rex!"]),
     "game_over_points": lambda: screens.game_over("Domino Rex", "Ann", "wins, 27 points",
-                                                  "turn: all points"),
+                                                  "turn: all scores"),
     "free_play_dice": lambda: screens.choice_list("Free play: dice",
                                                   ["Two dice", "Three dice", "The Indicator"],
                                                   1),

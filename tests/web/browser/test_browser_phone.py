@@ -117,6 +117,7 @@ def test_browser_phone_chooses_a_domino_rex_square_and_stays_signed_in(tmp_path,
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         sign_in(phone, table.url)
         post(table.url + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Ben"]})
+        expect(phone.locator("#spin-pointer")).to_have_text("Swipe or tap the die to throw")
         now = roll_until(table.url, ("choose",))
         covered = sorted(set(now["players"][now["turn"]]["covered"]))
         expect(phone.locator("#moves button .spots")).to_have_text([str(v) for v in covered])
