@@ -12,7 +12,7 @@ from firmware import card
 from firmware.oled import board_screen, screens
 from firmware.oled.views import (RANDOMIZERS, choice_meaning, chooses_randomizer, final_points,
                                  game_detail, score_rows, split_prompt, turn_view, winners_text)
-from firmware.workers.pi_worker import pi_level
+from firmware.workers.pi_worker import pi_level, pi_setups
 
 
 class BoxDrawing:
@@ -86,6 +86,8 @@ class BoxDrawing:
             hint = "joins: press a seat"
         elif rb.min_players <= n <= rb.max_players:
             hint = "press knob to start"
+        elif n and pi_setups(rb, n):              # one short: the Pi makes up the table
+            hint = "press: play the Pi"
         else:
             hint = f"{rb.min_players}" + (f"-{rb.max_players}" if rb.max_players > rb.min_players
                                           else "") + " players"
