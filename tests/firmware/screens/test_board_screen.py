@@ -402,19 +402,24 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
     assert table.screen == "over"                     # the end shows at once, without a press
 
 
+def anns_turn_on_the_box(table, session, snap: dict) -> dict:
+    """The Pi's move shown and read, and the box on Ann's turn screen; the state then."""
+    if snap["turn"] != 0:
+        wait_for_pi(table)
+        settle(table)
+    table.clock.advance(max(0.0, table.held_until - table.clock()))
+    table.update()
+    settle(table)
+    return session.snapshot()
+
+
 def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(table, session):
     """Ann uncovered with the knob and the Pi answered at once: her "Ann uncovers 4 + 3 = 7"
     was replaced before anyone could read it. It stays up until read; a press shows the
     Pi's sooner."""
     snap = domino_rex_with_pi(table, session)
     for press_sooner in (False, True):
-        if snap["turn"] != 0:
-            wait_for_pi(table)
-            settle(table)
-        table.clock.advance(max(0.0, table.held_until - table.clock()))
-        table.update()
-        settle(table)
-        snap = session.snapshot()
+        snap = anns_turn_on_the_box(table, session, snap)
         if snap["phase"] == "over":
             break
         press(table, "press")                        # the square the knob points at
@@ -442,13 +447,7 @@ def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(ta
     """Ann's uncover up, the Pi's reply waiting, and Ann uncovers again from her phone: the
     waiting change takes in hers, so the box shows both under both names next, not the Pi's
     alone (a result behind) and hers after it."""
-    snap = domino_rex_with_pi(table, session)
-    if snap["turn"] != 0:
-        wait_for_pi(table)
-        settle(table)
-    table.clock.advance(max(0.0, table.held_until - table.clock()))
-    table.update()
-    settle(table)
+    anns_turn_on_the_box(table, session, domino_rex_with_pi(table, session))
     press(table, "press")                            # Ann, with the knob
     assert table.outcome[0] == "Ann uncovers"
     settle_pi(table.pi)
@@ -485,6 +484,21 @@ def test_board_screen_domino_rex_a_phone_move_and_the_pis_reply_in_one_change(ta
     assert table.outcome[2][-1] == "Uncover it on the board, then press the knob."
 
 
+def lead_at_the_box_against_the_pi(table, session) -> dict:
+    """Domino Rex, Ann against the Pi: Ann throws for the lead with the knob, the Pi by
+    itself, until the lead is settled; the state then."""
+    session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+    table.update()
+    for _ in range(10):
+        snap = session.snapshot()
+        if snap["awaiting"] != "roll":
+            break
+        if snap["turn"] == 0:
+            press(table, "flick", strength=0.5)
+        wait_for_pi(table)
+    return session.snapshot()
+
+
 def test_board_screen_the_pis_uncover_after_a_box_throw_comes_before_the_next_turns_words(
         tmp_path, clock):
     """Ann's throw from the box lost the lead to the Pi, which uncovered at once: the dial's
@@ -496,16 +510,7 @@ def test_board_screen_the_pis_uncover_after_a_box_throw_comes_before_the_next_tu
     table = Controller(session, seats=4, clock=clock)
     table.attach()
     try:
-        session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
-        table.update()
-        for _ in range(10):                          # Ann throws at the box, the Pi by itself
-            snap = session.snapshot()
-            if snap["awaiting"] != "roll":
-                break
-            if snap["turn"] == 0:
-                press(table, "flick", strength=0.5)
-            wait_for_pi(table)
-        snap = session.snapshot()
+        snap = lead_at_the_box_against_the_pi(table, session)
         assert snap["last_by"] == "pi" and snap["last_type"] == "choose"   # the Pi led
         heading, _, words = table.outcome
         assert heading == "Ann throws" and words[-1] == UNCOVER_FOR_PI
@@ -805,16 +810,7 @@ def test_board_screen_a_lead_won_against_the_pi_shows_the_throws_first(tmp_path,
         table = Controller(session, seats=4, clock=clock)
         table.attach()
         try:
-            session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
-            table.update()
-            for _ in range(10):
-                snap = session.snapshot()
-                if snap["awaiting"] != "roll":
-                    break
-                if snap["turn"] == 0:
-                    press(table, "flick", strength=0.5)
-                wait_for_pi(table)
-            snap = session.snapshot()
+            snap = lead_at_the_box_against_the_pi(table, session)
             if snap["phase"] == "play" and snap["turn"] == 0:
                 heading, values, words = table.outcome
                 assert heading in ("Ann throws", "The lead"), table.outcome
