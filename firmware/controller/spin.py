@@ -11,15 +11,16 @@ from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (player_name, restates, roll_text, split_prompt, takes,
                                   with_box_controls)
 from firmware.pins.inputs import InputEvent
+from firmware.workers.pi_worker import BY as PI_BY
 
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 PAGED = ("result", "play", "confirm")   # screens whose pages turn by themselves
 UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
-# A result stays up this long a page (two pages at most) before a change made elsewhere takes
-# its place: a player's own uncover is read before the Pi's reply, the dial's throw before the
-# uncover a phone made meanwhile. Changes that come while one waits join it: the box is never
-# more than one result behind.
+# A result stays up this long a page (two pages at most) before the Pi's reply takes its
+# place (a player's own uncover is read first), and the dial's throw before a move a phone made
+# meanwhile. Changes that come while one waits join it, and a person's shows it at once: the
+# box is never more than one result behind, and only while the Pi's reply waits.
 HOLD_SECONDS = PAGE_SECONDS
 HOLD_PAGES = 2
 
@@ -121,11 +122,15 @@ class SpinScreens:
         return self.screen == "spin" or (self.screen == "result" and now < self.held_until)
 
     def _offer(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
-        """Show a change made elsewhere now, or once the dial or the result up has been read
-        (a change that comes meanwhile joins the one waiting)."""
+        """Show a change made elsewhere now, or, for the Pi's reply to the result up or any
+        change while the dial spins, once that has been read. A change that comes meanwhile
+        joins the one waiting; a person's shows it all at once (they have moved on)."""
+        by_pi = snap.get("last_by") == PI_BY
         if self.waiting is not None:
             self.waiting = (self.waiting[0], snap)
-        elif self._holding(self.clock()):
+            if not by_pi:
+                self._show_waiting()
+        elif self.screen == "spin" or (by_pi and self._holding(self.clock())):
             self.waiting = (old, snap)
         else:
             self._show_change(old, snap)

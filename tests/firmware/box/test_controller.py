@@ -534,6 +534,21 @@ def test_controller_a_phone_uncover_while_the_dial_spins_shows_after_the_throw(
     assert table.screen == "result" and not table.waiting
 
 
+def test_controller_people_moving_from_phones_are_shown_at_once(table, session, clock):
+    """Only the Pi's reply waits for the result up to be read: two people moving from their
+    phones a second apart see each move on the box as it comes (the box fell a result behind
+    each move, 4 s a move, and never caught up with a quick table)."""
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    table.update()
+    for _ in range(4):
+        snap = session.snapshot()
+        after = session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="web")
+        clock.advance(1.0)
+        table.update()
+        assert table.waiting is None and table.screen == "result"
+        assert table.outcome[2] == after["log"][len(snap["log"]):]      # this move, now
+
+
 def test_controller_an_undo_from_a_phone_drops_the_moves_waiting_to_show(table, session):
     """An uncover waiting behind the dial's result, then taken back from a phone: the box
     never shows the uncover."""

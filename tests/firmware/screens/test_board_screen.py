@@ -445,8 +445,8 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
 
 def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(table, session):
     """Ann's uncover up, the Pi's reply waiting, and Ann uncovers again from her phone: the
-    waiting change takes in hers, so the box shows both under both names next, not the Pi's
-    alone (a result behind) and hers after it."""
+    waiting change takes in hers and shows at once (she has moved on), both under both names,
+    not the Pi's alone (a result behind) and hers after it."""
     anns_turn_on_the_box(table, session, domino_rex_with_pi(table, session))
     press(table, "press")                            # Ann, with the knob
     assert table.outcome[0] == "Ann uncovers"
@@ -456,10 +456,7 @@ def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(ta
     snap = session.snapshot()
     assert snap["phase"] != "over" and snap["turn"] == 0            # the seed is fixed
     session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
-    table.update()
-    table.render()
-    table.clock.advance(max(0.0, table.held_until - table.clock()))
-    table.update()
+    table.update()                                   # no wait: the newest, now
     heading, values, words = table.outcome
     assert heading == "Pi, then Ann" and values == "" and not table.waiting
     assert words[0].startswith("Pi uncovers") or "Pi's" in words[0]
