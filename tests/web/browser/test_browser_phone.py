@@ -143,7 +143,7 @@ def test_browser_phone_chooses_a_domino_rex_square_and_stays_signed_in(tmp_path,
         fits(phone)
         screenshot(phone, "phone-domino-rex.png")
         phone.locator("#moves button.square").last.click()              # a sum that moves one
-        expect(phone.locator("#moves-answer")).to_contain_text("uncovers")
+        expect(phone.locator("#moves-answer")).to_contain_text(f"{nxt[-1]} + {covered[0]} = ")
         moved = state(table.url)
         for row, p in zip(phone.locator("#players tbody tr").all(),
                           [moved["players"][i] for i in row_order(moved)]):
