@@ -358,6 +358,9 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
         if event.kind == "press" and self.flash_text and self.refusal_shown:
             self.flash_text, self.refusal_shown, self.dirty = "", False, True
             return                               # read: the press takes the refusal away
+        if event.kind == "turn" and self.flash_text and self.screen in ("play", "over"):
+            self.flash_text, self.refusal_shown = "", False   # the knob's pick must be seen:
+            self.dirty = True                                 # a notice goes, the turn acts
         if self.screen == "spin" and (self.screen, event.kind) not in TRANSITIONS:
             self._finish_spin()                  # any other input first settles the spin
         screen = self.screen

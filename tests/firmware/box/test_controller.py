@@ -582,6 +582,23 @@ def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
     assert "Zed" in table.flash_text and table.view()["flash"] == table.flash_text
 
 
+def test_controller_a_knob_turn_under_a_notice_shows_the_move_it_picks(table, session):
+    """"Taken back from a phone: ..." stayed over the knob's pick of a move for its reading
+    time (20 s for a long one): a player turned and pressed without seeing the move. The turn
+    takes the notice away and moves the pick."""
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    snap = session.snapshot()
+    session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="web")
+    table.update()
+    press(table, "press")                               # the move read
+    session.undo(by="web")
+    table.update()
+    assert table.screen == "play" and table.flash_text.startswith("Taken back from a phone: ")
+    press(table, "turn", detents=2)
+    assert not table.flash_text and table.move_index == 2
+    assert table.view()["flash"] == ""
+
+
 def test_controller_x12_the_lead_shows_the_throwers_button(table, session):
     """The turn screen's button box beside the name (X12) was missing during the lead: the
     first thing a table does was the one screen without it."""
