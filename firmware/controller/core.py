@@ -22,7 +22,7 @@ from firmware.controller.drawing import BoxDrawing
 from firmware.controller.menu import MenuScreens
 from firmware.controller.new_game import NewGameScreens
 from firmware.controller.pairing import PAIR_SCREENS, PAIR_TRANSITIONS, PhoneScreens
-from firmware.controller.play_inputs import PlayInputs
+from firmware.controller.play_inputs import PI_THINKING, PlayInputs
 from firmware.controller.spin import PAGE_SECONDS, PAGED, UNCOVER_FOR_PI, SpinScreens
 from firmware.oled import screens
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation
@@ -268,6 +268,8 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
         box's own Undo says)."""
         words = self._change_words(old, snap)
         by_pi = snap.get("last_by") == PI_BY
+        if by_pi and self.flash_text == PI_THINKING:
+            self.flash_text = ""                   # it has thought: its move says the rest
         ended = snap.get("phase") == "over" and old.get("phase") != "over"
         newest = snap.get("version") == self.snap.get("version")
         if not newest:                # shown late: a move made since has answered the Pi's
@@ -298,6 +300,9 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
             if actor in (mover, "Pi") and one:  # as the box's own knob says it
                 heading = f"{actor} uncovers"
                 values = choice_meaning(old, snap["last_uncovered"], snap)
+            elif actor == mover and snap.get("last_type") == "move" and \
+                    old.get("awaiting") == "move" and not _later_mover(words, snap, mover):
+                heading = f"{mover} moves"      # a board move, as the knob's is headed
             self.outcome = (heading, values, words)
             self._show_result()
             if ended:

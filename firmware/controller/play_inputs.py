@@ -11,6 +11,8 @@ from firmware.oled.views import choice_meaning, choices, player_name, takes
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import pi_level
 
+PI_THINKING = "The Pi is thinking"          # until its move shows (core's _show_change)
+
 COPY_FIRST = "Copy the Pi's move, then press the knob."
 
 
@@ -63,7 +65,7 @@ class PlayInputs:
         before = self.snap
         if pi_level(self.snap):
             self.pi.request()                         # after an undo the Pi waits to be asked
-            self.show_flash("The Pi is thinking", FLASH_SECONDS)
+            self.show_flash(PI_THINKING, FLASH_SECONDS)
         elif awaiting == "move":
             path = board_screen.knob_move(self.snap, self.move_index)
             who = player_name(before, before.get("turn"))

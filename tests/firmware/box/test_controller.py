@@ -537,7 +537,8 @@ def test_controller_a_phone_uncover_while_the_dial_spins_shows_after_the_throw(
 def test_controller_people_moving_from_phones_are_shown_at_once(table, session, clock):
     """Only the Pi's reply waits for the result up to be read: two people moving from their
     phones a second apart see each move on the box as it comes (the box fell a result behind
-    each move, 4 s a move, and never caught up with a quick table)."""
+    each move, 4 s a move, and never caught up with a quick table). A phone's move is headed
+    as the knob's is ("Ann moves", not "Ann")."""
     session.new_game("fox-and-geese", ["Ann", "Ben"])
     table.update()
     for _ in range(4):
@@ -547,6 +548,8 @@ def test_controller_people_moving_from_phones_are_shown_at_once(table, session, 
         table.update()
         assert table.waiting is None and table.screen == "result"
         assert table.outcome[2] == after["log"][len(snap["log"]):]      # this move, now
+        mover = snap["players"][snap["turn"]]["name"]
+        assert table.outcome[0] == f"{mover} moves"      # as the knob's own move is headed
 
 
 def test_controller_an_undo_from_a_phone_drops_the_moves_waiting_to_show(table, session):

@@ -157,6 +157,8 @@ def test_board_screen_pi_waits_after_an_undo_until_asked(table, session):
     assert screen.tobytes() != board_screen.playing(snap, 0, True).tobytes()   # said "press"
     wait_for_pi(table)
     assert session.snapshot()["turn"] == 0
+    # its move shows without "The Pi is thinking" over it: it has thought
+    assert table.screen == "pi_moved" and table.flash_text == ""
 
 
 def test_board_screen_pi_waits_after_its_lead_throw_is_taken_back_until_the_knob_asks(
