@@ -319,12 +319,16 @@ def geese(n: int) -> str:
 def final_points(snap: Snapshot) -> str:
     """The winner's points under their name ("wins, 27 points"), or "" in a game without
     points or with shared winners (the scores screen has everyone's). Fox and Geese counts
-    no points: the geese the Fox took, or the geese left ("wins, 16 geese left")."""
+    no points: the geese the Fox took, or the geese left ("wins, 16 geese left"), or the
+    other side's resignation ("wins, Fox resigned")."""
     players = snap.get("players") or []
     winners = snap.get("winners") or []
     if snap.get("game") == "fox-and-geese":
         if len(winners) != 1:
             return ""
+        if any(line.endswith(" resigns") for line in (snap.get("log") or [])[-2:]):   # F3
+            side = "Geese" if players[winners[0]].get("role") == "fox" else "Fox"
+            return f"wins, {side} resigned"
         if players[winners[0]].get("role") == "fox":
             return f"wins, {geese(players[winners[0]].get('score') or 0)} taken"
         return f"wins, {geese(len((snap.get('board') or {}).get('geese') or []))} left"

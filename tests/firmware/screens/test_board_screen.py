@@ -781,7 +781,7 @@ def test_board_screen_f3_the_end_counts_geese_not_points(table, session):
     session.submit({"type": "declare", "winners": [1]}, by="knob")      # the Fox resigns
     table.update()
     table.render()
-    assert table.page_text == ["Ben", "wins, 17 geese left", "press: new game"]
+    assert table.page_text == ["Ben", "wins, Fox resigned", "press: new game"]   # F3
 
 
 def test_board_screen_the_pis_seat_button_says_it_is_the_pis(table, session, clock):
