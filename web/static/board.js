@@ -231,9 +231,12 @@
     var left = moves().filter(function (m) { return starts(m, next); });
     if (!left.length) {
       var fresh = moves().filter(function (m) { return m[0] === name; });
-      chosen = fresh.length ? [name] : [];
-      hint(fresh.length ? "Now tap where it goes." :
-        "That point has no piece that can move now: tap one of the side to move.");
+      if (fresh.length) {
+        chosen = [name];
+        hint("Now tap where it goes.");
+      } else {
+        hint(whereItCanGo());              // the piece picked stays picked
+      }
       draw(state);
       return;
     }
@@ -242,6 +245,29 @@
     chosen = next;
     hint(next.length > 1 ? "Keep jumping: tap the next point." : "Now tap where it goes.");
     draw(state);
+  }
+
+  function leap(a, b) {
+    return Math.abs(COLS.indexOf(a[0]) - COLS.indexOf(b[0])) === 2 || Math.abs(+a[1] - +b[1]) === 2;
+  }
+  function either(names) {
+    names = names.filter(function (n, i) { return names.indexOf(n) === i; });
+    return names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " or " + names[names.length - 1];
+  }
+  // A tap that makes no move: where the piece picked can go, or, with none picked, which
+  // piece can move (a jump the Fox must make is said as one: F2, not "no piece can move").
+  function whereItCanGo() {
+    var from = candidates(), k = chosen.length;
+    if (k && from.length) {
+      var must = from.every(function (m) { return leap(m[k - 1], m[k]); });
+      return (must ? "It must jump: tap " : "From " + chosen[k - 1] + " it can go to ") +
+        either(from.map(function (m) { return m[k]; })) + (must ? "." : ": tap one of them.");
+    }
+    var all = moves();
+    if (all.length && all.every(function (m) { return leap(m[0], m[1]); })) {
+      return "The Fox must jump: tap it on " + all[0][0] + ", then where it lands.";
+    }
+    return "That point has no piece that can move now: tap one of the side to move.";
   }
 
   function hint(words) {         // the line under the board: what the next tap does

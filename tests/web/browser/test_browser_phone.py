@@ -968,3 +968,26 @@ def test_browser_phone_the_answer_to_a_move_stays_through_the_pis_reply(tmp_path
         expect(phone.locator("#moves-answer .then")).to_have_attribute("aria-hidden", "true")
         phone.wait_for_timeout(1500)
         expect(phone.locator("#moves-answer")).to_contain_text("Then: ")   # and it stays
+
+
+def test_browser_phone_f2_a_step_when_the_fox_must_jump_says_where_it_lands(tmp_path, phone):
+    """F2: the Fox must jump when it can. Its step tapped said "That point has no piece that
+    can move now: tap one of the side to move", as if the Fox could not move at all; it says
+    the Fox must jump and where, and the Fox stays picked for the tap that does it."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {
+            "game": "fox-and-geese", "players": ["Ann", "Ben"],
+            "board": {"vacant": ["a4", "g4"], "geese_to_pen": 17}})
+        post(table.url + "/api/control/move", {"path": ["b4", "b5"]})     # the Geese
+        now = state(table.url)
+        assert now["board"]["moves"] == [["d4", "b4"]]                   # the Fox must jump
+        sign_in(phone, table.url)
+        phone.locator('[data-point="d4"]').click()                        # the Fox
+        expect(phone.locator("#board-hint")).to_have_text("Now tap where it goes.")
+        phone.locator('[data-point="d5"]').click()                        # a step: not now
+        expect(phone.locator("#board-hint")).to_have_text("It must jump: tap b4.")
+        assert state(table.url)["version"] == now["version"]
+        phone.locator('[data-point="b4"]').click()                        # the jump
+        expect(phone.locator("#board-said")).to_contain_text("Fox jumps")
+        expect(phone.locator("#winners")).to_be_visible()                 # 16 geese: over
