@@ -5,7 +5,7 @@
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg", STEP = 50, MARGIN = 25, COLS = "abcdefg";
-  var state = null, chosen = [], busy = false, shownOver = false;
+  var state = null, chosen = [], busy = false, shownIdle = null;
   var GIVE_UP_MS = 10000;        // a move with no answer by then: the table is asked instead
   var REACH_PX = 23;             // a point's hit area: this far each way at least (46 CSS px)
 
@@ -41,7 +41,8 @@
   function idleHint() {
     var s = latest();
     if (s && s.phase === "over") return "The game is over: the board shows how it ended.";
-    if (piTurn()) return "The Pi moves its own pieces: copy its move on the board.";
+    if (piTurn()) return s.taken_back ? "The Pi waits after the undo: press the knob at the box." :
+      "The Pi moves its own pieces: copy its move on the board.";
     return signedIn() ? "Tap a piece of the side to move, then where it goes." :
       paired() ? "On your turn, tap one of your pieces, then where it goes." :
       "Enter the PIN, or pair this phone with your seat, to move from here.";
@@ -66,9 +67,9 @@
     state = s;
     var card = $("board-card"), svg = $("board");
     if (!card || !svg) return;
-    var over = !!(s && s.phase === "over");
-    if (over !== shownOver && !chosen.length && !busy) hint(idleHint());   // the game ended
-    shownOver = over;                                                       // or began again
+    var idle = idleHint();      // what a tap does changed: the game ended or began again, the
+    if (idle !== shownIdle && !chosen.length && !busy) hint(idle);   // Pi's turn came or went
+    shownIdle = idle;
     card.hidden = !(s && s.board);
     if (!s || !s.board) { chosen = []; return; }
     if (chosen.length && !candidates().length) chosen = [];
@@ -260,8 +261,9 @@
     var from = candidates(), k = chosen.length;
     if (k && from.length) {
       var must = from.every(function (m) { return leap(m[k - 1], m[k]); });
+      var to = from.map(function (m) { return m[k]; }), one = to.every(function (n) { return n === to[0]; });
       return (must ? "It must jump: tap " : "From " + chosen[k - 1] + " it can go to ") +
-        either(from.map(function (m) { return m[k]; })) + (must ? "." : ": tap one of them.");
+        either(to) + (must ? "." : one ? ": tap it." : ": tap one of them.");
     }
     var all = moves();
     if (all.length && all.every(function (m) { return leap(m[0], m[1]); })) {

@@ -678,6 +678,8 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
         sign_in(phone, table.url)
         expect(phone.locator("#prompt")).to_have_text(
             "Pi (Geese) - the Pi waits after the undo: press the knob at the box for its move")
+        expect(phone.locator("#board-hint")).to_have_text(     # under the board too
+            "The Pi waits after the undo: press the knob at the box.")
         expect(phone.locator("#moves button")).to_have_count(0)
         expect(phone.locator("#board-card")).to_be_visible()
         assert phone.locator('[data-point][aria-label$=", can move"]').count() == 0
@@ -690,6 +692,8 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
         call(table.url, "/device/input", {"input": "knob", "action": "press"}, pin=False)
         expect(phone.locator("#prompt")).to_contain_text("Ann")            # the Pi moved, live
         assert state(table.url)["turn"] == 0
+        expect(phone.locator("#board-hint")).to_have_text(     # Ann's turn: what a tap does
+            "Tap a piece of the side to move, then where it goes.")
 
 
 PLAYER_COLUMNS = r"""() => {
