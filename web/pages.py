@@ -122,9 +122,10 @@ def status() -> str:
 
 
 def role_text(player: dict[str, Any]) -> str:
-    """A player's side ("cat", "fox") or how they stand: Gantlope's men home ("1 in Goal"),
+    """A player's side ("Cat", "Fox") or how they stand: Gantlope's men home ("1 in Goal"),
     The Lost Diamond's carrier ("has the diamond", LD2). status.js says the same."""
-    words = [player.get("role") or ""]
+    role = player.get("role") or ""
+    words = [role[:1].upper() + role[1:]]       # "Fox", as the prompt names the side
     if player.get("in_goal"):
         words.append(f"{player['in_goal']} in Goal")
     if player.get("diamond"):

@@ -490,7 +490,8 @@ def test_pages_kat_en_muis_roles_head_their_column_once_the_lead_gives_them(clie
         snap = session.roll()
     page = client.get("/").get_data(as_text=True)
     assert role_head(page) == "Role"
-    assert '<td class="col-role">cat</td>' in page and '<td class="col-role">mouse</td>' in page
+    assert '<td class="col-role">Cat</td>' in page and '<td class="col-role">Mouse</td>' in page
+    assert "(Cat)" in page.split('id="prompt">', 1)[1].split("<", 1)[0]    # as the prompt says
 
 
 def test_pages_d1_domino_rex_lead_die_is_a_throw_once_play_begins(client, session):

@@ -101,7 +101,7 @@
   }
 
   function roleText(p) {                 // web/pages.py's role_text()
-    var words = [p.role || ""];
+    var role = p.role || "", words = [role.charAt(0).toUpperCase() + role.slice(1)];   // "Fox"
     if (p.in_goal) words.push(p.in_goal + " in Goal");          // Gantlope: men home
     if (p.diamond) words.push("has the diamond");                // LD2
     return words.filter(Boolean).join(" · ");
@@ -607,8 +607,9 @@
     rowOrder: rowOrder,
     // what the page says of a state where the server says it too (web/pages.py, web/domino.py)
     said: function (s) {
-      return {prompt: promptFor(s), roll: rollText(s), checkers: (s.players || []).map(function (p) {
-        return p.checkers ? [checkersWords(p), coveredWords(p)] : null; })};
+      return {prompt: promptFor(s), roll: rollText(s), roles: (s.players || []).map(roleText),
+        checkers: (s.players || []).map(function (p) {
+          return p.checkers ? [checkersWords(p), coveredWords(p)] : null; })};
     }
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -160,6 +160,7 @@ def test_browser_access_small_text_reads_at_4_5_to_1_and_12px(table, browser, sc
         phone.fill("#login input[name=pin]", PIN)
         phone.click("#login button")
         phone.wait_for_selector("#logout")
+        phone.wait_for_selector("#board text.coord")          # drawn by its script, after load
         texts = phone.evaluate(TEXTS)
         assert any(what.endswith("coord") for what, *_ in texts)
         assert any(words == "F" for _, words, *_ in texts)

@@ -623,7 +623,7 @@ def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone
     from companion.state import row_order
     from web.domino import checkers_words, covered_words
     from web.moves import moves, phone_prompt
-    from web.pages import roll_text
+    from web.pages import role_text, roll_text
     from web_support import random_table
     ranked = replay([{"type": "new_game", "game": "cats-and-dogs",
                       "players": ["Ann", "Ben", "Cy", "Dee"]}] +
@@ -649,7 +649,8 @@ def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone
         said = phone.evaluate("states => states.map(s => window.ParlourState.said(s))",
                               [s for s, seat, _ in cases if seat is None])
     assert rows == [row_order(s) for s in [ranked] + [s for s, seat, _ in cases if seat is None]]
-    served = [{"prompt": phone_prompt(s), "roll": roll_text(s),    # and the checkers
+    served = [{"prompt": phone_prompt(s), "roll": roll_text(s),    # the roles, the checkers
+               "roles": [role_text(p) for p in s["players"]],
                "checkers": [[checkers_words(p), covered_words(p)] if p.get("checkers")
                             else None for p in s["players"]]}
               for s, seat, _ in cases if seat is None]
@@ -739,7 +740,7 @@ def test_browser_phone_a_role_column_only_where_it_holds_something_live_and_firs
             heads, _ = players_table(phone, table.url, start("lifes-mishaps"), plain)
             assert "Role" not in heads and "Now" not in heads
             heads, rows = players_table(phone, table.url, start("fox-and-geese"), plain)
-            assert heads[2] == "Role" and sorted(r[0] for r in rows) == ["fox", "geese"]
+            assert heads[2] == "Role" and sorted(r[0] for r in rows) == ["Fox", "Geese"]
             now = start("gantlope")
             while now["phase"] != "play" or now["awaiting"] == "roll":
                 now = post(table.url + "/api/control/roll", {})
