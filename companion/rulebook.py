@@ -53,6 +53,7 @@ class Rulebook:
     uses_chips: ClassVar[bool] = False
     keeps_score: ClassVar[bool] = False         # points decide it: a Score column from the start
     pool_label: ClassVar[str] = "Pool"          # what the players call the chips in the middle
+    score_label: ClassVar[str] = "Score"        # what a player's `score` counts
     on_squares: ClassVar[bool] = False          # players' squares are kept (`position`)
     # Where two numberings share the printed path, the colour each role counts in ("red 22"):
     square_colours: ClassVar[dict[str, str]] = {}

@@ -110,6 +110,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "diamond": game in DIAMOND_GAMES,
             "squares": rulebook.on_squares,          # a Square column means something
             "score": rulebook.keeps_score,           # a Score column from the start
+            "score_label": rulebook.score_label,     # "Geese taken" in Fox and Geese
             # the lead's randomizer: it made the last roll when play has none (Domino Rex)
             "lead_kind": rulebook.lead_dice.kind if rulebook.lead_dice else None,
             "square_colours": dict(rulebook.square_colours),   # "red 22" (Kat en Muis)

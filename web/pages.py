@@ -107,6 +107,7 @@ def status() -> str:
     show = {"chips": bool(state.get("pool")) or any(p.get("chips") for p in players),
             "score": bool(info.get("score")) or any(p.get("score") for p in players),
             "squares": bool(info.get("squares")),
+            "score_label": info.get("score_label") or "Score",
             "square_colours": info.get("square_colours") or {},
             "role": role_heading(players)}
     now = server_now()

@@ -194,7 +194,10 @@ def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
         bits.append(f"{colour or 'sq'} {p['position']}")
     if p.get("chips"):
         bits.append(counted(p["chips"], "chip"))
-    if p.get("score") or (scores and p.get("score") == 0):
+    if snap.get("game") == "fox-and-geese":
+        if p.get("score"):                                # F3: no points, geese taken
+            bits.append(f"{geese(p['score'])} taken")
+    elif p.get("score") or (scores and p.get("score") == 0):
         bits.append(counted(p["score"], "pt"))
     if p.get("in_goal"):
         bits.append(f"{p['in_goal']} in Goal")            # Gantlope's men home

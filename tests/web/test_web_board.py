@@ -247,3 +247,14 @@ def test_web_board_the_pi_is_listed_without_a_button_and_cannot_be_renamed(clien
     resign = page[page.index('data-seats="checkbox"'):page.index("</fieldset>",
                                                                  page.index('data-seats="checkbox"'))]
     assert "> Pi</label>" in resign and "Pi (button" not in page
+
+
+def test_web_board_f3_the_foxs_count_is_headed_geese_taken(client, control, session):
+    """F3: Fox and Geese has no points, yet the phone headed the Fox's geese taken "Score"."""
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"],
+                         "board": {"vacant": ["a4", "g4"], "geese_to_pen": 16}})
+    control("move", {"path": ["b4", "b5"]})
+    control("move", {"path": ["d4", "b4"]})                  # the Fox must jump: 1 taken
+    assert session.snapshot()["players"][0]["score"] == 1
+    page = client.get("/").get_data(as_text=True)
+    assert '<th scope="col" class="col-score">Geese taken</th>' in page

@@ -192,6 +192,7 @@
     var score = !!gameInfo(state).score || players.some(function (p) { return p.score; });
     document.querySelectorAll("#players .col-chips").forEach(function (n) { n.hidden = !chips; });
     document.querySelectorAll("#players .col-score").forEach(function (n) { n.hidden = !score; });
+    text(document.querySelector("#players th.col-score"), gameInfo(state).score_label || "Score");
     var squares = !!(gameInfo(state).squares);   // only where the companion keeps squares
     document.querySelectorAll("#players .col-square").forEach(function (n) { n.hidden = !squares; });
     var heading = roleHeading(players), head = document.querySelector("#players th.col-role");

@@ -777,6 +777,10 @@ def test_board_screen_f3_the_end_counts_geese_not_points(table, session):
     table.render()
     assert table.screen == "over"
     assert table.page_text == ["Ann", "wins, 1 goose taken", "press: new game"]
+    press(table, "turn", detents=1)                     # everyone's standing: geese, no points
+    assert table.screen == "scores" and any("1 goose taken" in row for row in table.page_text)
+    assert not any(" pt" in row for row in table.page_text)
+    press(table, "press")
     session.new_game("fox-and-geese", ["Ann", "Ben"])
     session.submit({"type": "declare", "winners": [1]}, by="knob")      # the Fox resigns
     table.update()
