@@ -15,8 +15,9 @@ a turn or a declaration shows what the log recorded (the result screen, paged: t
 the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
-`Controller` (core.py) owns the state, the input table, changes from elsewhere and the timers;
-its mixins hold the rest: `PlayInputs` (play_inputs.py) a seat button, the knob and Undo
+`Controller` (core.py) owns the state, the input table and the timers; its mixins hold the
+rest: `ChangesFromElsewhere` (elsewhere.py) a change made elsewhere as the box shows it,
+`PlayInputs` (play_inputs.py) a seat button, the knob and Undo
 during a game and why a press did nothing, `NewGameScreens` (new_game.py) starting a game,
 `SpinScreens`
 (spin.py) the spin, its result and paging, `MenuScreens` (menu.py) the menu, confirm, declare

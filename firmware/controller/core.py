@@ -4,7 +4,6 @@ buttons (see the package's docstring for the screens and the mixins)."""
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -12,32 +11,29 @@ from typing import Any
 
 from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
 from companion.errors import ParlourError
-from companion.events import CORRECTIONS
 from companion.games import GAMES
 from companion.rulebook import Rulebook
-from companion.words import taken_back
 from firmware import card
 from firmware.config import WiFi
 from firmware.controller.drawing import BoxDrawing
+from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.menu import MenuScreens
 from firmware.controller.new_game import NewGameScreens
-from firmware.controller.pairing import PAIR_SCREENS, PAIR_TRANSITIONS, PhoneScreens
-from firmware.controller.play_inputs import PI_THINKING, PlayInputs
-from firmware.controller.spin import PAGE_SECONDS, PAGED, UNCOVER_FOR_PI, SpinScreens
+from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
+from firmware.controller.play_inputs import PlayInputs
+from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
 from firmware.oled import screens
-from firmware.oled.animation import FPS, REMOTE_STRENGTH, Animation
+from firmware.oled.animation import FPS, Animation
 from firmware.oled.names import drawable, for_the_box
 from firmware.oled.screens import FLASH_SECONDS
-from firmware.oled.views import box_words, choice_meaning, player_name, refusal_text
+from firmware.oled.views import box_words, refusal_text
 from firmware.pins.inputs import InputEvent
-from firmware.workers.pi_worker import BY as PI_BY, PiWorker, pi_level
+from firmware.workers.pi_worker import PiWorker
 
 # A refusal stays up as long as it takes to read from across the table: this long to find it,
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
 READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 RESUMED_SECONDS = 5.0
-IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
-        *PAIR_SCREENS)                                 # screens needing no game
 
 TRANSITIONS: dict[tuple[str, str], str] = {
     ("start", "press"): "leave_start", ("start", "turn"): "leave_start",
@@ -80,8 +76,6 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 TRANSITIONS.update(PAIR_TRANSITIONS)
 FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
-# screens a change from elsewhere replaces (the Pi moving just after a restart among them)
-SHOWS_CHANGES = ("play", "result", "over", "pi_moved", "resumed")
 
 
 def reading_seconds(words: str) -> float:
@@ -92,36 +86,8 @@ def reading_seconds(words: str) -> float:
     return READ_START_SECONDS + READ_WORD_SECONDS * longest
 
 
-def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
-    """The change is one Domino Rex uncover: one square, by the player whose turn it was."""
-    seat, players = old.get("turn"), snap.get("players") or []
-    if snap.get("last_type") != "choose" or old.get("awaiting") != "choose" or \
-            not isinstance(seat, int) or not 0 <= seat < len(players) or \
-            len(players) != len(old.get("players") or []):
-        return False
-    gone = [len(a.get("covered") or []) - len(b.get("covered") or [])
-            for a, b in zip(old["players"], players)]
-    return gone[seat] == 1 and sum(gone) == 1
-
-
-def _later_mover(words: list[str], snap: dict[str, Any], first: str) -> str:
-    """The player the change's last lines name, other than the one who moved first."""
-    names = [p.get("name") or "" for p in snap.get("players") or []]
-    for line in reversed(words):
-        for name in names:
-            if name != first and _names(line, name):
-                return name
-    return ""
-
-
-def _names(line: str, name: str) -> bool:
-    """The log line names `name` as a word ("Ann moves", "7: Ann's checker"): the mover's
-    change is headed with their name, where a phone's point for another is not."""
-    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
-
-
-class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawing,
-                 PhoneScreens):
+class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, MenuScreens,
+                 BoxDrawing, PhoneScreens):
     """Owns what the OLED shows and which seat buttons are armed."""
 
     def __init__(self, session, *, controls=None, seats: int = 6, url: str = "",
@@ -203,110 +169,6 @@ class Controller(PlayInputs, NewGameScreens, SpinScreens, MenuScreens, BoxDrawin
                 self._pending = snap
         if self.wake is not None:
             self.wake()
-
-    def _apply(self, snap: dict[str, Any]) -> None:
-        old = self.snap
-        if snap.get("version", 0) <= old.get("version", 0) and \
-                snap.get("game_id") == old.get("game_id"):
-            return
-        self.snap = snap = self._for_box(snap)
-        if snap.get("state_version") == old.get("state_version") and \
-                snap.get("game_id") == old.get("game_id"):   # only the chances are new
-            self.dirty = self.dirty or self.screen in ("scores", "hint")
-            return
-        self.dirty = True
-        if len(snap.get("log") or []) < len(old.get("log") or []) or \
-                snap.get("game_id") != old.get("game_id"):
-            self.waiting = None                    # an undo: the moves waiting may be gone
-        if snap.get("game_id") != old.get("game_id"):
-            self.animation = None
-            if snap.get("game_id") is not None or self.screen not in IDLE:
-                self.screen = self.home()          # set aside by the phone: "Choose a game"
-            if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
-                self._show_change({"log": []}, snap)
-        elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
-            self._animate(old, snap, strength=REMOTE_STRENGTH)
-        elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0) \
-                and snap.get("last_by") != PI_BY:
-            # another throw (a phone's) while the dial spins: the dial shows the newest, its
-            # result every line since the first
-            self._animate(self.spun_from, snap, strength=REMOTE_STRENGTH)
-        elif self.screen == "spin" and snap.get("rolls") == old.get("rolls") and (
-                self.waiting is not None or (snap.get("last_by") != PI_BY and
-                                             len(snap.get("log") or []) > len(old.get("log") or []))):
-            # a person's move after the throw (a phone's uncover), and what came after it:
-            # its own result, once the dial's has been read
-            self._offer(old, snap)
-        elif self.screen == "spin" and snap.get("rolls", 0) >= old.get("rolls", 0):
-            # the dial goes on with the throw it shows (the Pi's throw just after a person's
-            # too); its result lists the lines since, as the log now has them
-            self.waiting = None
-            self.outcome = self._spin_outcome(snap)
-        elif self.screen == "spin" or (self.screen in SHOWS_CHANGES and
-                                       len(snap.get("log") or []) < len(old.get("log") or [])):
-            self.animation = None                  # an undo of the throw, or any undo: now
-            self._show_change(old, snap)
-        elif self.screen in SHOWS_CHANGES:
-            self._offer(old, snap)
-        self._sync_controls()
-
-    @staticmethod
-    def _change_words(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
-        """The log's lines a change added, and what the players do for the Pi's uncover."""
-        words = [box_words(w) for w in (snap.get("log") or [])[len(old.get("log") or []):]]
-        if words and snap.get("last_by") == PI_BY and snap.get("last_uncovered") is not None \
-                and snap.get("phase") != "over":
-            words.append(UNCOVER_FOR_PI)
-        return words
-
-    def _show_change(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
-        """A change made elsewhere (a phone, the API, the Pi) while the OLED shows the game:
-        the Pi's board move drawn to copy (its press then shows the end, if the move won);
-        the end of the game at once, unless the Pi ended it: its last uncover is shown first,
-        as its board move is; any other change that added to the log, its lines under who
-        made it; else the turn screen (said to be taken back when the log lost lines, as the
-        box's own Undo says)."""
-        words = self._change_words(old, snap)
-        by_pi = snap.get("last_by") == PI_BY
-        if by_pi and self.flash_text == PI_THINKING:
-            self.flash_text = ""                   # it has thought: its move says the rest
-        ended = snap.get("phase") == "over" and old.get("phase") != "over"
-        newest = snap.get("version") == self.snap.get("version")
-        if not newest:                # shown late: a move made since has answered the Pi's
-            words = [w for w in words if w != UNCOVER_FOR_PI]
-        self.move_index = 0
-        if words and by_pi and (snap.get("board") or {}).get("last_move") and newest:
-            self.screen = "pi_moved"
-            if ended:
-                self._beep("win")
-        elif (snap.get("phase") == "over" and not by_pi) or not words:
-            self.screen = self.home()
-            if ended:
-                self._beep("win")
-            elif len(snap.get("log") or []) < len(old.get("log") or []):   # an undo
-                self.show_read(taken_back((old.get("log") or [])[len(snap.get("log") or []):],
-                                          "from a phone"))
-        else:
-            mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
-            moved_for_pi = bool(pi_level(old))
-            corrected = snap.get("last_type") in CORRECTIONS     # no one's move
-            actor = ("Pi" if moved_for_pi or not mover else f"{mover}, then Pi") if by_pi \
-                else mover if _names(words[0], mover) and not corrected else "From a phone"
-            one = _one_uncover(old, snap)
-            later = _later_mover(words, snap, mover) if moved_for_pi and not by_pi else ""
-            if later and not one:               # the Pi's move, and a phone's answer to it
-                actor = f"{mover}, then {later}"
-            heading, values = actor, ""         # "then Pi": one change held two moves
-            if actor in (mover, "Pi") and one:  # as the box's own knob says it
-                heading = f"{actor} uncovers"
-                values = choice_meaning(old, snap["last_uncovered"], snap)
-            elif actor == mover and snap.get("last_type") == "move" and \
-                    old.get("awaiting") == "move" and not _later_mover(words, snap, mover):
-                heading = f"{mover} moves"      # a board move, as the knob's is headed
-            self.outcome = (heading, values, words)
-            self._show_result()
-            if ended:
-                self._beep("win")
 
     def _for_box(self, snap: dict[str, Any]) -> dict[str, Any]:
         """The snapshot with names the OLED cannot draw shown as it can (`for_the_box`): a

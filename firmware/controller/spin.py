@@ -11,7 +11,6 @@ from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (player_name, restates, roll_text, split_prompt, takes,
                                   with_box_controls)
 from firmware.pins.inputs import InputEvent
-from firmware.workers.pi_worker import BY as PI_BY
 
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
@@ -120,32 +119,6 @@ class SpinScreens:
     def _holding(self, now: float) -> bool:
         """The dial spins, or the result up has not been read yet."""
         return self.screen == "spin" or (self.screen == "result" and now < self.held_until)
-
-    def _offer(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
-        """Show a change made elsewhere now, or, for the Pi's reply to the result up or any
-        change while the dial spins, once that has been read. A change that comes meanwhile
-        joins the one waiting; a person's shows it all at once (they have moved on)."""
-        by_pi = snap.get("last_by") == PI_BY
-        if self.waiting is not None:
-            self.waiting = (self.waiting[0], snap)
-            if not by_pi:
-                self._show_waiting()
-        elif self.screen == "spin" or (by_pi and self._holding(self.clock())):
-            self.waiting = (old, snap)
-        else:
-            self._show_change(old, snap)
-
-    def _show_waiting(self, now: float | None = None) -> bool:
-        """The waiting change, once nothing holds the screen (a menu opened meanwhile keeps it
-        waiting), or now; True if it was shown."""
-        if self.waiting is None or self.screen not in (
-                "play", "result", "over", "pi_moved", "resumed") or \
-                (now is not None and self._holding(now)):
-            return False
-        old, snap = self.waiting
-        self.waiting = None
-        self._show_change(old, snap)
-        return True
 
     def _turn_to(self, page: int) -> None:
         self.page, self.page_at, self.dirty = page, self.clock(), True

@@ -1,0 +1,190 @@
+"""Changes made elsewhere (a phone, the API, the Pi) as the box shows them (a mixin of
+Controller): each new snapshot applied on the main loop, the dial going on or starting again,
+the change's log lines under who made it ("Ann uncovers", "Pi, then Ann", "From a phone"), the
+Pi's board move to copy, an undo said; and the Pi's reply held until the result up has been
+read, so the box is at most one result behind. Controller provides snap, screen, outcome,
+waiting, the spin's and result's methods, home(), show_read, _beep, _for_box and
+_sync_controls."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from companion.events import CORRECTIONS
+from companion.words import taken_back
+from firmware.controller.pairing import PAIR_SCREENS
+from firmware.controller.play_inputs import PI_THINKING
+from firmware.controller.spin import UNCOVER_FOR_PI
+from firmware.oled.animation import REMOTE_STRENGTH
+from firmware.oled.views import box_words, choice_meaning, player_name
+from firmware.workers.pi_worker import BY as PI_BY, pi_level
+
+# screens a change from elsewhere replaces (the Pi moving just after a restart among them)
+SHOWS_CHANGES = ("play", "result", "over", "pi_moved", "resumed")
+IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
+        *PAIR_SCREENS)                                 # screens needing no game
+
+
+def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
+    """The change is one Domino Rex uncover: one square, by the player whose turn it was."""
+    seat, players = old.get("turn"), snap.get("players") or []
+    if snap.get("last_type") != "choose" or old.get("awaiting") != "choose" or \
+            not isinstance(seat, int) or not 0 <= seat < len(players) or \
+            len(players) != len(old.get("players") or []):
+        return False
+    gone = [len(a.get("covered") or []) - len(b.get("covered") or [])
+            for a, b in zip(old["players"], players)]
+    return gone[seat] == 1 and sum(gone) == 1
+
+
+def _later_mover(words: list[str], snap: dict[str, Any], first: str) -> str:
+    """The player the change's last lines name, other than the one who moved first."""
+    names = [p.get("name") or "" for p in snap.get("players") or []]
+    for line in reversed(words):
+        for name in names:
+            if name != first and _names(line, name):
+                return name
+    return ""
+
+
+def _names(line: str, name: str) -> bool:
+    """The log line names `name` as a word ("Ann moves", "7: Ann's checker"): the mover's
+    change is headed with their name, where a phone's point for another is not."""
+    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
+
+
+class ChangesFromElsewhere:
+    """The box's answer to a change it did not make."""
+
+    waiting: tuple[dict[str, Any], dict[str, Any]] | None      # all set by Controller.__init__
+
+    def _apply(self, snap: dict[str, Any]) -> None:
+        old = self.snap
+        if snap.get("version", 0) <= old.get("version", 0) and \
+                snap.get("game_id") == old.get("game_id"):
+            return
+        self.snap = snap = self._for_box(snap)
+        if snap.get("state_version") == old.get("state_version") and \
+                snap.get("game_id") == old.get("game_id"):   # only the chances are new
+            self.dirty = self.dirty or self.screen in ("scores", "hint")
+            return
+        self.dirty = True
+        if len(snap.get("log") or []) < len(old.get("log") or []) or \
+                snap.get("game_id") != old.get("game_id"):
+            self.waiting = None                    # an undo: the moves waiting may be gone
+        if snap.get("game_id") != old.get("game_id"):
+            self.animation = None
+            if snap.get("game_id") is not None or self.screen not in IDLE:
+                self.screen = self.home()          # set aside by the phone: "Choose a game"
+            if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
+                self._show_change({"log": []}, snap)
+        elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
+            self._animate(old, snap, strength=REMOTE_STRENGTH)
+        elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0) \
+                and snap.get("last_by") != PI_BY:
+            # another throw (a phone's) while the dial spins: the dial shows the newest, its
+            # result every line since the first
+            self._animate(self.spun_from, snap, strength=REMOTE_STRENGTH)
+        elif self.screen == "spin" and snap.get("rolls") == old.get("rolls") and (
+                self.waiting is not None or (snap.get("last_by") != PI_BY and
+                                             len(snap.get("log") or []) > len(old.get("log") or []))):
+            # a person's move after the throw (a phone's uncover), and what came after it:
+            # its own result, once the dial's has been read
+            self._offer(old, snap)
+        elif self.screen == "spin" and snap.get("rolls", 0) >= old.get("rolls", 0):
+            # the dial goes on with the throw it shows (the Pi's throw just after a person's
+            # too); its result lists the lines since, as the log now has them
+            self.waiting = None
+            self.outcome = self._spin_outcome(snap)
+        elif self.screen == "spin" or (self.screen in SHOWS_CHANGES and
+                                       len(snap.get("log") or []) < len(old.get("log") or [])):
+            self.animation = None                  # an undo of the throw, or any undo: now
+            self._show_change(old, snap)
+        elif self.screen in SHOWS_CHANGES:
+            self._offer(old, snap)
+        self._sync_controls()
+
+    @staticmethod
+    def _change_words(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
+        """The log's lines a change added, and what the players do for the Pi's uncover."""
+        words = [box_words(w) for w in (snap.get("log") or [])[len(old.get("log") or []):]]
+        if words and snap.get("last_by") == PI_BY and snap.get("last_uncovered") is not None \
+                and snap.get("phase") != "over":
+            words.append(UNCOVER_FOR_PI)
+        return words
+
+    def _show_change(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
+        """A change made elsewhere (a phone, the API, the Pi) while the OLED shows the game:
+        the Pi's board move drawn to copy (its press then shows the end, if the move won);
+        the end of the game at once, unless the Pi ended it: its last uncover is shown first,
+        as its board move is; any other change that added to the log, its lines under who
+        made it; else the turn screen (said to be taken back when the log lost lines, as the
+        box's own Undo says)."""
+        words = self._change_words(old, snap)
+        by_pi = snap.get("last_by") == PI_BY
+        if by_pi and self.flash_text == PI_THINKING:
+            self.flash_text = ""                   # it has thought: its move says the rest
+        ended = snap.get("phase") == "over" and old.get("phase") != "over"
+        newest = snap.get("version") == self.snap.get("version")
+        if not newest:                # shown late: a move made since has answered the Pi's
+            words = [w for w in words if w != UNCOVER_FOR_PI]
+        self.move_index = 0
+        if words and by_pi and (snap.get("board") or {}).get("last_move") and newest:
+            self.screen = "pi_moved"
+            if ended:
+                self._beep("win")
+        elif (snap.get("phase") == "over" and not by_pi) or not words:
+            self.screen = self.home()
+            if ended:
+                self._beep("win")
+            elif len(snap.get("log") or []) < len(old.get("log") or []):   # an undo
+                self.show_read(taken_back((old.get("log") or [])[len(snap.get("log") or []):],
+                                          "from a phone"))
+        else:
+            mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
+            moved_for_pi = bool(pi_level(old))
+            corrected = snap.get("last_type") in CORRECTIONS     # no one's move
+            actor = ("Pi" if moved_for_pi or not mover else f"{mover}, then Pi") if by_pi \
+                else mover if _names(words[0], mover) and not corrected else "From a phone"
+            one, later = _one_uncover(old, snap), _later_mover(words, snap, mover)
+            if later and moved_for_pi and not by_pi and not one:   # the Pi's move, and a
+                actor = f"{mover}, then {later}"                     # phone's answer to it
+            heading, values = actor, ""         # "then Pi": one change held two moves
+            if actor in (mover, "Pi") and one:  # as the box's own knob says it
+                heading = f"{actor} uncovers"
+                values = choice_meaning(old, snap["last_uncovered"], snap)
+            elif actor == mover and not later and snap.get("last_type") == "move" and \
+                    old.get("awaiting") == "move":
+                heading = f"{mover} moves"      # a board move, as the knob's is headed
+            self.outcome = (heading, values, words)
+            self._show_result()
+            if ended:
+                self._beep("win")
+
+    def _offer(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
+        """Show a change made elsewhere now, or, for the Pi's reply to the result up or any
+        change while the dial spins, once that has been read. A change that comes meanwhile
+        joins the one waiting; a person's shows it all at once (they have moved on)."""
+        by_pi = snap.get("last_by") == PI_BY
+        if self.waiting is not None:
+            self.waiting = (self.waiting[0], snap)
+            if not by_pi:
+                self._show_waiting()
+        elif self.screen == "spin" or (by_pi and self._holding(self.clock())):
+            self.waiting = (old, snap)
+        else:
+            self._show_change(old, snap)
+
+    def _show_waiting(self, now: float | None = None) -> bool:
+        """The waiting change, once nothing holds the screen (a menu opened meanwhile keeps it
+        waiting), or now; True if it was shown."""
+        if self.waiting is None or self.screen not in (
+                "play", "result", "over", "pi_moved", "resumed") or \
+                (now is not None and self._holding(now)):
+            return False
+        old, snap = self.waiting
+        self.waiting = None
+        self._show_change(old, snap)
+        return True
+
