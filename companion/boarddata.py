@@ -30,9 +30,10 @@ def default_board(game_id: str) -> dict[str, Any]:
     return copy.deepcopy(_shipped_board(game_id))
 
 
+@functools.lru_cache(maxsize=None)
 def shipped_board_text(game_id: str) -> str | None:
     """The shipped board file of a game, as text (a table's own file starts from it); None for
-    a game without one."""
+    a game without one (read once: the new-game form asks at every page)."""
     path = resources.files("companion") / "boards" / f"{game_id}.toml"
     return path.read_text(encoding="utf-8") if path.is_file() else None
 

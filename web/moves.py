@@ -53,6 +53,7 @@ def phone_words(text: str) -> str:
     return text
 
 
+COVERED = re.compile(r"; covered: (?:[\d, ]+|none)$")     # status.js strips the same
 PI_TURN = "the Pi moves by itself"
 PI_WAITS = "the Pi waits after the undo: press the knob at the box for its move"
 
@@ -79,9 +80,6 @@ def phone_prompt(state: dict[str, Any]) -> str:
         return f"{who if dash else state['players'][state['turn']]['name']} - " \
             f"{pi_turn_words(state)}"
     return COVERED.sub("", phone_words(prompt))   # Domino Rex: the players' rows list them
-
-
-COVERED = re.compile(r"; covered: (?:[\d, ]+|none)$")     # status.js strips the same
 
 
 def _overrides(rulebook: Rulebook, move: str) -> bool:

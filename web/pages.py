@@ -224,7 +224,8 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
     kind = (state.get("randomizer") or {}).get("kind")
     return {"moves": offered, "game_moves": info, "pairing": paired,
             "hint": hint_text(state, offered),
-            "prompt": phone_prompt(state), "phone_words": PHONE_WORDS, "pi_turn": {"moves": PI_TURN, "waits": PI_WAITS},
+            "prompt": phone_prompt(state), "phone_words": PHONE_WORDS,
+            "pi_turn": {"moves": PI_TURN, "waits": PI_WAITS},      # status.js picks by the state
             "row_order": row_order(state),
             "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
             and state.get("phase") != "over",
@@ -254,9 +255,9 @@ def winners_text(state: dict[str, Any]) -> str:
 def roll_text(state: dict[str, Any]) -> str:
     """'Last throw: Ann 3 and 4', or in Domino Rex's play 'Last uncovered: 4' (status.js says
     the same)."""
-    roll = state.get("last_roll")
-    if uncovered_text(state):
-        return uncovered_text(state)
+    roll, uncovered = state.get("last_roll"), uncovered_text(state)
+    if uncovered:
+        return uncovered
     if not roll:
         return ""
     kind = (state.get("randomizer") or {}).get("kind") or \
