@@ -238,9 +238,16 @@ def test_web_board_the_pis_seat_is_called_pi_and_no_person_is(control, session):
 def test_web_board_the_pi_is_listed_without_a_button_and_cannot_be_renamed(client, control,
                                                                           session):
     """The forms listed "Pi (button 2)": the Pi presses no button, and its seat cannot be
-    renamed (the table refuses it), yet the rename list offered it."""
-    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"], "pi": [1]})
+    renamed (the table refuses it), yet the rename list offered it. Each person keeps their
+    own seat's number, the Pi at seat 1 or before them."""
+    control("new-game", {"game": "fox-and-geese", "players": ["Pi", "Ann"], "pi": [0]})
     assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+    page = client.get("/").get_data(as_text=True)
+    rename = page[page.index('id="rename"'):page.index("</form>", page.index('id="rename"'))]
+    button = session.snapshot()["players"][1]["button"]
+    assert re.findall(r'<option value="(\d)">([^<]*)</option>', rename) == \
+        [("1", f"Ann (button {button})")]
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"], "pi": [1]})
     page = client.get("/").get_data(as_text=True)
     rename = page[page.index('id="rename"'):page.index("</form>", page.index('id="rename"'))]
     assert re.findall(r'<option value="(\d)">([^<]*)</option>', rename) == [("0", "Ann (button 1)")]
