@@ -55,10 +55,12 @@
   function draw(figure, series, names, buttons, top, label, format) {
     var plot = figure.querySelector(".plot");
     var steps = series.length;
-    var W = Math.max(240, Math.min(640, Math.round(plot.clientWidth) || 340));
     var known = series.filter(function (row) { return row; });
     figure.hidden = known.length < 1;
     if (figure.hidden) { plot.replaceChildren(); return; }
+    // measured once shown: a chart's first drawing measured its hidden figure (0, so 340
+    // units scaled to the card) and stayed so until the next state
+    var W = Math.max(240, Math.min(640, Math.round(plot.clientWidth) || 340));
     var x = function (i) { return LEFT + (steps > 1 ? i * (W - LEFT - RIGHT) / (steps - 1) : 0); };
     var y = function (v) { return TOP + (H - TOP - BOTTOM) * (1 - v / top); };
     var svg = el("svg", {viewBox: "0 0 " + W + " " + H, role: "img"});

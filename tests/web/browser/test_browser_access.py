@@ -6,6 +6,7 @@ target is at least 44 px each way; the board's points and the log are reachable 
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -178,6 +179,11 @@ def test_browser_access_the_charts_words_are_12px_on_a_320px_phone(tmp_path, bro
                                                     "players": ["Ann", "Ben"]})
         for _ in range(8):
             call(running.url, "/api/control/roll", {})
+        # the chances of the last throw in: no later state redraws the charts, so their first
+        # drawing must be at the width shown (it measured the hidden figure once)
+        deadline = time.monotonic() + 30
+        while not call(running.url, "/api/state").get("odds") and time.monotonic() < deadline:
+            time.sleep(0.1)
         for phone in phone_page(browser, {"width": 320, "height": 700}):
             phone.goto(running.url + "/")
             phone.wait_for_selector("#chart-win svg path.line")
