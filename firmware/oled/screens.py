@@ -51,9 +51,43 @@ _MEASURE = ImageDraw.Draw(Image.new("1", (1, 1)))
 
 @lru_cache(maxsize=4096)
 def width(text: str, size: int) -> float:
-    """Width as drawn on a 1-bit image (bold Terminus is as wide as regular).
-    Remembered: fitting and wrapping measure the same words again for every frame."""
-    return _MEASURE.textlength(text, font=font(size))
+    """Width as drawn on a 1-bit image (bold Terminus is as wide as regular), with the pixel
+    put between letters that would touch (`_runs`). Remembered: fitting and wrapping measure
+    the same words again for every frame."""
+    runs = _runs(text, size)
+    return sum(_MEASURE.textlength(run, font=font(size)) for run, _ in runs) + \
+        sum(gap for _, gap in runs)
+
+
+@lru_cache(maxsize=None)
+def _edges(size: int, char: str) -> tuple[bool, bool]:
+    """Whether `char`'s ink reaches the left and the right edge of its cell at `size`, in the
+    regular or the bold (Terminus's 14 px "m" fills its cell, so "am" drew as one blot)."""
+    left = right = False
+    for bold in (False, True):
+        face = font(size, bold)
+        advance = int(face.getlength(char))
+        if not advance or char.isspace():
+            continue
+        mask = Image.new("1", (advance + 4, size + 8), OFF)
+        ImageDraw.Draw(mask).text((0, 0), char, font=face, fill=ON)
+        box = mask.getbbox()
+        if box:
+            left, right = left or box[0] <= 0, right or box[2] >= advance
+    return left, right
+
+
+@lru_cache(maxsize=2048)
+def _runs(text: str, size: int) -> tuple[tuple[str, int], ...]:
+    """`text` in runs drawn as Pillow draws them, each with the gap (0 or 1 pixel) after it:
+    a gap goes between two letters whose ink would otherwise join."""
+    runs, start = [], 0
+    for i in range(1, len(text)):
+        if _edges(size, text[i - 1])[1] and _edges(size, text[i])[0]:
+            runs.append((text[start:i], 1))
+            start = i
+    runs.append((text[start:], 0))
+    return tuple(runs)
 
 
 @lru_cache(maxsize=1024)
@@ -75,9 +109,15 @@ def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], words: str, s
     if ink is None:
         return
     x, y = xy
-    mask, offset = _glyphs(words, size, bold, draw.fontmode, anchor,
-                           (math.modf(x)[0], math.modf(y)[0]))
-    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+    runs = _runs(words, size)
+    if len(runs) > 1:               # letters that would touch: each run drawn from the left
+        x -= width(words, size) * {"l": 0, "m": 0.5, "r": 1}.get(anchor[0], 0)
+        anchor = "l" + anchor[1:]
+    for run, gap in runs:
+        mask, offset = _glyphs(run, size, bold, draw.fontmode, anchor,
+                               (math.modf(x)[0], math.modf(y)[0]))
+        draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
+        x += _MEASURE.textlength(run, font=font(size)) + gap
 
 
 def fit(text: str, room: int, sizes: Sequence[int] = (BIG, 18, 16, MEDIUM, SMALL)) -> int:

@@ -79,3 +79,33 @@ def test_font_14px_bold_would_merge_so_it_is_drawn_regular():
 def test_font_is_the_shipped_terminus_with_its_licence():
     assert "SIL OPEN FONT LICENSE" in (screens.FONTS / "OFL.txt").read_text()
     assert screens.font(12).getname()[0].startswith("Terminus")
+
+
+def ink_runs(image: Image.Image) -> int:
+    """How many groups of inked columns an image has (letters apart: one group each)."""
+    columns = image.convert("L").reduce((1, image.height)).tobytes()   # any ink: above 0
+    return sum(1 for x, ink in enumerate(columns) if ink and (x == 0 or not columns[x - 1]))
+
+
+@pytest.mark.parametrize("size,bold", STYLES)
+def test_font_two_letters_side_by_side_never_join(size, bold):
+    """Any letter or digit beside any other keeps a blank column between them as the screens
+    draw text: at 14 px "m" fills its cell and "a" reaches its right edge, so "Diamond" and
+    "Emma" drew "am" and "mm" as one blot; such a pair gets a pixel between."""
+    chars = string.ascii_letters + string.digits
+    single = [c for c in chars if ink_runs(drawn(c, size, bold)) == 1]
+    joined = [a + b for a in single for b in single if ink_runs(drawn(a + b, size, bold)) != 2]
+    assert not joined, f"{size} px{' bold' if bold else ''}: {joined[:12]} join"
+
+
+def drawn(words: str, size: int, bold: bool) -> Image.Image:
+    image = Image.new("1", (size * (len(words) + 2), size * 2), 0)
+    screens.text(ImageDraw.Draw(image), (size // 2, size // 2), words, size, bold=bold)
+    return image
+
+
+def test_font_14px_am_would_join_without_the_gap():
+    """The check can fail: Pillow alone draws Terminus's 14 px "am" as one blot."""
+    image = Image.new("1", (40, 28), 0)
+    ImageDraw.Draw(image).text((7, 7), "am", font=screens.font(14), fill=1)
+    assert ink_runs(image) == 1 and ink_runs(drawn("am", 14, False)) == 2
