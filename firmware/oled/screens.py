@@ -305,12 +305,16 @@ def pages(lines: Sequence[str], first: int, rest: int = 4) -> list[list[str]]:
     return out
 
 
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")     # where one sentence ends, another begins
+
+
 def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4) -> list[list[str]]:
     """Sentences wrapped and paged so that none is split across pages unless it is longer
-    than a page ("... pays Player" / "2 1 chip" would be misread)."""
+    than a page ("... pays Player" / "2 1 chip" would be misread), the sentences of one line
+    too (an instruction and how the box takes it)."""
     out: list[list[str]] = [[]]
     room = first
-    for sentence in sentences:
+    for sentence in (part for said in sentences for part in SENTENCE_END.split(said)):
         lines = wrap(sentence, SMALL)
         if len(out[-1]) + len(lines) > room and out[-1] and len(lines) <= rest:
             out.append([])
@@ -524,7 +528,8 @@ def result_pages(values: str, lines: Sequence[str]) -> list[list[str]]:
     """The outcome's words, paged: two lines under the big values on the first page (three
     under smaller values when the first sentence needs three; four when there are no
     values), four on each page after; a sentence is split only if it is longer than a page."""
-    first = 4 if not values else 3 if lines and len(wrap(lines[0], SMALL)) == 3 else 2
+    opening = SENTENCE_END.split(lines[0])[0] if lines else ""
+    first = 4 if not values else 3 if len(wrap(opening, SMALL)) == 3 else 2
     return sentence_pages(lines, first)
 
 

@@ -125,6 +125,18 @@ def test_screens_long_outcome_pages_keep_every_word():
         screens.result("Ann throws", "3 · 5", LONG_OUTCOME, 1).tobytes()
 
 
+def test_screens_sentences_of_one_line_are_paged_whole():
+    """An instruction and how the box takes it come as one line of three sentences: page 2
+    began "lane. Press your", the end of the first sentence under another's start."""
+    said = ("Move forward 2, then 4 on the road or lane. Press your button if that brings you "
+            "home with the diamond. Then press the knob to end the turn.")
+    pages = screens.result_pages("2 · 4", [said])
+    assert [" ".join(page) for page in pages] == [
+        "Move forward 2, then 4 on the road or lane.",
+        "Press your button if that brings you home with the diamond.",
+        "Then press the knob to end the turn."]
+
+
 def test_screens_long_refusal_is_read_whole_in_pages():
     words = ("Ben has no covered square of 4 (covered: 1, 2, 3, 5, 6): turn the knob to a "
              "value he still has, then press it to uncover that square.")
