@@ -144,8 +144,23 @@ def with_box_controls(snap: Snapshot, instruction: str) -> str:
     if snap.get("awaiting") != "next" or not snap.get("instruction") or "knob" in instruction:
         return instruction
     press = BOX_PRESSES.get(snap.get("game") or "")
-    return " ".join([instruction] + ([f"Press your button for each {press}."] if press else [])
-                    + ["Then press the knob to end the turn."])
+    said = [f"Press your button for each {press}."] if press else []
+    return " ".join([instruction, *said, *diamond_words(snap), "Then press the knob to end the turn."])
+
+
+def diamond_words(snap: Snapshot) -> list[str]:
+    """The Lost Diamond after a spin (LD2): what the mover's button does now, as the phone's
+    "Home with the diamond" and "Capture the diamond" say (none while the diamond is on its
+    square, which a spin cannot reach)."""
+    if snap.get("game") != "lost-diamond" or not snap.get("instruction"):
+        return []
+    turn, carrier = snap.get("turn"), snap.get("diamond")
+    if carrier == turn:
+        return ["Press your button if that brings you home with the diamond."]
+    if isinstance(carrier, int):
+        return [f"Press your button if you land on {player_name(snap, carrier)}: "
+                "you capture the diamond."]
+    return []
 
 
 def button_of(snap: Snapshot, seat: int | None) -> int | None:

@@ -296,6 +296,34 @@ def test_controller_x8_after_a_spin_the_box_says_how_the_turn_goes_on(
     assert table.view()["turn"].action.endswith("Then press the knob to end the turn.")
 
 
+def test_controller_ld2_after_a_spin_the_box_says_what_the_button_does_with_the_diamond(
+        table, session, clock):
+    """LD2: after a spin the seat button captures the diamond from the carrier (by landing on
+    them) or, for the carrier, claims home; the phone offers both as buttons, and the box said
+    only "Then press the knob to end the turn", so a player using the box ended the turn."""
+    start(table, "lost-diamond")
+    settle_lead(table, clock)
+    first = session.snapshot()["turn"]
+    names = [p["name"] for p in session.snapshot()["players"]]
+    press(table, "seat", seat=table.buttons[first])           # a Field move takes the diamond
+    assert session.snapshot()["diamond"] == first
+    press(table, "press")                                       # the knob ends the turn
+    assert session.snapshot()["turn"] == 1 - first
+    press(table, "flick", strength=0.4)
+    press(table, "press")
+    words = " ".join(table.outcome[2])
+    assert f"Press your button if you land on {names[first]}: you capture the diamond." in words
+    assert words.endswith("Then press the knob to end the turn.")
+    press(table, "press")                                       # the knob ends the turn
+    press(table, "flick", strength=0.4)                         # the carrier spins
+    press(table, "press")
+    words = " ".join(table.outcome[2])
+    assert "Press your button if that brings you home with the diamond." in words
+    table.screen = table.home()
+    table.render()
+    assert "home with the diamond" in table.view()["turn"].action
+
+
 def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, session, clock):
     """P2: a claim's log line says "the knob cancels", yet the knob also ends the turn; the
     box said the log's words under the claim, and a player kept their turn in mind."""
