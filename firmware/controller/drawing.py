@@ -86,7 +86,7 @@ class BoxDrawing:
             hint = "joins: press a seat"
         elif rb.min_players <= n <= rb.max_players:
             hint = "press knob to start"
-        elif n and pi_setups(rb, n):              # one short: the Pi makes up the table
+        elif any(seats for _, seats, _ in pi_setups(rb, n)):   # the Pi makes up the table
             hint = "press: play the Pi"
         else:
             hint = f"{rb.min_players}" + (f"-{rb.max_players}" if rb.max_players > rb.min_players
