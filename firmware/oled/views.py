@@ -194,21 +194,22 @@ def counted(n: int, word: str) -> str:
 
 def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
     """A player's square, chips and score in a few characters: "sq 22 · 17 chips", "red 22"
-    where the role counts in a colour of the board's two numberings (Kat en Muis); with
+    where the role counts in a colour of the board's two numberings (Kat en Muis), "0 chips"
+    in a game of chips (the phone's column says 0 too); with
     `scores` (someone has points), a score of 0 is said too, as the phone's column does."""
     players = snap.get("players") or []
     if seat is None or not 0 <= seat < len(players):
         return ""
     p = players[seat]
     bits = []
+    rulebook = GAMES.get(snap.get("game") or "")
     if p.get("position") == 0:
         bits.append("at Start")                           # Cats and Dogs' square 0
     elif p.get("position") is not None:
-        rulebook = GAMES.get(snap.get("game") or "")
         colour = rulebook.square_colours.get(p.get("role") or "") if rulebook else None
         bits.append(f"{colour or 'sq'} {p['position']}")
-    if p.get("chips"):
-        bits.append(counted(p["chips"], "chip"))
+    if p.get("chips") or (rulebook and rulebook.uses_chips and p.get("chips") == 0):
+        bits.append(counted(p["chips"], "chip"))          # none left matters: X3 forgives
     if snap.get("game") == "fox-and-geese":
         if p.get("score"):                                # F3: no points, geese taken
             bits.append(f"{geese(p['score'])} taken")

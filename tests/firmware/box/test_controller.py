@@ -944,3 +944,12 @@ def test_controller_one_point_and_one_chip_read_as_one():
     assert standing(snap, 0) == "1 chip · 1 pt" and standing(snap, 1) == "3 chips · 2 pts"
     assert score_rows(snap)[-1] == Row("Pool", "1 chip")
     assert score_rows({**snap, "game": "kat-en-muis"})[-1] == Row("Both pots", "1 chip")   # K8
+
+
+def test_controller_x3_a_player_with_no_chips_left_reads_0_chips_on_the_box():
+    """X3: in a game of chips, none left is what decides a shortfall; the box's turn line said
+    "red 25" where both phones said Chips 0 (a game without chips says nothing of them)."""
+    from firmware.oled.views import standing
+    ben = {"name": "Ben", "role": "cat", "position": 25, "chips": 0}
+    assert standing({"game": "kat-en-muis", "players": [ben]}, 0) == "red 25 · 0 chips"
+    assert standing({"game": "cats-and-dogs", "players": [{**ben, "role": None}]}, 0) == "sq 25"
