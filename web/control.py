@@ -380,6 +380,15 @@ DONE = {"new-game": "New game started", "undo": "Taken back", "roll": "Rolled",
 TOLD_BY_LOG = ("roll", "press", "choose", "next", "transfer")   # answered with what the game said
 
 
+def turn_ends(before: dict[str, Any]) -> str:
+    """A turn ended with nothing for the log ("Blue's turn ends", as the box says it): the
+    answer repeated the turn's last line, "Blue spins 1 and 5", as if that were the press."""
+    players, turn = before.get("players") or [], before.get("turn")
+    if isinstance(turn, int) and 0 <= turn < len(players):
+        return f"{players[turn]['name']}'s turn ends"
+    return DONE["next"]
+
+
 def _fetched() -> bool:
     """The page's script sent the form (it asks for JSON): answer in place, no reload."""
     return request.accept_mimetypes.best == "application/json"
@@ -493,8 +502,8 @@ def form_action(action: str) -> Response:
     words, earlier = snapshot.get("log") or [], before.get("log") or []
     same_game = before.get("game_id") == snapshot.get("game_id")
     seen = len(earlier) if same_game else len(words) - 1
-    told = "; ".join(words[seen:] or words[-1:]) if action in TOLD_BY_LOG and words \
-        else DONE[action]                         # every line the action added, in order
+    told = "; ".join(words[seen:]) if action in TOLD_BY_LOG and words[seen:] else \
+        turn_ends(before) if action == "next" else DONE[action]   # every line it added, in order
     gone = earlier[len(words):] if action == "undo" and same_game else []
     if gone:
         told = taken_back(gone)                             # what the undo took back

@@ -558,3 +558,21 @@ def test_phone_signed_in_and_paired_phones_tell_the_box_the_time_guests_do_not(
     pair((paired, csrf_of(paired.get("/").get_data(as_text=True))), pairings, button=1)
     paired.get("/api/state", headers={"X-Parlour-Clock": tonight})
     assert heard[-1][0].startswith("phone-") and len(heard) == 2
+
+
+def test_phone_x8_ending_a_turn_is_answered_as_the_turn_ending(client, control, session):
+    """X8: End turn after a spin adds no line to the log, and the answer repeated the turn's
+    last line ("Blue spins 1 and 5") as if the tap had spun; the box says "Blue's turn ends"."""
+    client.post("/control/login", data={"pin": PIN, "csrf": csrf_of(client.get("/").get_data(
+        as_text=True))})
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    control("new-game", {"game": "lost-diamond", "players": ["Red", "Blue"]})
+    while session.snapshot()["phase"] == "lead":
+        control("roll")
+    control("roll")
+    snap = session.snapshot()
+    assert snap["awaiting"] == "next"
+    name = snap["players"][snap["turn"]]["name"]
+    answer = client.post("/control/next", data={"csrf": token}, headers=JSON).get_json()
+    assert session.snapshot()["log"] == snap["log"]                   # nothing was said
+    assert answer["ok"] and answer["message"] == f"{name}'s turn ends"
