@@ -415,14 +415,29 @@
     }
     if (was.game !== state.game_id) {
       newsLines = [state.game ? "New game: " + state.title : "No game in play"];
+      showTakenBack("");
     } else {
       var same = 0;
       while (same < was.log.length && same < log.length && was.log[same] === log[same]) same++;
-      if (same < was.log.length) newsLines.push("Taken back: " + was.log.slice(same).join("; "));
+      if (same < was.log.length) {
+        newsLines.push("Taken back: " + was.log.slice(same).join("; "));
+        showTakenBack("Taken back: " + was.log.slice(same).join("; "));
+      } else if (log.length > same) {
+        showTakenBack("");                 // the game went on: the undo is the past
+      }
       newsLines = newsLines.concat(log.slice(same));
     }
     clearTimeout(newsTimer);
     newsTimer = setTimeout(sayNews, NEWS_MS);
+  }
+
+  // Shown to every phone, not only the one that took it back: pieces and chips jumped back and
+  // nothing on the page said why (the box says "Taken back: ..."). Said by #news, not here.
+  function showTakenBack(words) {
+    var line = $("taken-back");
+    if (!line) return;
+    if (line.textContent !== words) line.textContent = words;
+    line.hidden = !words;
   }
 
   function sayNews() {
