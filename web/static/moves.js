@@ -308,6 +308,12 @@
     return true;
   }
 
+  // The game went on (or back) within the turn the answer led to: a throw again, a lost turn,
+  // the box's throw, an undo. The answer then describes the past, as after another turn.
+  function logMoved(s) {
+    return typeof saidIn.lines === "number" && (s.log || []).length !== saidIn.lines;
+  }
+
   function piTurn(s) {                 // the same as web/moves.py's pi_turn(): no phone moves for it
     var players = s.players || [], turn = s.turn;
     return ["over", "idle", null, undefined].indexOf(s.phase) < 0 && typeof turn === "number" &&
@@ -361,6 +367,16 @@
     return null;
   }
 
+  // A phone signed in with the PIN moves for anyone; paired with a seat too, on another's turn
+  // its buttons say for whom ("Throw the dice for Ann"): it read as this phone's own throw.
+  function forWhom(s, seat, list) {
+    var player = (s.players || [])[s.turn];
+    if (seat === null || s.turn === seat || !player) return list;
+    return list.map(function (m) {
+      return m.action === "choose" ? m : Object.assign({}, m, {label: m.label + " for " + player.name});
+    });
+  }
+
   function moveForm(m) {
     var form = make("form", m.action === "choose" ? "move uncover" : "move");
     form.method = "post";
@@ -387,7 +403,7 @@
   function renderMoves(s) {
     if (!card) return;
     var seat = mySeat(s);
-    var list = mode() === "pin" ? moves(s, null) : seat === null ? [] : moves(s, seat);
+    var list = mode() === "pin" ? forWhom(s, seat, moves(s, null)) : seat === null ? [] : moves(s, seat);
     var box = $("moves");
     var key = JSON.stringify(list);
     if (box.getAttribute("data-key") !== key) {
@@ -562,10 +578,10 @@
   function update(s) {
     var gameChanged = !state || state.game_id !== s.game_id;
     state = s;
-    if (saidIn && (s.game_id !== saidIn.game || s.turn !== saidIn.turn)) {
+    if (saidIn && (s.game_id !== saidIn.game || s.turn !== saidIn.turn || logMoved(s))) {
       if (!piReply(s)) {
         saidIn = null;
-        say($("moves-answer"), "", true);            // another turn: the answer is the past
+        say($("moves-answer"), "", true);            // another turn or move: the answer is the past
       }
     }
     if (gameChanged && card) showPairing();          // the paired seat's name in this game

@@ -996,3 +996,63 @@ def test_browser_phone_f2_a_step_when_the_fox_must_jump_says_where_it_lands(tmp_
         phone.locator('[data-point="b4"]').click()                        # the jump
         expect(phone.locator("#board-said")).to_contain_text("Fox jumps")
         expect(phone.locator("#winners")).to_be_visible()                 # 16 geese: over
+
+
+def test_browser_phone_an_undo_at_the_box_is_shown_on_every_phone(tmp_path, phone):
+    """The box said "Taken back: ..."; a phone's pieces and chips jumped back and nothing it
+    showed said why. Every phone says what was taken back, until the game goes on."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        before = roll_until(table.url, ("roll",))
+        thrown = post(table.url + "/api/control/roll", {})
+        added = thrown["log"][len(before["log"]):]
+        phone.goto(table.url + "/")                                     # watching, no PIN
+        notice = phone.locator("#taken-back")
+        expect(notice).to_be_hidden()
+        post(table.url + "/device/input", {"input": "undo"})            # the box's Undo
+        expect(notice).to_be_visible()
+        expect(notice).to_have_text("Taken back: " + "; ".join(added))
+        fits(phone)
+        screenshot(phone, "phone-taken-back-at-the-box.png")
+        post(table.url + "/api/control/roll", {})                       # the game goes on
+        expect(notice).to_be_hidden()
+
+
+def test_browser_phone_an_answer_goes_when_its_throw_is_taken_back(tmp_path, phone):
+    """The answer stayed for the turn the action led to, however the game went on within it:
+    "Ann spins 3 and 4" stayed under the moves after the box took that spin back (as a throw
+    again or the box's own throw left the last one said)."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "gantlope", "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("roll",))
+        sign_in(phone, table.url)
+        phone.locator('#moves button[data-action="roll"]').first.click()
+        answer = phone.locator("#moves-answer")
+        expect(answer).to_contain_text(f"{now['players'][now['turn']]['name']} spins",
+                                       timeout=15_000)                  # once the dial stops
+        post(table.url + "/device/input", {"input": "undo"})
+        expect(phone.locator("#taken-back")).to_be_visible()
+        assert state(table.url)["turn"] == now["turn"]                  # the same turn
+        expect(answer).to_be_hidden()
+
+
+def test_browser_phone_signed_in_and_paired_says_for_whom_it_moves(tmp_path, phone):
+    """A phone with the PIN moves for anyone; paired with Ben's seat as well, on Ann's turn it
+    offered a bare "Throw the dice" above "This phone plays seat button 2 (Ben)", and a tap
+    threw for Ann as if Ann had."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("roll",))
+        turn, other = now["turn"], 1 - now["turn"]
+        names = [p["name"] for p in now["players"]]
+        sign_in(phone, table.url)
+        expect(phone.locator("#moves button")).to_have_text(["Throw the dice"])   # the host's
+        code = box_pairing_code(table.url, now["players"][other]["button"])
+        phone.locator("#pair-code").fill(code)
+        phone.get_by_role("button", name="Pair this phone").click()
+        expect(phone.locator("#paired-line")).to_contain_text(names[other])
+        expect(phone.locator("#moves button")).to_have_text([f"Throw the dice for {names[turn]}"])
+        screenshot(phone, "phone-pin-and-paired-for-whom.png")
