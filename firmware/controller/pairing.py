@@ -12,6 +12,7 @@ from PIL import Image
 from companion.buttons import colour_of
 from companion.errors import ParlourError
 from firmware.oled import screens
+from firmware.oled.views import player_name
 from firmware.pins.inputs import InputEvent
 
 PAIR_TRANSITIONS: dict[tuple[str, str], str] = {
@@ -63,7 +64,7 @@ class PhoneScreens:
         if paired is not None:
             if self.screen == "pair_code":
                 self.screen = self.home()
-            self.show_flash(f"Phone paired with {self._button_words(paired)}", 3.0)
+            self.show_flash(self._paired_words(paired), 3.0)
         elif self.screen == "pair_code":
             offered = self.pairings.offered() if self.pairings is not None else None
             if offered is None:
@@ -71,6 +72,16 @@ class PhoneScreens:
                 self.show_refusal("The pairing code ran out: Menu, Pair a phone, for a new one")
             elif f"{int(offered[2])}" != self._code_shown:
                 self.dirty = True                   # the seconds left, once a second
+
+    def _paired_words(self, button: int) -> str:
+        """"Phone paired with Blue (2): Ann", or that no one plays that seat in the game up
+        (the phone says so too; a pairing is for every game to come)."""
+        words = f"Phone paired with {self._button_words(button)}"
+        if not self._active():
+            return words
+        seat = self._game_seat(button - 1)
+        return f"{words}: " + (player_name(self.snap, seat) if seat is not None
+                               else "no one plays it in this game")
 
     def _button_words(self, button: int) -> str:
         return f"{colour_of(self.colours, button).name} ({button})"
