@@ -198,20 +198,21 @@ def cmd_card(args: argparse.Namespace) -> int:
     page = card_html(url, config.wifi, hotspot=hotspot)
     if args.out == "-":
         sys.stdout.write(page)
-        return 0
-    try:                    # it may hold Wi-Fi passwords: the writer's alone (0600)
-        fd = os.open(args.out, os.O_WRONLY | os.O_CREAT, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            os.fchmod(out.fileno(), 0o600)      # before anything is written or cut
-            out.truncate()
-            out.write(page)
-    except OSError as err:
-        raise ParlourError(f"{args.out}: cannot write it ({err.strerror})") from None
-    print(f"{args.out}: the join card for {url}"
-          + (f" and the Wi-Fi {config.wifi.ssid}" if config.wifi.ssid else
-             " (no Wi-Fi code: set [wifi] ssid in the config)")
-          + (f", and the hotspot {hotspot[0].ssid}" if hotspot else "")
-          + "; open it and print it")
+    else:
+        try:                # it may hold Wi-Fi passwords: the writer's alone (0600)
+            fd = os.open(args.out, os.O_WRONLY | os.O_CREAT, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                os.fchmod(out.fileno(), 0o600)      # before anything is written or cut
+                out.truncate()
+                out.write(page)
+        except OSError as err:
+            raise ParlourError(f"{args.out}: cannot write it ({err.strerror})") from None
+    said = (f"{'the page' if args.out == '-' else args.out}: the join card for {url}"
+            + (f" and the Wi-Fi {config.wifi.ssid}" if config.wifi.ssid else
+               " (no Wi-Fi code: set [wifi] ssid in the config)")
+            + (f", and the hotspot {hotspot[0].ssid}" if hotspot else "")
+            + "; open it and print it")
+    print(said, file=sys.stderr if args.out == "-" else sys.stdout)   # stdout is the page
     return 0
 
 

@@ -123,8 +123,16 @@ check_system() {
                 "'Raspberry Pi OS Lite (64-bit)' with Raspberry Pi Imager and run this again." ;;
     esac
     codename=$(. "$ROOT/etc/os-release" 2>/dev/null && echo "${VERSION_CODENAME:-unknown}")
-    case "$codename" in
-        bookworm|trixie) say "Raspberry Pi OS / Debian $codename, $arch" ;;
+    # Before anything is changed: an older card ("Legacy" Bullseye in Imager) would get
+    # NetworkManager beside its own dhcpcd, a new config.txt and a user, and then fail at pip.
+    python=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) \
+        || python=none
+    case "$codename:$python" in
+        stretch:*|buster:*|bullseye:*|*:none|*:2.*|*:3.[0-9]|*:3.10)
+            fail "Parlour needs Raspberry Pi OS Bookworm or newer (Python 3.11 or newer);" \
+                 "this card is $codename with Python $python. Nothing was changed. Flash" \
+                 "'Raspberry Pi OS Lite (64-bit)' with Raspberry Pi Imager and run this again." ;;
+        bookworm:*|trixie:*) say "Raspberry Pi OS / Debian $codename, $arch" ;;
         *) say "warning: $codename is neither Bookworm nor Trixie; going on, untested" ;;
     esac
 }
@@ -240,6 +248,9 @@ PY
 }
 
 install_code() {
+    # the release as it is: files a release left out go, and so does pip's build/ (it kept
+    # modules an update had deleted)
+    $SUDO rm -rf "$ROOT$PREFIX/src"
     $SUDO mkdir -p "$ROOT$PREFIX/src"
     (cd "$HERE" && tar --exclude=.venv --exclude=.git --exclude='*.pyc' --exclude='*.egg-info' \
         --exclude=.pytest_cache --exclude=.hypothesis -cf - .) | $SUDO tar -C "$ROOT$PREFIX/src" -xf -

@@ -81,7 +81,9 @@ esac""",
 exit $code""",
     # python3 -m venv DIR makes DIR/bin/python, itself a recording stand-in for pip; any other
     # python3 is the real one
-    "python3": """if [ "$1" = -m ] && [ "$2" = venv ]; then
+    "python3": """if [ -n "$FAKE_PYTHON" ] && [ "$1" = -c ]; then
+  echo "$FAKE_PYTHON"                                  # the card's own python3 version
+elif [ "$1" = -m ] && [ "$2" = venv ]; then
   for d; do dir=$d; done
   mkdir -p "$dir/bin"
   printf '#!/bin/sh\\necho "venv-python $*" >> "$RECORD"\\n'\\
@@ -96,8 +98,10 @@ fi""",
 class Box:
     """A scratch root that looks like a fresh Pi, and a way to run the script on it."""
 
-    def __init__(self, tmp: Path, *, arch: str = "arm64", codename: str = "bookworm"):
+    def __init__(self, tmp: Path, *, arch: str = "arm64", codename: str = "bookworm",
+                 python: str = ""):
         self.root, self.state, self.bin = tmp / "root", tmp / "state", tmp / "bin"
+        self.python = python                                   # "": this machine's python3
         self.record = tmp / "commands.log"
         for folder in (self.root / "proc/device-tree", self.root / "etc",
                        self.root / "boot/firmware", self.state, self.bin):
@@ -130,7 +134,7 @@ class Box:
             self.record.unlink()
         env = {**os.environ, "PARLOUR_ROOT": str(self.root), "RECORD": str(self.record),
                "FAKE_STATE": str(self.state), "PATH": f"{self.bin}:{os.environ['PATH']}",
-               "REAL_PYTHON3": sys.executable}
+               "REAL_PYTHON3": sys.executable, "FAKE_PYTHON": self.python}
         env.pop("MAKEFLAGS", None)
         return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
 
@@ -319,10 +323,26 @@ def test_install_knows_bookworm_and_trixie(tmp_path, codename):
     assert "warning" not in result.stdout
 
 
-def test_install_on_another_release_warns_and_goes_on(tmp_path):
-    result = Box(tmp_path, codename="bullseye").run("install")
+def test_install_on_a_newer_release_warns_and_goes_on(tmp_path):
+    result = Box(tmp_path, codename="forky", python="3.13").run("install")
     assert result.returncode == 0
-    assert "warning: bullseye is neither Bookworm nor Trixie" in result.stdout
+    assert "warning: forky is neither Bookworm nor Trixie" in result.stdout
+
+
+@pytest.mark.parametrize("codename, python", [("bullseye", "3.9"), ("bullseye", "3.11"),
+                                              ("forky", "3.10")])
+def test_install_on_an_older_card_changes_nothing_and_says_what_to_flash(tmp_path, codename,
+                                                                        python):
+    """A "Legacy" Bullseye card (Python 3.9) was warned about, then given NetworkManager beside
+    its own dhcpcd, a new config.txt and a user, and failed only at pip: a headless Zero 2 W
+    could lose its Wi-Fi at the next boot."""
+    box = Box(tmp_path, codename=codename, python=python)
+    result = box.run("install")
+    assert result.returncode == 2
+    assert f"this card is {codename} with Python {python}. Nothing was changed." in \
+        " ".join(result.stderr.split())
+    assert not _named(box.commands(), "apt-get", "useradd", "systemctl", "sudo")
+    assert box.file("/boot/firmware/config.txt").read_text() == BOOKWORM_CONFIG_TXT
 
 
 def installed_as_if_under_0_0_9(box) -> None:
@@ -475,7 +495,9 @@ def test_install_with_a_wifi_country_and_no_raspi_config_stops_before_changing_a
     (box.bin / "raspi-config").unlink()                       # not Raspberry Pi OS
     result = box.run("--wifi-country", "GB", "install")
     assert result.returncode == 2 and "--wifi-country needs raspi-config" in result.stderr
-    assert set(box.commands()) <= {"id -u", "dpkg --print-architecture"}      # looked only
+    looked = {"id -u", "dpkg --print-architecture",
+              'python3 -c import sys; print("%d.%d" % sys.version_info[:2])'}
+    assert set(box.commands()) <= looked                                      # looked only
     plain = box.run("install")                                # without it: nothing to say
     assert plain.returncode == 0 and "Wi-Fi country" not in plain.stdout
 
@@ -545,3 +567,17 @@ def test_uninstall_forgets_the_hotspot_and_with_purge_the_phones_networks_but_no
     for name, uuid in (("parlour-hotspot", "0a-hotspot"), ("Parlour: Cafe \\ Bar", "0c-cafe")):
         assert f"left the Wi-Fi connection '{name}': it is up now (delete it later with " \
                f"sudo nmcli connection delete uuid {uuid})" in result.stdout
+
+
+def test_install_again_leaves_no_file_of_the_release_before(box):
+    """An update unpacked over the old code: a module a release had deleted stayed there (and
+    in pip's build/, so in the venv)."""
+    assert box.run("install").returncode == 0
+    stale = [box.file("/opt/parlour/src/companion/games/retired_game.py"),
+             box.file("/opt/parlour/src/build/lib/companion/games/retired_game.py")]
+    for path in stale:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("RETIRED = True\n")
+    assert box.run("install").returncode == 0
+    assert not any(path.exists() for path in stale)
+    assert box.file("/opt/parlour/src/companion/games/fox_and_geese.py").exists()

@@ -118,3 +118,16 @@ def test_card_prints_on_one_page_with_both_codes(tmp_path, paper, hotspot):
         pdf = page.pdf(format=paper)
         browser.close()
     assert len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf)) == 1, paper     # one sheet
+
+
+def test_card_command_to_stdout_still_says_what_the_card_holds(tmp_path, capsys):
+    """`--out -` (as the README prints it) wrote the page and returned before the hint that
+    the home Wi-Fi's code needs [wifi] ssid: the card had three codes, not four, unexplained."""
+    from firmware.cli import main
+    config = tmp_path / "parlour.toml"
+    config.write_text('[wifi]\nssid = ""\n')
+    assert main(["card", "--config", str(config), "--url", "http://10.0.0.5:8080/",
+                 "--out", "-"]) == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("<!doctype html>")                       # the page alone
+    assert "no Wi-Fi code: set [wifi] ssid in the config" in said.err
