@@ -34,8 +34,13 @@ def run_nmcli(args: list[str], timeout: float) -> tuple[int, str]:
 
 
 def _wpa2(password: str) -> list[str]:
+    """WPA2-CCMP with management-frame protection (802.11w) off: NetworkManager turns it on
+    for wpa-psk where wpa_supplicant can, and the Pi's brcmfmac radio does not support it as
+    an access point (raspberrypi/linux#3619: phones cannot join; #7247: a Trixie hotspot's
+    group keys fail to set)."""
     return ["wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.proto", "rsn",
-            "wifi-sec.pairwise", "ccmp", "wifi-sec.group", "ccmp", "wifi-sec.psk", password]
+            "wifi-sec.pairwise", "ccmp", "wifi-sec.group", "ccmp", "wifi-sec.pmf", "disable",
+            "wifi-sec.psk", password]
 
 
 def hotspot_properties(ssid: str, password: str, interface: str) -> list[str]:

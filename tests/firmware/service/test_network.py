@@ -64,6 +64,7 @@ def test_network_hotspot_is_a_wpa2_access_point_that_nm_never_starts_by_itself()
         "802-11-wireless.band": "bg", "ipv4.method": "shared", "ipv6.method": "ignore",
         "wifi-sec.key-mgmt": "wpa-psk", "wifi-sec.proto": "rsn",
         "wifi-sec.pairwise": "ccmp", "wifi-sec.group": "ccmp",
+        "wifi-sec.pmf": "disable",               # brcmfmac has no 802.11w as an access point
         "wifi-sec.psk": "k7mp-2xqa-rj9c"}
     modify = nmcli.modify_hotspot("Parlour-ab12", "new-pass-word", "wlan1")
     assert modify[:3] == ["connection", "modify", "parlour-hotspot"]
