@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Sequence
+from typing import Any
 
 from companion.errors import Refused
 
@@ -16,6 +17,25 @@ def taken_back(lines: Sequence[str], whence: str = "") -> str:
     and 5" (the log's lines it removed), "Taken back from a phone: ..."."""
     said = f"Taken back {whence}".strip()
     return f"{said}: {'; '.join(lines)}" if lines else said
+
+
+def undone(old: dict[str, Any], new: dict[str, Any]) -> list[str] | None:
+    """What an undo took back, as state JSONs before and after it show it, for `taken_back`:
+    the log's lines it removed, or "Ann's turn ends" for an ended turn (which says nothing in
+    the log); None if `new` is not a new undo in `old`'s game."""
+    if not new.get("taken_back") or new.get("game_id") != old.get("game_id") or \
+            new.get("state_version") == old.get("state_version"):
+        return None
+    was, now = old.get("log") or [], new.get("log") or []
+    same = 0
+    while same < min(len(was), len(now)) and was[same] == now[same]:
+        same += 1
+    if same < len(was):
+        return list(was[same:])
+    players, turn = new.get("players") or [], new.get("turn")
+    if turn != old.get("turn") and isinstance(turn, int) and 0 <= turn < len(players):
+        return [f"{players[turn]['name']}'s turn ends"]
+    return []
 
 
 def listing(items: Sequence[str]) -> str:

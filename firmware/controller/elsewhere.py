@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from companion.events import CORRECTIONS
-from companion.words import taken_back
+from companion.words import taken_back, undone
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
 from firmware.controller.spin import UNCOVER_FOR_PI
@@ -138,9 +138,8 @@ class ChangesFromElsewhere:
             self.screen = self.home()
             if ended:
                 self._beep("win")
-            elif len(snap.get("log") or []) < len(old.get("log") or []):   # an undo
-                self.show_read(taken_back((old.get("log") or [])[len(snap.get("log") or []):],
-                                          "from a phone"))
+            elif (gone := undone(old, snap)) is not None:     # an undo, of an ended turn too
+                self.show_read(taken_back(gone, "from a phone"))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))

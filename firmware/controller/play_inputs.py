@@ -4,7 +4,7 @@ screen, _call, _answer, show_flash, show_read, show_refusal, _beep, _rulebook ..
 
 from __future__ import annotations
 
-from companion.words import taken_back
+from companion.words import taken_back, undone
 from firmware.oled import board_screen
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import choice_meaning, choices, player_name, takes
@@ -109,8 +109,7 @@ class PlayInputs:
         before = self.snap
         if self._call(lambda: self.session.undo(by="undo")):
             self.screen = self.home()
-            gone = (before.get("log") or [])[len(self.snap.get("log") or []):]
-            self.show_read(taken_back(gone))
+            self.show_read(taken_back(undone(before, self.snap) or []))
             self._beep("click")
 
     @property

@@ -576,3 +576,19 @@ def test_phone_x8_ending_a_turn_is_answered_as_the_turn_ending(client, control, 
     answer = client.post("/control/next", data={"csrf": token}, headers=JSON).get_json()
     assert session.snapshot()["log"] == snap["log"]                   # nothing was said
     assert answer["ok"] and answer["message"] == f"{name}'s turn ends"
+
+
+def test_phone_x8_an_undone_turn_end_is_answered_with_whose_turn(client, control, session):
+    """X8: the turn's end says nothing in the log, so its undo was answered a bare "Taken
+    back"; it says whose turn came back, as the box does."""
+    client.post("/control/login", data={"pin": PIN, "csrf": csrf_of(client.get("/").get_data(
+        as_text=True))})
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    control("new-game", {"game": "lost-diamond", "players": ["Red", "Blue"]})
+    while session.snapshot()["phase"] == "lead":
+        control("roll")
+    control("roll")
+    name = session.snapshot()["players"][session.snapshot()["turn"]]["name"]
+    control("next")
+    answer = client.post("/control/undo", data={"csrf": token}, headers=JSON).get_json()
+    assert answer["message"] == f"Taken back: {name}'s turn ends"

@@ -407,7 +407,7 @@
 
   function tell(state) {
     var log = state.log || [], was = seen;
-    seen = {game: state.game_id, log: log.slice()};
+    seen = {game: state.game_id, log: log.slice(), turn: state.turn, version: state.state_version};
     if (!was) {                          // the page as it loads: nothing has changed yet
       saidPrompt = promptFor(state);
       saidWinners = winnersText(state);
@@ -419,11 +419,14 @@
     } else {
       var same = 0;
       while (same < was.log.length && same < log.length && was.log[same] === log[same]) same++;
-      if (same < was.log.length) {
-        newsLines.push("Taken back: " + was.log.slice(same).join("; "));
-        showTakenBack("Taken back: " + was.log.slice(same).join("; "));
-      } else if (log.length > same) {
-        showTakenBack("");                 // the game went on: the undo is the past
+      if (!state.taken_back) {
+        showTakenBack("");                 // the game went on (or never went back)
+      } else if (state.state_version !== was.version) {   // an undo, just now
+        var gone = was.log.slice(same), player = (state.players || [])[state.turn];
+        if (!gone.length && state.turn !== was.turn && player) gone = [player.name + "'s turn ends"];
+        var words = gone.length ? "Taken back: " + gone.join("; ") : "Taken back";
+        newsLines.push(words);
+        showTakenBack(words);
       }
       newsLines = newsLines.concat(log.slice(same));
     }
@@ -431,8 +434,10 @@
     newsTimer = setTimeout(sayNews, NEWS_MS);
   }
 
-  // Shown to every phone, not only the one that took it back: pieces and chips jumped back and
-  // nothing on the page said why (the box says "Taken back: ..."). Said by #news, not here.
+  // Shown to every phone, not only the one that took it back, while the newest change is that
+  // undo (the state's taken_back): pieces and chips jumped back and nothing on the page said
+  // why (the box says "Taken back: ..."). An ended turn says nothing in the log: its undo is
+  // "Ann's turn ends", as the box has it (firmware/oled/views.py's undone()). Said by #news.
   function showTakenBack(words) {
     var line = $("taken-back");
     if (!line) return;

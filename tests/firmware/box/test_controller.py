@@ -13,6 +13,7 @@ from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
 from companion.games import GAMES
 from firmware.pins.inputs import InputEvent
+from firmware.oled.views import player_name
 
 SEED = bytes(range(32))
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
@@ -250,6 +251,26 @@ def test_controller_undo_takes_back_the_spin(table, session):
     press(table, "undo")
     assert session.snapshot()["rolls"] == rolls - 1 and table.screen == "play"
     assert table.flash_text.startswith("Taken back: ") and thrown in table.flash_text
+
+
+def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, session, clock):
+    """X8: ending a turn says nothing in the log, so its undo said a bare "Taken back" at the
+    box, and nothing at all when a phone took it back."""
+    start(table, "gantlope")
+    settle_lead(table, clock)
+    name = player_name(session.snapshot(), session.snapshot()["turn"])
+    press(table, "flick", strength=0.5)
+    press(table, "press")                            # the dial settles on the result
+    press(table, "press")                            # which the knob's press ends the turn on
+    assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
+    press(table, "undo")
+    assert table.flash_text == f"Taken back: {name}'s turn ends"
+    assert player_name(session.snapshot(), session.snapshot()["turn"]) == name
+    press(table, "press")                            # the knob ends it again
+    assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
+    session.undo(by="web")                           # and a phone takes that back
+    table.update()
+    assert table.flash_text == f"Taken back from a phone: {name}'s turn ends"
 
 
 def test_controller_only_the_active_seat_is_armed(table, controls):

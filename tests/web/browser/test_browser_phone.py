@@ -1056,3 +1056,22 @@ def test_browser_phone_signed_in_and_paired_says_for_whom_it_moves(tmp_path, pho
         expect(phone.locator("#paired-line")).to_contain_text(names[other])
         expect(phone.locator("#moves button")).to_have_text([f"Throw the dice for {names[turn]}"])
         screenshot(phone, "phone-pin-and-paired-for-whom.png")
+
+
+def test_browser_phone_x8_an_undone_turn_end_is_shown_and_goes_when_play_goes_on(tmp_path, phone):
+    """An ended turn says nothing in the log: its undo showed nothing on a phone (the turn
+    just went back), and "Taken back: ..." of an earlier undo stayed up through the turns
+    after it, as they added no line either."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "gantlope", "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("roll",))
+        name = now["players"][now["turn"]]["name"]
+        post(table.url + "/api/control/roll", {})
+        phone.goto(table.url + "/")
+        notice = phone.locator("#taken-back")
+        post(table.url + "/api/control/next", {})
+        post(table.url + "/device/input", {"input": "undo"})            # the box's Undo
+        expect(notice).to_have_text(f"Taken back: {name}'s turn ends")
+        post(table.url + "/api/control/next", {})                       # no line in the log
+        expect(notice).to_be_hidden()
