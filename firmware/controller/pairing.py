@@ -80,8 +80,10 @@ class PhoneScreens:
         if not self._active():
             return words
         seat = self._game_seat(button - 1)
-        return f"{words}: " + (player_name(self.snap, seat) if seat is not None
-                               else "no one plays it in this game")
+        if seat is None:
+            return f"{words}: no one plays it in this game"
+        name = player_name(self.snap, seat)          # "Red (1): Red" says nothing more
+        return words if name == colour_of(self.colours, button).name else f"{words}: {name}"
 
     def _button_words(self, button: int) -> str:
         return f"{colour_of(self.colours, button).name} ({button})"

@@ -107,7 +107,8 @@ def turn_view(snap: Snapshot) -> TurnView:
     if snap.get("awaiting") == "choose":
         action = "turn, then press"
     action = with_box_controls(snap, box_words(action))
-    detail, elsewhere = standing(snap, snap.get("turn")), carrier(snap)
+    scores = any(p.get("score") for p in snap.get("players") or [])   # 0 said once one scored
+    detail, elsewhere = standing(snap, snap.get("turn"), scores), carrier(snap)
     if elsewhere:                  # "Bartholomew has the diamond. Ann: sq 3", never "sq 3 · B..."
         detail = f"{elsewhere}. {name}: {detail}" if detail else elsewhere
     return TurnView(title, corner_text(snap), name, action, detail,
@@ -125,9 +126,10 @@ def carrier(snap: Snapshot) -> str:
 
 # What a seat press records after an assisted game's spin, as the box says it (the phone has
 # a button of its own for it, web/moves.py's PRESS_WORDS).
-BOX_PRESSES = {"gantlope": "man that enters its Goal",                             # G3
-               "cats-and-mice": "mouse your cat takes",                            # M3
-               "india": "man that reaches home"}                                   # P2
+BOX_PRESSES = {"gantlope": "Press your button for each man that enters its Goal.",    # G3
+               "cats-and-mice": "Press your button for each mouse your cat takes.",    # M3
+               "india": "Press your button if a man reaches home, and again to confirm "
+                        "the win."}                                                    # P2
 
 
 def box_words(action: str) -> str:
@@ -144,7 +146,7 @@ def with_box_controls(snap: Snapshot, instruction: str) -> str:
     if snap.get("awaiting") != "next" or not snap.get("instruction") or "knob" in instruction:
         return instruction
     press = BOX_PRESSES.get(snap.get("game") or "")
-    said = [f"Press your button for each {press}."] if press else []
+    said = [press] if press and snap.get("presses_left") != 0 else []   # G3, M3: none left
     return " ".join([instruction, *said, *diamond_words(snap), "Then press the knob to end the turn."])
 
 

@@ -299,7 +299,7 @@ def test_controller_assisted_seat_press_records_and_knob_ends_turn(table, sessio
 @pytest.mark.parametrize("game, press_words", [
     ("cats-and-mice", "Press your button for each mouse your cat takes."),
     ("gantlope", "Press your button for each man that enters its Goal."),
-    ("india", "Press your button for each man that reaches home."),
+    ("india", "Press your button if a man reaches home, and again to confirm the win."),
     ("lost-diamond", None)])
 def test_controller_x8_after_a_spin_the_box_says_how_the_turn_goes_on(
         table, session, clock, game, press_words):
@@ -974,3 +974,25 @@ def test_controller_x3_a_player_with_no_chips_left_reads_0_chips_on_the_box():
     ben = {"name": "Ben", "role": "cat", "position": 25, "chips": 0}
     assert standing({"game": "kat-en-muis", "players": [ben]}, 0) == "red 25 · 0 chips"
     assert standing({"game": "cats-and-dogs", "players": [{**ben, "role": None}]}, 0) == "sq 25"
+
+
+def test_controller_g3_no_press_left_the_box_no_longer_asks_for_one():
+    """G3, M3: after the spin's two presses the turn screen still said "Press your button for
+    each man that enters its Goal"; a third press is refused, so only the knob is said."""
+    from firmware.oled.views import with_box_controls
+    snap = {"game": "gantlope", "awaiting": "next", "instruction": "Move one man 4, then 3."}
+    said = with_box_controls({**snap, "presses_left": 1}, snap["instruction"])
+    assert "Press your button for each man that enters its Goal." in said
+    assert with_box_controls({**snap, "presses_left": 0}, snap["instruction"]) == \
+        "Move one man 4, then 3. Then press the knob to end the turn."
+
+
+def test_controller_m3_the_turn_line_says_0_points_once_someone_has_scored():
+    """M3: the scores screen said "0 pts" beside "2 pts", the turn screen nothing for 0."""
+    from firmware.oled.views import turn_view
+    snap = {"game": "cats-and-mice", "phase": "play", "turn": 0, "awaiting": "roll",
+            "prompt": "Red - spin", "players": [{"name": "Red", "score": 0},
+                                                {"name": "Green", "score": 2}]}
+    assert turn_view(snap).detail == "0 pts"
+    assert turn_view({**snap, "players": [{"name": "Red", "score": 0},
+                                          {"name": "Green", "score": 0}]}).detail == ""

@@ -300,13 +300,17 @@ def test_phones_sign_ins_survive_a_restart_and_a_logout_still_ends_them(session,
 
 def test_phones_pairing_in_a_game_names_the_seats_player_or_no_one(session, tmp_path, clock):
     """Paired with button 3 during a game for two, the box said "Phone paired with Green (3)"
-    as if it played, while the phone said the seat had no player in this game."""
+    as if it played, while the phone said the seat had no player in this game. A player
+    named for the colour is not said twice ("Red (1): Red")."""
     from test_controller import start
     c, app = wired(session, tmp_path, clock)
+    c.attach()                                      # hears the rename made elsewhere
     pairings = app.extensions["parlour"].pairings
     start(c, "kat-en-muis", seats=(0, 1))
-    names = [p["name"] for p in c.snap["players"]]
-    for button, said in [(2, f"Phone paired with Blue (2): {names[1]}"),
+    session.submit({"type": "rename", "seat": 1, "name": "Ann"})
+    c.update()
+    for button, said in [(1, "Phone paired with Red (1)"),
+                         (2, "Phone paired with Blue (2): Ann"),
                          (3, "Phone paired with Green (3): no one plays it in this game")]:
         _menu(c, "Pair a phone")
         press(c, "seat", seat=button - 1)
