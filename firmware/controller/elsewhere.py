@@ -117,10 +117,10 @@ class ChangesFromElsewhere:
     def _show_change(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
         """A change made elsewhere (a phone, the API, the Pi) while the OLED shows the game:
         the Pi's board move drawn to copy (its press then shows the end, if the move won);
-        the end of the game at once, unless the Pi ended it: its last uncover is shown first,
-        as its board move is; any other change that added to the log, its lines under who
-        made it; else the turn screen (said to be taken back when the log lost lines, as the
-        box's own Undo says)."""
+        any other change that added to the log, its lines under who made it, the game's last
+        move too (then the end, as after the box's own: the last mouse's 3 points were never
+        shown when a phone took it); else the turn screen (said to be taken back when the log
+        lost lines, as the box's own Undo says)."""
         words = self._change_words(old, snap)
         by_pi = snap.get("last_by") == PI_BY
         if by_pi and self.flash_text == PI_THINKING:
@@ -134,7 +134,7 @@ class ChangesFromElsewhere:
             self.screen = "pi_moved"
             if ended:
                 self._beep("win")
-        elif (snap.get("phase") == "over" and not by_pi) or not words:
+        elif not words:
             self.screen = self.home()
             if ended:
                 self._beep("win")

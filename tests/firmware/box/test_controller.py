@@ -996,3 +996,20 @@ def test_controller_m3_the_turn_line_says_0_points_once_someone_has_scored():
     assert turn_view(snap).detail == "0 pts"
     assert turn_view({**snap, "players": [{"name": "Red", "score": 0},
                                           {"name": "Green", "score": 0}]}).detail == ""
+
+
+def test_controller_x6_a_game_ended_from_a_phone_shows_its_last_lines_first(table, session,
+                                                                           clock):
+    """X6: a phone that took the last mouse ended the game on the box at once ("Red & Green
+    share the win"), its last lines ("... the last mouse: 3 points") never shown, where the
+    box's own press shows them first; now both do, and the end follows unpressed."""
+    start(table, "fox-and-geese")
+    before = session.snapshot()
+    session.submit({"type": "declare", "winners": [1]}, by="web")       # the Fox resigns
+    table.update()
+    over = session.snapshot()
+    assert over["phase"] == "over"
+    assert table.screen == "result" and table.outcome[2] == over["log"][len(before["log"]):]
+    clock.advance(ctl.RESULT_SECONDS)
+    table.update()
+    assert table.screen == "over"

@@ -11,7 +11,7 @@ from PIL import Image
 
 from firmware.oled import board_screen
 from firmware.oled.views import choice_meaning
-from firmware.controller import Controller
+from firmware.controller import RESULT_SECONDS, Controller
 from test_controller import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
@@ -401,7 +401,13 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
             assert all(not line.startswith("Ann ") for line in table.outcome[2])
             seen_pi += 1
     assert snap["phase"] == "over" and seen_ann and seen_pi
-    assert table.screen == "over"                     # the end shows at once, without a press
+    for _ in range(8):                                # the last uncover read, page by page
+        if table.screen == "over":
+            break
+        assert table.screen == "result" and table.outcome[2][-1] == snap["log"][-1]
+        table.clock.advance(RESULT_SECONDS)
+        table.update()
+    assert table.screen == "over"                     # the end, without a press
 
 
 def anns_turn_on_the_box(table, session, snap: dict) -> dict:
