@@ -490,9 +490,20 @@
       if (roll.classList.contains("can-spin")) start = {x: e.clientX, y: e.clientY};
     });
     roll.addEventListener("pointerup", function () {
-      if (start) { start = null; spinFromDial(); }
+      if (start) { start = null; spinFromDial(); return; }
+      var why = notYourSpin(state);
+      if (why) say($("moves-answer"), why, false);      // a tap out of turn did nothing, unsaid
     });
     roll.addEventListener("pointercancel", function () { start = null; });
+  }
+
+  // Why the dial did not spin for a paired phone's tap: another player's throw (the server
+  // says the same, "It is Ann's turn, not yours.", to a throw sent out of turn).
+  function notYourSpin(s) {
+    var seat = s ? mySeat(s) : null, player = s && (s.players || [])[s.turn];
+    if (held || !card || mode() === "pin" || seat === null || !player || s.phase === "over" ||
+        s.turn === seat || s.awaiting !== "roll" || piTurn(s)) return "";
+    return "It is " + player.name + "'s turn, not yours.";
   }
 
   /* -- pairing with a seat button ---------------------------------------------------------- */

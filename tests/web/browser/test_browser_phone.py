@@ -1075,3 +1075,22 @@ def test_browser_phone_x8_an_undone_turn_end_is_shown_and_goes_when_play_goes_on
         expect(notice).to_have_text(f"Taken back: {name}'s turn ends")
         post(table.url + "/api/control/next", {})                       # no line in the log
         expect(notice).to_be_hidden()
+
+
+def test_browser_phone_a_tap_on_the_dial_out_of_turn_says_whose_turn_it_is(tmp_path, phone):
+    """A paired phone's tap on the dial on another player's turn did nothing and said nothing
+    (a throw sent out of turn is answered "It is Ann's turn, not yours.")."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("roll",))
+        turn, other = now["turn"], 1 - now["turn"]
+        phone.goto(table.url + "/")
+        phone.locator("#pair-code").fill(box_pairing_code(table.url, now["players"][other]["button"]))
+        phone.get_by_role("button", name="Pair this phone").click()
+        expect(phone.locator("#paired-line")).to_be_visible()
+        rolls = state(table.url)["rolls"]
+        phone.locator("#dial").click()
+        expect(phone.locator("#moves-answer")).to_have_text(
+            f"It is {now['players'][turn]['name']}'s turn, not yours.")
+        assert state(table.url)["rolls"] == rolls
