@@ -252,6 +252,10 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         connect_phones(controller, server.app if server else None, data_dir,
                        pin_kept=pin_kept, wifi=config.wifi)
         controller.network = network
+        if network is None and host in ("", "0.0.0.0", "::"):   # the address follows the LAN
+            from firmware.network.address import LanAddress
+            controller.address = LanAddress(lambda: lan_address(host),
+                                            server.port if server else port)
         if network is not None:
             network.port = server.port if server else port
             if server is not None:               # a phone's live page keeps the hotspot up

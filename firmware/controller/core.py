@@ -142,6 +142,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.wifi = WiFi()                                      # the start screen's Wi-Fi code
         self.network: Any = None               # the box's Wi-Fi (firmware/network), if it manages it
         self._network_seen = -1                 # the network status version last taken in
+        self.address: Any = None                # firmware/network/address.py's, without network
+        self._address_seen = -1
         self._home = (url, WiFi())              # the address and Wi-Fi code away from the hotspot
         self.roster_index = 0                                   # the join screen's name
         self.names: dict[int, str] = {}                         # seat button -> roster name
@@ -281,6 +283,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.phones_update()
         if self.network is not None and self.network.version != self._network_seen:
             self._network_changed(self.network.status())
+        elif self.network is None and self.address is not None and \
+                self.address.version != self._address_seen:
+            self._address_seen, self.url, self.dirty = self.address.version, self.address.url, True
         now = self.clock()
         if self.screen == "start" and self.wifi.ssid and \
                 int(now // card.PAGE_SECONDS) != self._start_page:

@@ -235,3 +235,20 @@ def test_systemd_parlour_run_tells_its_notify_socket(tmp_path, abstract_listener
         server.kill9()
     assert messages[0].startswith("READY=1\nSTATUS=serving http://127.0.0.1:")
     assert server.proc.returncode == 0 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("host, follows", [("0.0.0.0", True), ("127.0.0.1", False)])
+def test_systemd_an_unmanaged_network_s_address_is_looked_up_again(tmp_path, mock_factory,
+                                                                   host, follows):
+    """The unit does not wait for the network: without the hotspot (mode "off", no nmcli)
+    the address found at start was kept, 127.0.0.1 before the DHCP lease; a box listening on
+    every address now looks again (a given host is the address itself)."""
+    table = runner.build(sim=True, host=host, port=0, data_dir=tmp_path,
+                         config=Config(data_dir=tmp_path), pin="1234", web=False)
+    try:
+        watch = table.controller.address
+        assert (watch is not None) == follows
+        if follows:
+            assert watch.version == 0 and watch.url == f"http://{runner.lan_address(host)}:0/"
+    finally:
+        table.close()

@@ -391,3 +391,23 @@ def test_network_menu_has_no_wifi_where_the_box_does_not_manage_it(session, cloc
     press(box, "menu")
     assert "Wi-Fi" not in box.menu_items
     box.close()
+
+
+def test_network_without_a_hotspot_the_oled_address_follows_the_lan(session, clock):
+    """[hotspot] mode = "off": the service starts before the network (no wait at boot), so the
+    address was 127.0.0.1 until a restart, and a new DHCP lease was never shown."""
+    from firmware.controller import Controller
+    from firmware.network.address import CHECK_SECONDS, LanAddress
+    found = ["127.0.0.1"]
+    box = Controller(session, seats=4, clock=clock, url="http://127.0.0.1:8080/")
+    box.address = LanAddress(lambda: found[0], 8080, clock=clock)
+    box.update()
+    assert box.url == "http://127.0.0.1:8080/"
+    found[0] = "192.168.1.20"                                 # the lease came
+    box.update()
+    assert box.url == "http://127.0.0.1:8080/"               # looked at every few seconds
+    clock.advance(CHECK_SECONDS)
+    box.update()
+    assert box.url == "http://192.168.1.20:8080/"
+    leased = Controller(session, seats=4, clock=clock, url="http://192.168.1.20:8080/")
+    assert box.render().tobytes() == leased.render().tobytes()         # its code and address
