@@ -560,9 +560,8 @@ def test_phone_signed_in_and_paired_phones_tell_the_box_the_time_guests_do_not(
     assert heard[-1][0].startswith("phone-") and len(heard) == 2
 
 
-def test_phone_x8_ending_a_turn_is_answered_as_the_turn_ending(client, control, session):
-    """X8: End turn after a spin adds no line to the log, and the answer repeated the turn's
-    last line ("Blue spins 1 and 5") as if the tap had spun; the box says "Blue's turn ends"."""
+def spun_in_the_lost_diamond(client, control, session) -> str:
+    """A phone signed in, and a spin in play awaiting its turn's end: the form's CSRF token."""
     client.post("/control/login", data={"pin": PIN, "csrf": csrf_of(client.get("/").get_data(
         as_text=True))})
     token = csrf_of(client.get("/").get_data(as_text=True))
@@ -570,6 +569,13 @@ def test_phone_x8_ending_a_turn_is_answered_as_the_turn_ending(client, control, 
     while session.snapshot()["phase"] == "lead":
         control("roll")
     control("roll")
+    return token
+
+
+def test_phone_x8_ending_a_turn_is_answered_as_the_turn_ending(client, control, session):
+    """X8: End turn after a spin adds no line to the log, and the answer repeated the turn's
+    last line ("Blue spins 1 and 5") as if the tap had spun; the box says "Blue's turn ends"."""
+    token = spun_in_the_lost_diamond(client, control, session)
     snap = session.snapshot()
     assert snap["awaiting"] == "next"
     name = snap["players"][snap["turn"]]["name"]
@@ -581,13 +587,7 @@ def test_phone_x8_ending_a_turn_is_answered_as_the_turn_ending(client, control, 
 def test_phone_x8_an_undone_turn_end_is_answered_with_whose_turn(client, control, session):
     """X8: the turn's end says nothing in the log, so its undo was answered a bare "Taken
     back"; it says whose turn came back, as the box does."""
-    client.post("/control/login", data={"pin": PIN, "csrf": csrf_of(client.get("/").get_data(
-        as_text=True))})
-    token = csrf_of(client.get("/").get_data(as_text=True))
-    control("new-game", {"game": "lost-diamond", "players": ["Red", "Blue"]})
-    while session.snapshot()["phase"] == "lead":
-        control("roll")
-    control("roll")
+    token = spun_in_the_lost_diamond(client, control, session)
     name = session.snapshot()["players"][session.snapshot()["turn"]]["name"]
     control("next")
     answer = client.post("/control/undo", data={"csrf": token}, headers=JSON).get_json()
