@@ -308,14 +308,18 @@ def pages(lines: Sequence[str], first: int, rest: int = 4) -> list[list[str]]:
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")     # where one sentence ends, another begins
 
 
-def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4) -> list[list[str]]:
+CLAUSE_END = re.compile(r"(?<=[.!?;])\s+")      # a notice's parts: "...; Ben moves to 10"
+
+
+def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4, *, room: int = W - 2,
+                   ends: re.Pattern = SENTENCE_END) -> list[list[str]]:
     """Sentences wrapped and paged so that none is split across pages unless it is longer
     than a page ("... pays Player" / "2 1 chip" would be misread), the sentences of one line
-    too (an instruction and how the box takes it)."""
+    too (an instruction and how the box takes it); `ends`: where a line's sentences part."""
     out: list[list[str]] = [[]]
-    room = first
-    for sentence in (part for said in sentences for part in SENTENCE_END.split(said)):
-        lines = wrap(sentence, SMALL)
+    width_room, room = room, first
+    for sentence in (part for said in sentences for part in ends.split(said)):
+        lines = wrap(sentence, SMALL, width_room)
         if len(out[-1]) + len(lines) > room and out[-1] and len(lines) <= rest:
             out.append([])
             room = rest
@@ -691,32 +695,40 @@ def message_lines(big: str, small: str) -> tuple[list[str], list[str]]:
 
 
 def flash_pages(words: str) -> list[tuple[int, list[str]]]:
-    """A notice's pages as (size, lines): up to three medium lines on one page, else small
-    lines four to a page, so a long refusal is read whole."""
+    """A notice's pages as (size, lines): up to three medium lines on one page, or five small
+    ones; longer, four small lines a page above a page mark, parted where its sentences and
+    clauses end ("(15 left)" was a page of its own), so a long refusal is read whole."""
     if width(words, 16) <= W - 10:
         return [(16, [words])]                        # "Not your turn": big and bold
     lines = wrap(words, MEDIUM, W - 10)
     if len(lines) <= 3:
         return [(MEDIUM, lines)]
-    return [(SMALL, page) for page in pages(wrap(words, SMALL, W - 10), 4)]
+    small = wrap(words, SMALL, W - 10)
+    if len(small) <= 5:
+        return [(SMALL, small)]
+    return [(SMALL, page) for page in sentence_pages([words], 4, 4, room=W - 10,
+                                                     ends=CLAUSE_END)]
 
 
 FLASH_SECONDS = 1.2          # a short notice ("Not your turn") stays up this long
 
 
 def flash(base: Image.Image, words: str, page: int = 0) -> Image.Image:
-    """A short notice boxed over the current screen ("Not your turn", a refusal)."""
+    """A notice ("Not your turn", a refusal) in a box over the whole screen: a smaller box
+    cut through the lines around it ("pots 10" read "nots 10", a board's "Fox" "Fnx")."""
     image = base.copy()
     draw = ImageDraw.Draw(image)
     paged = flash_pages(words)
-    size, lines = paged[max(0, min(page, len(paged) - 1))]
-    pitch = {16: 17, MEDIUM: 13}.get(size, LINE)
-    tall = pitch * len(lines) + 6
-    top = (H - tall) // 2
-    draw.rectangle((2, top, W - 3, top + tall), fill=OFF, outline=ON)
-    draw.rectangle((3, top + 1, W - 4, top + tall - 1), outline=ON)
+    page = max(0, min(page, len(paged) - 1))
+    size, lines = paged[page]
+    pitch = {16: 17, MEDIUM: 13}.get(size, LINE if len(lines) <= 3 else LINE - 1)
+    draw.rectangle((0, 0, W - 1, H - 1), fill=OFF, outline=ON)
+    draw.rectangle((1, 1, W - 2, H - 2), outline=ON)
+    top = 3 if len(paged) > 1 else (H - pitch * len(lines)) // 2
     for i, line in enumerate(lines):
-        centred(draw, top + 4 + i * pitch, line, size, bold=(len(lines) == 1))
+        centred(draw, top + i * pitch, line, size, bold=(len(lines) == 1))
+    if len(paged) > 1:
+        text(draw, (W - 5, H - 14), page_mark(page, len(paged)), SMALL, anchor="ra")
     return image
 
 

@@ -446,3 +446,28 @@ def test_screens_every_page_of_a_long_instruction_names_whose_turn_it_is():
     long_name = TurnView("Cats and Mice", "", "Bartholomew-Montgomery Fitzwilliam-Smythe",
                          view.action)
     assert not screens.repeats_name(long_name, 1)
+
+
+def test_screens_a_notice_covers_the_screen_so_nothing_behind_it_is_cut():
+    """The notice's box sat across the lines behind it: the header's "pots 10" read "nots 10",
+    the board's "Fox" "Fnx". Over a screen lit all over, only the box and its words show."""
+    lit = Image.new("1", (screens.W, screens.H), 1)
+    for words in ("Not your turn", "It is Ben's turn, not Ann's.",
+                  "Taken back: Ann's Fox jumps from d4 over c4 and b4 to a4, taking 2 geese "
+                  "(15 left)"):
+        shown = screens.flash(lit, words)
+        assert shown.tobytes() == screens.flash(screens.canvas()[0], words).tobytes()
+
+
+def test_screens_a_long_notice_pages_at_its_clauses_with_a_page_mark():
+    """"(15 left)" was a page of its own, unmarked: five small lines fit one page; past that,
+    pages part where a clause ends and say which page is up."""
+    jump = "Taken back: Ann's Fox jumps from d4 over c4 and b4 to a4, taking 2 geese (15 left)"
+    assert len(screens.flash_pages(jump)) == 1
+    undo = ("Taken back: Ann throws 5 and 5; Ann moves to 10 and pays Ben 2 chips; Ann throws "
+            "again (square 10); Ann throws 6 and 1; Ann moves to 17")
+    pages = screens.flash_pages(undo)
+    assert len(pages) == 2 and all(len(lines) <= 4 for _, lines in pages)
+    assert " ".join(pages[1][1]).startswith("Ann throws again (square 10);")   # whole clauses
+    first, second = (screens.flash(screens.canvas()[0], undo, page) for page in (0, 1))
+    assert first.crop((96, 50, 126, 62)).getbbox() and first.tobytes() != second.tobytes()
