@@ -20,7 +20,7 @@ from companion.games import get_rulebook
 from companion.randomness.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
 from companion.state import State, copy_data
-from companion.words import escaped, name_key, shown_text
+from companion.words import escaped, name_key, shown_text, undone
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -36,6 +36,7 @@ class Table:
         # The newest event other than a correction (CORRECTIONS) was an undo: the Pi, on its
         # turn, waits to be asked, also in a resumed game.
         self.taken_back = False
+        self.undone: list[str] = []        # what the newest undo took back (words.undone)
 
     @property
     def state(self) -> State:
@@ -76,8 +77,10 @@ class Table:
             self.rulebook = get_rulebook(event.game)
         if isinstance(event, Undo):
             self.effective.pop()
-            self._states.pop()
+            gone = self._states.pop()
             self.taken_back = True
+            self.undone = undone(gone.log, new_state.log, gone.turn, new_state.turn,
+                                 [p.name for p in new_state.players])
         else:
             self.effective.append(event)
             self._states.append(new_state)

@@ -109,6 +109,7 @@ class Session:
                 out["chances_paused"] = self.chances_paused
             if self.table.taken_back:        # the Pi waits to be asked (a knob press)
                 out["taken_back"] = True
+                out["undone"] = list(self.table.undone)   # what that undo took back
             if self._odds is not None:
                 out["odds"] = self._odds
             out["chart"] = self._chart()

@@ -19,23 +19,27 @@ def taken_back(lines: Sequence[str], whence: str = "") -> str:
     return f"{said}: {'; '.join(lines)}" if lines else said
 
 
-def undone(old: dict[str, Any], new: dict[str, Any]) -> list[str] | None:
-    """What an undo took back, as state JSONs before and after it show it, for `taken_back`:
-    the log's lines it removed, or "Ann's turn ends" for an ended turn (which says nothing in
-    the log); None if `new` is not a new undo in `old`'s game."""
-    if not new.get("taken_back") or new.get("game_id") != old.get("game_id") or \
-            new.get("state_version") == old.get("state_version"):
-        return None
-    was, now = old.get("log") or [], new.get("log") or []
+def undone(was_log: Sequence[str], now_log: Sequence[str], was_turn: int | None,
+           now_turn: int | None, names: Sequence[str]) -> list[str]:
+    """What an undo took back, for "Taken back: ...": the log's lines it removed, or "Ann's
+    turn ends" for an ended turn (which says nothing in the log); [] if neither shows."""
     same = 0
-    while same < min(len(was), len(now)) and was[same] == now[same]:
+    while same < min(len(was_log), len(now_log)) and was_log[same] == now_log[same]:
         same += 1
-    if same < len(was):
-        return list(was[same:])
-    players, turn = new.get("players") or [], new.get("turn")
-    if turn != old.get("turn") and isinstance(turn, int) and 0 <= turn < len(players):
-        return [f"{players[turn]['name']}'s turn ends"]
+    if same < len(was_log):
+        return list(was_log[same:])
+    if now_turn != was_turn and now_turn is not None and 0 <= now_turn < len(names):
+        return [f"{names[now_turn]}'s turn ends"]
     return []
+
+
+def is_undo(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether state JSON `new` is an undo made after `old` (its `undone` then says what went):
+    a new state of the same game, taken back, with no line added (a correction after an undo
+    keeps `taken_back` but adds its line)."""
+    return bool(new.get("taken_back")) and new.get("game_id") == old.get("game_id") and \
+        new.get("state_version") != old.get("state_version") and \
+        len(new.get("log") or []) <= len(old.get("log") or [])
 
 
 def listing(items: Sequence[str]) -> str:

@@ -17,7 +17,7 @@ from companion.errors import BoardDataError, Refused
 from companion.events import DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
-from companion.words import taken_back, undone
+from companion.words import is_undo, taken_back
 from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
@@ -504,9 +504,8 @@ def form_action(action: str) -> Response:
     seen = len(earlier) if same_game else len(words) - 1
     told = "; ".join(words[seen:]) if action in TOLD_BY_LOG and words[seen:] else \
         turn_ends(before) if action == "next" else DONE[action]   # every line it added, in order
-    gone = undone(before, snapshot) if action == "undo" else None
-    if gone is not None:
-        told = taken_back(gone)             # what the undo took back: lines, or an ended turn
+    if action == "undo" and is_undo(before, snapshot):
+        told = taken_back(snapshot.get("undone") or [])   # lines, or an ended turn
     spin = snapshot.get("spin") or {}
     after = spin.get("seconds") if action == "roll" and spin.get("roll") == snapshot.get("rolls") \
         else None                                  # the phone tells it when the dial stops

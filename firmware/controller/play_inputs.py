@@ -4,7 +4,7 @@ screen, _call, _answer, show_flash, show_read, show_refusal, _beep, _rulebook ..
 
 from __future__ import annotations
 
-from companion.words import taken_back, undone
+from companion.words import taken_back
 from firmware.oled import board_screen
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import choice_meaning, choices, player_name, takes
@@ -109,7 +109,7 @@ class PlayInputs:
         before = self.snap
         if self._call(lambda: self.session.undo(by="undo")):
             self.screen = self.home()
-            self.show_read(taken_back(undone(before, self.snap) or []))
+            self.show_read(taken_back(self.snap.get("undone") or []))
             self._beep("click")
 
     @property

@@ -407,10 +407,11 @@
 
   function tell(state) {
     var log = state.log || [], was = seen;
-    seen = {game: state.game_id, log: log.slice(), turn: state.turn, version: state.state_version};
+    seen = {game: state.game_id, log: log.slice(), version: state.state_version};
     if (!was) {                          // the page as it loads: nothing has changed yet
       saidPrompt = promptFor(state);
       saidWinners = winnersText(state);
+      showTakenBack(takenBackWords(state));  // a page loaded just after an undo says it too
       return;
     }
     if (was.game !== state.game_id) {
@@ -419,15 +420,11 @@
     } else {
       var same = 0;
       while (same < was.log.length && same < log.length && was.log[same] === log[same]) same++;
-      if (!state.taken_back) {
-        showTakenBack("");                 // the game went on (or never went back)
-      } else if (state.state_version !== was.version) {   // an undo, just now
-        var gone = was.log.slice(same), player = (state.players || [])[state.turn];
-        if (!gone.length && state.turn !== was.turn && player) gone = [player.name + "'s turn ends"];
-        var words = gone.length ? "Taken back: " + gone.join("; ") : "Taken back";
-        newsLines.push(words);
-        showTakenBack(words);
+      // an undo just now (companion/words.py's is_undo(): a correction after one adds a line)
+      if (state.taken_back && state.state_version !== was.version && log.length <= was.log.length) {
+        newsLines.push(takenBackWords(state));
       }
+      showTakenBack(takenBackWords(state));   // until the game goes on
       newsLines = newsLines.concat(log.slice(same));
     }
     clearTimeout(newsTimer);
@@ -436,8 +433,14 @@
 
   // Shown to every phone, not only the one that took it back, while the newest change is that
   // undo (the state's taken_back): pieces and chips jumped back and nothing on the page said
-  // why (the box says "Taken back: ..."). An ended turn says nothing in the log: its undo is
-  // "Ann's turn ends", as the box has it (firmware/oled/views.py's undone()). Said by #news.
+  // why (the box says "Taken back: ..."). The state says what went (`undone`: the log's
+  // lines, or "Ann's turn ends" for an ended turn), in the phone's words. Said by #news.
+  function takenBackWords(state) {
+    if (!state.taken_back) return "";
+    var gone = state.undone || [];
+    return phoneWords(gone.length ? "Taken back: " + gone.join("; ") : "Taken back");
+  }
+
   function showTakenBack(words) {
     var line = $("taken-back");
     if (!line) return;

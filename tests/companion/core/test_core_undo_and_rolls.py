@@ -251,3 +251,25 @@ def test_undo_is_remembered_until_the_game_moves_again():
     assert table.taken_back
     table.apply(parse_event({"type": "move", "path": ["c4", "c5"], "by": "pi"}))
     assert not table.taken_back
+
+
+def test_undo_says_what_it_took_back_also_when_replayed():
+    """Every surface says what an undo took back: the log's lines it removed, or "Ann's turn
+    ends" for an ended turn (no line in the log); a replay (a restart) says the same, so a
+    phone that loads the page after an undo is told too."""
+    events = [{"type": "new_game", "game": "gantlope", "players": ["Ann", "Ben"]},
+              {"type": "roll", "values": [3, 4]}, {"type": "roll", "values": [5, 1]},
+              {"type": "roll", "values": [2, 2]}]
+    table = replay(events)
+    spun = table.state.log
+    table.apply(Undo())
+    assert table.undone == spun[len(table.state.log):] and table.undone
+    turn = table.state.turn
+    table.apply(parse_event({"type": "roll", "values": [2, 2]}))
+    table.apply(parse_event({"type": "next"}))
+    assert table.state.turn != turn
+    table.apply(Undo())
+    assert table.undone == [f"{table.state.players[turn].name}'s turn ends"]
+    again = replay(events + [{"type": "undo"}, {"type": "roll", "values": [2, 2]},
+                             {"type": "next"}, {"type": "undo"}])
+    assert again.undone == table.undone and again.taken_back
