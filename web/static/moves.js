@@ -59,6 +59,20 @@
     var now = ledTo && "turn" in ledTo ? ledTo : state;
     saidIn = words && node.id === "moves-answer" && now ?
       {game: now.game_id, turn: now.turn, lines: logLength(now)} : saidIn;
+    // any other control's answer ("Taken back: ...", "Not done: ...") stays until the game
+    // changes from the state it led to (it stayed through every turn after, two at once)
+    var led = now && (now.state || now);
+    if (node.id !== "moves-answer" && words && led && led.state_version !== undefined) {
+      node.setAttribute("data-led-to", led.game_id + ":" + led.state_version);
+    } else if (node.id !== "moves-answer") {
+      node.removeAttribute("data-led-to");
+    }
+  }
+
+  function pastAnswers(s) {            // the answers of a game state that is no longer the table's
+    document.querySelectorAll(".answer[data-led-to]").forEach(function (node) {
+      if (node.getAttribute("data-led-to") !== s.game_id + ":" + s.state_version) say(node, "", true);
+    });
   }
 
   function logLength(now) {            // the log's lines in the state an answer led to
@@ -589,6 +603,7 @@
   function update(s) {
     var gameChanged = !state || state.game_id !== s.game_id;
     state = s;
+    pastAnswers(s);
     if (saidIn && (s.game_id !== saidIn.game || s.turn !== saidIn.turn || logMoved(s))) {
       if (!piReply(s)) {
         saidIn = null;

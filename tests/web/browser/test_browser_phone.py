@@ -1015,8 +1015,26 @@ def test_browser_phone_an_undo_at_the_box_is_shown_on_every_phone(tmp_path, phon
         expect(notice).to_have_text("Taken back: " + "; ".join(added))
         fits(phone)
         screenshot(phone, "phone-taken-back-at-the-box.png")
+        phone.reload()                                                  # a page loaded now
+        expect(notice).to_have_text("Taken back: " + "; ".join(added))  # is told too
         post(table.url + "/api/control/roll", {})                       # the game goes on
         expect(notice).to_be_hidden()
+
+
+def test_browser_phone_the_answer_to_an_undo_goes_when_the_game_moves_on(tmp_path, phone):
+    """The answer under "Undo the last step" stayed through every turn after it (and a second
+    undo's answer showed beside it): an answer stays while the table is as it left it."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        roll_until(table.url, ("roll",))
+        post(table.url + "/api/control/roll", {})
+        sign_in(phone, table.url)
+        phone.get_by_role("button", name="Undo the last step").click()
+        answer = phone.locator("#quick-actions + .answer, #quick-actions .answer").first
+        expect(answer).to_contain_text("Taken back: ")
+        post(table.url + "/api/control/roll", {})                       # the box throws
+        expect(answer).to_be_hidden()
 
 
 def test_browser_phone_an_answer_goes_when_its_throw_is_taken_back(tmp_path, phone):
