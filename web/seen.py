@@ -27,9 +27,12 @@ def seen_of(data: dict[str, Any]) -> str | None:
 
 
 def moved_on(state: dict[str, Any]) -> str:
-    """Why an action asked on an older state is not done, and what the table shows now."""
-    now = (state.get("log") or [])[-1:] or [state.get("prompt") or "no game in play"]
-    return f"Not done: the table had moved on. Now: {phone_words(now[0])}"
+    """Why an action asked on an older state is not done, and what the table shows now: the
+    log's last line, or the prompt when the newest change was a turn's end, which says
+    nothing in the log ("Now: Cy spins 2 and 6" named the turn before)."""
+    now = (state.get("log") or [])[-1:] if state.get("last_type") != "next" else []
+    return "Not done: the table had moved on. Now: " + \
+        phone_words((now or [state.get("prompt") or "no game in play"])[0])
 
 
 def check_seen(data: dict[str, Any]) -> None:

@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from web.moves import phone_words
+
 from web_support import PIN
 
 JSON = {"Accept": "application/json"}
@@ -134,3 +136,19 @@ def test_attack_a_paired_phones_throw_sent_again_is_told_it_was_done(make_app, c
     assert again.get_json()["error"] == \
         f"Not done: the table had moved on. Now: {thrown.get_json()['log'][-1]}"
     assert session.snapshot()["rolls"] == kat["rolls"] + 1
+
+
+def test_attack_two_phones_ending_one_turn_are_told_whose_turn_it_is_now(control, session):
+    """X8: two phones tapped End turn at once; the one refused read "Now: Cy spins 2 and 6"
+    on Ann's turn, as ending a turn adds no line: it reads the prompt there."""
+    control("new-game", {"game": "gantlope", "players": ["Ann", "Ben"]})
+    while session.snapshot()["phase"] == "lead":
+        control("roll")
+    control("roll")
+    spun = session.snapshot()
+    assert control("next", {"seen": mark(spun)}).status_code == 200
+    late = control("next", {"seen": mark(spun)})
+    now = session.snapshot()
+    assert late.status_code == 409 and now["log"] == spun["log"]
+    assert late.get_json()["error"] == \
+        f"Not done: the table had moved on. Now: {phone_words(now['prompt'])}"
