@@ -196,6 +196,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         """Run a session call; a refusal flashes its reason. True if it went through."""
         try:
             self.snap = self._for_box(action())
+            self.missed = None                  # the box's own action comes after them
         except ParlourError as err:             # Refused, or a store that cannot be written
             self.show_refusal(refusal_text(str(err)))
             self._beep("error")
@@ -239,6 +240,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if name is not None:
             getattr(self, "on_" + name)(event)
             self.dirty = True
+        self._show_missed()
         self._sync_controls()
 
     def on_leave_start(self, event: InputEvent) -> None:
@@ -281,6 +283,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if pending is not None:
             self._apply(pending)
         self.phones_update()
+        self._show_missed()                        # a pairing code that ran out: back home
         if self.network is not None and self.network.version != self._network_seen:
             self._network_changed(self.network.status())
         elif self.network is None and self.address is not None and \

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from companion.events import CORRECTIONS
-from companion.words import taken_back, undone
+from companion.words import is_undo, taken_back
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
 from firmware.controller.spin import UNCOVER_FOR_PI
@@ -58,6 +58,7 @@ class ChangesFromElsewhere:
     """The box's answer to a change it did not make."""
 
     waiting: tuple[dict[str, Any], dict[str, Any]] | None      # all set by Controller.__init__
+    missed: tuple[dict[str, Any], dict[str, Any]] | None = None   # changes under another screen
 
     def _apply(self, snap: dict[str, Any]) -> None:
         old = self.snap
@@ -79,6 +80,10 @@ class ChangesFromElsewhere:
                 self.screen = self.home()          # set aside by the phone: "Choose a game"
             if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
                 self._show_change({"log": []}, snap)
+        elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
+            # a menu, pairing or scores screen is up: shown when the game's screen is back
+            # (a phone's throw took the pairing code off the box; a win came unannounced)
+            self.missed = (self.missed[0] if self.missed else old, snap)
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
             self._animate(old, snap, strength=REMOTE_STRENGTH)
         elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0) \
@@ -105,6 +110,17 @@ class ChangesFromElsewhere:
             self._offer(old, snap)
         self._sync_controls()
 
+    def _show_missed(self) -> None:
+        """Back on the game's screen: what changed elsewhere while another screen was up, as
+        it would have been shown then (nothing if the box's own action has moved on since)."""
+        if self.missed is None or self.screen not in SHOWS_CHANGES:
+            return
+        old, snap = self.missed
+        self.missed = None
+        if snap.get("version") == self.snap.get("version") and \
+                snap.get("game_id") == old.get("game_id"):
+            self._show_change(old, snap)
+
     @staticmethod
     def _change_words(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
         """The log's lines a change added, and what the players do for the Pi's uncover."""
@@ -125,6 +141,9 @@ class ChangesFromElsewhere:
         by_pi = snap.get("last_by") == PI_BY
         if by_pi and self.flash_text == PI_THINKING:
             self.flash_text = ""                   # it has thought: its move says the rest
+        elif self.flash_text and self.flash_text != PI_THINKING and \
+                snap.get("state_version") != old.get("state_version"):
+            self.flash_text = ""    # an earlier change's notice ("Taken back ...") is the past
         ended = snap.get("phase") == "over" and old.get("phase") != "over"
         newest = snap.get("version") == self.snap.get("version")
         if not newest:                # shown late: a move made since has answered the Pi's
@@ -138,8 +157,8 @@ class ChangesFromElsewhere:
             self.screen = self.home()
             if ended:
                 self._beep("win")
-            elif (gone := undone(old, snap)) is not None:     # an undo, of an ended turn too
-                self.show_read(taken_back(gone, "from a phone"))
+            elif is_undo(old, snap):                          # of an ended turn too
+                self.show_read(taken_back(snap.get("undone") or [], "from a phone"))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))

@@ -271,6 +271,9 @@ def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, sessi
     session.undo(by="web")                           # and a phone takes that back
     table.update()
     assert table.flash_text == f"Taken back from a phone: {name}'s turn ends"
+    session.submit({"type": "next"}, by="web")       # the game goes on from a phone:
+    table.update()
+    assert table.flash_text == ""                    # the notice was over the next turn
 
 
 def test_controller_only_the_active_seat_is_armed(table, controls):

@@ -317,3 +317,26 @@ def test_phones_pairing_in_a_game_names_the_seats_player_or_no_one(session, tmp_
         assert pairings.claim(f"phone-{button}", pairings.offered()[1]) == button
         c.update()
         assert c.view()["flash"] == said
+
+
+def test_phones_a_change_made_while_the_box_shows_a_code_waits_for_the_game_screen(
+        session, tmp_path, clock):
+    """A phone's throw took the pairing code off the box (the dial, then its result), and a
+    change made under the menu was never shown: the code stays; back on the game's screen,
+    what changed meanwhile shows as it would have."""
+    from test_controller import settle_lead, start
+    c, app = wired(session, tmp_path, clock)
+    c.attach()
+    pairings = app.extensions["parlour"].pairings
+    start(c, "kat-en-muis", seats=(0, 1))
+    settle_lead(c, clock)
+    before = session.snapshot()
+    _menu(c, "Pair a phone")
+    press(c, "seat", seat=1)
+    assert c.screen == "pair_code"
+    session.roll(by="web")                          # a phone's throw meanwhile
+    c.update()
+    assert c.screen == "pair_code" and pairings.offered() is not None
+    press(c, "press")                               # the code put away: the game's screen
+    thrown = session.snapshot()["log"][len(before["log"]):]
+    assert c.screen == "result" and c.outcome[2] == thrown
