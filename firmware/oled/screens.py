@@ -313,21 +313,35 @@ CLAUSE_END = re.compile(r"(?<=[.!?;])\s+")      # a notice's parts: "...; Ben mo
 
 def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4, *, room: int = W - 2,
                    ends: re.Pattern = SENTENCE_END) -> list[list[str]]:
-    """Sentences wrapped and paged so that none is split across pages unless it is longer
-    than a page ("... pays Player" / "2 1 chip" would be misread), the sentences of one line
-    too (an instruction and how the box takes it); `ends`: where a line's sentences part."""
+    """Lines wrapped and paged so that no sentence is split across pages unless it is longer
+    than a page ("... pays Player" / "2 1 chip" would be misread). Each of `sentences` starts
+    a line; the sentences within one (parted by `ends`: an instruction and how the box takes
+    it) run on, and a page ends where one of them does."""
     out: list[list[str]] = [[]]
-    width_room, room = room, first
-    for sentence in (part for said in sentences for part in ends.split(said)):
-        lines = wrap(sentence, SMALL, width_room)
-        if len(out[-1]) + len(lines) > room and out[-1] and len(lines) <= rest:
+    limit = first
+
+    def place(text: str) -> None:
+        nonlocal limit
+        lines = wrap(text, SMALL, room)
+        if len(out[-1]) + len(lines) > limit and out[-1] and len(lines) <= rest:
             out.append([])
-            room = rest
+            limit = rest
         for line in lines:
-            if len(out[-1]) >= room:
+            if len(out[-1]) >= limit:
                 out.append([])
-                room = rest
+                limit = rest
             out[-1].append(line)
+
+    for said in sentences:
+        run = ""
+        for part in ends.split(said):
+            joined = f"{run} {part}" if run else part
+            if run and len(out[-1]) + len(wrap(joined, SMALL, room)) > limit:
+                place(run)                       # the page is full: the next starts with this
+                run = part
+            else:
+                run = joined
+        place(run)
     return out
 
 
@@ -466,15 +480,15 @@ def name_lines(view: TurnView) -> list[str]:
 
 def turn_pages(view: TurnView) -> list[list[str]]:
     """The action in small type, paged: under the name on the first page (four lines with it),
-    and under a one-line name again on each page after, so no page leaves out whose turn it is
-    (an empty list: name and action are short and drawn big)."""
+    and under a one-line name again on each page after, so no page leaves out whose turn it is,
+    a sentence split only if it is longer than a page (an empty list: name and action are
+    short and drawn big)."""
     names = name_lines(view)
     if len(names) == 1 and len(wrap(view.action, MEDIUM)) <= (1 if view.detail else 2):
         return []
-    lines = wrapped([view.action] + ([view.detail] if view.detail else []))
     first = max(0, 4 - len(names))           # a name of four lines has its page to itself
     after = 3 if len(names) == 1 else 4      # a long name is on the first page only
-    return [lines[:first]] + pages(lines[first:], after) if len(lines) > first else [lines]
+    return sentence_pages([view.action] + ([view.detail] if view.detail else []), first, after)
 
 
 def repeats_name(view: TurnView, page: int) -> bool:

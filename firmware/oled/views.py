@@ -137,6 +137,7 @@ def box_words(action: str) -> str:
     "flick to spin" says (the box has no dice); a claim home withdrawn by the knob also ends
     the turn (LD2, P2), as the phone says too."""
     action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
+    action = action.replace("; your button if", ". Press your button if")   # LD2: a sentence
     return re.sub(r"[;,] the knob cancels", "; the knob withdraws it and ends the turn", action)
 
 

@@ -471,3 +471,15 @@ def test_screens_a_long_notice_pages_at_its_clauses_with_a_page_mark():
     assert " ".join(pages[1][1]).startswith("Ann throws again (square 10);")   # whole clauses
     first, second = (screens.flash(screens.canvas()[0], undo, page) for page in (0, 1))
     assert first.crop((96, 50, 126, 62)).getbbox() and first.tobytes() != second.tobytes()
+
+
+def test_screens_ld2_a_turn_s_pages_end_where_a_sentence_does():
+    """LD2: page 2 of the turn began "your button if that reaches the diamond", its verb on
+    page 1; the box says it as a sentence of its own, and a turn's pages end with sentences."""
+    from firmware.oled.views import box_words
+    said = box_words("flick to spin, or press the knob to move in the Field; your button if "
+                     "that reaches the diamond")
+    assert said.endswith("Field. Press your button if that reaches the diamond")
+    paged = screens.turn_pages(TurnView("The Lost Diamond", "", "Bartholomeus", said))
+    assert len(paged) == 2 and paged[1][0].startswith("Press your button")
+    assert all(page[-1].endswith((".", "diamond")) for page in paged)
