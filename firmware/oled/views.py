@@ -102,6 +102,10 @@ def turn_view(snap: Snapshot) -> TurnView:
         action = box_words(action.replace(" for the lead", ""))
         throws = (snap.get("lead") or {}).get("throws") or {}
         detail = "  ".join(f"{player_name(snap, int(s))} {t}" for s, t in throws.items())
+        if len(detail) > FOOTER_CHARS and throws:    # cut off, it hid the throw to beat
+            best = max(throws.values())
+            detail = "best: " + ", ".join(player_name(snap, int(s)) for s, t in throws.items()
+                                          if t == best) + f" {best}"
         return TurnView(title, "Lead", name, action, detail or "who leads?",
                         button_of(snap, snap.get("turn")))
     if snap.get("awaiting") == "choose":
@@ -130,6 +134,9 @@ BOX_PRESSES = {"gantlope": "Press your button for each man that enters its Goal.
                "cats-and-mice": "Press your button for each mouse your cat takes.",    # M3
                "india": "Press your button if a man reaches home, and again to confirm "
                         "the win."}                                                    # P2
+
+
+FOOTER_CHARS = 21               # small type's line: Terminus 12 is 6 px a character, 126 px
 
 
 def box_words(action: str) -> str:

@@ -1016,3 +1016,18 @@ def test_controller_x6_a_game_ended_from_a_phone_shows_its_last_lines_first(tabl
     clock.advance(ctl.RESULT_SECONDS)
     table.update()
     assert table.screen == "over"
+
+
+def test_controller_x2_a_lead_too_long_for_its_line_says_the_throw_to_beat():
+    """X2: "Bartholomeus 1  Emma…" cut off Emma's 2, the throw Wim had to beat; the line
+    says the best throw so far when the throws do not fit it (they are read whole when they
+    do)."""
+    from firmware.oled import screens
+    from firmware.oled.views import turn_view
+    snap = {"game": "domino-rex", "phase": "lead", "turn": 2, "prompt": "Wim - throw the dice",
+            "players": [{"name": "Bartholomeus"}, {"name": "Emma"}, {"name": "Wim"}],
+            "lead": {"throws": {"0": 1, "1": 2}}}
+    assert turn_view(snap).detail == "best: Emma 2"
+    short = {**snap, "players": [{"name": "Al"}, {"name": "Em"}, {"name": "Wim"}]}
+    assert turn_view(short).detail == "Al 1  Em 2"
+    assert screens.width("Bartholomeus 1  Emma 2", screens.SMALL) > screens.W - 2
