@@ -106,7 +106,8 @@ def turn_view(snap: Snapshot) -> TurnView:
             best = max(throws.values())
             detail = "best: " + ", ".join(player_name(snap, int(s)) for s, t in throws.items()
                                           if t == best) + f" {best}"
-        return TurnView(title, "Lead", name, action, detail or "who leads?",
+        heading = f"{title}: lead" if len(f"{title}: lead") <= FOOTER_CHARS else "The lead"
+        return TurnView(heading, "", name, action, detail or "who leads?",   # not "... Diamond Lead"
                         button_of(snap, snap.get("turn")))
     if snap.get("awaiting") == "choose":
         action = "turn, then press"

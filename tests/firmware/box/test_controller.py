@@ -1024,10 +1024,13 @@ def test_controller_x2_a_lead_too_long_for_its_line_says_the_throw_to_beat():
     do)."""
     from firmware.oled import screens
     from firmware.oled.views import turn_view
-    snap = {"game": "domino-rex", "phase": "lead", "turn": 2, "prompt": "Wim - throw the dice",
+    snap = {"game": "domino-rex", "title": "Domino Rex", "phase": "lead", "turn": 2,
+            "prompt": "Wim - throw the dice",
             "players": [{"name": "Bartholomeus"}, {"name": "Emma"}, {"name": "Wim"}],
             "lead": {"throws": {"0": 1, "1": 2}}}
     assert turn_view(snap).detail == "best: Emma 2"
+    assert turn_view(snap).heading == "Domino Rex: lead"          # not "Domino Rex   Lead"
+    assert turn_view({**snap, "title": "The Lost Diamond"}).heading == "The lead"
     short = {**snap, "players": [{"name": "Al"}, {"name": "Em"}, {"name": "Wim"}]}
     assert turn_view(short).detail == "Al 1  Em 2"
     assert screens.width("Bartholomeus 1  Emma 2", screens.SMALL) > screens.W - 2
