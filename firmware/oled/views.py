@@ -106,8 +106,9 @@ def turn_view(snap: Snapshot) -> TurnView:
             best = max(throws.values())
             detail = "best: " + ", ".join(player_name(snap, int(s)) for s, t in throws.items()
                                           if t == best) + f" {best}"
-        heading = f"{title}: lead" if len(f"{title}: lead") <= FOOTER_CHARS else "The lead"
-        return TurnView(heading, "", name, action, detail or "who leads?",   # not "... Diamond Lead"
+        heading = f"{title}: lead"                # not "The Lost Diamond   Lead", one name
+        heading = heading if len(heading) <= FOOTER_CHARS else "The lead"
+        return TurnView(heading, "", name, action, detail or "who leads?",
                         button_of(snap, snap.get("turn")))
     if snap.get("awaiting") == "choose":
         action = "turn, then press"
@@ -156,7 +157,8 @@ def with_box_controls(snap: Snapshot, instruction: str) -> str:
         return instruction
     press = BOX_PRESSES.get(snap.get("game") or "")
     said = [press] if press and snap.get("presses_left") != 0 else []   # G3, M3: none left
-    return " ".join([instruction, *said, *diamond_words(snap), "Then press the knob to end the turn."])
+    return " ".join([instruction, *said, *diamond_words(snap),
+                     "Then press the knob to end the turn."])
 
 
 def diamond_words(snap: Snapshot) -> list[str]:

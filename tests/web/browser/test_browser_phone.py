@@ -173,7 +173,8 @@ def test_browser_phone_refusals_show_beside_the_control(tmp_path, phone):
         expect(phone.locator("#new-game + .answer")).to_have_text("Kat en Muis is for 2 players: tick their seat buttons or type their names.")
         in_view(phone, "#new-game + .answer")
         screenshot(phone, "phone-refused.png")
-        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        post(table.url + "/api/control/new-game",
+             {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
         phone.fill("#new-game input[name=player] >> nth=0", "Cy")
         phone.fill("#new-game input[name=player] >> nth=1", "Di")
         phone.click("#new-game button[type=submit]")
@@ -1003,7 +1004,8 @@ def test_browser_phone_an_undo_at_the_box_is_shown_on_every_phone(tmp_path, phon
     showed said why. Every phone says what was taken back, until the game goes on."""
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
-        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        post(table.url + "/api/control/new-game",
+             {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
         before = roll_until(table.url, ("roll",))
         thrown = post(table.url + "/api/control/roll", {})
         added = thrown["log"][len(before["log"]):]
@@ -1026,7 +1028,8 @@ def test_browser_phone_the_answer_to_an_undo_goes_when_the_game_moves_on(tmp_pat
     undo's answer showed beside it): an answer stays while the table is as it left it."""
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
-        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        post(table.url + "/api/control/new-game",
+             {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
         roll_until(table.url, ("roll",))
         post(table.url + "/api/control/roll", {})
         sign_in(phone, table.url)
@@ -1062,7 +1065,8 @@ def test_browser_phone_signed_in_and_paired_says_for_whom_it_moves(tmp_path, pho
     threw for Ann as if Ann had."""
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
-        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        post(table.url + "/api/control/new-game",
+             {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
         now = roll_until(table.url, ("roll",))
         turn, other = now["turn"], 1 - now["turn"]
         names = [p["name"] for p in now["players"]]
@@ -1100,11 +1104,13 @@ def test_browser_phone_a_tap_on_the_dial_out_of_turn_says_whose_turn_it_is(tmp_p
     (a throw sent out of turn is answered "It is Ann's turn, not yours.")."""
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
-        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        post(table.url + "/api/control/new-game",
+             {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
         now = roll_until(table.url, ("roll",))
         turn, other = now["turn"], 1 - now["turn"]
         phone.goto(table.url + "/")
-        phone.locator("#pair-code").fill(box_pairing_code(table.url, now["players"][other]["button"]))
+        code = box_pairing_code(table.url, now["players"][other]["button"])
+        phone.locator("#pair-code").fill(code)
         phone.get_by_role("button", name="Pair this phone").click()
         expect(phone.locator("#paired-line")).to_be_visible()
         rolls = state(table.url)["rolls"]
