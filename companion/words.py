@@ -19,6 +19,12 @@ def taken_back(lines: Sequence[str], whence: str = "") -> str:
     return f"{said}: {'; '.join(lines)}" if lines else said
 
 
+def turn_ends(name: str) -> str:
+    """A turn ended, which says nothing in the log: "Ann's turn ends", as the box, a phone's
+    answer and an undo of it all say."""
+    return f"{name}'s turn ends"
+
+
 def undone(was_log: Sequence[str], now_log: Sequence[str], was_turn: int | None,
            now_turn: int | None, names: Sequence[str]) -> list[str]:
     """What an undo took back, for "Taken back: ...": the log's lines it removed, or "Ann's
@@ -29,7 +35,7 @@ def undone(was_log: Sequence[str], now_log: Sequence[str], was_turn: int | None,
     if same < len(was_log):
         return list(was_log[same:])
     if now_turn != was_turn and now_turn is not None and 0 <= now_turn < len(names):
-        return [f"{names[now_turn]}'s turn ends"]
+        return [turn_ends(names[now_turn])]
     return []
 
 

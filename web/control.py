@@ -17,7 +17,7 @@ from companion.errors import BoardDataError, Refused
 from companion.events import DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
-from companion.words import is_undo, taken_back
+from companion.words import is_undo, taken_back, turn_ends
 from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
@@ -380,12 +380,12 @@ DONE = {"new-game": "New game started", "undo": "Taken back", "roll": "Rolled",
 TOLD_BY_LOG = ("roll", "press", "choose", "next", "transfer")   # answered with what the game said
 
 
-def turn_ends(before: dict[str, Any]) -> str:
+def ended_turn(before: dict[str, Any]) -> str:
     """A turn ended with nothing for the log ("Blue's turn ends", as the box says it): the
     answer repeated the turn's last line, "Blue spins 1 and 5", as if that were the press."""
     players, turn = before.get("players") or [], before.get("turn")
     if isinstance(turn, int) and 0 <= turn < len(players):
-        return f"{players[turn]['name']}'s turn ends"
+        return turn_ends(players[turn]["name"])
     return DONE["next"]
 
 
@@ -503,7 +503,7 @@ def form_action(action: str) -> Response:
     same_game = before.get("game_id") == snapshot.get("game_id")
     seen = len(earlier) if same_game else len(words) - 1
     told = "; ".join(words[seen:]) if action in TOLD_BY_LOG and words[seen:] else \
-        turn_ends(before) if action == "next" else DONE[action]   # every line it added, in order
+        ended_turn(before) if action == "next" else DONE[action]   # every line it added, in order
     if action == "undo" and is_undo(before, snapshot):
         told = taken_back(snapshot.get("undone") or [])   # lines, or an ended turn
     spin = snapshot.get("spin") or {}

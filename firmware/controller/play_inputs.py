@@ -4,7 +4,7 @@ screen, _call, _answer, show_flash, show_read, show_refusal, _beep, _rulebook ..
 
 from __future__ import annotations
 
-from companion.words import taken_back
+from companion.words import taken_back, turn_ends
 from firmware.oled import board_screen
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import choice_meaning, choices, player_name, takes
@@ -77,7 +77,7 @@ class PlayInputs:
             who = player_name(before, before.get("turn"))
             if self._call(lambda: self.session.submit({"type": "next"}, by="knob")):
                 same = self.snap.get("turn") == before.get("turn")    # else the new name shows
-                self._answer(before, f"{who}'s turn ends", quiet="Turn ended" if same else "")
+                self._answer(before, turn_ends(who), quiet="Turn ended" if same else "")
         elif awaiting == "choose":
             value = self._choices()[self.choice_index % len(self._choices())]
             who = player_name(before, before.get("turn"))
