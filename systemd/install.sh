@@ -184,12 +184,17 @@ add_user() {
             did "$USER_NAME in $group"
         fi
     done
-    # NetworkManager asks polkit: the service user may add Wi-Fi networks and run the hotspot.
+    # NetworkManager asks polkit: the service user may add Wi-Fi networks and run the hotspot,
+    # and nothing else NetworkManager guards (networking off, the host name, DNS, sleep).
     put "$POLKIT" 0644 "$USER_NAME may manage Wi-Fi through NetworkManager ($POLKIT)" <<EOF
-// Parlour's service user may manage Wi-Fi (the hotspot, a home network added from a phone).
+// Parlour's service user may manage Wi-Fi (the hotspot, a home network added from a phone):
+// add, change and delete system connections, bring them up and down, share the Wi-Fi with a
+// password (the hotspot). Nothing else NetworkManager guards.
 polkit.addRule(function (action, subject) {
-    if (subject.user == "$USER_NAME" &&
-            action.id.indexOf("org.freedesktop.NetworkManager.") == 0) {
+    var wifi = ["org.freedesktop.NetworkManager.settings.modify.system",
+                "org.freedesktop.NetworkManager.network-control",
+                "org.freedesktop.NetworkManager.wifi.share.protected"];
+    if (subject.user == "$USER_NAME" && wifi.indexOf(action.id) >= 0) {
         return polkit.Result.YES;
     }
 });

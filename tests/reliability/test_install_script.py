@@ -163,6 +163,59 @@ def _named(commands: list[str], *prefixes: str) -> list[str]:
     return [c for c in commands if c.startswith(prefixes)]
 
 
+POLKIT_HARNESS = """
+const rules = [];
+const polkit = {Result: {YES: "yes", NO: "no", NOT_HANDLED: null},
+                addRule: function (rule) { rules.push(rule); }};
+eval(require("fs").readFileSync(process.argv[2], "utf8"));
+const answers = {};
+for (const line of require("fs").readFileSync(0, "utf8").trim().split("\\n")) {
+    const [user, id] = line.split(" ");
+    let result = null;
+    for (const rule of rules) {
+        result = rule({id: id}, {user: user});
+        if (result !== null && result !== undefined) break;
+    }
+    answers[line] = result === undefined ? null : result;
+}
+console.log(JSON.stringify(answers));
+"""
+NM = "org.freedesktop.NetworkManager."
+WIFI_ACTIONS = ("settings.modify.system", "network-control", "wifi.share.protected")
+NOT_WIFI_ACTIONS = ("enable-disable-network", "enable-disable-wifi", "sleep-wake", "reload",
+                    "settings.modify.hostname", "settings.modify.global-dns",
+                    "checkpoint-rollback", "wifi.share.open", "settings.modify.own")
+
+
+def polkit_answers(rule: Path, asked: list[tuple[str, str]]) -> dict[str, str | None]:
+    """What polkit's rules engine would answer: the installed rule run in JavaScript (the
+    node that Playwright ships) with polkit's `addRule` and results, one (user, action) a line."""
+    import json
+    import playwright
+    node = Path(playwright.__file__).parent / "driver" / "node"
+    harness = rule.parent / "harness.js"
+    harness.write_text(POLKIT_HARNESS)
+    done = subprocess.run([str(node), str(harness), str(rule)], text=True, capture_output=True,
+                          input="\n".join(f"{u} {a}" for u, a in asked), check=True)
+    return json.loads(done.stdout)
+
+
+def test_polkit_rule_grants_the_service_wifi_and_nothing_else(box, tmp_path):
+    """The hotspot and a joined network need NetworkManager's connection settings, control
+    and a protected share; switching networking off, the host name or DNS stay the admin's."""
+    assert box.run("install").returncode == 0
+    rule = tmp_path / "50-parlour.rules"
+    rule.write_text(box.file("/etc/polkit-1/rules.d/50-parlour.rules").read_text())
+    asked = [("parlour", NM + a) for a in WIFI_ACTIONS + NOT_WIFI_ACTIONS]
+    asked += [("pi", NM + a) for a in WIFI_ACTIONS]
+    asked += [("parlour", "org.freedesktop.login1.reboot")]
+    answers = polkit_answers(rule, asked)
+    assert [a for a in WIFI_ACTIONS if answers[f"parlour {NM}{a}"] == "yes"] == list(WIFI_ACTIONS)
+    assert [a for a in NOT_WIFI_ACTIONS if answers[f"parlour {NM}{a}"] is not None] == []
+    assert [a for a in WIFI_ACTIONS if answers[f"pi {NM}{a}"] is not None] == []
+    assert answers["parlour org.freedesktop.login1.reboot"] is None
+
+
 def test_install_on_a_fresh_card_does_each_step_and_says_so(box):
     result = box.run("install")
     assert result.returncode == 0, result.stderr
