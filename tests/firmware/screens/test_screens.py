@@ -483,3 +483,20 @@ def test_screens_ld2_a_turn_s_pages_end_where_a_sentence_does():
     paged = screens.turn_pages(TurnView("The Lost Diamond", "", "Bartholomeus", said))
     assert len(paged) == 2 and paged[1][0].startswith("Press your button")
     assert all(page[-1].endswith((".", "diamond")) for page in paged)
+
+
+@pytest.mark.parametrize("left, right", [("Choose a game", "2/3"), ("Ann pressed", ""),
+                                         ("Free play: dice", "2/3"), ("Jørgen's turn", "pg 1")])
+def test_screens_header_descenders_stand_clear_of_the_rule(left, right):
+    """A "g" or "p" in the header never touches the rule beneath it (it read as a blot); the
+    rule is broken a pixel either side of it and whole elsewhere."""
+    image, draw = screens.canvas()
+    screens.header(draw, left, right)
+    px, y = image.load(), screens.RULE_Y
+    descenders = [x for x in range(screens.W) if px[x, y - 1]]
+    assert descenders, "the case has a descender on the rule's row"
+    touching = [x for x in range(screens.W) for dx in (-1, 0, 1)
+                if px[x, y - 1] and 0 <= x + dx < screens.W and px[x + dx, y]]
+    assert touching == []
+    near = {x + dx for x in descenders for dx in (-1, 0, 1)}
+    assert all(px[x, y] for x in range(screens.W) if x not in near)
