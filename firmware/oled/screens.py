@@ -197,30 +197,32 @@ def header(draw: ImageDraw.ImageDraw, left: str, right: str = "") -> None:
     """A small top line: the game on the left, a detail on the right, a rule beneath. The detail
     (the pool, the page) is what a player needs: a game's name that does not fit beside it is
     left out whole rather than cut (the players know the game they are playing)."""
-    room = W - 4 - (int(width(right, SMALL)) + 4 if right else 0)
-    line = Image.new("1", (W, RULE_Y), OFF)          # the header's words alone, for the rule
-    line_draw = ImageDraw.Draw(line)
-    if width(left, SMALL) <= room:
-        text(line_draw, (0, 0), left, SMALL)
-    elif not right:
-        text(line_draw, (0, 0), clip(left, SMALL, room), SMALL)
-    if right:
-        text(line_draw, (W, 0), right, SMALL, anchor="ra")
-    draw.bitmap((0, 0), line, fill=ON)
-    draw_rule(draw, line)
+    draw.bitmap((0, 0), header_strip(left, right), fill=ON)
 
 
 RULE_Y = 12                  # the header's rule, just under the small type's descenders
 
 
-def draw_rule(draw: ImageDraw.ImageDraw, line: Image.Image) -> None:
-    """The rule under a header, broken a pixel either side of each descender that reaches it
-    ("g" in "game", "p" in "pressed"), so the letter stands clear of the line."""
-    ink = line.load()
+@lru_cache(maxsize=64)
+def header_strip(left: str, right: str) -> Image.Image:
+    """The header's words and rule as a strip (drawn once for each header: every frame of a
+    turn has the same). The rule is broken a pixel either side of each descender that reaches
+    it ("g" in "game", "p" in "pressed"), so the letter stands clear of the line."""
+    strip = Image.new("1", (W, RULE_Y + 1), OFF)
+    draw = ImageDraw.Draw(strip)
+    room = W - 4 - (int(width(right, SMALL)) + 4 if right else 0)
+    if width(left, SMALL) <= room:
+        text(draw, (0, 0), left, SMALL)
+    elif not right:
+        text(draw, (0, 0), clip(left, SMALL, room), SMALL)
+    if right:
+        text(draw, (W, 0), right, SMALL, anchor="ra")
+    ink = strip.load()
     clear = {x + dx for x in range(W) if ink[x, RULE_Y - 1] for dx in (-1, 0, 1)}
     for x in range(W):
         if x not in clear:
-            draw.point((x, RULE_Y), fill=ON)
+            ink[x, RULE_Y] = ON
+    return strip
 
 
 def footer(draw: ImageDraw.ImageDraw, words: str) -> None:
