@@ -306,7 +306,9 @@ def read_log(lines: Iterable[str]) -> list[tuple[int, Event]]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as err:
-            raise LogError(number, f"not valid JSON ({err.msg} at column {err.colno})") from None
+            where = "" if err.msg.endswith(" at") else " at"   # "Unterminated string starting at"
+            raise LogError(number, f"not valid JSON ({err.msg}{where} column {err.colno})") \
+                from None
         except ValueError:              # Python refuses to read a number of 4,301+ digits
             raise LogError(number, "a number too long to be read (over 4,300 digits)") from None
         except RecursionError:

@@ -100,6 +100,8 @@ def plain_number(text: str, what: str, *, digits: int = 18, signed: bool = False
     """A number typed in a form or a query: ASCII digits only (no spaces, '_', '+' or other
     scripts' digits, which int() would take), at most `digits` of them; 400 otherwise."""
     body = text[1:] if signed and text.startswith("-") else text
+    if body.isascii() and body.isdigit() and len(body) > digits:
+        raise ApiError(400, f"{what}: too large a number (at most {digits} digits)")
     if not (DIGITS.fullmatch(body) and len(body) <= digits):
         raise ApiError(400, f"{what}: enter a whole number in the digits 0-9")
     return int(text)

@@ -51,6 +51,8 @@ def test_figures_api_games_pages_with_next_links(client, session, store):
     for bad in ("page=0", "page=abc", "before=1_0", "before=-1", "page=" + "9" * 20):
         response = client.get(f"/api/games?{bad}")
         assert response.status_code == 400 and response.get_json()["error"], bad
+    too_big = client.get("/api/games?page=" + "9" * 20).get_json()["error"]
+    assert "too large" in too_big and "digits 0-9" not in too_big       # they are digits 0-9
 
 
 @pytest.mark.parametrize("path", ["/history", "/fairness"])

@@ -13,7 +13,7 @@ from firmware import runner
 from fakes import cookie_value, give_cookie
 from web_support import PIN
 
-NUMBERS_NO_FORM_SENDS = ["1_0", "\u0661", " 10", "+5", "10\n", "9" * 10]
+NUMBERS_NO_FORM_SENDS = ["1_0", "\u0661", " 10", "+5", "10\n"]
 
 
 def csrf(page: str) -> str:
@@ -96,6 +96,17 @@ def test_guard_form_numbers_are_plain_ascii_digits(client, logged_in, kat, sessi
                                                       "to": "0", "amount": text})
     assert response.status_code == 400
     assert "digits 0-9" in response.get_json()["error"]
+    assert session.snapshot() == before
+
+
+def test_guard_form_number_too_long_is_said_to_be_too_large(client, logged_in, kat, session):
+    """Ten nines are digits 0-9: the refusal says what is wrong with them."""
+    before = session.snapshot()
+    response = client.post("/control/transfer", data={"csrf": logged_in, "from": "pool",
+                                                      "to": "0", "amount": "9" * 10})
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert "too large" in error and "digits 0-9" not in error
     assert session.snapshot() == before
 
 

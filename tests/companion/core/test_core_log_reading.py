@@ -99,6 +99,14 @@ def test_events_read_log_names_the_line_of_bad_json():
     assert str(caught.value).startswith("line 4: not valid JSON")
 
 
+def test_events_read_log_says_where_json_breaks_off_in_plain_words():
+    """Python's "Unterminated string starting at" reads on into the column, never "at at"."""
+    with pytest.raises(LogError) as caught:
+        read_log(lines(START, '{"type": "roll", "values'))
+    assert str(caught.value) == \
+        "line 2: not valid JSON (Unterminated string starting at column 18)"
+
+
 def test_events_read_log_names_the_line_of_an_unknown_type():
     with pytest.raises(LogError) as caught:
         read_log(lines(START, {"type": "roll", "values": [3]}, {"type": "spin"}))
