@@ -65,6 +65,11 @@ def league_by_game(figures: dict[str, Any]) -> list[dict[str, Any]]:
     return list(games.values())
 
 
+def off_broker(club: dict[str, Any]) -> bool:
+    """The club has a broker and is not connected to it now."""
+    return club["broker"] is not None and not club["broker"]["connected"]
+
+
 def create_club_app(store, *, listener: Any = None) -> Flask:
     """The club's web app over its store (firmware/club/clubstore.py). `listener` (the
     broker's subscriber) adds whether the broker is connected and what was refused."""
@@ -72,15 +77,18 @@ def create_club_app(store, *, listener: Any = None) -> Flask:
     cache = LeagueCache(store)
 
     def view() -> dict[str, Any]:
+        """The league and tables; off its broker, no table's status is known (its will, or
+        its coming back, cannot reach the club), on the page and in the JSON alike."""
         out = dict(cache.view())
         out["broker"] = None if listener is None else listener.summary()
+        if off_broker(out):
+            out["tables"] = [{**t, "status": "unknown"} for t in out["tables"]]
         return out
 
     @app.get("/")
     def club_page():
         club = view()
-        off = club["broker"] is not None and not club["broker"]["connected"]
-        return render_template("club.html", club=club, poll=POLL_SECONDS, off=off,
+        return render_template("club.html", club=club, poll=POLL_SECONDS, off=off_broker(club),
                                games=league_by_game(club["league"]))
 
     @app.get("/api/club")

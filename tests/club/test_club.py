@@ -173,6 +173,7 @@ def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
     assert banner.startswith('id="broker-off">The club is not connected to its broker')
     assert f"127.0.0.1:{broker.port}" in banner.split("</p>")[0]     # where, once or said
     assert '"note table-status">status not known<' in page                 # not "online" as if known now
+    assert [t["status"] for t in off["tables"]] == ["unknown"]          # the JSON says the same
     table.session.submit({"type": "declare", "winners": [0]})   # the game ends, no broker
     assert [r.id for r in table.store.unsent_to_club()] == [table.session.game_id]
     broker.start()                                               # same port, empty broker
