@@ -30,8 +30,10 @@ def utc_text(iso: str | None) -> str:
 def result_rows(played: dict[str, Any]) -> list[dict[str, Any]]:
     """A game's players as history lists them: best placed first, each with their final
     figure (chips, points or square), place, button and whether they won."""
-    return [{"name": p["name"], "figure": _figure(played["scored_by"], p), "winner": p["winner"],
-             "rank": p["rank"], "button": None if p.get("pi") else p["button"]}  # the Pi: none
+    chips_too = played["scored_by"] == "score" and any(p["chips"] for p in played["players"])
+    return [{"name": p["name"], "figure": _figure(played["scored_by"], p, chips_too),
+             "winner": p["winner"], "rank": p["rank"],
+             "button": None if p.get("pi") else p["button"]}                  # the Pi: none
             for p in sorted(played["players"], key=lambda p: (p["rank"] or 99, p["seat"]))]
 
 
@@ -52,11 +54,13 @@ def history_row(record: GameRecord, figures: dict[str, Any] | None) -> dict[str,
     return row
 
 
-def _figure(scored_by: str | None, player: dict[str, Any]) -> str:
+def _figure(scored_by: str | None, player: dict[str, Any], chips_too: bool = False) -> str:
+    """"12 chips", "3 pts" ("3 pts · 15 chips" in free play that kept chips too), "square 9"."""
     if scored_by == "chips":
         return f"{player['chips']} chips"
     if scored_by:
-        return f"{player['score']} pt" if player["score"] == 1 else f"{player['score']} pts"
+        points = f"{player['score']} pt" if player["score"] == 1 else f"{player['score']} pts"
+        return f"{points} · {player['chips']} chips" if chips_too else points
     return f"square {player['position']}" if player["position"] is not None else ""
 
 

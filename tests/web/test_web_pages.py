@@ -198,6 +198,19 @@ def test_pages_history_lists_games_and_totals(client, control, session):
     assert ("Cy", "1", "0") in rows
 
 
+def test_pages_history_free_play_shows_points_and_chips(client, session):
+    """Free play that kept chips ends with both: the history gives each player's points and
+    chips, as the table showed them (points alone hid what the chips settled)."""
+    session.new_game("free-play", ["Ann", "Ben"], {"chips": 10})
+    while session.snapshot()["phase"] != "play":              # the lead (a tie: again)
+        session.roll()
+    session.submit({"type": "press", "seat": 0})
+    session.submit({"type": "transfer", "from": 1, "to": 0, "amount": 3, "reason": "a bet"})
+    session.submit({"type": "declare", "winners": [0]})
+    text = re.sub(r"<[^>]+>", "", client.get("/history").get_data(as_text=True))
+    assert "Ann 1 pt · 13 chips" in text and "Ben 0 pts · 7 chips" in text
+
+
 def test_pages_history_game_tells_the_log_in_words(client, kat, control):
     control("roll")
     page = client.get(f"/history/{kat['game_id']}").get_data(as_text=True)
