@@ -218,9 +218,10 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
     game_id = state.get("game_id")
     over_links = None
     if state.get("phase") == "over" and game_id is not None:
+        record = parlour().session.store.game(game_id)
         over_links = {"record": url_for("api.game_record_json", game_id=game_id),
-                      "bg_stats": _bg_stats(parlour().session.store,
-                                            parlour().session.store.game(game_id)) or "#"}
+                      "bg_stats": _bg_stats(parlour().session.store, record) or "#",
+                      "started": record.created_at if record is not None else None}
     kind = (state.get("randomizer") or {}).get("kind")
     return {"moves": offered, "game_moves": info, "pairing": paired,
             "hint": hint_text(state, offered),

@@ -590,7 +590,10 @@
       $("record-link").href = "/api/games/" + s.game_id + "/record";
       var bg = $("bg-stats-link");
       bg.hidden = !record.bg_stats;
-      if (record.bg_stats) bg.href = record.bg_stats;
+      if (record.bg_stats) {
+        bg.href = record.bg_stats;
+        if (window.ParlourTime) window.ParlourTime.bgStatsHere(bg, record.started);   // localtime.js
+      }
       box.hidden = false;
     }).catch(function () { linksFor = null; });
   }

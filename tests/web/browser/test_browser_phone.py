@@ -237,6 +237,37 @@ def test_browser_phone_history_and_the_bg_stats_link(tmp_path, phone):
         screenshot(phone, "phone-history-game.png")
 
 
+def test_browser_phone_bg_stats_date_is_the_phones_own_time(tmp_path, browser):  # noqa: F811
+    """BG Stats reads a play's date as local time on the phone that opens the link: a phone in
+    Auckland sends the game's start in Auckland's time, whatever the box's own zone (UTC)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+    from playwright.sync_api import expect
+    prefix = "https://app.bgstatsapp.com/createPlay.html?data="
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "free-play", "players": ["Ann", "Ben"],
+              "options": {"randomizer": {"kind": "none"}}})
+        post(table.url + "/api/control/press", {"seat": 0})
+        post(table.url + "/api/control/declare", {"winners": [0]})
+        game_id = state(table.url)["game_id"]
+        with urllib.request.urlopen(f"{table.url}/api/games/{game_id}/record") as answer:
+            record = json.loads(answer.read())
+        started = datetime.fromisoformat(record["started"].replace("Z", "+00:00"))
+        here = started.astimezone(ZoneInfo("Pacific/Auckland")).strftime("%Y-%m-%d %H:%M:%S")
+        assert json.loads(urllib.parse.unquote(record["bg_stats"][len(prefix):]))["playDate"] \
+            != here                                                 # the box alone cannot know
+        for phone in phone_page(browser, PHONE, timezone_id="Pacific/Auckland", is_mobile=True):
+            for page, selector in (("/", "#bg-stats-link"), (f"/history/{game_id}", "#bg-stats")):
+                phone.goto(table.url + page)
+                link = phone.locator(selector)
+                expect(link).to_be_visible()
+                expect(link).to_have_attribute("href", re.compile(re.escape(prefix)))
+                play = json.loads(urllib.parse.unquote(link.get_attribute("href")[len(prefix):]))
+                assert play["playDate"] == here, page
+                assert [p["name"] for p in play["players"]] == ["Ann", "Ben"]   # the rest kept
+
+
 def test_browser_phone_without_javascript_still_plays_and_asks_first(
         tmp_path, browser):  # noqa: F811
     from playwright.sync_api import expect
