@@ -26,6 +26,13 @@ IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
         *PAIR_SCREENS)                                 # screens needing no game
 
 
+def _same_game_state(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same game at the same move: a newer version that only brought chances is not a
+    move made since."""
+    return a.get("state_version") == b.get("state_version") and \
+        a.get("game_id") == b.get("game_id") and a.get("boot") == b.get("boot")
+
+
 def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
     """The change is one Domino Rex uncover: one square, by the player whose turn it was."""
     seat, players = old.get("turn"), snap.get("players") or []
@@ -117,8 +124,7 @@ class ChangesFromElsewhere:
             return
         old, snap = self.missed
         self.missed = None
-        if snap.get("version") == self.snap.get("version") and \
-                snap.get("game_id") == old.get("game_id"):
+        if _same_game_state(snap, self.snap) and snap.get("game_id") == old.get("game_id"):
             self._show_change(old, snap)
 
     @staticmethod
@@ -145,7 +151,7 @@ class ChangesFromElsewhere:
                 snap.get("state_version") != old.get("state_version"):
             self.flash_text = ""    # an earlier change's notice ("Taken back ...") is the past
         ended = snap.get("phase") == "over" and old.get("phase") != "over"
-        newest = snap.get("version") == self.snap.get("version")
+        newest = _same_game_state(snap, self.snap)     # chances coming in since change nothing
         if not newest:                # shown late: a move made since has answered the Pi's
             words = [w for w in words if w != UNCOVER_FOR_PI]
         self.move_index = 0

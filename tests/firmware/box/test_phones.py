@@ -337,6 +337,10 @@ def test_phones_a_change_made_while_the_box_shows_a_code_waits_for_the_game_scre
     session.roll(by="web")                          # a phone's throw meanwhile
     c.update()
     assert c.screen == "pair_code" and pairings.offered() is not None
+    thrown_at = session.snapshot()
+    assert session.publish_odds(thrown_at["state_version"],           # its chances, after it
+                                {"win": [0.5] * len(thrown_at["players"])})
+    c.update()
     press(c, "press")                               # the code put away: the game's screen
     thrown = session.snapshot()["log"][len(before["log"]):]
     assert c.screen == "result" and c.outcome[2] == thrown

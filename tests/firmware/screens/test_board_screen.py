@@ -451,6 +451,27 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
         snap = session.snapshot()
 
 
+def test_board_screen_domino_rex_chances_coming_in_keep_the_pis_request(table, session):
+    """The Pi answered Ann's uncover while hers was up, and the chances of the new state came
+    in meanwhile (a newer version, the same game): the Pi's uncover, shown once hers was read,
+    dropped "Uncover it on the board, then press the knob." as if shown late, and went on by
+    itself. Chances are not a move: it asks, and waits for the press."""
+    snap = anns_turn_on_the_box(table, session, domino_rex_with_pi(table, session))
+    press(table, "press")                            # Ann, with the knob
+    settle_pi(table.pi)
+    table.update()
+    now = session.snapshot()
+    assert table.waiting and now["phase"] != "over" and now["last_by"] == "pi"
+    odds = {"win": [0.5, 0.5]}
+    assert session.publish_odds(now["state_version"], odds)          # chances only
+    table.update()
+    assert table.snap["version"] > now["version"] and table.waiting  # still Ann's result up
+    table.clock.advance(max(0.0, table.held_until - table.clock()))
+    table.update()
+    assert table.outcome[0] == "Pi uncovers" and table.outcome[2][-1] == UNCOVER_FOR_PI
+    assert snap["turn"] == 0
+
+
 def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(table, session):
     """Ann's uncover up, the Pi's reply waiting, and Ann uncovers again from her phone: the
     waiting change takes in hers and shows at once (she has moved on), both under both names,
