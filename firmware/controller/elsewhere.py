@@ -45,13 +45,16 @@ def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
     return gone[seat] == 1 and sum(gone) == 1
 
 
-def _later_mover(words: list[str], snap: dict[str, Any], first: str) -> str:
-    """The player the change's last lines name, other than the one who moved first."""
-    names = [p.get("name") or "" for p in snap.get("players") or []]
+def _later_mover(words: list[str], snap: dict[str, Any], first: str, *,
+                 pi_only: bool = False) -> str:
+    """The player the change's last lines name, other than the one who moved first (of the
+    Pi's seats only, with `pi_only`); the longest name a line holds ("Pi 2", not "Pi")."""
+    names = [p.get("name") or "" for p in snap.get("players") or []
+             if not pi_only or p.get("pi")]
     for line in reversed(words):
-        for name in names:
-            if name != first and _names(line, name):
-                return name
+        named = [name for name in names if name != first and _names(line, name)]
+        if named:
+            return max(named, key=len)
     return ""
 
 
@@ -169,13 +172,16 @@ class ChangesFromElsewhere:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))
             corrected = snap.get("last_type") in CORRECTIONS     # no one's move
-            actor = ("Pi" if moved_for_pi or not mover else f"{mover}, then Pi") if by_pi \
-                else mover if _names(words[0], mover) and not corrected else "From a phone"
+            pi_name = (mover if moved_for_pi else _later_mover(words, snap, mover, pi_only=True)) \
+                or "Pi"                                            # "Pi 2", of two Pi seats
+            actor = (pi_name if moved_for_pi or not mover else f"{mover}, then {pi_name}") \
+                if by_pi else mover if _names(words[0], mover) and not corrected \
+                else "From a phone"
             one, later = _one_uncover(old, snap), _later_mover(words, snap, mover)
             if later and moved_for_pi and not by_pi and not one:   # the Pi's move, and a
                 actor = f"{mover}, then {later}"                     # phone's answer to it
             heading, values = actor, ""         # "then Pi": one change held two moves
-            if actor in (mover, "Pi") and one:  # as the box's own knob says it
+            if actor in (mover, pi_name) and one:  # as the box's own knob says it
                 heading = f"{actor} uncovers"
                 values = choice_meaning(old, snap["last_uncovered"], snap)
             elif actor == mover and not later and snap.get("last_type") == "move" and \

@@ -851,3 +851,35 @@ def test_board_screen_a_lead_won_against_the_pi_shows_the_throws_first(tmp_path,
             table.close()
             store.close()
     raise AssertionError("no seed of 40 gave Ann the lead")
+
+
+def test_board_screen_domino_rex_two_pi_seats_each_named_in_its_heading(table, session):
+    """Two Pi seats ("Pi" and "Pi 2"): Pi 2's uncover was headed "Pi uncovers" over "Pi 2's
+    seventh checker ...", and Ann's move with its reply "Ann, then Pi". Each is headed by the
+    seat that made it."""
+    session.new_game("domino-rex", ["Cy", "Pi", "Ann", "Pi 2"], pi=[1, 3], pi_level="easy")
+    headed: list[tuple[str, str]] = []
+    for _ in range(60):
+        wait_for_pi(table)
+        snap = session.snapshot()
+        if table.screen == "result":
+            heading, _, words = table.outcome
+            headed.append((heading, words[0]))
+        settle(table)
+        snap = session.snapshot()
+        if snap["phase"] == "over":
+            break
+        if snap["players"][snap["turn"]].get("pi"):
+            continue
+        if snap["awaiting"] == "roll":
+            session.roll(by="web")
+        else:
+            session.submit({"type": "choose",
+                            "value": snap["players"][snap["turn"]]["covered"][0]}, by="web")
+    pairs = {h for h, _ in headed if ", then " in h}      # a phone's move and the Pi's reply
+    assert "Ann, then Pi 2" in pairs and "Cy, then Pi" in pairs        # Pi 2 sits after Ann
+    assert "Ann, then Pi" not in pairs
+    single = [(h, w) for h, w in headed if h.endswith(" uncovers")]
+    named = [(h, w) for h, w in single                        # "Cy uncovers" over Cy's line
+             if w.startswith(h) or f"{h.removesuffix(' uncovers')}'s " in w]
+    assert named == single
