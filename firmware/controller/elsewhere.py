@@ -8,7 +8,6 @@ _sync_controls."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from companion.events import CORRECTIONS
@@ -17,7 +16,8 @@ from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
 from firmware.controller.spin import UNCOVER_FOR_PI
 from firmware.oled.animation import REMOTE_STRENGTH
-from firmware.oled.views import box_words, choice_meaning, player_name
+from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
+                                  player_name)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
 # screens a change from elsewhere replaces (the Pi moving just after a restart among them)
@@ -43,25 +43,6 @@ def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
     gone = [len(a.get("covered") or []) - len(b.get("covered") or [])
             for a, b in zip(old["players"], players)]
     return gone[seat] == 1 and sum(gone) == 1
-
-
-def _later_mover(words: list[str], snap: dict[str, Any], first: str, *,
-                 pi_only: bool = False) -> str:
-    """The player the change's last lines name, other than the one who moved first (of the
-    Pi's seats only, with `pi_only`); the longest name a line holds ("Pi 2", not "Pi")."""
-    names = [p.get("name") or "" for p in snap.get("players") or []
-             if not pi_only or p.get("pi")]
-    for line in reversed(words):
-        named = [name for name in names if name != first and _names(line, name)]
-        if named:
-            return max(named, key=len)
-    return ""
-
-
-def _names(line: str, name: str) -> bool:
-    """The log line names `name` as a word ("Ann moves", "7: Ann's checker"): the mover's
-    change is headed with their name, where a phone's point for another is not."""
-    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
 
 
 class ChangesFromElsewhere:
@@ -172,12 +153,12 @@ class ChangesFromElsewhere:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))
             corrected = snap.get("last_type") in CORRECTIONS     # no one's move
-            pi_name = (mover if moved_for_pi else _later_mover(words, snap, mover, pi_only=True)) \
+            pi_name = (mover if moved_for_pi else later_mover(words, snap, mover, pi_only=True)) \
                 or "Pi"                                            # "Pi 2", of two Pi seats
             actor = (pi_name if moved_for_pi or not mover else f"{mover}, then {pi_name}") \
-                if by_pi else mover if _names(words[0], mover) and not corrected \
+                if by_pi else mover if names_in(words[0], mover) and not corrected \
                 else "From a phone"
-            one, later = _one_uncover(old, snap), _later_mover(words, snap, mover)
+            one, later = _one_uncover(old, snap), later_mover(words, snap, mover)
             if later and moved_for_pi and not by_pi and not one:   # the Pi's move, and a
                 actor = f"{mover}, then {later}"                     # phone's answer to it
             heading, values = actor, ""         # "then Pi": one change held two moves

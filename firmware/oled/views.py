@@ -94,6 +94,25 @@ def player_name(snap: Snapshot, seat: int | None) -> str:
     return players[seat]["name"] if seat is not None and 0 <= seat < len(players) else ""
 
 
+def later_mover(words: list[str], snap: dict[str, Any], first: str, *,
+                 pi_only: bool = False) -> str:
+    """The player the change's last lines name, other than the one who moved first (of the
+    Pi's seats only, with `pi_only`); the longest name a line holds ("Pi 2", not "Pi")."""
+    names = [p.get("name") or "" for p in snap.get("players") or []
+             if not pi_only or p.get("pi")]
+    for line in reversed(words):
+        named = [name for name in names if name != first and names_in(line, name)]
+        if named:
+            return max(named, key=len)
+    return ""
+
+
+def names_in(line: str, name: str) -> bool:
+    """The log line names `name` as a word ("Ann moves", "7: Ann's checker"): the mover's
+    change is headed with their name, where a phone's point for another is not."""
+    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
+
+
 def turn_view(snap: Snapshot) -> TurnView:
     """The lead spin-off or a turn: whose it is and what to do, from the prompt."""
     name, action = split_prompt(snap.get("prompt") or "")
