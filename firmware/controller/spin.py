@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.oled.animation import Animation, spin_seconds
-from firmware.oled.views import (player_name, restates, roll_text, split_prompt, takes,
-                                  with_box_controls)
+from firmware.oled.views import (later_mover, player_name, restates, roll_text, split_prompt,
+                                  takes, with_box_controls)
 from firmware.pins.inputs import InputEvent
+from firmware.workers.pi_worker import BY as PI_BY
 
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
@@ -93,7 +94,10 @@ class SpinScreens:
                 and instruction and UNCOVER_FOR_PI not in words:   # (a lead allows no move)
             words = [with_box_controls(now, instruction)] + words   # what this spin allows
         verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
-        return f"{name} {verb}", values, words
+        pi = later_mover(words, now, name, pi_only=True) \
+            if now.get("last_by") == PI_BY and now.get("state_version") != after.get(
+                "state_version") else ""
+        return (f"{name}, then {pi}" if pi else f"{name} {verb}"), values, words   # one line
 
     def on_skip(self, event: InputEvent) -> None:
         self._finish_spin()

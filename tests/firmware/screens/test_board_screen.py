@@ -539,7 +539,7 @@ def test_board_screen_the_pis_uncover_after_a_box_throw_comes_before_the_next_tu
         snap = lead_at_the_box_against_the_pi(table, session)
         assert snap["last_by"] == "pi" and snap["last_type"] == "choose"   # the Pi led
         heading, _, words = table.outcome
-        assert heading == "Ann throws" and words[-1] == UNCOVER_FOR_PI
+        assert heading == "Ann, then Pi" and words[-1] == UNCOVER_FOR_PI   # not Ann's uncover
         assert words[-2] == snap["log"][-1] and words[-2].startswith("Pi uncovers")
         assert not any("covered:" in line for line in words)    # Ann's turn: after the press
         if table.screen == "spin":
@@ -753,12 +753,12 @@ def test_board_screen_a_flick_just_before_the_pis_throw_shows_the_flickers_numbe
         snap = session.snapshot()
         value = str(flicked["values"][0])
         assert c.animation.values == tuple(flicked["values"])
-        assert c.outcome[:2] == ("White throws", value)
+        assert c.outcome[:2] == ("White, then Pi", value)          # the Pi threw after White
         assert c.outcome[2][-3:] == snap["log"][-3:]          # each line, White's first
         assert snap["log"][-3] == f"White throws {value} for the lead"
         assert snap["log"][-2].startswith("Pi throws")
         press(c, "press")
-        assert c.screen == "result" and c.page_text[:2] == ["White throws", value]
+        assert c.screen == "result" and c.page_text[:2] == ["White, then Pi", value]
     finally:
         c.close()
 
@@ -843,7 +843,7 @@ def test_board_screen_a_lead_won_against_the_pi_shows_the_throws_first(tmp_path,
             snap = lead_at_the_box_against_the_pi(table, session)
             if snap["phase"] == "play" and snap["turn"] == 0:
                 heading, values, words = table.outcome
-                assert heading in ("Ann throws", "The lead"), table.outcome
+                assert heading in ("Ann throws", "Ann, then Pi", "The lead"), table.outcome
                 assert not any("uncover a domino square" in w for w in words), words
                 assert words[-1] == "Ann leads", words
                 return
