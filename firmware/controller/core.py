@@ -124,6 +124,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.flash_at = 0.0
         self.flash_seconds = FLASH_SECONDS
         self.refusal_shown = False                       # the notice up is a refusal
+        self.undone_elsewhere = False                    # ... says a phone's undo
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
         self.page_text: list[str] = []                   # the words of the page drawn last
@@ -267,7 +268,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def show_flash(self, words: str, seconds: float) -> None:
         """A notice over the screen for `seconds` a page (a long refusal is read whole)."""
-        self.refusal_shown = False
+        self.refusal_shown = self.undone_elsewhere = False
         self.flash_text, self.flash_at = words, self.clock()
         self.flash_until = self.flash_at + seconds * len(screens.flash_pages(words))
         self.flash_seconds = seconds

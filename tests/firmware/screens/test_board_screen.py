@@ -180,6 +180,26 @@ def test_board_screen_pi_waits_after_its_lead_throw_is_taken_back_until_the_knob
     assert last["type"] == "roll" and last["by"] == "pi" and not table.pi.waiting
 
 
+def test_board_screen_a_press_reads_a_phones_undo_before_it_asks_the_pi(table, session):
+    """A phone took back the Pi's move; "Taken back from a phone: ..." covered "press knob to
+    move it", and the press that took the notice away also made the Pi move again. The first
+    press reads the notice; the next asks the Pi."""
+    start_with_pi(table, "fox-and-geese", "Pi: Geese, easy")
+    wait_for_pi(table)
+    press(table, "press")
+    moved = len(session.store.events(session.game_id))
+    session.undo(by="web")                           # a phone's Undo
+    wait_for_pi(table)
+    assert table.flash_text.startswith("Taken back from a phone")
+    press(table, "press")
+    assert table.flash_text == "" and not table.pi.thinking
+    assert len(session.store.events(session.game_id)) == moved + 1        # the undo alone
+    press(table, "press")                            # now it is asked
+    assert table.flash_text == "The Pi is thinking"
+    wait_for_pi(table)
+    assert session.snapshot()["turn"] == 0 and session.snapshot()["last_by"] == "pi"
+
+
 @pytest.mark.parametrize("game, players, pi", [("domino-rex", ["Ann", "Pi"], [1]),
                                                ("fox-and-geese", ["Ann", "Pi"], [1])])
 def test_board_screen_pi_waits_after_an_undo_while_chances_and_names_change(session, game,
