@@ -165,9 +165,10 @@ def pi_moved(snap: dict[str, Any]) -> Image.Image:
 
 def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
     """"Pi moved" and which piece, or "Pi took" and how many geese (a jump takes one a leap:
-    take them off the board), the path (a long one over two lines, or a jump chain from its
-    start to its end: the board's arrow draws every leap) and "then press" ("and wins" when it
-    won the game): whole lines that fit the 64 rows beside the board."""
+    take them off the board), the path (a long one over two lines; a jump chain over two lines
+    under "Pi took 4", one longer still from its start to its end: the board's arrow draws
+    every leap) and "then press" ("and wins" when it won the game): whole lines that fit the
+    64 rows beside the board."""
     piece, verb, _ = pi_words(snap)
     path = snap["board"].get("last_move") or []
     last = "then press"                      # copy it, then press; a winning move says so
@@ -185,7 +186,10 @@ def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
             rows.append(point if not rows else f"-{point}")
     if verb == "jumps":
         taken = len(path) - 1
-        if len(rows) > 1:
+        if len(rows) == 2:                   # every leap, to copy: "Pi took 4" on one line
+            return [(f"Pi took {taken}", screens.SMALL)] + \
+                [(row, screens.SMALL) for row in rows] + [(last, screens.SMALL)]
+        if len(rows) > 2:
             rows = [f"{path[0]}-…-{path[-1]}"]
         return [("Pi took", screens.MEDIUM),
                 ("1 goose" if taken == 1 else f"{taken} geese", screens.SMALL)] + \

@@ -312,7 +312,8 @@ def test_board_screen_words_fit_whole_beside_the_board(session):
     (["d4", "d5"], ["Pi moved", "the Fox", "d4-d5", "then press"]),
     (["d4", "d6"], ["Pi took", "1 goose", "d4-d6", "then press"]),       # off the board
     (["d4", "d6", "f6"], ["Pi took", "2 geese", "d4-d6-f6", "then press"]),
-    (["d4", "d6", "f6", "f4", "d4"], ["Pi took", "4 geese", "d4-…-d4", "then press"]),
+    (["d4", "d6", "f6", "f4", "d4"], ["Pi took 4", "d4-d6-f6", "-f4-d4", "then press"]),
+    (["e3", "e5", "c5", "c7", "e5"], ["Pi took 4", "e3-e5-c5", "-c7-e5", "then press"]),
     (["d4", "d6", "f6", "f4", "d4", "b4", "b6", "d6"],
      ["Pi took", "7 geese", "d4-…-d6", "then press"]),
 ])
