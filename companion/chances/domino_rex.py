@@ -94,7 +94,7 @@ def _walk(rulebook: Rulebook, state: State, memo: dict) -> tuple[float, ...]:
 @dataclass(frozen=True)
 class Hint:
     value: int           # the spots to uncover
-    text: str            # "uncover a 6: it leaves your 11 reachable"
+    text: str            # "uncover a 6: it keeps your checker 11 crownable"
     worth: float         # the plan's value (crowns reachable, in checker numbers)
 
 
@@ -196,11 +196,11 @@ def _reason(state: State, seat: int, value: int, last: int | None, after: State,
         return "it wins the game"
     kept = sorted((n for n in crowned if any(n not in c for *_, c in others)), reverse=True)
     if moved is not None and now[str(moved)] == CROWNED:
-        return f"{value} + {last} = {moved} crowns your {moved}. Rex!"
+        return f"{value} + {last} = {moved} crowns your checker {moved}. Rex!"
     if kept:
-        return f"it leaves your {kept[0]} reachable"
+        return f"it keeps your checker {kept[0]} crownable"
     if moved is not None:
-        return f"{value} + {last} = {moved} moves your {moved} into Domino"
+        return f"{value} + {last} = {moved} moves your checker {moved} into Domino"
     if last is None:
         return "it opens the game and keeps your best squares"
     return "nothing better can move; it keeps your best squares"

@@ -195,7 +195,7 @@ def test_odds_domino_hint_keeps_the_sixes_for_eleven_as_the_seed_says():
         0: {8: "crowned", 9: "crowned", 10: "crowned"}})
     advice = hint(rulebook, state)
     assert advice.value != 6
-    assert advice.text == f"uncover a {advice.value}: it leaves your 11 reachable"
+    assert advice.text == f"uncover a {advice.value}: it keeps your checker 11 crownable"
 
 
 def test_odds_domino_hint_takes_the_move_the_opponent_will_not_offer_again():
@@ -204,7 +204,7 @@ def test_odds_domino_hint_takes_the_move_the_opponent_will_not_offer_again():
         0: {8: "crowned", 9: "crowned", 10: "crowned", 11: "domino"}})
     advice = hint(rulebook, state)
     assert advice.value == 6                       # not the 2 that would move the 7 (2 + 5)
-    assert advice.text == "uncover a 6: 6 + 5 = 11 crowns your 11. Rex!"
+    assert advice.text == "uncover a 6: 6 + 5 = 11 crowns your checker 11. Rex!"
 
 
 def test_odds_domino_hint_is_only_for_a_choice():
