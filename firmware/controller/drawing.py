@@ -11,7 +11,8 @@ from PIL import Image
 from firmware import card
 from firmware.oled import board_screen, screens
 from firmware.oled.views import (RANDOMIZERS, choice_meaning, chooses_randomizer, final_points,
-                                 game_detail, score_rows, split_prompt, turn_view, winners_text)
+                                 game_detail, player_name, score_rows, split_prompt, turn_view,
+                                 winners_text)
 from firmware.workers.pi_worker import pi_level, pi_setups
 
 
@@ -147,8 +148,11 @@ class BoxDrawing:
         if not advice:
             return screens.message("Hint", "No hint", "only when a square is to be uncovered")
         action, _, why = advice["text"].partition(": ")
-        self.page_text = [action.capitalize(), why]          # in words, as drawn
-        return screens.message("Hint", action.capitalize(), why)
+        who = player_name(self.snap, self.snap.get("turn"))     # the hint is for the turn's
+        heading = f"Hint for {who}" if who and screens.width(
+            f"Hint for {who}", screens.SMALL) <= screens.W - 2 else "Hint"
+        self.page_text = [heading, action.capitalize(), why]   # in words, as drawn
+        return screens.message(heading, action.capitalize(), why)
 
     def draw_wifi(self) -> Image.Image:
         status = self.network.status() if self.network is not None else {}

@@ -148,7 +148,9 @@ def test_odds_domino_rex_menu_offers_a_hint_screen(table, clock):
     assert table.screen == "hint"
     image = table.render()
     assert image.getbbox() is not None
-    action, why = table.view()["text"]             # in words too, as drawn (it said [])
+    heading, action, why = table.view()["text"]    # in words too, as drawn (it said [])
+    turn = table.snap["players"][table.snap["turn"]]["name"]
+    assert heading == f"Hint for {turn}"             # whose turn the hint is for
     assert action.startswith("Uncover a ") and why
     press(table, "press")
     assert table.screen == "play"
