@@ -129,6 +129,8 @@ class BoxDrawing:
     def draw_over(self) -> Image.Image:
         who, verb = winners_text(self.snap)
         points = final_points(self.snap)
+        if screens.width(points, screens.SMALL) > screens.W - 2:
+            points = ""                           # "share the win, 1045 pts": the scores say
         scored = points and self.snap.get("game") != "fox-and-geese"     # F3: no points
         foot = "turn: all scores" if scored else "press: new game"
         self.page_text = [who, points or verb, foot]

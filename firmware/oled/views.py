@@ -368,8 +368,9 @@ def geese(n: int) -> str:
 
 
 def final_points(snap: Snapshot) -> str:
-    """The winner's points under their name ("wins, 27 points"), or "" in a game without
-    points or with shared winners (the scores screen has everyone's). Fox and Geese counts
+    """The winner's points under their name ("wins, 27 points"; winners tied on points
+    "share the win, 19 pts"), or "" in a game without points (the scores screen has
+    everyone's). Fox and Geese counts
     no points: the geese the Fox took, or the geese left ("wins, 16 geese left"), or the
     other side's resignation ("wins, Fox resigned")."""
     players = snap.get("players") or []
@@ -383,9 +384,14 @@ def final_points(snap: Snapshot) -> str:
         if players[winners[0]].get("role") == "fox":
             return f"wins, {geese(players[winners[0]].get('score') or 0)} taken"
         return f"wins, {geese(len((snap.get('board') or {}).get('geese') or []))} left"
-    if len(winners) != 1 or not any(p.get("score") for p in players):
+    if not winners or not any(p.get("score") for p in players):
         return ""
-    score = players[winners[0]].get("score") or 0
+    scores = {players[w].get("score") or 0 for w in winners}
+    if len(scores) != 1:
+        return ""
+    score = scores.pop()
+    if len(winners) > 1:                          # a tie on points: "share the win, 19 pts"
+        return f"share the win, {score} pt{'s' * (score != 1)}"
     return f"wins, {score} point{'s' * (score != 1)}"
 
 

@@ -500,3 +500,16 @@ def test_screens_header_descenders_stand_clear_of_the_rule(left, right):
     assert touching == []
     near = {x + dx for x in descenders for dx in (-1, 0, 1)}
     assert all(px[x, y] for x in range(screens.W) if x not in near)
+
+
+def test_screens_a_tie_on_points_shows_the_points_shared():
+    """Domino Rex's "Pi & Ann share the win" said no points, where one winner's end says
+    "wins, 19 points": winners tied on points share them in words."""
+    from firmware.oled.views import final_points
+    players = [{"name": "Cy", "score": 7}, {"name": "Pi", "score": 19},
+               {"name": "Ann", "score": 19}]
+    snap = {"game": "domino-rex", "phase": "over", "players": players}
+    assert final_points({**snap, "winners": [1, 2]}) == "share the win, 19 pts"
+    assert final_points({**snap, "winners": [2]}) == "wins, 19 points"
+    assert final_points({**snap, "winners": [0, 1]}) == ""          # not a tie: no one figure
+    assert screens.width("share the win, 77 pts", screens.SMALL) <= screens.W - 2   # 2+...+12
