@@ -217,7 +217,23 @@
 
   /* -- asking before what cannot be taken back ------------------------------------------- */
 
+  function declaration(form) {            // "Ben resigns: Ann wins. End the game now? ..."
+    var players = (state && state.players) || [];
+    var chosen = Array.prototype.map.call(form.querySelectorAll("input[name=winners]:checked"),
+      function (input) { return Number(input.value); });
+    var names = chosen.map(function (s) { return (players[s] || {}).name || "?"; });
+    var final = " A finished game cannot be taken back.";
+    if (form.querySelector("input[type=radio]") && chosen.length === 1 && players.length === 2) {
+      return players[1 - chosen[0]].name + " resigns: " + names[0] + " wins. End the game now?" + final;
+    }
+    if (!names.length) return "End the game with no winner?" + final;
+    var who = names.length === 1 ? names[0] + " wins"
+      : names.slice(0, -1).join(", ") + " and " + names[names.length - 1] + " share the win";
+    return who + ". End the game now?" + final;
+  }
+
   function question(form) {
+    if (form.id === "declare") return declaration(form);
     var always = form.getAttribute("data-confirm");
     if (always) return always;
     var playing = form.getAttribute("data-confirm-playing");

@@ -289,7 +289,7 @@
     document.querySelectorAll("fieldset[data-seats]").forEach(function (box) {
       var legend = box.querySelector("legend");
       var items = document.createDocumentFragment();
-      legend.textContent = one ? "Winner" : "Winners";
+      legend.textContent = one ? "Who wins? The other player resigns" : "Winners";
       items.appendChild(legend);
       players.forEach(function (p, i) {
         var label = make("label");

@@ -440,9 +440,13 @@ def test_browser_phone_F3_a_resignation_names_one_winner_free_play_any(tmp_path,
             "End the game: a player resigns")
         expect(phone.locator("#declare input[type=radio]")).to_have_count(2)
         expect(phone.locator("#declare input[type=checkbox]")).to_have_count(0)
+        expect(phone.locator("#declare legend")).to_have_text(
+            "Who wins? The other player resigns")                   # not a bare "Winner"
         phone.locator("#declare label", has_text="Ben").click()
         phone.locator("#declare-box").screenshot(path=str(ARTIFACTS / "phone-resign.png"))
         phone.click("#declare button[type=submit]")
+        expect(phone.locator("#declare .confirm p")).to_have_text(
+            "Ann resigns: Ben wins. End the game now? A finished game cannot be taken back.")
         phone.get_by_role("button", name="End the game").click()
         expect(phone.locator("#winners")).to_be_visible()
         assert state(table.url)["winners"] == [1]
@@ -460,6 +464,14 @@ def test_browser_phone_F3_a_resignation_names_one_winner_free_play_any(tmp_path,
         phone.reload()
         expect(phone.locator("#declare input[type=checkbox]")).to_have_count(3)
         expect(phone.locator("#declare input[type=radio]")).to_have_count(0)
+        phone.locator("#declare-box summary").click()
+        for name in ("Ann", "Cy"):
+            phone.locator("#declare label", has_text=name).click()
+        phone.click("#declare button[type=submit]")
+        expect(phone.locator("#declare .confirm p")).to_have_text(         # the choice, said
+            "Ann and Cy share the win. End the game now? A finished game cannot be taken back.")
+        phone.get_by_role("button", name="No, go back").click()
+        assert state(table.url)["phase"] != "over"
 
 
 def test_browser_phone_an_answer_goes_when_the_next_turn_begins(tmp_path, phone):
