@@ -137,10 +137,14 @@ def clip(text: str, size: int, room: int) -> str:
     return text.rstrip() + "…"
 
 
+SUM = re.compile(r"\d+ \+ \d+ = \d+\S*|\S+")     # "1 + 1 = 2," one word, else words
+
+
 def _unbreakable(text: str) -> list[str]:
-    """The words of `text`, a short bracket such as "(7 left)" kept as one word."""
+    """The words of `text`, a short bracket such as "(7 left)" and a sum such as "4 + 3 = 7"
+    kept as one word ("1 + 1" / "= 2" read as two sums)."""
     words: list[str] = []
-    for word in text.split():
+    for word in SUM.findall(text):
         if words and words[-1].startswith("(") and ")" not in words[-1] and \
                 word.endswith(")") and len(words[-1]) + len(word) < 12:
             words[-1] = f"{words[-1]} {word}"

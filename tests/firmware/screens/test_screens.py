@@ -202,6 +202,13 @@ def test_screens_wrap_keeps_a_short_bracket_on_one_line():
     assert "(7 left)" in " | ".join(lines) and "(7" not in [line[-2:] for line in lines]
 
 
+def test_screens_wrap_keeps_a_sum_on_one_line():
+    """"Pi uncovers 1: 1 + 1" / "= 2, no checker moves" read as two sums: a sum is one word."""
+    lines = screens.wrap("Pi uncovers 1: 1 + 1 = 2, no checker moves", screens.SMALL)
+    assert any("1 + 1 = 2," in line for line in lines), lines
+    assert " ".join(lines) == "Pi uncovers 1: 1 + 1 = 2, no checker moves"
+
+
 def test_screens_header_keeps_the_space_in_pool_3():
     """The header reads "pool 3", never "pool3": the word gap is wider than any letter gap."""
     image, draw = screens.canvas()
