@@ -97,7 +97,11 @@ def test_web_board_tapped_on_a_phone(app, control):
             page.click("#control form button[type=submit]")
             page.wait_for_selector("#board-card:not([hidden]) [data-point=c4].goose")
             page.locator("[data-point=c1] .hit").tap()          # a goose with no move yet
-            assert "no piece that can move" in page.locator("#board-hint").inner_text()
+            assert page.locator("#board-hint").inner_text() == \
+                "The goose on c1 cannot move now: tap a goose that can move."   # it is there
+            page.locator("[data-point=d4] .hit").tap()          # the Fox, on the Geese's move
+            assert page.locator("#board-hint").inner_text() == \
+                "That is the Fox: it is the Geese's move. Tap a goose that can move."
             page.locator("[data-point=c4] .hit").tap()
             page.wait_for_selector("[data-point=c5].target")
             assert page.locator("#board-hint").inner_text() == "Now tap where it goes."

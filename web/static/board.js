@@ -236,7 +236,7 @@
         chosen = [name];
         hint("Now tap where it goes.");
       } else {
-        hint(whereItCanGo());              // the piece picked stays picked
+        hint(whereItCanGo(name));          // the piece picked stays picked
       }
       draw(state);
       return;
@@ -257,7 +257,7 @@
   }
   // A tap that makes no move: where the piece picked can go, or, with none picked, which
   // piece can move (a jump the Fox must make is said as one: F2, not "no piece can move").
-  function whereItCanGo() {
+  function whereItCanGo(tapped) {
     var from = candidates(), k = chosen.length;
     if (k && from.length) {
       var must = from.every(function (m) { return leap(m[k - 1], m[k]); });
@@ -269,7 +269,21 @@
     if (all.length && all.every(function (m) { return leap(m[0], m[1]); })) {
       return "The Fox must jump: tap it on " + all[0][0] + ", then where it lands.";
     }
-    return "That point has no piece that can move now: tap one of the side to move.";
+    return whatIsOn(tapped);
+  }
+  // A tap on a point with no move from it, with nothing picked: what is there, and what to tap.
+  function whatIsOn(point) {
+    var board = state.board, player = (state.players || [])[state.turn] || {};
+    var fox = player.role === "fox", piece = board.fox === point ? "fox"
+      : (board.geese || []).indexOf(point) >= 0 ? "goose" : null;
+    var mine = fox ? "the Fox" : "a goose that can move";
+    if (piece === null) return "No piece on " + point + ": tap " + mine + ".";
+    if ((piece === "fox") !== fox) {
+      return "That is " + (piece === "fox" ? "the Fox" : "a goose") + ": it is the " +
+        (fox ? "Fox's" : "Geese's") + " move. Tap " + mine + ".";
+    }
+    return piece === "fox" ? "The Fox cannot move now."
+      : "The goose on " + point + " cannot move now: tap " + mine + ".";
   }
 
   function hint(words) {         // the line under the board: what the next tap does

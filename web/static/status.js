@@ -466,7 +466,7 @@
     saidPrompt = prompt;
     var news = $("news");
     if (!news || !words.length) return;
-    var said = words.map(function (w) { return /[.!?:)]$/.test(w) ? w : w + "."; }).join(" ");
+    var said = words.map(function (w) { return /[.!?:]\)?$/.test(w) ? w : w + "."; }).join(" ");
     if (news.textContent === said) {     // the same words again: written anew, to be said again
       news.textContent = "";
       setTimeout(function () { news.textContent = said; }, 100);

@@ -328,6 +328,20 @@ def test_browser_keyboard_a_screen_reader_hears_what_changed_once(tmp_path, phon
         assert phone.evaluate("window.liveWrites") == 0     # "Live" all along: not rewritten
 
 
+def test_browser_keyboard_a_line_ending_in_a_bracket_is_said_as_a_sentence(tmp_path, phone):
+    """"... taking 1 goose (16 left) Ben (Geese) ..." ran two sentences together for a
+    screen reader: a line that ends in a bracket gets its full stop too."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        post(table.url + "/api/control/move", {"path": ["b4", "b5"]})    # another phone's
+        after = post(table.url + "/api/control/move", {"path": ["d4", "b4"]})   # the jump
+        assert after["log"][-1].endswith("(16 left)")
+        expect(phone.locator("#news")).to_contain_text(after["log"][-1] + ". ")
+
+
 def accessible(phone, selector: str) -> tuple[str, str]:
     """The name and description chromium gives a screen reader for the node."""
     cdp = phone.context.new_cdp_session(phone)
