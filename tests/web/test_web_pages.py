@@ -753,3 +753,16 @@ def test_pages_the_form_links_each_games_own_board_file(client, logged_in):
         assert tomllib.loads(answer.get_data(as_text=True)) == default_board(game)
     assert client.get("/boards/free-play.toml").status_code == 404        # none shipped
     assert client.get("/boards/nothing.toml").status_code == 404
+
+
+def test_pages_domino_rex_hint_says_whose_turn_it_is_for(client, logged_in, session):
+    """"A hint" on a phone at the table: for the player whose turn it is, by name."""
+    session.new_game("domino-rex", ["Ann", "Ben"])
+    while session.snapshot()["awaiting"] == "roll":
+        session.roll()
+    snap = session.snapshot()
+    assert session.publish_odds(snap["state_version"], {
+        "win": [0.5, 0.5], "hint": {"value": 1, "text": "uncover a 1: it opens the game"}})
+    page = client.get("/").get_data(as_text=True)
+    turn = snap["players"][snap["turn"]]["name"]
+    assert f'<summary id="hint-for">A hint for {turn}</summary>' in page

@@ -454,6 +454,8 @@
     $("hint").hidden = !hinted;
     var hintWords = hinted ? hint.charAt(0).toUpperCase() + hint.slice(1) : "";
     if (hinted && $("hint-text").textContent !== hintWords) $("hint-text").textContent = hintWords;
+    var hintFor = "A hint" + (hinted && s.players[s.turn] ? " for " + s.players[s.turn].name : "");
+    if (hinted && $("hint-for").textContent !== hintFor) $("hint-for").textContent = hintFor;
     var myTurn = seat !== null && s.turn === seat && s.phase !== "over" && !!s.awaiting;
     var banner = $("your-turn");
     var turnWords = "Your turn" + (seat !== null && s.players[seat] ? ", " + s.players[seat].name : "");
