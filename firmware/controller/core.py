@@ -124,7 +124,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.flash_at = 0.0
         self.flash_seconds = FLASH_SECONDS
         self.refusal_shown = False                       # the notice up is a refusal
-        self.undone_elsewhere = False                    # ... says a phone's undo
+        self.undo_shown = False                          # ... says what an undo took back
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
         self.page_text: list[str] = []                   # the words of the page drawn last
@@ -226,9 +226,12 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
-        if event.kind == "press" and self.flash_text and self.refusal_shown:
-            self.flash_text, self.refusal_shown, self.dirty = "", False, True
-            return                               # read: the press takes the refusal away
+        if event.kind == "press" and self.flash_text and (self.refusal_shown or
+                                                          self.undo_shown):
+            self.flash_text, self.refusal_shown, self.undo_shown = "", False, False
+            self.dirty = True                    # read: the press takes the refusal or the
+            return                               # undo's notice away (the screen it covers
+                                                 # has changed: nobody has seen it yet)
         if event.kind == "turn" and self.flash_text and self.screen in ("play", "over"):
             self.flash_text, self.refusal_shown = "", False   # the knob's pick must be seen:
             self.dirty = True                                 # a notice goes, the turn acts
@@ -261,6 +264,12 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.show_flash(words, reading_seconds(words))
         self.refusal_shown = True
 
+    def show_undo(self, words: str) -> None:
+        """What an undo took back ("Taken back: ..."), over a screen that has changed: the next
+        knob press reads it away and does nothing else, as a refusal's does."""
+        self.show_read(words)
+        self.undo_shown = True
+
     def show_read(self, words: str) -> None:
         """A notice that says what happened ("Taken back: Ann throws 3 and 5"), each page up
         long enough to read."""
@@ -268,7 +277,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def show_flash(self, words: str, seconds: float) -> None:
         """A notice over the screen for `seconds` a page (a long refusal is read whole)."""
-        self.refusal_shown = self.undone_elsewhere = False
+        self.refusal_shown = self.undo_shown = False
         self.flash_text, self.flash_at = words, self.clock()
         self.flash_until = self.flash_at + seconds * len(screens.flash_pages(words))
         self.flash_seconds = seconds

@@ -96,6 +96,11 @@ class BoxDrawing:
 
     def draw_play(self) -> Image.Image:
         if pi_level(self.snap) or self.snap.get("awaiting") == "move":
+            if "board" in self.snap:                  # the words beside the board, as drawn
+                lines = board_screen.playing_lines(self.snap, self.pi.thinking) \
+                    if pi_level(self.snap) else board_screen.choosing_lines(self.snap,
+                                                                             self.move_index)
+                self.page_text = [words for words, _ in lines]
             return board_screen.playing(self.snap, self.move_index, self.pi.thinking)
         view = turn_view(self.snap)
         if self.snap.get("awaiting") == "choose":

@@ -148,8 +148,7 @@ class ChangesFromElsewhere:
             if ended:
                 self._beep("win")
             elif is_undo(old, snap):                          # of an ended turn too
-                self.show_read(taken_back(snap.get("undone") or [], "from a phone"))
-                self.undone_elsewhere = True
+                self.show_undo(taken_back(snap.get("undone") or [], "from a phone"))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))

@@ -21,7 +21,6 @@ class PlayInputs:
 
     move_index: int                          # all set by Controller.__init__
     choice_index: int
-    undone_elsewhere: bool                   # the notice up says a phone's undo
 
     def on_press_seat(self, event: InputEvent) -> None:
         seat = self._game_seat(event.seat)
@@ -65,9 +64,6 @@ class PlayInputs:
         awaiting = self.snap.get("awaiting")
         before = self.snap
         if pi_level(self.snap):
-            if self.flash_text and self.undone_elsewhere:
-                self.flash_text, self.dirty = "", True   # "Taken back from a phone ..." covers
-                return              # "press knob to move it": a press reads it, the next asks
             self.pi.request()                         # after an undo the Pi waits to be asked
             self.show_flash(PI_THINKING, FLASH_SECONDS)
         elif awaiting == "move":
@@ -113,7 +109,8 @@ class PlayInputs:
         before = self.snap
         if self._call(lambda: self.session.undo(by="undo")):
             self.screen = self.home()
-            self.show_read(taken_back(self.snap.get("undone") or []))
+            self.move_index = self.choice_index = 0     # the knob's pick starts again
+            self.show_undo(taken_back(self.snap.get("undone") or []))
             self._beep("click")
 
     @property

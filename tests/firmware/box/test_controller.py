@@ -266,6 +266,9 @@ def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, sessi
     press(table, "undo")
     assert table.flash_text == f"Taken back: {name}'s turn ends"
     assert player_name(session.snapshot(), session.snapshot()["turn"]) == name
+    press(table, "press")                            # read: the notice goes, nothing else
+    assert table.flash_text == "" and player_name(session.snapshot(),
+                                                  session.snapshot()["turn"]) == name
     press(table, "press")                            # the knob ends it again
     assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
     session.undo(by="web")                           # and a phone takes that back

@@ -151,6 +151,8 @@ def test_board_screen_pi_waits_after_an_undo_until_asked(table, session):
     snap = session.snapshot()
     assert snap["turn"] == 1 and snap["board"]["last_move"] is None
     assert not table.pi.thinking
+    press(table, "press")                            # the undo's notice read away: only that
+    assert table.flash_text == "" and not table.pi.thinking
     screen = table.render()
     press(table, "press")                            # its turn: the press asks it
     assert table.flash_text == "The Pi is thinking"
@@ -173,6 +175,7 @@ def test_board_screen_pi_waits_after_its_lead_throw_is_taken_back_until_the_knob
     wait_for_pi(table)
     snap = session.snapshot()
     assert snap["turn"] == 1 and snap["awaiting"] == "roll" and table.pi.waiting
+    press(table, "press")                            # the undo's notice read away
     press(table, "press")                            # its turn: the press asks it
     assert table.flash_text == "The Pi is thinking"
     wait_for_pi(table)
@@ -904,3 +907,23 @@ def test_board_screen_domino_rex_two_pi_seats_each_named_in_its_heading(table, s
     named = [(h, w) for h, w in single                        # "Cy uncovers" over Cy's line
              if w.startswith(h) or f"{h.removesuffix(' uncovers')}'s " in w]
     assert named == single
+
+
+def test_board_screen_a_press_on_the_undos_notice_moves_nothing(table, session):
+    """Red (the Fox) turned the knob to "4 of 8"; Undo gave the Geese their move back under
+    "Taken back: ...", and the press that meant to clear it played the Geese's 4th move,
+    which no one had seen. The press reads the notice; the knob's pick starts at 1 again."""
+    session.new_game("fox-and-geese", ["Red", "Blue"])
+    table.update()
+    press(table, "press")                            # the Geese's first move, by the knob
+    settle(table)
+    assert session.snapshot()["turn"] == 0
+    press(table, "turn", detents=3)                  # the Fox's 4th move, picked
+    assert table.move_index == 3
+    press(table, "undo")
+    assert table.flash_text.startswith("Taken back:") and table.move_index == 0
+    events = len(session.store.events(session.game_id))
+    press(table, "press")                            # read: nothing else
+    assert table.flash_text == "" and len(session.store.events(session.game_id)) == events
+    table.render()
+    assert table.view()["text"][-1].startswith("1 of "), table.view()["text"]
