@@ -51,6 +51,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("play", "press"): "knob_press", ("play", "turn"): "knob_turn", ("play", "undo"): "undo",
     ("play", "hold"): "open_menu", ("play", "menu"): "open_menu",
     ("spin", "press"): "skip", ("spin", "flick"): "skip",
+    ("spin", "seat"): "skip", ("spin", "ignored"): "skip",   # the throw is read before a press
     ("result", "press"): "result_press", ("result", "turn"): "turn_page",
     ("over", "press"): "to_games", ("over", "turn"): "show_scores", ("over", "undo"): "undo",
     ("over", "hold"): "open_menu", ("over", "menu"): "open_menu",

@@ -1037,3 +1037,22 @@ def test_controller_x2_a_lead_too_long_for_its_line_says_the_throw_to_beat():
     short = {**snap, "players": [{"name": "Al"}, {"name": "Em"}, {"name": "Wim"}]}
     assert turn_view(short).detail == "Al 1  Em 2"
     assert screens.width("Bartholomeus 1  Emma 2", screens.SMALL) > screens.W - 2
+
+
+@pytest.mark.parametrize("kind", ["seat", "ignored"])
+def test_controller_a_seat_press_while_the_dial_spins_only_stops_it(table, session, clock,
+                                                                   kind):
+    """White flicked and pressed their button mid-spin: the box jumped to "Squeak! White's cat
+    takes a mouse", counted before anyone saw the throw (another's press, in the lead, hid
+    the throw under a refusal). A seat press while the dial spins shows the throw, nothing
+    else."""
+    start(table, "cats-and-mice", seats=(0, 1, 2))
+    settle_lead(table, clock)
+    turn = table.snap["turn"]
+    press(table, "flick", strength=0.5)
+    assert table.screen == "spin"
+    thrown = len(session.store.events(session.game_id))
+    seat = table.buttons[turn] if kind == "seat" else table.buttons[(turn + 1) % 3]
+    press(table, kind, seat=seat)
+    assert table.screen == "result" and table.outcome[1]          # the throw, big
+    assert len(session.store.events(session.game_id)) == thrown and table.flash_text == ""
