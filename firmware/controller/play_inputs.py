@@ -26,7 +26,11 @@ class PlayInputs:
         seat = self._game_seat(event.seat)
         if seat is None:
             return
-        if takes(self._rulebook(), "on_press"):
+        if self.snap.get("awaiting") == "move":       # Fox and Geese: moves by the knob
+            self.show_refusal(f"Turn the knob to pick {player_name(self.snap, seat)}'s move, "
+                              "then press the knob.")
+            self._beep("error")
+        elif takes(self._rulebook(), "on_press"):
             before = self.snap
             if self._call(lambda: self.session.submit({"type": "press", "seat": seat},
                                                       by=f"seat {event.seat}")):

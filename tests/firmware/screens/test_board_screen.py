@@ -927,3 +927,15 @@ def test_board_screen_a_press_on_the_undos_notice_moves_nothing(table, session):
     assert table.flash_text == "" and len(session.store.events(session.game_id)) == events
     table.render()
     assert table.view()["text"][-1].startswith("1 of "), table.view()["text"]
+
+
+def test_board_screen_a_seat_button_says_how_a_move_is_made(table, session):
+    """The Geese's own button said "Fox and Geese has no seat-button action: give the move's
+    path": words for the API, not the table. It says how: the knob picks and makes a move."""
+    session.new_game("fox-and-geese", ["Red", "Blue"])
+    table.update()
+    assert session.snapshot()["turn"] == 1
+    events = len(session.store.events(session.game_id))
+    press(table, "seat", seat=table.buttons[1])
+    assert table.flash_text == "Turn the knob to pick Blue's move, then press the knob."
+    assert len(session.store.events(session.game_id)) == events
