@@ -34,6 +34,10 @@ from firmware.workers.pi_worker import PiWorker
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
 READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 RESUMED_SECONDS = 5.0
+# A knob press this soon after a result or a notice went by itself was meant for it (a
+# press to skip it, a moment late): it is not acted on, so the turn screen that replaced it,
+# which no one has read yet, does not take it as a move.
+LATE_PRESS_SECONDS = 0.7
 
 TRANSITIONS: dict[tuple[str, str], str] = {
     ("start", "press"): "leave_start", ("start", "turn"): "leave_start",
@@ -126,6 +130,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.flash_seconds = FLASH_SECONDS
         self.refusal_shown = False                       # the notice up is a refusal
         self.undo_shown = False                          # ... says what an undo took back
+        self.read_until = 0.0            # a knob press before this is late: not acted on
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
         self.page_text: list[str] = []                   # the words of the page drawn last
@@ -227,6 +232,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
+        if event.kind == "press" and self.clock() < self.read_until:
+            self.read_until = 0.0                # meant for the screen that just went by
+            return                               # itself: the one under it is read first
         if event.kind == "press" and self.flash_text and (self.refusal_shown or
                                                           self.undo_shown):
             self.flash_text, self.refusal_shown, self.undo_shown = "", False, False
@@ -305,7 +313,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                 int(now // card.PAGE_SECONDS) != self._start_page:
             self.dirty = True                      # the start screen's next page
         if self.flash_text and now >= self.flash_until:
+            if self.refusal_shown or self.undo_shown:   # a press meant to take it away
+                self.read_until = now + LATE_PRESS_SECONDS      # may come just after
             self.flash_text, self.dirty = "", True
+            self.refusal_shown = self.undo_shown = False
         elif self.flash_text and self._flash_page() != self._flash_shown:
             self.dirty = True
         if self.screen == "spin" and (self.animation is None or self.animation.done):
@@ -318,6 +329,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                 and now >= self.page_at + (PAGE_SECONDS if self.page_count > 1 else 0) \
                 and not self._waits_for_press:
             self.screen, self.dirty = self.home(), True
+            self.read_until = now + LATE_PRESS_SECONDS   # a press meant for the result
             self._sync_controls()
         return self.dirty or self.animating
 

@@ -1056,3 +1056,42 @@ def test_controller_a_seat_press_while_the_dial_spins_only_stops_it(table, sessi
     press(table, kind, seat=seat)
     assert table.screen == "result" and table.outcome[1]          # the throw, big
     assert len(session.store.events(session.game_id)) == thrown and table.flash_text == ""
+
+
+def test_controller_a_press_just_after_the_result_went_by_itself_is_not_a_move(table, session,
+                                                                              clock):
+    """A press meant to skip the result came just after it closed by itself, and played
+    the turn screen's move, unseen. A press that soon after is not acted on; a later one is."""
+    start(table, "fox-and-geese")
+    press(table, "press")                            # the Geese's move, by the knob
+    assert table.screen == "result"
+    clock.advance(60)
+    table.update()                                   # the result goes by itself
+    assert table.screen == "play"
+    events = len(session.store.events(session.game_id))
+    press(table, "press")                            # a moment late, for the result
+    assert len(session.store.events(session.game_id)) == events
+    clock.advance(1.0)
+    press(table, "press")                            # the Fox's move, meant
+    assert len(session.store.events(session.game_id)) == events + 1
+
+
+def test_controller_a_press_just_after_a_refusal_went_by_itself_is_not_acted_on(table, session,
+                                                                               clock):
+    """The same for a refusal: a press to take it away, a moment after it went."""
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    turn = table.snap["turn"]
+    press(table, "ignored", seat=table.buttons[1 - turn])          # not their turn
+    assert table.flash_text.startswith("It is ")
+    clock.advance(60)
+    table.update()
+    assert table.flash_text == ""
+    press(table, "press")                            # a moment late: nothing
+    assert table.flash_text == ""
+    clock.advance(1.0)
+    press(table, "press")                            # later: the turn screen's answer
+    assert table.flash_text == "Flick the knob to throw"
+    events = len(session.store.events(session.game_id))
+    press(table, "flick", strength=0.5)              # a flick is no press: it throws at once
+    assert len(session.store.events(session.game_id)) == events + 1
