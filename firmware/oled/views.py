@@ -113,6 +113,18 @@ def names_in(line: str, name: str) -> bool:
     return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
 
 
+LEAD_TIE = re.compile(r" tie on (\d+) and throw again$")
+
+
+def lead_tie(snap: Snapshot) -> str:
+    """After a tie for the lead, why the throws start again: "tie on 7: spin again" (X2)."""
+    found = LEAD_TIE.search(((snap.get("log") or [""])[-1:] or [""])[0])
+    if not found:
+        return ""
+    dice = (snap.get("randomizer") or {}).get("kind") == "dice"
+    return f"tie on {found.group(1)}: {'throw' if dice else 'spin'} again"
+
+
 def turn_view(snap: Snapshot) -> TurnView:
     """The lead spin-off or a turn: whose it is and what to do, from the prompt."""
     name, action = split_prompt(snap.get("prompt") or "")
@@ -127,7 +139,7 @@ def turn_view(snap: Snapshot) -> TurnView:
                                           if t == best) + f" {best}"
         heading = f"{title}: lead"                # not "The Lost Diamond   Lead", one name
         heading = heading if len(heading) <= FOOTER_CHARS else "The lead"
-        return TurnView(heading, "", name, action, detail or "who leads?",
+        return TurnView(heading, "", name, action, detail or lead_tie(snap) or "who leads?",
                         button_of(snap, snap.get("turn")))
     if snap.get("awaiting") == "choose":
         action = "turn, then press"

@@ -520,3 +520,18 @@ def test_screens_a_tie_on_points_shows_the_points_shared():
     assert final_points({**snap, "winners": [2]}) == "wins, 19 points"
     assert final_points({**snap, "winners": [0, 1]}) == ""          # not a tie: no one figure
     assert screens.width("share the win, 77 pts", screens.SMALL) <= screens.W - 2   # 2+...+12
+
+
+def test_screens_x2_a_tie_for_the_lead_says_why_the_throws_start_again():
+    """After Red and Green tied on 7 the turn screen said "who leads?", as at the start: it
+    says the tie, and that they throw again (X2)."""
+    from companion.replay import replay
+    from firmware.oled.views import turn_view
+    table = replay([{"type": "new_game", "game": "cats-and-mice",
+                     "players": ["Red", "Green", "White"]},
+                    {"type": "roll", "values": [3, 4]}, {"type": "roll", "values": [2, 5]},
+                    {"type": "roll", "values": [1, 1]}])
+    assert turn_view(table.to_json()).detail == "tie on 7: spin again"
+    start = replay([{"type": "new_game", "game": "cats-and-mice",
+                     "players": ["Red", "Green", "White"]}])
+    assert turn_view(start.to_json()).detail == "who leads?"
