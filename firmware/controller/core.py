@@ -15,7 +15,7 @@ from companion.games import GAMES
 from companion.rulebook import Rulebook
 from firmware import card
 from firmware.config import WiFi
-from firmware.controller.drawing import BoxDrawing
+from firmware.controller.drawing import BoxDrawing, state_mark
 from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.menu import MenuScreens
 from firmware.controller.new_game import NewGameScreens
@@ -38,6 +38,7 @@ RESUMED_SECONDS = 5.0
 # press to skip it, a moment late): it is not acted on, so the turn screen that replaced it,
 # which no one has read yet, does not take it as a move.
 LATE_PRESS_SECONDS = 0.7
+CHANGED_MEANWHILE = "Not done: the game changed meanwhile. Go back to the game to see how."
 
 TRANSITIONS: dict[tuple[str, str], str] = {
     ("start", "press"): "leave_start", ("start", "turn"): "leave_start",
@@ -131,6 +132,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.refusal_shown = False                       # the notice up is a refusal
         self.undo_shown = False                          # ... says what an undo took back
         self.read_until = 0.0            # a knob press before this is late: not acted on
+        self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
         self.page_text: list[str] = []                   # the words of the page drawn last
@@ -199,10 +201,20 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             return "games"
         return "over" if self.snap.get("phase") == "over" else "play"
 
-    def _call(self, action: Callable[[], dict[str, Any]]) -> bool:
-        """Run a session call; a refusal flashes its reason. True if it went through."""
+    def _call(self, action: Callable[[], dict[str, Any]], *, on_shown: bool = True) -> bool:
+        """Run a session call; a refusal flashes its reason. True if it went through. With
+        `on_shown`, only on the game's state the box last drew: a phone's move that came just
+        before the input, not yet on the screen, is shown instead (the input was meant for
+        what was there: a throw or a capture would be made twice, an undo take back the
+        phone's move)."""
         try:
-            self.snap = self._for_box(action())
+            with self.session.locked():
+                if on_shown and self.shown_mark is not None and \
+                        self.session.mark != self.shown_mark:
+                    self._not_on_shown()
+                    return False
+                self.snap = self._for_box(action())
+                self.shown_mark = state_mark(self.snap)     # its own: shown next, as said
             self.missed = None                  # the box's own action comes after them
         except ParlourError as err:             # Refused, or a store that cannot be written
             self.show_refusal(refusal_text(str(err)))
@@ -210,6 +222,16 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             return False
         self.dirty = True
         return True
+
+    def _not_on_shown(self) -> None:
+        """An input made on a state the game has since left: the newest is taken in (and
+        shown, on the game's screens); elsewhere the box says why nothing was done."""
+        self._apply(self.session.snapshot())
+        self._show_waiting()                    # a change held back for reading: now
+        self._beep("error")
+        self.dirty = True
+        if self.screen not in PLAYING + ("over", "pi_moved"):
+            self.show_refusal(CHANGED_MEANWHILE)
 
     def _answer(self, before: dict[str, Any], heading: str, values: str = "",
                 quiet: str = "", sound: str = "click") -> None:

@@ -16,6 +16,11 @@ from firmware.oled.views import (RANDOMIZERS, choice_meaning, chooses_randomizer
 from firmware.workers.pi_worker import pi_level, pi_setups
 
 
+def state_mark(snap: dict[str, Any]) -> str:
+    """The game's state as the session names it (`Session.mark`): "<boot>:<state_version>"."""
+    return f"{snap.get('boot')}:{snap.get('state_version')}"
+
+
 class BoxDrawing:
     """The frame and the words of every box screen; Controller provides its state."""
 
@@ -25,6 +30,8 @@ class BoxDrawing:
         self.dirty = False
         self.page_count, self.page_text = 1, []
         image = getattr(self, "draw_" + self.screen)()
+        if self.waiting is None and self.missed is None:   # the game as the players now see it
+            self.shown_mark = state_mark(self.snap)
         if not self.flash_text:
             return image
         self._flash_shown = self._flash_page()

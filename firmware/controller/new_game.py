@@ -104,7 +104,7 @@ class NewGameScreens:
             names.insert(seat, "Pi")
         if self._call(lambda: self.session.new_game(rulebook.id, names, options, by="knob",
                                                     buttons=buttons, pi=list(pi),
-                                                    pi_level=level)):
+                                                    pi_level=level), on_shown=False):
             self.move_index, self.screen = 0, self.home()   # the turn screen is the answer
             self._beep("click")
 

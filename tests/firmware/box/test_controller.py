@@ -1095,3 +1095,61 @@ def test_controller_a_press_just_after_a_refusal_went_by_itself_is_not_acted_on(
     events = len(session.store.events(session.game_id))
     press(table, "flick", strength=0.5)              # a flick is no press: it throws at once
     assert len(session.store.events(session.game_id)) == events + 1
+
+
+def test_controller_a_box_input_racing_a_phone_acts_once(table, session, clock):
+    """A phone threw and, a moment later, before the box had drawn it, the knob was flicked:
+    both were thrown (chips paid on a throw nobody meant), as a box Undo took back the
+    phone's throw instead of the one on the screen. An input acts only on the state the box
+    last drew; the phone's throw is shown instead."""
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    shown = session.snapshot()
+    session.roll(by="web")                           # a phone, just before the flick
+    events = len(session.store.events(session.game_id))
+    press(table, "flick", strength=0.5)              # meant for the screen as it was drawn
+    assert len(session.store.events(session.game_id)) == events          # not thrown again
+    assert table.snap["state_version"] != shown["state_version"]       # the phone's, taken in
+    assert table.screen in ("spin", "result") and table.flash_text == ""  # and shown
+    session.roll(by="web") if session.snapshot()["awaiting"] == "roll" else \
+        session.submit({"type": "next"}, by="web")
+    press(table, "undo")                             # an Undo, racing the same way
+    assert len(session.store.events(session.game_id)) == events + 1     # the phone's stays
+    press(table, "undo")                             # once drawn, the box's Undo acts
+    assert len(session.store.events(session.game_id)) == events + 2
+    assert session.store.events(session.game_id)[-1]["type"] == "undo"
+
+
+def test_controller_a_seat_press_racing_a_phones_capture_takes_one_mouse(table, session, clock):
+    """Cats and Mice: a paired phone's capture and the seat button a moment later: two mice."""
+    start(table, "cats-and-mice", seats=(0, 1, 2))
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.5)
+    press(table, "press")                            # the throw, read
+    for _ in range(20):                              # its pages, then its turn screen
+        clock.advance(5)
+        table.update()
+        table.render()
+    assert table.screen == "play"
+    seat = table.snap["turn"]
+    session.submit({"type": "press", "seat": seat}, by="phone-1")    # the phone's capture
+    events = len(session.store.events(session.game_id))
+    press(table, "seat", seat=table.buttons[seat])   # the box's, meant for the same mouse
+    assert len(session.store.events(session.game_id)) == events
+    assert table.screen == "result"                  # the phone's capture, shown
+
+
+def test_controller_a_menu_undo_after_a_phones_move_unseen_shows_it_instead(table, session, clock):
+    """The menu was up when a phone threw: Undo from the menu would take back the phone's
+    throw, which no one at the box has seen. The throw stays and is shown instead."""
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    press(table, "hold")                             # the menu
+    session.roll(by="web")                           # a phone's throw, under it
+    table.update()
+    table.render()
+    events = len(session.store.events(session.game_id))
+    press(table, "turn", detents=table.menu_items.index("Undo"))
+    press(table, "press")
+    assert len(session.store.events(session.game_id)) == events
+    assert table.screen == "result" and any("throws" in w for w in table.outcome[2])
