@@ -110,7 +110,8 @@
         say(answer, "No answer from the table, and the game has changed since: read the log " +
           "before you send it again.", false);
       } else {
-        say(answer, "No answer from the table, and nothing changed: send it again.", false);
+        say(answer, "No answer from the table, and nothing has changed yet: if the log does " +
+          "not show it in a moment, send it again.", false);
       }
     }).catch(function () {
       say(answer, "No answer from the table: check the Wi-Fi, then the log, and send it again " +

@@ -7,6 +7,9 @@
   // A stream silent this long is asked about: a dead connection (a phone that slept, a proxy
   // that holds the stream back) says nothing, and EventSource does not see keepalive comments.
   var QUIET_MS = window.PARLOUR_QUIET_MS || 20000;      // a page's script may set it sooner
+  // A question to the table with no answer by then has none coming (a connection that went
+  // silent, not closed: a phone off the Wi-Fi's edge): given up, and said.
+  var ASK_MS = window.PARLOUR_ASK_MS || 8000;
   var current = null, source = null, pollTimer = null, retryTimer = null;
   var heard = 0, asking = false;     // when the stream last brought a state; a check under way
   var held = null;    // {state, timer}: a throw kept back while the box's dial still spins
@@ -535,11 +538,17 @@
 
   function refresh() {             // what the table holds now, shown (newest wins)
     // the phone's clock: a box away from any time server stamps games by the phones' time
-    return fetch("/api/state", {cache: "no-store",
+    var stop = window.AbortController ? new AbortController() : null;
+    var late = setTimeout(function () { if (stop) stop.abort(); }, ASK_MS);
+    return fetch("/api/state", {cache: "no-store", signal: stop ? stop.signal : undefined,
       headers: {"X-Parlour-Clock": String(Date.now())}}).then(function (r) {
       if (!r.ok) throw new Error(r.status);
       return r.json();
-    }).then(function (state) { apply(state); return state; });
+    }).then(function (state) {
+      clearTimeout(late);
+      apply(state);
+      return state;
+    }, function (err) { clearTimeout(late); throw err; });
   }
 
   function poll() {
@@ -567,7 +576,10 @@
         source.close();
         connect();
       }
-    }).catch(function () { /* the stream's own errors say it */ }).then(function () {
+    }).catch(function () {         // no answer: a stream that says nothing is no stream
+      setLive("reconnecting", "Reconnecting…");
+      if (source) { source.close(); connect(); }
+    }).then(function () {
       asking = false;
       heard = Date.now();
     });

@@ -106,6 +106,35 @@ def test_browser_flaky_a_lost_answer_says_the_game_changed_and_pays_once(tmp_pat
         assert [p["chips"] for p in state(table.url)["players"]] == [chips[0] - 3, chips[1] + 3]
 
 
+def test_browser_flaky_a_question_with_no_answer_is_given_up_and_the_stream_opened_again(
+        tmp_path, phone):
+    """A connection that went silent (a phone at the Wi-Fi's edge): the quiet stream's check
+    of /api/state never came back, so the page said "Live" over an old state for ever. The
+    check gives up after a while, says so, and opens the stream afresh."""
+    from playwright.sync_api import expect
+    held, streams = [], []
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        kat_en_muis(table.url)
+        phone.add_init_script("""window.PARLOUR_ASK_MS = 1000; window.liveSaid = [];
+document.addEventListener("DOMContentLoaded", function () {
+  var live = document.getElementById("live");
+  new MutationObserver(function () { window.liveSaid.push(live.textContent); })
+    .observe(live, {childList: true, characterData: true, subtree: true});
+});""")
+        phone.on("request", lambda r: streams.append(r.url) if "/api/events" in r.url else None)
+        sign_in(phone, table.url)
+        phone.route("**/api/state", lambda route: held.append(route))     # asked: no answer
+        for _ in range(100):                                            # 1.5 s quiet, 1 s asked
+            if "Reconnecting…" in phone.evaluate("window.liveSaid"):
+                break
+            phone.wait_for_timeout(100)
+        assert "Reconnecting…" in phone.evaluate("window.liveSaid")
+        expect(phone.locator("#live")).to_have_text("Live")              # and on again
+        assert held and len(streams) >= 2, (held, streams)
+        post(table.url + "/api/control/roll", {})                       # the new stream brings it
+        expect(phone.locator("#roll-text")).to_contain_text("Last throw: Ann")
+
+
 def test_browser_flaky_a_quiet_stream_is_asked_about_and_the_page_catches_up(tmp_path, phone):
     from playwright.sync_api import expect
     held = []
