@@ -282,7 +282,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.screen = self.home()
 
     def on_to_home(self, event: InputEvent) -> None:
+        resumed = self.screen == "resumed"
         self.screen = self.home()
+        if resumed:
+            self._show_the_pis_last_move()
 
     def on_to_games(self, event: InputEvent) -> None:
         self.screen = "games"
@@ -350,7 +353,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if self.screen in ("result", "resumed") and now >= self.screen_until and last_page \
                 and now >= self.page_at + (PAGE_SECONDS if self.page_count > 1 else 0) \
                 and not self._waits_for_press:
+            resumed = self.screen == "resumed"
             self.screen, self.dirty = self.home(), True
+            if resumed:
+                self._show_the_pis_last_move()
             self.read_until = now + LATE_PRESS_SECONDS   # a press meant for the result
             self._sync_controls()
         return self.dirty or self.animating

@@ -101,6 +101,19 @@ class ChangesFromElsewhere:
             self._offer(old, snap)
         self._sync_controls()
 
+    def _show_the_pis_last_move(self) -> None:
+        """After "Resumed": the Pi's move, if it is the game's last, to copy (it may have been
+        made just before the power went, or as the box came back, before anyone saw it)."""
+        snap = self.snap
+        if snap.get("last_by") != PI_BY or snap.get("phase") == "over" or not snap.get("log"):
+            return
+        if (snap.get("board") or {}).get("last_move"):
+            self.move_index, self.screen = 0, "pi_moved"
+        elif snap.get("last_uncovered") is not None and snap.get("last_type") == "choose":
+            self.outcome = (f"{later_mover(snap['log'][-1:], snap, '', pi_only=True) or 'Pi'} "
+                            "uncovers", "", [box_words(snap["log"][-1]), UNCOVER_FOR_PI])
+            self._show_result()
+
     def _show_missed(self) -> None:
         """Back on the game's screen: what changed elsewhere while another screen was up, as
         it would have been shown then (nothing if the box's own action has moved on since)."""

@@ -939,3 +939,47 @@ def test_board_screen_a_seat_button_says_how_a_move_is_made(table, session):
     press(table, "seat", seat=table.buttons[1])
     assert table.flash_text == "Turn the knob to pick Blue's move, then press the knob."
     assert len(session.store.events(session.game_id)) == events
+
+
+@pytest.mark.parametrize("game", ["fox-and-geese", "domino-rex"])
+def test_board_screen_after_a_restart_the_pis_last_move_is_shown_to_copy(tmp_path, clock, game):
+    """The power went just after the Pi moved (or the Pi moved as the box came back, before
+    its first frame): the box said "Resumed ... Ann to play" and never showed the move to
+    copy. After "Resumed", the Pi's move, if it is the game's last, is shown as in play."""
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: SEED)
+    session.new_game(game, ["Ann", "Pi"], pi=[1], pi_level="easy")
+    worker = PiWorker(session)
+    worker.attach()
+    try:
+        for _ in range(40):                          # Ann plays until the Pi has moved
+            snap = session.snapshot()
+            if snap["last_by"] == "pi" and snap["last_type"] != "roll":
+                break
+            settle_pi(worker)
+            snap = session.snapshot()
+            if snap["turn"] != 0 or snap["last_by"] == "pi" and snap["last_type"] != "roll":
+                continue
+            if snap["awaiting"] == "roll":
+                session.roll(by="web")
+            elif snap["awaiting"] == "move":
+                session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="web")
+            else:
+                session.submit({"type": "choose",
+                                "value": snap["players"][0]["covered"][0]}, by="web")
+    finally:
+        worker.close()
+    assert session.snapshot()["last_by"] == "pi"
+    store.close()
+    store = Store(tmp_path / "parlour.db")           # the box again, after the power cut
+    box = Controller(Session(store, new_seed=lambda: SEED), seats=4, clock=clock)
+    try:
+        assert box.screen == "resumed"
+        press(box, "press")
+        if game == "fox-and-geese":
+            assert box.screen == "pi_moved"
+        else:
+            assert box.screen == "result" and box.outcome[0] == "Pi uncovers"
+            assert box.outcome[2][-1] == UNCOVER_FOR_PI
+    finally:
+        store.close()
