@@ -25,8 +25,8 @@ and scores, `PhoneScreens` (pairing.py) pairing phones, and `BoxDrawing` (drawin
 each screen.
 """
 
-from firmware.controller.core import (READ_START_SECONDS, READ_WORD_SECONDS, RESUMED_SECONDS,
-                                      TRANSITIONS, Controller, reading_seconds)
+from firmware.controller.core import RESUMED_SECONDS, TRANSITIONS, Controller
+from firmware.controller.notices import READ_START_SECONDS, READ_WORD_SECONDS, reading_seconds
 from firmware.controller.spin import PAGE_SECONDS, RESULT_SECONDS
 
 __all__ = ["Controller", "TRANSITIONS", "reading_seconds", "READ_START_SECONDS",

@@ -19,10 +19,10 @@ from firmware.controller.drawing import BoxDrawing, state_mark
 from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.menu import MenuScreens
 from firmware.controller.new_game import NewGameScreens
+from firmware.controller.notices import LATE_PRESS_SECONDS, Notices, reading_seconds
 from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
-from firmware.oled import screens
 from firmware.oled.animation import FPS, Animation
 from firmware.oled.names import drawable, for_the_box
 from firmware.oled.screens import FLASH_SECONDS
@@ -30,14 +30,7 @@ from firmware.oled.views import box_words, refusal_text
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import PiWorker
 
-# A refusal stays up as long as it takes to read from across the table: this long to find it,
-# then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
-READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 RESUMED_SECONDS = 5.0
-# A knob press this soon after a result or a notice went by itself was meant for it (a
-# press to skip it, a moment late): it is not acted on, so the turn screen that replaced it,
-# which no one has read yet, does not take it as a move.
-LATE_PRESS_SECONDS = 0.7
 CHANGED_MEANWHILE = "Not done: the game changed meanwhile. Go back to the game to see how."
 
 TRANSITIONS: dict[tuple[str, str], str] = {
@@ -84,16 +77,8 @@ FALLBACK = {"resumed": "play", "result": "play"}
 PLAYING = ("play", "spin", "result", "resumed")
 
 
-def reading_seconds(words: str) -> float:
-    """How long each page of a refusal stays up: time to find it, then time to read the page's
-    words (the longest page sets the pace, so no page is cut short)."""
-    pages = screens.flash_pages(words)
-    longest = max(len(" ".join(lines).split()) for _, lines in pages)
-    return READ_START_SECONDS + READ_WORD_SECONDS * longest
-
-
 class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, MenuScreens,
-                 BoxDrawing, PhoneScreens):
+                 BoxDrawing, PhoneScreens, Notices):
     """Owns what the OLED shows and which seat buttons are armed."""
 
     def __init__(self, session, *, controls=None, seats: int = 6, url: str = "",
@@ -254,15 +239,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
-        if event.kind == "press" and self.clock() < self.read_until:
-            self.read_until = 0.0                # meant for the screen that just went by
-            return                               # itself: the one under it is read first
-        if event.kind == "press" and self.flash_text and (self.refusal_shown or
-                                                          self.undo_shown):
-            self.flash_text, self.refusal_shown, self.undo_shown = "", False, False
-            self.dirty = True                    # read: the press takes the refusal or the
-            return                               # undo's notice away (the screen it covers
-                                                 # has changed: nobody has seen it yet)
+        if event.kind == "press" and self._press_only_reads():
+            return
         if event.kind == "turn" and self.flash_text and self.screen in ("play", "over"):
             self.flash_text, self.refusal_shown = "", False   # the knob's pick must be seen:
             self.dirty = True                                 # a notice goes, the turn acts
@@ -292,34 +270,6 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     # -- time -------------------------------------------------------------------------------
 
-    def show_refusal(self, words: str) -> None:
-        """Why an input did nothing, up long enough to be read (by its length, page by page);
-        the next knob press only takes it away."""
-        self.show_flash(words, reading_seconds(words))
-        self.refusal_shown = True
-
-    def show_undo(self, words: str) -> None:
-        """What an undo took back ("Taken back: ..."), over a screen that has changed: the next
-        knob press reads it away and does nothing else, as a refusal's does."""
-        self.show_read(words)
-        self.undo_shown = True
-
-    def show_read(self, words: str) -> None:
-        """A notice that says what happened ("Taken back: Ann throws 3 and 5"), each page up
-        long enough to read."""
-        self.show_flash(words, max(FLASH_SECONDS, reading_seconds(words)))
-
-    def show_flash(self, words: str, seconds: float) -> None:
-        """A notice over the screen for `seconds` a page (a long refusal is read whole)."""
-        self.refusal_shown = self.undo_shown = False
-        self.flash_text, self.flash_at = words, self.clock()
-        self.flash_until = self.flash_at + seconds * len(screens.flash_pages(words))
-        self.flash_seconds = seconds
-        self.dirty = True
-
-    def _flash_page(self) -> int:
-        return int((self.clock() - self.flash_at) // self.flash_seconds) if self.flash_text else 0
-
     def update(self) -> bool:
         """Apply changes from elsewhere and timers; True if a new frame should be drawn."""
         with self._lock:
@@ -337,13 +287,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if self.screen == "start" and self.wifi.ssid and \
                 int(now // card.PAGE_SECONDS) != self._start_page:
             self.dirty = True                      # the start screen's next page
-        if self.flash_text and now >= self.flash_until:
-            if self.refusal_shown or self.undo_shown:   # a press meant to take it away
-                self.read_until = now + LATE_PRESS_SECONDS      # may come just after
-            self.flash_text, self.dirty = "", True
-            self.refusal_shown = self.undo_shown = False
-        elif self.flash_text and self._flash_page() != self._flash_shown:
-            self.dirty = True
+        self._notice_time(now)
         if self.screen == "spin" and (self.animation is None or self.animation.done):
             self._finish_spin()
         if self._show_waiting(now):
