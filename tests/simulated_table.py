@@ -48,6 +48,15 @@ def box_view(url: str, until, seconds: float = 10.0) -> dict:
         time.sleep(0.05)
 
 
+def box_drawn(url: str, seconds: float = 10.0) -> dict:
+    """Wait until the box has drawn the table's newest state, as a player at it would see it
+    before pressing: its inputs act only on the state it last drew."""
+    def newest(view: dict) -> bool:
+        state = call(url, "/api/state", pin=False)
+        return view.get("shown") == f"{state['boot']}:{state['state_version']}"
+    return box_view(url, newest, seconds)
+
+
 def box_pairing_code(url: str, button: int) -> str:
     """What a player does at the box to pair their phone: Menu, "Pair a phone", their seat
     button (1-based); the code the OLED then shows."""

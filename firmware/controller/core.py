@@ -291,17 +291,20 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if self.screen == "spin" and (self.animation is None or self.animation.done):
             self._finish_spin()
         if self._show_waiting(now):
-            self._sync_controls()
+            self.read_until = now + LATE_PRESS_SECONDS  # a press meant for the result it
+            self._sync_controls()                       # replaced: not for the Pi's move
         self._turn_pages(now)
         last_page = self.screen != "result" or self.page >= self.page_count - 1
         if self.screen in ("result", "resumed") and now >= self.screen_until and last_page \
                 and now >= self.page_at + (PAGE_SECONDS if self.page_count > 1 else 0) \
                 and not self._waits_for_press:
-            resumed = self.screen == "resumed"
+            resumed, ends_turn = self.screen == "resumed", self._press_ends_turn()
             self.screen, self.dirty = self.home(), True
             if resumed:
                 self._show_the_pis_last_move()
-            self.read_until = now + LATE_PRESS_SECONDS   # a press meant for the result
+            if not ends_turn:                # a press meant for the result: not for the turn
+                self.read_until = now + LATE_PRESS_SECONDS    # (one that ends the turn
+                                                              # does so on either)
             self._sync_controls()
         return self.dirty or self.animating
 

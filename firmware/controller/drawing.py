@@ -47,7 +47,8 @@ class BoxDrawing:
                                "state": {key: snap.get(key) for key in (
                                    "boot", "version", "state_version", "game_id", "phase",
                                    "turn", "awaiting")},
-                               "pi": {"seen": self.pi.seen_version, "thinking": self.pi.thinking}}
+                               "pi": {"seen": self.pi.seen_version, "thinking": self.pi.thinking},
+                               "shown": self.shown_mark}     # what its inputs act on
         if self.screen in ("play", "resumed"):
             out["turn"] = turn_view(self.snap)
         if self.screen == "result":

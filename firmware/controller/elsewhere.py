@@ -14,7 +14,7 @@ from companion.events import CORRECTIONS
 from companion.words import is_undo, taken_back
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
-from firmware.controller.spin import UNCOVER_FOR_PI
+from firmware.controller.spin import UNCOVER_FOR_PI, UNCOVER_IF_NOT_YET
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
                                   player_name)
@@ -102,16 +102,19 @@ class ChangesFromElsewhere:
         self._sync_controls()
 
     def _show_the_pis_last_move(self) -> None:
-        """After "Resumed": the Pi's move, if it is the game's last, to copy (it may have been
-        made just before the power went, or as the box came back, before anyone saw it)."""
+        """After "Resumed": the Pi's move, if it is the game's last, to copy if it is not yet
+        (made just before the power went, or as the box came back, no one may have seen it;
+        or it was copied before the restart)."""
         snap = self.snap
         if snap.get("last_by") != PI_BY or snap.get("phase") == "over" or not snap.get("log"):
             return
         if (snap.get("board") or {}).get("last_move"):
             self.move_index, self.screen = 0, "pi_moved"
         elif snap.get("last_uncovered") is not None and snap.get("last_type") == "choose":
-            self.outcome = (f"{later_mover(snap['log'][-1:], snap, '', pi_only=True) or 'Pi'} "
-                            "uncovers", "", [box_words(snap["log"][-1]), UNCOVER_FOR_PI])
+            pi = later_mover(snap["log"][-1:], snap, "", pi_only=True) or "Pi"
+            self.outcome = (f"{pi}'s last move", "",        # it may be copied already
+                            [box_words(snap["log"][-1]),
+                             UNCOVER_IF_NOT_YET.format(who=pi, value=snap["last_uncovered"])])
             self._show_result()
 
     def _show_missed(self) -> None:

@@ -108,10 +108,10 @@ class PlayInputs:
         return choices(self.snap)
 
     def on_undo(self, event: InputEvent) -> None:
-        self.animation = None
-        self.waiting = None                           # the moves it waited to show may be gone
         before = self.snap
-        if self._call(lambda: self.session.undo(by="undo")):
+        if self._call(lambda: self.session.undo(by="undo")):   # on the state drawn: with the
+            self.animation = None                    # Pi's reply held, that is shown instead
+            self.waiting = None                      # the moves it waited to show may be gone
             self.screen = self.home()
             self.move_index = self.choice_index = 0     # the knob's pick starts again
             self.show_undo(taken_back(self.snap.get("undone") or []))

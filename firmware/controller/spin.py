@@ -17,6 +17,16 @@ RESULT_SECONDS = 6.0         # the result stays up at least this long before the
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 PAGED = ("result", "play", "confirm")   # screens whose pages turn by themselves
 UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
+UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
+    "the knob."                               # after a restart: it may be uncovered already
+
+
+def asks_to_uncover(line: str) -> bool:
+    """The result's line asking the players to uncover the Pi's square, then press."""
+    return line == UNCOVER_FOR_PI or (line.startswith("If ") and
+                                      line.endswith("; then press the knob."))
+
+
 # A result stays up this long a page (two pages at most) before the Pi's reply takes its
 # place (a player's own uncover is read first), and the dial's throw before a move a phone made
 # meanwhile. Changes that come while one waits join it, and a person's shows it at once: the
@@ -141,10 +151,14 @@ class SpinScreens:
         change from elsewhere waiting, it shows that instead."""
         if self._show_waiting():
             self._sync_controls()
-        elif self.snap.get("awaiting") == "next" and takes(self._rulebook(), "on_next"):
+        elif self._press_ends_turn():
             self.on_knob_press(event)
         else:
             self.screen = self.home()
+
+    def _press_ends_turn(self) -> bool:
+        """A knob press ends the turn, on the result as on the turn screen (X8)."""
+        return self.snap.get("awaiting") == "next" and takes(self._rulebook(), "on_next")
 
     def _turn_pages(self, now: float) -> None:
         """Long outcomes and instructions advance a page every PAGE_SECONDS (the turn
@@ -171,4 +185,4 @@ class SpinScreens:
     def _waits_for_press(self) -> bool:
         """The result asks for the Pi's uncover and a press: it stays until that press, which
         would otherwise fall on the next player's turn screen and choose for them."""
-        return self.screen == "result" and UNCOVER_FOR_PI in self.outcome[2]
+        return self.screen == "result" and any(asks_to_uncover(line) for line in self.outcome[2])

@@ -1153,3 +1153,24 @@ def test_controller_a_menu_undo_after_a_phones_move_unseen_shows_it_instead(tabl
     press(table, "press")
     assert len(session.store.events(session.game_id)) == events
     assert table.screen == "result" and any("throws" in w for w in table.outcome[2])
+
+
+def test_controller_x8_a_press_just_after_the_result_went_still_ends_the_turn(table, session,
+                                                                             clock):
+    """Cats and Mice: the result's last page said "press the knob to end the turn", it went
+    by itself, and the press a moment after was taken as late and did nothing; it ends the
+    turn there as on the turn screen, so it ends it."""
+    start(table, "cats-and-mice", seats=(0, 1, 2))
+    settle_lead(table, clock)
+    turn = table.snap["turn"]
+    press(table, "flick", strength=0.5)
+    press(table, "press")                            # the dial settles: the result
+    for _ in range(20):                              # its pages, until it goes by itself
+        clock.advance(1)
+        table.update()
+        table.render()
+        if table.screen == "play":
+            break
+    assert table.screen == "play" and table.snap["turn"] == turn
+    press(table, "press")                            # just after: still the turn's end
+    assert table.snap["turn"] != turn

@@ -51,6 +51,8 @@ def wait_for_pi(c):
         c.render()
         c.clock.advance(max(0.0, c.held_until - c.clock()))
         c.update()
+        c.clock.advance(1.0)             # read: a press sooner was meant for the result before
+        c.update()
     c.render()
 
 
@@ -468,6 +470,7 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
         else:
             table.clock.advance(max(0.0, table.held_until - table.clock()))
             table.update()
+            table.clock.advance(1.0)                 # the Pi's uncover read
         assert table.outcome[0] == "Pi uncovers" and not table.waiting
         assert table.outcome[2][-1] == UNCOVER_FOR_PI
         press(table, "press")                        # copied: Ann's turn
@@ -979,7 +982,44 @@ def test_board_screen_after_a_restart_the_pis_last_move_is_shown_to_copy(tmp_pat
         if game == "fox-and-geese":
             assert box.screen == "pi_moved"
         else:
-            assert box.screen == "result" and box.outcome[0] == "Pi uncovers"
-            assert box.outcome[2][-1] == UNCOVER_FOR_PI
+            assert box.screen == "result" and box.outcome[0] == "Pi's last move"
+            value = box.snap["last_uncovered"]
+            assert box.outcome[2][-1] == \
+                f"If Pi's {value} is still covered, uncover it on the board; then press the knob."
+            clock.advance(60)
+            box.update()
+            assert box.screen == "result"            # it waits for the press
     finally:
         store.close()
+
+
+def test_board_screen_undo_under_a_held_reply_shows_the_pis_move_first(table, session):
+    """Ann's uncover was up with the Pi's reply held, and Undo did nothing (refused, as the
+    box had not drawn the reply) and dropped the reply: the Pi's square was never shown to
+    uncover. Undo shows the Pi's move instead; the next Undo takes it back."""
+    anns_turn_on_the_box(table, session, domino_rex_with_pi(table, session))
+    press(table, "press")                            # Ann, with the knob
+    settle_pi(table.pi)
+    table.update()
+    assert table.waiting and session.snapshot()["last_by"] == "pi"
+    events = len(session.store.events(session.game_id))
+    press(table, "undo")
+    assert len(session.store.events(session.game_id)) == events    # nothing taken back yet
+    assert table.outcome[0] == "Pi uncovers" and table.outcome[2][-1] == UNCOVER_FOR_PI
+    press(table, "undo")                             # now on what is shown: the Pi's move
+    assert session.store.events(session.game_id)[-1]["type"] == "undo"
+    assert table.flash_text.startswith("Taken back: ")
+
+
+def test_board_screen_a_press_just_after_the_held_reply_showed_is_not_for_it(table, session):
+    """The Pi's held reply took the place of Ann's result, and a press meant for Ann's result,
+    a moment late, closed the Pi's before it could be read."""
+    anns_turn_on_the_box(table, session, domino_rex_with_pi(table, session))
+    press(table, "press")
+    settle_pi(table.pi)
+    table.update()
+    table.clock.advance(max(0.0, table.held_until - table.clock()))
+    table.update()                                   # the Pi's reply, shown by itself
+    assert table.outcome[0] == "Pi uncovers"
+    press(table, "press")                            # a moment late, for Ann's
+    assert table.screen == "result" and table.outcome[0] == "Pi uncovers"

@@ -15,7 +15,7 @@ import pytest
 
 from companion.games import GAMES
 from companion.state import row_order
-from simulated_table import PIN, SimulatedTable, box_pairing_code, box_view
+from simulated_table import PIN, SimulatedTable, box_drawn, box_pairing_code, box_view
 from test_browser import ARTIFACTS, CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -1064,6 +1064,7 @@ def test_browser_phone_an_undo_at_the_box_is_shown_on_every_phone(tmp_path, phon
         phone.goto(table.url + "/")                                     # watching, no PIN
         notice = phone.locator("#taken-back")
         expect(notice).to_be_hidden()
+        box_drawn(table.url)                                            # seen at the box
         post(table.url + "/device/input", {"input": "undo"})            # the box's Undo
         expect(notice).to_be_visible()
         expect(notice).to_have_text("Taken back: " + "; ".join(added))
@@ -1105,6 +1106,7 @@ def test_browser_phone_an_answer_goes_when_its_throw_is_taken_back(tmp_path, pho
         answer = phone.locator("#moves-answer")
         expect(answer).to_contain_text(f"{now['players'][now['turn']]['name']} spins",
                                        timeout=15_000)                  # once the dial stops
+        box_drawn(table.url)
         post(table.url + "/device/input", {"input": "undo"})
         expect(phone.locator("#taken-back")).to_be_visible()
         assert state(table.url)["turn"] == now["turn"]                  # the same turn
@@ -1145,6 +1147,7 @@ def test_browser_phone_x8_an_undone_turn_end_is_shown_and_goes_when_play_goes_on
         phone.goto(table.url + "/")
         notice = phone.locator("#taken-back")
         post(table.url + "/api/control/next", {})
+        box_drawn(table.url)                                            # seen at the box, then
         post(table.url + "/device/input", {"input": "undo"})            # the box's Undo
         expect(notice).to_have_text(f"Taken back: {name}'s turn ends")
         post(table.url + "/api/control/next", {})                       # no line in the log
