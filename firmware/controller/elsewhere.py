@@ -14,10 +14,10 @@ from companion.events import CORRECTIONS
 from companion.words import is_undo, taken_back
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
-from firmware.controller.spin import UNCOVER_FOR_PI, UNCOVER_IF_NOT_YET
+from firmware.controller.spin import UNCOVER_FOR_PI, UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
-from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
-                                  player_name)
+from firmware.oled.views import (box_words, choice_meaning, cover_again, later_mover,
+                                  names_in, player_name, squares_uncovered)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
 # screens a change from elsewhere replaces (the Pi moving just after a restart among them)
@@ -131,9 +131,13 @@ class ChangesFromElsewhere:
     def _change_words(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
         """The log's lines a change added, and what the players do for the Pi's uncover."""
         words = [box_words(w) for w in (snap.get("log") or [])[len(old.get("log") or []):]]
-        if words and snap.get("last_by") == PI_BY and snap.get("last_uncovered") is not None \
-                and snap.get("phase") != "over":
+        if not words or snap.get("last_uncovered") is None or snap.get("phase") == "over":
+            return words
+        if snap.get("last_by") == PI_BY:
             words.append(UNCOVER_FOR_PI)
+        else:                       # the Pi's uncover and a phone's after it, in one change
+            words += [UNCOVER_PIS.format(who=name, value=value)
+                      for name, value, pi in squares_uncovered(old, snap) if pi]
         return words
 
     def _show_change(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
@@ -164,7 +168,8 @@ class ChangesFromElsewhere:
             if ended:
                 self._beep("win")
             elif is_undo(old, snap):                          # of an ended turn too
-                self.show_undo(taken_back(snap.get("undone") or [], "from a phone"))
+                self.show_undo(cover_again(taken_back(snap.get("undone") or [], "from a phone"),
+                                           old, snap))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))

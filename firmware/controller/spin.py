@@ -17,14 +17,14 @@ RESULT_SECONDS = 6.0         # the result stays up at least this long before the
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 PAGED = ("result", "play", "confirm")   # screens whose pages turn by themselves
 UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
+UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # a phone's came after
 UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
     "the knob."                               # after a restart: it may be uncovered already
 
 
 def asks_to_uncover(line: str) -> bool:
     """The result's line asking the players to uncover the Pi's square, then press."""
-    return line == UNCOVER_FOR_PI or (line.startswith("If ") and
-                                      line.endswith("; then press the knob."))
+    return line.startswith(("Uncover ", "If ")) and line.endswith("then press the knob.")
 
 
 # A result stays up this long a page (two pages at most) before the Pi's reply takes its

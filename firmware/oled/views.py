@@ -7,6 +7,7 @@ checked in words as well as in pixels.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +93,28 @@ def restates(line: str, name: str, values: str) -> bool:
 def player_name(snap: Snapshot, seat: int | None) -> str:
     players = snap.get("players") or []
     return players[seat]["name"] if seat is not None and 0 <= seat < len(players) else ""
+
+
+def squares_uncovered(old: Snapshot, new: Snapshot) -> list[tuple[str, int, bool]]:
+    """Domino Rex: the squares uncovered between two states of one game, each as (the
+    player's name, the square, whether the Pi plays that seat); swapped, those covered again
+    (an undo)."""
+    out = []
+    for before, after in zip(old.get("players") or [], new.get("players") or []):
+        gone = Counter(before.get("covered") or []) - Counter(after.get("covered") or [])
+        out += [(after.get("name") or "", value, bool(after.get("pi")))
+                for value in sorted(gone.elements())]
+    return out
+
+
+def cover_again(words: str, before: Snapshot, after: Snapshot) -> str:
+    """An undo's notice and, in Domino Rex, which squares to cover again on the board ("...
+    Domino. Cover Pi's 6 again."), as the taken-back lines name sums, not squares."""
+    squares = [f"{name}'s {value}" for name, value, _ in squares_uncovered(after, before)]
+    if not squares:
+        return words
+    return f"{words}{'' if words.endswith(('.', '!', '?')) else '.'} " \
+        f"Cover {' and '.join(squares)} again."
 
 
 def later_mover(words: list[str], snap: dict[str, Any], first: str, *,

@@ -502,7 +502,8 @@ def test_board_screen_domino_rex_chances_coming_in_keep_the_pis_request(table, s
 def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(table, session):
     """Ann's uncover up, the Pi's reply waiting, and Ann uncovers again from her phone: the
     waiting change takes in hers and shows at once (she has moved on), both under both names,
-    not the Pi's alone (a result behind) and hers after it."""
+    not the Pi's alone (a result behind) and hers after it; and the Pi's square, by number,
+    is still to be uncovered on the board (nobody was told)."""
     anns_turn_on_the_box(table, session, domino_rex_with_pi(table, session))
     press(table, "press")                            # Ann, with the knob
     assert table.outcome[0] == "Ann uncovers"
@@ -516,7 +517,10 @@ def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(ta
     heading, values, words = table.outcome
     assert heading == "Pi, then Ann" and values == "" and not table.waiting
     assert words[0].startswith("Pi uncovers") or "Pi's" in words[0]
-    assert "Ann" in words[-1] and UNCOVER_FOR_PI not in words          # Ann has answered it
+    assert "Ann" in words[-2] and UNCOVER_FOR_PI not in words          # Ann has answered it,
+    assert words[-1].startswith("Uncover Pi's ") and \
+        words[-1].endswith(" on the board, then press the knob.")      # still to uncover
+    assert table._waits_for_press
 
 
 def test_board_screen_domino_rex_a_phone_move_and_the_pis_reply_in_one_change(table, session):
@@ -1023,3 +1027,25 @@ def test_board_screen_a_press_just_after_the_held_reply_showed_is_not_for_it(tab
     assert table.outcome[0] == "Pi uncovers"
     press(table, "press")                            # a moment late, for Ann's
     assert table.screen == "result" and table.outcome[0] == "Pi uncovers"
+
+
+def test_board_screen_domino_rex_an_undo_says_which_square_to_cover_again(table, session):
+    """"Taken back: 6 + 4 = 10: Pi's tenth checker goes into Domino" left the players to work
+    out which square to cover again (the Pi's 6, not Blue's 4): the notice says it."""
+    snap = domino_rex_with_pi(table, session)
+    if snap["turn"] != 1:                            # the Pi's uncover to take back
+        anns_turn_on_the_box(table, session, snap)
+        press(table, "press")
+        wait_for_pi(table)
+    before = session.snapshot()
+    assert before["last_by"] == "pi"
+    value = before["last_uncovered"]
+    press(table, "undo")
+    assert table.flash_text.startswith("Taken back: ")
+    assert table.flash_text.endswith(f". Cover Pi's {value} again.")
+    session.submit({"type": "choose", "value": value}, by="pi")       # as it was
+    table.update()
+    table.render()
+    session.undo(by="web")                           # and from a phone
+    table.update()
+    assert table.flash_text.endswith(f". Cover Pi's {value} again.")
