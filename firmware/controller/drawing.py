@@ -109,6 +109,8 @@ class BoxDrawing:
                     if pi_level(self.snap) else board_screen.choosing_lines(self.snap,
                                                                              self.move_index)
                 self.page_text = [words for words, _ in lines]
+            else:                                     # the Pi's turn in Domino Rex
+                self.page_text = board_screen.pi_message(self.pi.thinking)
             return board_screen.playing(self.snap, self.move_index, self.pi.thinking)
         view = turn_view(self.snap)
         if self.snap.get("awaiting") == "choose":

@@ -128,12 +128,17 @@ def playing(snap: dict[str, Any], index: int, thinking: bool = True) -> Image.Im
     """A turn of a game the Pi or the board screen plays: the Pi thinking (or, after an undo,
     waiting for a press to move), or the knob's move."""
     if "board" not in snap:
-        return screens.message("Pi", "is thinking" if thinking else "Press the knob",
-                               "" if thinking else "and the Pi moves")
+        return screens.message(*pi_message(thinking))
     if pi_level(snap):
         board = snap["board"]
         return _panel(board_image(board, board.get("last_move")), playing_lines(snap, thinking))
     return choosing(snap, index)
+
+
+def pi_message(thinking: bool) -> list[str]:
+    """The Pi's turn in a game without a board: thinking, or after an undo waiting for the knob
+    (heading, big words, small words)."""
+    return ["Pi", "is thinking", ""] if thinking else ["Pi", "Press the knob", "and the Pi moves"]
 
 
 def playing_lines(snap: dict[str, Any], thinking: bool) -> list[tuple[str, int]]:

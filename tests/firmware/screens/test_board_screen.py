@@ -178,6 +178,7 @@ def test_board_screen_pi_waits_after_its_lead_throw_is_taken_back_until_the_knob
     snap = session.snapshot()
     assert snap["turn"] == 1 and snap["awaiting"] == "roll" and table.pi.waiting
     press(table, "press")                            # the undo's notice read away
+    assert table.view()["text"] == ["Pi", "Press the knob", "and the Pi moves"]   # as drawn
     press(table, "press")                            # its turn: the press asks it
     assert table.flash_text == "The Pi is thinking"
     wait_for_pi(table)
