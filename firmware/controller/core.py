@@ -242,8 +242,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if event.kind == "press" and self._press_only_reads():
             return
         if event.kind == "turn" and self.flash_text and self.screen in ("play", "over"):
-            self.flash_text, self.refusal_shown = "", False   # the knob's pick must be seen:
-            self.dirty = True                                 # a notice goes, the turn acts
+            self._clear_notice()                 # the knob's pick must be seen: a notice goes,
+                                                 # the turn acts
         if self.screen == "spin" and (self.screen, event.kind) not in TRANSITIONS:
             self._finish_spin()                  # any other input first settles the spin
         screen = self.screen

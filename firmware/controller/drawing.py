@@ -17,7 +17,8 @@ from firmware.workers.pi_worker import pi_level, pi_setups
 
 
 def state_mark(snap: dict[str, Any]) -> str:
-    """The game's state as the session names it (`Session.mark`): "<boot>:<state_version>"."""
+    """The game's state as the session names it (`Session.mark`): "<boot>:<state_version>";
+    chances coming in do not change it, any move or new game does."""
     return f"{snap.get('boot')}:{snap.get('state_version')}"
 
 

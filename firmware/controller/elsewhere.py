@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.events import CORRECTIONS
 from companion.words import is_undo, taken_back
+from firmware.controller.drawing import state_mark
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
 from firmware.controller.spin import UNCOVER_FOR_PI, UNCOVER_IF_NOT_YET, UNCOVER_PIS
@@ -24,13 +25,6 @@ from firmware.workers.pi_worker import BY as PI_BY, pi_level
 SHOWS_CHANGES = ("play", "result", "over", "pi_moved", "resumed")
 IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
         *PAIR_SCREENS)                                 # screens needing no game
-
-
-def _same_game_state(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """The same game at the same move: a newer version that only brought chances is not a
-    move made since."""
-    return a.get("state_version") == b.get("state_version") and \
-        a.get("game_id") == b.get("game_id") and a.get("boot") == b.get("boot")
 
 
 def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
@@ -124,7 +118,8 @@ class ChangesFromElsewhere:
             return
         old, snap = self.missed
         self.missed = None
-        if _same_game_state(snap, self.snap) and snap.get("game_id") == old.get("game_id"):
+        if state_mark(snap) == state_mark(self.snap) and \
+                snap.get("game_id") == old.get("game_id"):
             self._show_change(old, snap)
 
     @staticmethod
@@ -155,7 +150,7 @@ class ChangesFromElsewhere:
                 snap.get("state_version") != old.get("state_version"):
             self.flash_text = ""    # an earlier change's notice ("Taken back ...") is the past
         ended = snap.get("phase") == "over" and old.get("phase") != "over"
-        newest = _same_game_state(snap, self.snap)     # chances coming in since change nothing
+        newest = state_mark(snap) == state_mark(self.snap)    # chances coming in: the same
         if not newest:                # shown late: a move made since has answered the Pi's
             words = [w for w in words if w != UNCOVER_FOR_PI]
         self.move_index = 0

@@ -72,10 +72,14 @@ class Notices:
             self.read_until = 0.0
             return True
         if self.flash_text and (self.refusal_shown or self.undo_shown):
-            self.flash_text, self.refusal_shown, self.undo_shown = "", False, False
-            self.dirty = True
+            self._clear_notice()
             return True
         return False
+
+    def _clear_notice(self) -> None:
+        """The notice up, if any, taken away."""
+        self.flash_text, self.refusal_shown, self.undo_shown = "", False, False
+        self.dirty = True
 
     def _notice_time(self, now: float) -> None:
         """A notice's time running out (a press meant to take it away may come just after),
@@ -83,7 +87,6 @@ class Notices:
         if self.flash_text and now >= self.flash_until:
             if self.refusal_shown or self.undo_shown:
                 self.read_until = now + LATE_PRESS_SECONDS
-            self.flash_text, self.dirty = "", True
-            self.refusal_shown = self.undo_shown = False
+            self._clear_notice()
         elif self.flash_text and self._flash_page() != self._flash_shown:
             self.dirty = True
