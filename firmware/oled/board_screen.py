@@ -87,15 +87,18 @@ def move_words(path: Sequence[str]) -> str:
 
 
 def _panel(image: Image.Image, lines: Sequence[tuple[str, int]]) -> Image.Image:
-    """Words on the right of the board, top to bottom, each line at its own size."""
+    """Words on the right of the board, top to bottom, each line at its own size: 2 px apart,
+    closer when five lines need the room."""
     draw = ImageDraw.Draw(image)
     draw.fontmode = "1"
     room = screens.W - PANEL - 1
+    sizes = [min(size, screens.fit(words, room, (size, screens.MEDIUM, screens.SMALL)))
+             for words, size in lines]
+    gap = max(0, min(2, (screens.H - sum(sizes)) // max(1, len(lines) - 1)))
     y = 0
-    for words, size in lines:
-        size = min(size, screens.fit(words, room, (size, screens.MEDIUM, screens.SMALL)))
+    for (words, _), size in zip(lines, sizes):
         screens.text(draw, (PANEL, y), screens.clip(words, size, room), size)
-        y += size + 2
+        y += size + gap
     return image
 
 
@@ -107,15 +110,16 @@ def choosing(snap: dict[str, Any], index: int) -> Image.Image:
 
 
 def choosing_lines(snap: dict[str, Any], index: int) -> list[tuple[str, int]]:
-    """Who is to move (name, then side), the knob's move and which of how many it is: four
-    lines, so every one fits the 64 rows whole."""
+    """Who is to move (name, then side), the knob's move, which of how many it is ("knob 3/10":
+    the knob picks) and what the press does: five lines that fit the 64 rows whole."""
     moves = snap["board"]["moves"]
     player = snap["players"][snap["turn"]]
     who = [(player["name"], screens.SMALL), (player["role"].capitalize(), screens.SMALL)]
     if not moves:
         return who
     return who + [(move_words(moves[index % len(moves)]), screens.MEDIUM),
-                  (f"{index % len(moves) + 1} of {len(moves)}", screens.SMALL)]
+                  (f"knob {index % len(moves) + 1}/{len(moves)}", screens.SMALL),
+                  ("press=move", screens.SMALL)]
 
 
 def knob_move(snap: dict[str, Any], index: int) -> list[str] | None:

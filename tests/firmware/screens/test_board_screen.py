@@ -307,8 +307,11 @@ def test_board_screen_words_fit_whole_beside_the_board(session):
     session.new_game("fox-and-geese", ["Benedictcumber", "Ann"])
     snap = session.snapshot()
     lines = board_screen.choosing_lines(snap, 0)
-    assert [words for words, _ in lines][:2] == [snap["players"][snap["turn"]]["name"], "Geese"]
-    assert sum(size + 2 for _, size in lines) - 2 <= 64          # every line whole, none cut
+    moves = snap["board"]["moves"]
+    assert [words for words, _ in lines] == [snap["players"][snap["turn"]]["name"], "Geese",
+                                             "-".join(moves[0]), f"knob 1/{len(moves)}",
+                                             "press=move"]    # what the knob and press do
+    assert sum(size for _, size in lines) <= 64                  # every line whole, none cut
     room = 128 - board_screen.PANEL - 1
     assert all(screens.font(size).getlength(words) <= room for words, size in lines[1:])
 
@@ -934,7 +937,7 @@ def test_board_screen_a_press_on_the_undos_notice_moves_nothing(table, session):
     press(table, "press")                            # read: nothing else
     assert table.flash_text == "" and len(session.store.events(session.game_id)) == events
     table.render()
-    assert table.view()["text"][-1].startswith("1 of "), table.view()["text"]
+    assert table.view()["text"][-2].startswith("knob 1/"), table.view()["text"]
 
 
 def test_board_screen_a_seat_button_says_how_a_move_is_made(table, session):
