@@ -94,8 +94,8 @@ class BoxDrawing:
         _, name = self._roster_pick()                       # as the OLED can draw it
         if name:
             hint = "joins: press a seat"
-        elif rb.min_players <= n <= rb.max_players:
-            hint = "press knob to start"
+        elif rb.min_players <= n <= rb.max_players:          # the press asks about the Pi
+            hint = "press: Pi or no Pi" if len(pi_setups(rb, n)) > 1 else "press knob to start"
         elif any(seats for _, seats, _ in pi_setups(rb, n)):   # the Pi makes up the table
             hint = "press: play the Pi"
         else:
