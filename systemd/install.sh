@@ -95,10 +95,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # Write stdin to $ROOT$1 (mode $2) only if it differs; `did` or `kept` with the words $3.
+# Compared under sudo: Debian's polkitd keeps /etc/polkit-1/rules.d to itself (0700).
 put() {
     tmp=$(mktemp)
     cat > "$tmp"
-    if [ -f "$ROOT$1" ] && cmp -s "$tmp" "$ROOT$1"; then
+    if $SUDO test -f "$ROOT$1" && $SUDO cmp -s "$tmp" "$ROOT$1"; then
         kept "$3"
     else
         $SUDO mkdir -p "$(dirname "$ROOT$1")"

@@ -73,11 +73,17 @@ esac""",
   "-t -f UUID,ACTIVE,NAME connection show") cat "$FAKE_STATE/connections" 2>/dev/null ;;
 esac""",
     # `make install` run by the Pi's own user: sudo is the only way into /var/lib/parlour
-    # (0700, parlour's), so the store shows there only while a command runs under sudo.
-    "sudo": """door="$PARLOUR_ROOT/var/lib/parlour"
-[ -d "$FAKE_STATE/root-only" ] && ln -s "$FAKE_STATE/root-only" "$door"
+    # (0700, parlour's) and /etc/polkit-1/rules.d (0700, polkitd's), so what is in them shows
+    # only while a command runs under sudo.
+    "sudo": """doors="var/lib/parlour:root-only etc/polkit-1/rules.d:root-only-polkit"
+for pair in $doors; do
+  door="$PARLOUR_ROOT/${pair%%:*}"; hidden="$FAKE_STATE/${pair##*:}"
+  [ -d "$hidden" ] && mkdir -p "$(dirname "$door")" && ln -s "$hidden" "$door"
+done
 "$@"; code=$?
-[ -L "$door" ] && rm "$door"
+for pair in $doors; do
+  door="$PARLOUR_ROOT/${pair%%:*}"; [ -L "$door" ] && rm "$door"
+done
 exit $code""",
     # python3 -m venv DIR makes DIR/bin/python, itself a recording stand-in for pip; any other
     # python3 is the real one
@@ -145,6 +151,7 @@ class Box:
         (self.root / "var/lib").mkdir(parents=True, exist_ok=True)
         hidden = self.state / "root-only"
         hidden.mkdir()
+        (self.state / "root-only-polkit").mkdir()
         return hidden
 
     def commands(self) -> list[str]:
@@ -341,6 +348,17 @@ def test_install_run_by_the_pis_user_announces_the_port_of_a_config_only_root_re
     assert result.returncode == 0, result.stderr
     assert f"sudo cat {box.file('/etc/parlour/parlour.toml')}" in box.commands()
     assert "<port>8093</port>" in box.file("/etc/avahi/services/parlour.service").read_text()
+
+
+def test_install_run_by_the_pis_user_again_changes_nothing(box):
+    """Debian's polkitd keeps /etc/polkit-1/rules.d to itself (0700): the rule, compared
+    without sudo, was written again and counted a change on every `make install`."""
+    box.as_user()
+    assert box.run("install").returncode == 0
+    assert (box.state / "root-only-polkit" / "50-parlour.rules").exists()
+    again = box.run("install")
+    assert again.returncode == 0, again.stderr
+    assert "done: 0 change(s)" in again.stdout, again.stdout
 
 
 def test_install_replaces_an_old_i2c_line_and_a_slow_baud_rate(box):
