@@ -124,7 +124,7 @@ check_system() {
                 "'Raspberry Pi OS Lite (64-bit)' with Raspberry Pi Imager and run this again." ;;
     esac
     codename=$(. "$ROOT/etc/os-release" 2>/dev/null && echo "${VERSION_CODENAME:-unknown}")
-    # Before anything is changed: an older card ("Legacy" Bullseye in Imager) would get
+    # Before anything is changed: an older card (Bullseye, Python 3.9) would get
     # NetworkManager beside its own dhcpcd, a new config.txt and a user, and then fail at pip.
     python=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) \
         || python=none
@@ -260,11 +260,17 @@ install_code() {
     $SUDO mkdir -p "$ROOT$PREFIX/src"
     (cd "$HERE" && tar --exclude=.venv --exclude=.git --exclude='*.pyc' --exclude='*.egg-info' \
         --exclude=.pytest_cache --exclude=.hypothesis -cf - .) | $SUDO tar -C "$ROOT$PREFIX/src" -xf -
-    if [ -x "$ROOT$PREFIX/venv/bin/python" ]; then
+    # a venv is made for one Python: after an upgrade of the card (Bookworm's 3.11 to Trixie's
+    # 3.13) its packages sit where the new one does not look, and the service cannot start
+    made_for=$(sed -n 's/^version *= *\([0-9]*\.[0-9]*\).*/\1/p' \
+        "$ROOT$PREFIX/venv/pyvenv.cfg" 2>/dev/null) || made_for=
+    if [ -x "$ROOT$PREFIX/venv/bin/python" ] && [ "$made_for" = "$python" ]; then
         kept "the venv $PREFIX/venv"
     else
+        $SUDO rm -rf "$ROOT$PREFIX/venv"
         $SUDO python3 -m venv --system-site-packages "$ROOT$PREFIX/venv"
-        did "the venv $PREFIX/venv (with Debian's gpiozero and lgpio)"
+        did "the venv $PREFIX/venv for Python $python${made_for:+ (it was made for $made_for)}" \
+            "(with Debian's gpiozero and lgpio)"
     fi
     $SUDO "$ROOT$PREFIX/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
         --upgrade "$ROOT$PREFIX/src"

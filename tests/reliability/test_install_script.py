@@ -92,6 +92,8 @@ exit $code""",
 elif [ "$1" = -m ] && [ "$2" = venv ]; then
   for d; do dir=$d; done
   mkdir -p "$dir/bin"
+  made=${FAKE_PYTHON:-$("$REAL_PYTHON3" -c 'import sys; print("%d.%d" % sys.version_info[:2])')}
+  echo "version = $made.2" > "$dir/pyvenv.cfg"
   printf '#!/bin/sh\\necho "venv-python $*" >> "$RECORD"\\n'\\
 '[ "$3" = show ] && echo "Version: 0.1.0"\\nexit 0\\n' > "$dir/bin/python"
   chmod +x "$dir/bin/python"
@@ -414,6 +416,24 @@ def test_install_on_an_older_card_changes_nothing_and_says_what_to_flash(tmp_pat
         " ".join(result.stderr.split())
     assert not _named(box.commands(), "apt-get", "useradd", "systemctl", "sudo")
     assert box.file("/boot/firmware/config.txt").read_text() == BOOKWORM_CONFIG_TXT
+
+
+def test_install_makes_the_venv_again_for_a_new_python(tmp_path):
+    """A card upgraded from Bookworm (3.11) to Trixie (3.13) kept the venv made for 3.11: its
+    packages sat in lib/python3.11, where 3.13 does not look, and the service could not start."""
+    box = Box(tmp_path, python="3.11")
+    assert box.run("install").returncode == 0
+    again = box.run("install")
+    assert "already so: the venv /opt/parlour/venv" in again.stdout
+    assert not _named(box.commands(), "python3 -m venv")
+    box.python = "3.13"
+    (box.root / "etc/os-release").write_text("ID=debian\nVERSION_CODENAME=trixie\n")
+    upgraded = box.run("install")
+    assert upgraded.returncode == 0, upgraded.stderr
+    assert _named(box.commands(), "python3 -m venv")
+    assert "the venv /opt/parlour/venv for Python 3.13 (it was made for 3.11)" in \
+        " ".join(upgraded.stdout.split())
+    assert box.file("/opt/parlour/venv/pyvenv.cfg").read_text() == "version = 3.13.2\n"
 
 
 def installed_as_if_under_0_0_9(box) -> None:
