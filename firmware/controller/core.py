@@ -117,6 +117,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.refusal_shown = False                       # the notice up is a refusal
         self.undo_shown = False                          # ... says what an undo took back
         self.read_until = 0.0            # a knob press before this is late: not acted on
+        self.again_guard: tuple[str, int | None, float] | None = None   # a press too soon
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
@@ -239,8 +240,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
-        if event.kind == "press" and self._press_only_reads():
+        if event.kind == "press" and self._press_only_reads() or self._pressed_again(event):
             return
+        before = (self.snap.get("game_id"), self.snap.get("turn"), self.snap.get("home_claim"))
         if event.kind == "turn" and self.flash_text and self.screen in ("play", "over"):
             self._clear_notice()                 # the knob's pick must be seen: a notice goes,
                                                  # the turn acts
@@ -253,8 +255,37 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if name is not None:
             getattr(self, "on_" + name)(event)
             self.dirty = True
+            self._guard_against_again(event, before)
         self._show_missed()
         self._sync_controls()
+
+    def _guard_against_again(self, event: InputEvent,
+                             before: tuple[Any, Any, Any]) -> None:
+        """After a press that changed what the same press would do next (the knob passed the
+        turn: the next player's press would move; a seat button claimed a win: its next press
+        confirms it), that press again within LATE_PRESS_SECONDS is a double press or a bounce,
+        not a choice made on a screen no one has read yet."""
+        game, turn, claim = self.snap.get("game_id"), self.snap.get("turn"), \
+            self.snap.get("home_claim")
+        until = self.clock() + LATE_PRESS_SECONDS
+        if event.kind == "press" and self.screen == "play" and game == before[0] and \
+                turn != before[1]:
+            self.again_guard = ("press", None, until)
+        elif event.kind == "seat" and claim is not None and claim != before[2]:
+            self.again_guard = ("seat", event.seat, until)
+
+    def _pressed_again(self, event: InputEvent) -> bool:
+        """A press `_guard_against_again` holds back. Any input uses the guard up: after
+        another input, the press is a choice."""
+        guard, self.again_guard = self.again_guard, None
+        return guard is not None and self.clock() < guard[2] and \
+            (event.kind, event.seat if event.kind == "seat" else None) == guard[:2] and \
+            (event.kind == "seat" or self.screen == "play")
+        if (event.kind, event.seat if event.kind == "seat" else None) == guard[:2] and \
+                (event.kind == "seat" or self.screen == "play"):
+            return True
+        self.again_guard = guard if event.kind not in ("press", "seat", "flick") else None
+        return False
 
     def on_leave_start(self, event: InputEvent) -> None:
         self.screen = self.home()

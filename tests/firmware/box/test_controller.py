@@ -379,6 +379,49 @@ def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, sess
     assert session.snapshot()["turn"] != turn and session.snapshot()["phase"] == "play"
 
 
+def test_controller_p2_a_quick_second_press_does_not_confirm_a_claim(table, session, clock):
+    """P2: two presses of a seat button 0.25 s apart (a double press, a bounce) claimed a man
+    home and confirmed the win at once: the game was over, for good, before anyone read "press
+    again to confirm". The second press counts once the claim has been up long enough to read;
+    another button's press, or the same one later, counts as always."""
+    start(table, "india")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    press(table, "press")                                          # skip the spin
+    turn = session.snapshot()["turn"]
+    press(table, "seat", seat=table.buttons[turn])                 # "a man is home"
+    clock.advance(0.25)
+    press(table, "seat", seat=table.buttons[turn])                 # the same press, again
+    assert session.snapshot()["phase"] == "play" and session.snapshot()["home_claim"] == turn
+    clock.advance(1.0)
+    press(table, "seat", seat=table.buttons[turn])                 # read, then confirmed
+    assert session.snapshot()["phase"] == "over" and session.snapshot()["winners"] == [turn]
+
+
+def test_controller_a_quick_second_knob_press_is_not_the_next_players_move(table, session,
+                                                                        clock):
+    """LD: two knob presses 0.3 s apart on a spin's result ended the turn, and the second was
+    taken as the next player's Field move, ending their turn unseen. A press that passed the
+    turn holds the same press back for as long as it takes to see whose turn it is."""
+    start(table, "lost-diamond")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    press(table, "press")                                          # skip the spin: the result
+    first = session.snapshot()["turn"]
+    table.screen = table.home()                                    # its pages read
+    table.render()
+    press(table, "press")                                          # the knob ends the turn
+    events = len(session.store.events(session.game_id))
+    assert session.snapshot()["turn"] == 1 - first
+    clock.advance(0.3)
+    press(table, "press")                                          # the double press
+    assert len(session.store.events(session.game_id)) == events
+    assert session.snapshot()["turn"] == 1 - first
+    clock.advance(1.0)
+    press(table, "press")                                          # the next player's choice
+    assert len(session.store.events(session.game_id)) > events
+
+
 def test_controller_x8_flick_by_next_player_is_next_then_roll(table, session):
     start(table, "cats-and-mice")
     settle_lead(table, None)
