@@ -198,10 +198,11 @@ FOOTER_CHARS = 21               # small type's line: Terminus 12 is 6 px a chara
 def box_words(action: str) -> str:
     """The rules' prompt as the box does it: "throw the dice" is a flick of the knob, as
     "flick to spin" says (the box has no dice); a claim home withdrawn by the knob also ends
-    the turn (LD2, P2), as the phone says too."""
+    the turn (LD2, P2), as the phone says too: a sentence of its own, so a page never starts
+    with "withdraws it" under the player's name, read as done."""
     action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
     action = action.replace("; your button if", ". Press your button if")   # LD2: a sentence
-    return re.sub(r"[;,] the knob cancels", "; the knob withdraws it and ends the turn", action)
+    return re.sub(r"[;,] the knob cancels", ". The knob withdraws the claim and ends the turn.", action)
 
 
 def with_box_controls(snap: Snapshot, instruction: str) -> str:

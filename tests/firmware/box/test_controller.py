@@ -370,7 +370,8 @@ def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, sess
     press(table, "seat", seat=table.buttons[turn])                 # "a man is home"
     assert session.snapshot()["home_claim"] == turn
     words = " ".join(table.outcome[2])
-    assert "press again to confirm; the knob withdraws it and ends the turn" in words, words
+    assert "press again to confirm. The knob withdraws the claim and ends the turn." in words, \
+        words
     assert "the knob cancels" not in words
     ARTIFACTS.mkdir(exist_ok=True)
     table.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-india-claim.png")

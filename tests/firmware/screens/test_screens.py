@@ -370,13 +370,19 @@ def test_ld2_every_turn_says_who_has_the_diamond():
 
 def test_ld2_p2_the_box_says_the_knob_withdraws_a_claim_and_ends_the_turn():
     """LD2, P2: the knob's press after a claim home withdraws it and ends the turn (the log:
-    "Ann's turn ends / Ann is not home yet"); the box says both, as the phone does."""
+    "Ann's turn ends / Ann is not home yet"); the box says both, as the phone does, in a
+    sentence of its own: paged mid-sentence, "withdraws it and ends the turn" under the
+    player's name read as done."""
     from firmware.oled.views import turn_view
     snap = {"game": "india", "phase": "play", "awaiting": "next", "turn": 0,
             "players": [{"name": "Ann", "button": 1}],
             "prompt": "Ann: press your button again to confirm you are home; the knob cancels"}
-    assert turn_view(snap).action == ("press your button again to confirm you are home; the "
-                                      "knob withdraws it and ends the turn")
+    view = turn_view(snap)
+    assert view.action == ("press your button again to confirm you are home. The knob "
+                           "withdraws the claim and ends the turn.")
+    from firmware.oled import screens           # a page never starts mid-sentence, read alone
+    first, *rest = screens.turn_pages(view)     # as "withdraws it" under the name
+    assert all(page[0][0].isupper() for page in rest) and rest, rest
 
 
 def test_screens_a_long_heading_is_not_said_twice_when_the_first_line_begins_with_it():
