@@ -80,6 +80,13 @@ class NewGameScreens:
     def on_start_game(self, event: InputEvent) -> None:
         rulebook = self.games[self.game_index]
         humans = sum(self.joined)
+        if humans > rulebook.max_players:          # the rules' words, and the way out here
+            low, high = rulebook.min_players, rulebook.max_players
+            span = str(low) if low == high else f"{low} to {high}"
+            self.show_refusal(f"{rulebook.title} is for {span} players, not {humans}. "
+                              "Press a seat button again to take it out.")
+            self._beep("error")
+            return
         if rulebook.pi_seats and self.screen != "pi_setup":      # who the Pi plays, how well
             self.setups, self.setup_index = pi_setups(rulebook, humans), 0
             if len(self.setups) > 1:

@@ -156,6 +156,24 @@ def test_controller_too_few_players_is_refused_on_screen(table, session):
     assert "2 players" in table.flash_text
 
 
+def test_controller_too_many_players_are_told_how_to_take_one_out(table, session):
+    """Three seats joined The Lost Diamond, a game for two: "The Lost Diamond is for 2 players,
+    not 3." and the join screen, with no word of how to go on (a seat pressed again leaves)."""
+    press(table, "press")
+    press(table, "turn", detents=[g.id for g in table.games].index("lost-diamond"))
+    press(table, "press")
+    for seat in range(3):
+        press(table, "seat", seat=seat)
+    press(table, "press")
+    assert table.screen == "join" and session.snapshot()["game"] is None
+    assert table.flash_text == ("The Lost Diamond is for 2 players, not 3. Press a seat "
+                                "button again to take it out.")
+    press(table, "press")                                          # read
+    press(table, "seat", seat=2)                                   # as it says
+    press(table, "press")
+    assert session.snapshot()["game"] == "lost-diamond"
+
+
 def test_controller_flick_rolls_from_the_stream_and_animates(table, session, clock):
     start(table, "kat-en-muis")
     before = session.snapshot()["rolls"]
