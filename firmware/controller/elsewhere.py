@@ -17,7 +17,7 @@ from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
 from firmware.controller.spin import UNCOVER_FOR_PI, UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
-from firmware.oled.views import (box_words, choice_meaning, cover_again, later_mover,
+from firmware.oled.views import (box_words, choice_meaning, undo_notice, later_mover,
                                   names_in, player_name, squares_uncovered)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
@@ -163,7 +163,7 @@ class ChangesFromElsewhere:
             if ended:
                 self._beep("win")
             elif is_undo(old, snap):                          # of an ended turn too
-                self.show_undo(cover_again(taken_back(snap.get("undone") or [], "from a phone"),
+                self.show_undo(undo_notice(taken_back(snap.get("undone") or [], "from a phone"),
                                            old, snap))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""

@@ -107,14 +107,23 @@ def squares_uncovered(old: Snapshot, new: Snapshot) -> list[tuple[str, int, bool
     return out
 
 
-def cover_again(words: str, before: Snapshot, after: Snapshot) -> str:
-    """An undo's notice and, in Domino Rex, which squares to cover again on the board ("...
-    Domino. Cover Pi's 6 again."), as the taken-back lines name sums, not squares."""
+def undo_notice(words: str, before: Snapshot, after: Snapshot) -> str:
+    """An undo's notice and what the table must do again: in Domino Rex, which squares to
+    cover again on the board ("... Domino. Cover Pi's 6 again.", as the taken-back lines name
+    sums, not squares); a claim home that stands again once its withdrawal is taken back
+    ("Cy's claim stands again: a press of their button confirms it.", where "claim cancelled"
+    alone read as the claim gone)."""
+    more = []
     squares = [f"{name}'s {value}" for name, value, _ in squares_uncovered(after, before)]
-    if not squares:
+    if squares:
+        more.append(f"Cover {' and '.join(squares)} again.")
+    claim = after.get("home_claim")
+    if claim is not None and before.get("home_claim") != claim and after.get("phase") == "play":
+        more.append(f"{player_name(after, claim)}'s claim stands again: a press of their "
+                    "button confirms it.")
+    if not more:
         return words
-    return f"{words}{'' if words.endswith(('.', '!', '?')) else '.'} " \
-        f"Cover {' and '.join(squares)} again."
+    return f"{words}{'' if words.endswith(('.', '!', '?')) else '.'} {' '.join(more)}"
 
 
 def later_mover(words: list[str], snap: dict[str, Any], first: str, *,

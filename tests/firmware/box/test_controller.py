@@ -441,6 +441,34 @@ def test_controller_a_quick_second_knob_press_is_not_the_next_players_move(table
     assert len(session.store.events(session.game_id)) > events
 
 
+def test_controller_p2_an_undone_withdrawal_says_the_claim_stands_again(table, session,
+                                                                       clock):
+    """P2: a claim home withdrawn by the knob, then taken back by Undo, read "Taken back: Cy is
+    not home yet (claim cancelled)" while the claim stood again (one press of Cy's button then
+    won): the notice says so."""
+    start(table, "india")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    press(table, "press")                                          # skip the spin
+    turn = session.snapshot()["turn"]
+    name = session.snapshot()["players"][turn]["name"]
+    press(table, "seat", seat=table.buttons[turn])                 # "a man is home"
+    press(table, "press")                                          # close the result
+    clock.advance(1.0)
+    press(table, "press")                                          # the knob: withdrawn
+    assert session.snapshot()["home_claim"] is None
+    for _ in range(3):
+        clock.advance(1.0)
+        press(table, "undo")
+        if session.snapshot()["home_claim"] == turn:
+            break
+        press(table, "press")                                      # read the notice away
+    assert session.snapshot()["home_claim"] == turn
+    assert table.flash_text.startswith("Taken back:")
+    assert table.flash_text.endswith(f"{name}'s claim stands again: a press of their button "
+                                     "confirms it."), table.flash_text
+
+
 def test_controller_x8_flick_by_next_player_is_next_then_roll(table, session):
     start(table, "cats-and-mice")
     settle_lead(table, None)
