@@ -427,7 +427,7 @@ def confirm(question: str, yes: bool, no_label: str = "No", yes_label: str = "Ye
     image, draw = canvas()
     paged = confirm_pages(question)
     lines = paged[page % len(paged)]
-    top = 1 if len(lines) >= 4 else 2 + (3 - len(lines)) * 6
+    top = 0 if len(lines) >= 4 else 2 + (3 - len(lines)) * 6    # a "y" clear of the boxes
     for i, line in enumerate(lines):
         centred(draw, top + i * LINE, line, SMALL, bold=(i == 0 and page % len(paged) == 0))
     for label, chosen, x0 in ((no_label, not yes, 4), (yes_label, yes, 68)):

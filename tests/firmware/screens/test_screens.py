@@ -541,3 +541,15 @@ def test_screens_x2_a_tie_for_the_lead_says_why_the_throws_start_again():
     start = replay([{"type": "new_game", "game": "cats-and-mice",
                      "players": ["Red", "Green", "White"]}])
     assert turn_view(start.to_json()).detail == "who leads?"
+
+
+def test_screens_a_four_line_question_keeps_clear_of_its_answers():
+    """The "y" of "history." (the fourth line of "Start a new game? ...") touched the Yes
+    box: a blank row is kept between the words and the boxes."""
+    from firmware.oled import screens
+    question = "Start a new game? This one stops here, unfinished, and stays in the history."
+    assert len(screens.confirm_pages(question)[0]) == 4
+    image = screens.confirm(question, yes=False)
+    box_top = min(y for y in range(64)                                  # the No box's edge
+                  if all(image.getpixel((x, y)) for x in range(4, 60)))
+    assert not any(image.getpixel((x, box_top - 1)) for x in range(128))
