@@ -177,7 +177,7 @@ def turn_view(snap: Snapshot) -> TurnView:
         action = "turn, then press"
     action = with_box_controls(snap, box_words(action))
     scores = any(p.get("score") for p in snap.get("players") or [])   # 0 said once one scored
-    detail, elsewhere = standing(snap, snap.get("turn"), scores), carrier(snap)
+    detail, elsewhere = spelled_out(standing(snap, snap.get("turn"), scores)), carrier(snap)
     if elsewhere:                  # "Bartholomew has the diamond. Ann: sq 3", never "sq 3 · B..."
         detail = f"{elsewhere}. {name}: {detail}" if detail else elsewhere
     return TurnView(title, corner_text(snap), name, action, detail,
@@ -299,6 +299,13 @@ def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
     if p.get("lost_turns"):
         bits.append("loses a turn")
     return " · ".join(bits)
+
+
+def spelled_out(standing: str) -> str:
+    """A turn's standing with "square" in full where the line holds it ("square 3 · 12
+    chips"; "sq 3" read as a code); the Scores screen keeps "sq" beside each chance."""
+    whole = re.sub(r"\bsq (\d+)", r"square \1", standing)
+    return whole if len(whole) <= FOOTER_CHARS else standing
 
 
 def chance(snap: Snapshot, seat: int) -> str:

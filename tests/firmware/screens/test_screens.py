@@ -362,7 +362,7 @@ def test_ld2_every_turn_says_who_has_the_diamond():
                {"name": "Bartholomew", "button": 2, "position": 9, "diamond": True}]
     snap = {"game": "lost-diamond", "prompt": "Ann - flick to spin", "phase": "play",
             "awaiting": "roll", "players": players, "diamond": 1}
-    assert turn_view({**snap, "turn": 0}).detail == "Bartholomew has the diamond. Ann: sq 3"
+    assert turn_view({**snap, "turn": 0}).detail == "Bartholomew has the diamond. Ann: square 3"
     carrier = turn_view({**snap, "turn": 1, "prompt": "Bartholomew - flick to spin"}).detail
     assert "has the diamond" in carrier and "Bartholomew has" not in carrier
     assert "has the diamond" not in turn_view({**snap, "turn": 0, "diamond": "square"}).detail
@@ -553,3 +553,20 @@ def test_screens_a_four_line_question_keeps_clear_of_its_answers():
     box_top = min(y for y in range(64)                                  # the No box's edge
                   if all(image.getpixel((x, y)) for x in range(4, 60)))
     assert not any(image.getpixel((x, box_top - 1)) for x in range(128))
+
+
+def test_screens_a_turn_says_square_in_full_where_it_fits():
+    """Cats and Dogs' turn screen read "sq 3" under "flick to spin": a code to a new player.
+    The turn says "square 3" (with chips too where the line holds it); the Scores screen,
+    with a chance beside each, keeps "sq"."""
+    from firmware.oled.views import FOOTER_CHARS, score_rows, turn_view
+    ann = {"name": "Ann", "button": 1, "position": 3}
+    snap = {"game": "cats-and-dogs", "prompt": "Ann - flick to spin", "phase": "play",
+            "awaiting": "roll", "turn": 0, "players": [ann, {**ann, "name": "Ben"}]}
+    assert turn_view(snap).detail == "square 3"
+    assert score_rows(snap)[0].figure == "sq 3"
+    rich = {**snap, "game": "kat-en-muis", "players": [{**ann, "position": 22, "chips": 17}]}
+    assert turn_view(rich).detail == "square 22 · 17 chips"
+    crowded = {**rich, "players": [{**ann, "position": 22, "chips": 17, "lost_turns": 1}]}
+    assert turn_view(crowded).detail.startswith("sq 22")       # too long for one line in full
+    assert len(turn_view(crowded).detail.replace("sq", "square")) > FOOTER_CHARS
