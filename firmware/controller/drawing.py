@@ -15,6 +15,11 @@ from firmware.oled.views import (RANDOMIZERS, choice_meaning, chooses_randomizer
                                  winners_text)
 from firmware.workers.pi_worker import pi_level, pi_setups
 
+# Games whose standing is all on the board (India: the box keeps no place, chip or score),
+# and what their Scores screen says instead of a "-" a player
+BOARD_ONLY = ("india",)
+NO_SCORE = ("No score kept", "the men on the board show who leads")
+
 
 def state_mark(snap: dict[str, Any]) -> str:
     """The game's state as the session names it (`Session.mark`): "<boot>:<state_version>";
@@ -157,9 +162,13 @@ class BoxDrawing:
 
     def draw_scores(self) -> Image.Image:
         rows = score_rows(self.snap)
+        title = self.snap.get("title") or "Scores"
+        if self.snap.get("game") in BOARD_ONLY:          # nothing counted here: "-" each
+            self.page_text = [title, *NO_SCORE]
+            return screens.message(title, *NO_SCORE)
         pages = screens.score_pages(rows)
         self.page_text = [words for words, _, _ in pages[min(self.scores_page, len(pages) - 1)]]
-        return screens.scores(self.snap.get("title") or "Scores", rows, self.scores_page)
+        return screens.scores(title, rows, self.scores_page)
 
     def draw_hint(self) -> Image.Image:
         advice = (self.snap.get("odds") or {}).get("hint") or self.hint

@@ -526,6 +526,18 @@ def test_controller_menu_items_open_their_screens(table, item, screen):
     assert table.screen == "play"
 
 
+def test_controller_india_scores_say_the_board_shows_who_leads(table):
+    """India keeps no place, chip or score on the box: its Scores screen was a "-" under each
+    name, two pages of them. It says so once: no score kept, the men on the board lead."""
+    start(table, "india")
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("Scores"))
+    press(table, "press")
+    assert table.screen == "scores"
+    assert table.view()["text"] == ["India", "No score kept",
+                                    "the men on the board show who leads"]
+
+
 @pytest.mark.parametrize("item", ["Set game aside", "New game"])
 def test_controller_menu_sets_the_game_aside_once_confirmed(table, session, item):
     start(table, "kat-en-muis")
