@@ -55,12 +55,15 @@ def history_row(record: GameRecord, figures: dict[str, Any] | None) -> dict[str,
 
 
 def _figure(scored_by: str | None, player: dict[str, Any], chips_too: bool = False) -> str:
-    """"12 chips", "3 pts" ("3 pts · 15 chips" in free play that kept chips too), "square 9"."""
+    """"12 chips", "3 pts" ("3 pts · 15 chips" in free play that kept chips too), "square 9",
+    "2 in Goal" (Gantlope's men home, its places)."""
     if scored_by == "chips":
         return f"{player['chips']} chips"
     if scored_by:
         points = f"{player['score']} pt" if player["score"] == 1 else f"{player['score']} pts"
         return f"{points} · {player['chips']} chips" if chips_too else points
+    if player.get("in_goal") is not None:
+        return f"{player['in_goal']} in Goal"
     return f"square {player['position']}" if player["position"] is not None else ""
 
 

@@ -77,6 +77,27 @@ def test_record_of_gantlope_has_no_points_and_ranks_by_men_home(client, session)
     assert [p["rank"] for p in record["players"]] == [1, 2, 3]
     play = _payload(record["bg_stats"])
     assert play["game"]["noPoints"] is True and all("score" not in p for p in play["players"])
+    from web.history import result_rows
+    assert [row["figure"] for row in result_rows(record)] == \
+        [f"{n} in Goal" for n in home]                               # what places go by
+
+
+def test_record_of_cats_and_dogs_places_the_others_by_the_square_reached(client, session):
+    """C5: the first on Finish wins; the history listed everyone else as 2nd ("2. Ann square
+    31", "2. Ben square 32"). The others are placed by how far they got, ties sharing."""
+    game = session.new_game("cats-and-dogs", ["Ann", "Ben", "Cy"])
+    while session.snapshot()["phase"] != "over":
+        session.roll(by="test")
+        if session.snapshot()["awaiting"] == "next":
+            session.submit({"type": "next"}, by="test")
+    record = client.get(f"/api/games/{game['game_id']}/record").get_json()
+    squares = {p["seat"]: p["position"] for p in record["players"]}
+    winner, = record["winners"]
+    others = sorted((s for s in squares if s != winner), key=lambda s: -squares[s])
+    ranks = {p["seat"]: p["rank"] for p in record["players"]}
+    assert ranks[winner] == 1
+    assert ranks[others[0]] == 2
+    assert ranks[others[1]] == (2 if squares[others[1]] == squares[others[0]] else 3)
 
 
 def test_record_unknown_game_is_a_404_json(client):

@@ -36,8 +36,9 @@ SCORED_BY = {
     "lost-diamond": None, "india": None, "fox-and-geese": "score", "free-play": "score",
 }
 
-# Games without points whose places still follow a figure of the game (Gantlope: men home).
-RANKED_BY = {"gantlope": "in_goal"}
+# Games without points whose places still follow a figure of the game (Gantlope: men home;
+# Cats and Dogs, a race to Finish: the square reached).
+RANKED_BY = {"gantlope": "in_goal", "cats-and-dogs": "position"}
 
 
 def _minutes(start: str | None, end: str | None) -> int | None:
@@ -76,7 +77,7 @@ def record_of(record: GameRecord, events: list[dict[str, Any]],
     scored_by = SCORED_BY.get(record.game, "score")
     winners = list(state["winners"])
     ranked_by = scored_by or RANKED_BY.get(record.game)
-    values = [p.get(ranked_by, 0) if ranked_by else 0 for p in state["players"]]
+    values = [p.get(ranked_by) or 0 if ranked_by else 0 for p in state["players"]]
     ranks = _ranks(values, winners) if state["phase"] == "over" else [None] * len(values)
     start_player = state["order"][0] if state.get("order") else None
     players = []
@@ -86,6 +87,7 @@ def record_of(record: GameRecord, events: list[dict[str, Any]],
             "pi": player.get("pi"),
             "role": player.get("role"), "score": player[scored_by] if scored_by else None,
             "chips": player["chips"], "position": player["position"], "rank": rank,
+            "in_goal": player.get("in_goal"),
             "winner": player["seat"] in winners, "start_player": player["seat"] == start_player,
         })
     first_at = events[0].get("at") if events else None
