@@ -20,6 +20,7 @@ UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
 UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # a phone's came after
 UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
     "the knob."                               # after a restart: it may be uncovered already
+LEAD_THROW = "for the lead"        # the log's words for a throw or spin of the lead
 
 
 def asks_to_uncover(line: str) -> bool:
@@ -93,9 +94,12 @@ class SpinScreens:
         words = self._change_words(before, now)
         values = roll_text(after, randomizer)
         thrown = (after.get("rolls") or 0) - (before.get("rolls") or 0)
+        dice = (randomizer or {}).get("kind") == "dice"
         if thrown > 1:          # phones threw while the dial spun: every throw, in its order
-            return ("The lead" if before.get("phase") == "lead" else f"{thrown} throws",
-                    "", words)
+            lead = before.get("phase") == "lead" and \
+                sum(LEAD_THROW in w for w in words) >= thrown    # not one for a move too
+            return ("The lead" if lead else f"{thrown} {'throws' if dice else 'spins'}", "",
+                    words)
         if words and restates(words[0], name, values):
             words = words[1:]                     # heading and big values say it already
         _, instruction = split_prompt(now.get("prompt") or "")
@@ -103,7 +107,7 @@ class SpinScreens:
                 and before.get("phase") != "lead" \
                 and instruction and UNCOVER_FOR_PI not in words:   # (a lead allows no move)
             words = [with_box_controls(now, instruction)] + words   # what this spin allows
-        verb = "throws" if (randomizer or {}).get("kind") == "dice" else "spins"
+        verb = "throws" if dice else "spins"
         pi = later_mover(words, now, name, pi_only=True) \
             if now.get("last_by") == PI_BY and now.get("state_version") != after.get(
                 "state_version") else ""

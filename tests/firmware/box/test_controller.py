@@ -661,6 +661,33 @@ def test_controller_a_throw_while_the_dial_spins_is_the_one_it_shows(table, sess
     assert table.screen == "result"
 
 
+def test_controller_spins_while_the_dial_spins_are_called_spins(table, session):
+    """Cats and Dogs has a spinner: two phone spins under one dial were headed "2 throws";
+    and the lead's last spin with the first of the game under "The lead"."""
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    table.update()
+    while True:
+        snap = session.snapshot()
+        if snap["phase"] == "lead" and len((snap["lead"] or {}).get("throws") or {}) == 1:
+            break                                  # one lead spin to go
+        session.roll(by="web")
+    table.update()
+    press(table, "press")
+    session.roll(by="web")                         # the lead's last spin
+    table.update()
+    session.roll(by="web")                         # the game's first, as the dial spins
+    table.update()
+    assert session.snapshot()["phase"] == "play"
+    assert table.outcome[0] == "2 spins", table.outcome
+    press(table, "press")
+    press(table, "press")
+    session.roll(by="web")
+    table.update()
+    session.roll(by="web")
+    table.update()
+    assert table.outcome[0] == "2 spins", table.outcome
+
+
 def lead_thrown_from_phones(table, session) -> dict:
     """Domino Rex between Ann and Ben, the lead thrown from phones while the dial spins."""
     session.new_game("domino-rex", ["Ann", "Ben"])
