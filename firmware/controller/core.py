@@ -281,11 +281,6 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         return guard is not None and self.clock() < guard[2] and \
             (event.kind, event.seat if event.kind == "seat" else None) == guard[:2] and \
             (event.kind == "seat" or self.screen == "play")
-        if (event.kind, event.seat if event.kind == "seat" else None) == guard[:2] and \
-                (event.kind == "seat" or self.screen == "play"):
-            return True
-        self.again_guard = guard if event.kind not in ("press", "seat", "flick") else None
-        return False
 
     def on_leave_start(self, event: InputEvent) -> None:
         self.screen = self.home()
