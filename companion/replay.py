@@ -97,10 +97,9 @@ class Table:
 def _new_game(event: NewGame) -> tuple[Rulebook, State]:
     rulebook = get_rulebook(event.game)
     names = tuple(_trimmed(n) for n in event.players)
-    low, high = rulebook.min_players, rulebook.max_players
-    if not low <= len(names) <= high:
-        span = str(low) if low == high else f"{low} to {high}"
-        raise Refused(f"{rulebook.title} is for {span} players, not {len(names)}")
+    if not rulebook.min_players <= len(names) <= rulebook.max_players:
+        raise Refused(f"{rulebook.title} is for {rulebook.player_span()} players, "
+                      f"not {len(names)}")
     _check_names(names)
     buttons = default_buttons(len(names)) if event.buttons is None else \
         check_buttons(list(event.buttons), len(names))             # X12

@@ -62,6 +62,12 @@ class Rulebook:
     press_any_seat: ClassVar[bool] = False      # every player's press counts, any time
     one_winner_declared: ClassVar[bool] = False  # a declaration names one winner (a resignation)
 
+    @classmethod
+    def player_span(cls, between: str = " to ") -> str:
+        """How many play: "2", or "2 to 4" ("2-4" with `between` "-")."""
+        low, high = cls.min_players, cls.max_players
+        return str(low) if low == high else f"{low}{between}{high}"
+
     # -- setting up -------------------------------------------------------------------------
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:

@@ -59,10 +59,8 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
         rulebook = GAMES.get(game)
         if rulebook is None:
             raise ApiError(400, f"Name between 1 and {MAX_PLAYERS} players.")
-        low, high = rulebook.min_players, rulebook.max_players
-        span = str(low) if low == high else f"{low} to {high}"
-        raise ApiError(400, f"{rulebook.title} is for {span} players: tick their seat buttons "
-                            "or type their names.")
+        raise ApiError(400, f"{rulebook.title} is for {rulebook.player_span()} players: tick "
+                            "their seat buttons or type their names.")
     if any(len(p) > MAX_NAME for p in players):
         raise ApiError(400, f"A player's name can be at most {MAX_NAME} letters.")
     options = data.get("options", {})

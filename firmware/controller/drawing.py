@@ -104,8 +104,7 @@ class BoxDrawing:
         elif any(seats for _, seats, _ in pi_setups(rb, n)):   # the Pi makes up the table
             hint = "press: play the Pi"
         else:
-            hint = f"{rb.min_players}" + (f"-{rb.max_players}" if rb.max_players > rb.min_players
-                                          else "") + " players"
+            hint = f"{rb.player_span('-')} players"
         return screens.joining(rb.title, self.joined, hint, name)
 
     def draw_play(self) -> Image.Image:

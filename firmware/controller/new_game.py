@@ -81,9 +81,8 @@ class NewGameScreens:
         rulebook = self.games[self.game_index]
         humans = sum(self.joined)
         if humans > rulebook.max_players:          # the rules' words, and the way out here
-            low, high = rulebook.min_players, rulebook.max_players
-            span = str(low) if low == high else f"{low} to {high}"
-            self.show_refusal(f"{rulebook.title} is for {span} players, not {humans}. "
+            self.show_refusal(f"{rulebook.title} is for {rulebook.player_span()} players, "
+                              f"not {humans}. "
                               "Press a seat button again to take it out.")
             self._beep("error")
             return

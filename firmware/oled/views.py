@@ -211,7 +211,8 @@ def box_words(action: str) -> str:
     with "withdraws it" under the player's name, read as done."""
     action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
     action = action.replace("; your button if", ". Press your button if")   # LD2: a sentence
-    return re.sub(r"[;,] the knob cancels", ". The knob withdraws the claim and ends the turn.", action)
+    return re.sub(r"[;,] the knob cancels", ". The knob withdraws the claim and ends the turn.",
+                  action)
 
 
 def with_box_controls(snap: Snapshot, instruction: str) -> str:
@@ -388,8 +389,7 @@ def refusal_text(text: str) -> str:
 
 def game_detail(rulebook: Any, chooses_randomizer: bool) -> str:
     """The game list's line under a title: "2-6 players · a spinner of 6"."""
-    span = str(rulebook.min_players) if rulebook.min_players == rulebook.max_players else \
-        f"{rulebook.min_players}-{rulebook.max_players}"
+    span = rulebook.player_span("-")
     if chooses_randomizer:
         dice = "you choose the dice"
     elif rulebook.randomizer is not None:
