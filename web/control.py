@@ -160,7 +160,8 @@ def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
         if _is_pi_name(event["name"]):
             raise ApiError(409, f"{PI_NAME} is the Pi's name: choose another.")
     snapshot = session.submit(event, by=who())
-    session.store.remember_names([event["name"].strip()])          # the roster
+    renamed = snapshot["players"][event["seat"]]["name"]      # as the game keeps it (X10)
+    session.store.remember_names([renamed])                   # the roster
     return snapshot
 
 

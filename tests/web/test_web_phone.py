@@ -359,6 +359,20 @@ def test_phone_roster_remembers_typed_names_and_totals_follow_renames(client, co
     assert datalist.startswith('<option value="Ann"><option value="Ben"><option value="Benjamin">')
 
 
+def test_phone_x10_a_rename_with_a_no_break_space_keeps_the_roster_as_the_game(client, control,
+                                                                             session):
+    """X10: "Ann\u00a0Lee" is "Ann Lee" in the game; the roster kept the no-break space, so the
+    history's totals (roster names) never matched the game's and left Ann Lee out."""
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    control("rename", {"seat": 0, "name": "Ann\u00a0Lee "})
+    assert session.snapshot()["players"][0]["name"] == "Ann Lee"
+    play_to_the_end(session)
+    assert "Ann Lee" in session.store.roster() and "Ann\u00a0Lee" not in session.store.roster()
+    page = client.get("/history").get_data(as_text=True)
+    totals = page[page.index('id="totals"'):]
+    assert "Ann Lee" in re.findall(r'<td class="who">([^<]+)</td>', totals)
+
+
 def test_phone_history_is_paginated_and_times_are_labelled(client, session):
     for n in range(PAGE + 2):
         session.new_game("kat-en-muis", [f"A{n}", f"B{n}"])
