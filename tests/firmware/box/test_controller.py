@@ -377,15 +377,21 @@ def test_controller_ld2_after_a_spin_the_box_says_what_the_button_does_with_the_
     assert "home with the diamond" in table.view()["turn"].action
 
 
-def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, session, clock):
-    """P2: a claim's log line says "the knob cancels", yet the knob also ends the turn; the
-    box said the log's words under the claim, and a player kept their turn in mind."""
+def india_claim(table, session, clock) -> int:
+    """India from the box, to the first turn's claim: a man home (P2). The claiming seat."""
     start(table, "india")
     settle_lead(table, clock)
     press(table, "flick", strength=0.4)
     press(table, "press")                                          # skip the spin
     turn = session.snapshot()["turn"]
     press(table, "seat", seat=table.buttons[turn])                 # "a man is home"
+    return turn
+
+
+def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, session, clock):
+    """P2: a claim's log line says "the knob cancels", yet the knob also ends the turn; the
+    box said the log's words under the claim, and a player kept their turn in mind."""
+    turn = india_claim(table, session, clock)
     assert session.snapshot()["home_claim"] == turn
     words = " ".join(table.outcome[2])
     assert "press again to confirm. The knob withdraws the claim and ends the turn." in words, \
@@ -403,12 +409,7 @@ def test_controller_p2_a_quick_second_press_does_not_confirm_a_claim(table, sess
     home and confirmed the win at once: the game was over, for good, before anyone read "press
     again to confirm". The second press counts once the claim has been up long enough to read;
     another button's press, or the same one later, counts as always."""
-    start(table, "india")
-    settle_lead(table, clock)
-    press(table, "flick", strength=0.4)
-    press(table, "press")                                          # skip the spin
-    turn = session.snapshot()["turn"]
-    press(table, "seat", seat=table.buttons[turn])                 # "a man is home"
+    turn = india_claim(table, session, clock)
     clock.advance(0.25)
     press(table, "seat", seat=table.buttons[turn])                 # the same press, again
     assert session.snapshot()["phase"] == "play" and session.snapshot()["home_claim"] == turn
@@ -446,13 +447,8 @@ def test_controller_p2_an_undone_withdrawal_says_the_claim_stands_again(table, s
     """P2: a claim home withdrawn by the knob, then taken back by Undo, read "Taken back: Cy is
     not home yet (claim cancelled)" while the claim stood again (one press of Cy's button then
     won): the notice says so."""
-    start(table, "india")
-    settle_lead(table, clock)
-    press(table, "flick", strength=0.4)
-    press(table, "press")                                          # skip the spin
-    turn = session.snapshot()["turn"]
+    turn = india_claim(table, session, clock)
     name = session.snapshot()["players"][turn]["name"]
-    press(table, "seat", seat=table.buttons[turn])                 # "a man is home"
     press(table, "press")                                          # close the result
     clock.advance(1.0)
     press(table, "press")                                          # the knob: withdrawn

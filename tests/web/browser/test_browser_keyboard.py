@@ -285,6 +285,27 @@ def test_browser_keyboard_at_200_percent_nothing_scrolls_sideways(tmp_path, brow
             names = page.locator("#new-game input[name=player]")
             widths = [names.nth(i).bounding_box()["width"] for i in range(names.count())]
             assert widths and min(widths) >= 100, widths
+            # In play, the players' table had five columns in 150 px: the page was 246 px wide
+            # (Fox and Geese 245, /fairness's command 204). The table scrolls in its region.
+            for game in ("kat-en-muis", "fox-and-geese"):
+                post(table.url + "/api/control/new-game", {"game": game,
+                                                           "players": ["Ann", "Ben"]})
+                page.goto(table.url + "/")
+                expect(page.locator("#players tbody tr")).to_have_count(2)
+                wide = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+                assert wide[0] <= wide[1] == ZOOMED["width"], (game, wide)
+                region = page.locator(".table-scroll")
+                assert region.evaluate("e => e.scrollWidth > e.clientWidth")   # it scrolls
+                region.focus()
+                page.keyboard.press("ArrowRight")
+                for _ in range(50):                      # a smooth scroll takes a moment
+                    if region.evaluate("e => e.scrollLeft") > 0:
+                        break
+                    page.wait_for_timeout(20)
+                assert region.evaluate("e => e.scrollLeft") > 0, game         # by keyboard
+            page.goto(table.url + "/fairness")
+            wide = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+            assert wide[0] <= wide[1] == ZOOMED["width"], ("fairness", wide)
 
 
 LIVE = """() => Array.from(document.querySelectorAll(
