@@ -502,6 +502,15 @@
   // One rule for every state the page is given (the stream, a poll, an action's answer): the
   // newest wins. Versions count within one run of the table (`boot`); a state of another run
   // is the table's word after a restart, so it is taken.
+  // The same throw, field by field: the state written into the page and the stream's carry
+  // their keys in different orders, so their JSON text differs for one throw (a page opened
+  // just after it then took the next chances for a new throw and spun the dial again).
+  function sameRoll(a, b) {
+    if (!a || !b) return a === b;
+    return a.seat === b.seat && a.text === b.text && a.total === b.total &&
+      (a.values || []).join(",") === (b.values || []).join(",");
+  }
+
   function older(state, than) {
     return !!than && state.boot === than.boot && state.version <= than.version;
   }
@@ -520,7 +529,7 @@
       reveal();
     }
     var fresh = !!current && !!state.last_roll && (state.rolls !== current.rolls ||
-      JSON.stringify(state.last_roll) !== JSON.stringify(current.last_roll));
+      !sameRoll(state.last_roll, current.last_roll));
     var spin = state.spin;
     if (fresh && live && spin && spin.roll === state.rolls && spin.seconds > 0) {
       held = {state: state, timer: setTimeout(reveal, spin.seconds * 1000)};
