@@ -45,6 +45,16 @@ def test_pages_status_shows_players_turn_and_log(client, kat, control):
     assert kat["commitment"] in page
 
 
+def test_pages_status_a_game_with_nothing_thrown_shows_no_commitment(client, kat, control):
+    """Fox and Geese throws nothing: its page said "Commitment: 6f1c..." over 0 throws, a
+    promise about rolls there are none of. Kat en Muis keeps its "Dice commitment"."""
+    line = re.compile(r'<p class="fine" id="commitment-line"( hidden)?>')
+    assert line.search(client.get("/").get_data(as_text=True)).group(1) is None
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+    page = client.get("/").get_data(as_text=True)
+    assert line.search(page).group(1) == " hidden"
+
+
 def test_pages_status_kat_en_muis_calls_its_stakes_both_pots(client, kat, control):
     """K1, K8: each player stakes into their own pot and the winner takes both; "Pool" is what
     Life's Mishaps has (L1)."""

@@ -252,7 +252,7 @@
     list.dataset.digits = String(log.length).length;       // room for the numbers (parlour.css)
     show($("log-card"), log.length > 0);
     text($("commitment"), state.commitment || "");
-    show($("commitment-line"), !!state.commitment);
+    show($("commitment-line"), !!state.commitment && !!state.randomizer);   // dice or spins
     text($("seed"), state.seed || "");
     show($("seed-line"), !!state.seed);
   }
