@@ -246,11 +246,12 @@ def _name(state: dict[str, Any], seat: Any) -> str:
 
 
 def winners_text(state: dict[str, Any]) -> str:
-    """'Winner: Ann' or 'Winners: Ann and Ben' (status.js says the same)."""
+    """'Ann wins' or 'Ann and Ben win', the finished game's headline (status.js says the
+    same)."""
     names = [_name(state, s) for s in state.get("winners") or []]
     if not names:
         return ""
-    return f"Winner{'s' * (len(names) > 1)}: {' and '.join(names)}"
+    return f"{' and '.join(names)} win{'s' * (len(names) == 1)}"
 
 
 def roll_text(state: dict[str, Any]) -> str:

@@ -81,7 +81,7 @@ def test_pages_status_winners_at_the_end(client, kat, session):
     end = play_to_the_end(session)
     page = client.get("/").get_data(as_text=True)
     winner = end["players"][end["winners"][0]]["name"]
-    assert f"Winner: {winner}" in page
+    assert f"{winner} wins" in page
     assert end["seed"] in page
 
 
@@ -163,7 +163,7 @@ def test_pages_form_free_play_with_a_randomizer_then_declare(client, logged_in, 
                                            "option-free-play-randomizer": "none"})
     page = client.post("/control/declare", data={"csrf": logged_in, "winners": ["1"]},
                        follow_redirects=True).get_data(as_text=True)
-    assert "Game ended" in page and "Winner: Di" in page
+    assert "Game ended" in page and "Di wins" in page
 
 
 def test_pages_form_offers_every_randomizer_the_box_offers(client, logged_in, session):

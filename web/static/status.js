@@ -78,7 +78,7 @@
   function winnersText(state) {
     var names = (state.winners || []).map(function (s) { return name(state, s); });
     if (!names.length) return "";
-    return "Winner" + (names.length > 1 ? "s" : "") + ": " + names.join(" and ");
+    return names.join(" and ") + (names.length > 1 ? " win" : " wins");
   }
 
   function uncovered(state) {            // Domino Rex in play: the square uncovered last, or null
