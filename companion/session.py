@@ -59,6 +59,9 @@ class Session:
         self._spin: dict[str, Any] | None = None
         self.version = 0
         self.on_store_error: Callable[[StoreError], None] | None = None   # e.g. tell the OLED
+        # Asks the Pi to move now (after an undo it waits to be asked); set by the program
+        # that runs the Pi, None where none does. False if it is not the Pi's turn.
+        self.ask_pi: Callable[[], bool] | None = None
         self._failed_listeners: set[int] = set()
         self.repaired = repair_finished(store)
         self.state_version = 0           # the version at which the game itself last changed

@@ -165,6 +165,16 @@ def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     return snapshot
 
 
+def _pi_move(session: Session, data: dict[str, Any]) -> dict[str, Any]:
+    """After an undo the Pi waits to be asked (the box's knob): a phone may ask it too."""
+    snapshot = session.snapshot()
+    if not pi_turn(snapshot) or not snapshot.get("taken_back"):
+        raise ApiError(409, "The Pi is not waiting to be asked: it moves by itself.")
+    if session.ask_pi is None or not session.ask_pi():
+        raise ApiError(409, "No Pi plays at this table now: the box runs it.")
+    return session.snapshot()
+
+
 ACTIONS: dict[str, Action] = {
     "new-game": _new_game,
     "undo": lambda s, d: s.undo(by=who()),
@@ -179,6 +189,7 @@ ACTIONS: dict[str, Action] = {
     "rename": _rename,
     "end": lambda s, d: s.abandon(by=who()),
     "move": _move,
+    "pi-move": _pi_move,
 }
 
 
@@ -368,12 +379,13 @@ FORMS: dict[str, Callable[[], dict[str, Any]]] = {
     "choose": lambda: {"value": _form_int("value")},
     "rename": lambda: {"seat": _form_int("seat"), "name": request.form.get("name", "").strip()},
     "end": dict,
+    "pi-move": dict,
 }
 
 DONE = {"new-game": "New game started", "undo": "Taken back", "roll": "Rolled",
         "next": "Turn ended", "transfer": "Chips moved", "declare": "Game ended",
         "rename": "Renamed", "end": "Game set aside",
-        "press": "Pressed", "choose": "Chosen"}
+        "press": "Pressed", "choose": "Chosen", "pi-move": "The Pi moves"}
 
 
 TOLD_BY_LOG = ("roll", "press", "choose", "next", "transfer")   # answered with what the game said

@@ -55,7 +55,9 @@ def phone_words(text: str) -> str:
 
 COVERED = re.compile(r"; covered: (?:[\d, ]+|none)$")     # status.js strips the same
 PI_TURN = "the Pi moves by itself"
-PI_WAITS = "the Pi waits after the undo: press the knob at the box for its move"
+PI_WAITS = "the Pi waits after the undo: press the knob at the box (or Let the Pi move) for " \
+    "its move"
+PI_MOVE = {"action": "pi-move", "label": "Let the Pi move"}      # a phone's way to ask it
 
 
 def pi_turn_words(state: dict[str, Any]) -> str:
@@ -149,6 +151,8 @@ def moves(state: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]
     phone), only that seat's."""
     info = game_moves().get(state.get("game") or "")
     turn, awaiting, players = state.get("turn"), state.get("awaiting"), state.get("players") or []
+    if pi_turn(state) and state.get("taken_back"):      # it waits to be asked after an undo
+        return [dict(PI_MOVE)]
     if info is None or state.get("phase") == "over" or turn is None or pi_turn(state):
         return []
     mine = seat is None or seat == turn

@@ -152,8 +152,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         """Listen to the session so changes from the web are drawn too."""
         self._unsubscribe = self.session.subscribe(self._noticed)
         self.pi.attach()
+        self.session.ask_pi = self.pi.request          # a phone's "Let the Pi move" too
 
     def close(self) -> None:
+        self.session.ask_pi = None
         self.pi.close()
         if self._unsubscribe is not None:
             self._unsubscribe()

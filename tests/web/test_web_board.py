@@ -208,7 +208,8 @@ def test_web_board_after_an_undo_the_page_says_the_pi_waits_for_the_knob(client,
     control("undo")
     snap = session.snapshot()
     assert snap["taken_back"] is True and snap["players"][snap["turn"]]["pi"]
-    waits = "the Pi waits after the undo: press the knob at the box for its move"
+    waits = "the Pi waits after the undo: press the knob at the box (or Let the Pi move) for " \
+        "its move"
     response = control("move", {"path": snap["board"]["moves"][0]})
     assert response.status_code == 409
     assert response.get_json()["error"] == f"It is the Pi's turn: {waits}."
@@ -216,6 +217,25 @@ def test_web_board_after_an_undo_the_page_says_the_pi_waits_for_the_knob(client,
     assert f"Pi (Geese) - {waits}</p>" in client.get("/").get_data(as_text=True)
     session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pi")   # asked
     assert "taken_back" not in session.snapshot()
+
+
+def test_web_board_a_phone_asks_the_waiting_pi_to_move(client, control, session):
+    """After an undo the Pi waits to be asked: `pi-move` asks it (through the program that
+    runs the Pi, `session.ask_pi`), and only then; the page offers it as a move."""
+    from web.moves import moves
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"], "pi": [1]})
+    response = control("pi-move")
+    assert response.status_code == 409 and "not waiting" in response.get_json()["error"]
+    session.submit({"type": "move", "path": session.snapshot()["board"]["moves"][0]}, by="pi")
+    control("undo")
+    snap = session.snapshot()
+    assert moves(snap) == [{"action": "pi-move", "label": "Let the Pi move"}]
+    response = control("pi-move")                          # no program runs the Pi here
+    assert response.status_code == 409 and "No Pi plays" in response.get_json()["error"]
+    asked = []
+    session.ask_pi = lambda: asked.append(True) or True
+    assert control("pi-move").status_code == 200 and asked == [True]
+    assert session.snapshot()["log"] == snap["log"]         # asked: its move comes by itself
 
 
 def test_web_board_the_pis_seat_is_called_pi_and_no_person_is(control, session):

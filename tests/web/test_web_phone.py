@@ -134,6 +134,26 @@ def test_phone_asking_to_pair_needs_the_page_token(phone, pairings):
     assert answer.status_code == 403 and "reload" in answer.get_json()["error"]
 
 
+def test_phone_paired_lets_the_waiting_pi_move_but_a_stranger_cannot(phone, pairings,
+                                                                       control, session):
+    """After an undo the Pi waits to be asked: a phone paired with a player of the game may
+    ask it ("Let the Pi move"), on the Pi's turn; a phone paired with no seat of it may not."""
+    client, token = phone
+    headers = {"X-Parlour-Csrf": token}
+    control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"], "pi": [1]})
+    session.submit({"type": "move", "path": session.snapshot()["board"]["moves"][0]}, by="pi")
+    control("undo")
+    asked = []
+    session.ask_pi = lambda: asked.append(True) or True
+    pair(phone, pairings, button=4)                          # no player of this game
+    refused = client.post("/api/control/pi-move", headers=headers)
+    assert refused.status_code == 403 and asked == []
+    client.post("/api/pair/forget", headers=headers)
+    pair(phone, pairings, button=1)                          # Ann's
+    assert client.post("/api/control/pi-move", headers=headers).status_code == 200
+    assert asked == [True]
+
+
 def test_phone_paired_spins_presses_and_ends_only_its_own_turn(phone, pairings, control,
                                                                 session):
     client, token = phone

@@ -19,7 +19,7 @@ from web.access.phones import CodeRefused, new_token, seat_of_button
 bp = Blueprint("seat", __name__)
 
 TOKEN = "phone"                                   # the phone's token, in its signed cookie
-SEAT_ACTIONS = ("roll", "press", "choose", "next", "move")
+SEAT_ACTIONS = ("roll", "press", "choose", "next", "move", "pi-move")
 
 
 def phone_token(*, make: bool = False) -> str | None:
@@ -108,6 +108,8 @@ def check_paired(action: str, data: dict[str, Any]) -> None:
     seat = seat_of_button(state, button)
     if seat is None:
         raise ApiError(403, f"Seat button {button} has no player in this game.")
+    if action == "pi-move":                  # a player of this game asks the Pi to go on
+        return
     if action == "press":
         if "seat" in data and data["seat"] != seat:      # none at all: the action says so (400)
             raise ApiError(403, "This phone presses for its own seat only.")

@@ -41,7 +41,8 @@
   function idleHint() {
     var s = latest();
     if (s && s.phase === "over") return "The game is over: the board shows how it ended.";
-    if (piTurn()) return s.taken_back ? "The Pi waits after the undo: press the knob at the box." :
+    if (piTurn()) return s.taken_back ? "The Pi waits after the undo: " + (signedIn() || paired()
+      ? "Let the Pi move (above), or press the knob at the box." : "press the knob at the box.") :
       "The Pi moves its own pieces: copy its move on the board.";
     return signedIn() ? "Tap a piece of the side to move, then where it goes." :
       paired() ? "On your turn, tap one of your pieces, then where it goes." :

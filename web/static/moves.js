@@ -353,6 +353,7 @@
 
   function moves(s, seat) {            // the same as web/moves.py's moves()
     var info = table[s.game || ""], turn = s.turn, awaiting = s.awaiting, players = s.players || [];
+    if (piTurn(s) && s.taken_back) return [{action: "pi-move", label: "Let the Pi move"}];  // asked
     if (!info || s.phase === "over" || turn === null || turn === undefined || piTurn(s)) return [];
     var mine = seat === null || seat === turn, out = [];
     if (awaiting === "roll" && mine) {
@@ -404,7 +405,8 @@
     var player = (s.players || [])[s.turn];
     if (seat === null || s.turn === seat || !player) return list;
     return list.map(function (m) {
-      return m.action === "choose" ? m : Object.assign({}, m, {label: m.label + " for " + player.name});
+      return m.action === "choose" || m.action === "pi-move" ? m :
+        Object.assign({}, m, {label: m.label + " for " + player.name});
     });
   }
 

@@ -723,10 +723,11 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
         assert now["turn"] == 1 and now["board"]["moves"]
         sign_in(phone, table.url)
         expect(phone.locator("#prompt")).to_have_text(
-            "Pi (Geese) - the Pi waits after the undo: press the knob at the box for its move")
+            "Pi (Geese) - the Pi waits after the undo: press the knob at the box (or Let the Pi "
+            "move) for its move")
         expect(phone.locator("#board-hint")).to_have_text(     # under the board too
-            "The Pi waits after the undo: press the knob at the box.")
-        expect(phone.locator("#moves button")).to_have_count(0)
+            "The Pi waits after the undo: Let the Pi move (above), or press the knob at the box.")
+        expect(phone.locator("#moves button")).to_have_text(["Let the Pi move"])   # no goose
         expect(phone.locator("#board-card")).to_be_visible()
         assert phone.locator('[data-point][aria-label$=", can move"]').count() == 0
         goose = now["board"]["moves"][0]
@@ -748,6 +749,29 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
         assert state(table.url)["turn"] == 0
         expect(phone.locator("#board-hint")).to_have_text(     # Ann's turn: what a tap does
             "Tap a piece of the side to move, then where it goes.")
+
+
+def test_browser_phone_after_an_undo_a_phone_lets_the_pi_move(tmp_path, phone):
+    """After an undo the Pi waits to be asked, and only the box's knob could ask it: a table
+    playing from phones (the box across the room) was stuck on "press the knob at the box".
+    A phone signed in (or paired) offers "Let the Pi move", and the Pi moves."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
+                                                   "players": ["Ann", "Pi"], "pi": [1]})
+        box_view(table.url, lambda v: state(table.url)["turn"] == 0)       # the Pi moved
+        post(table.url + "/api/control/undo", {})                          # taken back: it waits
+        now = state(table.url)
+        assert now["turn"] == 1 and now["taken_back"]
+        time.sleep(0.5)
+        assert state(table.url)["log"] == now["log"]                       # it waits indeed
+        sign_in(phone, table.url)
+        phone.get_by_role("button", name="Let the Pi move").click()
+        expect(phone.locator("#prompt")).to_contain_text("Ann")            # the Pi moved, live
+        after = state(table.url)
+        assert after["turn"] == 0 and len(after["log"]) == len(now["log"]) + 1
+        assert after["log"][-1].startswith("Pi"), after["log"][-1]
+        expect(phone.locator("#moves button", has_text="Let the Pi move")).to_have_count(0)
 
 
 PLAYER_COLUMNS = r"""() => {
