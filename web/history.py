@@ -31,7 +31,8 @@ def result_rows(played: dict[str, Any]) -> list[dict[str, Any]]:
     """A game's players as history lists them: best placed first, each with their final
     figure (chips, points or square), place, button and whether they won."""
     chips_too = played["scored_by"] == "score" and any(p["chips"] for p in played["players"])
-    return [{"name": p["name"], "figure": _figure(played["scored_by"], p, chips_too),
+    return [{"name": p["name"], "figure": _figure(played["scored_by"], p, chips_too,
+                                                  played.get("game")),
              "winner": p["winner"], "rank": p["rank"],
              "button": None if p.get("pi") else p["button"]}                  # the Pi: none
             for p in sorted(played["players"], key=lambda p: (p["rank"] or 99, p["seat"]))]
@@ -54,11 +55,14 @@ def history_row(record: GameRecord, figures: dict[str, Any] | None) -> dict[str,
     return row
 
 
-def _figure(scored_by: str | None, player: dict[str, Any], chips_too: bool = False) -> str:
+def _figure(scored_by: str | None, player: dict[str, Any], chips_too: bool = False,
+            game: str | None = None) -> str:
     """"12 chips", "3 pts" ("3 pts · 15 chips" in free play that kept chips too), "square 9",
     "2 in Goal" (Gantlope's men home, its places)."""
     if scored_by == "chips":
         return f"{player['chips']} chips"
+    if game == "fox-and-geese":                   # F3: no points, the geese the Fox took
+        return f"{player['score']} {'goose' if player['score'] == 1 else 'geese'} taken"
     if scored_by:
         points = f"{player['score']} pt" if player["score"] == 1 else f"{player['score']} pts"
         return f"{points} · {player['chips']} chips" if chips_too else points

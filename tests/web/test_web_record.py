@@ -100,6 +100,18 @@ def test_record_of_cats_and_dogs_places_the_others_by_the_square_reached(client,
     assert ranks[others[1]] == (2 if squares[others[1]] == squares[others[0]] else 3)
 
 
+def test_record_history_says_the_geese_taken_in_fox_and_geese(client, session):
+    """F3: Fox and Geese has no points; its history said "1 pt" where the live page's column
+    says "Geese taken"."""
+    from web.history import result_rows
+    game = session.new_game("fox-and-geese", ["Ann", "Ben"])
+    session.submit({"type": "declare", "winners": [1]}, by="test")
+    record = client.get(f"/api/games/{game['game_id']}/record").get_json()
+    record["players"][0]["score"] = 1                        # as if the Fox had taken one
+    assert sorted(row["figure"] for row in result_rows(record)) == ["0 geese taken",
+                                                                   "1 goose taken"]
+
+
 def test_record_unknown_game_is_a_404_json(client):
     for path in ("/api/games/99/record", f"/api/games/{2**64}/record"):
         response = client.get(path)
