@@ -117,6 +117,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.refusal_shown = False                       # the notice up is a refusal
         self.undo_shown = False                          # ... says what an undo took back
         self.read_until = 0.0            # a knob press before this is late: not acted on
+        self.input_kind = ""             # the input being handled (which notices take a press)
         self.again_guard: tuple[str, int | None, float] | None = None   # a press too soon
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self._flash_shown = 0
@@ -244,10 +245,19 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.update()
         if event.kind == "press" and self._press_only_reads() or self._pressed_again(event):
             return
+        self.input_kind = event.kind
+        try:
+            self._handle(event)
+        finally:
+            self.input_kind = ""
+
+    def _handle(self, event: InputEvent) -> None:
         before = (self.snap.get("game_id"), self.snap.get("turn"), self.snap.get("home_claim"))
-        if event.kind == "turn" and self.flash_text and self.screen in ("play", "over"):
-            self._clear_notice()                 # the knob's pick must be seen: a notice goes,
-                                                 # the turn acts
+        if self.flash_text and (event.kind == "press" or
+                                event.kind == "turn" and self.screen in ("play", "over")):
+            self._clear_notice()                 # the knob's pick must be seen: a notice goes
+                                                 # (one a press only reads was taken above),
+                                                 # the turn or the press acts
         if self.screen == "spin" and (self.screen, event.kind) not in TRANSITIONS:
             self._finish_spin()                  # any other input first settles the spin
         screen = self.screen
@@ -317,7 +327,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self.dirty = True                      # the start screen's next page
         self._notice_time(now)
         if self.screen == "spin" and (self.animation is None or self.animation.done):
-            self._finish_spin()
+            self._finish_spin()                    # by itself: a press a moment after it
+            self.read_until = now + LATE_PRESS_SECONDS     # was meant to stop the dial
         if self._show_waiting(now):
             self.read_until = now + LATE_PRESS_SECONDS  # a press meant for the result it
             self._sync_controls()                       # replaced: not for the Pi's move

@@ -14,6 +14,7 @@ READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 # press to skip it, a moment late): it is not acted on, so the turn screen that replaced it,
 # which no one has read yet, does not take it as a move.
 LATE_PRESS_SECONDS = 0.7
+SEAT_INPUTS = ("seat", "ignored")      # a seat button, armed or not
 
 
 def reading_seconds(words: str) -> float:
@@ -34,13 +35,16 @@ class Notices:
     refusal_shown: bool                    # the notice up is a refusal
     undo_shown: bool                       # ... says what an undo took back
     read_until: float                      # a knob press before this is late: not acted on
+    input_kind: str                        # the input being handled ("" between inputs)
     _flash_shown: int
 
     def show_refusal(self, words: str) -> None:
         """Why an input did nothing, up long enough to be read (by its length, page by page);
-        the next knob press only takes it away."""
+        the next knob press only takes it away, unless a seat button was refused: the knob is
+        the turn's player's, and the screen under the notice has not changed (a press to end
+        the turn, a moment after someone else's button, ends it)."""
         self.show_flash(words, reading_seconds(words))
-        self.refusal_shown = True
+        self.refusal_shown = self.input_kind not in SEAT_INPUTS
 
     def show_undo(self, words: str) -> None:
         """What an undo took back ("Taken back: ..."), over a screen that has changed: the next

@@ -248,12 +248,30 @@ def test_controller_refusal_time_grows_with_its_words_and_a_press_dismisses_it(t
     long = ctl.reading_seconds("It is Hélène's turn, not Bartholomeus van Dijk's.")
     assert long > short >= 3.0
     start(table, "kat-en-muis")
-    turn = table.snap["turn"]
-    press(table, "ignored", seat=table.buttons[1 - turn])
-    assert table.flash_text and table.refusal_shown
+    press(table, "undo")                                           # nothing to undo yet
+    assert table.flash_text == "Nothing to undo." and table.refusal_shown
     version = session.version
     press(table, "press")
     assert table.flash_text == "" and session.version == version        # only dismissed
+
+
+def test_controller_another_seats_refusal_leaves_the_knob_to_the_turns_player(table, session,
+                                                                               clock):
+    """Green's result was up; Blue pressed their button ("It is Green's turn, not Blue's.")
+    and Green's press to end the turn, 1.75 s later, only took Blue's notice away: the turn
+    did not end, and nothing said so. A seat's refusal leaves the screen under it as it was:
+    the knob's press acts on it (and takes the notice away)."""
+    start(table, "cats-and-mice")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    press(table, "press")                                          # stop the dial: the result
+    turn = session.snapshot()["turn"]
+    other = next(s for s in range(len(table.buttons)) if s != turn)
+    press(table, "ignored", seat=table.buttons[other])
+    assert table.flash_text.startswith("It is ") and not table.refusal_shown
+    clock.advance(1.75)
+    press(table, "press")                                          # Green ends the turn
+    assert session.snapshot()["turn"] != turn and table.flash_text == ""
 
 
 def test_controller_refusal_is_shown_never_raised(table, session):
@@ -463,6 +481,27 @@ def test_controller_p2_an_undone_withdrawal_says_the_claim_stands_again(table, s
     assert table.flash_text.startswith("Taken back:")
     assert table.flash_text.endswith(f"{name}'s claim stands again: a press of their button "
                                      "confirms it."), table.flash_text
+
+
+def test_controller_a_press_just_as_the_dial_stops_by_itself_only_stops_it(table, session,
+                                                                           clock):
+    """X8: Blue pressed to stop the dial 0.1-0.2 s after it had stopped by itself, and the
+    press ended Blue's turn on the result no one had read (Cats and Mice, free play). A press
+    that soon after the dial stops was meant to stop it; a later press acts on the result."""
+    start(table, "cats-and-mice")
+    settle_lead(table, clock)
+    turn = session.snapshot()["turn"]
+    press(table, "flick", strength=0.4)
+    assert table.screen == "spin"
+    clock.advance(table.animation.duration + 0.05)
+    table.update()                                                 # it stops by itself
+    assert table.screen == "result"
+    clock.advance(0.15)
+    press(table, "press")                                          # meant for the dial
+    assert session.snapshot()["turn"] == turn and table.screen == "result"
+    clock.advance(1.5)
+    press(table, "press")                                          # read: ends the turn
+    assert session.snapshot()["turn"] != turn
 
 
 def test_controller_x8_flick_by_next_player_is_next_then_roll(table, session):
@@ -1209,10 +1248,8 @@ def test_controller_a_press_just_after_a_refusal_went_by_itself_is_not_acted_on(
                                                                                clock):
     """The same for a refusal: a press to take it away, a moment after it went."""
     start(table, "kat-en-muis")
-    settle_lead(table, clock)
-    turn = table.snap["turn"]
-    press(table, "ignored", seat=table.buttons[1 - turn])          # not their turn
-    assert table.flash_text.startswith("It is ")
+    press(table, "undo")                                           # nothing to undo yet
+    assert table.flash_text == "Nothing to undo."
     clock.advance(60)
     table.update()
     assert table.flash_text == ""
