@@ -421,8 +421,8 @@ def geese(n: int) -> str:
 
 def final_points(snap: Snapshot) -> str:
     """The winner's points under their name ("wins, 27 points"; winners tied on points
-    "share the win, 19 pts"), or "" in a game without points (the scores screen has
-    everyone's). Fox and Geese counts
+    "share the win, 19 pts"), or in a game won on chips their chips ("wins, 27 chips"), or ""
+    in a game without either (the scores screen has everyone's). Fox and Geese counts
     no points: the geese the Fox took, or the geese left ("wins, 16 geese left"), or the
     other side's resignation ("wins, Fox resigned")."""
     players = snap.get("players") or []
@@ -436,6 +436,14 @@ def final_points(snap: Snapshot) -> str:
         if players[winners[0]].get("role") == "fox":
             return f"wins, {geese(players[winners[0]].get('score') or 0)} taken"
         return f"wins, {geese(len((snap.get('board') or {}).get('geese') or []))} left"
+    rulebook = GAMES.get(snap.get("game") or "")
+    if winners and not any(p.get("score") for p in players) and rulebook and \
+            rulebook.uses_chips:                  # won on chips (K8, L7): "wins, 27 chips"
+        chips = {players[w].get("chips") or 0 for w in winners}
+        if len(chips) != 1:
+            return ""
+        held = counted(chips.pop(), "chip")
+        return f"share the win, {held}" if len(winners) > 1 else f"wins, {held}"
     if not winners or not any(p.get("score") for p in players):
         return ""
     scores = {players[w].get("score") or 0 for w in winners}

@@ -570,3 +570,17 @@ def test_screens_a_turn_says_square_in_full_where_it_fits():
     crowded = {**rich, "players": [{**ann, "position": 22, "chips": 17, "lost_turns": 1}]}
     assert turn_view(crowded).detail.startswith("sq 22")       # too long for one line in full
     assert len(turn_view(crowded).detail.replace("sq", "square")) > FOOTER_CHARS
+
+
+def test_screens_a_game_won_on_chips_says_the_winners_chips():
+    """K8, L7: Kat en Muis' end read "Red / wins! / press: new game" with no chips, and Life's
+    Mishaps' none of the counters it is won on (Cats and Mice said its points)."""
+    from firmware.oled.views import final_points
+    players = [{"name": "Red", "score": 0, "chips": 27}, {"name": "Blue", "score": 0,
+                                                            "chips": 13}]
+    snap = {"game": "kat-en-muis", "phase": "over", "players": players}
+    assert final_points({**snap, "winners": [0]}) == "wins, 27 chips"
+    tied = [{**players[0], "chips": 18}, {**players[1], "chips": 18}]
+    assert final_points({**snap, "game": "lifes-mishaps", "players": tied,
+                         "winners": [0, 1]}) == "share the win, 18 chips"
+    assert final_points({**snap, "game": "gantlope", "winners": [0]}) == ""   # no chips kept
