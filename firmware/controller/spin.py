@@ -168,7 +168,9 @@ class SpinScreens:
         """Long outcomes and instructions advance a page every PAGE_SECONDS (the turn
         screen's pages go round; the result's stop at the last)."""
         key = (self.screen, self.outcome if self.screen == "result" else
-               self.snap.get("prompt"), self.snap.get("state_version"))   # not the chances
+               self.snap.get("prompt"), self.snap.get("state_version"),   # not the chances
+               self.screen != "result" and bool(self.flash_text))   # the first page again,
+                                                                    # whole, once a notice goes
         if key != self._page_key:
             self._page_key = key
             if self.screen != "result":

@@ -504,6 +504,36 @@ def test_controller_a_press_just_as_the_dial_stops_by_itself_only_stops_it(table
     assert session.snapshot()["turn"] != turn
 
 
+def test_controller_the_turn_screen_starts_at_its_first_page_once_a_notice_goes(table,
+                                                                                 session, clock):
+    """"Taken back: Blue's turn ends" went after 4.9 s and the turn screen, its pages turning
+    behind the notice all along, showed its second page half a second later: "Move your cat
+    6, then 5..." was up for 0.5 s. Once a notice goes, the first page is shown whole."""
+    from firmware.controller.spin import PAGE_SECONDS
+    start(table, "cats-and-mice")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    press(table, "press")                                          # stop the dial
+    clock.advance(1.0)
+    press(table, "press")                                          # end the turn
+    clock.advance(1.0)
+    press(table, "undo")
+    assert table.flash_text.startswith("Taken back:") and table.screen == "play"
+    assert table.page_count > 1, table.view()
+    while table.flash_text:
+        clock.advance(0.25)
+        table.update()
+    gone = clock()
+    assert table.page == 0
+    while clock() < gone + PAGE_SECONDS - 0.25:
+        clock.advance(0.25)
+        table.update()
+        assert table.page == 0, clock() - gone
+    clock.advance(0.5)
+    table.update()
+    assert table.page == 1
+
+
 def test_controller_x8_flick_by_next_player_is_next_then_roll(table, session):
     start(table, "cats-and-mice")
     settle_lead(table, None)
