@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
@@ -12,10 +13,15 @@ from companion.errors import Refused
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines() breaks at
 
 
+TURN_ENDS = re.compile(r"^(.+)'s turn ends$")          # `turn_ends`'s words
+
+
 def taken_back(lines: Sequence[str], whence: str = "") -> str:
     """What an undo took back, as the box and the phones say it: "Taken back: Ann throws 3
-    and 5" (the log's lines it removed), "Taken back from a phone: ..."."""
+    and 5" (the log's lines it removed), "Taken back from a phone: ..."; an ended turn as
+    "the end of Ann's turn (Ann plays on)" ("Taken back: Ann's turn ends" read as ending now)."""
     said = f"Taken back {whence}".strip()
+    lines = [TURN_ENDS.sub(r"the end of \1's turn (\1 plays on)", line) for line in lines]
     return f"{said}: {'; '.join(lines)}" if lines else said
 
 

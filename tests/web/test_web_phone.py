@@ -625,4 +625,4 @@ def test_phone_x8_an_undone_turn_end_is_answered_with_whose_turn(client, control
     name = session.snapshot()["players"][session.snapshot()["turn"]]["name"]
     control("next")
     answer = client.post("/control/undo", data={"csrf": token}, headers=JSON).get_json()
-    assert answer["message"] == f"Taken back: {name}'s turn ends"
+    assert answer["message"] == f"Taken back: the end of {name}'s turn ({name} plays on)"

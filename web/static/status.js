@@ -441,6 +441,8 @@
   function takenBackWords(state) {
     if (!state.taken_back) return "";
     var gone = state.undone || [];
+    gone = gone.map(function (line) {    // companion/words.py's taken_back(): an ended turn
+      return line.replace(/^(.+)'s turn ends$/, "the end of $1's turn ($1 plays on)"); });
     return phoneWords(gone.length ? "Taken back: " + gone.join("; ") : "Taken back");
   }
 

@@ -304,7 +304,7 @@ def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, sessi
     press(table, "press")                            # which the knob's press ends the turn on
     assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
     press(table, "undo")
-    assert table.flash_text == f"Taken back: {name}'s turn ends"
+    assert table.flash_text == f"Taken back: the end of {name}'s turn ({name} plays on)"
     assert player_name(session.snapshot(), session.snapshot()["turn"]) == name
     press(table, "press")                            # read: the notice goes, nothing else
     assert table.flash_text == "" and player_name(session.snapshot(),
@@ -313,7 +313,8 @@ def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, sessi
     assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
     session.undo(by="web")                           # and a phone takes that back
     table.update()
-    assert table.flash_text == f"Taken back from a phone: {name}'s turn ends"
+    assert table.flash_text == \
+        f"Taken back from a phone: the end of {name}'s turn ({name} plays on)"
     session.submit({"type": "next"}, by="web")       # the game goes on from a phone:
     table.update()
     assert table.flash_text == ""                    # the notice was over the next turn

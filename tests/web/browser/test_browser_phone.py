@@ -1173,7 +1173,7 @@ def test_browser_phone_x8_an_undone_turn_end_is_shown_and_goes_when_play_goes_on
         post(table.url + "/api/control/next", {})
         box_drawn(table.url)                                            # seen at the box, then
         post(table.url + "/device/input", {"input": "undo"})            # the box's Undo
-        expect(notice).to_have_text(f"Taken back: {name}'s turn ends")
+        expect(notice).to_have_text(f"Taken back: the end of {name}'s turn ({name} plays on)")
         post(table.url + "/api/control/next", {})                       # no line in the log
         expect(notice).to_be_hidden()
 
