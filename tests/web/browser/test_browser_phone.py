@@ -708,6 +708,16 @@ def test_browser_phone_script_offers_the_moves_the_server_offers(tmp_path, phone
     assert wrong == [], wrong[:3]
 
 
+def pi_waits_after_an_undo(url: str) -> dict:
+    """Fox and Geese, Ann against the Pi's Geese: the Pi's first move taken back (it waits to
+    be asked). The state then."""
+    post(url + "/api/control/new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"],
+                                         "pi": [1]})
+    box_view(url, lambda v: state(url)["turn"] == 0)                       # the Pi moved
+    post(url + "/api/control/undo", {})                                    # taken back: it waits
+    return state(url)
+
+
 def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_path, phone):
     """A phone signed in with the PIN once moved the Pi's geese (and the box headed it "Pi"):
     on the Pi's turn the board has no piece to move, the prompt says the Pi moves by itself,
@@ -715,11 +725,7 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
     from playwright.sync_api import expect
     from simulated_table import call
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
-        post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
-                                                   "players": ["Ann", "Pi"], "pi": [1]})
-        box_view(table.url, lambda v: state(table.url)["turn"] == 0)       # the Pi moved
-        post(table.url + "/api/control/undo", {})                          # taken back: it waits
-        now = state(table.url)
+        now = pi_waits_after_an_undo(table.url)
         assert now["turn"] == 1 and now["board"]["moves"]
         sign_in(phone, table.url)
         expect(phone.locator("#prompt")).to_have_text(
@@ -757,11 +763,7 @@ def test_browser_phone_after_an_undo_a_phone_lets_the_pi_move(tmp_path, phone):
     A phone signed in (or paired) offers "Let the Pi move", and the Pi moves."""
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
-        post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
-                                                   "players": ["Ann", "Pi"], "pi": [1]})
-        box_view(table.url, lambda v: state(table.url)["turn"] == 0)       # the Pi moved
-        post(table.url + "/api/control/undo", {})                          # taken back: it waits
-        now = state(table.url)
+        now = pi_waits_after_an_undo(table.url)
         assert now["turn"] == 1 and now["taken_back"]
         time.sleep(0.5)
         assert state(table.url)["log"] == now["log"]                       # it waits indeed
