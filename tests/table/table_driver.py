@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.events import CORRECTIONS
+from firmware.controller.notices import LATE_PRESS_SECONDS
 from firmware.controller.spin import UNCOVER_FOR_PI
 from simulated_table import box_pairing_code, call  # noqa: F401 - tests import call here
 
@@ -304,8 +305,10 @@ class Table:
         oled = self.oled()
         before = key(state)
         if oled.get("screen") in ("result", "pi_moved", "over"):
-            # What a player does with the screen's answer: press on (an assisted game's
-            # result says the press ends the turn: then that is the box's event).
+            # What a player does with the screen's answer, once read: press on (an assisted
+            # game's result says the press ends the turn: then that is the box's event). A
+            # press within LATE_PRESS_SECONDS of the dial stopping by itself only stops it.
+            time.sleep(LATE_PRESS_SECONDS + 0.05)
             call(self.url, "/device/input", {"input": "knob", "action": "press"}, pin=False)
             if self._changed(before, seconds=0.3):
                 return True
