@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.events import CORRECTIONS
-from companion.words import is_undo, taken_back
+from companion.words import is_undo
 from firmware.controller.drawing import state_mark
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
 from firmware.controller.spin import UNCOVER_FOR_PI, UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
-from firmware.oled.views import (box_words, choice_meaning, undo_notice, later_mover,
-                                  names_in, player_name, squares_uncovered)
+from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
+                                  player_name, squares_uncovered, undo_notice)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
 # screens a change from elsewhere replaces (the Pi moving just after a restart among them)
@@ -163,8 +163,7 @@ class ChangesFromElsewhere:
             if ended:
                 self._beep("win")
             elif is_undo(old, snap):                          # of an ended turn too
-                self.show_undo(undo_notice(taken_back(snap.get("undone") or [], "from a phone"),
-                                           old, snap))
+                self.show_undo(undo_notice(old, snap, "from a phone"))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))

@@ -4,10 +4,10 @@ screen, _call, _answer, show_flash, show_read, show_refusal, _beep, _rulebook ..
 
 from __future__ import annotations
 
-from companion.words import taken_back, turn_ends
+from companion.words import turn_ends
 from firmware.oled import board_screen
 from firmware.oled.screens import FLASH_SECONDS
-from firmware.oled.views import choice_meaning, choices, undo_notice, player_name, takes
+from firmware.oled.views import choice_meaning, choices, player_name, takes, undo_notice
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import pi_level
 
@@ -114,8 +114,7 @@ class PlayInputs:
             self.waiting = None                      # the moves it waited to show may be gone
             self.screen = self.home()
             self.move_index = self.choice_index = 0     # the knob's pick starts again
-            self.show_undo(undo_notice(taken_back(self.snap.get("undone") or []), before,
-                                       self.snap))
+            self.show_undo(undo_notice(before, self.snap))
             self._beep("click")
 
     @property

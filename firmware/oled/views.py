@@ -15,6 +15,7 @@ from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
 from companion.state import row_order
+from companion.words import taken_back
 
 Snapshot = dict[str, Any]
 
@@ -107,12 +108,14 @@ def squares_uncovered(old: Snapshot, new: Snapshot) -> list[tuple[str, int, bool
     return out
 
 
-def undo_notice(words: str, before: Snapshot, after: Snapshot) -> str:
-    """An undo's notice and what the table must do again: in Domino Rex, which squares to
+def undo_notice(before: Snapshot, after: Snapshot, whence: str = "") -> str:
+    """An undo's notice ("Taken back: ...", what `after` says it took back; "Taken back from a
+    phone: ..." with `whence`) and what the table must do again: in Domino Rex, which squares to
     cover again on the board ("... Domino. Cover Pi's 6 again.", as the taken-back lines name
     sums, not squares); a claim home that stands again once its withdrawal is taken back
     ("Cy's claim stands again: a press of their button confirms it.", where "claim cancelled"
     alone read as the claim gone)."""
+    words = taken_back(after.get("undone") or [], whence)
     more = []
     squares = [f"{name}'s {value}" for name, value, _ in squares_uncovered(after, before)]
     if squares:
@@ -437,22 +440,18 @@ def final_points(snap: Snapshot) -> str:
             return f"wins, {geese(players[winners[0]].get('score') or 0)} taken"
         return f"wins, {geese(len((snap.get('board') or {}).get('geese') or []))} left"
     rulebook = GAMES.get(snap.get("game") or "")
-    if winners and not any(p.get("score") for p in players) and rulebook and \
-            rulebook.uses_chips:                  # won on chips (K8, L7): "wins, 27 chips"
-        chips = {players[w].get("chips") or 0 for w in winners}
-        if len(chips) != 1:
-            return ""
-        held = counted(chips.pop(), "chip")
-        return f"share the win, {held}" if len(winners) > 1 else f"wins, {held}"
-    if not winners or not any(p.get("score") for p in players):
+    if any(p.get("score") for p in players):      # "share the win, 19 pts", "wins, 19 points"
+        key, shared, alone = "score", "pt", "point"
+    elif rulebook and rulebook.uses_chips:        # won on chips (K8, L7): "wins, 27 chips"
+        key, shared, alone = "chips", "chip", "chip"
+    else:
         return ""
-    scores = {players[w].get("score") or 0 for w in winners}
-    if len(scores) != 1:
+    figures = {players[w].get(key) or 0 for w in winners}
+    if len(figures) != 1:                         # no one winner's figure (or no winner)
         return ""
-    score = scores.pop()
-    if len(winners) > 1:                          # a tie on points: "share the win, 19 pts"
-        return f"share the win, {score} pt{'s' * (score != 1)}"
-    return f"wins, {score} point{'s' * (score != 1)}"
+    n = figures.pop()
+    return f"share the win, {counted(n, shared)}" if len(winners) > 1 else \
+        f"wins, {counted(n, alone)}"
 
 
 def takes(rulebook: Rulebook | None, move: str) -> bool:

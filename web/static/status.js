@@ -501,9 +501,6 @@
     }
   }
 
-  // One rule for every state the page is given (the stream, a poll, an action's answer): the
-  // newest wins. Versions count within one run of the table (`boot`); a state of another run
-  // is the table's word after a restart, so it is taken.
   // The same throw, field by field: the state written into the page and the stream's carry
   // their keys in different orders, so their JSON text differs for one throw (a page opened
   // just after it then took the next chances for a new throw and spun the dial again).
@@ -513,6 +510,9 @@
       (a.values || []).join(",") === (b.values || []).join(",");
   }
 
+  // One rule for every state the page is given (the stream, a poll, an action's answer): the
+  // newest wins. Versions count within one run of the table (`boot`); a state of another run
+  // is the table's word after a restart, so it is taken.
   function older(state, than) {
     return !!than && state.boot === than.boot && state.version <= than.version;
   }
