@@ -85,8 +85,10 @@ def start(c, game, seats=(0, 1)):
 def settle_lead(c, clock):
     for _ in range(30):
         if c.snap["phase"] != "lead":
-            if c.screen == "result":
-                press(c, "press")                  # close the lead's result
+            for _ in range(c.page_count):
+                if c.screen == "result":
+                    press(c, "press")              # read the lead's result to its end
+            assert c.screen != "result"
             return
         press(c, "flick", strength=0.5)
         press(c, "press")
@@ -503,6 +505,38 @@ def test_controller_a_press_just_as_the_dial_stops_by_itself_only_stops_it(table
     clock.advance(1.5)
     press(table, "press")                                          # read: ends the turn
     assert session.snapshot()["turn"] != turn
+
+
+def test_controller_a_press_reads_an_outcome_to_its_last_page_before_closing_it(table, session,
+                                                                                 clock):
+    """Kat en Muis: Red's press on "Red moves to 4" (page 1/2) closed the result, and page 2,
+    "Red pays Blue 1 chip (square 4) / Blue loses this turn", was never shown: the box asked
+    Red to throw again with no reason given. A press before the last page turns to the next."""
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    for _ in range(30):
+        press(table, "flick", strength=0.5)
+        press(table, "press")                                          # stop the dial
+        assert table.screen == "result"
+        if table.page_count > 1:
+            break
+        clock.advance(1.0)
+        press(table, "press")                                          # a one-page outcome
+        assert table.screen == "play"
+    else:
+        raise AssertionError("no outcome of two pages in 30 throws")
+    version = session.snapshot()["state_version"]
+    pages = [list(table.page_text)]
+    for page in range(1, table.page_count):
+        clock.advance(1.0)
+        press(table, "press")
+        assert table.screen == "result" and table.page == page
+        pages.append(list(table.page_text))
+    clock.advance(1.0)
+    press(table, "press")                                              # read: closed
+    assert table.screen == "play" and session.snapshot()["state_version"] == version
+    shown = " ".join(" ".join(lines[1:]) for lines in pages)
+    assert shown.replace(" ", "").endswith(" ".join(table.outcome[2]).replace(" ", ""))
 
 
 def test_controller_the_turn_screen_starts_at_its_first_page_once_a_notice_goes(table,

@@ -451,6 +451,15 @@ def anns_turn_on_the_box(table, session, snap: dict) -> dict:
     return session.snapshot()
 
 
+def read_to_the_last_page(table):
+    """Press through a result's pages: each press before the last turns to the next."""
+    table.render()
+    for page in range(table.page, table.page_count - 1):
+        press(table, "press")
+        assert table.screen == "result" and table.page == page + 1
+    assert " ".join(table.page_text[1:]).endswith("then press the knob.")
+
+
 def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(table, session):
     """Ann uncovered with the knob and the Pi answered at once: her "Ann uncovers 4 + 3 = 7"
     was replaced before anyone could read it. It stays up until read; a press shows the
@@ -477,6 +486,7 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
             table.clock.advance(1.0)                 # the Pi's uncover read
         assert table.outcome[0] == "Pi uncovers" and not table.waiting
         assert table.outcome[2][-1] == UNCOVER_FOR_PI
+        read_to_the_last_page(table)
         press(table, "press")                        # copied: Ann's turn
         assert table.screen == "play"
         snap = session.snapshot()
@@ -580,6 +590,7 @@ def test_board_screen_the_pis_uncover_after_a_box_throw_comes_before_the_next_tu
         if table.screen == "spin":
             press(table, "press")                    # the press skips the dial to its result
         assert table.screen == "result"
+        read_to_the_last_page(table)                 # the press reads on to the request
         press(table, "press")                        # the Pi's square is uncovered: go on
         assert table.screen == "play" and table.view()["turn"].name == "Ann"
     finally:
