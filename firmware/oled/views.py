@@ -324,10 +324,16 @@ def chance(snap: Snapshot, seat: int) -> str:
     return "<1%" if 0 < p < 0.005 else ">99%" if 0.995 < p < 1 else f"{round(p * 100)}%"
 
 
+def to_win(figure: str) -> str:
+    """A chance as the Scores screen says it: "61% to win" (a bare "61%" under a name read as a
+    score); "won" as it is."""
+    return f"{figure} to win" if figure.endswith("%") else figure
+
+
 def score_rows(snap: Snapshot) -> list[Row]:
     players = snap.get("players") or []
     scores = any(p.get("score") for p in players)
-    rows = [Row(players[i]["name"], " · ".join(b for b in (chance(snap, i),
+    rows = [Row(players[i]["name"], " · ".join(b for b in (to_win(chance(snap, i)),
                                                            standing(snap, i, scores)) if b)
                 or "-", i == snap.get("turn"))
             for i in row_order(snap)]

@@ -107,11 +107,13 @@ def test_odds_worker_keeps_a_finished_games_chances_for_history(sessions, tmp_pa
 
 
 def test_odds_scores_rows_show_each_players_chance():
+    """The Scores screen's "61%" under a name read as a score: it says "61% to win"."""
     snap = {"players": [{"name": "Ann", "position": 22, "chips": 17},
                         {"name": "Ben", "position": 9, "chips": 3}], "turn": 0, "pool": 0,
             "odds": {"win": [0.613, 0.387], "exact": True, "margin": 0.0}}
     rows = score_rows(snap)
-    assert [r.figure for r in rows] == ["61% · sq 22 · 17 chips", "39% · sq 9 · 3 chips"]
+    assert [r.figure for r in rows] == ["61% to win · sq 22 · 17 chips",
+                                            "39% to win · sq 9 · 3 chips"]
     del snap["odds"]
     assert score_rows(snap)[0].figure == "sq 22 · 17 chips"
 
