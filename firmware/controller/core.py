@@ -19,7 +19,8 @@ from firmware.controller.drawing import BoxDrawing, state_mark
 from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.menu import MenuScreens
 from firmware.controller.new_game import NewGameScreens
-from firmware.controller.notices import LATE_PRESS_SECONDS, Notices, reading_seconds
+from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS, Notices, \
+    reading_seconds
 from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
@@ -275,16 +276,17 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                              before: tuple[Any, Any, Any]) -> None:
         """After a press that changed what the same press would do next (the knob passed the
         turn: the next player's press would move; a seat button claimed a win: its next press
-        confirms it), that press again within LATE_PRESS_SECONDS is a double press or a bounce,
-        not a choice made on a screen no one has read yet."""
+        confirms it), that press again soon after (AGAIN_SECONDS for the knob, LATE_PRESS_SECONDS
+        for a seat, whose claim asks to be pressed again) is a double press or a bounce, not a
+        choice made on a screen no one has read yet."""
         game, turn, claim = self.snap.get("game_id"), self.snap.get("turn"), \
             self.snap.get("home_claim")
-        until = self.clock() + LATE_PRESS_SECONDS
+        now = self.clock()
         if event.kind == "press" and self.screen == "play" and game == before[0] and \
                 turn != before[1]:
-            self.again_guard = ("press", None, until)
+            self.again_guard = ("press", None, now + AGAIN_SECONDS)
         elif event.kind == "seat" and claim is not None and claim != before[2]:
-            self.again_guard = ("seat", event.seat, until)
+            self.again_guard = ("seat", event.seat, now + LATE_PRESS_SECONDS)
 
     def _pressed_again(self, event: InputEvent) -> bool:
         """A press `_guard_against_again` holds back. Any input uses the guard up: after

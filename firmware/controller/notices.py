@@ -14,6 +14,10 @@ READ_START_SECONDS, READ_WORD_SECONDS = 1.5, 0.4
 # press to skip it, a moment late): it is not acted on, so the turn screen that replaced it,
 # which no one has read yet, does not take it as a move.
 LATE_PRESS_SECONDS = 0.7
+# The knob pressed again this soon after its press passed the turn is the same hand pressing
+# twice ("did it take?", 0.3-1 s apart), not the next player's choice: they have yet to read
+# whose turn it is. Free play's second press 0.9 s later passed the next player's turn.
+AGAIN_SECONDS = 1.2
 SEAT_INPUTS = ("seat", "ignored")      # a seat button, armed or not
 
 

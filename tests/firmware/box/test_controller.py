@@ -463,6 +463,31 @@ def test_controller_a_quick_second_knob_press_is_not_the_next_players_move(table
     assert len(session.store.events(session.game_id)) > events
 
 
+def test_controller_free_play_a_second_press_a_moment_later_does_not_pass_the_next_turn(
+        table, session, clock):
+    """Free play: Blue's press ended the turn and a second press 0.9 s later ("did it take?")
+    passed Red's turn without a throw. The knob's press again within AGAIN_SECONDS of passing
+    the turn is held back; Red's own press, once Red has read the screen, passes."""
+    from firmware.controller.notices import AGAIN_SECONDS
+    start(table, "free-play")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    press(table, "press")                                          # skip the spin: the result
+    clock.advance(2.0)
+    blue = session.snapshot()["turn"]
+    press(table, "press")                                          # Blue ends the turn
+    red = session.snapshot()["turn"]
+    events = len(session.store.events(session.game_id))
+    assert red != blue and table.screen == "play"
+    clock.advance(0.9)
+    press(table, "press")                                          # the same hand, again
+    assert len(session.store.events(session.game_id)) == events
+    assert session.snapshot()["turn"] == red and 0.9 < AGAIN_SECONDS
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # Red passes, on purpose
+    assert session.snapshot()["turn"] != red
+
+
 def test_controller_p2_an_undone_withdrawal_says_the_claim_stands_again(table, session,
                                                                        clock):
     """P2: a claim home withdrawn by the knob, then taken back by Undo, read "Taken back: Cy is
