@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from companion.record.store import GameRecord
+from companion.words import name_key
 from web.records.summaries import duration, refereeing, title
 
 STATUS_WORDS = {"over": "finished", "abandoned": "set aside", "playing": "being played"}
@@ -73,15 +74,17 @@ def _figure(scored_by: str | None, player: dict[str, Any], chips_too: bool = Fal
 
 def roster_totals(rows: list[tuple[list[str], list[int] | None, str]],
                   roster: list[str]) -> list[dict[str, Any]]:
-    """Games and wins per roster name (case-insensitive), most wins first, from (players,
-    winners, status) of each game; names as each game ended, so a rename counts for the new
-    name, and a name nobody typed (a button's colour) is not a person to total."""
-    shown = {name.casefold(): name for name in roster}
+    """Games and wins per roster name, most wins first, from (players, winners, status) of
+    each game; names as each game ended, so a rename counts for the new name, and a name
+    nobody typed (a button's colour) is not a person to total. Names are the same as the game
+    finds them (X10: case and spaces do not count): a game started as "ann " (as typed, kept
+    in its log) is Ann's."""
+    shown = {name_key(name): name for name in roster}
     games: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     for players, winners, status in rows:
         for seat, name in enumerate(players):
-            key = name.casefold()
+            key = name_key(name)
             if key not in shown:
                 continue
             games[key] += 1

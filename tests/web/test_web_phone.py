@@ -393,6 +393,19 @@ def test_phone_x10_a_rename_with_a_no_break_space_keeps_the_roster_as_the_game(c
     assert "Ann Lee" in re.findall(r'<td class="who">([^<]+)</td>', totals)
 
 
+def test_phone_x10_totals_count_a_game_started_with_spaces_in_a_name(client, control, session):
+    """X10: a game started as "ann " or "Zoe\u00a0Lee" (the log keeps what was typed; the game
+    shows "ann", "Zoe Lee") was left out of the history's totals: ann 2 games where she had
+    played 3."""
+    for players in (["Ann", "Ben"], ["ann ", "Zoe\u00a0Lee"], [" ANN", "Zoe Lee"]):
+        control("new-game", {"game": "kat-en-muis", "players": players})
+        play_to_the_end(session)
+    page = client.get("/history").get_data(as_text=True)
+    totals = page[page.index('id="totals"'):]
+    rows = re.findall(r'<td class="who">([^<]+)</td>\s*<td[^>]*>(\d+)</td>', totals)
+    assert dict(rows) == {"Ann": "3", "Ben": "1", "Zoe Lee": "2"}, rows
+
+
 def test_phone_history_is_paginated_and_times_are_labelled(client, session):
     for n in range(PAGE + 2):
         session.new_game("kat-en-muis", [f"A{n}", f"B{n}"])
