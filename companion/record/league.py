@@ -39,6 +39,7 @@ TABLE_ID = re.compile(r"[0-9a-f]{16}")
 # hex digits; records of tables that sent none before still read.
 UID = re.compile(r"([0-9a-f]{16})-([1-9][0-9]{0,9})(?:-([0-9a-f]{8}))?")
 GAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+COMMITMENT = re.compile(r"[0-9a-f]{64}")          # SHA-256 of the game's seed, in hex
 
 
 class RecordRefused(ParlourError):
@@ -104,12 +105,25 @@ def check_record(payload: Any, table_id: str, uid: str, *,
     if payload.get("table") != table_id or not TABLE_ID.fullmatch(table_id):
         raise RecordRefused(f"names table {payload.get('table')!r} on table {table_id}'s topic")
     matched = UID.fullmatch(uid)
-    if payload.get("uid") != uid or not matched or matched.group(1) != table_id:
+    if payload.get("uid") != uid:
         raise RecordRefused(f"names game {str(payload.get('uid'))[:60]!r} on the topic of "
                             f"{uid[:60]}")
+    if not matched or matched.group(1) != table_id:
+        raise RecordRefused(f"a game's uid is <table>-<number>-<8 hex digits of its "
+                            f"commitment>, not {uid[:60]!r}")
     record = payload.get("record")
     if not isinstance(record, dict) or record.get("status") != "over":
         raise RecordRefused("not a finished game")
+    commitment = record.get("commitment")
+    commitment = commitment if isinstance(commitment, str) and COMMITMENT.fullmatch(
+        commitment) else None
+    number = record.get("id")
+    if is_whole(number) and str(number) != matched.group(2):
+        raise RecordRefused(f"the uid {uid[:60]!r} names game {matched.group(2)} but the "
+                            f"record is game {number}")
+    if commitment is not None and matched.group(3) != commitment[:8]:
+        raise RecordRefused(f"the uid {uid[:60]!r} does not end in the first 8 hex digits of "
+                            f"the record's commitment ({commitment[:8]})")
     game = record.get("game")
     if not isinstance(game, str) or not GAME.fullmatch(game):
         raise RecordRefused("'game' must be a game's id such as fox-and-geese")
@@ -139,7 +153,16 @@ def check_record(payload: Any, table_id: str, uid: str, *,
             "ended": _moment(record.get("ended"), received),
             "scored_by": record.get("scored_by") if record.get("scored_by") in (
                 "score", "chips") else None,
-            "players": kept}
+            "commitment": commitment, "players": kept}
+
+
+def same_game_differs(kept: dict[str, Any], record: dict[str, Any]) -> str | None:
+    """What a second copy of a kept game says otherwise (its game, players, winners or
+    scores), or None when it counts the same: a game that ended never changes."""
+    for part in ("game", "scored_by", "players"):
+        if kept.get(part) != record.get(part):
+            return part
+    return None
 
 
 def expected(own: float, other: float) -> float:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import ParlourError
+from companion.record.league import RecordRefused, same_game_differs
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -18,7 +19,8 @@ CREATE TABLE IF NOT EXISTS records (
     ended       TEXT,
     body        TEXT NOT NULL,            -- JSON: the record as the league counts it
     raw         TEXT,                     -- JSON: the whole record as the table sent it
-    received_at TEXT NOT NULL
+    received_at TEXT NOT NULL,
+    commitment  TEXT                      -- the game's seed commitment: one game, one record
 );
 CREATE TABLE IF NOT EXISTS tables (
     table_id    TEXT PRIMARY KEY,
@@ -56,6 +58,11 @@ class ClubStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            columns = [c[1] for c in self._db.execute("PRAGMA table_info(records)")]
+            if "commitment" not in columns:                    # a club store made before it
+                self._db.execute("ALTER TABLE records ADD COLUMN commitment TEXT")
+            self._db.execute("CREATE INDEX IF NOT EXISTS records_by_commitment "
+                             "ON records (table_id, commitment)")
         except sqlite3.DatabaseError as err:
             self._db.close()
             raise unreadable(self.path, err) from None
@@ -67,17 +74,37 @@ class ClubStore:
 
     def add_record(self, record: dict[str, Any], received_at: str, raw: str | None = None
                    ) -> bool:
-        """Keep a checked record (and the whole record as sent, `raw`); False when its uid is
-        already kept (a repeat)."""
+        """Keep a checked record (and the whole record as sent, `raw`); False when the game is
+        already kept (a repeat: its uid, or its table's game of the same commitment under
+        another uid). RecordRefused when that copy counts otherwise (other winners, scores,
+        players): a game that ended never changes, so one of the two is not the game."""
         with self._lock:
+            kept = self._kept_copy(record)
+            if kept is not None:
+                differs = same_game_differs(kept, record)
+                if differs is not None:
+                    raise RecordRefused(f"differs from the record kept of game {kept['uid']} "
+                                        f"(its {differs.replace('_', ' ')}): kept as it was")
+                return False
             added = self._db.execute(
-                "INSERT OR IGNORE INTO records (uid, table_id, ended, body, raw, received_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)", (record["uid"], record["table"], record["ended"],
-                                              json.dumps(record), raw, received_at)
+                "INSERT OR IGNORE INTO records (uid, table_id, ended, body, raw, received_at, "
+                "commitment) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (record["uid"], record["table"], record["ended"], json.dumps(record), raw,
+                 received_at, record.get("commitment"))
             ).rowcount == 1
             if added:
                 self.version += 1
             return added
+
+    def _kept_copy(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        """The kept record of the same game: by uid, or by its table and commitment."""
+        row = self._db.execute("SELECT body FROM records WHERE uid = ?",
+                               (record["uid"],)).fetchone()
+        if row is None and record.get("commitment"):
+            row = self._db.execute("SELECT body FROM records WHERE table_id = ? AND "
+                                   "commitment = ?", (record["table"],
+                                                      record["commitment"])).fetchone()
+        return None if row is None else json.loads(row[0])
 
     def records(self) -> list[dict[str, Any]]:
         with self._lock:

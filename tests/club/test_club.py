@@ -4,6 +4,7 @@ games out of order; hostile messages; a password and TLS; Home Assistant's disco
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import os
@@ -299,6 +300,55 @@ def test_club_counts_a_game_once_and_in_the_order_games_ended(broker, club):
     rated = {p["name"]: p["rating"] for p in view["league"]["ratings"][0]["players"]}
     # in the order they ended: Ann +16 first, then Ben (1484) beats Ann (1516): +17.5
     assert rated["Ben"] == pytest.approx(1484 + 32 * (1 - 1 / (1 + 10 ** (32 / 400))), abs=0.1)
+
+
+def committed(table_id, number, winner, ended, uid=None, seed=b"s"):
+    """A record as tables send it now: its number and seed commitment inside, both in its uid."""
+    sealed = hashlib.sha256(seed).hexdigest()
+    payload = record(table_id, number, winner, ended)
+    payload["uid"] = uid or f"{table_id}-{number}-{sealed[:8]}"
+    payload["record"].update(id=number, commitment=sealed)
+    return payload
+
+
+def test_club_one_game_sent_under_another_uid_is_counted_once(broker, club):
+    """Front room's game 1 was published again as game 1 with no commitment in its uid, and as
+    game 83 with 83 inside: each was kept, so "Recent games" listed it three times and Ann's
+    played went 8 to 10. A game is its table's commitment: another uid of it is a repeat, and
+    a uid that does not match its record is refused."""
+    game = committed(A, 1, 0, "2026-11-25T09:00:00Z")
+    send(broker, topics.record_topic(A, game["uid"]), game)
+    wait_for(lambda: club.view()["league"]["games"] == 1)
+    again = committed(A, 83, 0, "2026-11-25T09:00:00Z")                # same seed: same game
+    send(broker, topics.record_topic(A, again["uid"]), again)
+    wait_for(lambda: club.view()["broker"]["repeated"] == 1)
+    for uid, number, why in ((f"{A}-1", 1, "8 hex digits of the record's commitment"),
+                             (f"{A}-83-eeeeeeee", 83, "8 hex digits"),
+                             (game["uid"].replace("-1-", "-2-"), 1, "names game 2")):
+        forged = committed(A, number, 0, "2026-11-25T09:00:00Z", uid=uid)
+        refused = club.view()["broker"]["refused"]
+        send(broker, topics.record_topic(A, uid), forged)
+        view = wait_for(lambda: (v := club.view())["broker"]["refused"] == refused + 1 and v)
+        assert why in view["broker"]["last_refused"][-1][1], view["broker"]["last_refused"]
+    view = club.view()
+    assert view["league"]["games"] == 1 and view["broker"]["accepted"] == 1
+
+
+def test_club_a_changed_copy_of_a_kept_game_is_refused_not_kept(broker, club):
+    """Game 2 sent again under its uid with Cy as its winner and 30 points was answered
+    "kept" (counted as a repeat): a game that ended never changes, so the copy is refused,
+    with what differs, and the league stays as it was."""
+    game = committed(A, 2, 1, "2026-11-25T09:00:00Z")
+    send(broker, topics.record_topic(A, game["uid"]), game)
+    wait_for(lambda: club.view()["league"]["games"] == 1)
+    forged = json.loads(json.dumps(game))
+    forged["record"]["players"][0].update(name="Cy", winner=True, score=30)
+    send(broker, topics.record_topic(A, game["uid"]), forged)
+    view = wait_for(lambda: (v := club.view())["broker"]["refused"] == 1 and v)
+    assert "differs from the record kept" in view["broker"]["last_refused"][-1][1]
+    assert view["broker"]["repeated"] == 0 and view["league"]["games"] == 1
+    names = {p["name"] for p in view["league"]["ratings"][0]["players"]}
+    assert names == {"Ann", "Ben"}
 
 
 @pytest.mark.parametrize("topic, payload, why", [
@@ -669,4 +719,32 @@ def test_club_recent_games_that_ended_in_one_second_are_listed_by_number_however
             store.add_record(check_record(record(A, number, 0, same), A, f"{A}-{number}"),
                              received_at=same)
         assert [r["uid"] for r in store.recent()] == [f"{A}-10", f"{A}-9"]
+        store.close()
+
+
+def test_club_a_store_made_before_commitments_were_kept_opens_and_counts_once(tmp_path):
+    """A club store from before the records' commitment column: it gains the column, keeps
+    its games, and a game sent again under another uid is still one game."""
+    import sqlite3
+    from companion.record.league import check_record
+    from firmware.club.clubstore import ClubStore
+    path = tmp_path / "club.db"
+    old = sqlite3.connect(path)
+    old.executescript("CREATE TABLE records (uid TEXT PRIMARY KEY, table_id TEXT NOT NULL, "
+                      "ended TEXT, body TEXT NOT NULL, raw TEXT, received_at TEXT NOT NULL);")
+    old.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
+                (f"{A}-1", A, "2026-11-25T09:00:00Z", json.dumps(
+                    check_record(record(A, 1, 0, "2026-11-25T09:00:00Z"), A, f"{A}-1")),
+                 None, "2026-11-25T09:00:01Z"))
+    old.commit()
+    old.close()
+    store = ClubStore(path)
+    try:
+        game = committed(A, 2, 1, "2026-11-25T10:00:00Z")
+        kept = check_record(game, A, game["uid"])
+        assert store.add_record(kept, "2026-11-25T10:00:01Z") is True
+        again = committed(A, 3, 1, "2026-11-25T10:00:00Z")                 # the same seed
+        assert store.add_record(check_record(again, A, again["uid"]), "x") is False
+        assert [r["uid"] for r in store.records()] == [f"{A}-1", game["uid"]]
+    finally:
         store.close()
