@@ -312,7 +312,9 @@ def _check_seed(event: NewGame, given: str | None, line: int) -> bytes | Verific
     texts = [t for t in (event.seed, given) if t is not None]
     if not texts:
         return Verification(False, "unrevealed", 0, [],
-                            "The seed is still secret: it is revealed when the game is over.")
+                            "The seed is still secret: the new_game line carries it once the "
+                            "game is over (a game set aside keeps it secret; a finished game's "
+                            "log without it cannot be checked).")
     for text in texts:
         try:
             key = bytes.fromhex(text)
@@ -324,6 +326,14 @@ def _check_seed(event: NewGame, given: str | None, line: int) -> bytes | Verific
 
 
 def _broken(checked: int, problems: list[Problem]) -> Verification:
+    """The log breaks the rules at its last problem; a roll that did not match the seed before
+    it is named first (a line copied or cut makes the game go wrong later: the roll that does
+    not match is where the log was changed)."""
     last = problems[-1]
+    mismatched = [p for p in problems[:-1] if p.line != last.line]
+    if mismatched:
+        return Verification(False, "mismatch", checked, problems,
+                            f"{mismatched[0]}: the log was changed there (it then cannot be "
+                            f"replayed past {last}).")
     return Verification(False, "invalid", checked, problems,
                         f"The log cannot be replayed past {last}.")

@@ -97,6 +97,22 @@ def test_cli_verify_catches_a_changed_roll(capsys, tmp_path):
     assert code == 1 and f"line {index + 1}" in out
 
 
+@pytest.mark.parametrize("change", ["copied", "cut"])
+def test_cli_verify_names_the_roll_where_a_log_was_changed(capsys, tmp_path, change):
+    """A roll line copied (or cut) made `verify` say "line 36: the game is over: no more
+    throws", a rule broken later: the first roll off the committed seed is where it changed."""
+    lines = KAT.read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if '"roll"' in line and i > 20)
+    changed = lines[:index + 1] + lines[index:] if change == "copied" else \
+        lines[:index] + lines[index + 1:]
+    log = tmp_path / "changed.jsonl"
+    log.write_text("\n".join(changed) + "\n")
+    code, out, _ = run_cli(capsys, "verify", str(log))
+    where = index + 2 if change == "copied" else index + 1
+    assert code == 1 and out.startswith(f"line {where}: roll "), out
+    assert "the log was changed there" in out
+
+
 def test_cli_verify_without_seed_says_not_revealed(capsys, tmp_path):
     first = json.loads(KAT.read_text().splitlines()[0])
     first.pop("seed")
