@@ -39,16 +39,28 @@ def port_number(text: str) -> int:
     return port
 
 
+# A game stops at 10,000 events of a few hundred bytes: no log of a game comes near this, and
+# a file past it (a wrong file, /dev/zero) is refused before it fills a Zero 2 W's memory.
+MAX_LOG_BYTES = 16 * 1024 * 1024
+
+
 def _read_lines(path: str) -> list[str]:
     """The log's lines; a line that is not UTF-8 is refused by its number (DESIGN: a file's
     errors name the line). A byte-order mark before the first line (as some Windows editors
     save UTF-8) is not part of it, as in a request's body."""
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(MAX_LOG_BYTES + 1)
     except FileNotFoundError:
         raise ParlourError("no such file") from None
     except OSError as err:
         raise ParlourError(f"cannot read it ({err.strerror})") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise ParlourError(f"over {MAX_LOG_BYTES // 2**20} MiB: longer than any game's log "
+                           f"(a game stops at 10,000 events)")
     data = data.removeprefix(b"\xef\xbb\xbf")
     lines = []
     for number, raw in enumerate(data.splitlines(), start=1):

@@ -139,3 +139,19 @@ def test_cli_a_port_out_of_range_is_one_line_and_status_2(port, capsys, tmp_path
                  "--config", str(tmp_path / "missing.toml")]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "port number 1-65535" in err, err
+
+
+@pytest.mark.parametrize("command", ["replay", "verify"])
+def test_cli_a_file_longer_than_any_log_is_refused_in_a_line_not_read_whole(capsys, tmp_path,
+                                                                           command):
+    """A 600 MB file (or /dev/zero) was read whole and ended in a MemoryError traceback under
+    a Zero's memory: past MAX_LOG_BYTES it is refused in one line, exit 2, unread."""
+    from firmware.cli import MAX_LOG_BYTES
+    log = tmp_path / "huge.jsonl"
+    with open(log, "wb") as file:
+        file.write((START + "\n").encode())
+        file.truncate(MAX_LOG_BYTES + 1)                       # sparse: no disk used
+    assert main([command, str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"parlour: {log}: over 16 MiB: longer than any game's log (a game " \
+                          f"stops at 10,000 events)"
