@@ -60,8 +60,13 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
         raise ApiError(400, "send a JSON object with Content-Type: application/json")
     try:
         data = json.loads(raw)
-    except (ValueError, RecursionError):
+    except json.JSONDecodeError:
         raise ApiError(400, "the body is not valid JSON") from None
+    except ValueError:              # Python refuses to read a number of 4,301+ digits
+        raise ApiError(400, "the body holds a number too long to be read (over 4,300 "
+                            "digits)") from None
+    except RecursionError:
+        raise ApiError(400, "the body's JSON is nested too deeply to be read") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")
     return data

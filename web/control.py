@@ -168,6 +168,9 @@ def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
 def _pi_move(session: Session, data: dict[str, Any]) -> dict[str, Any]:
     """After an undo the Pi waits to be asked (the box's knob): a phone may ask it too."""
     snapshot = session.snapshot()
+    if not any(p.get("pi") for p in snapshot.get("players") or []):
+        raise ApiError(409, "The Pi does not play in this game: nothing to ask it."
+                       if snapshot.get("game") else "No game is in play.")
     if not pi_turn(snapshot) or not snapshot.get("taken_back"):
         raise ApiError(409, "The Pi is not waiting to be asked: it moves by itself.")
     if session.ask_pi is None or not session.ask_pi():

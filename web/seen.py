@@ -26,12 +26,12 @@ def seen_of(data: dict[str, Any]) -> str | None:
     return seen
 
 
-def moved_on(state: dict[str, Any]) -> str:
+def moved_on(state: dict[str, Any], why: str = "the table had moved on") -> str:
     """Why an action asked on an older state is not done, and what the table shows now: the
     log's last line, or the prompt when the newest change was a turn's end, which says
     nothing in the log ("Now: Cy spins 2 and 6" named the turn before)."""
     now = (state.get("log") or [])[-1:] if state.get("last_type") != "next" else []
-    return "Not done: the table had moved on. Now: " + \
+    return f"Not done: {why}. Now: " + \
         phone_words((now or [state.get("prompt") or "no game in play"])[0])
 
 
@@ -40,4 +40,8 @@ def check_seen(data: dict[str, Any]) -> None:
     call it holding `session.locked()`, then act under the same hold."""
     seen, session = seen_of(data), parlour().session
     if seen is not None and seen != session.mark:
-        raise ApiError(409, moved_on(session.snapshot()))
+        snapshot = session.snapshot()
+        restarted = seen.split(":")[0] != session.mark.split(":")[0]
+        raise ApiError(409, moved_on(snapshot, "the box has restarted since this page last "
+                                               "heard from it" if restarted else
+                                     "the table had moved on"))

@@ -223,6 +223,10 @@ def test_web_board_a_phone_asks_the_waiting_pi_to_move(client, control, session)
     """After an undo the Pi waits to be asked: `pi-move` asks it (through the program that
     runs the Pi, `session.ask_pi`), and only then; the page offers it as a move."""
     from web.moves import moves
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    response = control("pi-move")                          # said as it is: no Pi in this game
+    assert response.status_code == 409 and response.get_json()["error"] == \
+        "The Pi does not play in this game: nothing to ask it."
     control("new-game", {"game": "fox-and-geese", "players": ["Ann", "Pi"], "pi": [1]})
     response = control("pi-move")
     assert response.status_code == 409 and "not waiting" in response.get_json()["error"]

@@ -227,6 +227,21 @@ def test_control_unknown_action_is_404(control):
     assert "unknown action" in response.get_json()["error"]
 
 
+@pytest.mark.parametrize("body, why", [
+    ('{"seat": ' + "1" * 5000 + "}", "a number too long to be read"),
+    ("[" * 3_000 + "]" * 3_000, "nested too deeply"),
+    ('{"seat": 0', "not valid JSON"),
+])
+def test_control_a_body_that_cannot_be_read_says_why(client, session, body, why):
+    """A 5,000-digit seat was answered "the body is not valid JSON": it is valid JSON, with a
+    number Python will not read (the CLI said so already)."""
+    before = session.snapshot()["state_version"]
+    response = client.post("/api/control/press", data=body, content_type="application/json",
+                           headers=HEADER)
+    assert response.status_code == 400 and why in response.get_json()["error"]
+    assert session.snapshot()["state_version"] == before
+
+
 @pytest.mark.parametrize("data,content_type", [
     (b"{", "application/json"),
     (b"[1, 2]", "application/json"),

@@ -83,9 +83,13 @@ def test_attack_chances_coming_in_refuse_nothing(control, kat, session):
 
 
 def test_attack_a_state_of_an_earlier_run_is_refused(control, kat, session):
+    """Refused, and said as it is: a tap from before a restart read "the table had moved on"
+    though nothing had changed; the box restarted since the page heard from it."""
     other_boot = "0" * len(kat["boot"]) if kat["boot"] != "0" * len(kat["boot"]) else "1"
     answer = control("roll", {"seen": f"{other_boot}:{kat['state_version']}"})
-    assert answer.status_code == 409 and answer.get_json()["error"].startswith("Not done")
+    assert answer.status_code == 409 and answer.get_json()["error"] == (
+        "Not done: the box has restarted since this page last heard from it. Now: "
+        + phone_words(kat["log"][-1]))
     assert session.snapshot()["rolls"] == kat["rolls"]
 
 
