@@ -7,6 +7,7 @@ A log line is one JSON object with a `type`. Every event may carry `at` (ISO tim
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from datetime import datetime
 from typing import Any, ClassVar
 
 from companion.checks import is_whole
@@ -154,6 +155,16 @@ def _require(obj: dict, key: str, kind: str) -> Any:
     return obj[key]
 
 
+def _check_time(at: str) -> None:
+    """An event's `at` is an ISO 8601 time ("2026-11-01T19:08:30Z"): a clock's reading the
+    game may count (Fox and Geese's thinking time), so "garbage" is refused, not read as 0."""
+    try:
+        datetime.fromisoformat(at)
+    except ValueError:
+        raise Refused(f"'at' must be an ISO 8601 time such as \"2026-11-01T19:08:30Z\", "
+                      f"not {shown_value(at)}") from None
+
+
 def parse_event(obj: Any) -> Event:
     """Turn one decoded JSON object into an event, or refuse it saying why."""
     if not isinstance(obj, dict):
@@ -170,6 +181,8 @@ def parse_event(obj: Any) -> Event:
             if not isinstance(obj[key], str):
                 raise Refused(f"'{key}' must be a string")
             notes[key] = obj[key]
+    if "at" in notes:
+        _check_time(notes["at"])
     if kind == "new_game":
         game = _require(obj, "game", kind)
         players = _require(obj, "players", kind)

@@ -38,6 +38,8 @@ HOSTILE = {
     "part of a board": (['{"type": "new_game", "game": "fox-and-geese", "players": ["A", "B"], '
                          '"board": {"vacant": ["a4", "g4"], "geese_to_pen": 6}}'],
                         "line 1: board data: 'sideways' is missing"),
+    "a time that is no time": ([START, '{"type": "roll", "values": [3, 4], "at": "garbage '
+                                       '2024-01-01"}'], "line 2: 'at' must be an ISO 8601 time"),
     "an empty board": (['{"type": "new_game", "game": "cats-and-dogs", "players": ["A", "B"], '
                         '"board": {}}'], "line 1: board data: 'track_length' is missing"),
 }
