@@ -20,7 +20,7 @@ from companion.games import get_rulebook
 from companion.randomness.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
 from companion.state import State, copy_data
-from companion.words import escaped, name_key, shown_text, undone
+from companion.words import escaped, name_key, shown_text, shown_value, undone
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -296,6 +296,17 @@ def state_json(rulebook: Rulebook, state: State) -> dict[str, Any]:
     return out
 
 
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once: `{"values": [4, 5], "values": [6, 6]}`
+    reads as either roll, depending on the reader, so a log may not say it."""
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise Refused(f"the key {shown_value(key)} is given twice")
+        obj[key] = value
+    return obj
+
+
 def read_log(lines: Iterable[str]) -> list[tuple[int, Event]]:
     """Parse JSON Lines into (line number, event); blank lines are skipped."""
     events = []
@@ -303,7 +314,9 @@ def read_log(lines: Iterable[str]) -> list[tuple[int, Event]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, object_pairs_hook=_once_each)
+        except Refused as err:
+            raise LogError(number, str(err)) from None
         except json.JSONDecodeError as err:
             where = "" if err.msg.endswith(" at") else " at"   # "Unterminated string starting at"
             raise LogError(number, f"not valid JSON ({err.msg}{where} column {err.colno})") \

@@ -40,6 +40,8 @@ HOSTILE = {
                         "line 1: board data: 'sideways' is missing"),
     "a time that is no time": ([START, '{"type": "roll", "values": [3, 4], "at": "garbage '
                                        '2024-01-01"}'], "line 2: 'at' must be an ISO 8601 time"),
+    "a key given twice": ([START, '{"type": "roll", "values": [4, 5], "values": [6, 6]}'],
+                          "line 2: the key \"values\" is given twice"),
     "an empty board": (['{"type": "new_game", "game": "cats-and-dogs", "players": ["A", "B"], '
                         '"board": {}}'], "line 1: board data: 'track_length' is missing"),
 }
