@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import queue
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -167,6 +168,23 @@ def board_dir(config: Config) -> Path:
     return (config.source or search_path()[0]).parent / "boards"
 
 
+def run_again(**changes: object) -> str:
+    """This `parlour run`'s own arguments with `changes` made (port=8622 sets --port), as the
+    user would type them again: a way out that drops their --host or --data-dir leads into
+    the next refusal."""
+    given = sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "run" else []
+    changed = {"--" + name.replace("_", "-"): str(value) for name, value in changes.items()}
+    kept, skip = [], False
+    for arg in given:
+        if skip:
+            skip = False
+        elif arg.split("=", 1)[0] in changed:
+            skip = "=" not in arg                     # "--port 8621" or "--port=8621"
+        else:
+            kept.append(arg)
+    return shlex.join(kept + [part for flag, value in changed.items() for part in (flag, value)])
+
+
 def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pin: str,
           web: bool = True, pin_kept: bool = False) -> Table:
     """Open the store and session, the controls and display (real or simulated), the web."""
@@ -175,8 +193,9 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     try:
         lock = DataDirLock(data_dir)        # one table per data directory, for life
     except DataDirBusy as err:              # a second `make run`: say how to run two
+        again = run_again(data_dir=f"{data_dir}-2", port=port + 1)
         raise DataDirBusy(f"{err}: stop that one, or give a second table its own, e.g. make "
-                          f"run ARGS=\"--data-dir {data_dir}-2 --port {port + 1}\"") from None
+                          f"run ARGS=\"{again}\"") from None
     stamps = TableClock()                   # events' `at`: wall clock jumps are not charged
     try:
         recovered = open_table(data_dir / "parlour.db", lambda store: Session(
@@ -231,12 +250,11 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
                 if err.errno == errno.EADDRINUSE:
                     from firmware.webserver import free_port_after
                     free = free_port_after(host, port)
+                    again = run_again(port=free or "N")
                     raise ParlourError(
                         f"port {port} is already in use (another Parlour, or another "
-                        f"program): choose another, " + (
-                            f"e.g. make run ARGS=\"--port {free}\" or parlour run --port {free}"
-                            if free else "with make run ARGS=\"--port N\" or parlour run "
-                            "--port N")) from None
+                        f"program): choose another, " + ("e.g. " if free else "with ") +
+                        f"make run ARGS=\"{again}\" or parlour run {again}") from None
                 raise
         url = f"http://{lan_address(host)}:{server.port if server else port}/"
         controller = Controller(session, controls=controls, seats=config.seats, url=url,

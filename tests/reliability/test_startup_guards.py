@@ -5,6 +5,7 @@ named, exit 2), a bad PIN from any source (one line, exit 2), and a Pi it cannot
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 
 from pathlib import Path
@@ -49,7 +50,8 @@ def test_datalock_two_parlour_runs_on_one_data_directory(tmp_path):
         assert "Traceback" not in second.stderr
         assert request(table.port, "GET", "/api/state")[0] == 200   # the first one serves on
         # the way out it names: a second table with its own data directory (and port)
-        assert f'make run ARGS="--data-dir {data}-2 --port ' in lines[0], lines[0]
+        assert re.search(f'make run ARGS="--sim --host 127.0.0.1 --pin {PIN} --data-dir '
+                         f'{re.escape(str(data))}-2 --port [0-9]+"$', lines[0]), lines[0]
         with SimulatedTable(Path(f"{data}-2"), tmp_path) as beside:
             assert beside.first_state["phase"] == "idle"
         table.kill9()                                  # the kernel lets go of the lock

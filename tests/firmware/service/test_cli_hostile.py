@@ -102,7 +102,8 @@ def test_cli_export_of_a_stored_surrogate_writes_a_file_that_reads_back(capsys, 
 
 def test_cli_run_on_a_busy_port_names_the_way_out(tmp_path):
     """A port another program holds: one line that names it and how to choose another, exit 2
-    (not a bare "[Errno 98] Address already in use")."""
+    (not a bare "[Errno 98] Address already in use"), with the user's other arguments kept
+    (the way out dropped --data-dir and --host, and led into the next refusal)."""
     import socket
     import subprocess
     from ports import free_now, held_next
@@ -114,9 +115,11 @@ def test_cli_run_on_a_busy_port_names_the_way_out(tmp_path):
                               timeout=60)
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
+    kept = re.escape(f"--sim --host 127.0.0.1 --data-dir {tmp_path / 'd'}")   # theirs, kept
     said = re.fullmatch(r"parlour: port (\d+) is already in use \(another Parlour, or another "
-                        r"program\): choose another, e\.g\. make run ARGS=\"--port (\d+)\" or "
-                        r"parlour run --port (\d+)", lines[0]) if len(lines) == 1 else None
+                        r"program\): choose another, e\.g\. make run ARGS=\"" + kept +
+                        r" --port (\d+)\" or parlour run " + kept + r" --port (\d+)",
+                        lines[0]) if len(lines) == 1 else None
     assert said and int(said[1]) == port and said[2] == said[3], done.stderr
     assert int(said[2]) > port + 1                   # the port after it was taken too
     free_now(int(said[2]))
