@@ -228,13 +228,13 @@ def login() -> Response:
     pin = field_str(data, "pin", max_length=64)
     if not parlour().guard.check(auth.client_address(), pin):
         raise ApiError(403, "wrong PIN")
-    auth.log_in()
+    seat.keeping_pairing(auth.log_in)         # as the form's: a cookie that lasts by Max-Age
     return jsonify(ok=True, csrf=auth.csrf_token())
 
 
 @bp.post("/api/logout")
 def logout() -> Response:
-    auth.log_out()
+    seat.keeping_pairing(auth.log_out)
     return jsonify(ok=True)
 
 

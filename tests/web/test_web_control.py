@@ -2,6 +2,7 @@
 rule that nothing a client sends ever gets a 500."""
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -47,10 +48,12 @@ def test_control_wrong_pins_are_rate_limited_per_address(make_app):
 
 
 def test_control_login_sets_an_httponly_strict_cookie(client):
+    """... that lasts by Max-Age as the form's does (the API's was a browser-session cookie)."""
     response = client.post("/api/login", json={"pin": PIN})
     assert response.status_code == 200
     cookie = response.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert 30 * 86_400 < int(re.search(r"Max-Age=(\d+)", cookie).group(1)) <= 31 * 86_400
     assert PIN not in cookie
     assert response.get_json()["csrf"]
 
