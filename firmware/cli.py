@@ -176,6 +176,15 @@ def cmd_export(args: argparse.Namespace) -> int:
             records = [r for r in records if r.id == args.game]
             if not records:
                 raise ParlourError(f"no game {args.game} in {db}")
+        if args.out == "-":                        # one game's log to standard output
+            if len(records) != 1:
+                raise ParlourError("--out - writes one game's log to standard output: name it "
+                                   "with --game N (--out takes a folder for all of them)")
+            print("\n".join(log_line(e) for e in export_events(store, records[0].id)))
+            return 0
+        if not records:
+            print(f"parlour: no games in {db}: nothing written", file=sys.stderr)
+            return 0
         out = Path(args.out)
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -314,7 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--data-dir", help="where the game store lives")
     export.add_argument("--config", help="a TOML config file (for its data directory)")
     export.add_argument("--game", type=int, help="only this game id")
-    export.add_argument("--out", default=".", help="folder to write into (default: here)")
+    export.add_argument("--out", default=".",
+                        help="folder to write into (default: here); - with --game: stdout")
     export.set_defaults(func=cmd_export)
 
     card = sub.add_parser("card", help="write the printable join card (Wi-Fi and address codes)")

@@ -139,6 +139,32 @@ def test_cli_export_writes_replayable_logs(capsys, tmp_path):
     assert code == 0 and json.loads(out)["rolls"] == 5
 
 
+def test_cli_export_to_standard_output_and_of_an_empty_store(capsys, tmp_path, monkeypatch):
+    """`--out -` made a folder named "-" (for `card` and `replay`, - is standard output), and
+    an empty store printed nothing at all: one game's log goes to standard output, and an
+    empty store says it wrote nothing."""
+    from companion.session import Session
+    from companion.record.store import Store
+    data = tmp_path / "data"
+    store = Store(data / "parlour.db")
+    store.close()
+    code, out, err = run_cli(capsys, "export", "--data-dir", str(data), "--out",
+                             str(tmp_path / "logs"))
+    assert code == 0 and out == "" and "no games in" in err and "nothing written" in err
+    store = Store(data / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32))
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    session.roll()
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    store.close()
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "export", "--data-dir", str(data), "--out", "-")
+    assert code == 2 and "--game N" in err and not (tmp_path / "-").exists()
+    code, out, _ = run_cli(capsys, "export", "--data-dir", str(data), "--out", "-", "--game", "1")
+    assert code == 0 and [json.loads(line)["type"] for line in out.splitlines()] == [
+        "new_game", "roll"]
+
+
 @pytest.mark.parametrize("example, lines, exact", [
     ("kat-en-muis.jsonl", 8, True), ("cats-and-dogs.jsonl", 12, False),
     ("fox-and-geese.jsonl", 6, None)])
