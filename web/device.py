@@ -14,6 +14,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion.checks import is_whole
 from companion.errors import Refused
+from companion.words import shown_value
 from web.access import auth
 from web.context import json_body, parlour
 from web.errors import ApiError
@@ -73,13 +74,15 @@ def _device() -> DevicePanel:
     return device
 
 
-def check_input(data: dict[str, Any]) -> dict[str, Any]:
-    """The input as DESIGN.md shapes it, with only the fields it needs; 400 otherwise."""
+def check_input(data: dict[str, Any], seats: int = 64) -> dict[str, Any]:
+    """The input as DESIGN.md shapes it, with only the fields it needs (a press's or a hold's
+    'detents' are no part of it); 400 otherwise, in one wording for every seat out of range."""
     kind = data.get("input")
     if kind == "seat":
         seat = data.get("seat")
-        if not is_whole(seat) or not 0 <= seat < 64:
-            raise ApiError(400, "a seat input needs 'seat', a seat number from 0")
+        if not is_whole(seat) or not 0 <= seat < seats:
+            raise ApiError(400, f"a seat input needs 'seat', a whole number from 0 to "
+                                f"{seats - 1}, not {shown_value(seat)}")
         return {"input": "seat", "seat": seat}
     if kind in ("undo", "menu"):
         return {"input": kind}
@@ -88,7 +91,7 @@ def check_input(data: dict[str, Any]) -> dict[str, Any]:
         if action not in KNOB_ACTIONS:
             raise ApiError(400, f"a knob input needs 'action': {', '.join(KNOB_ACTIONS)}")
         out: dict[str, Any] = {"input": "knob", "action": action}
-        if "detents" in data:               # optional: the device picks a turn or flick's size
+        if "detents" in data and action in ("turn", "flick"):   # optional: else the device's
             detents = data["detents"]
             if not is_whole(detents) or abs(detents) > MAX_DETENTS:
                 raise ApiError(400, f"'detents' must be a whole number from -{MAX_DETENTS} "
@@ -134,7 +137,8 @@ def screen_version() -> Response:
 @bp.post("/input")
 def device_input() -> Response:
     device = _device()
-    payload = check_input(json_body())
+    seats = getattr(device, "seats", DEFAULT_SEATS)
+    payload = check_input(json_body(), seats if is_whole(seats) and 1 <= seats <= 64 else 64)
     try:
         result = device.handle_input(payload)
     except Refused as err:

@@ -64,6 +64,27 @@ def test_device_input_bad_payload_is_400(client, device, payload):
     assert device.inputs == []
 
 
+@pytest.mark.parametrize("seat", [63, 1000, -1, "six"])
+def test_device_input_a_seat_out_of_range_is_said_one_way(client, device, seat):
+    """Seat 63 read "must be a whole number from 0 to 5, not 63", seat 1000 or -1 "a seat
+    input needs 'seat', a seat number from 0": one wording, naming this device's seats."""
+    response = client.post("/device/input", json={"input": "seat", "seat": seat})
+    shown = f'"{seat}"' if isinstance(seat, str) else str(seat)
+    assert response.status_code == 400 and response.get_json()["error"] == (
+        f"a seat input needs 'seat', a whole number from 0 to {device.seats - 1}, not {shown}")
+    assert device.inputs == []
+
+
+def test_device_input_a_press_or_hold_takes_no_detents(client, device):
+    """A hold was refused for a "detents" it does not use: the press and hold ignore it."""
+    for action in ("press", "hold"):
+        response = client.post("/device/input", json={"input": "knob", "action": action,
+                                                      "detents": "x"})
+        assert response.status_code == 200
+    assert device.inputs == [{"input": "knob", "action": "press"},
+                             {"input": "knob", "action": "hold"}]
+
+
 def test_device_input_value_error_is_400_with_its_message(make_app):
     from web_support import FakeDevice
     client = make_app(device=FakeDevice()).test_client()
