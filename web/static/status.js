@@ -621,6 +621,7 @@
   }
 
   function start() {
+    tableNow();         // the skew, taken now: later the page's stamp would be that much old
     var initial = $("initial-state");
     try { apply(JSON.parse(initial.textContent)); } catch (err) { /* keep the server's page */ }
     connect();

@@ -884,6 +884,26 @@ def test_browser_phone_f1_fox_and_geese_clocks_tick_by_the_tables_time(tmp_path,
             assert clock_cells(phone) == [None, None]
 
 
+def test_browser_phone_f1_a_page_opened_before_the_game_ticks_at_once(tmp_path, phone):
+    """F1: a phone opened before Fox and Geese began showed the Fox's clock at "0:00" for as
+    long as the page had been open (70 s, 12 s...): the page's time was taken from its stamp
+    when a clock was first shown, not when the page was loaded."""
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        phone.goto(table.url + "/")
+        phone.wait_for_timeout(6000)                          # the family opens the page first
+        now = post(table.url + "/api/control/new-game",
+                   {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+        now = post(table.url + "/api/control/move", {"path": now["board"]["moves"][0]})
+        phone.wait_for_function(SHOWS_AT_LEAST, arg=[now["boot"], now["version"]])
+        seen = []
+        for _ in range(40):                                   # 4 s: it ticks within them
+            seen.append(clock_cells(phone)[0])
+            if seen[-1] and seen[-1] >= "0:02":
+                break
+            phone.wait_for_timeout(100)
+        assert seen[-1] and "0:02" <= seen[-1] <= "0:04", seen
+
+
 def clock_text_of(seconds: float) -> str:
     from web.pages import clock_text
     return clock_text(seconds)
