@@ -6,6 +6,7 @@
   "use strict";
   var NS = "http://www.w3.org/2000/svg", STEP = 50, MARGIN = 25, COLS = "abcdefg";
   var state = null, chosen = [], busy = false, shownIdle = null;
+  var hintOn = "";               // the state a tap's advice was about: another one outdates it
   var GIVE_UP_MS = 10000;        // a move with no answer by then: the table is asked instead
   var REACH_PX = 23;             // a point's hit area: this far each way at least (46 CSS px)
 
@@ -69,8 +70,9 @@
     var card = $("board-card"), svg = $("board");
     if (!card || !svg) return;
     var idle = idleHint();      // what a tap does changed: the game ended or began again, the
-    if (idle !== shownIdle && !chosen.length && !busy) hint(idle);   // Pi's turn came or went
-    shownIdle = idle;
+    var outdated = hintOn && hintOn !== markOf(s);     // Pi's turn came or went; or a tap's
+    if ((idle !== shownIdle || outdated) && !chosen.length && !busy) hint(idle);   // advice
+    shownIdle = idle;                                  // was about a move made since
     card.hidden = !(s && s.board);
     if (!s || !s.board) { chosen = []; return; }
     if (chosen.length && !candidates().length) chosen = [];
@@ -229,6 +231,16 @@
 
   function tap(name) {
     if (busy || !canMove() || !state || !state.board) return;
+    var mine = !signedIn() && window.ParlourMoves && window.ParlourMoves.seatIn ?
+      window.ParlourMoves.seatIn(state) : null;
+    var mover = (state.players || [])[state.turn];
+    if (!signedIn() && (state.phase === "over" || (mine !== null && mine !== state.turn))) {
+      chosen = [];                                   // a paired phone on another's turn
+      advise(state.phase === "over" ? idleHint() : "It is " + (mover ? mover.name : "another") +
+        "'s turn: your move comes after theirs.");
+      draw(state);
+      return;
+    }
     var next = chosen.concat([name]);
     var left = moves().filter(function (m) { return starts(m, next); });
     if (!left.length) {
@@ -237,7 +249,7 @@
         chosen = [name];
         hint("Now tap where it goes.");
       } else {
-        hint(whereItCanGo(name));          // the piece picked stays picked
+        advise(whereItCanGo(name));        // the piece picked stays picked
       }
       draw(state);
       return;
@@ -290,7 +302,13 @@
   function hint(words) {         // the line under the board: what the next tap does
     var line = $("board-hint");
     if (line) line.textContent = words;
+    hintOn = "";
   }
+  function advise(words) {       // a tap's answer, true of this state only
+    hint(words);
+    hintOn = markOf(state);
+  }
+  function markOf(s) { return s ? s.boot + ":" + s.state_version : ""; }
 
   function start() {
     var svg = $("board");
@@ -316,7 +334,8 @@
   }
 
   function refresh() {            // the phone was paired or unpaired: say what a tap does now
-    if (!chosen.length) hint(idleHint());
+    shownIdle = idleHint();
+    if (!chosen.length) hint(shownIdle);
   }
 
   window.ParlourBoard = {draw: draw, tap: tap, refresh: refresh, pointAt: pointAt};

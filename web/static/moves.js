@@ -663,7 +663,7 @@
 
   window.ParlourMoves = {update: update, hold: hold, offered: moves, piTurn: piTurn, paired: function () {
     return pairing.button !== null && pairing.button !== undefined;
-  }};
+  }, seatIn: mySeat};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

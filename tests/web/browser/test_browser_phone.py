@@ -395,6 +395,38 @@ def test_browser_phone_paired_after_loading_moves_on_the_board_and_forgets_the_l
         phone.locator("#pairing").screenshot(path=str(ARTIFACTS / "phone-paired-idle.png"))
 
 
+def test_browser_phone_a_taps_answer_goes_with_the_move_it_was_about(tmp_path, phone):
+    """Ben's paired phone (Geese) tapped a goose on the Fox's turn: "That is a goose: it is the
+    Fox's move. Tap the Fox." (a move it may not make), and the words stayed under "Your turn,
+    Ben" once Ann had moved. On another's turn a tap says whose turn it is, and a tap's
+    answer goes when the game moves on."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        now = post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
+                                                         "players": ["Ann", "Ben"]})
+        geese = now["turn"]
+        now = post(table.url + "/api/control/move", {"path": now["board"]["moves"][0]})
+        phone.goto(table.url + "/")
+        phone.locator("#pair-code").fill(box_pairing_code(table.url, geese + 1))
+        phone.get_by_role("button", name="Pair this phone").click()
+        expect(phone.locator("#paired-line")).to_contain_text("(Ben)")
+        goose = now["board"]["geese"][0]
+        phone.locator(f'#board [data-point="{goose}"] rect.hit').click(force=True)
+        expect(phone.locator("#board-hint")).to_have_text(
+            "It is Ann's turn: your move comes after theirs.")
+        assert phone.locator("#board .chosen").count() == 0
+        post(table.url + "/api/control/move", {"path": now["board"]["moves"][0]})
+        expect(phone.locator("#your-turn")).to_be_visible()
+        expect(phone.locator("#board-hint")).to_have_text(
+            "On your turn, tap one of your pieces, then where it goes.")
+        fox = state(table.url)["board"]["fox"]
+        phone.locator(f'#board [data-point="{fox}"] rect.hit').click(force=True)
+        expect(phone.locator("#board-hint")).to_contain_text("That is the Fox: it is the Geese")
+        now = post(table.url + "/api/control/move", {"path": state(table.url)["board"]["moves"][0]})
+        expect(phone.locator("#board-hint")).to_have_text(
+            "On your turn, tap one of your pieces, then where it goes.")
+
+
 def test_browser_phone_a_finished_game_offers_no_play(tmp_path, phone):
     """Once the game is over the page offers no undo, declaration, setting aside, chip
     correction or rename (each would be refused or do nothing, X11) and the board says it is
