@@ -108,6 +108,22 @@ def squares_uncovered(old: Snapshot, new: Snapshot) -> list[tuple[str, int, bool
     return out
 
 
+CHECKER_BACK = {"rex": "to the Rex row", "domino": "into Domino", "crowned": "to its crown"}
+
+
+def checkers_back(before: Snapshot, after: Snapshot) -> list[str]:
+    """Domino Rex: the checkers an undo moves back ("Cy's checker 10 back into Domino."),
+    which the taken-back lines say the other way ("Cy's tenth checker goes home and is
+    crowned"): the board is put back as it was."""
+    out = []
+    for was, now in zip(before.get("players") or [], after.get("players") or []):
+        for number, place in sorted((now.get("checkers") or {}).items(), key=lambda c: int(c[0])):
+            if (was.get("checkers") or {}).get(number) != place and place in CHECKER_BACK:
+                out.append(f"{now.get('name') or ''}'s checker {number} back "
+                           f"{CHECKER_BACK[place]}.")
+    return out
+
+
 def undo_notice(before: Snapshot, after: Snapshot, whence: str = "") -> str:
     """An undo's notice ("Taken back: ...", what `after` says it took back; "Taken back from a
     phone: ..." with `whence`) and what the table must do again: in Domino Rex, which squares to
@@ -120,6 +136,7 @@ def undo_notice(before: Snapshot, after: Snapshot, whence: str = "") -> str:
     squares = [f"{name}'s {value}" for name, value, _ in squares_uncovered(after, before)]
     if squares:
         more.append(f"Cover {' and '.join(squares)} again.")
+    more += checkers_back(before, after)
     claim = after.get("home_claim")
     if claim is not None and before.get("home_claim") != claim and after.get("phase") == "play":
         more.append(f"{player_name(after, claim)}'s claim stands again: a press of their "

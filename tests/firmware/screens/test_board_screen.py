@@ -1055,11 +1055,34 @@ def test_board_screen_domino_rex_an_undo_says_which_square_to_cover_again(table,
     assert before["last_by"] == "pi"
     value = before["last_uncovered"]
     press(table, "undo")
+    after = session.snapshot()
+    moved = [n for n, place in after["players"][1]["checkers"].items()
+             if before["players"][1]["checkers"][n] != place]
+    back = {"rex": "to the Rex row", "domino": "into Domino", "crowned": "to its crown"}
+    again = f". Cover Pi's {value} again." + "".join(
+        f" Pi's checker {n} back {back[after['players'][1]['checkers'][n]]}." for n in moved)
     assert table.flash_text.startswith("Taken back: ")
-    assert table.flash_text.endswith(f". Cover Pi's {value} again.")
+    assert table.flash_text.endswith(again), table.flash_text
     session.submit({"type": "choose", "value": value}, by="pi")       # as it was
     table.update()
     table.render()
     session.undo(by="web")                           # and from a phone
     table.update()
-    assert table.flash_text.endswith(f". Cover Pi's {value} again.")
+    assert table.flash_text.endswith(again)
+
+
+def test_board_screen_domino_rex_an_undo_puts_each_checker_back_in_words():
+    """"Taken back from a phone: 5 + 5 = 10: Cy's tenth checker goes home and is crowned.
+    Rex! Cover Cy's 5 again." never said to take the checker off its crown: it does."""
+    from firmware.oled.views import undo_notice
+    checkers = {str(n): "rex" for n in range(7, 12)}
+    before = {"game": "domino-rex", "phase": "play", "undone": [],
+              "players": [{"name": "Cy", "covered": [6],
+                           "checkers": {**checkers, "10": "crowned"}}]}
+    after = {"game": "domino-rex", "phase": "play",
+             "undone": ["5 + 5 = 10: Cy's tenth checker goes home and is crowned. Rex!"],
+             "players": [{"name": "Cy", "covered": [5, 6],
+                          "checkers": {**checkers, "10": "domino"}}]}
+    assert undo_notice(before, after, "from a phone") == (
+        "Taken back from a phone: 5 + 5 = 10: Cy's tenth checker goes home and is crowned. "
+        "Rex! Cover Cy's 5 again. Cy's checker 10 back into Domino.")
