@@ -332,7 +332,8 @@
         !answer || answer.hidden || typeof saidIn.lines !== "number" || !(log.length > saidIn.lines)) {
       return false;
     }
-    var then = make("span", "then", " Then: " + log.slice(saidIn.lines).join(" "));
+    var stop = /[.!?:)]$/.test(answer.textContent.trim()) ? "" : ".";   // "The Pi moves. Then:"
+    var then = make("span", "then", stop + " Then: " + log.slice(saidIn.lines).join(" "));
     then.setAttribute("aria-hidden", "true");
     answer.appendChild(then);
     saidIn = {game: s.game_id, turn: s.turn, lines: log.length};

@@ -1101,6 +1101,7 @@ def test_browser_phone_the_answer_to_a_move_stays_through_the_pis_reply(tmp_path
         assert "Ann uncovers" in answer or "Ann's" in answer, answer
         assert after["log"][-1] in answer                                 # what the Pi did
         assert "for the lead" not in answer                               # and nothing older
+        assert re.search(r"[.!?:)] Then: ", answer), answer               # a sentence each
         expect(phone.locator("#moves-answer .then")).to_have_attribute("aria-hidden", "true")
         phone.wait_for_timeout(1500)
         expect(phone.locator("#moves-answer")).to_contain_text("Then: ")   # and it stays
