@@ -24,6 +24,7 @@ from web.domino import checkers, checkers_words, covered_words, hint_text, uncov
 from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from companion.state import row_order
+from companion.words import listing
 from web.moves import PHONE_WORDS, PI_TURN, PI_WAITS, game_moves, moves, phone_prompt
 from web.network import network_words
 from web.records.record import bg_stats_link, bg_stats_play
@@ -246,12 +247,12 @@ def _name(state: dict[str, Any], seat: Any) -> str:
 
 
 def winners_text(state: dict[str, Any]) -> str:
-    """'Ann wins' or 'Ann and Ben win', the finished game's headline (status.js says the
-    same)."""
+    """'Ann wins', 'Ann and Ben win', 'Ann, Ben and Cy win': the finished game's headline
+    (status.js says the same)."""
     names = [_name(state, s) for s in state.get("winners") or []]
     if not names:
         return ""
-    return f"{' and '.join(names)} win{'s' * (len(names) == 1)}"
+    return f"{listing(names)} win{'s' * (len(names) == 1)}"
 
 
 def roll_text(state: dict[str, Any]) -> str:

@@ -776,3 +776,19 @@ def test_pages_domino_rex_hint_says_whose_turn_it_is_for(client, logged_in, sess
     page = client.get("/").get_data(as_text=True)
     turn = snap["players"][snap["turn"]]["name"]
     assert f'<summary id="hint-for">A hint for {turn}</summary>' in page
+
+
+def test_pages_three_winners_are_named_as_the_box_names_them(client, control, session):
+    """"Red and Green and Pi win" on the phone, "won by Red and Green and Pi" in history: a
+    list reads "Red, Green and Cy", as the box says it."""
+    from web.pages import winners_text
+    control("new-game", {"game": "free-play", "players": ["Red", "Green", "Cy"]})
+    while session.snapshot()["phase"] == "lead":
+        control("roll", {})
+    over = control("declare", {"winners": [0, 1, 2]}).get_json()
+    assert winners_text(over) == "Red, Green and Cy win"
+    assert "Red, Green and Cy win" in client.get("/").get_data(as_text=True)
+    history = client.get("/history").get_data(as_text=True)
+    assert 'won by <strong class="won">Red, Green and Cy</strong>' in history
+    game = client.get(f"/history/{over['game_id']}").get_data(as_text=True)
+    assert "won by Red, Green and Cy" in game

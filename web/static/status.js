@@ -75,10 +75,15 @@
     text(live, words);
   }
 
+  function listing(names) {              // companion/words.py's listing(): "Ann, Ben and Cy"
+    return names.length < 2 ? names.join("") :
+      names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+  }
+
   function winnersText(state) {
     var names = (state.winners || []).map(function (s) { return name(state, s); });
     if (!names.length) return "";
-    return names.join(" and ") + (names.length > 1 ? " win" : " wins");
+    return listing(names) + (names.length > 1 ? " win" : " wins");     // web/pages.py
   }
 
   function uncovered(state) {            // Domino Rex in play: the square uncovered last, or null
@@ -465,8 +470,11 @@
     answers = [];                        // an answer's lines are its own state's, now said
     words = words.slice(-NEWS_LINES);
     var winners = winnersText(state), prompt = promptFor(state);
-    if (winners && winners !== saidWinners) words.push(winners);
-    if (prompt && prompt !== saidPrompt) words.push(prompt);
+    var told = function (w) {            // the log's own line said it ("Red wins"): once
+      return words.some(function (line) { return line.replace(/[.!]+$/, "") === w; });
+    };
+    if (winners && winners !== saidWinners && !told(winners)) words.push(winners);
+    if (prompt && prompt !== saidPrompt && !told(prompt)) words.push(prompt);
     saidWinners = winners;
     saidPrompt = prompt;
     var news = $("news");

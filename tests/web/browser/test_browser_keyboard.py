@@ -363,6 +363,18 @@ def test_browser_keyboard_a_line_ending_in_a_bracket_is_said_as_a_sentence(tmp_p
         expect(phone.locator("#news")).to_contain_text(after["log"][-1] + ". ")
 
 
+def test_browser_keyboard_a_win_is_said_once(tmp_path, phone):
+    """"Red wins. Red wins. Game over.": the log's last line and the headline said it twice."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "fox-and-geese", "players": ["Red", "Blue"]})
+        sign_in(phone, table.url)
+        after = post(table.url + "/api/control/declare", {"winners": [0]})   # Blue resigns
+        assert after["log"][-2:] == ["Blue resigns", "Red wins"]
+        expect(phone.locator("#news")).to_have_text("Blue resigns. Red wins. Game over.")
+
+
 def accessible(phone, selector: str) -> tuple[str, str]:
     """The name and description chromium gives a screen reader for the node."""
     cdp = phone.context.new_cdp_session(phone)
