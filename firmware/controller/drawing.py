@@ -115,7 +115,8 @@ class BoxDrawing:
                                                                              self.move_index)
                 self.page_text = [words for words, _ in lines]
             else:                                     # the Pi's turn in Domino Rex
-                self.page_text = board_screen.pi_message(self.pi.thinking)
+                self.page_text = board_screen.pi_message(self.pi.thinking,
+                                                         board_screen.pi_name(self.snap))
             return board_screen.playing(self.snap, self.move_index, self.pi.thinking)
         view = turn_view(self.snap)
         if self.snap.get("awaiting") == "choose":

@@ -132,17 +132,25 @@ def playing(snap: dict[str, Any], index: int, thinking: bool = True) -> Image.Im
     """A turn of a game the Pi or the board screen plays: the Pi thinking (or, after an undo,
     waiting for a press to move), or the knob's move."""
     if "board" not in snap:
-        return screens.message(*pi_message(thinking))
+        return screens.message(*pi_message(thinking, pi_name(snap)))
     if pi_level(snap):
         board = snap["board"]
         return _panel(board_image(board, board.get("last_move")), playing_lines(snap, thinking))
     return choosing(snap, index)
 
 
-def pi_message(thinking: bool) -> list[str]:
+def pi_name(snap: dict[str, Any]) -> str:
+    """The name of the Pi's seat whose turn it is ("Pi 2" where the Pi plays two seats)."""
+    players, turn = snap.get("players") or [], snap.get("turn")
+    return players[turn].get("name") or "Pi" if isinstance(turn, int) and \
+        0 <= turn < len(players) else "Pi"
+
+
+def pi_message(thinking: bool, name: str = "Pi") -> list[str]:
     """The Pi's turn in a game without a board: thinking, or after an undo waiting for the knob
-    (heading, big words, small words)."""
-    return ["Pi", "is thinking", ""] if thinking else ["Pi", "Press the knob", "and the Pi moves"]
+    (heading, big words, small words), headed by its seat's name ("Pi 2")."""
+    return [name, "is thinking", ""] if thinking else \
+        [name, "Press the knob", f"and {'the Pi' if name == 'Pi' else name} moves"]
 
 
 def playing_lines(snap: dict[str, Any], thinking: bool) -> list[tuple[str, int]]:

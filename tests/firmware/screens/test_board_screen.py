@@ -1086,3 +1086,14 @@ def test_board_screen_domino_rex_an_undo_puts_each_checker_back_in_words():
     assert undo_notice(before, after, "from a phone") == (
         "Taken back from a phone: 5 + 5 = 10: Cy's tenth checker goes home and is crowned. "
         "Rex! Cover Cy's 5 again. Cy's checker 10 back into Domino.")
+
+
+def test_board_screen_of_two_pi_seats_the_waiting_one_is_named():
+    """Pi 2's uncover taken back: the box said "Pi / Press the knob / and the Pi moves" where
+    the turn is Pi 2's."""
+    snap = {"game": "domino-rex", "turn": 2, "players": [{"name": "Ann"}, {"name": "Pi"},
+                                                          {"name": "Pi 2"}]}
+    assert board_screen.pi_message(False, board_screen.pi_name(snap)) == \
+        ["Pi 2", "Press the knob", "and Pi 2 moves"]
+    assert board_screen.pi_message(True, board_screen.pi_name({**snap, "turn": 1})) == \
+        ["Pi", "is thinking", ""]
