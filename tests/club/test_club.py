@@ -322,8 +322,10 @@ def test_club_one_game_sent_under_another_uid_is_counted_once(broker, club):
     again = committed(A, 83, 0, "2026-11-25T09:00:00Z")                # same seed: same game
     send(broker, topics.record_topic(A, again["uid"]), again)
     wait_for(lambda: club.view()["broker"]["repeated"] == 1)
-    for uid, number, why in ((f"{A}-1", 1, "8 hex digits of the record's commitment"),
-                             (f"{A}-83-eeeeeeee", 83, "8 hex digits"),
+    older = committed(A, 1, 0, "2026-11-25T09:00:00Z", uid=f"{A}-1")   # as older tables sent
+    send(broker, topics.record_topic(A, older["uid"]), older)
+    wait_for(lambda: club.view()["broker"]["repeated"] == 2)
+    for uid, number, why in ((f"{A}-83-eeeeeeee", 83, "8 hex digits of the record's commitment"),
                              (game["uid"].replace("-1-", "-2-"), 1, "names game 2")):
         forged = committed(A, number, 0, "2026-11-25T09:00:00Z", uid=uid)
         refused = club.view()["broker"]["refused"]
