@@ -139,11 +139,10 @@ class BoxDrawing:
 
     def draw_result(self) -> Image.Image:
         heading, values, words = self.outcome
-        heading, words = screens.result_heading(heading, words)    # a long name, whole
-        paged = screens.result_pages(values, words)
+        shown, small, paged = screens.result_layout(heading, values, words)
         self.page_count = len(paged)
         self.page = min(self.page, self.page_count - 1)
-        self.page_text = [heading] + ([values] if self.page == 0 and values else []) + \
+        self.page_text = [shown] + ([small] if self.page == 0 and small else []) + \
             paged[self.page]
         return screens.result(heading, values, words, self.page)
 

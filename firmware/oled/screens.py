@@ -584,10 +584,33 @@ def result_heading(heading: str, lines: Sequence[str]) -> tuple[str, list[str]]:
     return "", [heading] + list(lines)
 
 
+def result_layout(heading: str, values: str, lines: Sequence[str]
+                  ) -> tuple[str, str, list[list[str]]]:
+    """(heading, values, pages) as the result is drawn: the values big over two lines of
+    words, or smaller over three, or, where the whole outcome then fits one page, in the top
+    line beside the heading over four ("Red throws 1 · 3" / "Red moves to 4" / "Red pays Blue
+    1 chip" ...; a throw's values, not Domino Rex's "Rex!"): a page 2 is lost to the next
+    player's flick at table speed, and with it a payment, a lost turn or a bumped piece. Else
+    paged as `result_pages`."""
+    heading, lines = result_heading(heading, lines)
+    if values:
+        for first in (2, 3):
+            whole = sentence_pages(lines, first)
+            if len(whole) == 1:
+                return heading, values, whole
+        inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
+            else ""                                 # a throw's values; "Rex!" stays big
+        whole = sentence_pages(lines, 4)
+        if inline and width(inline, SMALL) <= W - 4 and len(whole) == 1:
+            return inline, "", whole
+    return heading, values, result_pages(values, lines)
+
+
 def result(heading: str, values: str, lines: Sequence[str], page: int = 0) -> Image.Image:
-    """The spin's result in big type, then what it means in words, a page at a time."""
+    """The spin's result in big type, then what it means in words, a page at a time (laid
+    out by `result_layout`)."""
     image, draw = canvas()
-    paged = result_pages(values, lines)
+    heading, values, paged = result_layout(heading, values, lines)
     page = max(0, min(page, len(paged) - 1))
     header(draw, heading, page_mark(page, len(paged)))
     words = paged[page]

@@ -125,6 +125,29 @@ def test_screens_long_outcome_pages_keep_every_word():
         screens.result("Ann throws", "3 · 5", LONG_OUTCOME, 1).tobytes()
 
 
+def test_screens_an_outcome_that_fits_one_page_is_not_paged():
+    """Kat en Muis at table speed: "Red moves to 4" on page 1/2 and "Red pays Blue 1 chip
+    (square 4) / Blue loses this turn" on page 2, which the next player's flick 2 s later took
+    away (Red then threw again with no reason given). Where the whole outcome fits one page
+    with the values smaller, or in the top line, it is one page."""
+    lines = ["Red moves to 4", "Red pays Blue 1 chip (square 4)", "Blue loses this turn"]
+    assert len(screens.result_pages("1 · 3", lines)) == 2             # big values: two pages
+    assert screens.result_layout("Red throws", "1 · 3", lines) == (
+        "Red throws 1 · 3", "", [["Red moves to 4", "Red pays Blue 1 chip", "(square 4)",
+                                  "Blue loses this turn"]])
+    three = ["Blue moves to 5", "Blue pays 1 chip"]       # fits under the values (2 lines)
+    assert screens.result_layout("Blue throws", "4 · 1", three) == (
+        "Blue throws", "4 · 1", [three])
+    medium = ["Blue moves to 5", "Blue will lose the next turn (square 5)"]
+    assert screens.result_layout("Blue throws", "4 · 1", medium) == (
+        "Blue throws", "4 · 1",
+        [["Blue moves to 5", "Blue will lose the", "next turn (square 5)"]])
+    rex = ["4 + 7 = 11: Ann's eleventh checker goes home and is crowned. Rex!"]
+    assert screens.result_layout("Ann uncovers 4", "Rex!", rex)[1] == "Rex!"   # stays big
+    assert screens.result_layout("Ann throws", "3 · 5", LONG_OUTCOME)[2] == \
+        screens.result_pages("3 · 5", LONG_OUTCOME)                  # too long: paged
+
+
 def test_screens_sentences_of_one_line_are_paged_whole():
     """An instruction and how the box takes it come as one line of three sentences: page 2
     began "lane. Press your", the end of the first sentence under another's start."""
