@@ -653,14 +653,23 @@ def choose(view: TurnView, value: str, meaning: str = "") -> Image.Image:
 ScoreLine = tuple[str, bool, bool]          # words, marked (the player to play), right-aligned
 
 
+CHANCE = re.compile(r"[<>]?\d{1,3}% win|won")     # views.to_win's: on the name's line if room
+
+
 def score_pages(rows: Sequence[Row], per_page: int = 4) -> list[list[ScoreLine]]:
-    """Each player's name on its own line, whole (wrapped if long), and their standing under
-    it, right-aligned and wrapped between its parts (" · "); four lines a page, a player's
-    lines kept together on one page."""
+    """Each player's name on its own line, whole (wrapped if long), with their chance beside it
+    where it fits (the type is of one width: spaces set it flush right), and their standing
+    under it, right-aligned and wrapped between its parts (" · "); four lines a page, a
+    player's lines kept together on one page."""
     blocks: list[list[ScoreLine]] = []
     for row in rows:
-        block = [(line, row.marked, False) for line in wrap(row.name, SMALL)]
-        parts, figure_lines = row.figure.split(" · "), []
+        names, parts, figure_lines = wrap(row.name, SMALL), row.figure.split(" · "), []
+        beside = f"{names[0]}  {parts[0]}" if len(names) == 1 and CHANCE.fullmatch(parts[0]) \
+            else ""
+        if beside and width(beside, SMALL) <= W - 2:        # "Ann        47% win": the
+            gap = (W - 2 - width(names[0], SMALL) - width(parts[0], SMALL)) / width(" ", SMALL)
+            names, parts = [names[0] + " " * int(gap) + parts[0]], parts[1:]   # name's line
+        block = [(line, row.marked, False) for line in names]
         for part in parts:
             joined = f"{figure_lines[-1]} · {part}" if figure_lines else part
             if figure_lines and width(joined, SMALL) <= W - 10:

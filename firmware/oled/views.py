@@ -342,9 +342,9 @@ def chance(snap: Snapshot, seat: int) -> str:
 
 
 def to_win(figure: str) -> str:
-    """A chance as the Scores screen says it: "61% to win" (a bare "61%" under a name read as a
-    score); "won" as it is."""
-    return f"{figure} to win" if figure.endswith("%") else figure
+    """A chance as the Scores screen says it: "61% win" (a bare "61%" under a name read as a
+    score; "61% to win" took each player a line more, a page each); "won" as it is."""
+    return f"{figure} win" if figure.endswith("%") else figure
 
 
 def score_rows(snap: Snapshot) -> list[Row]:

@@ -107,15 +107,31 @@ def test_odds_worker_keeps_a_finished_games_chances_for_history(sessions, tmp_pa
 
 
 def test_odds_scores_rows_show_each_players_chance():
-    """The Scores screen's "61%" under a name read as a score: it says "61% to win"."""
+    """The Scores screen's "61%" under a name read as a score: it says "61% win" (not "61% to
+    win", which took each player a line more: a page each)."""
     snap = {"players": [{"name": "Ann", "position": 22, "chips": 17},
                         {"name": "Ben", "position": 9, "chips": 3}], "turn": 0, "pool": 0,
             "odds": {"win": [0.613, 0.387], "exact": True, "margin": 0.0}}
     rows = score_rows(snap)
-    assert [r.figure for r in rows] == ["61% to win · sq 22 · 17 chips",
-                                            "39% to win · sq 9 · 3 chips"]
+    assert [r.figure for r in rows] == ["61% win · sq 22 · 17 chips",
+                                            "39% win · sq 9 · 3 chips"]
     del snap["odds"]
     assert score_rows(snap)[0].figure == "sq 22 · 17 chips"
+
+
+def test_odds_a_chance_sits_beside_the_name_so_two_players_share_a_page():
+    """"47% to win" under each name took each player three lines, a page each (Life's
+    Mishaps with six players: 1/7): the chance goes on the name's line, flush right."""
+    from firmware.oled.screens import score_pages
+    snap = {"game": "kat-en-muis", "turn": 0, "pool": 10,
+            "players": [{"name": "Red", "role": "mouse", "position": 36, "chips": 14},
+                        {"name": "Blue", "role": "cat", "position": 40, "chips": 16}],
+            "odds": {"win": [0.47, 0.53], "exact": True, "margin": 0.0}}
+    pages = score_pages(score_rows(snap))
+    first = [words for words, _, _ in pages[0]]
+    assert len(first) == 4 and first[0].startswith("Red ") and first[0].endswith(" 47% win")
+    assert len(first[0]) == 21 and first[1] == "black 36 · 14 chips"
+    assert first[2].startswith("Blue ") and first[2].endswith(" 53% win")
 
 
 @pytest.fixture
