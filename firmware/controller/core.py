@@ -276,17 +276,16 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                              before: tuple[Any, Any, Any]) -> None:
         """After a press that changed what the same press would do next (the knob passed the
         turn: the next player's press would move; a seat button claimed a win: its next press
-        confirms it), that press again soon after (AGAIN_SECONDS for the knob, LATE_PRESS_SECONDS
-        for a seat, whose claim asks to be pressed again) is a double press or a bounce, not a
-        choice made on a screen no one has read yet."""
+        confirms it, for good: no undo after a win), that press again within AGAIN_SECONDS is
+        a double press or a bounce, not a choice made on a screen no one has read yet."""
         game, turn, claim = self.snap.get("game_id"), self.snap.get("turn"), \
             self.snap.get("home_claim")
-        now = self.clock()
+        until = self.clock() + AGAIN_SECONDS
         if event.kind == "press" and self.screen == "play" and game == before[0] and \
                 turn != before[1]:
-            self.again_guard = ("press", None, now + AGAIN_SECONDS)
+            self.again_guard = ("press", None, until)
         elif event.kind == "seat" and claim is not None and claim != before[2]:
-            self.again_guard = ("seat", event.seat, now + LATE_PRESS_SECONDS)
+            self.again_guard = ("seat", event.seat, until)
 
     def _pressed_again(self, event: InputEvent) -> bool:
         """A press `_guard_against_again` holds back. Any input uses the guard up: after

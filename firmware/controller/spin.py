@@ -151,16 +151,18 @@ class SpinScreens:
 
     def on_result_press(self, event: InputEvent) -> None:
         """One press does what the result says: in an assisted game that is "press the knob
-        to end the turn" (X8), so it ends the turn (its pages are the instructions); otherwise
-        it closes the result, once read: a press before the last page of an outcome ("1/2":
-        a payment, a lost turn, the Pi's uncover to copy) turns to the next. With a change
-        from elsewhere waiting, it shows that instead."""
+        to end the turn" (X8), so it ends the turn (its pages are the instructions; but a claim
+        home's page 2 says that the knob withdraws it: read first); otherwise it closes the
+        result, once read: a press before the last page of an outcome ("1/2": a payment, a
+        lost turn, the Pi's uncover to copy) turns to the next. With a change from elsewhere
+        waiting, it shows that instead."""
         if self._show_waiting():
             self._sync_controls()
+        elif self.page < self.page_count - 1 and (not self._press_ends_turn() or
+                                                  self.snap.get("home_claim") is not None):
+            self._turn_to(self.page + 1)           # a claim's page 2 says the knob withdraws it
         elif self._press_ends_turn():
             self.on_knob_press(event)
-        elif self.page < self.page_count - 1:
-            self._turn_to(self.page + 1)
         else:
             self.screen = self.home()
 

@@ -425,18 +425,38 @@ def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, sess
     assert session.snapshot()["turn"] != turn and session.snapshot()["phase"] == "play"
 
 
-def test_controller_p2_a_quick_second_press_does_not_confirm_a_claim(table, session, clock):
+@pytest.mark.parametrize("pause", [0.25, 0.9])         # 0.9 s: confirmed a win, for good
+def test_controller_p2_a_quick_second_press_does_not_confirm_a_claim(table, session, clock,
+                                                                    pause):
     """P2: two presses of a seat button 0.25 s apart (a double press, a bounce) claimed a man
     home and confirmed the win at once: the game was over, for good, before anyone read "press
     again to confirm". The second press counts once the claim has been up long enough to read;
     another button's press, or the same one later, counts as always."""
     turn = india_claim(table, session, clock)
-    clock.advance(0.25)
+    clock.advance(pause)
     press(table, "seat", seat=table.buttons[turn])                 # the same press, again
     assert session.snapshot()["phase"] == "play" and session.snapshot()["home_claim"] == turn
     clock.advance(1.0)
     press(table, "seat", seat=table.buttons[turn])                 # read, then confirmed
     assert session.snapshot()["phase"] == "over" and session.snapshot()["winners"] == [turn]
+
+
+def test_controller_p2_a_claims_second_page_is_read_before_the_knob_withdraws_it(
+        table, session, clock):
+    """P2: on a claim's page 1/2 ("Red says a man is home: press again to confirm.") the knob
+    press, to read on, withdrew the claim and ended the turn: page 2, "The knob withdraws the
+    claim and ends the turn.", was never seen. The press reads on first."""
+    turn = india_claim(table, session, clock)
+    table.render()
+    assert table.screen == "result" and table.page_count == 2 and table.page == 0
+    clock.advance(1.5)
+    press(table, "press")
+    assert table.page == 1 and session.snapshot()["home_claim"] == turn
+    assert "withdraws the claim" in " ".join(table.page_text)
+    clock.advance(1.5)
+    press(table, "press")                                          # read: withdrawn, turn over
+    snap = session.snapshot()
+    assert snap["home_claim"] is None and snap["turn"] != turn
 
 
 def test_controller_a_quick_second_knob_press_is_not_the_next_players_move(table, session,
