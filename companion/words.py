@@ -54,6 +54,15 @@ def is_undo(old: dict[str, Any], new: dict[str, Any]) -> bool:
         len(new.get("log") or []) <= len(old.get("log") or [])
 
 
+def counted(n: int, word: str) -> str:
+    """"1 chip", "2 chips" (the OLED said "1 pts", history "1 chips")."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def geese(n: int) -> str:
+    return "1 goose" if n == 1 else f"{n} geese"
+
+
 def listing(items: Sequence[str]) -> str:
     """'Ann', 'Ann and Ben', 'Ann, Ben and Cy'."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

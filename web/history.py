@@ -9,7 +9,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from companion.record.store import GameRecord
-from companion.words import name_key
+from companion.games.fox_and_geese import FOX, GEESE, GEESE_COUNT
+from companion.words import counted, geese, name_key
 from web.records.summaries import duration, refereeing, title
 
 STATUS_WORDS = {"over": "finished", "abandoned": "set aside", "playing": "being played"}
@@ -32,8 +33,9 @@ def result_rows(played: dict[str, Any]) -> list[dict[str, Any]]:
     """A game's players as history lists them: best placed first, each with their final
     figure (chips, points or square), place, button and whether they won."""
     chips_too = played["scored_by"] == "score" and any(p["chips"] for p in played["players"])
+    taken = sum(p["score"] or 0 for p in played["players"] if p.get("role") == FOX)
     return [{"name": p["name"], "figure": _figure(played["scored_by"], p, chips_too,
-                                                  played.get("game")),
+                                                  played.get("game"), taken),
              "winner": p["winner"], "rank": p["rank"],
              "button": None if p.get("pi") else p["button"]}                  # the Pi: none
             for p in sorted(played["players"], key=lambda p: (p["rank"] or 99, p["seat"]))]
@@ -57,16 +59,19 @@ def history_row(record: GameRecord, figures: dict[str, Any] | None) -> dict[str,
 
 
 def _figure(scored_by: str | None, player: dict[str, Any], chips_too: bool = False,
-            game: str | None = None) -> str:
+            game: str | None = None, taken: int = 0) -> str:
     """"12 chips", "3 pts" ("3 pts · 15 chips" in free play that kept chips too), "square 9",
-    "2 in Goal" (Gantlope's men home, its places)."""
+    "2 in Goal" (Gantlope's men home, its places); in Fox and Geese (F3: no points) the Fox's
+    "4 geese taken" and the Geese's "13 geese left" (their "0 geese taken" read as a score)."""
     if scored_by == "chips":
-        return f"{player['chips']} chips"
-    if game == "fox-and-geese":                   # F3: no points, the geese the Fox took
-        return f"{player['score']} {'goose' if player['score'] == 1 else 'geese'} taken"
+        return counted(player["chips"], "chip")
+    if game == "fox-and-geese":
+        if player.get("role") == GEESE:
+            return f"{geese(GEESE_COUNT - taken)} left"
+        return f"{geese(player['score'] or 0)} taken"
     if scored_by:
-        points = f"{player['score']} pt" if player["score"] == 1 else f"{player['score']} pts"
-        return f"{points} · {player['chips']} chips" if chips_too else points
+        points = counted(player["score"], "pt")
+        return f"{points} · {counted(player['chips'], 'chip')}" if chips_too else points
     if player.get("in_goal") is not None:
         return f"{player['in_goal']} in Goal"
     return f"square {player['position']}" if player["position"] is not None else ""

@@ -15,7 +15,7 @@ from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
 from companion.state import row_order
-from companion.words import taken_back
+from companion.words import counted, geese, taken_back
 
 Snapshot = dict[str, Any]
 
@@ -285,11 +285,6 @@ def counted_mice(n: int) -> str:
     return "1 mouse" if n == 1 else f"{n} mice"
 
 
-def counted(n: int, word: str) -> str:
-    """"1 chip", "2 chips" (the OLED said "1 pts")."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
     """A player's square, chips and score in a few characters: "sq 22 · 17 chips", "red 22"
     where the role counts in a colour of the board's two numberings (Kat en Muis), "0 chips"
@@ -439,10 +434,6 @@ def choice_meaning(snap: Snapshot, value: int, after: Snapshot | None = None) ->
     if not last:
         return f"uncover a {value} to open"
     return f"uncover a {value}: {value}+{last}={value + last}"
-
-
-def geese(n: int) -> str:
-    return "1 goose" if n == 1 else f"{n} geese"
 
 
 def final_points(snap: Snapshot) -> str:

@@ -102,14 +102,30 @@ def test_record_of_cats_and_dogs_places_the_others_by_the_square_reached(client,
 
 def test_record_history_says_the_geese_taken_in_fox_and_geese(client, session):
     """F3: Fox and Geese has no points; its history said "1 pt" where the live page's column
-    says "Geese taken"."""
+    says "Geese taken", and then "0 geese taken" beside the Geese (read as their score): the
+    Fox's geese taken, the Geese's geese left. Its BG Stats play says no points (it said
+    "highestWins" with the winning Geese's 0 under the Fox's 4)."""
     from web.history import result_rows
+    from web.records.record import bg_stats_play
     game = session.new_game("fox-and-geese", ["Ann", "Ben"])
     session.submit({"type": "declare", "winners": [1]}, by="test")
     record = client.get(f"/api/games/{game['game_id']}/record").get_json()
+    assert [p["role"] for p in record["players"]] == ["fox", "geese"]
     record["players"][0]["score"] = 1                        # as if the Fox had taken one
-    assert sorted(row["figure"] for row in result_rows(record)) == ["0 geese taken",
-                                                                   "1 goose taken"]
+    assert [row["figure"] for row in result_rows(record)] == ["16 geese left",
+                                                              "1 goose taken"]
+    play = bg_stats_play(record)
+    assert play["game"]["noPoints"] is True and all("score" not in p for p in play["players"])
+
+
+def test_record_history_counts_one_chip_and_one_event_in_the_singular(client, session):
+    """History said "Cy 1 chips" and a game page "1 events"."""
+    from web.history import _figure
+    assert _figure("chips", {"chips": 1}) == "1 chip"
+    assert _figure("score", {"score": 1, "chips": 1}, chips_too=True) == "1 pt · 1 chip"
+    game = session.new_game("kat-en-muis", ["Ann", "Ben"])
+    page = client.get(f"/history/{game['game_id']}").get_data(as_text=True)
+    assert " · 1 event ·" in page
 
 
 def test_record_unknown_game_is_a_404_json(client):

@@ -36,6 +36,9 @@ SCORED_BY = {
     "lost-diamond": None, "india": None, "fox-and-geese": "score", "free-play": "score",
 }
 
+# Games whose `score` is no points (F3: the geese the Fox took): BG Stats gets none.
+NO_POINTS = {"fox-and-geese"}
+
 # Games without points whose places still follow a figure of the game (Gantlope: men home;
 # Cats and Dogs, a race to Finish: the square reached).
 RANKED_BY = {"gantlope": "in_goal", "cats-and-dogs": "position"}
@@ -123,7 +126,7 @@ def player_id(table: str, name: str) -> str:
 def bg_stats_play(game: dict[str, Any], *, table: str = "") -> dict[str, Any]:
     """The push link's JSON for a finished game's record (see `game_record`): its play id and
     player ids carry the table's id, so two boxes' plays never overwrite each other."""
-    scored = game["scored_by"] is not None
+    scored = game["scored_by"] is not None and game["game"] not in NO_POINTS
     play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": f"parlour-{table or 'table'}-{game['id']}",
