@@ -199,3 +199,11 @@ def test_record_chart_of_a_game_with_the_pi_draws_it_in_its_own_colour(client, s
     assert chart["names"] == ["Ann", "Pi"] and chart["buttons"] == [2, "pi"]
     css = (Path(__file__).resolve().parents[2] / "web" / "static" / "parlour.css").read_text()
     assert ".button-pi { --button: var(--accent)" in css           # the Pi marker's colour
+
+
+def test_record_game_page_names_each_pi_seat(client, session):
+    """A game page's players line read "Blue Dee, Pi, Pi" where history and the record said
+    "Pi 2": each Pi seat under its own name."""
+    game = session.new_game("domino-rex", ["Ann", "Pi", "Pi 2"], pi=[1, 2], pi_level="easy")
+    page = client.get(f"/history/{game['game_id']}").get_data(as_text=True)
+    assert '<span class="marker">Pi</span>' in page and '<span class="marker">Pi 2</span>' in page

@@ -31,9 +31,12 @@
   }
 
   /* Each player in the colour of their seat button (X12): the box's button n is `button-n`;
-     the Pi holds no button ("pi"): it is drawn in ink, as its marker is. */
+     the Pi holds no button ("pi"): it is drawn in ink, as its marker is; a second Pi seat
+     ("Pi 2") dashed, its swatch striped (two Pis in one colour could not be told apart). */
   function colour(buttons, seat) {
-    if (buttons[seat] === "pi") return "button-pi";
+    if (buttons[seat] === "pi") {
+      return buttons.slice(0, seat).indexOf("pi") >= 0 ? "button-pi pi-later" : "button-pi";
+    }
     return "button-" + (typeof buttons[seat] === "number" ? buttons[seat] : seat + 1);
   }
 

@@ -95,3 +95,39 @@ def test_browser_chances_six_seats_values_stay_on_the_chart_and_apart(table, bro
         assert len(set(seats)) == 6 and all(s.endswith(" 1") for s in seats), seats  # whose
     finally:
         context.close()
+
+
+def test_browser_chances_two_pi_seats_are_told_apart_on_the_chart(table, browser):  # noqa: F811
+    """Domino Rex with the Pi in two seats: "Pi" and "Pi 2" were drawn in one colour, in the
+    legend and the lines, so nobody could tell which line was which: the second is dashed."""
+    import time
+    from test_browser_phone import state as get_state
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(WAIT_MS * 2)
+    page = context.new_page()
+    try:
+        post(table + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Pi",
+                                                                                 "Pi 2"],
+                                                "pi": [1, 2], "pi_level": "easy"})
+        page.goto(table + "/")
+        deadline = time.monotonic() + 60
+        while page.locator("#chart-win svg path.line").count() < 3:
+            assert time.monotonic() < deadline, "no chart of three lines"
+            state = get_state(table)
+            if state["phase"] != "over" and state["turn"] == 0:
+                if state["awaiting"] == "roll":
+                    post(table + "/api/control/roll", {})
+                elif state["awaiting"] == "choose":
+                    post(table + "/api/control/choose",
+                         {"value": min(state["players"][0]["covered"])})
+            time.sleep(0.2)
+        dashes = page.locator("#chart-win svg g").evaluate_all(
+            "gs => gs.filter(g => g.querySelector('path.line')).map(g => "
+            "getComputedStyle(g.querySelector('path.line')).strokeDasharray)")
+        assert dashes[:2] == ["none", "none"] and dashes[2] not in ("none", ""), dashes
+        swatches = page.locator("#chart-win .legend .swatch")
+        expect(swatches.nth(2)).to_have_class("swatch button-pi pi-later")
+        expect(swatches.nth(1)).to_have_class("swatch button-pi")
+    finally:
+        context.close()
