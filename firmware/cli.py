@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from companion.errors import ParlourError
+from companion.words import counted, listing
 
 EXIT_BAD_INPUT = 2
 
@@ -106,17 +107,19 @@ def _standings(snap: dict, rulebook) -> list[str]:
                          "on Start" if p["position"] == 0 else
                          f"on {colour} {p['position']}" if colour else f"on {p['position']}")
         if chips:
-            parts.append(f"{p['chips']} chips")
+            parts.append(counted(p["chips"], "chip"))
         if scores:
             parts.append(f"score {p['score']}")
-        if p["lost_turns"]:
-            parts.append(f"loses {p['lost_turns']} turn(s)")
+        if p.get("in_goal") is not None:
+            parts.append(f"{p['in_goal']} in Goal")              # Gantlope's places
+        if p["lost_turns"] and snap["phase"] != "over":
+            parts.append(f"loses {counted(p['lost_turns'], 'turn')}")
         lines.append(f"  {p['name']} ({', '.join(who)})" + (": " + ", ".join(parts)
                                                               if parts else ""))
     if chips:
         lines.append(f"  {rulebook.pool_label.lower()}: {snap['pool']}")
     if snap["phase"] == "over":
-        names = ", ".join(snap["players"][s]["name"] for s in snap["winners"])
+        names = listing([snap["players"][s]["name"] for s in snap["winners"]])
         lines.append(f"  over: {names} {'wins' if len(snap['winners']) == 1 else 'win'}")
     else:
         lines.append(f"  next: {snap['prompt']}")

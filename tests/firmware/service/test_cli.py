@@ -210,6 +210,23 @@ def test_cli_replay_names_players_by_their_button_and_the_pool_by_the_games_word
     assert re.search(r"^  Ann \(button 1\): on Start$", out.split("\n\n")[-1], re.M)
 
 
+def test_cli_replay_standings_say_what_history_says(capsys, tmp_path):
+    """`replay` listed Gantlope's players with no figure (history: "4 in Goal"), said "loses 1
+    turn(s)" of a game over, and "over: Ben, Cy, Dora win" (history: "Ben, Cy and Dora")."""
+    code, out, _ = run_cli(capsys, "replay", str(EXAMPLES / "gantlope.jsonl"))
+    standings = out.split("\n\n")[-1]
+    assert code == 0 and re.search(r"^  Ann \(button 1\): \d+ in Goal$", standings, re.M)
+    log = tmp_path / "three.jsonl"
+    log.write_text("\n".join(json.dumps(e) for e in [
+        {"type": "new_game", "game": "free-play", "players": ["Ben", "Cy", "Dora"],
+         "options": {"randomizer": {"kind": "none"}, "chips": 1}},
+        {"type": "declare", "winners": [0, 1, 2]}]) + "\n")
+    code, out, _ = run_cli(capsys, "replay", str(log))
+    standings = out.split("\n\n")[-1]
+    assert code == 0 and standings.rstrip().endswith("over: Ben, Cy and Dora win"), standings
+    assert "1 chip" in standings and "1 chips" not in standings and "turn(s)" not in standings
+
+
 @pytest.mark.parametrize("where", ["a file", "inside a file", "a folder in the way"])
 def test_cli_export_to_a_place_it_cannot_write_says_so_in_one_line(capsys, tmp_path, where):
     from companion.session import Session
