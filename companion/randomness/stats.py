@@ -298,9 +298,12 @@ def verify_rolls(events: Iterable[Any], seed: str | None = None) -> Verification
         return Verification(False, "mismatch", checked, problems,
                             f"{count} of {checked} roll{'s' * (checked != 1)} do not match the "
                             f"committed seed (line{'s' * (count > 1)} {lines}).")
+    back = checked - table.state.rolls if table.started else 0     # undone rolls, checked too
     return Verification(True, "verified", checked, [],
-                        f"All {checked} roll{'s' * (checked != 1)} match the committed seed."
-                        if checked else "The seed matches its commitment; no rolls were made.")
+                        f"All {checked} roll{'s' * (checked != 1)} match the committed seed"
+                        + (f" ({back} taken back, {checked - back} in play)." if back > 0 else
+                           ".") if checked else
+                        "The seed matches its commitment; no rolls were made.")
 
 
 def _check_seed(event: NewGame, given: str | None, line: int) -> bytes | Verification | Problem:

@@ -107,6 +107,10 @@ def test_stats_verify_checks_undone_rolls_at_their_repeated_index(session):
     assert log[1]["values"] == log[3]["values"]
     result = verify_rolls(log)
     assert result.ok and result.checked == sum(1 for e in log if e["type"] == "roll")
+    # /fairness said "51 throws" beside "All 52 rolls match": the undone one is said
+    assert result.message == (f"All {result.checked} rolls match the committed seed (1 taken "
+                              f"back, {result.checked - 1} in play).")
+    assert verify_rolls(finished_log(session)).message.endswith("rolls match the committed seed.")
 
 
 def test_stats_verify_catches_a_tampered_roll_by_its_line(session):
