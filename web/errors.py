@@ -45,7 +45,10 @@ def _wants_html() -> bool:
 
 def register(app: Flask) -> None:
     @app.errorhandler(ApiError)
-    def api_error(err: ApiError) -> Response:
+    def api_error(err: ApiError) -> Any:
+        if _wants_html() and not request.path.startswith(("/api/", "/device/")):
+            return render_template("error.html", status=err.status, message=err.message), \
+                err.status, err.headers or {}       # a page asked in a browser: a page back
         return error_response(err.status, err.message, err.headers)
 
     @app.errorhandler(HTTPException)

@@ -792,3 +792,17 @@ def test_pages_three_winners_are_named_as_the_box_names_them(client, control, se
     assert 'won by <strong class="won">Red, Green and Cy</strong>' in history
     game = client.get(f"/history/{over['game_id']}").get_data(as_text=True)
     assert "won by Red, Green and Cy" in game
+
+
+def test_pages_a_bad_page_request_in_a_browser_answers_a_page(client):
+    """/history?page=abc and /history/999 answered a browser with raw JSON: a page says it,
+    in the message's own case; the API still answers JSON."""
+    html = {"Accept": "text/html,application/xhtml+xml"}
+    for path, status in (("/history?page=abc", 400), ("/history/999", 404)):
+        page = client.get(path, headers=html)
+        assert page.status_code == status and page.mimetype == "text/html", path
+        assert "Back to the table" in page.get_data(as_text=True)
+    page = client.get("/history?page=abc", headers=html).get_data(as_text=True)
+    assert "Enter a whole number in the digits 0-9." in page or ": enter a whole number" in page
+    answer = client.get("/api/games/999/record", headers=html)
+    assert answer.status_code == 404 and answer.is_json
