@@ -109,6 +109,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.outcome = ("", "", [])                      # heading, values, words of the last spin
         self.spun_from: dict[str, Any] = {}               # the state before the dial's throws
         self.spun_to: dict[str, Any] = {}                 # the state the dial's throw made
+        self.spun_ended: list[str] = []                   # the turn's end's lines before it
         self.waiting: tuple[dict[str, Any], dict[str, Any]] | None = None   # a change to show
         self.result_at = 0.0
         self.flash_text = ""

@@ -75,7 +75,8 @@ class ChangesFromElsewhere:
                 and snap.get("last_by") != PI_BY:
             # another throw (a phone's) while the dial spins: the dial shows the newest, its
             # result every line since the first
-            self._animate(self.spun_from, snap, strength=REMOTE_STRENGTH)
+            self._animate(self.spun_from, snap, strength=REMOTE_STRENGTH,
+                          ended=self.spun_ended)
         elif self.screen == "spin" and snap.get("rolls") == old.get("rolls") and (
                 self.waiting is not None or (snap.get("last_by") != PI_BY and
                                              len(snap.get("log") or []) > len(old.get("log") or []))):

@@ -5,6 +5,7 @@ screen, outcome, home(), _call, _beep, _change_words and the turn screen's knob 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from firmware.oled.animation import Animation, spin_seconds
@@ -43,6 +44,7 @@ class SpinScreens:
     outcome: tuple[str, str, list[str]]
     spun_from: dict[str, Any]              # the state before the dial's throws
     spun_to: dict[str, Any]                # the state the dial's throw made
+    spun_ended: list[str]                  # what the end of the turn before it wrote
     page: int
     page_count: int
     page_at: float
@@ -61,13 +63,17 @@ class SpinScreens:
             if self.snap.get("awaiting") != "roll":
                 self.screen = self.home()
                 return
-            before = self.snap
+            ended = (self.snap.get("log") or [])[len(before.get("log") or []):]
+            before = self.snap           # what the turn's end wrote ("Blue is not home yet
+        else:                            # (claim cancelled)"): said first, over the throw
+            ended = []
         if self._call(lambda: self.session.roll(by="knob", spin=spin_seconds(event.strength))):
-            self._animate(before, self.snap, strength=event.strength)
+            self._animate(before, self.snap, strength=event.strength, ended=ended)
             if self.snap.get("phase") == "over":
                 self._beep("win")
 
-    def _animate(self, before: dict[str, Any], after: dict[str, Any], strength: float) -> None:
+    def _animate(self, before: dict[str, Any], after: dict[str, Any], strength: float,
+                 ended: Sequence[str] = ()) -> None:
         roll = after.get("last_roll") or {}
         seat = roll.get("seat", before.get("turn"))
         randomizer = before.get("randomizer") or after.get("randomizer")
@@ -75,6 +81,7 @@ class SpinScreens:
                                    name=player_name(after, seat), clock=self.clock)
         self.spun_from = before                    # a throw while this one spins starts again
         self.spun_to = after
+        self.spun_ended = list(ended)              # lines the turn's end wrote, before it
         self.waiting = None                        # its result has every line since
         self.outcome = self._spin_outcome(after)
         self.flash_text = ""                       # the spin answers the flick
@@ -99,7 +106,7 @@ class SpinScreens:
             lead = before.get("phase") == "lead" and \
                 sum(LEAD_THROW in w for w in words) >= thrown    # not one for a move too
             return ("The lead" if lead else f"{thrown} {'throws' if dice else 'spins'}", "",
-                    words)
+                    [*self.spun_ended, *words])
         if words and restates(words[0], name, values):
             words = words[1:]                     # heading and big values say it already
         _, instruction = split_prompt(now.get("prompt") or "")
@@ -111,7 +118,8 @@ class SpinScreens:
         pi = later_mover(words, now, name, pi_only=True) \
             if now.get("last_by") == PI_BY and now.get("state_version") != after.get(
                 "state_version") else ""
-        return (f"{name}, then {pi}" if pi else f"{name} {verb}"), values, words   # one line
+        return (f"{name}, then {pi}" if pi else f"{name} {verb}"), values, \
+            [*self.spun_ended, *words]                                     # one line
 
     def on_skip(self, event: InputEvent) -> None:
         self._finish_spin()

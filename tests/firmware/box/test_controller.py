@@ -459,6 +459,21 @@ def test_controller_p2_a_claims_second_page_is_read_before_the_knob_withdraws_it
     assert snap["home_claim"] is None and snap["turn"] != turn
 
 
+def test_controller_p2_the_next_players_flick_says_the_claim_it_withdrew(table, session,
+                                                                       clock):
+    """P2, X8: Red's flick 2.5 s after Blue's claim ended Blue's turn, which withdrew the claim
+    ("Blue is not home yet (claim cancelled)" in the log), and the box showed only Red's
+    throw: the claim went without a word. The throw's result says it first."""
+    turn = india_claim(table, session, clock)
+    clock.advance(2.5)
+    press(table, "flick", strength=0.4)
+    snap = session.snapshot()
+    assert snap["home_claim"] is None and snap["turn"] != turn
+    withdrawn = next(line for line in snap["log"] if line.endswith("(claim cancelled)"))
+    assert table.outcome[2][0] == withdrawn, table.outcome
+    assert table.outcome[2][-1] != withdrawn                      # then the new throw's words
+
+
 def test_controller_a_quick_second_knob_press_is_not_the_next_players_move(table, session,
                                                                         clock):
     """LD: two knob presses 0.3 s apart on a spin's result ended the turn, and the second was
