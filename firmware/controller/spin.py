@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from firmware.controller.notices import AGAIN_SECONDS
 from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (later_mover, player_name, restates, roll_text, split_prompt,
                                   takes, with_box_controls)
@@ -173,6 +174,10 @@ class SpinScreens:
             self.on_knob_press(event)
         else:
             self.screen = self.home()
+            if self.screen == "play" and self.snap.get("awaiting") in ("choose", "move"):
+                # the same press again is a double press, not a choice on a screen unread
+                # (Red's square uncovered 0.5 s after the Pi's request was pressed away)
+                self.again_guard = ("press", None, self.clock() + AGAIN_SECONDS)
 
     def _press_ends_turn(self) -> bool:
         """A knob press ends the turn, on the result as on the turn screen (X8)."""

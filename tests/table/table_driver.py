@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.events import CORRECTIONS
-from firmware.controller.notices import LATE_PRESS_SECONDS
+from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.controller.spin import UNCOVER_FOR_PI
 from simulated_table import box_pairing_code, call  # noqa: F401 - tests import call here
 
@@ -312,7 +312,8 @@ class Table:
             call(self.url, "/device/input", {"input": "knob", "action": "press"}, pin=False)
             if self._changed(before, seconds=0.3):
                 return True
-            oled = self.oled()
+            time.sleep(AGAIN_SECONDS)           # the turn screen read: a press at once after
+            oled = self.oled()                  # the one that closed the result is a double
         if oled.get("screen") != "play" or oled.get("flash"):
             return False
         awaiting = state["awaiting"]

@@ -1118,9 +1118,11 @@ def test_controller_free_play_dice_step_backs_out_to_joining(table, session):
     assert table.screen == "join" and table.joined[0] and session.snapshot()["game"] is None
 
 
-def test_controller_domino_rex_shows_sum_checker_rex_and_points(table, session):
+def test_controller_domino_rex_shows_sum_checker_rex_and_points(table, session, clock):
+    from firmware.controller.notices import AGAIN_SECONDS
     start(table, "domino-rex")
     settle_lead(table, None)
+    clock.advance(AGAIN_SECONDS)
     seen = []
     for _ in range(40):
         snap = session.snapshot()
@@ -1140,6 +1142,7 @@ def test_controller_domino_rex_shows_sum_checker_rex_and_points(table, session):
             assert values in (f"{value} + {last} = {value + last}", "Rex!")
         while table.screen == "result":
             press(table, "press")
+        clock.advance(AGAIN_SECONDS)               # read: the press after it chooses
     assert any(values == "Rex!" for values, _ in seen)
     assert any("goes into Domino" in w for _, w in seen)
     snap = session.snapshot()
@@ -1147,6 +1150,30 @@ def test_controller_domino_rex_shows_sum_checker_rex_and_points(table, session):
     winner = snap["players"][snap["winners"][0]]
     text = " ".join(table.view()["text"])
     assert table.screen == "over" and f"wins, {winner['score']} points" in text
+
+
+def test_controller_domino_rex_a_double_press_on_a_result_does_not_choose_next(table, session,
+                                                                              clock):
+    """Domino Rex: a press closed a result ("... then press the knob") and the same hand's
+    press 0.5 s later uncovered the square the knob happened to point at on the next turn
+    screen, which nobody had read. The same press again within AGAIN_SECONDS is held back."""
+    from firmware.controller.notices import AGAIN_SECONDS
+    start(table, "domino-rex")
+    settle_lead(table, None)
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                   # the first player uncovers
+    assert table.screen == "result"
+    while table.screen == "result":
+        clock.advance(1.5)
+        press(table, "press")                               # read, then closed
+    version = session.snapshot()["state_version"]
+    assert table.screen == "play" and session.snapshot()["awaiting"] == "choose"
+    clock.advance(0.5)
+    press(table, "press")                                   # the double press
+    assert session.snapshot()["state_version"] == version and table.screen == "play"
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                   # a choice, once read
+    assert session.snapshot()["state_version"] != version
 
 
 def test_controller_sounds_tell_capture_win_and_refusal_apart(table, session, controls):
