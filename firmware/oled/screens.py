@@ -594,16 +594,27 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
     paged as `result_pages`."""
     heading, lines = result_heading(heading, lines)
     if values:
-        for first in (2, 3):
-            whole = sentence_pages(lines, first)
-            if len(whole) == 1:
-                return heading, values, whole
         inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
             else ""                                 # a throw's values; "Rex!" stays big
-        whole = sentence_pages(lines, 4)
-        if inline and width(inline, SMALL) <= W - 4 and len(whole) == 1:
-            return inline, "", whole
+        for words in (lines, _after_the_throw(heading, lines)):
+            for first in (2, 3):
+                whole = sentence_pages(words, first)
+                if len(whole) == 1:
+                    return heading, values, whole
+            whole = sentence_pages(words, 4)
+            if inline and width(inline, SMALL) <= W - 4 and len(whole) == 1:
+                return inline, "", whole
     return heading, values, result_pages(values, lines)
+
+
+def _after_the_throw(heading: str, lines: Sequence[str]) -> list[str]:
+    """The first line without the throw the top line says ("Red throws 6 and moves to 7"
+    under "Red throws 6": "Red moves to 7"), where that lets the outcome fit one page."""
+    said = re.match(rf"{re.escape(heading)} \d+(?: and \d+)?(?: \(\d+\))? and (.+)$",
+                    lines[0]) if heading and lines else None
+    if said is None:
+        return list(lines)
+    return [f"{heading.rsplit(' ', 1)[0]} {said.group(1)}", *lines[1:]]
 
 
 def result(heading: str, values: str, lines: Sequence[str], page: int = 0) -> Image.Image:

@@ -91,6 +91,11 @@ class Table:
                 if line.startswith(name) else ["?"]
             restated = i == 0 and kind == "flick" and all(
                 w in ("throws", "spins") or w in values.split() for w in rest)
+            # or said after it, in the top line's words: "Red throws 6" over "Red moves to 7"
+            said = re.match(rf"{re.escape(heading)} (.+?) and (.+)$", line) if i == 0 else None
+            if said and norm(f"{heading} {said[1]}") in shown and \
+                    norm(f"{name} {said[2]}") in shown:
+                continue
             if not restated:
                 self.missing.append((line, shown))
 

@@ -142,6 +142,10 @@ def test_screens_an_outcome_that_fits_one_page_is_not_paged():
     assert screens.result_layout("Blue throws", "4 · 1", medium) == (
         "Blue throws", "4 · 1",
         [["Blue moves to 5", "Blue will lose the", "next turn (square 5)"]])
+    mishap = ["Red throws 6 and moves to 13", "Red pays 2 chips into the pool (picture space 13)"]
+    assert screens.result_layout("Red throws", "6", mishap) == (     # the throw said once
+        "Red throws 6", "", [["Red moves to 13", "Red pays 2 chips into", "the pool (picture",
+                              "space 13)"]])
     rex = ["4 + 7 = 11: Ann's eleventh checker goes home and is crowned. Rex!"]
     assert screens.result_layout("Ann uncovers 4", "Rex!", rex)[1] == "Rex!"   # stays big
     assert screens.result_layout("Ann throws", "3 · 5", LONG_OUTCOME)[2] == \
