@@ -176,7 +176,7 @@
     checkerPlaces(p).forEach(function (c) { (groups[c[1]] = groups[c[1]] || []).push(String(c[0])); });
     var parts = ["crowned", "domino", "rex"].filter(function (w) { return groups[w]; }).map(function (w) {
       var n = groups[w];
-      return (n.length === 1 ? n[0] : n.slice(0, -1).join(", ") + " and " + n[n.length - 1]) + " " + PLACES[w];
+      return listing(n) + " " + PLACES[w];
     });
     return "Checkers: " + parts.join("; ");
   }
