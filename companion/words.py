@@ -54,13 +54,13 @@ def is_undo(old: dict[str, Any], new: dict[str, Any]) -> bool:
         len(new.get("log") or []) <= len(old.get("log") or [])
 
 
-def counted(n: int, word: str) -> str:
-    """"1 chip", "2 chips" (the OLED said "1 pts", history "1 chips")."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def counted(n: int, word: str, plural: str = "") -> str:
+    """"1 chip", "2 chips", "3 geese" (the OLED said "1 pts", history "1 chips")."""
+    return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
 
 
 def geese(n: int) -> str:
-    return "1 goose" if n == 1 else f"{n} geese"
+    return counted(n, "goose", "geese")
 
 
 def listing(items: Sequence[str]) -> str:

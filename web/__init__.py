@@ -19,7 +19,7 @@ from flask import Flask, Response, request
 
 from companion.buttons import DEFAULT_COLOURS, ButtonColour
 from companion.session import Session
-from companion.words import listing
+from companion.words import counted, listing
 from web import api, control, errors, pages
 from web.access import auth, seat
 from web.records import chances
@@ -134,6 +134,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         app.register_blueprint(blueprint)
     app.register_blueprint(chances.bp)
     app.add_template_filter(listing)        # "Ann, Ben and Cy", as the box says names
+    app.add_template_filter(counted)        # "1 event", "2 events"
     errors.register(app)
 
     @app.after_request

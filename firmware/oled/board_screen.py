@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from companion.games.fox_and_geese import COLUMNS, POINTS, board_for, name
 from firmware.oled import screens
+from firmware.oled.views import player_name
 from firmware.workers.pi_worker import pi_level
 
 STEP = 9                     # pixels between points: 7 points in 64 px
@@ -141,9 +142,7 @@ def playing(snap: dict[str, Any], index: int, thinking: bool = True) -> Image.Im
 
 def pi_name(snap: dict[str, Any]) -> str:
     """The name of the Pi's seat whose turn it is ("Pi 2" where the Pi plays two seats)."""
-    players, turn = snap.get("players") or [], snap.get("turn")
-    return players[turn].get("name") or "Pi" if isinstance(turn, int) and \
-        0 <= turn < len(players) else "Pi"
+    return player_name(snap, snap.get("turn")) or "Pi"
 
 
 def pi_message(thinking: bool, name: str = "Pi") -> list[str]:

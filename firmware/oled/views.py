@@ -282,7 +282,7 @@ def corner_text(snap: Snapshot) -> str:
 
 
 def counted_mice(n: int) -> str:
-    return "1 mouse" if n == 1 else f"{n} mice"
+    return counted(n, "mouse", "mice")
 
 
 def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:

@@ -229,7 +229,7 @@
     }
     if (!names.length) return "End the game with no winner?" + final;
     var who = names.length === 1 ? names[0] + " wins"
-      : names.slice(0, -1).join(", ") + " and " + names[names.length - 1] + " share the win";
+      : window.ParlourState.listing(names) + " share the win";
     return who + ". End the game now?" + final;
   }
 

@@ -659,6 +659,7 @@
     answered: answered,
     mark: function (s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; },
     phoneWords: phoneWords,
+    listing: listing,                    // "Ann, Ben and Cy", for moves.js too
     focusOn: focusOn,
     rowOrder: rowOrder,
     // what the page says of a state where the server says it too (web/pages.py, web/domino.py)
