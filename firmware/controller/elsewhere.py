@@ -15,7 +15,7 @@ from companion.words import is_undo
 from firmware.controller.drawing import state_mark
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
-from firmware.controller.spin import UNCOVER_FOR_PI, UNCOVER_IF_NOT_YET, UNCOVER_PIS
+from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
                                   player_name, squares_uncovered, undo_notice)
@@ -25,6 +25,13 @@ from firmware.workers.pi_worker import BY as PI_BY, pi_level
 SHOWS_CHANGES = ("play", "result", "over", "pi_moved", "resumed")
 IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
         *PAIR_SCREENS)                                 # screens needing no game
+
+
+def pi_requests(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
+    """Domino Rex: the squares the Pi's seats uncovered between two states, each asked of the
+    players by number ("Uncover Pi 2's 5 on the board, then press the knob.")."""
+    return [UNCOVER_PIS.format(who=name, value=value)
+            for name, value, pi in squares_uncovered(old, snap) if pi]
 
 
 def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
@@ -125,16 +132,13 @@ class ChangesFromElsewhere:
 
     @staticmethod
     def _change_words(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
-        """The log's lines a change added, and what the players do for the Pi's uncover."""
+        """The log's lines a change added, and what the players do for the Pi's uncover: its
+        square by number, so the request reads alone on the page it ends ("Uncover Pi's 4 on
+        the board, then press the knob.")."""
         words = [box_words(w) for w in (snap.get("log") or [])[len(old.get("log") or []):]]
         if not words or snap.get("last_uncovered") is None or snap.get("phase") == "over":
             return words
-        if snap.get("last_by") == PI_BY:
-            words.append(UNCOVER_FOR_PI)
-        else:                       # the Pi's uncover and a phone's after it, in one change
-            words += [UNCOVER_PIS.format(who=name, value=value)
-                      for name, value, pi in squares_uncovered(old, snap) if pi]
-        return words
+        return words + pi_requests(old, snap)
 
     def _show_change(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
         """A change made elsewhere (a phone, the API, the Pi) while the OLED shows the game:
@@ -152,8 +156,9 @@ class ChangesFromElsewhere:
             self.flash_text = ""    # an earlier change's notice ("Taken back ...") is the past
         ended = snap.get("phase") == "over" and old.get("phase") != "over"
         newest = state_mark(snap) == state_mark(self.snap)    # chances coming in: the same
-        if not newest:                # shown late: a move made since has answered the Pi's
-            words = [w for w in words if w != UNCOVER_FOR_PI]
+        if not newest and snap.get("last_by") == PI_BY:    # shown late: a move made since
+            asked = pi_requests(old, snap)                   # has answered the Pi's
+            words = [w for w in words if w not in asked]
         self.move_index = 0
         if words and by_pi and (snap.get("board") or {}).get("last_move") and newest:
             self.screen = "pi_moved"

@@ -18,8 +18,7 @@ from firmware.workers.pi_worker import BY as PI_BY
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 PAGED = ("result", "play", "confirm")   # screens whose pages turn by themselves
-UNCOVER_FOR_PI = "Uncover it on the board, then press the knob."
-UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # a phone's came after
+UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # the Pi's square
 UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
     "the knob."                               # after a restart: it may be uncovered already
 LEAD_THROW = "for the lead"        # the log's words for a throw or spin of the lead
@@ -113,7 +112,7 @@ class SpinScreens:
         _, instruction = split_prompt(now.get("prompt") or "")
         if now.get("turn") == seat and now.get("awaiting") not in ("roll", None) \
                 and before.get("phase") != "lead" \
-                and instruction and UNCOVER_FOR_PI not in words:   # (a lead allows no move)
+                and instruction and not any(map(asks_to_uncover, words)):  # (lead: no move)
             words = [with_box_controls(now, instruction)] + words   # what this spin allows
         verb = "throws" if dice else "spins"
         pi = later_mover(words, now, name, pi_only=True) \

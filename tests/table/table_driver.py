@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.events import CORRECTIONS
 from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
-from firmware.controller.spin import UNCOVER_FOR_PI
+from firmware.controller.spin import UNCOVER_PIS, asks_to_uncover
 from simulated_table import box_pairing_code, call  # noqa: F401 - tests import call here
 
 WAIT_SECONDS = 12.0          # generous: a loaded machine; the lag itself is measured, not asserted
@@ -222,8 +222,10 @@ class Table:
             if state.get("last_type") in CORRECTIONS and state.get("last_by") != "knob":
                 assert heading == "From a phone", (where, oled["result"])
             words = oled["result"][2]
-            if UNCOVER_FOR_PI in words:                # the Pi's uncover: copied first
-                assert words[-1] == UNCOVER_FOR_PI and words[-2] == state["log"][-1] and \
+            if any(map(asks_to_uncover, words)):       # the Pi's uncover: copied first
+                pis = [UNCOVER_PIS.format(who=p["name"], value=state.get("last_uncovered"))
+                       for p in state["players"] if p.get("pi")]
+                assert words[-1] in pis and words[-2] == state["log"][-1] and \
                     all(line in state["log"] for line in words[:-1]), (where, words)
         if oled.get("screen") == "play" and state["phase"] == "play" and oled.get("turn"):
             name = turn_name(state)

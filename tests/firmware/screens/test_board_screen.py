@@ -17,7 +17,7 @@ from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
 from companion.record.store import Store
 from companion.session import Session
-from firmware.controller.spin import UNCOVER_FOR_PI
+from firmware.controller.spin import UNCOVER_PIS, asks_to_uncover
 from test_controller import SEED, FakeControls
 
 
@@ -40,6 +40,11 @@ def settle_pi(worker):
         assert not thread.is_alive()
         if worker._thread is thread:
             break
+
+
+def pis_request(snap: dict, who: str = "Pi") -> str:
+    """What the box asks of the players after the Pi's uncover: its square, by number."""
+    return UNCOVER_PIS.format(who=who, value=snap["last_uncovered"])
 
 
 def wait_for_pi(c):
@@ -427,7 +432,7 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
             assert table.outcome[1] == choice_meaning(
                 {**snap, "last_uncovered": None}, snap["last_uncovered"], snap) or \
                 " = " in table.outcome[1] or table.outcome[1] == "Rex!"
-            assert table.outcome[2][-1] == "Uncover it on the board, then press the knob."
+            assert table.outcome[2][-1] == pis_request(snap)
             assert all(not line.startswith("Ann ") for line in table.outcome[2])
             seen_pi += 1
     assert snap["phase"] == "over" and seen_ann and seen_pi
@@ -485,7 +490,7 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
             table.update()
             table.clock.advance(1.0)                 # the Pi's uncover read
         assert table.outcome[0] == "Pi uncovers" and not table.waiting
-        assert table.outcome[2][-1] == UNCOVER_FOR_PI
+        assert table.outcome[2][-1] == pis_request(session.snapshot())
         read_to_the_last_page(table)
         press(table, "press")                        # copied: Ann's turn
         assert table.screen == "play"
@@ -509,7 +514,7 @@ def test_board_screen_domino_rex_chances_coming_in_keep_the_pis_request(table, s
     assert table.snap["version"] > now["version"] and table.waiting  # still Ann's result up
     table.clock.advance(max(0.0, table.held_until - table.clock()))
     table.update()
-    assert table.outcome[0] == "Pi uncovers" and table.outcome[2][-1] == UNCOVER_FOR_PI
+    assert table.outcome[0] == "Pi uncovers" and table.outcome[2][-1] == pis_request(now)
     assert snap["turn"] == 0
 
 
@@ -531,7 +536,7 @@ def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(ta
     heading, values, words = table.outcome
     assert heading == "Pi, then Ann" and values == "" and not table.waiting
     assert words[0].startswith("Pi uncovers") or "Pi's" in words[0]
-    assert "Ann" in words[-2] and UNCOVER_FOR_PI not in words          # Ann has answered it,
+    assert "Ann" in words[-2] and sum(map(asks_to_uncover, words)) == 1   # Ann has answered,
     assert words[-1].startswith("Uncover Pi's ") and \
         words[-1].endswith(" on the board, then press the knob.")      # still to uncover
     assert table._waits_for_press
@@ -552,7 +557,7 @@ def test_board_screen_domino_rex_a_phone_move_and_the_pis_reply_in_one_change(ta
     assert snap["last_by"] == "pi" and snap["phase"] != "over"
     assert table.screen == "result" and table.outcome[0] == "Ann, then Pi"
     assert "Ann" in table.outcome[2][0] and any("Pi" in line for line in table.outcome[2])
-    assert table.outcome[2][-1] == "Uncover it on the board, then press the knob."
+    assert table.outcome[2][-1] == pis_request(snap)
 
 
 def lead_at_the_box_against_the_pi(table, session) -> dict:
@@ -584,7 +589,7 @@ def test_board_screen_the_pis_uncover_after_a_box_throw_comes_before_the_next_tu
         snap = lead_at_the_box_against_the_pi(table, session)
         assert snap["last_by"] == "pi" and snap["last_type"] == "choose"   # the Pi led
         heading, _, words = table.outcome
-        assert heading == "Ann, then Pi" and words[-1] == UNCOVER_FOR_PI   # not Ann's uncover
+        assert heading == "Ann, then Pi" and words[-1] == pis_request(snap)   # not Ann's
         assert words[-2] == snap["log"][-1] and words[-2].startswith("Pi uncovers")
         assert not any("covered:" in line for line in words)    # Ann's turn: after the press
         if table.screen == "spin":
@@ -608,7 +613,7 @@ def test_board_screen_a_piece_on_the_g_column_never_touches_the_words():
 
 
 def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, session, clock):
-    """"Uncover it on the board, then press the knob" paged away by itself, and the press
+    """"Uncover Pi's 4 on the board, then press the knob" paged away by itself, and the press
     then uncovered a square for Ann."""
     snap = domino_rex_with_pi(table, session)
     if snap["turn"] == 0:
@@ -617,7 +622,7 @@ def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, ses
         wait_for_pi(table)
     snap = session.snapshot()
     assert snap["last_by"] == "pi" and snap["turn"] == 0 and snap["phase"] != "over"
-    assert table.screen == "result" and table.outcome[2][-1].startswith("Uncover it")
+    assert table.screen == "result" and table.outcome[2][-1] == pis_request(snap)
     for _ in range(10):                                 # the table looks away a while
         clock.advance(12)
         table.update()
@@ -627,6 +632,22 @@ def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, ses
     press(table, "press")                               # the press it asked for
     assert table.screen == "play"
     assert session.snapshot()["version"] == snap["version"]          # Ann's square untouched
+
+
+def test_board_screen_the_pis_request_names_its_square_on_the_page_it_ends(table, session):
+    """The Pi's uncover took two pages and the second said only "Uncover it on the board,
+    then press the knob.": a player who looked up as the page turned could not tell what
+    to uncover. The request names the Pi and its square, so its page reads alone."""
+    snap = domino_rex_with_pi(table, session)
+    if snap["turn"] == 0:
+        session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
+                       by="web")
+        wait_for_pi(table)
+    snap = session.snapshot()
+    assert snap["last_by"] == "pi" and table.outcome[0].endswith("Pi")
+    read_to_the_last_page(table)
+    last_page = " ".join(table.page_text[1:])
+    assert table.page_count > 1 and f"Pi's {snap['last_uncovered']} on the board" in last_page
 
 
 def test_board_screen_the_pis_uncover_that_ends_domino_rex_is_shown_before_the_end(
@@ -710,7 +731,7 @@ def test_board_screen_a_restart_on_the_pis_turn_shows_its_move_to_copy(session, 
             assert c.screen == "pi_moved" and c.page_text[-1] == "then press"
         else:
             assert c.screen == "result" and c.outcome[0] == "Pi uncovers"
-            assert c.outcome[2][-1] == "Uncover it on the board, then press the knob."
+            assert c.outcome[2][-1] == pis_request(snap)
         clock.advance(60)                              # the table looks away a while
         c.update()
         assert c.screen in ("pi_moved", "result")      # still there until the press
@@ -810,7 +831,7 @@ def test_board_screen_a_flick_just_before_the_pis_throw_shows_the_flickers_numbe
 
 def test_board_screen_a_phones_undo_during_the_dial_drops_the_line_taken_back(session, clock):
     """The Pi led and uncovered while Ann's dial spun; a phone took the uncover back, and the
-    result still listed it, with "Uncover it on the board"."""
+    result still listed it, with "Uncover Pi's 6 on the board"."""
     c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
     c.attach()
     c.pi.close()                                     # the Pi moves when the test says so
@@ -825,7 +846,7 @@ def test_board_screen_a_phones_undo_during_the_dial_drops_the_line_taken_back(se
         session.submit({"type": "choose", "value": snap["players"][1]["covered"][0]}, by="pi")
         c.update()
         uncover = session.snapshot()["log"][-1]
-        assert c.outcome[2][-2:] == [uncover, "Uncover it on the board, then press the knob."]
+        assert c.outcome[2][-2:] == [uncover, pis_request(session.snapshot())]
         session.undo(by="pin-0a1b2c")
         c.update()
         assert c.screen == "spin" and uncover not in c.outcome[2]
@@ -1023,7 +1044,8 @@ def test_board_screen_undo_under_a_held_reply_shows_the_pis_move_first(table, se
     events = len(session.store.events(session.game_id))
     press(table, "undo")
     assert len(session.store.events(session.game_id)) == events    # nothing taken back yet
-    assert table.outcome[0] == "Pi uncovers" and table.outcome[2][-1] == UNCOVER_FOR_PI
+    assert table.outcome[0] == "Pi uncovers"
+    assert table.outcome[2][-1] == pis_request(session.snapshot())
     press(table, "undo")                             # now on what is shown: the Pi's move
     assert session.store.events(session.game_id)[-1]["type"] == "undo"
     assert table.flash_text.startswith("Taken back: ")
