@@ -596,7 +596,8 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
     if values:
         inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
             else ""                                 # a throw's values; "Rex!" stays big
-        for words in (lines, _after_the_throw(heading, lines)):
+        for words in (lines, _after_the_throw(heading, lines),
+                      _bumps_joined(_after_the_throw(heading, lines))):
             for first in (2, 3):
                 whole = sentence_pages(words, first)
                 if len(whole) == 1:
@@ -604,7 +605,25 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
             whole = sentence_pages(words, 4)
             if inline and width(inline, SMALL) <= W - 4 and len(whole) == 1:
                 return inline, "", whole
-    return heading, values, result_pages(values, lines)
+    return heading, values, result_pages(values, _bumps_joined(lines))
+
+
+BUMPED = re.compile(r"(?P<who>.+) is bumped to .+")
+BUMP_PAID = re.compile(r"(?P<who>.+) pays (?P<chips>\d+ chips?) into the pool \(bumped\)")
+
+
+def _bumps_joined(lines: Sequence[str]) -> list[str]:
+    """Life's Mishaps' bump and its fine as one sentence ("Blue is bumped to picture space 3
+    and pays the pool 1 chip"): the two lines took a page of their own."""
+    out: list[str] = []
+    for line in lines:
+        bump = BUMPED.fullmatch(out[-1]) if out else None
+        paid = BUMP_PAID.fullmatch(line)
+        if bump and paid and paid["who"] == bump["who"]:
+            out[-1] += f" and pays the pool {paid['chips']}"
+        else:
+            out.append(line)
+    return out
 
 
 def _after_the_throw(heading: str, lines: Sequence[str]) -> list[str]:

@@ -96,6 +96,10 @@ class Table:
             if said and norm(f"{heading} {said[1]}") in shown and \
                     norm(f"{name} {said[2]}") in shown:
                 continue
+            # or a bump's fine said with the bump (L6): "... and pays the pool 1 chip"
+            fine = re.fullmatch(r".+ pays (\d+ chips?) into the pool \(bumped\)", line)
+            if fine and i and norm(f"{new[i - 1]} and pays the pool {fine[1]}") in shown:
+                continue
             if not restated:
                 self.missing.append((line, shown))
 

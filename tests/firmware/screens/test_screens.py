@@ -152,6 +152,24 @@ def test_screens_an_outcome_that_fits_one_page_is_not_paged():
         screens.result_pages("3 · 5", LONG_OUTCOME)                  # too long: paged
 
 
+def test_screens_L6_a_bump_and_its_fine_are_read_on_one_page():
+    """Life's Mishaps (L6): "Blue is bumped to picture space 3" and "Blue pays 1 chip into
+    the pool (bumped)" took a page 2 of their own, which the next player's flick took away:
+    the bumped player never learnt why they were back at space 3 and a chip down. Said as
+    one sentence, the throw's whole outcome is one page; the same fine for someone else, or
+    for another reason, is not joined."""
+    bump = ["Red throws 6 and moves to 7", "Blue is bumped to picture space 3",
+            "Blue pays 1 chip into the pool (bumped)"]
+    assert len(screens.result_pages("6", bump)) == 2
+    assert screens.result_layout("Red throws", "6", bump) == (
+        "Red throws 6", "", [["Red moves to 7", "Blue is bumped to", "picture space 3 and",
+                              "pays the pool 1 chip"]])
+    others = ["Blue is bumped to picture space 3", "Red pays 1 chip into the pool (bumped)",
+              "Red is bumped to picture space 5", "Red pays 2 chips into the pool (square 9)"]
+    pages = screens.result_layout("Cy throws", "6", others)[2]
+    assert " ".join(w for page in pages for w in page) == " ".join(others)
+
+
 def test_screens_sentences_of_one_line_are_paged_whole():
     """An instruction and how the box takes it come as one line of three sentences: page 2
     began "lane. Press your", the end of the first sentence under another's start."""
