@@ -591,13 +591,13 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
     line beside the heading over four ("Red throws 1 · 3" / "Red moves to 4" / "Red pays Blue
     1 chip" ...; a throw's values, not Domino Rex's "Rex!"): a page 2 is lost to the next
     player's flick at table speed, and with it a payment, a lost turn or a bumped piece. Else
-    paged as `result_pages`."""
+    paged as `result_pages`, or in the top line's form where that takes fewer pages."""
     heading, lines = result_heading(heading, lines)
     if values:
         inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
             else ""                                 # a throw's values; "Rex!" stays big
-        for words in (lines, _after_the_throw(heading, lines),
-                      _bumps_joined(_after_the_throw(heading, lines))):
+        shorter = _bumps_joined(_after_the_throw(heading, lines))
+        for words in (lines, _after_the_throw(heading, lines), shorter):
             for first in (2, 3):
                 whole = sentence_pages(words, first)
                 if len(whole) == 1:
@@ -605,6 +605,11 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
             whole = sentence_pages(words, 4)
             if inline and width(inline, SMALL) <= W - 4 and len(whole) == 1:
                 return inline, "", whole
+        paged = result_pages(values, _bumps_joined(lines))
+        inline_pages = sentence_pages(shorter, 4)
+        if inline and width(inline, SMALL) <= W - 4 and len(inline_pages) < len(paged):
+            return inline, "", inline_pages          # fewer pages for the flick to take away
+        return heading, values, paged
     return heading, values, result_pages(values, _bumps_joined(lines))
 
 

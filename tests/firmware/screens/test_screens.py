@@ -170,6 +170,21 @@ def test_screens_L6_a_bump_and_its_fine_are_read_on_one_page():
     assert " ".join(w for page in pages for w in page) == " ".join(others)
 
 
+def test_screens_an_outcome_of_several_pages_takes_as_few_as_it_can():
+    """Life's Mishaps: a throw to square 47 that bumped Red took three pages under the big
+    "2" ("Blue throws 2 and moves to 47", the bump, the pool's third), two of them lost to
+    the next flick. With the throw in the top line it takes two."""
+    lines = ["Blue throws 2 and moves to 47", "Red is bumped to picture space 3",
+             "Red pays 1 chip into the pool (bumped)",
+             "Blue takes 2 chips from the pool (a third of the pool, square 47)"]
+    assert len(screens.result_pages("2", lines)) == 3
+    heading, values, pages = screens.result_layout("Blue throws", "2", lines)
+    assert (heading, values, len(pages)) == ("Blue throws 2", "", 2)
+    assert pages[0][0] == "Blue moves to 47" and pages[1][0] == "Blue takes 2 chips"
+    assert screens.result_layout("Ann throws", "3 · 5", LONG_OUTCOME)[2] == \
+        screens.result_pages("3 · 5", LONG_OUTCOME)            # as many pages either way
+
+
 def test_screens_sentences_of_one_line_are_paged_whole():
     """An instruction and how the box takes it come as one line of three sentences: page 2
     began "lane. Press your", the end of the first sentence under another's start."""
