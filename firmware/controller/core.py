@@ -120,7 +120,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.undo_shown = False                          # ... says what an undo took back
         self.read_until = 0.0            # a knob press before this is late: not acted on
         self.input_kind = ""             # the input being handled (which notices take a press)
-        self.again_guard: tuple[str, int | None, float] | None = None   # a press too soon
+        self.again_guard: tuple[str, int | None, float, str | None] | None = None  # too soon
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
@@ -245,7 +245,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
-        if event.kind == "press" and self._press_only_reads() or self._pressed_again(event):
+        if event.kind == "press" and self._press_only_reads() or \
+                event.kind == "seat" and self._seat_only_reads() or self._pressed_again(event):
             return
         self.input_kind = event.kind
         try:
@@ -254,7 +255,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self.input_kind = ""
 
     def _handle(self, event: InputEvent) -> None:
-        before = (self.snap.get("game_id"), self.snap.get("turn"), self.snap.get("home_claim"))
+        before = (self.snap.get("game_id"), self.snap.get("turn"), self.snap.get("home_claim"),
+                  self.screen)
         if self.flash_text and (event.kind == "press" or
                                 event.kind == "turn" and self.screen in ("play", "over")):
             self._clear_notice()                 # the knob's pick must be seen: a notice goes
@@ -274,7 +276,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self._sync_controls()
 
     def _guard_against_again(self, event: InputEvent,
-                             before: tuple[Any, Any, Any]) -> None:
+                             before: tuple[Any, ...]) -> None:
         """After a press that changed what the same press would do next (the knob passed the
         turn: the next player's press would move; a seat button claimed a win: its next press
         confirms it, for good: no undo after a win), that press again within AGAIN_SECONDS is
@@ -284,17 +286,25 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         until = self.clock() + AGAIN_SECONDS
         if event.kind == "press" and self.screen == "play" and game == before[0] and \
                 turn != before[1]:
-            self.again_guard = ("press", None, until)
-        elif event.kind == "seat" and claim is not None and claim != before[2]:
-            self.again_guard = ("seat", event.seat, until)
+            self.again_guard = ("press", None, until, "play")
+        elif event.kind == "press" and before[3] == "spin" and self.screen == "result" and \
+                self._press_ends_turn():     # a press stopped the dial: the same again would
+            self.again_guard = ("press", None, until, "result")    # end the turn unread (X8)
+        elif event.kind == "seat" and (claim is not None and claim != before[2] or
+                                       before[3] == "spin"):     # or it stopped the dial:
+            self.again_guard = ("seat", event.seat, until, None)   # again, it would act
 
     def _pressed_again(self, event: InputEvent) -> bool:
-        """A press `_guard_against_again` holds back. Any input uses the guard up: after
-        another input, the press is a choice."""
+        """A press `_guard_against_again` holds back, and holds on for AGAIN_SECONDS more (a
+        nervous third press is the same hand too). Any other input uses the guard up: after
+        it, the press is a choice."""
         guard, self.again_guard = self.again_guard, None
-        return guard is not None and self.clock() < guard[2] and \
+        held = guard is not None and self.clock() < guard[2] and \
             (event.kind, event.seat if event.kind == "seat" else None) == guard[:2] and \
-            (event.kind == "seat" or self.screen == "play")
+            (event.kind == "seat" or self.screen == guard[3])
+        if held:
+            self.again_guard = (*guard[:2], self.clock() + AGAIN_SECONDS, guard[3])
+        return held
 
     def on_leave_start(self, event: InputEvent) -> None:
         self.screen = self.home()

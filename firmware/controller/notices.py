@@ -84,6 +84,15 @@ class Notices:
             return True
         return False
 
+    def _seat_only_reads(self) -> bool:
+        """A seat press just after the dial or a result went by itself: meant to stop it (the
+        README offers a seat button for that), a moment late, not a capture, a claim or a man
+        into Goal on a result no one has read. True if the press is used up so."""
+        if self.clock() < self.read_until:
+            self.read_until = 0.0
+            return True
+        return False
+
     def _clear_notice(self) -> None:
         """The notice up, if any, taken away."""
         self.flash_text, self.refusal_shown, self.undo_shown = "", False, False

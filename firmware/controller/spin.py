@@ -173,10 +173,11 @@ class SpinScreens:
             self.on_knob_press(event)
         else:
             self.screen = self.home()
-            if self.screen == "play" and self.snap.get("awaiting") in ("choose", "move"):
+            if self.screen == "play":
                 # the same press again is a double press, not a choice on a screen unread
-                # (Red's square uncovered 0.5 s after the Pi's request was pressed away)
-                self.again_guard = ("press", None, self.clock() + AGAIN_SECONDS)
+                # (Red's square uncovered 0.5 s after the Pi's request was pressed away; in
+                # The Lost Diamond the next player's Field move made for them)
+                self.again_guard = ("press", None, self.clock() + AGAIN_SECONDS, "play")
 
     def _press_ends_turn(self) -> bool:
         """A knob press ends the turn, on the result as on the turn screen (X8)."""

@@ -11,6 +11,7 @@ from companion.session import Session
 from companion.record.store import Store
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
+from firmware.controller.notices import AGAIN_SECONDS
 from companion.games import GAMES
 from firmware.pins.inputs import InputEvent
 from firmware.oled.views import player_name
@@ -303,6 +304,7 @@ def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, sessi
     name = player_name(session.snapshot(), session.snapshot()["turn"])
     press(table, "flick", strength=0.5)
     press(table, "press")                            # the dial settles on the result
+    clock.advance(AGAIN_SECONDS)                     # read (the same press again is held)
     press(table, "press")                            # which the knob's press ends the turn on
     assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
     press(table, "undo")
@@ -436,9 +438,46 @@ def test_controller_p2_a_quick_second_press_does_not_confirm_a_claim(table, sess
     clock.advance(pause)
     press(table, "seat", seat=table.buttons[turn])                 # the same press, again
     assert session.snapshot()["phase"] == "play" and session.snapshot()["home_claim"] == turn
-    clock.advance(1.0)
+    clock.advance(AGAIN_SECONDS)
     press(table, "seat", seat=table.buttons[turn])                 # read, then confirmed
     assert session.snapshot()["phase"] == "over" and session.snapshot()["winners"] == [turn]
+
+
+def test_controller_p2_a_nervous_third_press_does_not_confirm_a_claim(table, session, clock):
+    """P2: seat presses 0.35 s apart: the claim, the second held, and the third confirmed
+    a win for good. A held press holds the same press on for AGAIN_SECONDS."""
+    turn = india_claim(table, session, clock)
+    for _ in range(3):
+        clock.advance(0.35)
+        press(table, "seat", seat=table.buttons[turn])
+        assert session.snapshot()["phase"] == "play" and session.snapshot()["home_claim"] == turn
+    clock.advance(AGAIN_SECONDS)
+    press(table, "seat", seat=table.buttons[turn])                 # read, then confirmed
+    assert session.snapshot()["phase"] == "over"
+
+
+def test_controller_ld1_a_press_again_after_closing_a_result_is_not_the_next_field_move(
+        table, session, clock):
+    """LD1: Red's Field move ("Red's turn ends / Red moves in the Field") read for 2 s, a
+    press to close it and the same hand again 0.3 s later: the second press was Blue's Field
+    move, made for Blue. A press that closed a result onto the turn screen holds the same
+    press for AGAIN_SECONDS, whatever the turn screen awaits."""
+    start(table, "lost-diamond")
+    settle_lead(table, clock)
+    red = session.snapshot()["turn"]
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # Red's Field move
+    assert table.screen == "result" and session.snapshot()["turn"] != red
+    clock.advance(2.0)
+    press(table, "press")                                          # read: closed
+    assert table.screen == "play"
+    events = len(session.store.events(session.game_id))
+    clock.advance(0.3)
+    press(table, "press")                                          # the same hand again
+    assert len(session.store.events(session.game_id)) == events
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # Blue's own Field move
+    assert len(session.store.events(session.game_id)) > events
 
 
 def test_controller_p2_a_claims_second_page_is_read_before_the_knob_withdraws_it(
@@ -493,7 +532,7 @@ def test_controller_a_quick_second_knob_press_is_not_the_next_players_move(table
     press(table, "press")                                          # the double press
     assert len(session.store.events(session.game_id)) == events
     assert session.snapshot()["turn"] == 1 - first
-    clock.advance(1.0)
+    clock.advance(AGAIN_SECONDS)
     press(table, "press")                                          # the next player's choice
     assert len(session.store.events(session.game_id)) > events
 
@@ -609,7 +648,7 @@ def test_controller_the_turn_screen_starts_at_its_first_page_once_a_notice_goes(
     settle_lead(table, clock)
     press(table, "flick", strength=0.4)
     press(table, "press")                                          # stop the dial
-    clock.advance(1.0)
+    clock.advance(AGAIN_SECONDS)
     press(table, "press")                                          # end the turn
     clock.advance(1.0)
     press(table, "undo")

@@ -13,6 +13,7 @@ from PIL import Image
 
 from companion.games import GAMES
 from firmware.controller import Controller
+from firmware.controller.notices import AGAIN_SECONDS
 from firmware.pins.inputs import InputEvent
 from firmware.oled.views import RANDOMIZERS, box_words
 from test_controller import FakeControls
@@ -225,8 +226,30 @@ def test_controller_games_result_press_ends_the_turn_in_one_press(session, contr
     first_spin(c, session)
     assert c.screen == "result" and session.snapshot()["awaiting"] == "next"
     turn = session.snapshot()["turn"]
+    clock.advance(AGAIN_SECONDS)                        # read, after the press that stopped it
     press(c, "press")
     assert session.snapshot()["turn"] != turn
+
+
+@pytest.mark.parametrize("game", ["cats-and-mice", "gantlope", "lost-diamond", "india"])
+def test_controller_games_x8_a_press_that_stopped_the_dial_pressed_again_is_one_press(
+        game, session, controls, clock):
+    """X8: the knob pressed to stop the dial and again 0.35 s later (one hurried hand) ended
+    the turn on page 1 of the instructions, unread. The same press again within
+    AGAIN_SECONDS of stopping the dial is held; after it, one press ends the turn."""
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    session.new_game(game, ["Ann", "Ben"])
+    c.update()
+    first_spin(c, session)
+    snap = session.snapshot()
+    assert c.screen == "result" and snap["awaiting"] == "next"
+    clock.advance(0.35)
+    press(c, "press")                                   # the stopping press, again
+    assert c.screen == "result" and session.snapshot()["version"] == snap["version"]
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")
+    assert session.snapshot()["turn"] != snap["turn"]
 
 
 def test_controller_free_play_scores_whoever_presses_as_the_phone_does(session, controls):
@@ -271,3 +294,65 @@ def test_controller_games_cats_and_mice_shows_the_mice_left_on_the_board(session
     assert c.view()["turn"].corner == "11 mice left"          # what the box draws from
     if SHEETS:
         save_sheets(c.frames, "cats_and_mice_mice_left")
+
+
+def acted_on(c, session, events: int) -> bool:
+    """A seat press was taken: recorded, or refused on the screen with its reason."""
+    return len(session.store.events(session.game_id)) > events or bool(c.flash_text)
+
+
+@pytest.mark.parametrize("game", ["cats-and-mice", "gantlope", "lost-diamond", "india"])
+def test_controller_games_x8_a_seat_press_just_after_the_dial_stopped_only_stops_it(
+        game, session, controls, clock):
+    """A seat button pressed to stop the dial 0.15 s after it had stopped by itself was
+    taken as the move: Gantlope's fourth man into Goal, a win for good with no undo, on a
+    result shown for 0.12 s (a cat's capture, a claim home, the diamond taken the same). As
+    with the knob, a press that soon was meant for the dial; a later one acts."""
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    session.new_game(game, ["Ann", "Ben"])
+    c.update()
+    first_spin(c, session)                       # the lead settled, the first turn's result
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")                            # that turn ended
+    turn = session.snapshot()["turn"]
+    press(c, "flick", strength=0.4)
+    clock.advance(c.animation.duration + 0.05)
+    c.update()                                   # the dial stops by itself
+    assert c.screen == "result"
+    events = len(session.store.events(session.game_id))
+    clock.advance(0.15)
+    press(c, "seat", seat=c.buttons[turn])       # meant for the dial
+    assert not acted_on(c, session, events) and c.screen == "result"
+    clock.advance(1.5)
+    press(c, "seat", seat=c.buttons[turn])       # read: the button acts
+    assert acted_on(c, session, events)
+
+
+@pytest.mark.parametrize("game", ["cats-and-mice", "gantlope", "lost-diamond", "india"])
+def test_controller_games_x8_a_seat_press_that_stopped_the_dial_pressed_again_is_one_press(
+        game, session, controls, clock):
+    """A seat button pressed to stop the dial and again 0.3 s later (a double press) had the
+    second taken as the move on the result just shown. The same button again within
+    AGAIN_SECONDS of stopping the dial is held."""
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    session.new_game(game, ["Ann", "Ben"])
+    c.update()
+    first_spin(c, session)
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")
+    turn = session.snapshot()["turn"]
+    press(c, "flick", strength=0.4)
+    clock.advance(1.0)
+    c.update()
+    assert c.screen == "spin"
+    events = len(session.store.events(session.game_id))
+    press(c, "seat", seat=c.buttons[turn])       # stops the dial
+    assert c.screen == "result" and not acted_on(c, session, events)
+    clock.advance(0.3)
+    press(c, "seat", seat=c.buttons[turn])       # the same hand again
+    assert not acted_on(c, session, events) and c.screen == "result"
+    clock.advance(AGAIN_SECONDS)
+    press(c, "seat", seat=c.buttons[turn])
+    assert acted_on(c, session, events)
