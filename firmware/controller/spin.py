@@ -10,8 +10,8 @@ from typing import Any
 
 from firmware.controller.notices import AGAIN_SECONDS
 from firmware.oled.animation import Animation, spin_seconds
-from firmware.oled.views import (later_mover, player_name, restates, roll_text, split_prompt,
-                                  takes, with_box_controls)
+from firmware.oled.views import (box_words, later_mover, player_name, restates, roll_text,
+                                  split_prompt, takes, with_box_controls)
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import BY as PI_BY
 
@@ -167,8 +167,10 @@ class SpinScreens:
         if self._show_waiting():
             self._sync_controls()
         elif self.page < self.page_count - 1 and (not self._press_ends_turn() or
-                                                  self.snap.get("home_claim") is not None):
-            self._turn_to(self.page + 1)           # a claim's page 2 says the knob withdraws it
+                                                  self.snap.get("home_claim") is not None
+                                                  or self._only_news()):
+            self._turn_to(self.page + 1)           # a claim's page 2 says the knob withdraws it;
+                                                   # a seat press's page 2 is what it did
         elif self._press_ends_turn():
             self.on_knob_press(event)
         else:
@@ -178,6 +180,12 @@ class SpinScreens:
                 # (Red's square uncovered 0.5 s after the Pi's request was pressed away; in
                 # The Lost Diamond the next player's Field move made for them)
                 self.again_guard = ("press", None, self.clock() + AGAIN_SECONDS, "play")
+
+    def _only_news(self) -> bool:
+        """The result says only what was done (the log's lines: a seat press's "Blue moves in
+        the Field" over "Blue takes the Lost Diamond from its square"), no instructions."""
+        done = {box_words(line) for line in self.snap.get("log") or []}
+        return all(line in done for line in self.outcome[2])
 
     def _press_ends_turn(self) -> bool:
         """A knob press ends the turn, on the result as on the turn screen (X8)."""

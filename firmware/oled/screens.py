@@ -597,7 +597,8 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
         inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
             else ""                                 # a throw's values; "Rex!" stays big
         shorter = _bumps_joined(_after_the_throw(heading, lines))
-        for words in (lines, _after_the_throw(heading, lines), shorter):
+        for words in (lines, _after_the_throw(heading, lines), shorter,
+                      _subjects_joined(shorter)):
             for first in (2, 3):
                 whole = sentence_pages(words, first)
                 if len(whole) == 1:
@@ -610,7 +611,39 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
         if inline and width(inline, SMALL) <= W - 4 and len(inline_pages) < len(paged):
             return inline, "", inline_pages          # fewer pages for the flick to take away
         return heading, values, paged
+    for words in (_bumps_joined(lines), _subjects_joined(_bumps_joined(lines))):
+        whole = result_pages(values, words)
+        if len(whole) == 1:
+            return heading, values, whole
     return heading, values, result_pages(values, _bumps_joined(lines))
+
+
+def _subjects_joined(lines: Sequence[str]) -> list[str]:
+    """Two lines in a row about the same player as one sentence ("Blue moves in the Field" and
+    "Blue takes the Lost Diamond from its square": "Blue moves in the Field and takes the
+    Lost Diamond from its square"), where that makes the outcome one page. The subject is the
+    capitalised words both lines begin with; a line that ends a sentence is left whole."""
+    out: list[str] = []
+    joined = False
+    for line in lines:
+        subject = _subject(out[-1], line) if out and not joined else 0
+        if subject and not SENTENCE_END.search(out[-1]) and out[-1][-1] not in ".:!?" \
+                and " and " not in out[-1] and ";" not in out[-1] + line:   # no "and ... and"
+            out[-1] += " and " + line.split(" ", subject)[subject]
+            joined = True
+        else:
+            out.append(line)
+            joined = False
+    return out
+
+
+def _subject(first: str, second: str) -> int:
+    """How many capitalised words both lines begin with (a name), if both go on after it."""
+    a, b = first.split(" "), second.split(" ")
+    n = 0
+    while n < min(len(a), len(b)) - 1 and a[n] == b[n] and a[n][:1].isupper():
+        n += 1
+    return n
 
 
 BUMPED = re.compile(r"(?P<who>.+) is bumped to .+")
@@ -634,7 +667,7 @@ def _bumps_joined(lines: Sequence[str]) -> list[str]:
 def _after_the_throw(heading: str, lines: Sequence[str]) -> list[str]:
     """The first line without the throw the top line says ("Red throws 6 and moves to 7"
     under "Red throws 6": "Red moves to 7"), where that lets the outcome fit one page."""
-    said = re.match(rf"{re.escape(heading)} \d+(?: and \d+)?(?: \(\d+\))? and (.+)$",
+    said = re.match(rf"{re.escape(heading)} \d+(?: and \d+)?(?: \(\d+\))? and (?!\d)(.+)$",
                     lines[0]) if heading and lines else None
     if said is None:
         return list(lines)

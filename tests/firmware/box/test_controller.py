@@ -14,7 +14,7 @@ from firmware.controller import TRANSITIONS, Controller
 from firmware.controller.notices import AGAIN_SECONDS
 from companion.games import GAMES
 from firmware.pins.inputs import InputEvent
-from firmware.oled.views import player_name
+from firmware.oled.views import box_words, player_name
 
 SEED = bytes(range(32))
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
@@ -398,6 +398,32 @@ def test_controller_ld2_after_a_spin_the_box_says_what_the_button_does_with_the_
     table.screen = table.home()
     table.render()
     assert "home with the diamond" in table.view()["turn"].action
+
+
+def test_controller_x8_a_seat_press_result_is_read_to_its_last_page_before_the_knob_ends_it(
+        table, session, clock):
+    """X8: a press ends an assisted turn on any page of a spin's result (its pages are the
+    turn's instructions), and it did so on a seat press's result too, whose pages are news
+    (the diamond taken, on page 2, never seen). A result of the log's lines alone is read
+    to its last page first."""
+    start(table, "lost-diamond")
+    settle_lead(table, clock)
+    first = session.snapshot()["turn"]
+    clock.advance(AGAIN_SECONDS)
+    press(table, "seat", seat=table.buttons[first])           # a Field move takes the diamond
+    assert session.snapshot()["awaiting"] == "next" and table.screen == "result"
+    log = session.snapshot()["log"]
+    table.outcome = (table.outcome[0], "", [box_words(line) for line in log[-4:]])
+    table._turn_to(0)                                         # news too long for one page
+    table.render()
+    assert table.page_count > 1
+    for page in range(1, table.page_count):
+        clock.advance(1.5)
+        press(table, "press")
+        assert table.page == page and session.snapshot()["turn"] == first
+    clock.advance(1.5)
+    press(table, "press")                                     # read: the knob ends the turn
+    assert session.snapshot()["turn"] != first
 
 
 def india_claim(table, session, clock) -> int:

@@ -101,6 +101,12 @@ class Table:
             fine = re.fullmatch(r".+ pays (\d+ chips?) into the pool \(bumped\)", line)
             if fine and i and norm(f"{new[i - 1]} and pays the pool {fine[1]}") in shown:
                 continue
+            # or joined to the line before about the same player, to make one page: "Blue
+            # moves in the Field and takes the Lost Diamond from its square"
+            subject = line.split(" ")[0] if i and new[i - 1].split(" ")[0] == \
+                line.split(" ")[0] else ""
+            if subject and norm(f"and {line[len(subject) + 1:]}") in shown:
+                continue
             if not restated:
                 self.missing.append((line, shown))
 

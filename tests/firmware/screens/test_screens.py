@@ -170,6 +170,26 @@ def test_screens_L6_a_bump_and_its_fine_are_read_on_one_page():
     assert " ".join(w for page in pages for w in page) == " ".join(others)
 
 
+def test_screens_ld2_two_lines_about_one_player_are_one_sentence_where_that_is_one_page():
+    """LD2: a seat press's Field move that took the diamond was "Blue moves in the Field" on
+    page 1/2 (half the screen empty) and "Blue takes the Lost Diamond from its square" on
+    page 2, which the turn-ending press skipped. Two lines about the same player are one
+    sentence where that makes one page; never across a full stop, a semicolon or another
+    "and", and a throw's own "and" is not the rest of the outcome."""
+    lines = ["Blue moves in the Field", "Blue takes the Lost Diamond from its square"]
+    assert len(screens.result_pages("", lines)) == 2
+    assert screens.result_layout("Blue pressed", "", lines) == ("Blue pressed", "", [[
+        "Blue moves in the", "Field and takes the", "Lost Diamond from its", "square"]])
+    assert screens.result_layout("Zoe Lee pressed", "", [
+        "Zoe Lee moves in the Field", "Zoe Lee takes the Lost Diamond from its square"])[2] \
+        == [["Zoe Lee moves in the", "Field and takes the", "Lost Diamond from its", "square"]]
+    kept = ["Blue throws 5 and 3 (8) for the lead", "Blue is Cat and throws first; Red is "
+            "Mouse", "Red loses this turn.", "Red wins"]
+    assert screens._subjects_joined(kept) == kept
+    lead = screens.result_layout("Blue throws", "5 · 3", kept[:2])
+    assert "Blue 3 (8)" not in " ".join(w for page in lead[2] for w in page)
+
+
 def test_screens_an_outcome_of_several_pages_takes_as_few_as_it_can():
     """Life's Mishaps: a throw to square 47 that bumped Red took three pages under the big
     "2" ("Blue throws 2 and moves to 47", the bump, the pool's third), two of them lost to
