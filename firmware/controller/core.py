@@ -52,6 +52,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("spin", "press"): "skip", ("spin", "flick"): "skip",
     ("spin", "seat"): "skip", ("spin", "ignored"): "skip",   # the throw is read before a press
     ("result", "press"): "result_press", ("result", "turn"): "turn_page",
+    ("result", "flick"): "result_flick",
     ("over", "press"): "to_games", ("over", "turn"): "show_scores", ("over", "undo"): "undo",
     ("over", "hold"): "open_menu", ("over", "menu"): "open_menu",
     ("menu", "turn"): "move_menu", ("menu", "press"): "pick_menu", ("menu", "undo"): "undo",

@@ -181,6 +181,19 @@ class SpinScreens:
                 # The Lost Diamond the next player's Field move made for them)
                 self.again_guard = ("press", None, self.clock() + AGAIN_SECONDS, "play")
 
+    def on_result_flick(self, event: InputEvent) -> None:
+        """The next player's flick on a result with news still to read ("Red moves to 44" on
+        page 1/2, "Red pays Blue 2 chips (square 44)" on page 2, the flick 2 s later) turns to
+        the next page: that player's own payment was taken away unseen. On the last page, or
+        over an assisted turn's instructions (X8: the flick ends that turn), it throws."""
+        if self.page < self.page_count - 1 and self.waiting is None and \
+                (not self._press_ends_turn() or self._only_news() and
+                 self.snap.get("home_claim") is None):    # (P2: the flick withdraws a claim)
+            self._turn_to(self.page + 1)
+            self._beep("click")
+        else:
+            self.on_spin(event)
+
     def _only_news(self) -> bool:
         """The result says only what was done (the log's lines: a seat press's "Blue moves in
         the Field" over "Blue takes the Lost Diamond from its square"), no instructions."""

@@ -632,6 +632,39 @@ def test_controller_a_press_just_as_the_dial_stops_by_itself_only_stops_it(table
     assert session.snapshot()["turn"] != turn
 
 
+@pytest.mark.parametrize("game", ["lifes-mishaps", "kat-en-muis"])
+def test_controller_the_next_flick_on_unread_news_turns_the_page_first(table, session, clock,
+                                                                       game):
+    """Kat en Muis: "Blue moves to 44" on page 1/2 and "Red pays Blue 2 chips (square 44)" on
+    page 2, up 0.04 s before Red's flick took it away: Red never saw their own payment. The
+    next player's flick on a result with a page still to read turns to it; the flick after
+    that throws."""
+    start(table, game)
+    settle_lead(table, clock)
+    for _ in range(80):
+        press(table, "flick", strength=0.4)
+        clock.advance(table.animation.duration + 0.05)
+        table.update()
+        table.render()
+        if session.snapshot()["phase"] == "over":
+            break
+        assert table.screen == "result"
+        if table.page_count > 1:
+            break
+        clock.advance(2.0)
+        press(table, "press")                                   # read: the next turn
+        clock.advance(AGAIN_SECONDS)
+    assert table.screen == "result" and table.page_count > 1, "no outcome of two pages"
+    rolls = session.snapshot()["rolls"]
+    clock.advance(2.0)
+    press(table, "flick", strength=0.4)                         # the next player, at once
+    assert table.screen == "result" and table.page == 1 and session.snapshot()["rolls"] == rolls
+    while table.page < table.page_count - 1:
+        press(table, "flick", strength=0.4)
+    press(table, "flick", strength=0.4)                         # read: now it throws
+    assert session.snapshot()["rolls"] == rolls + 1
+
+
 def test_controller_a_press_reads_an_outcome_to_its_last_page_before_closing_it(table, session,
                                                                                  clock):
     """Kat en Muis: Red's press on "Red moves to 4" (page 1/2) closed the result, and page 2,
