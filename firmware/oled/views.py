@@ -217,8 +217,9 @@ def carrier(snap: Snapshot) -> str:
 # a button of its own for it, web/moves.py's PRESS_WORDS).
 BOX_PRESSES = {"gantlope": "Press your button for each man that enters its Goal.",    # G3
                "cats-and-mice": "Press your button for each mouse your cat takes.",    # M3
-               "india": "Press your button if a man reaches home, and again to confirm "
-                        "the win."}                                                    # P2
+               "india": "Press your button if a man is home, and again to confirm."}   # P2
+# (each fits the three lines of a turn screen's later page: a sentence split across pages,
+# "... man 6. / Press your button if" over "a man reaches home, ...", read as two)
 
 
 FOOTER_CHARS = 21               # small type's line: Terminus 12 is 6 px a character, 126 px
@@ -230,7 +231,8 @@ def box_words(action: str) -> str:
     the turn (LD2, P2), as the phone says too: a sentence of its own, so a page never starts
     with "withdraws it" under the player's name, read as done."""
     action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
-    action = action.replace("; your button if", ". Press your button if")   # LD2: a sentence
+    action = action.replace("; your button if that reaches the diamond",    # LD2: a sentence
+                            ". Or press your button for a Field move that reaches the diamond.")
     return re.sub(r"[;,] the knob cancels", ". The knob withdraws the claim and ends the turn.",
                   action)
 

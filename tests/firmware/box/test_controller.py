@@ -350,7 +350,7 @@ def test_controller_assisted_seat_press_records_and_knob_ends_turn(table, sessio
 @pytest.mark.parametrize("game, press_words", [
     ("cats-and-mice", "Press your button for each mouse your cat takes."),
     ("gantlope", "Press your button for each man that enters its Goal."),
-    ("india", "Press your button if a man reaches home, and again to confirm the win."),
+    ("india", "Press your button if a man is home, and again to confirm."),
     ("lost-diamond", None)])
 def test_controller_x8_after_a_spin_the_box_says_how_the_turn_goes_on(
         table, session, clock, game, press_words):

@@ -572,10 +572,23 @@ def test_screens_ld2_a_turn_s_pages_end_where_a_sentence_does():
     from firmware.oled.views import box_words
     said = box_words("flick to spin, or press the knob to move in the Field; your button if "
                      "that reaches the diamond")
-    assert said.endswith("Field. Press your button if that reaches the diamond")
+    assert said.endswith("Field. Or press your button for a Field move that reaches the "
+                         "diamond.")          # what "that" meant, on a page of its own
     paged = screens.turn_pages(TurnView("The Lost Diamond", "", "Bartholomeus", said))
-    assert len(paged) == 2 and paged[1][0].startswith("Press your button")
-    assert all(page[-1].endswith((".", "diamond")) for page in paged)
+    assert len(paged) == 2 and paged[1][0].startswith("Or press your button")
+    assert all(page[-1].endswith(".") for page in paged)
+
+
+def test_screens_x8_what_a_seat_button_records_is_never_split_across_pages():
+    """X8, P2: India's turn screen, page 1/3, ended "Double 3: move one man 6. / Press your
+    button if" and went on on page 2. What each game's seat button records fits the three
+    lines of a later page, so it is read whole."""
+    from firmware.oled.views import BOX_PRESSES
+    for game, said in BOX_PRESSES.items():
+        assert len(screens.wrap(said, screens.SMALL)) <= 3, game
+        action = f"Double 3: move one man 6. {said} Then press the knob to end the turn."
+        paged = screens.turn_pages(TurnView(game, "", "Bartholomeus", action))
+        assert any(" ".join(page) == said for page in paged), (game, paged)
 
 
 @pytest.mark.parametrize("left, right", [("Choose a game", "2/3"), ("Ann pressed", ""),
