@@ -598,7 +598,7 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
             else ""                                 # a throw's values; "Rex!" stays big
         shorter = _bumps_joined(_after_the_throw(heading, lines))
         for words in (lines, _after_the_throw(heading, lines), shorter,
-                      _subjects_joined(shorter)):
+                      _subjects_joined(shorter), _values_said_once(values, lines)):
             for first in (2, 3):
                 whole = sentence_pages(words, first)
                 if len(whole) == 1:
@@ -616,6 +616,22 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
         if len(whole) == 1:
             return heading, values, whole
     return heading, values, result_pages(values, _bumps_joined(lines))
+
+
+def _values_said_once(values: str, lines: Sequence[str]) -> list[str]:
+    """Domino Rex: the first line without the sum or the "Rex!" the big values show ("5 + 4 =
+    9: Blue's ninth checker is already crowned; nothing moves" under "5 + 4 = 9": "Blue's
+    ninth checker is ..."), where that makes one page: it was split across two, and a crown's
+    page 2 said only "Rex!"."""
+    if not lines:
+        return []
+    first = lines[0]
+    said = re.fullmatch(rf"(?:.+ uncovers \d+: )?{re.escape(values)}[:,] (.+)", first)
+    if said:
+        first = said[1][:1].upper() + said[1][1:]
+    elif values == "Rex!" and first.endswith(". Rex!"):
+        first = first[:-len(" Rex!")]
+    return [first, *lines[1:]]
 
 
 def _subjects_joined(lines: Sequence[str]) -> list[str]:

@@ -107,6 +107,12 @@ class Table:
                 line.split(" ")[0] else ""
             if subject and norm(f"and {line[len(subject) + 1:]}") in shown:
                 continue
+            # or under big values that say its sum or its "Rex!" (Domino Rex), without them
+            rest = re.split(rf"{re.escape(values)}[:,] ", line, maxsplit=1)[-1] \
+                if values else line
+            if rest != line and norm(rest[:1].upper() + rest[1:]) in shown or \
+                    values == "Rex!" and norm(line.removesuffix(" Rex!")) in shown:
+                continue
             if not restated:
                 self.missing.append((line, shown))
 

@@ -190,6 +190,25 @@ def test_screens_ld2_two_lines_about_one_player_are_one_sentence_where_that_is_o
     assert "Blue 3 (8)" not in " ".join(w for page in lead[2] for w in page)
 
 
+def test_screens_d2_the_sum_and_rex_are_said_once_where_that_is_one_page():
+    """D2: under the big "5 + 4 = 9" the result read "5 + 4 = 9: Blue's ninth checker is" on
+    page 1/2 and "already crowned; nothing moves" on page 2; a crown's page 2/2 said only
+    "Rex!", which the big values say already. Said once, each is one page."""
+    crowned = ["5 + 4 = 9: Blue's ninth checker is already crowned; nothing moves"]
+    assert len(screens.result_pages("5 + 4 = 9", crowned)) == 2
+    assert screens.result_layout("Blue uncovers", "5 + 4 = 9", crowned) == (
+        "Blue uncovers", "5 + 4 = 9", [["Blue's ninth checker", "is already crowned;",
+                                        "nothing moves"]])
+    rex = ["4 + 7 = 11: Ann's eleventh checker goes home and is crowned. Rex!"]
+    assert len(screens.result_pages("Rex!", rex)) == 2
+    assert screens.result_layout("Ann uncovers 4", "Rex!", rex) == (
+        "Ann uncovers 4", "Rex!", [["4 + 7 = 11: Ann's", "eleventh checker goes",
+                                    "home and is crowned."]])
+    short = ["Ann uncovers 4: 4 + 1 = 5, no checker moves"]      # fits whole: kept whole
+    assert screens.result_layout("Ann uncovers", "4 + 1 = 5", short)[2] == [
+        ["Ann uncovers 4:", "4 + 1 = 5, no checker", "moves"]]
+
+
 def test_screens_an_outcome_of_several_pages_takes_as_few_as_it_can():
     """Life's Mishaps: a throw to square 47 that bumped Red took three pages under the big
     "2" ("Blue throws 2 and moves to 47", the bump, the pool's third), two of them lost to
