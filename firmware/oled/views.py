@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.errors import ParlourError
 from companion.games import GAMES
+from companion.games.domino_rex import ORDINAL
 from companion.rulebook import Rulebook
 from companion.state import row_order
 from companion.words import counted, geese, taken_back
@@ -112,15 +113,15 @@ CHECKER_BACK = {"rex": "to the Rex row", "domino": "into Domino", "crowned": "to
 
 
 def checkers_back(before: Snapshot, after: Snapshot) -> list[str]:
-    """Domino Rex: the checkers an undo moves back ("Cy's checker 10 back into Domino."),
+    """Domino Rex: the checkers an undo moves back ("Cy's tenth checker back into Domino."),
     which the taken-back lines say the other way ("Cy's tenth checker goes home and is
     crowned"): the board is put back as it was."""
     out = []
     for was, now in zip(before.get("players") or [], after.get("players") or []):
         for number, place in sorted((now.get("checkers") or {}).items(), key=lambda c: int(c[0])):
             if (was.get("checkers") or {}).get(number) != place and place in CHECKER_BACK:
-                out.append(f"{now.get('name') or ''}'s checker {number} back "
-                           f"{CHECKER_BACK[place]}.")
+                out.append(f"{now.get('name') or ''}'s {ORDINAL.get(int(number), number)} "
+                           f"checker back {CHECKER_BACK[place]}.")   # as the result named it
     return out
 
 

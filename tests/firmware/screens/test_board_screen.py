@@ -1107,7 +1107,7 @@ def test_board_screen_domino_rex_an_undo_puts_each_checker_back_in_words():
                           "checkers": {**checkers, "10": "domino"}}]}
     assert undo_notice(before, after, "from a phone") == (
         "Taken back from a phone: 5 + 5 = 10: Cy's tenth checker goes home and is crowned. "
-        "Rex! Cover Cy's 5 again. Cy's checker 10 back into Domino.")
+        "Rex! Cover Cy's 5 again. Cy's tenth checker back into Domino.")
 
 
 def test_board_screen_of_two_pi_seats_the_waiting_one_is_named():
