@@ -612,15 +612,21 @@ def test_board_screen_a_piece_on_the_g_column_never_touches_the_words():
     assert image.crop((0, 0, board_screen.PANEL - 1, 64)).getbbox()[2] == board_screen.PANEL - 1
 
 
-def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, session, clock):
-    """"Uncover Pi's 4 on the board, then press the knob" paged away by itself, and the press
-    then uncovered a square for Ann."""
+def the_pis_uncover_up(table, session) -> dict:
+    """Domino Rex against the Pi, to the Pi's first uncover on the box (Ann's, if she leads,
+    made from a phone); the state then."""
     snap = domino_rex_with_pi(table, session)
     if snap["turn"] == 0:
         session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
                        by="web")
         wait_for_pi(table)
-    snap = session.snapshot()
+    return session.snapshot()
+
+
+def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, session, clock):
+    """"Uncover Pi's 4 on the board, then press the knob" paged away by itself, and the press
+    then uncovered a square for Ann."""
+    snap = the_pis_uncover_up(table, session)
     assert snap["last_by"] == "pi" and snap["turn"] == 0 and snap["phase"] != "over"
     assert table.screen == "result" and table.outcome[2][-1] == pis_request(snap)
     for _ in range(10):                                 # the table looks away a while
@@ -638,12 +644,7 @@ def test_board_screen_the_pis_request_names_its_square_on_the_page_it_ends(table
     """The Pi's uncover took two pages and the second said only "Uncover it on the board,
     then press the knob.": a player who looked up as the page turned could not tell what
     to uncover. The request names the Pi and its square, so its page reads alone."""
-    snap = domino_rex_with_pi(table, session)
-    if snap["turn"] == 0:
-        session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
-                       by="web")
-        wait_for_pi(table)
-    snap = session.snapshot()
+    snap = the_pis_uncover_up(table, session)
     assert snap["last_by"] == "pi" and table.outcome[0].endswith("Pi")
     read_to_the_last_page(table)
     last_page = " ".join(table.page_text[1:])
