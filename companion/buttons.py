@@ -6,7 +6,7 @@ the box (its config), so they are looked up here by name, never stored in a game
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,10 +60,13 @@ def check_buttons(buttons: Any, players: int) -> tuple[int, ...]:
     return tuple(buttons)
 
 
-def free_button(buttons: Sequence[int]) -> int:
+def free_button(buttons: Sequence[int], avoid: Iterable[int] = ()) -> int:
     """The lowest seat button no player holds: the Pi's seat records it (X12), and the box
-    never arms a Pi's seat, so it is never pressed for the Pi."""
-    return min(set(range(1, MAX_BUTTONS + 1)) - set(buttons))
+    never arms a Pi's seat, so it is never pressed for the Pi. One of `avoid` (buttons a
+    phone is paired with: that phone would take the Pi's turns for its own) only if every
+    other is held."""
+    free = set(range(1, MAX_BUTTONS + 1)) - set(buttons)
+    return min(free - set(avoid) or free)
 
 
 def colour_of(colours: Sequence[ButtonColour], button: int | None) -> ButtonColour:

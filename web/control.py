@@ -353,7 +353,8 @@ def _form_new_game() -> dict[str, Any]:
             raise ApiError(400, f"{rulebook.title} has seats 1 to {rulebook.max_players}: "
                                 "choose the Pi's from the list.")
         seat = min(seat, len(players))          # a seat past the people's: the Pi sits last
-        buttons.insert(seat, free_button(buttons))          # a button no player holds
+        pairings = parlour().pairings          # a button no player holds, nor a phone's
+        buttons.insert(seat, free_button(buttons, pairings.paired() if pairings else ()))
         players.insert(seat, "Pi")
         out["pi"], out["pi_level"] = [seat], request.form.get(f"pi-level-{game}")
     upload = request.files.get("board")

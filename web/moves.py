@@ -55,8 +55,8 @@ def phone_words(text: str) -> str:
 
 COVERED = re.compile(r"; covered: (?:[\d, ]+|none)$")     # status.js strips the same
 PI_TURN = "the Pi moves by itself"
-PI_WAITS = "the Pi waits after the undo: press the knob at the box (or Let the Pi move) for " \
-    "its move"
+PI_WAITS = "the Pi waits after the undo: press the knob at the box for its move"   # and a
+# phone that may ask it has "Let the Pi move" (a watching phone has not: the prompt is everyone's)
 PI_MOVE = {"action": "pi-move", "label": "Let the Pi move"}      # a phone's way to ask it
 
 

@@ -105,8 +105,9 @@ class NewGameScreens:
         buttons = [b + 1 for b, on in enumerate(self.joined) if on]       # X12
         names = [self.names.get(b - 1) or colour_of(self.colours, b).name   # roster or colour
                  for b in buttons]
-        for seat in pi:          # the Pi's seat: a button no player holds, never armed
-            buttons.insert(seat, free_button(buttons))
+        phones = self.pairings.paired() if self.pairings is not None else ()
+        for seat in pi:          # the Pi's seat: a button no player holds, never armed (nor
+            buttons.insert(seat, free_button(buttons, phones))     # one a phone is paired to)
             names.insert(seat, "Pi")
         if self._call(lambda: self.session.new_game(rulebook.id, names, options, by="knob",
                                                     buttons=buttons, pi=list(pi),

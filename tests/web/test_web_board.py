@@ -208,8 +208,7 @@ def test_web_board_after_an_undo_the_page_says_the_pi_waits_for_the_knob(client,
     control("undo")
     snap = session.snapshot()
     assert snap["taken_back"] is True and snap["players"][snap["turn"]]["pi"]
-    waits = "the Pi waits after the undo: press the knob at the box (or Let the Pi move) for " \
-        "its move"
+    waits = "the Pi waits after the undo: press the knob at the box for its move"
     response = control("move", {"path": snap["board"]["moves"][0]})
     assert response.status_code == 409
     assert response.get_json()["error"] == f"It is the Pi's turn: {waits}."

@@ -639,3 +639,21 @@ def test_phone_x8_an_undone_turn_end_is_answered_with_whose_turn(client, control
     control("next")
     answer = client.post("/control/undo", data={"csrf": token}, headers=JSON).get_json()
     assert answer["message"] == f"Taken back: the end of {name}'s turn ({name} plays on)"
+
+
+def test_web_phone_x12_the_start_form_gives_the_pi_no_paired_phones_button(
+        paired_app, phone, pairings, session):
+    """Ben's phone was paired with button 2, and the start form's Pi took button 2 (the lowest
+    no player held): the phone took the Pi's turns for its own. The Pi's button is one no
+    phone is paired with."""
+    pair(phone, pairings, 2)
+    host = paired_app.test_client()
+    token = csrf_of(host.get("/").get_data(as_text=True))
+    host.post("/control/login", data={"pin": PIN, "csrf": token})
+    token = csrf_of(host.get("/").get_data(as_text=True))
+    answer = host.post("/control/new-game", data={
+        "csrf": token, "game": "fox-and-geese", "player": ["Ann", ""],
+        "pi-fox-and-geese": "1", "pi-level-fox-and-geese": "easy"})
+    assert answer.status_code == 303
+    players = session.snapshot()["players"]
+    assert [(p["name"], p["button"]) for p in players] == [("Ann", 1), ("Pi", 3)]

@@ -30,9 +30,11 @@
   // Who may move from here: a signed-in phone, or one paired with a seat now (the pairing
   // may come after the page loaded: moves.js knows it).
   function signedIn() { return !!control().signed_in; }
-  function paired() {
-    return window.ParlourMoves && window.ParlourMoves.paired ? window.ParlourMoves.paired()
-      : !!control().paired;
+  function paired() {                  // with a seat in this game (the Pi's is no phone's)
+    var s = latest();
+    if (window.ParlourMoves && window.ParlourMoves.seatIn) return !!s &&
+      window.ParlourMoves.seatIn(s) !== null;
+    return !!control().paired;
   }
   function piTurn() {                  // the Pi moves its own pieces (moves.js)
     var s = latest();

@@ -395,7 +395,7 @@
     var players = s.players || [];
     for (var i = 0; i < players.length; i++) {
       var b = typeof players[i].button === "number" ? players[i].button : i + 1;
-      if (b === pairing.button) return i;
+      if (b === pairing.button && !players[i].pi) return i;   // the Pi's seat is no phone's
     }
     return null;
   }

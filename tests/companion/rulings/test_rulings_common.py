@@ -284,6 +284,17 @@ def test_x12_buttons_recorded_in_new_game_follow_each_player():
         ("Ann", 2), ("Ben", 4), ("Cy", 6)]
 
 
+def test_x12_the_pis_button_is_one_no_player_holds_nor_a_phone_is_paired_with():
+    """The Pi took the lowest free button, 2, which Ben's phone was paired with: the phone
+    said "This phone plays seat button 2 (Pi)" and buzzed "Your turn, Pi" at every Pi move.
+    A paired button is the Pi's only when every other free one is held."""
+    from companion.buttons import free_button
+    assert free_button([1]) == 2
+    assert free_button([1], avoid={2, 3}) == 4
+    assert free_button([1, 4, 5, 6], avoid={2, 3}) == 2            # none else is free
+    assert free_button([], avoid=range(1, 7)) == 1
+
+
 def test_x12_buttons_stay_through_events_and_undo():
     events = [new("kat-en-muis", 2, buttons=[5, 3]), roll(6, 5), roll(1, 2)]
     assert [p["button"] for p in play(events)["players"]] == [5, 3]

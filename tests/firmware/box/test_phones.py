@@ -344,3 +344,23 @@ def test_phones_a_change_made_while_the_box_shows_a_code_waits_for_the_game_scre
     press(c, "press")                               # the code put away: the game's screen
     thrown = session.snapshot()["log"][len(before["log"]):]
     assert c.screen == "result" and c.outcome[2] == thrown
+
+
+def test_phones_x12_the_box_gives_the_pi_no_paired_phones_button(session, tmp_path, clock):
+    """X12: Ann alone at button 1 against the Pi, Ben's phone paired with button 2: the Pi
+    took button 2 and Ben's phone took the Pi's turns for its own ("Your turn, Pi"). The Pi's
+    button is one no phone is paired with."""
+    c, app = wired(session, tmp_path, clock)
+    pairings = app.extensions["parlour"].pairings
+    pairings.claim("ben-phone", pairings.offer(2))
+    press(c, "press")                               # to the games screen
+    press(c, "turn", detents=[g.id for g in c.games].index("fox-and-geese"))
+    press(c, "press")
+    press(c, "seat", seat=0)                        # Ann, button 1
+    press(c, "press")
+    assert c.screen == "pi_setup"
+    press(c, "turn", detents=1)                     # a setup with the Pi
+    press(c, "press")
+    players = session.snapshot()["players"]
+    assert [bool(p.get("pi")) for p in players].count(True) == 1, players
+    assert sorted(p["button"] for p in players) == [1, 3]

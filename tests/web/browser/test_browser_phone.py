@@ -761,8 +761,7 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
         assert now["turn"] == 1 and now["board"]["moves"]
         sign_in(phone, table.url)
         expect(phone.locator("#prompt")).to_have_text(
-            "Pi (Geese) - the Pi waits after the undo: press the knob at the box (or Let the Pi "
-            "move) for its move")
+            "Pi (Geese) - the Pi waits after the undo: press the knob at the box for its move")
         expect(phone.locator("#board-hint")).to_have_text(     # under the board too
             "The Pi waits after the undo: Let the Pi move (above), or press the knob at the box.")
         expect(phone.locator("#moves button")).to_have_text(["Let the Pi move"])   # no goose
@@ -1252,3 +1251,30 @@ def test_browser_phone_a_tap_on_the_dial_out_of_turn_says_whose_turn_it_is(tmp_p
         expect(phone.locator("#moves-answer")).to_have_text(
             f"It is {now['players'][turn]['name']}'s turn, not yours.")
         assert state(table.url)["rolls"] == rolls
+
+
+def test_browser_phone_x12_a_phone_paired_with_the_pis_button_does_not_play_the_pi(tmp_path,
+                                                                                  phone):
+    """Given the Pi's button (a game started through the API names any buttons), a paired
+    phone said "This phone plays seat button 2 (Pi)", buzzed "Your turn, Pi" at every Pi
+    move and offered "Let the Pi move", which the server refused as no one's seat. The Pi's
+    seat is no phone's, on the page as on the server."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        phone.goto(table.url + "/")
+        phone.locator("#pair-code").fill(box_pairing_code(table.url, 2))
+        phone.get_by_role("button", name="Pair this phone").click()
+        expect(phone.locator("#paired-line")).to_contain_text("(Ben)")
+        now = pi_waits_after_an_undo(table.url)                     # the Pi holds button 2
+        assert now["players"][1]["pi"] and now["players"][1]["button"] == 2 and now["turn"] == 1
+        expect(phone.locator("#paired-idle")).to_be_visible()        # no player in this game
+        expect(phone.locator("#paired-name")).to_have_text("")
+        expect(phone.locator("#moves button")).to_have_count(0)
+        expect(phone.locator("#your-turn")).to_be_hidden()
+        assert not phone.title().startswith("Your turn")
+        expect(phone.locator("#prompt")).not_to_contain_text("Let the Pi move")  # not here
+        expect(phone.locator("#board-hint")).to_have_text(
+            "The Pi waits after the undo: press the knob at the box.")
+        screenshot(phone, "phone-paired-with-the-pis-button.png")
