@@ -402,12 +402,18 @@
 
   // A phone signed in with the PIN moves for anyone; paired with a seat too, on another's turn
   // its buttons say for whom ("Throw the dice for Ann"): it read as this phone's own throw.
+  // A button that names its player already ("A point for Ann") is left as it is; one that says
+  // what it does ("Confirm: a man is home and wins") says for whom before the colon.
   function forWhom(s, seat, list) {
-    var player = (s.players || [])[s.turn];
-    if (seat === null || s.turn === seat || !player) return list;
+    var players = s.players || [];
+    if (seat === null || s.turn === seat || !players[s.turn]) return list;
     return list.map(function (m) {
-      return m.action === "choose" || m.action === "pi-move" ? m :
-        Object.assign({}, m, {label: m.label + " for " + player.name});
+      var whom = players[typeof m.seat === "number" ? m.seat : s.turn];
+      if (m.action === "choose" || m.action === "pi-move" || !whom ||
+          (typeof m.seat === "number" && m.label.indexOf(whom.name) >= 0)) return m;
+      var colon = m.label.indexOf(":");
+      return Object.assign({}, m, {label: colon < 0 ? m.label + " for " + whom.name
+        : m.label.slice(0, colon) + " for " + whom.name + m.label.slice(colon)});
     });
   }
 

@@ -1212,6 +1212,35 @@ def test_browser_phone_signed_in_and_paired_says_for_whom_it_moves(tmp_path, pho
         screenshot(phone, "phone-pin-and-paired-for-whom.png")
 
 
+def test_browser_phone_signed_in_and_paired_names_each_buttons_player_once(tmp_path, phone):
+    """Signed in and paired with another seat, on Ben's turn free play's buttons read "A point
+    for Ann for Ben" (whose point?), and India's claim "Confirm: a man is home and wins for
+    Ben". A button that names its player is left as it is; one that says what it does says
+    for whom before its colon."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "india", "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("roll",))
+        turn = now["turn"]
+        sign_in(phone, table.url)
+        phone.locator("#pair-code").fill(box_pairing_code(table.url, (1 - turn) + 1))
+        phone.get_by_role("button", name="Pair this phone").click()
+        expect(phone.locator("#paired-line")).to_contain_text(now["players"][1 - turn]["name"])
+        post(table.url + "/api/control/roll", {})
+        post(table.url + "/api/control/press", {"seat": turn})          # a claim: a man home
+        assert state(table.url)["home_claim"] == turn
+        expect(phone.locator("#moves button", has_text="Confirm")).to_have_text(
+            [f"Confirm for {now['players'][turn]['name']}: a man is home and wins"])
+        post(table.url + "/api/control/new-game",
+             {"game": "free-play", "players": ["Ann", "Ben", "Cat"]})
+        now = roll_until(table.url, ("roll",))
+        if now["turn"] == 1 - turn:                                     # the phone's own turn
+            now = post(table.url + "/api/control/next", {})             # passed
+        assert now["turn"] != 1 - turn
+        points = phone.locator("#moves button", has_text="A point")
+        expect(points).to_have_text([f"A point for {p['name']}" for p in now["players"]])
+
+
 def test_browser_phone_x8_an_undone_turn_end_is_shown_and_goes_when_play_goes_on(tmp_path, phone):
     """An ended turn says nothing in the log: its undo showed nothing on a phone (the turn
     just went back), and "Taken back: ..." of an earlier undo stayed up through the turns
