@@ -18,19 +18,20 @@
       link.href = link.href.slice(0, at + 6) + encodeURIComponent(JSON.stringify(play));
     } catch (err) { /* a link this page did not make: left as the table wrote it */ }
   }
-  function local() {
-    document.querySelectorAll("time[datetime]").forEach(function (node) {
+  function local(root) {                 // the page, or a part of it put in later
+    root = root && root.querySelectorAll ? root : document;
+    root.querySelectorAll("time[datetime]").forEach(function (node) {
       var when = new Date(node.getAttribute("datetime"));
       if (isNaN(when.getTime())) return;
       node.title = node.textContent;
       node.textContent = when.toLocaleString([], {year: "numeric", month: "short", day: "numeric",
         hour: "2-digit", minute: "2-digit"});
     });
-    document.querySelectorAll("a[data-started]").forEach(function (link) {
+    root.querySelectorAll("a[data-started]").forEach(function (link) {
       bgStatsHere(link, link.getAttribute("data-started"));
     });
   }
-  window.ParlourTime = {bgStatsHere: bgStatsHere};
+  window.ParlourTime = {bgStatsHere: bgStatsHere, local: local};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", local);
   else local();
 })();

@@ -333,6 +333,7 @@
       var fresh = box.querySelector("#last-game"), now = $("last-game");
       if (!fresh || !now) return;
       fresh.hidden = fresh.hidden || inPlay;          // a game began while it was asked for
+      if (window.ParlourTime) window.ParlourTime.local(fresh);   // in this phone's time, as on load
       now.replaceWith(fresh);
     }).catch(function () {});
   }

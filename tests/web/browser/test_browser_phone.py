@@ -340,12 +340,15 @@ def test_browser_phone_an_open_page_names_the_newest_last_game(tmp_path, phone):
         post(table.url + "/api/control/end", {})
         expect(phone.locator("#last-game")).to_contain_text("The last game: Fox and Geese")
         expect(phone.locator("#last-game a")).to_have_attribute("href", f"/history/{fox}")
+        live = phone.locator("#last-game time").inner_text()
+        assert "UTC" not in live, live          # the phone's own time, as a page loaded says
         screenshot(phone, "phone-last-game-live.png")
         # a page that never sees the game in play (it polls every 3 s, as when the streams
         # are full or the phone slept): the next state without one still brings the newest
         phone.route("**/api/events", lambda route: route.fulfill(status=503))
         phone.reload()
         expect(phone.locator("#last-game")).to_contain_text("The last game: Fox and Geese")
+        assert phone.locator("#last-game time").inner_text() == live
         kat = post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
                                                          "players": ["Cy", "Dee"]})["game_id"]
         post(table.url + "/api/control/end", {})                # between two polls
