@@ -363,15 +363,17 @@
   // `spin` (seconds the dial spins); until then the page shows the dial spinning and keeps the
   // rest of the table as it was. Any later state shows at once (the box settles its spin on
   // the next input too); a page that loads or polls shows what the table holds.
-  function spinning(state) {
-    var roll = state.last_roll || {}, kind = (state.randomizer || {}).kind;
+  function spinning(state) {          // the throw's randomizer: the one it was thrown with (the
+    var roll = state.last_roll || {},  // last throw for the lead ends it: Domino Rex has none then)
+      randomizer = state.randomizer || (current && current.randomizer) || null,
+      kind = (state.randomizer || {}).kind || gameInfo(state).lead_kind || (randomizer || {}).kind;
     var who = name(state, roll.seat);
     show($("roll"), true);
     text($("roll-text"), who + (kind === "dice" ? " throws…" : " spins…"));
     var dial = $("dial");
     if (window.ParlourDial) {
       window.ParlourDial.draw(dial, {values: (roll.values || []).map(function () {
-        return kind === "dice" ? "?" : 1; })}, state.randomizer, false);
+        return kind === "dice" ? "?" : 1; })}, randomizer, false);
     }
     dial.classList.add("spinning");
     if (window.ParlourMoves && window.ParlourMoves.hold) window.ParlourMoves.hold(true);

@@ -171,6 +171,26 @@ def test_browser_live_view_reveals_a_throw_when_the_box_spin_stops(make_app, bro
         assert shown is not None and time.monotonic() - start >= 1.4   # not before the dial stops
 
 
+def test_browser_live_view_domino_rex_the_throw_that_settles_the_lead_is_a_throw(
+        make_app, browser, phone, session):
+    """Domino Rex: the throw that settled the lead showed "Cat spins…" beside a die (the game
+    has no randomizer once the lead is settled, and the page took that for a spinner)."""
+    from playwright.sync_api import expect
+    with serving(make_app()) as url:
+        phone.goto(url + "/")
+        expect(phone.locator("#live")).to_have_text("Live")
+        session.new_game("domino-rex", ["Ann", "Ben"])
+        expect(phone.locator("#title")).to_have_text("Domino Rex")
+        for _ in range(20):
+            session.roll(spin=1.5)
+            name = session.snapshot()["players"][session.snapshot()["last_roll"]["seat"]]["name"]
+            expect(phone.locator("#roll-text")).to_have_text(f"{name} throws…")
+            if session.snapshot()["phase"] != "lead":
+                break
+            expect(phone.locator("#dial.spinning")).to_have_count(0, timeout=5000)
+        assert session.snapshot()["phase"] == "play"
+
+
 def test_browser_reduced_motion_a_spin_shows_no_still_arrows_as_a_result(make_app, browser,
                                                                         session):
     """Under reduced motion the dial does not turn, and its arrows stood at 1 for the whole
