@@ -25,6 +25,9 @@ PAIR_TRANSITIONS: dict[tuple[str, str], str] = {
     ("phones", "hold"): "to_home", ("phones", "menu"): "to_home", ("phones", "undo"): "to_home",
 }
 PAIR_SCREENS = ("pair_pick", "pair_code", "phones")
+CODE_RAN_OUT = "The pairing code ran out: Menu, Pair a phone, for a new one"
+CODE_VOID = "Wrong codes were typed too often, so the pairing code is void: Menu, Pair a " \
+    "phone, for a new one"                 # not "ran out": no one waited too long
 
 
 class PhoneScreens:
@@ -69,7 +72,7 @@ class PhoneScreens:
             offered = self.pairings.offered() if self.pairings is not None else None
             if offered is None:
                 self.screen = self.home()
-                self.show_refusal("The pairing code ran out: Menu, Pair a phone, for a new one")
+                self.show_refusal(CODE_VOID if self.pairings.voided else CODE_RAN_OUT)
             elif f"{int(offered[2])}" != self._code_shown:
                 self.dirty = True                   # the seconds left, once a second
 

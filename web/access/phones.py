@@ -70,6 +70,7 @@ class Pairings:
         self._lock = threading.Lock()
         self._paired: dict[str, int] = self._load()
         self._offer: Offer | None = None
+        self.voided = False              # the last code went to wrong tries, not to time
         self.on_paired: Callable[[int], None] | None = None    # the OLED says so
 
     def _load(self) -> dict[str, int]:
@@ -98,6 +99,7 @@ class Pairings:
         code = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
         with self._lock:
             self._offer = Offer(button, code, self._clock() + self.seconds)
+            self.voided = False
         return code
 
     def offered(self) -> tuple[int, str, float] | None:
@@ -145,7 +147,7 @@ class Pairings:
             if not hmac.compare_digest(typed.encode(), offer.code.encode()):
                 offer.wrong += 1
                 if offer.wrong >= CODE_TRIES:
-                    self._offer = None
+                    self._offer, self.voided = None, True
                     raise CodeRefused("Wrong code too often: that code is void. Ask the box "
                                       "for a new one (Menu, \"Pair a phone\").")
                 raise CodeRefused("That is not the code on the box: type the six digits "

@@ -121,6 +121,33 @@ def test_phones_a_code_that_runs_out_is_said(session, tmp_path, clock):
     assert c.screen != "pair_code" and "The pairing code ran out" in c.view()["flash"]
 
 
+def test_phones_a_code_voided_by_wrong_tries_says_so(session, tmp_path, clock):
+    """Five wrong codes voided the box's code, and the OLED said "The pairing code ran out",
+    as if someone had waited too long. It says the code is void from wrong codes."""
+    from web.access.phones import CODE_TRIES, CodeRefused
+    c, app = wired(session, tmp_path, clock)
+    pairings = app.extensions["parlour"].pairings
+    pairings._clock = clock
+    _menu(c, "Pair a phone")
+    press(c, "seat", seat=0)
+    assert c.screen == "pair_code"
+    code = pairings.offered()[1]
+    wrong = f"{(int(code) + 1) % 10 ** len(code):0{len(code)}d}"
+    for _ in range(CODE_TRIES):
+        with pytest.raises(CodeRefused):
+            pairings.claim("guess", wrong)
+    c.update()
+    flash = c.view()["flash"]
+    assert c.screen != "pair_code" and "void" in flash and "ran out" not in flash, flash
+    press(c, "press")                                          # read
+    _menu(c, "Pair a phone")                                   # a new code: time again
+    press(c, "seat", seat=0)
+    assert c.screen == "pair_code"
+    clock.advance(121)
+    c.update()
+    assert "The pairing code ran out" in c.view()["flash"]
+
+
 def test_phones_new_pin_from_the_menu_signs_phones_out(session, tmp_path, clock):
     c, app = wired(session, tmp_path, clock)
     press(c, "hold")
