@@ -15,6 +15,7 @@ from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.randomness.stats import goodness_of_fit, randomizer_title
 from companion.record.store import GameRecord
+from companion.replay import MAX_NAME
 from web.access import auth
 from web.api import MAX_ID
 from web.context import page_start, parlour
@@ -116,7 +117,7 @@ def status() -> str:
     show["clock"] = thinking is not None
     pool_labels = {r.id: r.pool_label for r in GAMES.values()}
     return render_template("status.html", state=state, show=show, games=game_choices(),
-                           pool_labels=pool_labels,
+                           pool_labels=pool_labels, max_name=MAX_NAME,
                            clocks=thinking, table_now=now.isoformat(timespec="milliseconds"),
                            refresh=NOSCRIPT_REFRESH, last_game=last_game(state),
                            winners_text=winners_text(state), roll_text=roll_text(state),

@@ -806,3 +806,16 @@ def test_pages_a_bad_page_request_in_a_browser_answers_a_page(client):
     assert "Enter a whole number in the digits 0-9." in page or ": enter a whole number" in page
     answer = client.get("/api/games/999/record", headers=html)
     assert answer.status_code == 404 and answer.is_json
+
+
+def test_pages_x10_name_fields_say_how_long_a_name_may_be(client, logged_in, kat):
+    """X10: "Benjamin Alexander-Fitzgerald" typed into "New name" became "Benjamin
+    Alexander-Fitzg" without a word (the field stops at the longest name the rules take).
+    Each name field says that length, and stops there."""
+    import re
+    from companion.replay import MAX_NAME
+    page = client.get("/").get_data(as_text=True)
+    fields = re.findall(r'<input name="(?:player|name)" maxlength="(\d+)"', page)
+    assert fields and set(fields) == {str(MAX_NAME)}
+    assert f"New name (up to {MAX_NAME} letters)" in page
+    assert f"give a name of up to {MAX_NAME} letters)" in page
