@@ -458,7 +458,8 @@
           box.querySelector("button"), $("moves-answer"), card]);
       }
     }
-    card.hidden = mode() === "pin" && !s.game;
+    card.hidden = mode() === "pin" && !s.game &&        // signed in, no game: nothing to do
+      (pairing.button === null || pairing.button === undefined);   // unless its pairing shows
     var hint = ((s.odds || {}).hint || {}).text, hinted = !!hint && list.some(function (m) {
       return m.action === "choose"; });      // web/domino.py's hint_text()
     $("hint").hidden = !hinted;

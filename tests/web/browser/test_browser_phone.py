@@ -1310,3 +1310,21 @@ def test_browser_phone_x12_a_phone_paired_with_the_pis_button_does_not_play_the_
         expect(phone.locator("#board-hint")).to_have_text(
             "The Pi waits after the undo: press the knob at the box.")
         screenshot(phone, "phone-paired-with-the-pis-button.png")
+
+
+def test_browser_phone_a_paired_phone_signed_in_with_no_game_still_shows_its_pairing(
+        tmp_path, phone):
+    """Ben's paired phone, signed in with the PIN while no game was in play, lost "This phone
+    plays seat button 2" and "Unpair this phone" (the card that holds them was hidden: a
+    phone with the PIN has no moves without a game)."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        phone.goto(table.url + "/")
+        phone.locator("#pair-code").fill(box_pairing_code(table.url, 2))
+        phone.get_by_role("button", name="Pair this phone").click()
+        expect(phone.locator("#paired-line")).to_be_visible()
+        sign_in(phone, table.url)
+        expect(phone.locator("#paired-line")).to_be_visible()
+        expect(phone.get_by_role("button", name="Unpair this phone")).to_be_visible()
+        phone.get_by_role("button", name="Unpair this phone").click()
+        expect(phone.locator("#moves-card")).to_be_hidden()       # nothing left to show there
