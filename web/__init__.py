@@ -29,6 +29,7 @@ from web.access.auth import KnownAddresses, Logins, OwnNames, PinGuard
 from web.access.cookies import TableSessions, set_cookie_header
 from web.context import Parlour
 from web.device import DevicePanel
+from web.moves import phone_words
 from web.records.figures import Figures
 from web.access.phones import Pairings, phone_clock, phone_id
 from web.stream import Hub
@@ -135,6 +136,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     app.register_blueprint(chances.bp)
     app.add_template_filter(listing)        # "Ann, Ben and Cy", as the box says names
     app.add_template_filter(counted)        # "1 event", "2 events"
+    app.add_template_filter(phone_words)    # the rules' words for the box's controls, a phone's
     errors.register(app)
 
     @app.after_request

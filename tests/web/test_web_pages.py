@@ -819,3 +819,22 @@ def test_pages_x10_name_fields_say_how_long_a_name_may_be(client, logged_in, kat
     assert fields and set(fields) == {str(MAX_NAME)}
     assert f"New name (up to {MAX_NAME} letters)" in page
     assert f"give a name of up to {MAX_NAME} letters)" in page
+
+
+def test_pages_p2_the_log_says_a_claim_in_the_phones_words(client, control, session):
+    """P2: a claim's prompt and answer on the phone say "... or end the turn to withdraw it",
+    and its log line said "press again to confirm, the knob cancels": a phone has no knob.
+    The page's log, like its prompt, is in the phone's words."""
+    control("new-game", {"game": "india", "players": ["Ann", "Ben"]})
+    for _ in range(40):
+        if session.snapshot()["phase"] == "play":
+            break
+        session.roll()
+    session.roll()
+    turn = session.snapshot()["turn"]
+    session.submit({"type": "press", "seat": turn}, by="web")
+    claim = session.snapshot()["log"][-1]
+    assert claim.endswith("press again to confirm, the knob cancels"), claim
+    page = client.get("/").get_data(as_text=True)
+    assert "the knob cancels" not in page.split('id="log"')[1].split("</ol>")[0]
+    assert "press again to confirm, or end the turn to withdraw it</li>" in page

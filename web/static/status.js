@@ -252,7 +252,7 @@
     var log = state.log || [];
     var list = $("log");
     var items = document.createDocumentFragment();
-    for (var i = log.length - 1; i >= 0; i--) items.appendChild(make("li", "", log[i]));
+    for (var i = log.length - 1; i >= 0; i--) items.appendChild(make("li", "", phoneWords(log[i])));
     list.replaceChildren(items);
     list.dataset.digits = String(log.length).length;       // room for the numbers (parlour.css)
     show($("log-card"), log.length > 0);
@@ -436,7 +436,7 @@
         newsLines.push(takenBackWords(state));
       }
       showTakenBack(takenBackWords(state));   // until the game goes on
-      newsLines = newsLines.concat(log.slice(same));
+      newsLines = newsLines.concat(log.slice(same).map(phoneWords));   // as the log shows them
     }
     clearTimeout(newsTimer);
     newsTimer = setTimeout(sayNews, NEWS_MS);
