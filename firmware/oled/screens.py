@@ -654,12 +654,13 @@ def _subjects_joined(lines: Sequence[str]) -> list[str]:
 
 
 def _subject(first: str, second: str) -> int:
-    """How many capitalised words both lines begin with (a name), if both go on after it."""
+    """How many capitalised words both lines begin with (a name), if both go on after it with
+    a verb ("Zoe Lee pays" and "Zoe Kim takes" are two players: none)."""
     a, b = first.split(" "), second.split(" ")
     n = 0
     while n < min(len(a), len(b)) - 1 and a[n] == b[n] and a[n][:1].isupper():
         n += 1
-    return n
+    return n if n and a[n][:1].islower() and b[n][:1].islower() else 0
 
 
 BUMPED = re.compile(r"(?P<who>.+) is bumped to .+")

@@ -186,6 +186,8 @@ def test_screens_ld2_two_lines_about_one_player_are_one_sentence_where_that_is_o
     kept = ["Blue throws 5 and 3 (8) for the lead", "Blue is Cat and throws first; Red is "
             "Mouse", "Red loses this turn.", "Red wins"]
     assert screens._subjects_joined(kept) == kept
+    two = ["Zoe Lee moves in the Field", "Zoe Kim takes the Lost Diamond from its square"]
+    assert screens._subjects_joined(two) == two                   # two players, one first name
     lead = screens.result_layout("Blue throws", "5 · 3", kept[:2])
     assert "Blue 3 (8)" not in " ".join(w for page in lead[2] for w in page)
 
