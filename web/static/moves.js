@@ -669,9 +669,8 @@
     try { update(JSON.parse($("initial-state").textContent)); } catch (e) { /* keep the page */ }
   }
 
-  window.ParlourMoves = {update: update, hold: hold, offered: moves, piTurn: piTurn, paired: function () {
-    return pairing.button !== null && pairing.button !== undefined;
-  }, seatIn: mySeat};
+  window.ParlourMoves = {update: update, hold: hold, offered: moves, piTurn: piTurn,
+    seatIn: mySeat};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
