@@ -231,6 +231,7 @@ back_up_store() {
         return 0
     fi
     $SUDO systemctl stop parlour.service 2>/dev/null || true
+    stopped=yes                         # from here a failure starts the table again (below)
     # Labelled by the store's own version too: going back, the copy to restore is the newest
     # one the older program can read (every release may say 0.1.0; the store's version moves).
     store=$($SUDO python3 - "$ROOT$STATE/parlour.db" 2>/dev/null <<'PY' || echo unknown
@@ -347,7 +348,18 @@ wifi_country() {
     fi
 }
 
+# An install that fails once the table was stopped for it (pip cannot reach PyPI: an update
+# away from the internet) starts it again: the venv still holds the release it ran.
+stopped=no
+start_again_if_stopped() {
+    if [ "$1" -ne 0 ] && [ "$stopped" = yes ]; then
+        say "the install stopped part way: starting the table again with the release it had"
+        $SUDO systemctl start parlour.service 2>/dev/null || true
+    fi
+}
+
 install_parlour() {
+    trap 'start_again_if_stopped $?' EXIT
     check_system
     if [ -n "$country" ] && ! command -v raspi-config >/dev/null 2>&1; then
         fail "--wifi-country needs raspi-config (Raspberry Pi OS): set the country with your" \
@@ -375,6 +387,7 @@ install_parlour() {
         did "parlour.service enabled at boot"
     fi
     $SUDO systemctl restart parlour.service
+    stopped=no
     say "started: 'systemctl status parlour', 'journalctl -u parlour -f'"
     say "done: $changed change(s)"
     if [ "$reboot_needed" = yes ]; then

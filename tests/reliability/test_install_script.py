@@ -672,3 +672,23 @@ def test_install_again_leaves_no_file_of_the_release_before(box):
     assert box.run("install").returncode == 0
     assert not any(path.exists() for path in stale)
     assert box.file("/opt/parlour/src/companion/games/fox_and_geese.py").exists()
+
+
+def test_install_that_fails_after_stopping_the_table_starts_it_again(box):
+    """An update away from the internet: the store was copied with the service stopped, then
+    pip could not reach PyPI and the script ended there, the table stopped until a reboot
+    (the venv still held the release it ran). A failure after the stop starts it again."""
+    assert box.run("install").returncode == 0
+    store = box.file("/var/lib/parlour")
+    store.mkdir(parents=True)
+    (store / "parlour.db").write_bytes(b"SQLite format 3\0games")
+    installed_as_if_under_0_0_9(box)
+    pip = box.file("/opt/parlour/venv/bin/python")
+    pip.write_text('#!/bin/sh\necho "venv-python $*" >> "$RECORD"\n'
+                   '[ "$2" = pip ] && [ "$3" = install ] && exit 1\nexit 0\n')
+    result = box.run("install")
+    assert result.returncode != 0
+    commands = box.commands()
+    stop = commands.index("systemctl stop parlour.service")
+    assert "systemctl start parlour.service" in commands[stop:], commands[stop:]
+    assert "starting the table again with the release it had" in result.stdout
