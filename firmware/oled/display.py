@@ -131,7 +131,8 @@ class Display:
             self._said = self.error
             log.warning("OLED: %s (I2C bus %s, address 0x%02X); trying again every %g s. Check "
                         "its four wires, the address and that I2C is on (raspi-config, then a "
-                        "reboot); the table's PIN is in the data directory's file `pin`",
+                        "reboot); the table's PIN is the config's `pin`, else in the data "
+                        "directory's file `pin` (sudo cat /var/lib/parlour/pin on a box)",
                         self.error, self.config.port, self.config.address, self.retry_seconds)
         if self._writer is not None:
             self._writer.invalidate()
