@@ -277,8 +277,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         if network is not None:
             network.port = server.port if server else port
             if server is not None:               # a phone's live page keeps the hotspot up
-                hub = server.app.extensions["parlour"].hub
-                network.in_use = lambda: hub.active > 0
+                network.in_use = table_in_use(server.app.extensions["parlour"].hub, session)
             network.start()
         table.odds = start_odds(session) if config.odds else None
         table.club = club_for(table, data_dir)
@@ -297,6 +296,15 @@ def club_for(table: Table, data_dir: Path):
     from firmware.datadir.keys import table_id
     return start_club(table.session, table.config.club, data_dir, table_id(data_dir),
                       table.stop, buttons=[c.name for c in table.config.colours])
+
+
+def table_in_use(hub, session: Session) -> Callable[[], bool]:
+    """Whether the hotspot is in use: a phone has the live page open, or a game is in play
+    (phones that slept between turns come back to it: a hotspot stepping aside for a minute
+    every five cut them off mid-game at a table away from home)."""
+    def in_use() -> bool:
+        return hub.active > 0 or session.snapshot()["phase"] not in ("idle", "over")
+    return in_use
 
 
 def hotspot_fallback(config: Config, data_dir: Path, *, sim: bool, host: str, port: int):

@@ -165,7 +165,7 @@ def test_network_a_hotspot_a_phone_has_open_stays_up():
     assert box.status()["mode"] == "looking" and nm.commands[-1] == nmcli.down(nmcli.HOTSPOT)
 
 
-def test_network_the_box_counts_a_phone_with_the_live_page_as_using_the_hotspot(
+def test_network_the_box_counts_a_live_page_or_a_game_in_play_as_using_the_hotspot(
         tmp_path, mock_factory, monkeypatch):
     from firmware import runner
     from firmware.config import Config
@@ -180,6 +180,11 @@ def test_network_the_box_counts_a_phone_with_the_live_page_as_using_the_hotspot(
         stream = hub.open(address="10.42.0.17")
         assert network.in_use() is True
         stream.close()
+        assert network.in_use() is False
+        # a game in play keeps it up too: phones that slept between turns come back to it
+        table.session.new_game("kat-en-muis", ["Ann", "Ben"])
+        assert network.in_use() is True
+        table.session.abandon()                     # set aside: no game in play
         assert network.in_use() is False
     finally:
         table.close()
