@@ -596,9 +596,10 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
     if values:
         inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
             else ""                                 # a throw's values; "Rex!" stays big
-        shorter = _bumps_joined(_after_the_throw(heading, lines))
-        for words in (lines, _after_the_throw(heading, lines), shorter,
-                      _subjects_joined(shorter), _values_said_once(values, lines)):
+        after = _after_the_throw(heading, lines)
+        shorter = _bumps_joined(after)
+        for words in (lines, after, shorter, _subjects_joined(shorter),
+                      _values_said_once(values, lines)):
             for first in (2, 3):
                 whole = sentence_pages(words, first)
                 if len(whole) == 1:
@@ -611,11 +612,10 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
         if inline and width(inline, SMALL) <= W - 4 and len(inline_pages) < len(paged):
             return inline, "", inline_pages          # fewer pages for the flick to take away
         return heading, values, paged
-    for words in (_bumps_joined(lines), _subjects_joined(_bumps_joined(lines))):
-        whole = result_pages(values, words)
-        if len(whole) == 1:
-            return heading, values, whole
-    return heading, values, result_pages(values, _bumps_joined(lines))
+    joined = _bumps_joined(lines)
+    paged = result_pages(values, joined)
+    told = result_pages(values, _subjects_joined(joined)) if len(paged) > 1 else paged
+    return heading, values, told if len(told) == 1 else paged
 
 
 def _values_said_once(values: str, lines: Sequence[str]) -> list[str]:
