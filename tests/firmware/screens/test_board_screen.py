@@ -15,6 +15,7 @@ from firmware.controller import RESULT_SECONDS, Controller
 from test_controller import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
+from companion.games.domino_rex import ORDINAL
 from companion.record.store import Store
 from companion.session import Session
 from firmware.controller.spin import UNCOVER_PIS, asks_to_uncover
@@ -1083,7 +1084,8 @@ def test_board_screen_domino_rex_an_undo_says_which_square_to_cover_again(table,
              if before["players"][1]["checkers"][n] != place]
     back = {"rex": "to the Rex row", "domino": "into Domino", "crowned": "to its crown"}
     again = f". Cover Pi's {value} again." + "".join(
-        f" Pi's checker {n} back {back[after['players'][1]['checkers'][n]]}." for n in moved)
+        f" Pi's {ORDINAL[int(n)]} checker back {back[after['players'][1]['checkers'][n]]}."
+        for n in moved)
     assert table.flash_text.startswith("Taken back: ")
     assert table.flash_text.endswith(again), table.flash_text
     session.submit({"type": "choose", "value": value}, by="pi")       # as it was
