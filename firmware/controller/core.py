@@ -286,8 +286,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self.snap.get("home_claim")
         until = self.clock() + AGAIN_SECONDS
         if event.kind == "press" and self.screen == "play" and game == before[0] and \
-                turn != before[1]:
-            self.again_guard = ("press", None, until, "play")
+                (turn != before[1] or before[3] in ("result", "pi_moved")):  # or it closed
+            self.again_guard = ("press", None, until, "play")     # what was up over the turn
         elif event.kind == "press" and before[3] == "spin" and self.screen == "result" and \
                 self._press_ends_turn():     # a press stopped the dial: the same again would
             self.again_guard = ("press", None, until, "result")    # end the turn unread (X8)
@@ -296,15 +296,16 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self.again_guard = ("seat", event.seat, until, None)   # again, it would act
 
     def _pressed_again(self, event: InputEvent) -> bool:
-        """A press `_guard_against_again` holds back, and holds on for AGAIN_SECONDS more (a
-        nervous third press is the same hand too). Any other input uses the guard up: after
-        it, the press is a choice."""
+        """A press `_guard_against_again` holds back, until AGAIN_SECONDS after the press that
+        set it (a nervous third press in that time is the same hand too; the hold never grows,
+        so presses that keep coming are not held for ever). Any other input uses the guard up:
+        after it, the press is a choice."""
         guard, self.again_guard = self.again_guard, None
         held = guard is not None and self.clock() < guard[2] and \
             (event.kind, event.seat if event.kind == "seat" else None) == guard[:2] and \
             (event.kind == "seat" or self.screen == guard[3])
         if held:
-            self.again_guard = (*guard[:2], self.clock() + AGAIN_SECONDS, guard[3])
+            self.again_guard = guard
         return held
 
     def on_leave_start(self, event: InputEvent) -> None:

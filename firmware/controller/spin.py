@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from firmware.controller.notices import AGAIN_SECONDS
 from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (box_words, later_mover, player_name, restates, roll_text,
                                   split_prompt, takes, with_box_controls)
@@ -173,13 +172,10 @@ class SpinScreens:
                                                    # a seat press's page 2 is what it did
         elif self._press_ends_turn():
             self.on_knob_press(event)
-        else:
-            self.screen = self.home()
-            if self.screen == "play":
-                # the same press again is a double press, not a choice on a screen unread
-                # (Red's square uncovered 0.5 s after the Pi's request was pressed away; in
-                # The Lost Diamond the next player's Field move made for them)
-                self.again_guard = ("press", None, self.clock() + AGAIN_SECONDS, "play")
+        else:        # the same press again is a double press, not a move on the turn screen
+            self.screen = self.home()      # unread (`_guard_against_again`: Red's square
+                                           # uncovered 0.5 s after the Pi's request was pressed
+                                           # away; the next player's Field move made for them)
 
     def on_result_flick(self, event: InputEvent) -> None:
         """The next player's flick on a result with news still to read ("Red moves to 44" on

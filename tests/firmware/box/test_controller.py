@@ -482,6 +482,26 @@ def test_controller_p2_a_nervous_third_press_does_not_confirm_a_claim(table, ses
     assert session.snapshot()["phase"] == "over"
 
 
+def test_controller_presses_that_keep_coming_are_held_only_as_long_as_the_first_set(
+        table, session, clock):
+    """Each held press held the next for another 1.2 s, silently: Red pressing every 0.9 s
+    after closing a result was never heard (six presses, 5.4 s; seat buttons every 0.6-0.9 s
+    never recorded a capture). The hold lasts AGAIN_SECONDS from the press that set it."""
+    start(table, "lost-diamond")
+    settle_lead(table, clock)
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # Red's Field move
+    clock.advance(2.0)
+    press(table, "press")                                          # its result closed
+    events = len(session.store.events(session.game_id))
+    clock.advance(0.9)
+    press(table, "press")                                          # held: 0.9 s after
+    assert len(session.store.events(session.game_id)) == events
+    clock.advance(0.9)
+    press(table, "press")                                          # 1.8 s: Blue's own move
+    assert len(session.store.events(session.game_id)) > events
+
+
 def test_controller_ld1_a_press_again_after_closing_a_result_is_not_the_next_field_move(
         table, session, clock):
     """LD1: Red's Field move ("Red's turn ends / Red moves in the Field") read for 2 s, a

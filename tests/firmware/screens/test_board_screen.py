@@ -16,6 +16,7 @@ from test_controller import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
 from companion.games.domino_rex import ORDINAL
+from firmware.controller.notices import AGAIN_SECONDS
 from companion.record.store import Store
 from companion.session import Session
 from firmware.controller.spin import UNCOVER_PIS, asks_to_uncover
@@ -144,6 +145,9 @@ def test_board_screen_pi_plays_the_geese_and_waits_for_the_press(table, session)
     assert table.screen == "pi_moved"
     press(table, "press")
     assert table.screen == "play"
+    press(table, "press")                           # at once: the same press, held
+    assert table.screen == "play" and session.snapshot()["turn"] == 0
+    table.clock.advance(AGAIN_SECONDS)
     press(table, "press")                           # the player's move (the knob's first)
     wait_for_pi(table)
     assert session.snapshot()["turn"] == 0 and table.screen == "pi_moved"
@@ -199,6 +203,7 @@ def test_board_screen_a_press_reads_a_phones_undo_before_it_asks_the_pi(table, s
     start_with_pi(table, "fox-and-geese", "Pi: Geese, easy")
     wait_for_pi(table)
     press(table, "press")
+    table.clock.advance(AGAIN_SECONDS)
     moved = len(session.store.events(session.game_id))
     session.undo(by="web")                           # a phone's Undo
     wait_for_pi(table)
