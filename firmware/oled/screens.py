@@ -595,7 +595,8 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
     heading, lines = result_heading(heading, lines)
     if values:
         inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
-            else ""                                 # a throw's values; "Rex!" stays big
+            and ", then " not in heading else ""    # a throw's values, by one player: "Rex!"
+                                                    # stays big, and "Red, then Pi 4" read as Pi's
         after = _after_the_throw(heading, lines)
         shorter = _bumps_joined(after)
         for words in (lines, after, shorter, _subjects_joined(shorter),
@@ -644,7 +645,7 @@ def _subjects_joined(lines: Sequence[str]) -> list[str]:
     for line in lines:
         subject = _subject(out[-1], line) if out and not joined else 0
         if subject and not SENTENCE_END.search(out[-1]) and out[-1][-1] not in ".:!?" \
-                and " and " not in out[-1] and ";" not in out[-1] + line:   # no "and ... and"
+                and " and " not in out[-1] + line and ";" not in out[-1] + line:  # one "and"
             out[-1] += " and " + line.split(" ", subject)[subject]
             joined = True
         else:

@@ -188,6 +188,10 @@ def test_screens_ld2_two_lines_about_one_player_are_one_sentence_where_that_is_o
     assert screens._subjects_joined(kept) == kept
     two = ["Zoe Lee moves in the Field", "Zoe Kim takes the Lost Diamond from its square"]
     assert screens._subjects_joined(two) == two                   # two players, one first name
+    ann = ["Ann moves to 39", "Ann Marie is bumped to picture space 3 and pays the pool 1 chip"]
+    assert screens._subjects_joined(ann) == ann                   # not "... and Marie is"
+    lead = ["Red throws 4 for the lead", "Pi throws 5 for the lead"]
+    assert screens.result_layout("Red, then Pi", "4", lead)[0] == "Red, then Pi"  # not "Pi 4"
     lead = screens.result_layout("Blue throws", "5 · 3", kept[:2])
     assert "Blue 3 (8)" not in " ".join(w for page in lead[2] for w in page)
 
@@ -206,6 +210,12 @@ def test_screens_d2_the_sum_and_rex_are_said_once_where_that_is_one_page():
     assert screens.result_layout("Ann uncovers 4", "Rex!", rex) == (
         "Ann uncovers 4", "Rex!", [["4 + 7 = 11: Ann's", "eleventh checker goes",
                                     "home and is crowned."]])
+    from firmware.oled.views import box_words
+    for name in ("Blue", "Purple", "Pi 2"):                        # the box's shorter words
+        said = box_words(f"6 + 1 = 7: {name}'s seventh checker is already crowned; nothing "
+                         "moves")
+        assert said.endswith("is already crowned")
+        assert len(screens.result_layout(f"{name} uncovers", "6 + 1 = 7", [said])[2]) == 1
     short = ["Ann uncovers 4: 4 + 1 = 5, no checker moves"]      # fits whole: kept whole
     assert screens.result_layout("Ann uncovers", "4 + 1 = 5", short)[2] == [
         ["Ann uncovers 4:", "4 + 1 = 5, no checker", "moves"]]
