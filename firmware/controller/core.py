@@ -279,9 +279,11 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def _guard_against_again(self, event: InputEvent,
                              before: tuple[Any, ...]) -> None:
         """After a press that changed what the same press would do next (the knob passed the
-        turn: the next player's press would move; a seat button claimed a win: its next press
-        confirms it, for good: no undo after a win), that press again within AGAIN_SECONDS is
-        a double press or a bounce, not a choice made on a screen no one has read yet."""
+        turn, or closed a result or the Pi's move over the turn screen: the next press would
+        move; the knob or a seat button stopped the dial: the next would end the turn or act
+        on the result just shown; a seat button claimed a win: its next press confirms it, for
+        good: no undo after a win), that press again within AGAIN_SECONDS is a double press or
+        a bounce, not a choice made on a screen no one has read yet."""
         game, turn, claim = self.snap.get("game_id"), self.snap.get("turn"), \
             self.snap.get("home_claim")
         until = self.clock() + AGAIN_SECONDS
