@@ -620,13 +620,14 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
 
 
 def _values_said_once(values: str, lines: Sequence[str]) -> list[str]:
-    """Domino Rex: the first line without the sum or the "Rex!" the big values show ("5 + 4 =
-    9: Blue's ninth checker is already crowned; nothing moves" under "5 + 4 = 9": "Blue's
-    ninth checker is ..."), where that makes one page: it was split across two, and a crown's
-    page 2 said only "Rex!"."""
+    """Domino Rex: the first line without the sum or the "Rex!" the big values show, and a
+    crowned checker without "; nothing moves", which "already crowned" says ("5 + 4 = 9:
+    Blue's ninth checker is already crowned; nothing moves" under "5 + 4 = 9": "Blue's ninth
+    checker is already crowned"), where that makes one page: it was split across two, and a
+    crown's page 2 said only "Rex!"."""
     if not lines:
         return []
-    first = lines[0]
+    first = lines[0].replace(" is already crowned; nothing moves", " is already crowned")
     said = re.fullmatch(rf"(?:.+ uncovers \d+: )?{re.escape(values)}[:,] (.+)", first)
     if said:
         first = said[1][:1].upper() + said[1][1:]

@@ -232,8 +232,6 @@ def box_words(action: str) -> str:
     the turn (LD2, P2), as the phone says too: a sentence of its own, so a page never starts
     with "withdraws it" under the player's name, read as done."""
     action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
-    action = action.replace(" is already crowned; nothing moves", " is already crowned")  # D2:
-    # it says as much, and the sentence fits under the sum: it was split across two pages
     action = action.replace("; your button if that reaches the diamond",    # LD2: a sentence
                             ". Or press your button for a Field move that reaches the diamond.")
     return re.sub(r"[;,] the knob cancels", ". The knob withdraws the claim and ends the turn.",

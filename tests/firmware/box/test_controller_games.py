@@ -110,6 +110,7 @@ class Table:
             # or under big values that say its sum or its "Rex!" (Domino Rex), without them
             rest = re.split(rf"{re.escape(values)}[:,] ", line, maxsplit=1)[-1] \
                 if values else line
+            rest = rest.replace(" is already crowned; nothing moves", " is already crowned")
             if rest != line and norm(rest[:1].upper() + rest[1:]) in shown or \
                     values == "Rex!" and norm(line.removesuffix(" Rex!")) in shown:
                 continue
