@@ -222,9 +222,9 @@ class Table:
             if state.get("last_type") in CORRECTIONS and state.get("last_by") != "knob":
                 assert heading == "From a phone", (where, oled["result"])
             words = oled["result"][2]
-            if any(map(asks_to_uncover, words)):       # the Pi's uncover: copied first
+            if state.get("last_by") == "pi" and words and asks_to_uncover(words[-1]):
                 pis = [UNCOVER_PIS.format(who=p["name"], value=state.get("last_uncovered"))
-                       for p in state["players"] if p.get("pi")]
+                       for p in state["players"] if p.get("pi")]     # the Pi's, copied first
                 assert words[-1] in pis and words[-2] == state["log"][-1] and \
                     all(line in state["log"] for line in words[:-1]), (where, words)
         if oled.get("screen") == "play" and state["phase"] == "play" and oled.get("turn"):
