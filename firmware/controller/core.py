@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
 from companion.errors import ParlourError
@@ -32,6 +32,15 @@ from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import PiWorker
 
 RESUMED_SECONDS = 5.0
+
+
+class AgainGuard(NamedTuple):
+    """The press `_guard_against_again` holds: its kind ("press", "seat"), the seat for a seat
+    button, until when, and (for the knob) the screen it is held on."""
+    kind: str
+    seat: int | None
+    until: float
+    screen: str | None
 CHANGED_MEANWHILE = "Not done: the game changed meanwhile. Go back to the game to see how."
 
 TRANSITIONS: dict[tuple[str, str], str] = {
@@ -121,7 +130,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.undo_shown = False                          # ... says what an undo took back
         self.read_until = 0.0            # a knob press before this is late: not acted on
         self.input_kind = ""             # the input being handled (which notices take a press)
-        self.again_guard: tuple[str, int | None, float, str | None] | None = None  # too soon
+        self.again_guard: AgainGuard | None = None      # a press too soon to be a choice
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
@@ -289,13 +298,13 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         until = self.clock() + AGAIN_SECONDS
         if event.kind == "press" and self.screen == "play" and game == before[0] and \
                 (turn != before[1] or before[3] in ("result", "pi_moved")):  # or it closed
-            self.again_guard = ("press", None, until, "play")     # what was up over the turn
+            self.again_guard = AgainGuard("press", None, until, "play")  # what was up over it
         elif event.kind == "press" and before[3] == "spin" and self.screen == "result" and \
                 self._press_ends_turn():     # a press stopped the dial: the same again would
-            self.again_guard = ("press", None, until, "result")    # end the turn unread (X8)
+            self.again_guard = AgainGuard("press", None, until, "result")  # end the turn (X8)
         elif event.kind == "seat" and (claim is not None and claim != before[2] or
                                        before[3] == "spin"):     # or it stopped the dial:
-            self.again_guard = ("seat", event.seat, until, None)   # again, it would act
+            self.again_guard = AgainGuard("seat", event.seat, until, None)  # again, it acts
 
     def _pressed_again(self, event: InputEvent) -> bool:
         """A press `_guard_against_again` holds back, until AGAIN_SECONDS after the press that
@@ -303,9 +312,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         so presses that keep coming are not held for ever). Any other input uses the guard up:
         after it, the press is a choice."""
         guard, self.again_guard = self.again_guard, None
-        held = guard is not None and self.clock() < guard[2] and \
-            (event.kind, event.seat if event.kind == "seat" else None) == guard[:2] and \
-            (event.kind == "seat" or self.screen == guard[3])
+        held = guard is not None and self.clock() < guard.until and event.kind == guard.kind \
+            and (event.seat == guard.seat if event.kind == "seat" else
+                 self.screen == guard.screen)
         if held:
             self.again_guard = guard
         return held

@@ -76,8 +76,7 @@ class Notices:
         """A knob press that only reads: one just after a result or a notice went by itself
         (meant for it), or one that takes a refusal or an undo's notice away (the screen it
         covers has changed: nobody has seen it yet). True if the press is used up so."""
-        if self.clock() < self.read_until:
-            self.read_until = 0.0
+        if self._seat_only_reads():
             return True
         if self.flash_text and (self.refusal_shown or self.undo_shown):
             self._clear_notice()
@@ -85,9 +84,10 @@ class Notices:
         return False
 
     def _seat_only_reads(self) -> bool:
-        """A seat press just after the dial or a result went by itself: meant to stop it (the
-        README offers a seat button for that), a moment late, not a capture, a claim or a man
-        into Goal on a result no one has read. True if the press is used up so."""
+        """A press (a seat's, or the knob's) just after the dial or a result went by itself:
+        meant to stop it (the README offers a seat button for that too), a moment late, not a
+        move, a capture, a claim or a man into Goal on a screen no one has read. True if the
+        press is used up so."""
         if self.clock() < self.read_until:
             self.read_until = 0.0
             return True
