@@ -36,11 +36,13 @@ RESUMED_SECONDS = 5.0
 
 class AgainGuard(NamedTuple):
     """The press `_guard_against_again` holds: its kind ("press", "seat"), the seat for a seat
-    button, until when, and (for the knob) the screen it is held on."""
+    button, until when, (for the knob) the screen it is held on, and whether one held press
+    uses it up (where the next press only closes or reads on: a third is a choice)."""
     kind: str
     seat: int | None
     until: float
     screen: str | None
+    once: bool = False
 CHANGED_MEANWHILE = "Not done: the game changed meanwhile. Go back to the game to see how."
 
 TRANSITIONS: dict[tuple[str, str], str] = {
@@ -266,7 +268,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def _handle(self, event: InputEvent) -> None:
         before = (self.snap.get("game_id"), self.snap.get("turn"), self.snap.get("home_claim"),
-                  self.screen)
+                  self.screen, self.page)
         if self.flash_text and (event.kind == "press" or
                                 event.kind == "turn" and self.screen in ("play", "over")):
             self._clear_notice()                 # the knob's pick must be seen: a notice goes
@@ -302,6 +304,11 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         elif event.kind == "press" and before[3] == "spin" and self.screen == "result" and \
                 self._press_ends_turn():     # a press stopped the dial: the same again would
             self.again_guard = AgainGuard("press", None, until, "result")  # end the turn (X8)
+        elif event.kind == "press" and self.screen == "result" and (
+                before[3] == "result" and self.page > before[4]
+                and self._press_ends_turn()):    # a press stopped the dial or turned a page:
+            self.again_guard = AgainGuard(       # the same again on the last page would close
+                "press", None, until, "result", once=True)   # it, or end the turn, unread
         elif event.kind == "seat" and (claim is not None and claim != before[2] or
                                        before[3] == "spin"):     # or it stopped the dial:
             self.again_guard = AgainGuard("seat", event.seat, until, None)  # again, it acts
@@ -309,13 +316,15 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def _pressed_again(self, event: InputEvent) -> bool:
         """A press `_guard_against_again` holds back, until AGAIN_SECONDS after the press that
         set it (a nervous third press in that time is the same hand too; the hold never grows,
-        so presses that keep coming are not held for ever). Any other input uses the guard up:
-        after it, the press is a choice."""
+        so presses that keep coming are not held for ever); a guard `once` holds one press,
+        and only on the result's last page. Any other input uses the guard up: after it, the
+        press is a choice."""
         guard, self.again_guard = self.again_guard, None
         held = guard is not None and self.clock() < guard.until and event.kind == guard.kind \
             and (event.seat == guard.seat if event.kind == "seat" else
-                 self.screen == guard.screen)
-        if held:
+                 self.screen == guard.screen) and \
+            (not guard.once or self.page >= self.page_count - 1)   # a page turn is not held
+        if held and not guard.once:
             self.again_guard = guard
         return held
 

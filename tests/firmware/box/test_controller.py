@@ -426,6 +426,42 @@ def test_controller_x8_a_seat_press_result_is_read_to_its_last_page_before_the_k
     assert session.snapshot()["turn"] != first
 
 
+@pytest.mark.parametrize("game", ["lost-diamond", "india"])
+def test_controller_x8_a_double_press_that_turns_to_the_last_page_does_not_end_the_turn(
+        table, session, clock, game):
+    """X8, P2: the knob's press turned a seat press's news (The Lost Diamond's Field move that
+    took the diamond) or a claim home to its last page, and the same hand's second press 0.3 s
+    later ended the turn, or withdrew the claim, with that page unread. The second press is
+    held once: a third, or one after AGAIN_SECONDS, ends the turn."""
+    if game == "india":
+        first = india_claim(table, session, clock)
+    else:
+        start(table, game)
+        settle_lead(table, clock)
+        first = session.snapshot()["turn"]
+        clock.advance(AGAIN_SECONDS)
+        press(table, "seat", seat=table.buttons[first])        # a Field move
+        log = session.snapshot()["log"]
+        table.outcome = (table.outcome[0], "", [box_words(line) for line in log[-4:]])
+        table._turn_to(0)                                      # news too long for one page
+    table.render()
+    last = table.page_count - 1
+    assert table.screen == "result" and last > 0
+    for page in range(1, last + 1):
+        clock.advance(1.5)
+        press(table, "press")                                  # read on, to the last page
+        assert table.page == page and session.snapshot()["turn"] == first
+    clock.advance(0.3)
+    press(table, "press")                                      # the same hand: held
+    assert table.screen == "result" and table.page == last and \
+        session.snapshot()["turn"] == first
+    if game == "india":
+        assert session.snapshot()["home_claim"] == first
+    clock.advance(0.3)
+    press(table, "press")                                      # a third: the turn ends
+    assert session.snapshot()["turn"] != first
+
+
 def india_claim(table, session, clock) -> int:
     """India from the box, to the first turn's claim: a man home (P2). The claiming seat."""
     start(table, "india")
@@ -448,7 +484,8 @@ def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, sess
     assert "the knob cancels" not in words
     ARTIFACTS.mkdir(exist_ok=True)
     table.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-india-claim.png")
-    press(table, "press")                                          # close the result
+    press(table, "press")                                          # page 2: the knob's part
+    clock.advance(AGAIN_SECONDS)
     press(table, "press")                                          # the knob: withdrawn
     assert session.snapshot()["turn"] != turn and session.snapshot()["phase"] == "play"
 
@@ -615,8 +652,8 @@ def test_controller_p2_an_undone_withdrawal_says_the_claim_stands_again(table, s
     won): the notice says so."""
     turn = india_claim(table, session, clock)
     name = session.snapshot()["players"][turn]["name"]
-    press(table, "press")                                          # close the result
-    clock.advance(1.0)
+    press(table, "press")                                          # page 2: the knob's part
+    clock.advance(AGAIN_SECONDS)
     press(table, "press")                                          # the knob: withdrawn
     assert session.snapshot()["home_claim"] is None
     for _ in range(3):
