@@ -291,10 +291,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                              before: tuple[Any, ...]) -> None:
         """After a press that changed what the same press would do next (the knob passed the
         turn, or closed a result or the Pi's move over the turn screen: the next press would
-        move; the knob or a seat button stopped the dial: the next would end the turn or act
-        on the result just shown; the knob turned a page of a result it ends the turn on;
-        a seat button claimed a win: its next press confirms it, for good: no undo after a
-        win), that press again within AGAIN_SECONDS is a double press or a bounce, not a
+        move; the knob or a seat button stopped the dial: the next would end the turn, close
+        the result just shown or act on it; the knob turned a page of a result it ends the
+        turn on; a seat button claimed a win: its next press confirms it, for good: no undo
+        after a win), that press again within AGAIN_SECONDS is a double press or a bounce, not a
         choice made on a screen no one has read yet."""
         game, turn, claim = self.snap.get("game_id"), self.snap.get("turn"), \
             self.snap.get("home_claim")
@@ -305,6 +305,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         elif event.kind == "press" and before[3] == "spin" and self.screen == "result" and \
                 self._press_ends_turn():     # a press stopped the dial: the same again would
             self.again_guard = AgainGuard("press", None, until, "result")  # end the turn (X8)
+        elif event.kind == "press" and before[3] == "spin" and self.screen == "result":
+            self.again_guard = AgainGuard(       # or close the result unread (a refereed
+                "press", None, until, "result", once=True)   # game's): held once
         elif event.kind == "press" and before[3] == self.screen == "result" and \
                 self.page > before[4] and self._press_ends_turn():   # it turned a page: the
             self.again_guard = AgainGuard(       # same again on the last page would end the

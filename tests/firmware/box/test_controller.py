@@ -93,6 +93,7 @@ def settle_lead(c, clock):
             return
         press(c, "flick", strength=0.5)
         press(c, "press")
+        c.clock.advance(AGAIN_SECONDS)             # read, not pressed twice
     raise AssertionError("the lead never settled")
 
 
@@ -722,6 +723,39 @@ def test_controller_the_next_flick_on_unread_news_turns_the_page_first(table, se
     assert session.snapshot()["rolls"] == rolls + 1
 
 
+@pytest.mark.parametrize("game", ["kat-en-muis", "cats-and-dogs"])
+def test_controller_a_double_press_that_stopped_the_dial_leaves_the_result_up(table, session,
+                                                                             clock, game):
+    """A refereed game: the knob pressed to stop the dial and again 0.3 s later closed the
+    one-page result ("Red moves to 12" gone in 0.3 s, unread). The second press is held once;
+    a third closes it, as does a press after AGAIN_SECONDS."""
+    start(table, game)
+    settle_lead(table, clock)
+    checked = []
+    for _ in range(30):
+        rolls = session.snapshot()["rolls"]
+        press(table, "flick", strength=0.5)
+        press(table, "press")                                          # stop the dial
+        assert table.screen == "result" and session.snapshot()["rolls"] == rolls + 1
+        if table.page_count == 1:
+            third = len(checked) % 2 == 0
+            clock.advance(0.3 if third else AGAIN_SECONDS)
+            press(table, "press")
+            if third:
+                assert table.screen == "result", "closed unread by a double press"
+                clock.advance(0.3)
+                press(table, "press")                                  # a third closes it
+            assert table.screen == "play"
+            checked.append(third)
+        while table.screen == "result":
+            clock.advance(AGAIN_SECONDS)
+            press(table, "press")                                      # read on
+        clock.advance(AGAIN_SECONDS)
+        if len(checked) >= 4:
+            break
+    assert checked == [True, False, True, False]
+
+
 def test_controller_a_press_reads_an_outcome_to_its_last_page_before_closing_it(table, session,
                                                                                  clock):
     """Kat en Muis: Red's press on "Red moves to 4" (page 1/2) closed the result, and page 2,
@@ -735,7 +769,7 @@ def test_controller_a_press_reads_an_outcome_to_its_last_page_before_closing_it(
         assert table.screen == "result"
         if table.page_count > 1:
             break
-        clock.advance(1.0)
+        clock.advance(AGAIN_SECONDS)
         press(table, "press")                                          # a one-page outcome
         assert table.screen == "play"
     else:
@@ -1109,7 +1143,7 @@ def test_controller_a_knob_turn_under_a_notice_shows_the_move_it_picks(table, se
     assert table.view()["flash"] == ""
 
 
-def test_controller_x12_the_lead_shows_the_throwers_button(table, session):
+def test_controller_x12_the_lead_shows_the_throwers_button(table, session, clock):
     """The turn screen's button box beside the name (X12) was missing during the lead: the
     first thing a table does was the one screen without it."""
     session.new_game("kat-en-muis", ["Ann", "Ben"], buttons=[2, 3])
@@ -1121,6 +1155,7 @@ def test_controller_x12_the_lead_shows_the_throwers_button(table, session):
     frame.resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-lead-button.png")
     press(table, "flick", strength=0.5)
     press(table, "press")                               # the dial stops
+    clock.advance(AGAIN_SECONDS)
     press(table, "press")                               # the throw read
     assert (table.view()["turn"].name, table.view()["turn"].button) == ("Ben", 3)
 

@@ -13,6 +13,7 @@ from companion.record.store import Store
 from firmware.oled import screens
 from firmware.config import Config
 from firmware.controller import Controller
+from firmware.controller.notices import AGAIN_SECONDS
 from firmware.pins.controls import Controls
 from firmware.pins.inputs import InputEvent
 from firmware.pins.sim import DARK, LIT, SimClock, SimPanel
@@ -109,7 +110,7 @@ def test_sim_screen_png_is_scaled_and_versioned(panel):
 
 
 def test_sim_end_to_end_press_seats_and_flick_through_the_pins(
-        mock_factory, sim_clock, tmp_path):
+        mock_factory, sim_clock, clock, tmp_path):
     """Knob and seat pins move the session; the controller's view follows."""
     store = Store(tmp_path / "parlour.db")
     session = Session(store, new_seed=lambda: bytes(32))
@@ -143,6 +144,7 @@ def test_sim_end_to_end_press_seats_and_flick_through_the_pins(
         assert table.screen == "spin" and panel.screen_version() > version
         act({"input": "knob", "action": "press"})                 # skip to the result
         assert table.screen == "result"
+        clock.advance(AGAIN_SECONDS)                              # read, not pressed twice
         act({"input": "knob", "action": "press"})
         assert table.view()["turn"].name == "Yellow"              # the lead passes on
     store.close()
