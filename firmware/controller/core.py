@@ -320,16 +320,15 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         """A press `_guard_against_again` holds back, until AGAIN_SECONDS after the press that
         set it (a nervous third press in that time is the same hand too; the hold never grows,
         so presses that keep coming are not held for ever); a guard `once` holds one press,
-        and only on the result's last page. Any other input uses the guard up: after it, the
-        press is a choice."""
+        on the result's last page (a press before it turns the page, and the guard stays). Any
+        other input uses the guard up: after it, the press is a choice."""
         guard, self.again_guard = self.again_guard, None
-        held = guard is not None and self.clock() < guard.until and event.kind == guard.kind \
+        same = guard is not None and self.clock() < guard.until and event.kind == guard.kind \
             and (event.seat == guard.seat if event.kind == "seat" else
-                 self.screen == guard.screen) and \
-            (not guard.once or self.page >= self.page_count - 1)   # a page turn is not held
-        if held and not guard.once:
+                 self.screen == guard.screen)
+        if same and (not guard.once or self.page < self.page_count - 1):
             self.again_guard = guard
-        return held
+        return same and (not guard.once or self.page >= self.page_count - 1)
 
     def on_leave_start(self, event: InputEvent) -> None:
         self.screen = self.home()

@@ -602,6 +602,7 @@ def test_board_screen_the_pis_uncover_after_a_box_throw_comes_before_the_next_tu
             press(table, "press")                    # the press skips the dial to its result
         assert table.screen == "result"
         read_to_the_last_page(table)                 # the press reads on to the request
+        clock.advance(AGAIN_SECONDS)                 # read, not the same hand again
         press(table, "press")                        # the Pi's square is uncovered: go on
         assert table.screen == "play" and table.view()["turn"].name == "Ann"
     finally:
