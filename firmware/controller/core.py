@@ -302,12 +302,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if event.kind == "press" and self.screen == "play" and game == before[0] and \
                 (turn != before[1] or before[3] in ("result", "pi_moved")):  # or it closed
             self.again_guard = AgainGuard("press", None, until, "play")  # what was up over it
-        elif event.kind == "press" and before[3] == "spin" and self.screen == "result" and \
-                self._press_ends_turn():     # a press stopped the dial: the same again would
-            self.again_guard = AgainGuard("press", None, until, "result")  # end the turn (X8)
         elif event.kind == "press" and before[3] == "spin" and self.screen == "result":
-            self.again_guard = AgainGuard(       # or close the result unread (a refereed
-                "press", None, until, "result", once=True)   # game's): held once
+            self.again_guard = AgainGuard(   # a press stopped the dial: the same again would
+                "press", None, until, "result",    # end the turn (X8), or close the result
+                once=not self._press_ends_turn())  # unread (a refereed game's): held once
         elif event.kind == "press" and before[3] == self.screen == "result" and \
                 self.page > before[4] and self._press_ends_turn():   # it turned a page: the
             self.again_guard = AgainGuard(       # same again on the last page would end the
