@@ -258,7 +258,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
         if event.kind == "press" and self._press_only_reads() or \
-                event.kind == "seat" and self._seat_only_reads() or self._pressed_again(event):
+                event.kind == "seat" and self._seat_only_reads():
+            self._guard_after_reading(event)
+            return
+        if self._pressed_again(event):
             return
         self.input_kind = event.kind
         try:
@@ -302,17 +305,26 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if event.kind == "press" and self.screen == "play" and game == before[0] and \
                 (turn != before[1] or before[3] in ("result", "pi_moved")):  # or it closed
             self.again_guard = AgainGuard("press", None, until, "play")  # what was up over it
-        elif event.kind == "press" and before[3] == "spin" and self.screen == "result":
-            self.again_guard = AgainGuard(   # a press stopped the dial: the same again would
-                "press", None, until, "result",    # end the turn (X8), or close the result
-                once=not self._press_ends_turn())  # unread (a refereed game's): held once
-        elif event.kind == "press" and before[3] == self.screen == "result" and \
-                self.page > before[4] and self._press_ends_turn():   # it turned a page: the
-            self.again_guard = AgainGuard(       # same again on the last page would end the
-                "press", None, until, "result", once=True)   # turn with that page unread
+        elif event.kind == "press" and self.screen == "result" and (
+                before[3] == "spin" or before[3] == "result" and self.page > before[4]):
+            # it stopped the dial or turned a page: the same again would end the turn (X8),
+            # or (held once) close the result or end the turn on its last page, unread
+            self.again_guard = AgainGuard("press", None, until, "result", once=not (
+                before[3] == "spin" and self._press_ends_turn()))
         elif event.kind == "seat" and (claim is not None and claim != before[2] or
                                        before[3] == "spin"):     # or it stopped the dial:
             self.again_guard = AgainGuard("seat", event.seat, until, None)  # again, it acts
+
+    def _guard_after_reading(self, event: InputEvent) -> None:
+        """A press used up reading (`_press_only_reads`), as one just after the dial stopped
+        by itself is, was meant to stop the dial: its bounce is held as after a press that
+        did (a seat button's, or the knob's on the result: `_guard_against_again`)."""
+        until = self.clock() + AGAIN_SECONDS
+        if event.kind == "seat":
+            self.again_guard = AgainGuard("seat", event.seat, until, None)
+        elif self.screen == "result":
+            self.again_guard = AgainGuard("press", None, until, "result",
+                                          once=not self._press_ends_turn())
 
     def _pressed_again(self, event: InputEvent) -> bool:
         """A press `_guard_against_again` holds back, until AGAIN_SECONDS after the press that
@@ -324,9 +336,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         same = guard is not None and self.clock() < guard.until and event.kind == guard.kind \
             and (event.seat == guard.seat if event.kind == "seat" else
                  self.screen == guard.screen)
-        if same and (not guard.once or self.page < self.page_count - 1):
+        last = guard is None or guard.screen != "result" or self.page >= self.page_count - 1
+        if same and (not guard.once or not last):
             self.again_guard = guard
-        return same and (not guard.once or self.page >= self.page_count - 1)
+        return same and (not guard.once or last)
 
     def on_leave_start(self, event: InputEvent) -> None:
         self.screen = self.home()

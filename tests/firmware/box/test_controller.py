@@ -88,6 +88,7 @@ def settle_lead(c, clock):
         if c.snap["phase"] != "lead":
             for _ in range(c.page_count):
                 if c.screen == "result":
+                    c.clock.advance(AGAIN_SECONDS)
                     press(c, "press")              # read the lead's result to its end
             assert c.screen != "result"
             return
@@ -690,6 +691,87 @@ def test_controller_a_press_just_as_the_dial_stops_by_itself_only_stops_it(table
     assert session.snapshot()["turn"] != turn
 
 
+@pytest.mark.parametrize("game", ["kat-en-muis", "lost-diamond", "india"])
+def test_controller_the_bounce_of_a_press_just_after_the_dial_stopped_is_held(table, session,
+                                                                            clock, game):
+    """A press 0.2 s after the dial stopped by itself was taken as meant to stop it, and its
+    bounce 0.25 s later closed Kat en Muis' "Blue moves to 10" or ended The Lost Diamond's and
+    India's turn on its instructions, unread. The bounce is held as after a press that stopped
+    the dial; a press once AGAIN_SECONDS have gone acts."""
+    start(table, game)
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    clock.advance(table.animation.duration + 0.05)
+    table.update()                                                 # it stops by itself
+    table.render()
+    assert table.screen == "result"
+    turn, version = session.snapshot()["turn"], session.snapshot()["state_version"]
+    clock.advance(0.2)
+    press(table, "press")                                          # meant for the dial
+    clock.advance(0.25)
+    press(table, "press")                                          # its bounce
+    assert table.screen == "result" and table.page == 0
+    assert session.snapshot()["state_version"] == version and session.snapshot()["turn"] == turn
+    clock.advance(AGAIN_SECONDS)
+    for _ in range(table.page_count):
+        press(table, "press")                                      # read: acts
+        clock.advance(AGAIN_SECONDS)
+        if table.screen != "result":
+            break
+    assert table.screen != "result"
+
+
+def test_controller_the_bounce_of_a_seat_press_just_after_the_dial_stopped_is_held(
+        table, session, clock):
+    """Cats and Mice: a seat button pressed 0.2 s after the dial stopped by itself only stops
+    it; its bounce 0.25 s later took a mouse no one had read the throw for. Held as after a
+    seat press that stopped the dial; once AGAIN_SECONDS have gone it takes one."""
+    start(table, "cats-and-mice")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    clock.advance(table.animation.duration + 0.05)
+    table.update()                                                 # it stops by itself
+    table.render()
+    turn, version = session.snapshot()["turn"], session.snapshot()["state_version"]
+    clock.advance(0.2)
+    press(table, "seat", seat=table.buttons[turn])                 # meant for the dial
+    clock.advance(0.25)
+    press(table, "seat", seat=table.buttons[turn])                 # its bounce
+    assert session.snapshot()["state_version"] == version
+    clock.advance(AGAIN_SECONDS)
+    press(table, "seat", seat=table.buttons[turn])                 # a mouse taken
+    assert session.snapshot()["state_version"] == version + 1
+
+
+def test_controller_a_refereed_result_turned_to_its_last_page_is_not_closed_by_a_bounce(
+        table, session, clock):
+    """Kat en Muis: "Red moves to 55" (1/2), a press 1.5 s after the stop turned to "Blue pays
+    Red 2 chips (square 55)" and its bounce 0.2 s later closed it. A press that turns a page
+    holds its bounce on the last page, as in the assisted games."""
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    for _ in range(40):
+        press(table, "flick", strength=0.5)
+        press(table, "press")                                          # stop the dial
+        if table.page_count > 1:
+            break
+        clock.advance(AGAIN_SECONDS)
+        press(table, "press")
+        clock.advance(AGAIN_SECONDS)
+    else:
+        raise AssertionError("no result of two pages in 40 throws")
+    for page in range(1, table.page_count):
+        clock.advance(1.5)
+        press(table, "press")
+        assert table.screen == "result" and table.page == page
+    clock.advance(0.2)
+    press(table, "press")                                              # the bounce: held
+    assert table.screen == "result" and table.page == table.page_count - 1
+    clock.advance(0.3)
+    press(table, "press")                                              # a third closes it
+    assert table.screen == "play"
+
+
 @pytest.mark.parametrize("game", ["lifes-mishaps", "kat-en-muis"])
 def test_controller_the_next_flick_on_unread_news_turns_the_page_first(table, session, clock,
                                                                        game):
@@ -792,7 +874,7 @@ def test_controller_a_press_reads_an_outcome_to_its_last_page_before_closing_it(
         press(table, "press")
         assert table.screen == "result" and table.page == page
         pages.append(list(table.page_text))
-    clock.advance(1.0)
+    clock.advance(AGAIN_SECONDS)
     press(table, "press")                                              # read: closed
     assert table.screen == "play" and session.snapshot()["state_version"] == version
     shown = " ".join(" ".join(lines[1:]) for lines in pages)

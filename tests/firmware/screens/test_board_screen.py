@@ -498,6 +498,7 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
         assert table.outcome[0] == "Pi uncovers" and not table.waiting
         assert table.outcome[2][-1] == pis_request(session.snapshot())
         read_to_the_last_page(table)
+        table.clock.advance(AGAIN_SECONDS)           # read, not the same hand again
         press(table, "press")                        # copied: Ann's turn
         assert table.screen == "play"
         snap = session.snapshot()
