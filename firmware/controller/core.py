@@ -295,10 +295,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         """After a press that changed what the same press would do next (the knob passed the
         turn, or closed a result or the Pi's move over the turn screen: the next press would
         move; the knob or a seat button stopped the dial: the next would end the turn, close
-        the result just shown or act on it; the knob turned a page of a result it ends the
-        turn on; a seat button claimed a win: its next press confirms it, for good: no undo
-        after a win), that press again within AGAIN_SECONDS is a double press or a bounce, not a
-        choice made on a screen no one has read yet."""
+        the result just shown or act on it; the knob turned a result's page: the next, on its
+        last page, would close it or end the turn; a seat button claimed a win: its next press
+        confirms it, for good: no undo after a win), that press again within AGAIN_SECONDS is
+        a double press or a bounce, not a choice made on a screen no one has read yet."""
         game, turn, claim = self.snap.get("game_id"), self.snap.get("turn"), \
             self.snap.get("home_claim")
         until = self.clock() + AGAIN_SECONDS
