@@ -43,6 +43,17 @@ class AgainGuard(NamedTuple):
     until: float
     screen: str | None
     once: bool = False
+
+
+class Moment(NamedTuple):
+    """What an input changes, as it was before the input: `_guard_against_again` compares."""
+    game: Any
+    turn: Any
+    claim: Any
+    screen: str
+    page: int
+
+
 CHANGED_MEANWHILE = "Not done: the game changed meanwhile. Go back to the game to see how."
 
 TRANSITIONS: dict[tuple[str, str], str] = {
@@ -259,7 +270,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.update()
         if event.kind == "press" and self._press_only_reads() or \
                 event.kind == "seat" and self._seat_only_reads():
-            self._guard_after_reading(event)
+            # used up reading, as one just after the dial stopped by itself is: it was meant
+            # to stop the dial, so its bounce is held as after a press that did
+            self._guard_against_again(event, self._moment()._replace(screen="spin"))
             return
         if self._pressed_again(event):
             return
@@ -270,8 +283,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self.input_kind = ""
 
     def _handle(self, event: InputEvent) -> None:
-        before = (self.snap.get("game_id"), self.snap.get("turn"), self.snap.get("home_claim"),
-                  self.screen, self.page)
+        before = self._moment()
         if self.flash_text and (event.kind == "press" or
                                 event.kind == "turn" and self.screen in ("play", "over")):
             self._clear_notice()                 # the knob's pick must be seen: a notice goes
@@ -290,8 +302,11 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self._show_missed()
         self._sync_controls()
 
-    def _guard_against_again(self, event: InputEvent,
-                             before: tuple[Any, ...]) -> None:
+    def _moment(self) -> Moment:
+        return Moment(self.snap.get("game_id"), self.snap.get("turn"),
+                      self.snap.get("home_claim"), self.screen, self.page)
+
+    def _guard_against_again(self, event: InputEvent, before: Moment) -> None:
         """After a press that changed what the same press would do next (the knob passed the
         turn, or closed a result or the Pi's move over the turn screen: the next press would
         move; the knob or a seat button stopped the dial: the next would end the turn, close
@@ -299,32 +314,21 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         last page, would close it or end the turn; a seat button claimed a win: its next press
         confirms it, for good: no undo after a win), that press again within AGAIN_SECONDS is
         a double press or a bounce, not a choice made on a screen no one has read yet."""
-        game, turn, claim = self.snap.get("game_id"), self.snap.get("turn"), \
-            self.snap.get("home_claim")
+        now = self._moment()
         until = self.clock() + AGAIN_SECONDS
-        if event.kind == "press" and self.screen == "play" and game == before[0] and \
-                (turn != before[1] or before[3] in ("result", "pi_moved")):  # or it closed
-            self.again_guard = AgainGuard("press", None, until, "play")  # what was up over it
-        elif event.kind == "press" and self.screen == "result" and (
-                before[3] == "spin" or before[3] == "result" and self.page > before[4]):
+        # it passed the turn, or closed what was up over the turn screen
+        if event.kind == "press" and now.screen == "play" and now.game == before.game and \
+                (now.turn != before.turn or before.screen in ("result", "pi_moved")):
+            self.again_guard = AgainGuard("press", None, until, "play")
+        elif event.kind == "press" and now.screen == "result" and (
+                before.screen == "spin" or before.screen == "result" and now.page > before.page):
             # it stopped the dial or turned a page: the same again would end the turn (X8),
             # or (held once) close the result or end the turn on its last page, unread
             self.again_guard = AgainGuard("press", None, until, "result", once=not (
-                before[3] == "spin" and self._press_ends_turn()))
-        elif event.kind == "seat" and (claim is not None and claim != before[2] or
-                                       before[3] == "spin"):     # or it stopped the dial:
+                before.screen == "spin" and self._press_ends_turn()))
+        elif event.kind == "seat" and (now.claim is not None and now.claim != before.claim or
+                                       before.screen == "spin"):   # or it stopped the dial:
             self.again_guard = AgainGuard("seat", event.seat, until, None)  # again, it acts
-
-    def _guard_after_reading(self, event: InputEvent) -> None:
-        """A press used up reading (`_press_only_reads`), as one just after the dial stopped
-        by itself is, was meant to stop the dial: its bounce is held as after a press that
-        did (a seat button's, or the knob's on the result: `_guard_against_again`)."""
-        until = self.clock() + AGAIN_SECONDS
-        if event.kind == "seat":
-            self.again_guard = AgainGuard("seat", event.seat, until, None)
-        elif self.screen == "result":
-            self.again_guard = AgainGuard("press", None, until, "result",
-                                          once=not self._press_ends_turn())
 
     def _pressed_again(self, event: InputEvent) -> bool:
         """A press `_guard_against_again` holds back, until AGAIN_SECONDS after the press that
