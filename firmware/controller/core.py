@@ -52,6 +52,7 @@ class Moment(NamedTuple):
     claim: Any
     screen: str
     page: int
+    outcome: Any                                 # the result up (the same object while it is)
 
 
 CHANGED_MEANWHILE = "Not done: the game changed meanwhile. Go back to the game to see how."
@@ -270,9 +271,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.update()
         if event.kind == "press" and self._press_only_reads() or \
                 event.kind == "seat" and self._seat_only_reads():
-            # used up reading, as one just after the dial stopped by itself is: it was meant
-            # to stop the dial, so its bounce is held as after a press that did
-            self._guard_against_again(event, self._moment()._replace(screen="spin"))
+            self._guard_after_reading(event)
             return
         if self._pressed_again(event):
             return
@@ -304,7 +303,20 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def _moment(self) -> Moment:
         return Moment(self.snap.get("game_id"), self.snap.get("turn"),
-                      self.snap.get("home_claim"), self.screen, self.page)
+                      self.snap.get("home_claim"), self.screen, self.page,
+                      self.outcome if self.screen == "result" else None)
+
+    def _guard_after_reading(self, event: InputEvent) -> None:
+        """A press used up reading is held again as the press it was meant as: with the
+        result up (the dial stopped by itself just before), as one that stopped the dial;
+        otherwise (a result or a notice went just before, or it took a notice away) as one
+        that closed it: the screen now up has not been read either."""
+        if self.screen == "result":
+            self._guard_against_again(event, self._moment()._replace(screen="spin", outcome=None))
+        else:
+            seat = event.seat if event.kind == "seat" else None
+            self.again_guard = AgainGuard(event.kind, seat, self.clock() + AGAIN_SECONDS,
+                                          self.screen if event.kind == "press" else None)
 
     def _guard_against_again(self, event: InputEvent, before: Moment) -> None:
         """After a press that changed what the same press would do next (the knob passed the
@@ -321,8 +333,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                 (now.turn != before.turn or before.screen in ("result", "pi_moved")):
             self.again_guard = AgainGuard("press", None, until, "play")
         elif event.kind == "press" and now.screen == "result" and (
-                before.screen == "spin" or before.screen == "result" and now.page > before.page):
-            # it stopped the dial or turned a page: the same again would end the turn (X8),
+                now.outcome is not before.outcome or now.page > before.page):
+            # it stopped the dial, brought up a result (Domino Rex's uncover, The Lost
+            # Diamond's turn passed) or turned a page: the same again would end the turn (X8),
             # or (held once) close the result or end the turn on its last page, unread
             self.again_guard = AgainGuard("press", None, until, "result", once=not (
                 before.screen == "spin" and self._press_ends_turn()))

@@ -315,6 +315,7 @@ def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, sessi
     press(table, "press")                            # read: the notice goes, nothing else
     assert table.flash_text == "" and player_name(session.snapshot(),
                                                   session.snapshot()["turn"]) == name
+    clock.advance(AGAIN_SECONDS)                     # read (its bounce is held)
     press(table, "press")                            # the knob ends it again
     assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
     session.undo(by="web")                           # and a phone takes that back
@@ -1032,6 +1033,7 @@ def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
     words = " ".join(table.view()["text"])
     fox, geese = (p["name"] for p in snap["players"])                # the Fox is seat 0
     assert table.screen == "result" and f"{fox} resigns" in words and f"{geese} wins" in words
+    table.clock.advance(AGAIN_SECONDS)                             # read
     press(table, "press")
     assert table.screen == "over"
     press(table, "press")
@@ -1674,7 +1676,7 @@ def test_controller_a_press_just_after_the_result_went_by_itself_is_not_a_move(t
     events = len(session.store.events(session.game_id))
     press(table, "press")                            # a moment late, for the result
     assert len(session.store.events(session.game_id)) == events
-    clock.advance(1.0)
+    clock.advance(AGAIN_SECONDS)
     press(table, "press")                            # the Fox's move, meant
     assert len(session.store.events(session.game_id)) == events + 1
 
@@ -1690,7 +1692,7 @@ def test_controller_a_press_just_after_a_refusal_went_by_itself_is_not_acted_on(
     assert table.flash_text == ""
     press(table, "press")                            # a moment late: nothing
     assert table.flash_text == ""
-    clock.advance(1.0)
+    clock.advance(AGAIN_SECONDS)
     press(table, "press")                            # later: the turn screen's answer
     assert table.flash_text == "Flick the knob to throw"
     events = len(session.store.events(session.game_id))
@@ -1775,3 +1777,124 @@ def test_controller_x8_a_press_just_after_the_result_went_still_ends_the_turn(ta
     assert table.screen == "play" and table.snap["turn"] == turn
     press(table, "press")                            # just after: still the turn's end
     assert table.snap["turn"] != turn
+
+
+def test_controller_domino_rex_the_bounce_of_an_uncover_leaves_its_result_up(table, session,
+                                                                            clock):
+    """Domino Rex: the knob's press uncovered a square ("Red uncovers 1 + 3 = 4") and its
+    bounce 0.2 s later closed the result unread. A press that brings up a result holds its
+    bounce once; a third press, or one after AGAIN_SECONDS, closes it."""
+    start(table, "domino-rex")
+    settle_lead(table, clock)
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # uncovers
+    assert table.screen == "result" and table.outcome[0].endswith("uncovers")
+    while table.page < table.page_count - 1:
+        clock.advance(0.2)
+        press(table, "press")                                      # quick: turns the page
+    clock.advance(0.2)
+    press(table, "press")                                          # the bounce: held
+    assert table.screen == "result" and table.outcome[0].endswith("uncovers")
+    clock.advance(0.3)
+    press(table, "press")                                          # a third closes it
+    assert table.screen != "result"
+
+
+def test_controller_ld1_the_bounce_of_a_press_that_passed_the_turn_leaves_its_result_up(
+        table, session, clock):
+    """LD1: the press that passes the turn shows "Blue's turn ends / Blue moves in the
+    Field", and its bounce 0.2 s later closed it unread. Held once, as after any press that
+    brings up a result; read, a press closes it."""
+    start(table, "lost-diamond")
+    settle_lead(table, clock)
+    red = session.snapshot()["turn"]
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # Red's Field move
+    assert table.screen == "result" and session.snapshot()["turn"] != red
+    assert table.outcome[0].endswith("turn ends")
+    version = session.snapshot()["state_version"]
+    clock.advance(0.2)
+    press(table, "press")                                          # the bounce: held
+    assert table.screen == "result" and table.outcome[0].endswith("turn ends")
+    assert session.snapshot()["state_version"] == version
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # read: closed
+    assert table.screen == "play" and session.snapshot()["state_version"] == version
+
+
+@pytest.mark.parametrize("undo_from", ["box", "phone"])
+def test_controller_ld1_the_bounce_of_a_press_that_took_an_undo_away_does_not_pass_the_turn(
+        table, session, clock, undo_from):
+    """The Lost Diamond: a press took "Taken back: Blue moves in the Field" away and its
+    bounce 0.3 s later passed the turn on a screen no one had read. A press used up taking a
+    notice away holds its bounce as one that closed a result does."""
+    start(table, "lost-diamond")
+    settle_lead(table, clock)
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # Red's Field move
+    clock.advance(2.0)
+    press(table, "press")                                          # read: closed
+    clock.advance(2.0)
+    if undo_from == "box":
+        press(table, "undo")
+    else:
+        session.undo(by="web")
+        table.update()
+    assert table.flash_text.startswith("Taken back")
+    version = session.snapshot()["state_version"]
+    clock.advance(2.0)
+    press(table, "press")                                          # the notice read away
+    assert table.flash_text == "" and session.snapshot()["state_version"] == version
+    clock.advance(0.3)
+    press(table, "press")                                          # its bounce: held
+    assert session.snapshot()["state_version"] == version
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # read: the Field move
+    assert session.snapshot()["state_version"] == version + 1
+
+
+@pytest.mark.parametrize("game", ["lost-diamond", "domino-rex"])
+def test_controller_the_bounce_of_a_press_just_after_a_result_went_by_itself_is_held(
+        table, session, clock, game):
+    """A press 0.2 s after a result went by itself is taken as meant for it and does nothing,
+    but its bounce 0.25 s later made The Lost Diamond's next Field move (Domino Rex: uncovered
+    the square the knob pointed at) on a turn screen no one had read. Held as after a press
+    that closed the result; a press once AGAIN_SECONDS have gone acts."""
+    start(table, game)
+    settle_lead(table, clock)
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # a Field move, an uncover
+    assert table.screen == "result"
+    for _ in range(60):
+        clock.advance(1.0)
+        table.update()
+        if table.screen != "result":
+            break
+    assert table.screen == "play"                                  # it went by itself
+    version = session.snapshot()["state_version"]
+    clock.advance(0.2)
+    press(table, "press")                                          # meant for the result
+    clock.advance(0.25)
+    press(table, "press")                                          # its bounce: held
+    assert session.snapshot()["state_version"] == version
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # meant: acts
+    assert session.snapshot()["state_version"] > version
+
+
+def test_controller_m3_two_quick_seat_presses_after_a_spin_are_two_captures(table, session,
+                                                                            clock):
+    """M3: a cat may take two mice after one spin, one press each; the box does not hold a
+    quick second capture as a bounce (each says "Squeak!", and an undo takes one back)."""
+    start(table, "cats-and-mice")
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.5)
+    press(table, "press")                                          # the knob stops the dial
+    mice = session.snapshot()["mice_left"]
+    turn = session.snapshot()["turn"]
+    clock.advance(1.5)
+    press(table, "seat", seat=table.buttons[turn])                 # a mouse
+    clock.advance(0.3)
+    press(table, "seat", seat=table.buttons[turn])                 # and another
+    assert table.outcome[2][0].startswith("Squeak!")
+    assert session.snapshot()["mice_left"] == mice - 2

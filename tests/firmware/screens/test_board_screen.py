@@ -111,6 +111,7 @@ def test_board_screen_knob_turns_through_moves_and_press_makes_one(table, sessio
     assert snap["board"]["last_move"] == moves[3] and snap["turn"] == 0
     a, b = moves[3]
     assert table.screen == "result" and f"{a} to {b}" in " ".join(table.view()["text"])
+    table.clock.advance(AGAIN_SECONDS)               # read (the same press again is held)
     press(table, "press")                            # the move in words, then the board
     assert table.screen == "play"
 
@@ -166,6 +167,7 @@ def test_board_screen_pi_waits_after_an_undo_until_asked(table, session):
     press(table, "press")                            # the undo's notice read away: only that
     assert table.flash_text == "" and not table.pi.thinking
     screen = table.render()
+    table.clock.advance(AGAIN_SECONDS)               # read (its bounce is held)
     press(table, "press")                            # its turn: the press asks it
     assert table.flash_text == "The Pi is thinking"
     assert screen.tobytes() != board_screen.playing(snap, 0, True).tobytes()   # said "press"
@@ -189,6 +191,7 @@ def test_board_screen_pi_waits_after_its_lead_throw_is_taken_back_until_the_knob
     assert snap["turn"] == 1 and snap["awaiting"] == "roll" and table.pi.waiting
     press(table, "press")                            # the undo's notice read away
     assert table.view()["text"] == ["Pi", "Press the knob", "and the Pi moves"]   # as drawn
+    table.clock.advance(AGAIN_SECONDS)               # read (its bounce is held)
     press(table, "press")                            # its turn: the press asks it
     assert table.flash_text == "The Pi is thinking"
     wait_for_pi(table)
@@ -211,6 +214,7 @@ def test_board_screen_a_press_reads_a_phones_undo_before_it_asks_the_pi(table, s
     press(table, "press")
     assert table.flash_text == "" and not table.pi.thinking
     assert len(session.store.events(session.game_id)) == moved + 1        # the undo alone
+    table.clock.advance(AGAIN_SECONDS)               # read (its bounce is held)
     press(table, "press")                            # now it is asked
     assert table.flash_text == "The Pi is thinking"
     wait_for_pi(table)
@@ -490,6 +494,7 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
             break
         assert table.outcome == mine and table.waiting             # the Pi's reply waits
         if press_sooner:
+            table.clock.advance(AGAIN_SECONDS)       # read (its bounce is held)
             press(table, "press")
         else:
             table.clock.advance(max(0.0, table.held_until - table.clock()))
