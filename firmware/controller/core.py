@@ -148,6 +148,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
+        self.page_read_until = 0.0
         self.page_text: list[str] = []                   # the words of the page drawn last
         self._page_key: tuple = ()
         self.screen_until = self.clock() + RESUMED_SECONDS if self.screen == "resumed" else 0.0
@@ -270,7 +271,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
         if event.kind == "press" and self._press_only_reads() or \
-                event.kind == "seat" and self._seat_only_reads():
+                event.kind == "seat" and self._seat_only_reads() or self._page_only_reads(event):
             self._guard_after_reading(event)
             return
         if self._pressed_again(event):

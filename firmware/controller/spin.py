@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from firmware.controller.notices import LATE_PRESS_SECONDS
 from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (box_words, later_mover, player_name, restates, roll_text,
                                   split_prompt, takes, with_box_controls)
@@ -47,6 +48,7 @@ class SpinScreens:
     page: int
     page_count: int
     page_at: float
+    page_read_until: float                 # an input before this meant to turn the page
     screen_until: float
     _page_key: tuple
     waiting: tuple[dict[str, Any], dict[str, Any]] | None   # a change from elsewhere: from, to
@@ -215,7 +217,19 @@ class SpinScreens:
             if self.screen in ("play", "confirm"):          # these go round
                 self._turn_to((self.page + 1) % self.page_count)
             elif self.page < self.page_count - 1:
+                # an input just after the page was due to turn was meant to turn it
+                self.page_read_until = self.page_at + PAGE_SECONDS + LATE_PRESS_SECONDS
                 self._turn_to(self.page + 1)
+
+    def _page_only_reads(self, event: InputEvent) -> bool:
+        """A knob press or flick just after a result's page turned by itself was meant to
+        turn it ("Red pays Blue 2 chips" up 0.15 s before a flick threw): it only reads. True
+        if the input is used up so."""
+        if event.kind in ("press", "flick") and self.screen == "result" and \
+                self.clock() < self.page_read_until:
+            self.page_read_until = 0.0
+            return True
+        return False
 
     @property
     def flick_words(self) -> str:

@@ -1898,3 +1898,39 @@ def test_controller_m3_two_quick_seat_presses_after_a_spin_are_two_captures(tabl
     press(table, "seat", seat=table.buttons[turn])                 # and another
     assert table.outcome[2][0].startswith("Squeak!")
     assert session.snapshot()["mice_left"] == mice - 2
+
+
+@pytest.mark.parametrize("kind", ["flick", "press"])
+def test_controller_an_input_just_after_a_page_turned_by_itself_only_reads(table, session, clock,
+                                                                          kind):
+    """Kat en Muis: "Blue moves to 44" (1/2) turned by itself to "Red pays Blue 2 chips
+    (square 44)", and Red's flick 0.15 s later, meant to turn to it, threw: the payment was
+    up for 0.15 s (a press closed it the same way). An input that soon after a page turned by
+    itself was meant to turn it: it does nothing more; the next acts."""
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    for _ in range(80):
+        press(table, "flick", strength=0.4)
+        clock.advance(table.animation.duration + 0.05)
+        table.update()
+        table.render()
+        if session.snapshot()["phase"] == "over":
+            break
+        if table.page_count > 1:
+            break
+        clock.advance(2.0)
+        press(table, "press")                                      # read: the next turn
+        clock.advance(AGAIN_SECONDS)
+    assert table.screen == "result" and table.page_count > 1, "no outcome of two pages"
+    rolls = session.snapshot()["rolls"]
+    while table.page < table.page_count - 1:
+        clock.advance(1.0)
+        table.update()                                             # pages turn by themselves
+        table.render()
+    clock.advance(0.15)
+    press(table, kind, strength=0.4)                               # meant to turn the page
+    assert table.screen == "result" and table.page == table.page_count - 1
+    assert session.snapshot()["rolls"] == rolls
+    clock.advance(AGAIN_SECONDS)
+    press(table, kind, strength=0.4)                               # read: now it acts
+    assert table.screen != "result" or session.snapshot()["rolls"] == rolls + 1
