@@ -98,6 +98,24 @@ def settle_lead(c, clock):
     raise AssertionError("the lead never settled")
 
 
+def throw_until_two_pages(c, session, clock):
+    """Throw, the dial stopping by itself, until a result of more than one page is up."""
+    for _ in range(80):
+        press(c, "flick", strength=0.4)
+        clock.advance(c.animation.duration + 0.05)
+        c.update()
+        c.render()
+        if session.snapshot()["phase"] == "over":
+            break
+        assert c.screen == "result"
+        if c.page_count > 1:
+            return
+        clock.advance(2.0)
+        press(c, "press")                                          # read: the next turn
+        clock.advance(AGAIN_SECONDS)
+    raise AssertionError("no outcome of two pages")
+
+
 def test_controller_transitions_name_real_handlers():
     for (screen, kind), name in TRANSITIONS.items():
         assert kind in ("seat", "ignored", "undo", "menu", "press", "hold", "turn", "flick")
@@ -782,20 +800,7 @@ def test_controller_the_next_flick_on_unread_news_turns_the_page_first(table, se
     that throws."""
     start(table, game)
     settle_lead(table, clock)
-    for _ in range(80):
-        press(table, "flick", strength=0.4)
-        clock.advance(table.animation.duration + 0.05)
-        table.update()
-        table.render()
-        if session.snapshot()["phase"] == "over":
-            break
-        assert table.screen == "result"
-        if table.page_count > 1:
-            break
-        clock.advance(2.0)
-        press(table, "press")                                   # read: the next turn
-        clock.advance(AGAIN_SECONDS)
-    assert table.screen == "result" and table.page_count > 1, "no outcome of two pages"
+    throw_until_two_pages(table, session, clock)
     rolls = session.snapshot()["rolls"]
     clock.advance(2.0)
     press(table, "flick", strength=0.4)                         # the next player, at once
@@ -1909,19 +1914,7 @@ def test_controller_an_input_just_after_a_page_turned_by_itself_only_reads(table
     itself was meant to turn it: it does nothing more; the next acts."""
     start(table, "kat-en-muis")
     settle_lead(table, clock)
-    for _ in range(80):
-        press(table, "flick", strength=0.4)
-        clock.advance(table.animation.duration + 0.05)
-        table.update()
-        table.render()
-        if session.snapshot()["phase"] == "over":
-            break
-        if table.page_count > 1:
-            break
-        clock.advance(2.0)
-        press(table, "press")                                      # read: the next turn
-        clock.advance(AGAIN_SECONDS)
-    assert table.screen == "result" and table.page_count > 1, "no outcome of two pages"
+    throw_until_two_pages(table, session, clock)
     rolls = session.snapshot()["rolls"]
     while table.page < table.page_count - 1:
         clock.advance(1.0)
