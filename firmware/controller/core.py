@@ -309,9 +309,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def _guard_after_reading(self, event: InputEvent) -> None:
         """A press used up reading is held again as the press it was meant as: with the
-        result up (the dial stopped by itself just before), as one that stopped the dial;
-        otherwise (a result or a notice went just before, or it took a notice away) as one
-        that closed it: the screen now up has not been read either."""
+        result up (the dial stopped, or its page turned, by itself just before), as one that
+        stopped the dial; otherwise (a result or a notice went just before, or it took a
+        notice away) as one that closed it: the screen now up has not been read either."""
         if self.screen == "result":
             self._guard_against_again(event, self._moment()._replace(screen="spin", outcome=None))
         else:
