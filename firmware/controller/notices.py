@@ -39,6 +39,7 @@ class Notices:
     refusal_shown: bool                    # the notice up is a refusal
     undo_shown: bool                       # ... says what an undo took back
     read_until: float                      # a knob press before this is late: not acted on
+    knob_read_until: float                 # (SpinScreens) a flick's too
     input_kind: str                        # the input being handled ("" between inputs)
     _flash_shown: int
 
@@ -89,7 +90,7 @@ class Notices:
         move, a capture, a claim or a man into Goal on a screen no one has read. True if the
         press is used up so."""
         if self.clock() < self.read_until:
-            self.read_until = 0.0
+            self.read_until = self.knob_read_until = 0.0      # one input reads: the next acts
             return True
         return False
 

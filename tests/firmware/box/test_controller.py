@@ -1927,3 +1927,110 @@ def test_controller_an_input_just_after_a_page_turned_by_itself_only_reads(table
     clock.advance(AGAIN_SECONDS)
     press(table, kind, strength=0.4)                               # read: now it acts
     assert table.screen != "result" or session.snapshot()["rolls"] == rolls + 1
+
+
+def test_controller_free_play_alone_the_bounce_of_a_press_that_ended_the_turn_does_not_pass(
+        table, session, clock):
+    """Free play with one player: the press that ended the turn on the turn screen leaves the
+    turn with the same player, so nothing was held, and its bounce 0.25 s later passed the
+    next turn without a throw. A press that changed the game there holds its bounce."""
+    start(table, "free-play", seats=(0,))
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.4)
+    press(table, "press")                                          # skip the spin
+    for _ in range(60):
+        clock.advance(1.0)
+        table.update()
+        if table.screen != "result":
+            break
+    assert table.screen == "play" and session.snapshot()["awaiting"] == "next"
+    clock.advance(2.0)
+    version = session.snapshot()["state_version"]
+    press(table, "press")                                          # ends the turn
+    assert session.snapshot()["state_version"] == version + 1
+    clock.advance(0.25)
+    press(table, "press")                                          # its bounce: held
+    assert session.snapshot()["state_version"] == version + 1
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # read: passes, on purpose
+    assert session.snapshot()["state_version"] == version + 2
+
+
+@pytest.mark.parametrize("between", ["ignored", "seat"])
+def test_controller_another_button_between_a_press_and_its_bounce_leaves_the_hold(
+        table, session, clock, between):
+    """The Lost Diamond: the knob closed "Red's turn ends / Red moves in the Field", a button
+    not in the game (or Red's own) was pressed 0.15 s later, and
+    the knob's bounce 0.15 s after that made Blue's Field move: any input used the hold up.
+    Another hand's input that changes nothing leaves it (Red's seat button: not Red's turn)."""
+    start(table, "lost-diamond")
+    settle_lead(table, clock)
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # Red's Field move
+    clock.advance(2.0)
+    press(table, "press")                                          # read: closed
+    assert table.screen == "play"
+    version = session.snapshot()["state_version"]
+    clock.advance(0.15)
+    if between == "ignored":
+        press(table, "ignored", seat=5)                            # not in the game
+    else:
+        press(table, "seat", seat=table.buttons[1 - session.snapshot()["turn"]])  # not theirs
+    assert session.snapshot()["state_version"] == version
+    clock.advance(0.15)
+    press(table, "press")                                          # the bounce: still held
+    assert session.snapshot()["state_version"] == version
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # Blue's, meant
+    assert session.snapshot()["state_version"] == version + 1
+
+
+@pytest.mark.parametrize("game", ["lifes-mishaps", "kat-en-muis"])
+def test_controller_a_flick_just_after_the_dial_stopped_by_itself_only_reads(table, session,
+                                                                            clock, game):
+    """Life's Mishaps: the dial stopped by itself and a flick 0.2 s later, meant to stop it
+    (a flick stops the dial too), threw the next turn over "Blue throws 4 and enters on 4",
+    up 0.2 s. It only reads, and its bounce is held; a flick once read throws."""
+    start(table, game)
+    settle_lead(table, clock)
+    clock.advance(AGAIN_SECONDS)
+    press(table, "flick", strength=0.4)
+    clock.advance(table.animation.duration + 0.05)
+    table.update()                                                 # it stops by itself
+    assert table.screen == "result"
+    rolls, outcome = session.snapshot()["rolls"], table.outcome
+    clock.advance(0.2)
+    press(table, "flick", strength=0.4)                            # meant to stop it
+    clock.advance(0.2)
+    press(table, "flick", strength=0.4)                            # and again
+    assert session.snapshot()["rolls"] == rolls and table.outcome is outcome
+    clock.advance(AGAIN_SECONDS)
+    while table.screen == "result" and table.page < table.page_count - 1:
+        press(table, "press")                                      # read to the last page
+    press(table, "flick", strength=0.4)                            # the next throw
+    assert session.snapshot()["rolls"] == rolls + 1
+
+
+@pytest.mark.parametrize("game", ["lifes-mishaps", "cats-and-dogs"])
+def test_controller_a_third_quick_flick_does_not_throw_over_the_result_the_second_stopped(
+        table, session, clock, game):
+    """Three flicks 0.2 s apart: the first threw, the second stopped the dial, and the third
+    threw the next turn over "Blue throws 5 and moves to 10", up 0.2 s. A flick that stopped
+    the dial holds the next for AGAIN_SECONDS, as a press that stopped it does."""
+    start(table, game)
+    settle_lead(table, clock)
+    clock.advance(AGAIN_SECONDS)
+    rolls = session.snapshot()["rolls"]
+    press(table, "flick", strength=0.4)
+    clock.advance(0.2)
+    press(table, "flick", strength=0.4)                            # stops the dial
+    assert table.screen == "result" and session.snapshot()["rolls"] == rolls + 1
+    outcome = table.outcome
+    clock.advance(0.2)
+    press(table, "flick", strength=0.4)                            # held
+    assert session.snapshot()["rolls"] == rolls + 1 and table.outcome is outcome
+    clock.advance(AGAIN_SECONDS)
+    while table.screen == "result" and table.page < table.page_count - 1:
+        press(table, "press")                                      # read to the last page
+    press(table, "flick", strength=0.4)                            # read: the next throw
+    assert session.snapshot()["rolls"] == rolls + 2
