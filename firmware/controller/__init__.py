@@ -21,8 +21,8 @@ rest: `ChangesFromElsewhere` (elsewhere.py) a change made elsewhere as the box s
 during a game and why a press did nothing, `NewGameScreens` (new_game.py) starting a game,
 `SpinScreens`
 (spin.py) the spin, its result and paging, `MenuScreens` (menu.py) the menu, confirm, declare
-and scores, `PhoneScreens` (pairing.py) pairing phones, and `BoxDrawing` (drawing.py) draws
-each screen.
+and scores, `PhoneScreens` (pairing.py) pairing phones, `Holds` (holds.py) a double press
+or a bounce taken as one press, and `BoxDrawing` (drawing.py) draws each screen.
 """
 
 from firmware.controller.core import RESUMED_SECONDS, TRANSITIONS, Controller

@@ -7,8 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
 from companion.errors import ParlourError
@@ -18,10 +17,10 @@ from firmware import card
 from firmware.config import WiFi
 from firmware.controller.drawing import BoxDrawing, state_mark
 from firmware.controller.elsewhere import ChangesFromElsewhere
+from firmware.controller.holds import AgainGuard, Holds
 from firmware.controller.menu import MenuScreens
 from firmware.controller.new_game import NewGameScreens
-from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS, Notices, \
-    reading_seconds
+from firmware.controller.notices import LATE_PRESS_SECONDS, Notices, reading_seconds
 from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
@@ -33,30 +32,6 @@ from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import PiWorker
 
 RESUMED_SECONDS = 5.0
-
-
-class AgainGuard(NamedTuple):
-    """The press `_guard_against_again` holds: its kind ("press", "flick", "seat"), the seat
-    for a seat button, until when, (for the knob) the screen it is held on, the game's
-    state_version the press left (a change since, another hand's, uses the guard up), and
-    whether one held press uses it up (where the next press only closes or reads on: a third
-    is a choice)."""
-    kind: str
-    seat: int | None
-    until: float
-    screen: str | None
-    version: Any
-    once: bool = False
-
-
-class Moment(NamedTuple):
-    """What an input changes, as it was before the input: `_guard_against_again` compares."""
-    game: Any
-    version: Any                                 # the game's state_version
-    claim: Any
-    screen: str
-    page: int
-    outcome: Any                                 # the result up (the same object while it is)
 
 
 CHANGED_MEANWHILE = "Not done: the game changed meanwhile. Go back to the game to see how."
@@ -103,12 +78,11 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 }
 TRANSITIONS.update(PAIR_TRANSITIONS)
 FALLBACK = {"resumed": "play", "result": "play"}
-KNOB = ("press", "turn", "flick", "hold")          # the knob's inputs: one hand's
 PLAYING = ("play", "spin", "result", "resumed")
 
 
 class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, MenuScreens,
-                 BoxDrawing, PhoneScreens, Notices):
+                 BoxDrawing, PhoneScreens, Notices, Holds):
     """Owns what the OLED shows and which seat buttons are armed."""
 
     def __init__(self, session, *, controls=None, seats: int = 6, url: str = "",
@@ -306,76 +280,6 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._guard_against_again(event, before)
         self._show_missed()
         self._sync_controls()
-
-    def _moment(self) -> Moment:
-        return Moment(self.snap.get("game_id"), self.snap.get("state_version"),
-                      self.snap.get("home_claim"), self.screen, self.page,
-                      self.outcome if self.screen == "result" else None)
-
-    def _guard_after_reading(self, event: InputEvent) -> None:
-        """A press used up reading is held again as the press it was meant as: with the
-        result up (the dial stopped, or its page turned, by itself just before), as one that
-        stopped the dial; on the turn screen (a result or a notice went just before, or it
-        took a notice away) as one that closed it: the screen now up has not been read
-        either."""
-        if self.screen == "result":
-            self._guard_against_again(event, self._moment()._replace(screen="spin", outcome=None))
-        elif self.screen == "play":
-            seat = event.seat if event.kind == "seat" else None
-            self.again_guard = AgainGuard(event.kind, seat, self.clock() + AGAIN_SECONDS,
-                                          self.screen if event.kind == "press" else None,
-                                          self.snap.get("state_version"))
-
-    def _guard_against_again(self, event: InputEvent, before: Moment) -> None:
-        """After a press that changed what the same press would do next (the knob passed the
-        turn, or closed a result or the Pi's move over the turn screen: the next press would
-        move; the knob or a seat button stopped the dial: the next would end the turn, close
-        the result just shown or act on it; the knob turned a result's page: the next, on its
-        last page, would close it or end the turn; a seat button claimed a win: its next press
-        confirms it, for good: no undo after a win), that press again within AGAIN_SECONDS is
-        a double press or a bounce, not a choice made on a screen no one has read yet."""
-        now = self._moment()
-        guard = partial(AgainGuard, until=self.clock() + AGAIN_SECONDS, version=now.version)
-        # it passed the turn (or did anything else there: free play's one player ends their
-        # turn and has the next), or closed what was up over the turn screen
-        if event.kind == "press" and now.screen == "play" and now.game == before.game and \
-                (now.version != before.version or before.screen in ("result", "pi_moved")):
-            self.again_guard = guard("press", None, screen="play")
-        elif event.kind == "press" and now.screen == "result" and (
-                now.outcome is not before.outcome or now.page > before.page):
-            # it stopped the dial, brought up a result (Domino Rex's uncover, The Lost
-            # Diamond's turn passed) or turned a page: the same again would end the turn (X8),
-            # or (held once) close the result or end the turn on its last page, unread
-            self.again_guard = guard("press", None, screen="result", once=not (
-                before.screen == "spin" and self._press_ends_turn()))
-        elif event.kind == "flick" and now.screen == "result" and before.screen == "spin":
-            # it stopped the dial: the same again would throw the next turn over the result
-            self.again_guard = guard("flick", None, screen="result")
-        elif event.kind == "seat" and (now.claim is not None and now.claim != before.claim or
-                                       before.screen == "spin"):   # or it stopped the dial:
-            self.again_guard = guard("seat", event.seat, screen=None)   # again, it acts
-
-    def _pressed_again(self, event: InputEvent) -> bool:
-        """A press `_guard_against_again` holds back, until AGAIN_SECONDS after the press that
-        set it (a nervous third press in that time is the same hand too; the hold never grows,
-        so presses that keep coming are not held for ever); a guard `once` holds one press,
-        on the result's last page (a press before it turns the page, and the guard stays). Any
-        other input of the same hand (the knob's, or that seat's) uses the guard up: after it,
-        the press is a choice; another hand's leaves it (a seat button that did nothing
-        between the knob's press and its bounce, a button not in the game), unless it changed
-        the game (a capture: the knob's next press is meant for the new screen)."""
-        guard = self.again_guard
-        if guard is None or (event.kind in KNOB) != (guard.kind in KNOB) or \
-                guard.kind == "seat" and event.seat != guard.seat:
-            return False                        # another hand's: the guard stays until it lapses
-        self.again_guard = None
-        same = self.clock() < guard.until and event.kind == guard.kind and (
-            event.kind == "seat" or self.screen == guard.screen) and \
-            guard.version == self.snap.get("state_version")
-        last = guard.screen != "result" or self.page >= self.page_count - 1
-        if same and (not guard.once or not last):
-            self.again_guard = guard
-        return same and (not guard.once or last)
 
     def on_leave_start(self, event: InputEvent) -> None:
         self.screen = self.home()
