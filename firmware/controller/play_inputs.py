@@ -26,10 +26,11 @@ class PlayInputs:
         seat = self._game_seat(event.seat)
         if seat is None:
             return
-        if self.snap.get("awaiting") == "move":       # Fox and Geese: moves by the knob
-            self.show_refusal(f"Turn the knob to pick {player_name(self.snap, seat)}'s move, "
-                              "then press the knob.")
-            self._beep("error")
+        if self.snap.get("awaiting") in ("move", "choose"):   # by the knob: Fox and Geese's
+            what = "move" if self.snap.get("awaiting") == "move" else "square"   # moves,
+            self.show_refusal(f"Turn the knob to pick {player_name(self.snap, seat)}'s {what}, "
+                              "then press the knob.")                        # Domino Rex's
+            self._beep("error")                                              # squares
         elif takes(self._rulebook(), "on_press"):
             before = self.snap
             if self._call(lambda: self.session.submit({"type": "press", "seat": seat},

@@ -997,6 +997,25 @@ def test_board_screen_a_seat_button_says_how_a_move_is_made(table, session):
     assert len(session.store.events(session.game_id)) == events
 
 
+def test_board_screen_domino_rex_a_seat_button_says_how_a_square_is_uncovered(table, session):
+    """Domino Rex: the lit button of the player to uncover did nothing and said nothing. It
+    says how: the knob picks the square and its press uncovers it."""
+    session.new_game("domino-rex", ["Red", "Blue"])
+    table.update()
+    while session.snapshot()["awaiting"] != "choose":
+        session.roll(by="knob")                      # the lead
+    for _ in range(10):
+        table.clock.advance(30)
+        table.update()                               # the throws shown, then read
+    assert table.screen == "play", table.screen
+    turn = session.snapshot()["turn"]
+    events = len(session.store.events(session.game_id))
+    press(table, "seat", seat=table.buttons[turn])
+    name = session.snapshot()["players"][turn]["name"]
+    assert table.flash_text == f"Turn the knob to pick {name}'s square, then press the knob."
+    assert len(session.store.events(session.game_id)) == events
+
+
 @pytest.mark.parametrize("game", ["fox-and-geese", "domino-rex"])
 def test_board_screen_after_a_restart_the_pis_last_move_is_shown_to_copy(tmp_path, clock, game):
     """The power went just after the Pi moved (or the Pi moved as the box came back, before
