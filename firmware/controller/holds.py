@@ -17,16 +17,20 @@ KNOB = ("press", "turn", "flick", "hold")          # the knob's inputs: one hand
 
 class AgainGuard(NamedTuple):
     """The press `_guard_against_again` holds: its kind ("press", "flick", "seat"), the seat
-    for a seat button, until when, (for the knob) the screen it is held on, the game's
-    state_version the press left (a change since, another hand's, uses the guard up), and
-    whether one held press uses it up (where the next press only closes or reads on: a third
-    is a choice)."""
+    for a seat button, until when, (for the knob) the screen it is held on, and whether one
+    held press uses it up (where the next press only closes or reads on: a third is a
+    choice)."""
     kind: str
     seat: int | None
     until: float
     screen: str | None
-    version: Any
     once: bool = False
+
+    def another_hand(self, event: InputEvent) -> bool:
+        """The input is not the guarded control's: the knob's guard, a seat button's; one
+        seat's guard, another seat's button or the knob."""
+        return (event.kind in KNOB) != (self.kind in KNOB) or \
+            self.kind == "seat" and event.seat != self.seat
 
 
 class Moment(NamedTuple):
@@ -67,8 +71,7 @@ class Holds:
         elif self.screen == "play":
             seat = event.seat if event.kind == "seat" else None
             self.again_guard = AgainGuard(event.kind, seat, self.clock() + AGAIN_SECONDS,
-                                          self.screen if event.kind == "press" else None,
-                                          self.snap.get("state_version"))
+                                          self.screen if event.kind == "press" else None)
 
     def _guard_against_again(self, event: InputEvent, before: Moment) -> None:
         """After a press that changed what the same press would do next (the knob passed the
@@ -79,7 +82,11 @@ class Holds:
         confirms it, for good: no undo after a win), that press again within AGAIN_SECONDS is
         a double press or a bounce, not a choice made on a screen no one has read yet."""
         now = self._moment()
-        guard = partial(AgainGuard, until=self.clock() + AGAIN_SECONDS, version=now.version)
+        if self.again_guard is not None and self.again_guard.another_hand(event) and \
+                now.version != before.version:
+            self.again_guard = None     # another hand changed the game (a capture between the
+                                        # knob's presses): the next press is for the new screen
+        guard = partial(AgainGuard, until=self.clock() + AGAIN_SECONDS)
         # it passed the turn (or did anything else there: free play's one player ends their
         # turn and has the next), or closed what was up over the turn screen
         if event.kind == "press" and now.screen == "play" and now.game == before.game and \
@@ -92,9 +99,12 @@ class Holds:
             # or (held once) close the result or end the turn on its last page, unread
             self.again_guard = guard("press", None, screen="result", once=not (
                 before.screen == "spin" and self._press_ends_turn()))
-        elif event.kind == "flick" and now.screen == "result" and before.screen == "spin":
-            # it stopped the dial: the same again would throw the next turn over the result
-            self.again_guard = guard("flick", None, screen="result")
+        elif event.kind == "flick" and now.screen == "result" and (
+                before.screen == "spin" or now.page > before.page):
+            # it stopped the dial or turned to unread news: the same again would throw the
+            # next turn over the result (once, on the page it turned to)
+            self.again_guard = guard("flick", None, screen="result",
+                                     once=before.screen != "spin")
         elif event.kind == "seat" and (now.claim is not None and now.claim != before.claim or
                                        before.screen == "spin"):   # or it stopped the dial:
             self.again_guard = guard("seat", event.seat, screen=None)   # again, it acts
@@ -107,15 +117,13 @@ class Holds:
         other input of the same hand (the knob's, or that seat's) uses the guard up: after it,
         the press is a choice; another hand's leaves it (a seat button that did nothing
         between the knob's press and its bounce, a button not in the game), unless it changed
-        the game (a capture: the knob's next press is meant for the new screen)."""
+        the game (a capture: `_guard_against_again` drops it)."""
         guard = self.again_guard
-        if guard is None or (event.kind in KNOB) != (guard.kind in KNOB) or \
-                guard.kind == "seat" and event.seat != guard.seat:
+        if guard is None or guard.another_hand(event):
             return False                        # another hand's: the guard stays until it lapses
         self.again_guard = None
         same = self.clock() < guard.until and event.kind == guard.kind and (
-            event.kind == "seat" or self.screen == guard.screen) and \
-            guard.version == self.snap.get("state_version")
+            event.kind == "seat" or self.screen == guard.screen)
         last = guard.screen != "result" or self.page >= self.page_count - 1
         if same and (not guard.once or not last):
             self.again_guard = guard

@@ -797,7 +797,7 @@ def test_controller_the_next_flick_on_unread_news_turns_the_page_first(table, se
     """Kat en Muis: "Blue moves to 44" on page 1/2 and "Red pays Blue 2 chips (square 44)" on
     page 2, up 0.04 s before Red's flick took it away: Red never saw their own payment. The
     next player's flick on a result with a page still to read turns to it; the flick after
-    that throws."""
+    that throws, once read (one 0.15 s after the page turned threw over it: held once)."""
     start(table, game)
     settle_lead(table, clock)
     throw_until_two_pages(table, session, clock)
@@ -807,6 +807,10 @@ def test_controller_the_next_flick_on_unread_news_turns_the_page_first(table, se
     assert table.screen == "result" and table.page == 1 and session.snapshot()["rolls"] == rolls
     while table.page < table.page_count - 1:
         press(table, "flick", strength=0.4)
+    clock.advance(0.15)
+    press(table, "flick", strength=0.4)                         # its bounce: held
+    assert table.page == table.page_count - 1 and session.snapshot()["rolls"] == rolls
+    clock.advance(AGAIN_SECONDS)
     press(table, "flick", strength=0.4)                         # read: now it throws
     assert session.snapshot()["rolls"] == rolls + 1
 

@@ -1153,3 +1153,25 @@ def test_board_screen_of_two_pi_seats_the_waiting_one_is_named():
         ["Pi 2", "Press the knob", "and Pi 2 moves"]
     assert board_screen.pi_message(True, board_screen.pi_name({**snap, "turn": 1})) == \
         ["Pi", "is thinking", ""]
+
+
+def test_board_screen_the_bounce_of_a_move_is_held_though_the_pi_answered_meanwhile(table,
+                                                                                  session):
+    """Fox and Geese against the Pi: Red's move ("Red's goose: a3 to a4") and its bounce 0.4 s
+    later, after the Pi had answered: the answer changed the game, so the hold lapsed and the
+    bounce put Red's move away for the Pi's, unread. A change made elsewhere keeps the hold;
+    a press once read shows the Pi's move."""
+    start_with_pi(table, "fox-and-geese", "Pi: Fox, easy")
+    table.clock.advance(AGAIN_SECONDS)
+    press(table, "press")                            # the player's move
+    mine = table.outcome
+    assert table.screen == "result" and mine[0].endswith(" moves") and mine[0] != "Pi moves"
+    settle_pi(table.pi)
+    table.update()
+    assert table.waiting                             # the Pi's answer waits behind it
+    table.clock.advance(0.4)
+    press(table, "press")                            # the bounce: held
+    assert table.screen == "result" and table.outcome == mine
+    table.clock.advance(AGAIN_SECONDS)
+    press(table, "press")                            # read: the Pi's move to copy
+    assert table.screen == "pi_moved"
