@@ -26,11 +26,9 @@ class PlayInputs:
         seat = self._game_seat(event.seat)
         if seat is None:
             return
-        if self.snap.get("awaiting") in ("move", "choose"):   # by the knob: Fox and Geese's
-            what = "move" if self.snap.get("awaiting") == "move" else "square"   # moves,
-            self.show_refusal(f"Turn the knob to pick {player_name(self.snap, seat)}'s {what}, "
-                              "then press the knob.")                        # Domino Rex's
-            self._beep("error")                                              # squares
+        if self._knob_picks():
+            self.show_refusal(self._knob_picks_text(seat))
+            self._beep("error")
         elif takes(self._rulebook(), "on_press"):
             before = self.snap
             if self._call(lambda: self.session.submit({"type": "press", "seat": seat},
@@ -38,6 +36,23 @@ class PlayInputs:
                 self._answer(before, f"{player_name(self.snap, seat)} pressed", sound="capture")
         elif self.snap.get("awaiting") == "roll":
             self.show_flash(self.flick_words, FLASH_SECONDS)
+
+    def _knob_picks(self) -> bool:
+        """The knob picks what is done now: Fox and Geese's moves, Domino Rex's squares."""
+        return self.snap.get("awaiting") in ("move", "choose")
+
+    def _knob_picks_text(self, seat: int | None) -> str:
+        """How a move or a square is made, for a seat button or a flick pressed instead."""
+        what = "move" if self.snap.get("awaiting") == "move" else "square"
+        return f"Turn the knob to pick {player_name(self.snap, seat)}'s {what}, then press " \
+               "the knob."
+
+    def _no_throw_text(self) -> str:
+        """Why a flick did nothing where the knob picks, and what moves instead."""
+        if pi_level(self.snap):                       # the Pi's turn
+            return "No throw now. " + ("Press the knob and the Pi moves." if self.pi.waiting
+                                       else PI_THINKING + ".")
+        return "No throw now. " + self._knob_picks_text(self.snap.get("turn"))
 
     def on_not_yours(self, event: InputEvent) -> None:
         self.show_refusal(self.not_yours_text(event.seat))

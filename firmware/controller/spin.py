@@ -58,6 +58,10 @@ class SpinScreens:
     def on_spin(self, event: InputEvent) -> None:
         before = self.snap
         rulebook = self._rulebook()
+        if self._knob_picks():                # no throw: the knob's turn and press move
+            self.show_refusal(self._no_throw_text())
+            self._beep("error")
+            return
         if before.get("awaiting") == "next" and takes(rulebook, "on_next"):
             # X8: in an assisted game the next player's flick ends the turn, then spins
             if not self._call(lambda: self.session.submit({"type": "next"}, by="knob")):

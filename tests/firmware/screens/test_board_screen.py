@@ -1175,3 +1175,45 @@ def test_board_screen_the_bounce_of_a_move_is_held_though_the_pi_answered_meanwh
     table.clock.advance(AGAIN_SECONDS)
     press(table, "press")                            # read: the Pi's move to copy
     assert table.screen == "pi_moved"
+
+
+@pytest.mark.parametrize("game", ["fox-and-geese", "domino-rex"])
+def test_board_screen_a_flick_where_the_knob_picks_says_how_to_move(table, session, game):
+    """A flick in Fox and Geese (or Domino Rex after the lead) said "No throw is asked for now
+    (Red (Fox) - move the Fox).": the engine's words, with no word of the knob. It says
+    how a move is made, and nothing is recorded."""
+    session.new_game(game, ["Red", "Blue"])
+    table.update()
+    while session.snapshot()["awaiting"] == "roll":
+        session.roll(by="knob")                      # Domino Rex's lead
+    for _ in range(10):
+        table.clock.advance(30)
+        table.update()
+    assert table.screen == "play"
+    snap = session.snapshot()
+    name, what = snap["players"][snap["turn"]]["name"], ("move" if game == "fox-and-geese"
+                                                          else "square")
+    events = len(session.store.events(session.game_id))
+    press(table, "flick", strength=0.5)
+    assert table.flash_text == (f"No throw now. Turn the knob to pick {name}'s {what}, then "
+                                "press the knob.")
+    assert len(session.store.events(session.game_id)) == events
+
+
+def test_board_screen_a_flick_on_the_pis_turn_says_how_it_moves(table, session):
+    """The same on the Pi's turn, after an undo (the Pi waits to be asked): the flick says
+    the knob's press makes it move."""
+    start_with_pi(table, "fox-and-geese", "Pi: Fox, easy")
+    table.clock.advance(AGAIN_SECONDS)
+    press(table, "press")                              # the player's move
+    wait_for_pi(table)
+    press(table, "undo")                               # the Pi's move taken back
+    wait_for_pi(table)
+    assert table.pi.waiting and session.snapshot()["turn"] == 0
+    table.clock.advance(AGAIN_SECONDS)
+    press(table, "press")                              # the undo's notice read away
+    table.clock.advance(AGAIN_SECONDS)
+    events = len(session.store.events(session.game_id))
+    press(table, "flick", strength=0.5)
+    assert table.flash_text == "No throw now. Press the knob and the Pi moves."
+    assert len(session.store.events(session.game_id)) == events
