@@ -116,6 +116,17 @@ def throw_until_two_pages(c, session, clock):
     raise AssertionError("no outcome of two pages")
 
 
+def field_move_passes_the_turn(c, session, clock):
+    """The Lost Diamond from its start: the first player's knob press is a Field move, which
+    ends their turn ("Red's turn ends / Red moves in the Field")."""
+    start(c, "lost-diamond")
+    settle_lead(c, clock)
+    red = session.snapshot()["turn"]
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")                                              # Red's Field move
+    assert c.screen == "result" and session.snapshot()["turn"] != red
+
+
 def test_controller_transitions_name_real_handlers():
     for (screen, kind), name in TRANSITIONS.items():
         assert kind in ("seat", "ignored", "undo", "menu", "press", "hold", "turn", "flick")
@@ -566,12 +577,7 @@ def test_controller_ld1_a_press_again_after_closing_a_result_is_not_the_next_fie
     press to close it and the same hand again 0.3 s later: the second press was Blue's Field
     move, made for Blue. A press that closed a result onto the turn screen holds the same
     press for AGAIN_SECONDS, whatever the turn screen awaits."""
-    start(table, "lost-diamond")
-    settle_lead(table, clock)
-    red = session.snapshot()["turn"]
-    clock.advance(AGAIN_SECONDS)
-    press(table, "press")                                          # Red's Field move
-    assert table.screen == "result" and session.snapshot()["turn"] != red
+    field_move_passes_the_turn(table, session, clock)
     clock.advance(2.0)
     press(table, "press")                                          # read: closed
     assert table.screen == "play"
@@ -1814,12 +1820,7 @@ def test_controller_ld1_the_bounce_of_a_press_that_passed_the_turn_leaves_its_re
     """LD1: the press that passes the turn shows "Blue's turn ends / Blue moves in the
     Field", and its bounce 0.2 s later closed it unread. Held once, as after any press that
     brings up a result; read, a press closes it."""
-    start(table, "lost-diamond")
-    settle_lead(table, clock)
-    red = session.snapshot()["turn"]
-    clock.advance(AGAIN_SECONDS)
-    press(table, "press")                                          # Red's Field move
-    assert table.screen == "result" and session.snapshot()["turn"] != red
+    field_move_passes_the_turn(table, session, clock)
     assert table.outcome[0].endswith("turn ends")
     version = session.snapshot()["state_version"]
     clock.advance(0.2)
@@ -1837,10 +1838,7 @@ def test_controller_ld1_the_bounce_of_a_press_that_took_an_undo_away_does_not_pa
     """The Lost Diamond: a press took "Taken back: Blue moves in the Field" away and its
     bounce 0.3 s later passed the turn on a screen no one had read. A press used up taking a
     notice away holds its bounce as one that closed a result does."""
-    start(table, "lost-diamond")
-    settle_lead(table, clock)
-    clock.advance(AGAIN_SECONDS)
-    press(table, "press")                                          # Red's Field move
+    field_move_passes_the_turn(table, session, clock)
     clock.advance(2.0)
     press(table, "press")                                          # read: closed
     clock.advance(2.0)
@@ -1964,13 +1962,10 @@ def test_controller_free_play_alone_the_bounce_of_a_press_that_ended_the_turn_do
 def test_controller_another_button_between_a_press_and_its_bounce_leaves_the_hold(
         table, session, clock, between):
     """The Lost Diamond: the knob closed "Red's turn ends / Red moves in the Field", a button
-    not in the game (or Red's own) was pressed 0.15 s later, and
-    the knob's bounce 0.15 s after that made Blue's Field move: any input used the hold up.
+    not in the game (or Red's own) was pressed 0.15 s later, and the knob's bounce 0.15 s
+    after that made Blue's Field move: any input used the hold up.
     Another hand's input that changes nothing leaves it (Red's seat button: not Red's turn)."""
-    start(table, "lost-diamond")
-    settle_lead(table, clock)
-    clock.advance(AGAIN_SECONDS)
-    press(table, "press")                                          # Red's Field move
+    field_move_passes_the_turn(table, session, clock)
     clock.advance(2.0)
     press(table, "press")                                          # read: closed
     assert table.screen == "play"
