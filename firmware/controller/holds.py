@@ -61,11 +61,10 @@ class Holds:
                       self.outcome if self.screen == "result" else None)
 
     def _guard_after_reading(self, event: InputEvent) -> None:
-        """A press used up reading is held again as the press it was meant as: with the
-        result up (the dial stopped, or its page turned, by itself just before), as one that
-        stopped the dial; on the turn screen (a result or a notice went just before, or it
-        took a notice away) as one that closed it: the screen now up has not been read
-        either."""
+        """A press (or flick) used up reading is held again as the one it was meant as: with
+        the result up (the dial stopped, or its page turned, by itself just before), as one
+        that stopped the dial; on the turn screen (a result or a notice went just before, or
+        it took a notice away) as one that closed it: the screen now up is unread too."""
         if self.screen == "result":
             self._guard_against_again(event, self._moment()._replace(screen="spin", outcome=None))
         elif self.screen == "play":
@@ -74,12 +73,13 @@ class Holds:
                                           self.screen if event.kind == "press" else None)
 
     def _guard_against_again(self, event: InputEvent, before: Moment) -> None:
-        """After a press that changed what the same press would do next (the knob passed the
-        turn, or closed a result or the Pi's move over the turn screen: the next press would
-        move; the knob or a seat button stopped the dial: the next would end the turn, close
-        the result just shown or act on it; the knob turned a result's page: the next, on its
-        last page, would close it or end the turn; a seat button claimed a win: its next press
-        confirms it, for good: no undo after a win), that press again within AGAIN_SECONDS is
+        """After an input that changed what the same input would do next (the knob passed
+        the turn, or closed a result or the Pi's move over the turn screen: the next press
+        would move; the knob, a flick or a seat button stopped the dial, or the knob brought
+        up a result: the next would end the turn, close the result just shown, throw over it
+        or act on it; the knob or a flick turned a result's page: the next, on its last page,
+        would close it, end the turn or throw; a seat button claimed a win: its next press
+        confirms it, for good: no undo after a win), that input again within AGAIN_SECONDS is
         a double press or a bounce, not a choice made on a screen no one has read yet."""
         now = self._moment()
         if self.again_guard is not None and self.again_guard.another_hand(event) and \
