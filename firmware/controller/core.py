@@ -121,13 +121,13 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.flash_seconds = FLASH_SECONDS
         self.refusal_shown = False                       # the notice up is a refusal
         self.undo_shown = False                          # ... says what an undo took back
-        self.read_until = 0.0            # a knob press before this is late: not acted on
+        self.read_until = 0.0            # an input before this is late: not acted on
+        self.read_by: tuple[str, ...] = ()   # ... of these kinds (`_late_for`)
         self.input_kind = ""             # the input being handled (which notices take a press)
         self.again_guard: AgainGuard | None = None      # a press too soon to be a choice
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
-        self.knob_read_until = 0.0
         self.page_text: list[str] = []                   # the words of the page drawn last
         self._page_key: tuple = ()
         self.screen_until = self.clock() + RESUMED_SECONDS if self.screen == "resumed" else 0.0
@@ -249,8 +249,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
         self.update()
-        if event.kind == "press" and self._press_only_reads() or \
-                event.kind == "seat" and self._seat_only_reads() or self._knob_only_reads(event):
+        if self._only_reads(event):
             self._guard_after_reading(event)
             return
         if self._pressed_again(event):
@@ -314,11 +313,11 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self.dirty = True                      # the start screen's next page
         self._notice_time(now)
         if self.screen == "spin" and (self.animation is None or self.animation.done):
-            self._finish_spin()                    # by itself: a press or a flick a moment
-            self.read_until = self.knob_read_until = now + LATE_PRESS_SECONDS   # after it was
-                                                                              # meant to stop it
+            # stopped by itself: a press, a seat's or a flick a moment after was meant to stop it
+            self._finish_spin()
+            self._late_for(now + LATE_PRESS_SECONDS, ("press", "seat", "flick"))
         if self._show_waiting(now):
-            self.read_until = now + LATE_PRESS_SECONDS  # a press meant for the result it
+            self._late_for(now + LATE_PRESS_SECONDS)    # a press meant for the result it
             self._sync_controls()                       # replaced: not for the Pi's move
         self._turn_pages(now)
         last_page = self.screen != "result" or self.page >= self.page_count - 1
@@ -330,7 +329,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             if resumed:
                 self._show_the_pis_last_move()
             if not ends_turn:                # a press meant for the result: not for the turn
-                self.read_until = now + LATE_PRESS_SECONDS    # (one that ends the turn
+                self._late_for(now + LATE_PRESS_SECONDS)      # (one that ends the turn
                                                               # does so on either)
             self._sync_controls()
         return self.dirty or self.animating

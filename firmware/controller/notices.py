@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from firmware.oled import screens
 from firmware.oled.screens import FLASH_SECONDS
+from firmware.pins.inputs import InputEvent
 
 # A refusal stays up as long as it takes to read from across the table: this long to find it,
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
@@ -38,8 +39,8 @@ class Notices:
     flash_seconds: float
     refusal_shown: bool                    # the notice up is a refusal
     undo_shown: bool                       # ... says what an undo took back
-    read_until: float                      # a knob press before this is late: not acted on
-    knob_read_until: float                 # (SpinScreens) a flick's too
+    read_until: float                      # an input before this is late: not acted on
+    read_by: tuple[str, ...]               # ... the kinds of input it catches
     input_kind: str                        # the input being handled ("" between inputs)
     _flash_shown: int
 
@@ -73,24 +74,24 @@ class Notices:
     def _flash_page(self) -> int:
         return int((self.clock() - self.flash_at) // self.flash_seconds) if self.flash_text else 0
 
-    def _press_only_reads(self) -> bool:
-        """A knob press that only reads: one just after a result or a notice went by itself
-        (meant for it), or one that takes a refusal or an undo's notice away (the screen it
-        covers has changed: nobody has seen it yet). True if the press is used up so."""
-        if self._seat_only_reads():
-            return True
-        if self.flash_text and (self.refusal_shown or self.undo_shown):
-            self._clear_notice()
-            return True
-        return False
+    def _late_for(self, until: float, by: tuple[str, ...] = ("press", "seat")) -> None:
+        """Inputs of the kinds `by` before `until` were meant for what just went or moved by
+        itself (the dial, a result, a notice, a page): a moment late, they only read."""
+        self.read_until, self.read_by = until, by
 
-    def _seat_only_reads(self) -> bool:
-        """A press (a seat's, or the knob's) just after the dial or a result went by itself:
-        meant to stop it (the README offers a seat button for that too), a moment late, not a
-        move, a capture, a claim or a man into Goal on a screen no one has read. True if the
-        press is used up so."""
-        if self.clock() < self.read_until:
-            self.read_until = self.knob_read_until = 0.0      # one input reads: the next acts
+    def _only_reads(self, event: InputEvent) -> bool:
+        """An input that only reads: one a moment late for what went or moved by itself
+        (`_late_for`: the dial stopped, a result or a notice went, a page turned; the README
+        offers a seat button and a flick to stop the dial too), not a move, a capture, a
+        claim, a man into Goal or a throw on a screen no one has read; or a knob press that
+        takes a refusal or an undo's notice away (the screen it covers has changed: nobody
+        has seen it yet). True if the input is used up so; one reads, the next acts."""
+        if event.kind in self.read_by and self.clock() < self.read_until:
+            self.read_until = 0.0
+            return True
+        if event.kind == "press" and self.flash_text and (self.refusal_shown or
+                                                          self.undo_shown):
+            self._clear_notice()
             return True
         return False
 
@@ -104,7 +105,7 @@ class Notices:
         or its next page due."""
         if self.flash_text and now >= self.flash_until:
             if self.refusal_shown or self.undo_shown:
-                self.read_until = now + LATE_PRESS_SECONDS
+                self._late_for(now + LATE_PRESS_SECONDS)
             self._clear_notice()
         elif self.flash_text and self._flash_page() != self._flash_shown:
             self.dirty = True

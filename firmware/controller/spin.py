@@ -48,8 +48,6 @@ class SpinScreens:
     page: int
     page_count: int
     page_at: float
-    knob_read_until: float                 # a press or flick before this was meant for a
-                                           # page turned or the dial stopped by itself
     screen_until: float
     _page_key: tuple
     waiting: tuple[dict[str, Any], dict[str, Any]] | None   # a change from elsewhere: from, to
@@ -222,20 +220,11 @@ class SpinScreens:
             if self.screen in ("play", "confirm"):          # these go round
                 self._turn_to((self.page + 1) % self.page_count)
             elif self.page < self.page_count - 1:
-                # an input just after the page was due to turn was meant to turn it
-                self.knob_read_until = self.page_at + PAGE_SECONDS + LATE_PRESS_SECONDS
+                # a press or a flick just after the page was due to turn was meant to turn
+                # it ("Red pays Blue 2 chips" up 0.15 s before a flick threw over it)
+                self._late_for(self.page_at + PAGE_SECONDS + LATE_PRESS_SECONDS,
+                               ("press", "flick"))
                 self._turn_to(self.page + 1)
-
-    def _knob_only_reads(self, event: InputEvent) -> bool:
-        """A knob press or flick just after a result's page turned by itself was meant to
-        turn it ("Red pays Blue 2 chips" up 0.15 s before a flick threw), or just after the
-        dial stopped by itself, to stop it (a flick stops it too): it only reads. True if the
-        input is used up so."""
-        if event.kind in ("press", "flick") and self.screen == "result" and \
-                self.clock() < self.knob_read_until:
-            self.knob_read_until = self.read_until = 0.0
-            return True
-        return False
 
     @property
     def flick_words(self) -> str:
