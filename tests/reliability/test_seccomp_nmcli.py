@@ -1,0 +1,132 @@
+"""The hotspot's NetworkManager commands, run by the real `nmcli` under the service's own
+system-call filter (`seccomp_filter`), against a stand-in NetworkManager on a private D-Bus bus
+(`network_manager_standin.py`: no radio, so every activation fails as NetworkManager's own does
+without a device). The service runs `nmcli` from its own process, so the filter is the one
+`nmcli` runs under on a box; the bus is private, so nothing here touches this machine's network.
+What the stand-in receives is what a real NetworkManager would: the profiles `nmcli` builds
+from the box's arguments (the hotspot's WPA2-CCMP access point, a phone's home network), their
+changes and deletion, and the activations."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from seccomp_filter import LOAD_AND_EXEC, SKIPS, SYSTEM_PYTHON, has_binding, unit_allowed_calls
+from simulated_table import ROOT
+
+NMCLI = shutil.which("nmcli")
+DBUS_DAEMON = shutil.which("dbus-daemon")
+STAND_IN = Path(__file__).with_name("network_manager_standin.py")
+
+pytestmark = [
+    *SKIPS,
+    pytest.mark.skipif(NMCLI is None, reason="nmcli is not installed (Debian ships it in "
+                       "network-manager; .ci/run takes it alone out of that package)"),
+    pytest.mark.skipif(DBUS_DAEMON is None, reason="dbus-daemon is not installed "
+                       "(Debian: apt-get install dbus-daemon)"),
+    pytest.mark.skipif(not has_binding("gi"), reason="GLib's Python binding is not installed "
+                       "for the stand-in NetworkManager (Debian: apt-get install python3-gi)")]
+
+# The box with no known network (the hotspot opens), then a phone's home network that cannot
+# be joined (the box goes back to its hotspot), with the hotspot's own `run_nmcli`.
+SCENARIO = """
+import json, os
+from firmware.network.hotspot import Hotspot, HotspotSettings
+try:
+    os.sched_setaffinity(0, os.sched_getaffinity(0))     # @resources: the unit denies it
+    denied = False
+except PermissionError:
+    denied = True
+with open("/proc/self/status") as status:
+    filtered = "Seccomp:\\t2" in status.read()
+spot = Hotspot(HotspotSettings("Parlour-1234", "Board-Game-Night", "wlan0", after=0.0),
+               port=8080, lan_address=lambda: "192.168.1.20", clock=lambda: 0.0)
+spot.check()
+opening = spot.status()
+spot.add_home("Home Net", "secret123")
+spot.check()
+print(json.dumps({"denied": denied, "filtered": filtered, "opening": opening,
+                  "joining": spot.status()}))
+"""
+
+
+@pytest.fixture
+def network_manager():
+    """A private bus with the stand-in NetworkManager on it: (bus address, its log)."""
+    work = Path(tempfile.mkdtemp(prefix="nm-"))        # short: a socket path has 108 bytes
+    address = f"unix:path={work / 'bus'}"
+    log = work / "calls.jsonl"
+    bus = subprocess.Popen([DBUS_DAEMON, "--session", f"--address={address}", "--nofork",
+                            "--print-address"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           text=True)
+    stand_in = None
+    try:
+        assert bus.stdout.readline().startswith("unix:path="), "the bus did not start"
+        stand_in = subprocess.Popen([SYSTEM_PYTHON, str(STAND_IN), address, str(log)],
+                                    stdout=subprocess.PIPE, text=True)
+        assert stand_in.stdout.readline().strip() == "ready", "the stand-in did not start"
+        yield address, log
+    finally:
+        for process in (stand_in, bus):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=10)
+                process.stdout.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def calls(log: Path) -> list[dict]:
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_units_filter(
+        network_manager):
+    address, log = network_manager
+    done = subprocess.run(
+        [SYSTEM_PYTHON, "-c", LOAD_AND_EXEC, json.dumps(sorted(unit_allowed_calls())),
+         sys.executable, "-c", SCENARIO],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "DBUS_SYSTEM_BUS_ADDRESS": address,
+             "LC_ALL": "C"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["filtered"] and result["denied"], "the filter was not loaded"
+
+    hotspot, home = (f"/org/freedesktop/NetworkManager/Settings/{n}" for n in (1, 2))
+    # The hotspot added and started; the home network added, started and, as it could not be
+    # joined, deleted; the hotspot changed back to the box's settings and started again. An
+    # `nmcli` that the filter stopped would have left the stand-in without these calls.
+    assert [(c["method"], c["path"]) for c in calls(log)] == [
+        ("AddConnection", hotspot), ("ActivateConnection", hotspot),
+        ("AddConnection", home), ("ActivateConnection", home), ("Delete", home),
+        ("Update", hotspot), ("ActivateConnection", hotspot)]
+    added, _, home_added, _, _, updated, _ = calls(log)
+    for profile in (added["settings"], updated["settings"]):
+        assert profile["connection"]["id"] == "parlour-hotspot"
+        assert profile["connection"]["autoconnect"] is False
+        assert profile["connection"]["interface-name"] == "wlan0"
+        assert {k: profile["802-11-wireless"][k] for k in ("ssid", "mode", "band")} == {
+            "ssid": "Parlour-1234", "mode": "ap", "band": "bg"}
+        assert profile["802-11-wireless-security"] == {
+            "key-mgmt": "wpa-psk", "proto": ["rsn"], "pairwise": ["ccmp"], "group": ["ccmp"],
+            "pmf": 1, "psk": "Board-Game-Night"}                  # pmf 1: "disable"
+        assert (profile["ipv4"]["method"], profile["ipv6"]["method"]) == ("shared", "ignore")
+    wanted = home_added["settings"]
+    assert wanted["connection"]["id"] == "Parlour: Home Net"
+    assert wanted["connection"]["autoconnect-priority"] == 10
+    assert wanted["802-11-wireless"]["ssid"] == "Home Net"
+    assert wanted["802-11-wireless-security"] == {"key-mgmt": "wpa-psk", "psk": "secret123"}
+
+    # What the box says comes from NetworkManager's answer, through `nmcli`.
+    assert result["opening"]["mode"] == "looking"
+    assert "No suitable device found" in result["opening"]["message"]
+    assert (result["joining"]["mode"], result["joining"]["message"]) == (
+        "looking", "Could not join Home Net")
