@@ -11,29 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-import pytest
-
-from seccomp_filter import LOAD_AND_EXEC, SKIPS, SYSTEM_PYTHON, has_binding, unit_allowed_calls
+from network_manager_bus import NEEDS, calls
+from network_manager_bus import network_manager  # noqa: F401 - a fixture, by its name
+from seccomp_filter import LOAD_AND_EXEC, SKIPS, SYSTEM_PYTHON, unit_allowed_calls
 from simulated_table import ROOT
 
-NMCLI = shutil.which("nmcli")
-DBUS_DAEMON = shutil.which("dbus-daemon")
-STAND_IN = Path(__file__).with_name("network_manager_standin.py")
-
-pytestmark = [
-    *SKIPS,
-    pytest.mark.skipif(NMCLI is None, reason="nmcli is not installed (Debian ships it in "
-                       "network-manager; .ci/run takes it alone out of that package)"),
-    pytest.mark.skipif(DBUS_DAEMON is None, reason="dbus-daemon is not installed "
-                       "(Debian: apt-get install dbus-daemon)"),
-    pytest.mark.skipif(not has_binding("gi"), reason="GLib's Python binding is not installed "
-                       "for the stand-in NetworkManager (Debian: apt-get install python3-gi)")]
+pytestmark = [*SKIPS, *NEEDS]
 
 # The box with no known network (the hotspot opens), then a phone's home network that cannot
 # be joined (the box goes back to its hotspot), with the hotspot's own `run_nmcli`.
@@ -56,35 +42,6 @@ spot.check()
 print(json.dumps({"denied": denied, "filtered": filtered, "opening": opening,
                   "joining": spot.status()}))
 """
-
-
-@pytest.fixture
-def network_manager():
-    """A private bus with the stand-in NetworkManager on it: (bus address, its log)."""
-    work = Path(tempfile.mkdtemp(prefix="nm-"))        # short: a socket path has 108 bytes
-    address = f"unix:path={work / 'bus'}"
-    log = work / "calls.jsonl"
-    bus = subprocess.Popen([DBUS_DAEMON, "--session", f"--address={address}", "--nofork",
-                            "--print-address"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                           text=True)
-    stand_in = None
-    try:
-        assert bus.stdout.readline().startswith("unix:path="), "the bus did not start"
-        stand_in = subprocess.Popen([SYSTEM_PYTHON, str(STAND_IN), address, str(log)],
-                                    stdout=subprocess.PIPE, text=True)
-        assert stand_in.stdout.readline().strip() == "ready", "the stand-in did not start"
-        yield address, log
-    finally:
-        for process in (stand_in, bus):
-            if process is not None:
-                process.terminate()
-                process.wait(timeout=10)
-                process.stdout.close()
-        shutil.rmtree(work, ignore_errors=True)
-
-
-def calls(log: Path) -> list[dict]:
-    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
 
 
 def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_units_filter(

@@ -1,0 +1,64 @@
+"""A stand-in NetworkManager (`network_manager_standin.py`, run by the system Python) on a
+private D-Bus bus, for tests that run the real `nmcli`: with `DBUS_SYSTEM_BUS_ADDRESS` set to
+the bus, `nmcli` talks to the stand-in alone and never to this machine's network."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from seccomp_filter import SYSTEM_PYTHON, has_binding
+
+NMCLI = shutil.which("nmcli")
+DBUS_DAEMON = shutil.which("dbus-daemon")
+STAND_IN = Path(__file__).with_name("network_manager_standin.py")
+
+NEEDS = [
+    pytest.mark.skipif(NMCLI is None, reason="nmcli is not installed (Debian ships it in "
+                       "network-manager; .ci/run takes it alone out of that package)"),
+    pytest.mark.skipif(DBUS_DAEMON is None, reason="dbus-daemon is not installed "
+                       "(Debian: apt-get install dbus-daemon)"),
+    pytest.mark.skipif(not has_binding("gi"), reason="GLib's Python binding is not installed "
+                       "for the stand-in NetworkManager (Debian: apt-get install python3-gi)")]
+
+
+def needs_network_manager(test):
+    """A test that runs the real `nmcli` against the stand-in: skipped, saying why, without."""
+    for mark in NEEDS:
+        test = mark(test)
+    return test
+
+
+@pytest.fixture
+def network_manager():
+    """A private bus with the stand-in NetworkManager on it: (bus address, its log)."""
+    work = Path(tempfile.mkdtemp(prefix="nm-"))        # short: a socket path has 108 bytes
+    address = f"unix:path={work / 'bus'}"
+    log = work / "calls.jsonl"
+    bus = subprocess.Popen([DBUS_DAEMON, "--session", f"--address={address}", "--nofork",
+                            "--print-address"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+    stand_in = None
+    try:
+        assert bus.stdout.readline().startswith("unix:path="), "the bus did not start"
+        stand_in = subprocess.Popen([SYSTEM_PYTHON, str(STAND_IN), address, str(log)],
+                                    stdout=subprocess.PIPE, text=True)
+        assert stand_in.stdout.readline().strip() == "ready", "the stand-in did not start"
+        yield address, log
+    finally:
+        for process in (stand_in, bus):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=10)
+                process.stdout.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def calls(log: Path) -> list[dict]:
+    """What the stand-in was asked to change, in order (see `network_manager_standin.py`)."""
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
