@@ -42,6 +42,19 @@ flt.load()
 os.execv(sys.argv[2], sys.argv[2:])
 """
 
+# The start of a scenario run under the filter: `denied` (a call the unit denies was refused)
+# and `filtered` (the kernel says a filter is loaded) tell that the filter is really there.
+FILTER_IS_THERE = """
+import os
+try:
+    os.sched_setaffinity(0, os.sched_getaffinity(0))     # @resources: the unit denies it
+    denied = False
+except PermissionError:
+    denied = True
+with open("/proc/self/status") as status:
+    filtered = "Seccomp:\\t2" in status.read()
+"""
+
 
 def expand(name: str, seen: set[str] | None = None) -> set[str]:
     """A system call, or a group's calls (systemd-analyze syscall-filter @group, nested)."""

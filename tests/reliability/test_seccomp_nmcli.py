@@ -16,23 +16,17 @@ import sys
 
 from network_manager_bus import NEEDS, calls
 from network_manager_bus import network_manager  # noqa: F401 - a fixture, by its name
-from seccomp_filter import LOAD_AND_EXEC, SKIPS, SYSTEM_PYTHON, unit_allowed_calls
+from seccomp_filter import (FILTER_IS_THERE, LOAD_AND_EXEC, SKIPS, SYSTEM_PYTHON,
+                            unit_allowed_calls)
 from simulated_table import ROOT
 
 pytestmark = [*SKIPS, *NEEDS]
 
 # The box with no known network (the hotspot opens), then a phone's home network that cannot
 # be joined (the box goes back to its hotspot), with the hotspot's own `run_nmcli`.
-SCENARIO = """
-import json, os
+SCENARIO = FILTER_IS_THERE + """
+import json
 from firmware.network.hotspot import Hotspot, HotspotSettings
-try:
-    os.sched_setaffinity(0, os.sched_getaffinity(0))     # @resources: the unit denies it
-    denied = False
-except PermissionError:
-    denied = True
-with open("/proc/self/status") as status:
-    filtered = "Seccomp:\\t2" in status.read()
 spot = Hotspot(HotspotSettings("Parlour-1234", "Board-Game-Night", "wlan0", after=0.0),
                port=8080, lan_address=lambda: "192.168.1.20", clock=lambda: 0.0)
 spot.check()
