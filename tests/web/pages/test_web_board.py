@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import pytest
 
+from simulated_table import ROOT
 from web_support import PIN, serving
 
 CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARTIFACTS = ROOT / "test-artifacts"
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
 """A game's record and its BG Stats push link (GET /api/games/<id>/record)."""
 
 import json
-from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 
+from simulated_table import ROOT
 from web.records.record import (BG_STATS_FIELDS, BG_STATS_GAME_FIELDS, BG_STATS_PLAYER_FIELDS,
                         BG_STATS_URL, _ranks)
 from web_support import play_to_the_end
@@ -197,7 +197,7 @@ def test_record_chart_of_a_game_with_the_pi_draws_it_in_its_own_colour(client, s
                             buttons=[2, 1])
     chart = client.get(f"/api/games/{game['game_id']}/chart").get_json()
     assert chart["names"] == ["Ann", "Pi"] and chart["buttons"] == [2, "pi"]
-    css = (Path(__file__).resolve().parents[2] / "web" / "static" / "parlour.css").read_text()
+    css = (ROOT / "web" / "static" / "parlour.css").read_text()
     assert ".button-pi { --button: var(--accent)" in css           # the Pi marker's colour
 
 
