@@ -296,7 +296,8 @@ def shipped_board(game: str) -> Response:
 def last_game_line() -> Response:
     """The status page's "The last game: ..." line as it is now (status.js asks for it at each
     new state without a game in play): a page left open must not keep an older one."""
-    html = render_template("_last_game.html", last_game=last_game(parlour().session.snapshot()))
+    html = render_template("parts/last_game.html",
+                           last_game=last_game(parlour().session.snapshot()))
     return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store"})
 
 

@@ -54,7 +54,7 @@
     return colours[number - 1] || ("Button " + number);
   }
 
-  function badge(number) {               // as _badge.html draws it
+  function badge(number) {               // as parts/badge.html draws it
     var dot = make("span", "dot button-" + number, String(number));
     dot.setAttribute("aria-hidden", "true");
     var words = make("span", "colour");
@@ -310,7 +310,7 @@
     });
   }
 
-  // "The last game: ..." is the server's line (web/templates/_last_game.html), asked for again
+  // "The last game: ..." is the server's line (web/templates/parts/last_game.html), asked for again
   // at every new state without a game in play (a game set aside, or one played while this page
   // slept: the stream's or the poll's next state is new), so an open page never shows an older
   // one; only the newest answer counts.

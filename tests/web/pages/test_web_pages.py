@@ -617,7 +617,7 @@ def test_pages_c1_players_are_listed_in_the_order_of_play(app):
                    [{"type": "roll", "values": [v]} for v in (6, 3, 6, 3, 1, 2, 5, 4)]).to_json()
     assert [row.name for row in score_rows(state)] == ["Cy", "Ann", "Ben", "Dee"]
     with app.test_request_context():
-        page = render_template("_players.html", state=state, row_order=row_order(state),
+        page = render_template("parts/players.html", state=state, row_order=row_order(state),
                                show={}, button_names=["Red", "Blue", "Green", "Yellow"])
     at = [page.index(f'class="name">{name}') for name in ("Cy", "Ann", "Ben", "Dee")]
     assert at == sorted(at)
