@@ -8,6 +8,7 @@ import json
 import shutil
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -34,19 +35,21 @@ def needs_network_manager(test):
     return test
 
 
-@pytest.fixture
-def network_manager():
-    """A private bus with the stand-in NetworkManager on it: (bus address, its log)."""
+@contextmanager
+def stand_in_network_manager(in_range: list[str] | None = None):
+    """A private bus with the stand-in NetworkManager on it: (bus address, its log). With
+    `in_range` it has a Wi-Fi radio and those networks in range (`network_manager_standin`)."""
     work = Path(tempfile.mkdtemp(prefix="nm-"))        # short: a socket path has 108 bytes
     address = f"unix:path={work / 'bus'}"
     log = work / "calls.jsonl"
+    radio = [] if in_range is None else ["--radio", ",".join(in_range)]
     bus = subprocess.Popen([DBUS_DAEMON, "--session", f"--address={address}", "--nofork",
                             "--print-address"], stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, text=True)
     stand_in = None
     try:
         assert bus.stdout.readline().startswith("unix:path="), "the bus did not start"
-        stand_in = subprocess.Popen([SYSTEM_PYTHON, str(STAND_IN), address, str(log)],
+        stand_in = subprocess.Popen([SYSTEM_PYTHON, str(STAND_IN), address, str(log), *radio],
                                     stdout=subprocess.PIPE, text=True)
         assert stand_in.stdout.readline().strip() == "ready", "the stand-in did not start"
         yield address, log
@@ -57,6 +60,13 @@ def network_manager():
                 process.wait(timeout=10)
                 process.stdout.close()
         shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.fixture
+def network_manager():
+    """The stand-in without a radio: every start fails as with no Wi-Fi device."""
+    with stand_in_network_manager() as bus:
+        yield bus
 
 
 def calls(log: Path) -> list[dict]:

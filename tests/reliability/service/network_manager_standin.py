@@ -1,13 +1,16 @@
 """A stand-in NetworkManager on a private D-Bus bus, for the real `nmcli` to talk to.
 
-Run by the system Python (Debian's python3-gi): `network_manager_standin.py BUS_ADDRESS LOG`.
-It owns org.freedesktop.NetworkManager on the bus at BUS_ADDRESS and answers what `nmcli`
-(libnm) asks of a NetworkManager with no Wi-Fi radio: the object tree (GetManagedObjects),
-connection profiles that can be added, read, changed and deleted, and an activation that
-fails as NetworkManager's own does with no device for it ("No suitable device found for this
-connection"). Every call that changes something is written to LOG as one JSON line: the
-method, the connection's object path and, for an add or a change, its settings in plain JSON
-(byte strings as text). Prints "ready" once the name is owned.
+Run by the system Python (Debian's python3-gi):
+`network_manager_standin.py BUS_ADDRESS LOG [--radio SSID,...]`. It owns
+org.freedesktop.NetworkManager on the bus at BUS_ADDRESS and answers what `nmcli` (libnm) asks:
+the object tree (GetManagedObjects), connection profiles that can be added, read, changed and
+deleted, and their activation. Without `--radio` there is no Wi-Fi device and an activation
+fails as NetworkManager's own does ("No suitable device found for this connection"). With it,
+an access point starts, and so does a network whose SSID is one of those listed (in range);
+any other fails the same way. An active connection can be taken down, and goes when its
+profile is deleted. Every call that changes something is written to LOG as one JSON line: the
+method, the profile's object path and, for an add or a change, its settings in plain JSON (byte
+strings as text). Prints "ready" once the name is owned.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ NM_PATH = "/org/freedesktop/NetworkManager"
 SETTINGS_PATH = NM_PATH + "/Settings"
 SETTINGS = NM + ".Settings"
 CONNECTION = SETTINGS + ".Connection"
+ACTIVE = NM + ".Connection.Active"
+ACTIVE_PATH = NM_PATH + "/ActiveConnection"
 OBJECT_MANAGER = "org.freedesktop.DBus.ObjectManager"
 PROPERTIES = "org.freedesktop.DBus.Properties"
 NO_DEVICE = "No suitable device found for this connection"
@@ -35,8 +40,10 @@ INTROSPECTION = f"""<node>
    <arg type="o" direction="in"/><arg type="o" direction="in"/><arg type="o" direction="in"/>
    <arg type="o" direction="out"/>
   </method>
+  <method name="DeactivateConnection"><arg type="o" direction="in"/></method>
   <method name="GetPermissions"><arg type="a{{ss}}" direction="out"/></method>
  </interface>
+ <interface name="{ACTIVE}"/>
  <interface name="{SETTINGS}">
   <method name="AddConnection">
    <arg type="a{{sa{{sv}}}}" direction="in"/><arg type="o" direction="out"/>
@@ -75,11 +82,13 @@ def plain(value):
 
 
 class StandIn:
-    def __init__(self, bus: Gio.DBusConnection, log_path: str):
+    def __init__(self, bus: Gio.DBusConnection, log_path: str, in_range: list[str] | None):
         self.bus, self.log_path = bus, log_path
+        self.in_range = in_range                        # None: no radio at all
         self.profiles: dict[str, GLib.Variant] = {}    # object path -> a{sa{sv}} settings
+        self.active: dict[str, str] = {}               # active connection -> its profile
         self.registrations: dict[str, int] = {}
-        self.next_id = 1
+        self.numbers = {SETTINGS_PATH: 1, ACTIVE_PATH: 1}     # the next object of each kind
 
     def log(self, method: str, path: str, settings: GLib.Variant | None = None) -> None:
         entry = {"method": method, "path": path}
@@ -94,7 +103,8 @@ class StandIn:
         v = GLib.Variant
         return {"Version": v("s", "1.42.4"), "State": v("u", 20), "Startup": v("b", False),
                 "Devices": v("ao", []), "AllDevices": v("ao", []),
-                "ActiveConnections": v("ao", []), "NetworkingEnabled": v("b", True),
+                "ActiveConnections": v("ao", sorted(self.active)),
+                "NetworkingEnabled": v("b", True),
                 "WirelessEnabled": v("b", True), "WirelessHardwareEnabled": v("b", True),
                 "Connectivity": v("u", 1), "Capabilities": v("au", []),
                 "VersionInfo": v("au", [])}
@@ -108,11 +118,23 @@ class StandIn:
         return {"Unsaved": GLib.Variant("b", False), "Flags": GLib.Variant("u", 0),
                 "Filename": GLib.Variant("s", "")}
 
+    def active_properties(self, profile: str) -> dict[str, GLib.Variant]:
+        v, settings = GLib.Variant, self.profiles[profile].unpack()["connection"]
+        return {"Connection": v("o", profile), "SpecificObject": v("o", "/"),
+                "Id": v("s", settings["id"]), "Uuid": v("s", settings["uuid"]),
+                "Type": v("s", settings["type"]), "Devices": v("ao", []),
+                "State": v("u", 2), "StateFlags": v("u", 0), "Default": v("b", False),
+                "Default6": v("b", False), "Vpn": v("b", False), "Ip4Config": v("o", "/"),
+                "Ip6Config": v("o", "/"), "Dhcp4Config": v("o", "/"),
+                "Dhcp6Config": v("o", "/"), "Master": v("o", "/")}     # 2: activated
+
     def objects(self) -> dict:
         tree = {NM_PATH: {NM: self.manager_properties()},
                 SETTINGS_PATH: {SETTINGS: self.settings_properties()}}
         for path in self.profiles:
             tree[path] = {CONNECTION: self.connection_properties()}
+        for path, profile in self.active.items():
+            tree[path] = {ACTIVE: self.active_properties(profile)}
         return tree
 
     def register(self) -> None:
@@ -124,14 +146,22 @@ class StandIn:
     def emit(self, path: str, interface: str, signal: str, args: GLib.Variant) -> None:
         self.bus.emit_signal(None, path, interface, signal, args)
 
+    def active_changed(self) -> None:
+        self.emit(NM_PATH, PROPERTIES, "PropertiesChanged", GLib.Variant(
+            "(sa{sv}as)", (NM, {"ActiveConnections": GLib.Variant("ao", sorted(self.active))},
+                           [])))
+
     def connections_changed(self) -> None:
         self.emit(SETTINGS_PATH, PROPERTIES, "PropertiesChanged", GLib.Variant(
             "(sa{sv}as)", (SETTINGS, {"Connections": self.settings_properties()["Connections"]},
                            [])))
 
+    def new_path(self, kind: str) -> str:
+        self.numbers[kind] += 1
+        return f"{kind}/{self.numbers[kind] - 1}"
+
     def add(self, settings: GLib.Variant) -> str:
-        path = f"{SETTINGS_PATH}/{self.next_id}"
-        self.next_id += 1
+        path = self.new_path(SETTINGS_PATH)
         self.profiles[path] = settings
         self.registrations[path] = self.bus.register_object(
             path, INTERFACES[CONNECTION], self.call, None, None)
@@ -142,7 +172,38 @@ class StandIn:
         self.log("AddConnection", path, settings)
         return path
 
+    def starts(self, profile: str) -> bool:
+        """Whether `profile` comes up: only with a radio, as an access point or on a network
+        in range."""
+        wifi = self.profiles[profile].unpack().get("802-11-wireless", {})
+        ssid = bytes(wifi.get("ssid", b"")).decode("utf-8", "replace")
+        return self.in_range is not None and (wifi.get("mode") == "ap" or ssid in self.in_range)
+
+    def activate(self, profile: str) -> str:
+        path = self.new_path(ACTIVE_PATH)
+        self.active[path] = profile
+        self.registrations[path] = self.bus.register_object(
+            path, INTERFACES[ACTIVE], self.call, None, None)
+        self.emit("/org/freedesktop", OBJECT_MANAGER, "InterfacesAdded", GLib.Variant(
+            "(oa{sa{sv}})", (path, {ACTIVE: self.active_properties(profile)})))
+        self.active_changed()
+        return path
+
+    def deactivate(self, path: str) -> None:
+        """Down, as NetworkManager takes it: the state deactivated (4, the user's doing: 2),
+        then the object gone."""
+        self.log("DeactivateConnection", self.active.pop(path))
+        self.emit(path, PROPERTIES, "PropertiesChanged", GLib.Variant(
+            "(sa{sv}as)", (ACTIVE, {"State": GLib.Variant("u", 4)}, [])))
+        self.emit(path, ACTIVE, "StateChanged", GLib.Variant("(uu)", (4, 2)))
+        self.bus.unregister_object(self.registrations.pop(path))
+        self.emit("/org/freedesktop", OBJECT_MANAGER, "InterfacesRemoved",
+                  GLib.Variant("(oas)", (path, [ACTIVE])))
+        self.active_changed()
+
     def delete(self, path: str) -> None:
+        for active in [a for a, profile in self.active.items() if profile == path]:
+            self.deactivate(active)
         del self.profiles[path]
         self.bus.unregister_object(self.registrations.pop(path))
         self.emit(path, CONNECTION, "Removed", GLib.Variant("()", ()))
@@ -180,17 +241,24 @@ class StandIn:
             invocation.return_value(None)
         elif method == "ActivateConnection":
             self.log("ActivateConnection", args[0])
-            invocation.return_dbus_error(NM + ".Error.UnknownDevice", NO_DEVICE)
+            if self.starts(args[0]):
+                invocation.return_value(GLib.Variant("(o)", (self.activate(args[0]),)))
+            else:
+                invocation.return_dbus_error(NM + ".Error.UnknownDevice", NO_DEVICE)
+        elif method == "DeactivateConnection":
+            self.deactivate(args[0])
+            invocation.return_value(None)
         else:
             invocation.return_dbus_error("org.freedesktop.DBus.Error.UnknownMethod", method)
 
 
 def main() -> None:
     address, log_path = sys.argv[1], sys.argv[2]
+    in_range = sys.argv[4].split(",") if sys.argv[3:4] == ["--radio"] else None
     bus = Gio.DBusConnection.new_for_address_sync(
         address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
         | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
-    stand_in = StandIn(bus, log_path)
+    stand_in = StandIn(bus, log_path, in_range)
     stand_in.register()
     Gio.bus_own_name_on_connection(bus, NM, Gio.BusNameOwnerFlags.NONE,
                                    lambda *_: print("ready", flush=True), None)

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from network_manager_bus import NMCLI, calls, needs_network_manager
-from network_manager_bus import network_manager  # noqa: F401 - a fixture, by its name
+from network_manager_bus import NMCLI, calls, needs_network_manager, stand_in_network_manager
 from simulated_table import ROOT
 
 INSTALL = ROOT / "systemd" / "install.sh"
@@ -663,33 +662,36 @@ def test_uninstall_forgets_the_hotspot_and_with_purge_the_phones_networks_but_no
 
 
 @needs_network_manager
-def test_uninstall_reads_the_real_nmcli_lines_escaped_names_and_all(box, network_manager,
-                                                                    monkeypatch):
-    """The same forgetting with the real `nmcli` (against a stand-in NetworkManager on a
-    private bus): its `-t` lines escape a name's ':' and '\\', as the stand-in lines above
-    assume, and `connection delete uuid` deletes the very connection."""
-    address, log = network_manager
-    monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", address)
-    for name in ("parlour-hotspot", "Parlour: Home", "Parlour: Cafe \\ Bar", "preconfigured"):
-        subprocess.run([NMCLI, "connection", "add", "type", "wifi", "con-name", name,
-                        "ifname", "wlan0", "ssid", "x"], check=True, capture_output=True)
-    (box.bin / "nmcli").write_text(f'#!/bin/sh\necho "nmcli $*" >> "$RECORD"\n'
-                                   f'exec {NMCLI} "$@"\n')
-    assert box.run("install").returncode == 0
-    hotspot, home, cafe = (f"/org/freedesktop/NetworkManager/Settings/{n}" for n in (1, 2, 3))
+def test_uninstall_reads_the_real_nmcli_lines_escaped_names_and_all(box, monkeypatch):
+    """The same forgetting with the real `nmcli` (against a stand-in NetworkManager with a
+    radio, on a private bus): its `-t` lines escape a name's ':' and '\\', as the stand-in
+    lines above assume, a connection up now is listed as such and left, and `connection delete
+    uuid` deletes the very connection."""
+    with stand_in_network_manager(in_range=["cafe"]) as (address, log):
+        monkeypatch.setenv("DBUS_SYSTEM_BUS_ADDRESS", address)
+        for name, ssid in (("parlour-hotspot", "x"), ("Parlour: Home", "home"),
+                           ("Parlour: Cafe \\ Bar", "cafe"), ("preconfigured", "x")):
+            subprocess.run([NMCLI, "connection", "add", "type", "wifi", "con-name", name,
+                            "ifname", "wlan0", "ssid", ssid], check=True, capture_output=True)
+        subprocess.run([NMCLI, "connection", "up", "id", "Parlour: Cafe \\ Bar"], check=True,
+                       capture_output=True)                  # how this Pi is reached, say
+        (box.bin / "nmcli").write_text(f'#!/bin/sh\necho "nmcli $*" >> "$RECORD"\n'
+                                       f'exec {NMCLI} "$@"\n')
+        assert box.run("install").returncode == 0
+        hotspot, home = (f"/org/freedesktop/NetworkManager/Settings/{n}" for n in (1, 2))
 
-    result = box.run("uninstall")
-    assert result.returncode == 0, result.stderr
-    assert [(c["method"], c["path"]) for c in calls(log)[4:]] == [("Delete", hotspot)]
-    assert "changed: removed the Wi-Fi connection 'parlour-hotspot'" in result.stdout
-    kept = next(line for line in result.stdout.splitlines() if "added from a phone" in line)
-    assert "'Parlour: Home'" in kept and "'Parlour: Cafe \\ Bar'" in kept   # nmcli's order
+        result = box.run("uninstall")
+        assert result.returncode == 0, result.stderr
+        assert [(c["method"], c["path"]) for c in calls(log)[5:]] == [("Delete", hotspot)]
+        assert "changed: removed the Wi-Fi connection 'parlour-hotspot'" in result.stdout
+        kept = next(line for line in result.stdout.splitlines() if "added from a phone" in line)
+        assert "'Parlour: Home'" in kept and "'Parlour: Cafe \\ Bar'" in kept  # nmcli's order
 
-    result = box.run("uninstall", "--purge")
-    assert result.returncode == 0, result.stderr
-    assert sorted((c["method"], c["path"]) for c in calls(log)[5:]) == [
-        ("Delete", home), ("Delete", cafe)]                    # not "preconfigured"
-    assert "changed: removed the Wi-Fi connection 'Parlour: Cafe \\ Bar'" in result.stdout
+        result = box.run("uninstall", "--purge")
+        assert result.returncode == 0, result.stderr
+        assert [(c["method"], c["path"]) for c in calls(log)[6:]] == [("Delete", home)]
+        assert "changed: removed the Wi-Fi connection 'Parlour: Home'" in result.stdout
+        assert "left the Wi-Fi connection 'Parlour: Cafe \\ Bar': it is up now" in result.stdout
 
 
 def test_install_again_leaves_no_file_of_the_release_before(box):

@@ -1,11 +1,12 @@
 """The hotspot's NetworkManager commands, run by the real `nmcli` under the service's own
 system-call filter (`seccomp_filter`), against a stand-in NetworkManager on a private D-Bus bus
-(`network_manager_standin.py`: no radio, so every activation fails as NetworkManager's own does
-without a device). The service runs `nmcli` from its own process, so the filter is the one
-`nmcli` runs under on a box; the bus is private, so nothing here touches this machine's network.
-What the stand-in receives is what a real NetworkManager would: the profiles `nmcli` builds
-from the box's arguments (the hotspot's WPA2-CCMP access point, a phone's home network), their
-changes and deletion, and the activations."""
+(`network_manager_standin.py`). The service runs `nmcli` from its own process, so the filter is
+the one `nmcli` runs under on a box; the bus is private, so nothing here touches this machine's
+network. What the stand-in receives is what a real NetworkManager would: the profiles `nmcli`
+builds from the box's arguments (the hotspot's WPA2-CCMP access point, a phone's home network),
+their changes, activations, deactivations and deletion. Without a radio every start fails as
+NetworkManager's own does without a device; with one, the hotspot opens, the phone's network is
+joined, and a box started again reads it back from `nmcli`'s lines as the network it is on."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from network_manager_bus import NEEDS, calls
+from network_manager_bus import NEEDS, calls, stand_in_network_manager
 from network_manager_bus import network_manager  # noqa: F401 - a fixture, by its name
 from seccomp_filter import (FILTER_IS_THERE, LOAD_AND_EXEC, SKIPS, SYSTEM_PYTHON,
                             unit_allowed_calls)
@@ -22,25 +23,29 @@ from simulated_table import ROOT
 
 pytestmark = [*SKIPS, *NEEDS]
 
-# The box with no known network (the hotspot opens), then a phone's home network that cannot
-# be joined (the box goes back to its hotspot), with the hotspot's own `run_nmcli`.
+# The box with no known network (the hotspot opens), then a phone's home network to join,
+# then the box started again: the hotspot's own code and its `run_nmcli`, under the filter.
 SCENARIO = FILTER_IS_THERE + """
 import json
 from firmware.network.hotspot import Hotspot, HotspotSettings
-spot = Hotspot(HotspotSettings("Parlour-1234", "Board-Game-Night", "wlan0", after=0.0),
-               port=8080, lan_address=lambda: "192.168.1.20", clock=lambda: 0.0)
+def box():
+    return Hotspot(HotspotSettings("Parlour-1234", "Board-Game-Night", "wlan0", after=0.0),
+                   port=8080, lan_address=lambda: "192.168.1.20", clock=lambda: 0.0)
+spot = box()
 spot.check()
 opening = spot.status()
 spot.add_home("Home Net", "secret123")
 spot.check()
-print(json.dumps({"denied": denied, "filtered": filtered, "opening": opening,
-                  "joining": spot.status()}))
+joining = spot.status()
+again = box()
+again.check()
+print(json.dumps({"filter": denied and filtered, "opening": opening, "joining": joining,
+                  "again": again.status()}))
 """
 
 
-def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_units_filter(
-        network_manager):
-    address, log = network_manager
+def under_the_filter(address: str) -> dict:
+    """`SCENARIO` run under the unit's filter, its `nmcli` talking to the bus at `address`."""
     done = subprocess.run(
         [SYSTEM_PYTHON, "-c", LOAD_AND_EXEC, json.dumps(sorted(unit_allowed_calls())),
          sys.executable, "-c", SCENARIO],
@@ -49,17 +54,27 @@ def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_
              "LC_ALL": "C"})
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["filtered"] and result["denied"], "the filter was not loaded"
+    assert result["filter"], "the filter was not loaded"
+    return result
+
+
+def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_units_filter(
+        network_manager):
+    """No Wi-Fi device: every start fails, and the box says NetworkManager's words."""
+    address, log = network_manager
+    result = under_the_filter(address)
 
     hotspot, home = (f"/org/freedesktop/NetworkManager/Settings/{n}" for n in (1, 2))
     # The hotspot added and started; the home network added, started and, as it could not be
-    # joined, deleted; the hotspot changed back to the box's settings and started again. An
+    # joined, deleted; the hotspot changed back to the box's settings and started again; the
+    # box started again tried no more than the first (the hotspot: changed, started). An
     # `nmcli` that the filter stopped would have left the stand-in without these calls.
     assert [(c["method"], c["path"]) for c in calls(log)] == [
         ("AddConnection", hotspot), ("ActivateConnection", hotspot),
         ("AddConnection", home), ("ActivateConnection", home), ("Delete", home),
+        ("Update", hotspot), ("ActivateConnection", hotspot),
         ("Update", hotspot), ("ActivateConnection", hotspot)]
-    added, _, home_added, _, _, updated, _ = calls(log)
+    added, _, home_added, _, _, updated, *_ = calls(log)
     for profile in (added["settings"], updated["settings"]):
         assert profile["connection"]["id"] == "parlour-hotspot"
         assert profile["connection"]["autoconnect"] is False
@@ -81,3 +96,24 @@ def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_
     assert "No suitable device found" in result["opening"]["message"]
     assert (result["joining"]["mode"], result["joining"]["message"]) == (
         "looking", "Could not join Home Net")
+    assert result["again"]["mode"] == "looking"
+
+
+def test_seccomp_the_hotspot_opens_and_a_home_network_is_joined_and_known_after_a_restart():
+    """With a radio, and the phone's network in range: the hotspot is on (the phones' address
+    the box's own), the phone's network joined after the hotspot is taken down, and a box
+    started again finds it active, its name read back from `nmcli`'s escaped lines."""
+    with stand_in_network_manager(in_range=["Home Net"]) as (address, log):
+        result = under_the_filter(address)
+        changes = [(c["method"], c["path"]) for c in calls(log)]
+    hotspot, home = (f"/org/freedesktop/NetworkManager/Settings/{n}" for n in (1, 2))
+    assert changes == [("AddConnection", hotspot), ("ActivateConnection", hotspot),
+                       ("AddConnection", home), ("DeactivateConnection", hotspot),
+                       ("ActivateConnection", home)]
+    assert {k: result["opening"][k] for k in ("mode", "network", "url", "message")} == {
+        "mode": "hotspot", "network": "Parlour-1234", "url": "http://10.42.0.1:8080/",
+        "message": "No known Wi-Fi in 0 s: hotspot Parlour-1234 is on"}
+    for status in (result["joining"], result["again"]):
+        assert (status["mode"], status["network"], status["url"]) == (
+            "home", "Parlour: Home Net", "http://192.168.1.20:8080/")
+    assert result["joining"]["message"] == "Joined Home Net"
