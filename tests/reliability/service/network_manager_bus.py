@@ -5,6 +5,7 @@ the bus, `nmcli` talks to the stand-in alone and never to this machine's network
 from __future__ import annotations
 
 import json
+import select
 import shutil
 import subprocess
 import tempfile
@@ -35,6 +36,31 @@ def needs_network_manager(test):
     return test
 
 
+def nmcli_version() -> str:
+    """The version of the `nmcli` here ("nmcli tool, version 1.42.4" -> "1.42.4")."""
+    out = subprocess.run([NMCLI, "--version"], capture_output=True, text=True,
+                         timeout=30).stdout
+    return out.strip().rsplit(" ", 1)[-1]
+
+
+def first_line(process: subprocess.Popen, seconds: float = 20.0) -> str:
+    """The first line a process prints, or "" if none comes in `seconds` (or it ends)."""
+    ready, _, _ = select.select([process.stdout], [], [], seconds)
+    return process.stdout.readline().strip() if ready else ""
+
+
+def stop(process: subprocess.Popen | None) -> None:
+    if process is None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    process.stdout.close()
+
+
 @contextmanager
 def stand_in_network_manager(in_range: list[str] | None = None):
     """A private bus with the stand-in NetworkManager on it: (bus address, its log). With
@@ -43,22 +69,20 @@ def stand_in_network_manager(in_range: list[str] | None = None):
     address = f"unix:path={work / 'bus'}"
     log = work / "calls.jsonl"
     radio = [] if in_range is None else ["--radio", ",".join(in_range)]
-    bus = subprocess.Popen([DBUS_DAEMON, "--session", f"--address={address}", "--nofork",
-                            "--print-address"], stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True)
-    stand_in = None
+    bus = stand_in = None
     try:
-        assert bus.stdout.readline().startswith("unix:path="), "the bus did not start"
-        stand_in = subprocess.Popen([SYSTEM_PYTHON, str(STAND_IN), address, str(log), *radio],
+        bus = subprocess.Popen([DBUS_DAEMON, "--session", f"--address={address}", "--nofork",
+                                "--print-address"], stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+        assert first_line(bus).startswith("unix:path="), "the bus did not start"
+        stand_in = subprocess.Popen([SYSTEM_PYTHON, str(STAND_IN), address, str(log),
+                                     "--version", nmcli_version(), *radio],
                                     stdout=subprocess.PIPE, text=True)
-        assert stand_in.stdout.readline().strip() == "ready", "the stand-in did not start"
+        assert first_line(stand_in) == "ready", "the stand-in NetworkManager did not start"
         yield address, log
     finally:
-        for process in (stand_in, bus):
-            if process is not None:
-                process.terminate()
-                process.wait(timeout=10)
-                process.stdout.close()
+        stop(stand_in)
+        stop(bus)
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -72,3 +96,13 @@ def network_manager():
 def calls(log: Path) -> list[dict]:
     """What the stand-in was asked to change, in order (see `network_manager_standin.py`)."""
     return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def changes(log: Path, since: int = 0) -> list[tuple[str, str]]:
+    """(method, profile path) of each change from the `since`-th on."""
+    return [(c["method"], c["path"]) for c in calls(log)[since:]]
+
+
+def profiles(*numbers: int) -> list[str]:
+    """The object paths of the stand-in's profiles, numbered in the order they were added."""
+    return [f"/org/freedesktop/NetworkManager/Settings/{n}" for n in numbers]

@@ -1,20 +1,25 @@
 """A stand-in NetworkManager on a private D-Bus bus, for the real `nmcli` to talk to.
 
 Run by the system Python (Debian's python3-gi):
-`network_manager_standin.py BUS_ADDRESS LOG [--radio SSID,...]`. It owns
+`network_manager_standin.py BUS_ADDRESS LOG --version X.Y.Z [--radio SSID,...]`. It owns
 org.freedesktop.NetworkManager on the bus at BUS_ADDRESS and answers what `nmcli` (libnm) asks:
-the object tree (GetManagedObjects), connection profiles that can be added, read, changed and
-deleted, and their activation. Without `--radio` there is no Wi-Fi device and an activation
-fails as NetworkManager's own does ("No suitable device found for this connection"). With it,
-an access point starts, and so does a network whose SSID is one of those listed (in range);
-any other fails the same way. An active connection can be taken down, and goes when its
-profile is deleted. Every call that changes something is written to LOG as one JSON line: the
-method, the profile's object path and, for an add or a change, its settings in plain JSON (byte
-strings as text). Prints "ready" once the name is owned.
+the object tree (GetManagedObjects), connection profiles that can be added, read (secrets only
+through GetSecrets, as NetworkManager keeps them), changed and deleted, and their activation.
+It gives the version of the `nmcli` that talks to it (a newer `nmcli` warns on every command
+when the two differ). Without `--radio` there is no Wi-Fi device and an activation fails as
+NetworkManager's own does ("No suitable device found for this connection"). With it, an
+access point starts, and so does a network whose SSID is one of those listed (in range). A
+network out of range fails at once, the same way: NetworkManager would take the activation
+and fail it later (the network not found), which `nmcli --wait` reports as a failure too. An
+active connection can be taken down, and goes when its profile is deleted. There are no device,
+access point or address objects. Every call that changes something is written to LOG as one
+JSON line: the method, the profile's object path and, for an add or a change, its settings in
+plain JSON (byte strings as text). Prints "ready" once the name is owned.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -30,6 +35,7 @@ ACTIVE_PATH = NM_PATH + "/ActiveConnection"
 OBJECT_MANAGER = "org.freedesktop.DBus.ObjectManager"
 PROPERTIES = "org.freedesktop.DBus.Properties"
 NO_DEVICE = "No suitable device found for this connection"
+SECRETS = ("psk", "wep-key0", "leap-password", "password")
 
 INTROSPECTION = f"""<node>
  <interface name="{OBJECT_MANAGER}">
@@ -82,8 +88,9 @@ def plain(value):
 
 
 class StandIn:
-    def __init__(self, bus: Gio.DBusConnection, log_path: str, in_range: list[str] | None):
-        self.bus, self.log_path = bus, log_path
+    def __init__(self, bus: Gio.DBusConnection, log_path: str, version: str,
+                 in_range: list[str] | None):
+        self.bus, self.log_path, self.version = bus, log_path, version
         self.in_range = in_range                        # None: no radio at all
         self.profiles: dict[str, GLib.Variant] = {}    # object path -> a{sa{sv}} settings
         self.active: dict[str, str] = {}               # active connection -> its profile
@@ -101,7 +108,7 @@ class StandIn:
 
     def manager_properties(self) -> dict[str, GLib.Variant]:
         v = GLib.Variant
-        return {"Version": v("s", "1.42.4"), "State": v("u", 20), "Startup": v("b", False),
+        return {"Version": v("s", self.version), "State": v("u", 20), "Startup": v("b", False),
                 "Devices": v("ao", []), "AllDevices": v("ao", []),
                 "ActiveConnections": v("ao", sorted(self.active)),
                 "NetworkingEnabled": v("b", True),
@@ -172,6 +179,18 @@ class StandIn:
         self.log("AddConnection", path, settings)
         return path
 
+    def settings(self, path: str, secret: bool) -> dict:
+        """A profile's settings without its secrets (GetSettings), or only its secrets
+        (GetSecrets): {setting: {key: its variant}}."""
+        profile, out = self.profiles[path], {}
+        for name, values in profile.unpack().items():
+            setting = profile.lookup_value(name, None)
+            kept = {key: setting.lookup_value(key, None) for key in values
+                    if (key in SECRETS) == secret}
+            if kept or not secret:
+                out[name] = kept
+        return out
+
     def starts(self, profile: str) -> bool:
         """Whether `profile` comes up: only with a radio, as an access point or on a network
         in range."""
@@ -227,9 +246,10 @@ class StandIn:
             new = self.add(params.get_child_value(0))
             invocation.return_value(GLib.Variant("(oa{sv})", (new, {})))
         elif method == "GetSettings":
-            invocation.return_value(GLib.Variant.new_tuple(self.profiles[path]))
+            invocation.return_value(GLib.Variant("(a{sa{sv}})", (self.settings(path, False),)))
         elif method == "GetSecrets":
-            invocation.return_value(GLib.Variant("(a{sa{sv}})", ({},)))
+            secrets = {args[0]: self.settings(path, True).get(args[0], {})}
+            invocation.return_value(GLib.Variant("(a{sa{sv}})", (secrets,)))
         elif method in ("Update", "Update2"):
             self.profiles[path] = params.get_child_value(0)
             self.log("Update", path, self.profiles[path])
@@ -244,7 +264,7 @@ class StandIn:
             if self.starts(args[0]):
                 invocation.return_value(GLib.Variant("(o)", (self.activate(args[0]),)))
             else:
-                invocation.return_dbus_error(NM + ".Error.UnknownDevice", NO_DEVICE)
+                invocation.return_dbus_error(NM + ".UnknownDevice", NO_DEVICE)
         elif method == "DeactivateConnection":
             self.deactivate(args[0])
             invocation.return_value(None)
@@ -253,15 +273,24 @@ class StandIn:
 
 
 def main() -> None:
-    address, log_path = sys.argv[1], sys.argv[2]
-    in_range = sys.argv[4].split(",") if sys.argv[3:4] == ["--radio"] else None
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("address")
+    parser.add_argument("log")
+    parser.add_argument("--version", required=True, help="the nmcli's version, X.Y.Z")
+    parser.add_argument("--radio", help="a Wi-Fi radio, and the SSIDs in range (a,b,...)")
+    args = parser.parse_args()
     bus = Gio.DBusConnection.new_for_address_sync(
-        address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
+        args.address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
         | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
-    stand_in = StandIn(bus, log_path, in_range)
+    stand_in = StandIn(bus, args.log, args.version,
+                       None if args.radio is None else args.radio.split(","))
     stand_in.register()
+
+    def lost(*_) -> None:
+        print(f"the name {NM} is taken", file=sys.stderr, flush=True)
+        sys.exit(3)
     Gio.bus_own_name_on_connection(bus, NM, Gio.BusNameOwnerFlags.NONE,
-                                   lambda *_: print("ready", flush=True), None)
+                                   lambda *_: print("ready", flush=True), lost)
     GLib.MainLoop().run()
 
 

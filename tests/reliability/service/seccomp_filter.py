@@ -5,9 +5,11 @@ system Python) before the program is started in its place (`LOAD_AND_EXEC`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -42,8 +44,8 @@ flt.load()
 os.execv(sys.argv[2], sys.argv[2:])
 """
 
-# The start of a scenario run under the filter: `denied` (a call the unit denies was refused)
-# and `filtered` (the kernel says a filter is loaded) tell that the filter is really there.
+# The start of every scenario run under the filter: `denied` (a call the unit denies was
+# refused) and `filtered` (the kernel says a filter is loaded) tell that it is really there.
 FILTER_IS_THERE = """
 import os
 try:
@@ -92,3 +94,19 @@ def unit_allowed_calls() -> set[str]:
             allowed |= calls
     assert allowed, "the unit has no SystemCallFilter"
     return allowed
+
+
+def run_under_the_filter(scenario: str, *args: str, env: dict[str, str] | None = None,
+                         timeout: float = 240) -> tuple[dict, str]:
+    """`FILTER_IS_THERE` and then `scenario` (Python that prints a JSON object last, with
+    "filter": denied and filtered) run by the project's Python under the unit's filter: that
+    object, and what the run wrote to stderr."""
+    done = subprocess.run(
+        [SYSTEM_PYTHON, "-c", LOAD_AND_EXEC, json.dumps(sorted(unit_allowed_calls())),
+         sys.executable, "-c", FILTER_IS_THERE + scenario, *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["filter"], "the filter was not loaded"
+    return result, done.stderr

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from network_manager_bus import NMCLI, calls, needs_network_manager, stand_in_network_manager
+from network_manager_bus import (NMCLI, changes, needs_network_manager, profiles,
+                                 stand_in_network_manager)
 from simulated_table import ROOT
 
 INSTALL = ROOT / "systemd" / "install.sh"
@@ -678,18 +679,20 @@ def test_uninstall_reads_the_real_nmcli_lines_escaped_names_and_all(box, monkeyp
         (box.bin / "nmcli").write_text(f'#!/bin/sh\necho "nmcli $*" >> "$RECORD"\n'
                                        f'exec {NMCLI} "$@"\n')
         assert box.run("install").returncode == 0
-        hotspot, home = (f"/org/freedesktop/NetworkManager/Settings/{n}" for n in (1, 2))
+        hotspot, home = profiles(1, 2)
 
+        before = len(changes(log))
         result = box.run("uninstall")
         assert result.returncode == 0, result.stderr
-        assert [(c["method"], c["path"]) for c in calls(log)[5:]] == [("Delete", hotspot)]
+        assert changes(log, before) == [("Delete", hotspot)]
         assert "changed: removed the Wi-Fi connection 'parlour-hotspot'" in result.stdout
         kept = next(line for line in result.stdout.splitlines() if "added from a phone" in line)
         assert "'Parlour: Home'" in kept and "'Parlour: Cafe \\ Bar'" in kept  # nmcli's order
 
+        before = len(changes(log))
         result = box.run("uninstall", "--purge")
         assert result.returncode == 0, result.stderr
-        assert [(c["method"], c["path"]) for c in calls(log)[6:]] == [("Delete", home)]
+        assert changes(log, before) == [("Delete", home)]
         assert "changed: removed the Wi-Fi connection 'Parlour: Home'" in result.stdout
         assert "left the Wi-Fi connection 'Parlour: Cafe \\ Bar': it is up now" in result.stdout
 

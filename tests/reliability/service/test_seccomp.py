@@ -9,20 +9,18 @@ older calls have only their later forms."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from seccomp_filter import (FILTER_IS_THERE, LOAD_AND_EXEC, SKIPS, SYSTEM_PYTHON,
+from seccomp_filter import (LOAD_AND_EXEC, SKIPS, SYSTEM_PYTHON, run_under_the_filter,
                             unit_allowed_calls)
 from simulated_table import ROOT, SimulatedTable, call, quiet_env
 
 pytestmark = SKIPS
 
 # The worker as the service runs it: a session, a game, throws; count the chances that arrive.
-SCENARIO = FILTER_IS_THERE + """
+SCENARIO = """
 import json, sys, time
 from pathlib import Path
 from companion.session import Session
@@ -52,15 +50,8 @@ print(json.dumps({"arrived": arrived, "throws": throws, "filter": denied and fil
 def test_seccomp_chances_arrive_under_the_units_own_filter(tmp_path):
     allowed = unit_allowed_calls()
     assert "setpriority" in allowed and "sched_setaffinity" not in allowed
-    done = subprocess.run(
-        [SYSTEM_PYTHON, "-c", LOAD_AND_EXEC, json.dumps(sorted(allowed)), sys.executable,
-         "-c", SCENARIO, str(tmp_path / "parlour.db")],
-        cwd=ROOT, capture_output=True, text=True, timeout=180,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["filter"], "the filter was not loaded"
-    assert result["restarts"] == 0 and "cannot lower" not in done.stderr, done.stderr[-2000:]
+    result, stderr = run_under_the_filter(SCENARIO, str(tmp_path / "parlour.db"), timeout=180)
+    assert result["restarts"] == 0 and "cannot lower" not in stderr, stderr[-2000:]
     assert result["arrived"] == result["throws"] > 0, result
 
 

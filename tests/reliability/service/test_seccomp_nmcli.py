@@ -10,22 +10,15 @@ joined, and a box started again reads it back from `nmcli`'s lines as the networ
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
-from network_manager_bus import NEEDS, calls, stand_in_network_manager
+from network_manager_bus import NEEDS, calls, changes, profiles, stand_in_network_manager
 from network_manager_bus import network_manager  # noqa: F401 - a fixture, by its name
-from seccomp_filter import (FILTER_IS_THERE, LOAD_AND_EXEC, SKIPS, SYSTEM_PYTHON,
-                            unit_allowed_calls)
-from simulated_table import ROOT
+from seccomp_filter import SKIPS, run_under_the_filter
 
 pytestmark = [*SKIPS, *NEEDS]
 
 # The box with no known network (the hotspot opens), then a phone's home network to join,
 # then the box started again: the hotspot's own code and its `run_nmcli`, under the filter.
-SCENARIO = FILTER_IS_THERE + """
+SCENARIO = """
 import json
 from firmware.network.hotspot import Hotspot, HotspotSettings
 def box():
@@ -46,16 +39,8 @@ print(json.dumps({"filter": denied and filtered, "opening": opening, "joining": 
 
 def under_the_filter(address: str) -> dict:
     """`SCENARIO` run under the unit's filter, its `nmcli` talking to the bus at `address`."""
-    done = subprocess.run(
-        [SYSTEM_PYTHON, "-c", LOAD_AND_EXEC, json.dumps(sorted(unit_allowed_calls())),
-         sys.executable, "-c", SCENARIO],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "DBUS_SYSTEM_BUS_ADDRESS": address,
-             "LC_ALL": "C"})
-    assert done.returncode == 0, done.stderr[-2000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["filter"], "the filter was not loaded"
-    return result
+    return run_under_the_filter(SCENARIO, env={"DBUS_SYSTEM_BUS_ADDRESS": address,
+                                               "LC_ALL": "C"})[0]
 
 
 def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_units_filter(
@@ -64,12 +49,12 @@ def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_
     address, log = network_manager
     result = under_the_filter(address)
 
-    hotspot, home = (f"/org/freedesktop/NetworkManager/Settings/{n}" for n in (1, 2))
+    hotspot, home = profiles(1, 2)
     # The hotspot added and started; the home network added, started and, as it could not be
     # joined, deleted; the hotspot changed back to the box's settings and started again; the
     # box started again tried no more than the first (the hotspot: changed, started). An
     # `nmcli` that the filter stopped would have left the stand-in without these calls.
-    assert [(c["method"], c["path"]) for c in calls(log)] == [
+    assert changes(log) == [
         ("AddConnection", hotspot), ("ActivateConnection", hotspot),
         ("AddConnection", home), ("ActivateConnection", home), ("Delete", home),
         ("Update", hotspot), ("ActivateConnection", hotspot),
@@ -105,11 +90,11 @@ def test_seccomp_the_hotspot_opens_and_a_home_network_is_joined_and_known_after_
     started again finds it active, its name read back from `nmcli`'s escaped lines."""
     with stand_in_network_manager(in_range=["Home Net"]) as (address, log):
         result = under_the_filter(address)
-        changes = [(c["method"], c["path"]) for c in calls(log)]
-    hotspot, home = (f"/org/freedesktop/NetworkManager/Settings/{n}" for n in (1, 2))
-    assert changes == [("AddConnection", hotspot), ("ActivateConnection", hotspot),
-                       ("AddConnection", home), ("DeactivateConnection", hotspot),
-                       ("ActivateConnection", home)]
+        made = changes(log)
+    hotspot, home = profiles(1, 2)
+    assert made == [("AddConnection", hotspot), ("ActivateConnection", hotspot),
+                    ("AddConnection", home), ("DeactivateConnection", hotspot),
+                    ("ActivateConnection", home)]
     assert {k: result["opening"][k] for k in ("mode", "network", "url", "message")} == {
         "mode": "hotspot", "network": "Parlour-1234", "url": "http://10.42.0.1:8080/",
         "message": "No known Wi-Fi in 0 s: hotspot Parlour-1234 is on"}
