@@ -13,7 +13,8 @@ same league whatever order they arrived in.
 Who a player is: a person by their name, on every table, matched as players match names (X10:
 case and spaces do not count); a player nobody named, whom the table calls by their seat
 button's colour ("Red"), is someone at that table only ("Red (Front room)"); and the Pi is one
-player per level ("Pi (best)"), the same program at every table.
+player per level ("Pi (best)"), the same program at every table, which plays a game once
+however many of its seats it takes.
 """
 
 from __future__ import annotations
@@ -118,13 +119,15 @@ def check_record(payload: Any, table_id: str, uid: str, *,
     commitment = commitment if isinstance(commitment, str) and COMMITMENT.fullmatch(
         commitment) else None
     number = record.get("id")
-    if is_whole(number) and str(number) != matched.group(2):
+    if not is_whole(number) or str(number) != matched.group(2):
         raise RecordRefused(f"the uid {uid[:60]!r} names game {matched.group(2)} but the "
-                            f"record is game {number}")
-    if commitment is not None and matched.group(3) not in (None, commitment[:8]):   # (tables
-        # that sent "<table>-<number>" alone still read: the commitment finds a repeat)
+                            f"record is game {str(number)[:20]}")
+    if matched.group(3) is not None and (commitment is None or
+                                         commitment[:8] != matched.group(3)):
+        # (tables that sent "<table>-<number>" alone still read: the commitment finds a
+        # repeat; a uid that names a commitment is one the record must have)
         raise RecordRefused(f"the uid {uid[:60]!r} does not end in the first 8 hex digits of "
-                            f"the record's commitment ({commitment[:8]})")
+                            f"the record's commitment ({(commitment or 'none')[:8]})")
     game = record.get("game")
     if not isinstance(game, str) or not GAME.fullmatch(game):
         raise RecordRefused("'game' must be a game's id such as fox-and-geese")
@@ -192,7 +195,8 @@ def _shown_names(spelt: dict[tuple[str, ...], str], tables: dict[str, str]) -> d
     table's newest name ("Red (Front room)"), and no two entrants alike: a seat at a table
     named as another is (two "parlour"s), or shown as another seat is (a table renamed to an
     older one's name), gets its table id's first 4 digits ("Red (parlour · 0123)"); a person
-    named as the Pi is shown ("Pi (best)") is said to be one ("Pi (best), a player")."""
+    named as the Pi is shown ("Pi (best)") is said to be one ("Pi (best), a player"); and a
+    name alike even so is numbered ("Pi (best), a player #2")."""
     shown = {key: f"{name} ({tables[key[1]]})" if key[0] == "seat" else name
              for key, name in spelt.items()}
     called = Counter(tables.values())
@@ -203,6 +207,16 @@ def _shown_names(spelt: dict[tuple[str, ...], str], tables: dict[str, str]) -> d
             shown[key] = f"{name[:-1]} · {key[1][:4]})"
         elif key[0] == "name" and alike:
             shown[key] = f"{name}, a player"
+    # A name still alike (a person who typed what the above adds, "Pi (best), a player"):
+    # numbered, "#2" on, in the order of the entrants' ids.
+    taken: set[str] = set()
+    for key in sorted(shown, key=entrant_id):
+        name, number = shown[key], 1
+        while name_key(name) in taken:
+            number += 1
+            name = f"{shown[key]} #{number}"
+        taken.add(name_key(name))
+        shown[key] = name
     return shown
 
 
@@ -228,7 +242,9 @@ def in_order(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def league(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Standings per player (`entrant`) and game and Elo ratings per two-player game, from
     checked records (`check_record`), each counted once by uid; a game that counts no points
-    has None for them."""
+    has None for them. An entrant on several seats of one game (the Pi at one level) played it
+    once: won if any of its seats won, its points its best seat's; a game of two seats of one
+    entrant is not rated."""
     ordered = in_order(records)
     spelt: dict[tuple[str, ...], str] = {}      # who -> the name shown: the first seen
     rows: dict[tuple[tuple[str, ...], str], dict[str, Any]] = {}     # (who, game) -> row
@@ -241,17 +257,21 @@ def league(records: list[dict[str, Any]]) -> dict[str, Any]:
         if record["scored_by"]:
             scored.add(game)
         who = []
+        seats: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for player in record["players"]:
             key, shown = entrant(record, player)
             spelt.setdefault(key, shown)
             who.append(key)
+            seats.setdefault(key, []).append(player)
+        for key, played in seats.items():
             row = rows.setdefault((key, game), {"who": key, "game": game, "played": 0,
                                                 "won": 0, "points": 0.0})
             row["played"] += 1
-            row["won"] += player["winner"]
-            if record["scored_by"] and player["score"] is not None:
-                row["points"] += player["score"]
-        if len(who) == 2:
+            row["won"] += any(p["winner"] for p in played)
+            scores = [p["score"] for p in played if p["score"] is not None]
+            if record["scored_by"] and scores:
+                row["points"] += max(scores)
+        if len(seats) == 2 == len(who):
             rated = ratings.setdefault(game, {})
             a, b = (rated.setdefault(key, [ELO_START, 0]) for key in who)
             won_a, won_b = (p["winner"] for p in record["players"])

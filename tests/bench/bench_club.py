@@ -26,8 +26,9 @@ TABLES = 10
 
 def raw_record(table_id: str, number: int) -> bytes:
     return json.dumps({"v": 1, "table": table_id, "name": "Bench", "uid": f"{table_id}-{number}",
-                       "record": {"game": "fox-and-geese", "title": "Fox and Geese",
-                                  "status": "over", "ended": f"2026-11-25T09:{number % 60:02d}Z",
+                       "record": {"id": number, "game": "fox-and-geese",
+                                  "title": "Fox and Geese", "status": "over",
+                                  "ended": f"2026-11-25T09:{number % 60:02d}Z",
                                   "scored_by": "score",
                                   "players": [{"name": f"P{number % 7}", "winner": True,
                                                "score": 1},
@@ -60,7 +61,10 @@ def intake(folder: Path, broker: Broker, records: int) -> dict:
 
 def latency(folder: Path, broker: Broker, games_a_table: int) -> dict:
     """10 tables, each ending `games_a_table` games at the same moments; per game, the time
-    from its end (the store's commit) to the first /api/club answer that counts it."""
+    from its end (the store's commit) to the first /api/club answer that counts it (in its
+    recent games: the newest 20, so a round ends in a second of its own, as a table's next
+    game does; games of one second are listed by table, and a round's game of the first table
+    sorted below the round before's of the others)."""
     club = Club(folder / "club", ClubConfig(host="127.0.0.1", port=broker.port))
     tables = [Table(folder / f"t{n}", ClubConfig(host="127.0.0.1", port=broker.port,
                                                 table=f"Table {n}"), f"{n:016x}")
@@ -97,6 +101,7 @@ def latency(folder: Path, broker: Broker, games_a_table: int) -> dict:
         for thread in threads:
             thread.join()
         wait_for(lambda: all(uid in seen for uid in ended), timeout=60, step=0.01)
+        time.sleep(1.0 - time.time() % 1.0 + 0.05)              # the next whole second
     stop.set()
     watcher.join()
     for table in tables:

@@ -276,8 +276,8 @@ def test_club_table_killed_between_the_end_and_the_sending(tmp_path, broker, clu
 
 def record(table_id, number, winner, ended, names=("Ann", "Ben")):
     return {"v": 1, "table": table_id, "name": "Raw", "uid": f"{table_id}-{number}",
-            "record": {"game": "fox-and-geese", "title": "Fox and Geese", "status": "over",
-                       "ended": ended, "scored_by": "score",
+            "record": {"id": number, "game": "fox-and-geese", "title": "Fox and Geese",
+                       "status": "over", "ended": ended, "scored_by": "score",
                        "players": [{"name": n, "winner": i == winner, "score": 0}
                                    for i, n in enumerate(names)]}}
 
@@ -359,8 +359,10 @@ def test_club_a_changed_copy_of_a_kept_game_is_refused_not_kept(broker, club):
     (topics.record_topic(A, f"{B}-1"), record(B, 1, 0, None), "names table"),     # forged
     (topics.record_topic(A, f"{A}-1"), {**record(A, 1, 0, None), "v": 9}, "version 1"),
     (topics.record_topic(A, f"{A}-1"),
-     {**record(A, 1, 0, None), "record": {"game": "x", "status": "over", "players": "all"}},
-     "'players'"),
+     {**record(A, 1, 0, None), "record": {"id": 1, "game": "x", "status": "over",
+                                          "players": "all"}}, "'players'"),
+    (topics.record_topic(A, f"{A}-1-0000abcd"), {**record(A, 1, 0, None),
+                                                 "uid": f"{A}-1-0000abcd"}, "commitment"),
     (topics.record_topic(A, f"{A}-1"), record(A, 1, 0, None, names=("Ann", "ANN")),
      "share a name"),
     (topics.state_topic(B), {"v": 1, "table": A}, "this table"),

@@ -15,8 +15,8 @@ T = "0123456789abcdef"
 def payload(number, winners, names=("Ann", "Ben"), ended="2026-11-25T09:00:00Z", table=T,
             table_name="Front room", pi=(), **record):
     return {"v": 1, "table": table, "name": table_name, "uid": f"{table}-{number}",
-            "record": {"game": "fox-and-geese", "title": "Fox and Geese", "status": "over",
-                       "ended": ended, "scored_by": "score",
+            "record": {"id": number, "game": "fox-and-geese", "title": "Fox and Geese",
+                       "status": "over", "ended": ended, "scored_by": "score",
                        "players": [{"name": n, "winner": i in winners, "score": 10 * i,
                                     "button": i + 1, "pi": pi[i] if i < len(pi) else None}
                                    for i, n in enumerate(names)], **record}}
@@ -72,9 +72,9 @@ def test_league_games_that_ended_in_one_second_are_taken_in_their_tables_number_
                      "Ben": pytest.approx(round(3000 - ann, 1))}
     for order in ([ninth, tenth], [tenth, ninth]):
         assert [r["uid"] for r in in_order(order)] == [f"{T}-9", f"{T}-10"]
-    with_commitments = [check_record({**payload(n, [0]), "uid": f"{T}-{n}-{c}"}, T,
-                                     f"{T}-{n}-{c}") for n, c in ((10, "00000000"),
-                                                                  (9, "ffffffff"))]
+    with_commitments = [check_record({**payload(n, [0], commitment=c * 8),
+                                      "uid": f"{T}-{n}-{c}"}, T, f"{T}-{n}-{c}")
+                        for n, c in ((10, "00000000"), (9, "ffffffff"))]
     assert [r["uid"] for r in in_order(with_commitments)] == [f"{T}-9-ffffffff",
                                                               f"{T}-10-00000000"]
 
@@ -226,3 +226,47 @@ def test_league_a_renamed_table_and_a_person_named_as_the_pi_are_never_shown_ali
 def test_league_a_table_name_with_brackets_is_shown_whole():
     out = league([checked(1, [0], names=("Red", "Ann"), table_name="Front (main) room")])
     assert {r["name"] for r in out["standings"]} == {"Red (Front (main) room)", "Ann"}
+
+
+def test_league_a_uid_that_names_a_commitment_needs_the_records_own_number_and_commitment():
+    """A real game's record copied under another uid with its commitment or its number left
+    out was counted again (the checks ran only on the fields present)."""
+    c = "ab12cd34" * 8
+    real = payload(1, [0], commitment=c)
+    assert check_record({**real, "uid": f"{T}-1-ab12cd34"}, T, f"{T}-1-ab12cd34")
+    no_commitment = {**real, "uid": f"{T}-1-00000000",
+                     "record": {k: v for k, v in real["record"].items() if k != "commitment"}}
+    with pytest.raises(RecordRefused, match="first 8 hex digits of the record's commitment"):
+        check_record(no_commitment, T, f"{T}-1-00000000")
+    no_number = {**real, "uid": f"{T}-99",
+                 "record": {k: v for k, v in real["record"].items() if k != "id"}}
+    with pytest.raises(RecordRefused, match="names game 99 but the record is game None"):
+        check_record(no_number, T, f"{T}-99")
+    older = check_record({**real, "uid": f"{T}-1"}, T, f"{T}-1")     # a table that sent the
+    assert older["commitment"] == c                                   # number alone still reads
+
+
+def test_league_the_pi_on_two_seats_plays_the_game_once():
+    """Domino Rex with the Pi on two seats at one level: the league said the Pi played 2 and
+    added its two seats' points. It played one game: won if either seat won, its best seat's
+    points; and a game of two seats of the one entrant rates nobody."""
+    three = checked(1, [2], names=("Ann", "Pi", "Pi 2"), pi=(None, "easy", "easy"))
+    rows = {r["name"]: (r["played"], r["won"], r["points"])
+            for r in league([three])["standings"]}
+    assert rows == {"Ann": (1, 0, 0), "Pi (easy)": (1, 1, 20)}
+    alone = league([checked(2, [0], names=("Pi", "Pi 2"), pi=("easy", "easy"))])
+    assert alone["ratings"] == []
+    assert [(r["name"], r["played"], r["won"]) for r in alone["standings"]] == [
+        ("Pi (easy)", 1, 1)]
+
+
+def test_league_no_two_rows_alike_when_a_person_typed_what_the_league_adds():
+    """A person named "Pi (best), a player" beside one named "Pi (best)" and the Pi itself:
+    two rows read "Pi (best), a player"."""
+    out = league([checked(1, [1], names=("Ann", "Pi"), pi=(None, "best")),
+                  checked(2, [0], names=("Pi (best)", "Pi (best), a player"),
+                          ended="2026-11-25T10:00:00Z")])
+    shown = {r["id"]: r["name"] for r in out["standings"]}
+    assert shown == {"name:ann": "Ann", "pi:best": "Pi (best)",
+                     "name:pi(best)": "Pi (best), a player",
+                     "name:pi(best),aplayer": "Pi (best), a player #2"}
