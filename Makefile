@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 # What `make run` needs (the program and its runtime libraries), then what `make test` adds
-# (pytest, hypothesis, Playwright): an SD card running the table carries no test tools.
+# (pytest, hypothesis, Playwright, zxing-cpp): an SD card running the table carries no test tools.
 STAMP  := $(VENV)/.installed
 TESTED := $(VENV)/.installed-test
 # setuptools warns on every editable install of a project whose packages sit at its top level
