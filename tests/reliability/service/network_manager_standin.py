@@ -88,6 +88,8 @@ def plain(value):
 
 
 class StandIn:
+    """The stand-in's profiles and active connections, its D-Bus objects and their calls."""
+
     def __init__(self, bus: Gio.DBusConnection, log_path: str, version: str,
                  in_range: list[str] | None):
         self.bus, self.log_path, self.version = bus, log_path, version
