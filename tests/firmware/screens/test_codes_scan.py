@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from browser_support import CHROMIUM, browser  # noqa: F401 - a fixture, by its name
 from firmware.card import WiFi, card_html, start_pages, wifi_text
 from firmware.oled import screens
 
@@ -50,24 +51,20 @@ def test_codes_scan_both_codes_of_the_start_screen(wifi, scale):
     assert read(first, scale) == {wifi_text(wifi), url}
 
 
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
+@pytest.mark.skipif(not Path(CHROMIUM).exists(),
                     reason="/usr/bin/chromium is not installed (apt-get install chromium)")
-def test_codes_scan_on_the_printed_join_card(tmp_path):
+def test_codes_scan_on_the_printed_join_card(tmp_path, browser):
     """The longest Wi-Fi the config takes (a 32-byte name, a 63-character password) and the
     hotspot's: all four codes of the card, as chromium lays out an A4 page, read back."""
-    from playwright.sync_api import sync_playwright
     home, hotspot = WiFi("Parlour-Table-in-the-Long-Room-1", "p;" * 31 + "x"), \
         WiFi("Parlour-1a2b", "k7mp-2xqa-rj9c")
     urls = ("http://parlour-table-in-the-long-room.local:65535/", "http://10.42.0.1:65535/")
     page_file = tmp_path / "card.html"
     page_file.write_text(card_html(urls[0], home, hotspot=(hotspot, urls[1])))
     shot = tmp_path / "card.png"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                             args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 794, "height": 1123})     # A4 at 96 dpi
-        page.emulate_media(media="print")
-        page.goto(page_file.as_uri())
-        page.screenshot(path=str(shot), full_page=True)
-        browser.close()
+    page = browser.new_page(viewport={"width": 794, "height": 1123})         # A4 at 96 dpi
+    page.emulate_media(media="print")
+    page.goto(page_file.as_uri())
+    page.screenshot(path=str(shot), full_page=True)
+    page.close()
     assert read(Image.open(shot)) == {wifi_text(home), urls[0], wifi_text(hotspot), urls[1]}
