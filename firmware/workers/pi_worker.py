@@ -9,6 +9,10 @@ so does a new game whose first move is the Pi's, whatever game came before it.
 A search that fails is logged with its reason and the Pi plays a legal move without it; if even
 that fails, or the move cannot be stored (a full card), it is logged and tried again after 1, 2,
 4 ... 60 s, so the game never stops.
+
+`close` (the box shutting down) ends a search at once (its clock reads as past every deadline,
+so it plays the best move found so far), waits for the thread and stores nothing after it: the
+store closes next, and a move still thinking is thought again at the next start.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from companion.games import get_rulebook
 from companion.pi.player import PiMemory, fallback_event, pi_event
 
 BY = "pi"
+CLOSE_SECONDS = 5.0          # how long `close` waits for a search cut short to end
 log = logging.getLogger("parlour.pi")
 
 
@@ -55,6 +60,7 @@ class PiWorker:
         self._again = False                  # asked again while thinking: look once more
         self._busy = False                   # a thread is playing (set and cleared under the lock)
         self._unsubscribe: Callable[[], None] | None = None
+        self._closed = False
         self.last_error = ""
         self.failures = 0                    # failed turns in a row (the retry's backoff)
         self._retry: threading.Timer | None = None
@@ -67,12 +73,25 @@ class PiWorker:
             self._waiting = snap.get("game_id")
         self._noticed(snap)
 
-    def close(self) -> None:
+    def detach(self) -> None:
+        """Changes are no longer noticed: the Pi moves only when asked (`request`)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+
+    def close(self, wait: float = CLOSE_SECONDS) -> None:
+        """No more moves: the search is cut short and its thread waited for (up to `wait` s)."""
+        self._closed = True
+        self.detach()
         if self._retry is not None:
             self._retry.cancel()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(wait)
+
+    def _search_clock(self) -> float:
+        """The search's clock: the worker's, or past every deadline once closed."""
+        return float("inf") if self._closed else self.clock()
 
     @property
     def thinking(self) -> bool:
@@ -137,7 +156,7 @@ class PiWorker:
     def _play(self, snap: dict[str, Any]) -> None:
         level = pi_level(snap)
         state = self.session.state
-        if level is None or state is None:
+        if level is None or state is None or self._closed:
             return
         try:
             self._move(snap, state, level)
@@ -146,6 +165,8 @@ class PiWorker:
             self.last_error = str(err)
             self.failures = 0
         except Exception as err:  # noqa: BLE001 - never silent, never the end of the game
+            if self._closed:
+                return                       # shutting down: the next start plays it
             error, failures = f"{type(err).__name__}: {err}", self.failures + 1
             delay = pause_after(failures, RETRY_SECONDS)
             log.exception("the Pi could not move (%s); trying again in %g s", error, delay)
@@ -158,13 +179,13 @@ class PiWorker:
         """The search's move, or a legal one without it when the search fails (logged)."""
         rulebook = get_rulebook(state.game)
         try:
-            event = pi_event(rulebook, state, level, rng=self.rng, clock=self.clock,
+            event = pi_event(rulebook, state, level, rng=self.rng, clock=self._search_clock,
                              memory=self.memory)
         except Exception as err:  # noqa: BLE001 - a failed search still moves
             log.exception("the Pi's %s search failed (%s: %s): playing a legal move without it",
                           level, type(err).__name__, err)
             event = fallback_event(rulebook, state, rng=self.rng)
-        if event is not None:
+        if event is not None and not self._closed:
             self.session.submit_at(snap["state_version"], event, by=BY)
 
 

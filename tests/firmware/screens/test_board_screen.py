@@ -405,7 +405,7 @@ def domino_rex_with_pi(table, session):
 
 def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table, session):
     snap = domino_rex_with_pi(table, session)
-    table.pi.close()                                 # the Pi moves when the test says so
+    table.pi.detach()                                # the Pi moves when the test says so
     seen_ann = seen_pi = 0
     for _ in range(30):
         if snap["phase"] == "over":
@@ -848,7 +848,7 @@ def test_board_screen_a_phones_undo_during_the_dial_drops_the_line_taken_back(se
     result still listed it, with "Uncover Pi's 6 on the board"."""
     c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
     c.attach()
-    c.pi.close()                                     # the Pi moves when the test says so
+    c.pi.detach()                                    # the Pi moves when the test says so
     try:
         session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
         c.update()

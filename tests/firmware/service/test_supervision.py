@@ -95,6 +95,40 @@ def test_supervision_a_pi_move_the_store_cannot_keep_is_tried_again(session, mon
     assert len(calls) >= 2 and "StoreError: the card is full" in caplog.text
 
 
+def test_supervision_a_pi_thinking_at_shutdown_stops_and_stores_nothing(session, monkeypatch,
+                                                                        caplog):
+    """The box shutting down while the Pi thinks: `close` cuts the search short through its
+    clock and waits for it, nothing is stored after (the store closes next: no "could not
+    move" at every stop), and the next start thinks again."""
+    thinking = threading.Event()
+    real = pi_worker.pi_event
+
+    def slow(rulebook, state, level, *, rng, clock, memory):
+        deadline = clock() + 30.0                  # a search that honours its clock, as ours do
+        thinking.set()
+        while clock() < deadline:
+            time.sleep(0.01)
+        return real(rulebook, state, level, rng=rng, memory=memory)
+
+    monkeypatch.setattr(pi_worker, "pi_event", slow)
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="best")   # Geese first
+    worker = PiWorker(session)
+    with caplog.at_level(logging.ERROR, logger="parlour.pi"):
+        worker.attach()
+        assert thinking.wait(10)
+        started = time.monotonic()
+        worker.close()
+        assert not worker._thread.is_alive() and time.monotonic() - started < 5
+        session.store.close()                       # as the runner does next
+        time.sleep(0.2)
+    assert "could not move" not in caplog.text and worker._retry is None
+    store = type(session.store)(session.store.path)     # what the next start reads
+    try:
+        assert not [e for e in store.events(session.game_id) if e.get("by") == "pi"]
+    finally:
+        store.close()
+
+
 def test_supervision_figures_that_fail_are_logged_and_tried_again(session, monkeypatch,
                                                                    caplog):
     monkeypatch.setattr(figures_module, "RETRY_SECONDS", (0.05, 0.1))
