@@ -35,8 +35,12 @@ venv: $(TESTED)
 run: $(STAMP)
 	$(BIN)/parlour run $(ARGS)
 
+# The tests run in one process a core (pytest-xdist): most of their time is spent waiting on a
+# browser, a server or a broker. TEST_WORKERS=0 runs them in this one process (for -s or pdb).
+TEST_WORKERS ?= auto
+
 test: $(TESTED)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 # The unit tests again in a second venv holding the lowest supported versions (tests/floors.txt):
 # what Debian Bookworm and Raspberry Pi OS ship, so the floors in pyproject.toml stay true.
@@ -48,8 +52,9 @@ $(FLOORS)/.installed: tests/floors.txt pyproject.toml
 	@touch $@
 
 test-floors: $(FLOORS)/.installed
-	$(FLOORS)/bin/python -m pytest -q -p no:cacheprovider -m "not slow and not soak" \
-		tests/companion tests/firmware tests/web tests/club tests/test_layers.py $(PYTEST_ARGS)
+	$(FLOORS)/bin/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) \
+		-m "not slow and not soak" tests/companion tests/firmware tests/web tests/club \
+		tests/test_layers.py $(PYTEST_ARGS)
 
 bench: $(TESTED)
 	$(BIN)/python tests/bench/run.py $(ARGS)

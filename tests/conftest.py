@@ -14,6 +14,12 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 
+def pytest_collection_modifyitems(items):
+    """Tests marked `first` (minutes long) are started before the rest: on several workers
+    (`make test` runs one a core) the longest test then runs beside the others, not after."""
+    items.sort(key=lambda item: item.get_closest_marker("first") is None)
+
+
 @pytest.fixture
 def mock_factory():
     """The global pin factory is a fresh MockFactory for the test, then as it was."""

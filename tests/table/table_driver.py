@@ -328,6 +328,12 @@ class Table:
         else:
             return False
         call(self.url, "/device/input", payload, pin=False)
+        if payload["input"] != "knob" or self._changed(before, seconds=LATE_PRESS_SECONDS + 0.5):
+            return self._changed(before)
+        # Nothing yet: a press a moment after a result or a notice went by itself only reads
+        # (the controller's `_only_reads`); the player sees the turn screen stay and presses again.
+        if self.oled().get("screen") == "play" and not self.oled().get("flash"):
+            call(self.url, "/device/input", payload, pin=False)
         return self._changed(before)
 
     def _phone(self, phone: str, state: dict) -> bool:

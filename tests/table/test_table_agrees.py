@@ -21,7 +21,7 @@ from simulated_table import SimulatedTable
 from table_driver import SOURCES, TABLES, VERSIONS_SCRIPT, Table, call
 from browser_support import CHROMIUM, browser, phone_page  # noqa: F401
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.first, pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is not installed (apt-get install chromium)")]
 
 PHONE = {"width": 390, "height": 844}
