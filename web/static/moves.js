@@ -59,6 +59,10 @@
     var now = ledTo && "turn" in ledTo ? ledTo : state;
     saidIn = words && node.id === "moves-answer" && now ?
       {game: now.game_id, turn: now.turn, lines: logLength(now)} : saidIn;
+    // the live state can come before the answer: the Pi's reply (or more) is shown already
+    if (words && node.id === "moves-answer" && now && newer(state, now.state || now)) {
+      answerMovedOn(state);
+    }
     // any other control's answer ("Taken back: ...", "Not done: ...") stays until the game
     // changes from the state it led to (it stayed through every turn after, two at once)
     var led = now && (now.state || now);
@@ -73,6 +77,10 @@
     document.querySelectorAll(".answer[data-led-to]").forEach(function (node) {
       if (node.getAttribute("data-led-to") !== s.game_id + ":" + s.state_version) say(node, "", true);
     });
+  }
+
+  function newer(s, than) {            // a later state of the same run of the table
+    return !!s && !!than && s.boot === than.boot && s.state_version > than.state_version;
   }
 
   function logLength(now) {            // the log's lines in the state an answer led to
@@ -329,7 +337,8 @@
   function piReply(s) {
     var players = s.players || [], answer = $("moves-answer"), log = s.log || [];
     if (!saidIn || s.game_id !== saidIn.game || !players[saidIn.turn] || !players[saidIn.turn].pi ||
-        !answer || answer.hidden || typeof saidIn.lines !== "number" || !(log.length > saidIn.lines)) {
+        !answer || answer.hidden || typeof saidIn.lines !== "number" || !(log.length > saidIn.lines) ||
+        s.last_by !== "pi") {          // someone else moved too: not the Pi's reply alone
       return false;
     }
     var stop = /[.!?:)]$/.test(answer.textContent.trim()) ? "" : ".";   // "The Pi moves. Then:"
@@ -338,6 +347,17 @@
     answer.appendChild(then);
     saidIn = {game: s.game_id, turn: s.turn, lines: log.length};
     return true;
+  }
+
+  // The game moved on from the turn the answer stays for: the Pi's reply to it is added to
+  // the answer; anything else makes the answer the past.
+  function answerMovedOn(s) {
+    if (saidIn && (s.game_id !== saidIn.game || s.turn !== saidIn.turn || logMoved(s))) {
+      if (!piReply(s)) {
+        saidIn = null;
+        say($("moves-answer"), "", true);            // another turn or move: the answer is the past
+      }
+    }
   }
 
   // The game went on (or back) within the turn the answer led to: a throw again, a lost turn,
@@ -636,12 +656,7 @@
     var gameChanged = !state || state.game_id !== s.game_id;
     state = s;
     pastAnswers(s);
-    if (saidIn && (s.game_id !== saidIn.game || s.turn !== saidIn.turn || logMoved(s))) {
-      if (!piReply(s)) {
-        saidIn = null;
-        say($("moves-answer"), "", true);            // another turn or move: the answer is the past
-      }
-    }
+    answerMovedOn(s);
     if (gameChanged && card) showPairing();          // the paired seat's name in this game
     var playing = !!s.game && s.phase !== "over";     // a game over takes no undo, ending,
                                                       // correction or rename (X11)

@@ -810,6 +810,39 @@ def test_browser_phone_after_an_undo_a_phone_lets_the_pi_move(tmp_path, phone):
         expect(phone.locator("#moves button", has_text="Let the Pi move")).to_have_count(0)
 
 
+def test_browser_phone_the_pis_reply_shown_before_the_answer_joins_it_and_no_more(tmp_path,
+                                                                                  phone):
+    """"Let the Pi move" answered "The Pi moves" after the stream had shown the Pi's move (the
+    Pi replies in milliseconds), so the answer waited on the Pi's turn and took the next
+    person's move made elsewhere, and the Pi's next, as "Then: ..." as if this phone had made
+    them. The Pi's reply shown already joins the answer at once; a move by anyone else makes
+    the answer the past."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        now = pi_waits_after_an_undo(table.url)
+        sign_in(phone, table.url)
+
+        def late(route):                     # the answer comes after the live state does
+            response = route.fetch()
+            box_view(table.url, lambda v: state(table.url)["turn"] == 0)     # the Pi moved
+            time.sleep(1.0)                  # and the stream has brought it to the page
+            route.fulfill(response=response)
+        phone.route("**/control/pi-move", late)
+        phone.get_by_role("button", name="Let the Pi move").click()
+        answer = phone.locator("#moves-answer")
+        expect(answer).to_contain_text("The Pi moves")
+        replied = state(table.url)
+        assert replied["last_by"] == "pi" and len(replied["log"]) == len(now["log"]) + 1
+        expect(answer).to_contain_text("Then: " + replied["log"][-1])      # the Pi's reply
+        fox = replied["board"]["moves"][0]
+        post(table.url + "/api/control/move", {"path": fox})              # Ann, elsewhere
+        box_view(table.url, lambda v: len(state(table.url)["log"]) >= len(replied["log"]) + 2)
+        after = state(table.url)
+        phone.wait_for_function(SHOWS_AT_LEAST, arg=[after["boot"], after["version"]])
+        assert "Ann's Fox" not in answer.inner_text()       # not this phone's: the past
+        assert after["log"][len(replied["log"])] not in answer.inner_text()
+
+
 PLAYER_COLUMNS = r"""() => {
   const shown = n => !n.hidden, words = n => n.textContent.replace(/\s+/g, ' ').trim();
   return [Array.from(document.querySelectorAll('#players thead th')).filter(shown).map(words),
