@@ -54,6 +54,8 @@ class Rulebook:
     keeps_score: ClassVar[bool] = False         # points decide it: a Score column from the start
     pool_label: ClassVar[str] = "Pool"          # what the players call the chips in the middle
     score_label: ClassVar[str] = "Score"        # what a player's `score` counts
+    score_is_points: ClassVar[bool] = True      # False: `score` counts something else, never
+                                                # shown or added up as points (F3's geese)
     on_squares: ClassVar[bool] = False          # players' squares are kept (`position`)
     # Where two numberings share the printed path, the colour each role counts in ("red 22"):
     square_colours: ClassVar[dict[str, str]] = {}

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, jsonify, render_template
 
-from companion.record.league import league
+from companion.record.league import league, points_of
 from web import SECURITY_HEADERS
 
 POLL_SECONDS = 3
@@ -41,7 +41,8 @@ def with_table_labels(recent: list[dict[str, Any]],
     for table_id, name in ([(t["table"], t["name"]) for t in tables]
                            + [(r["table"], r["table_name"]) for r in recent]):
         ids.setdefault(name, set()).add(table_id)
-    return [{**r, "table_label": r["table_name"] if len(ids[r["table_name"]]) == 1
+    return [{**r, "scored_by": points_of(r),        # none for F3's geese, kept before too
+             "table_label": r["table_name"] if len(ids[r["table_name"]]) == 1
              else f"{r['table_name']} ({r['table'][:4]})"} for r in recent]
 
 

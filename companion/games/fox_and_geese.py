@@ -238,6 +238,7 @@ class FoxAndGeese(Rulebook):
     pi_seats = "one"                                     # the Pi plays either side
     one_winner_declared = True                           # F3: a player resigns
     score_label = "Geese taken"                          # F3: no points; the Fox's score
+    score_is_points = False
     options = {"fox_seat": Option(0, 0, 1, "who plays the Fox",
                                   ("the first player", "the second player"))}
 

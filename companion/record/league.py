@@ -155,16 +155,27 @@ def check_record(payload: Any, table_id: str, uid: str, *,
             "game": game, "title": known.title if known else _text(
                 record.get("title") or game, "the game's title", 60),
             "ended": _moment(record.get("ended"), received),
-            "scored_by": record.get("scored_by") if record.get("scored_by") in (
-                "score", "chips") else None,
+            "scored_by": points_of({"game": game, "scored_by": record.get("scored_by")}),
             "commitment": commitment, "players": kept}
+
+
+def points_of(record: dict[str, Any]) -> str | None:
+    """What a record's scores count in for the league ("score": points, "chips"), or None: a
+    race, or a game whose score is no points (F3's geese taken; in records kept before the
+    league knew, too)."""
+    known = GAMES.get(record.get("game"))
+    scored_by = record.get("scored_by")
+    return scored_by if scored_by in ("score", "chips") and (
+        known is None or known.score_is_points) else None
 
 
 def same_game_differs(kept: dict[str, Any], record: dict[str, Any]) -> str | None:
     """What a second copy of a kept game says otherwise (its game, players, winners or
     scores), or None when it counts the same: a game that ended never changes."""
     for part in ("game", "scored_by", "players"):
-        if kept.get(part) != record.get(part):
+        differs = points_of(kept) != points_of(record) if part == "scored_by" else \
+            kept.get(part) != record.get(part)
+        if differs:
             return part
     return None
 
@@ -254,7 +265,8 @@ def league(records: list[dict[str, Any]]) -> dict[str, Any]:
     for record in ordered:
         game = record["game"]
         titles.setdefault(game, record["title"])
-        if record["scored_by"]:
+        scored_by = points_of(record)
+        if scored_by:
             scored.add(game)
         who = []
         seats: dict[tuple[str, ...], list[dict[str, Any]]] = {}
@@ -269,7 +281,7 @@ def league(records: list[dict[str, Any]]) -> dict[str, Any]:
             row["played"] += 1
             row["won"] += any(p["winner"] for p in played)
             scores = [p["score"] for p in played if p["score"] is not None]
-            if record["scored_by"] and scores:
+            if scored_by and scores:
                 row["points"] += max(scores)
         if len(seats) == 2 == len(who):
             rated = ratings.setdefault(game, {})

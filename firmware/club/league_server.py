@@ -23,7 +23,8 @@ from typing import Any
 
 from companion.checks import is_whole
 from companion.errors import ParlourError
-from companion.record.league import MAX_RECORD_BYTES, RecordRefused, check_record
+from companion.record.league import (MAX_RECORD_BYTES, RecordRefused, check_record,
+                                     points_of)
 from firmware.club import receipts, topics
 from firmware.club.clubstore import ClubStore
 from firmware.club.publisher import Unreachable, client_for, no_answer_watch
@@ -231,8 +232,8 @@ def _checked_state(state: dict[str, Any]) -> dict[str, Any]:
         "last_roll": None if rolled is None else {"name": text(roll.get("name"), 24),
                                                   "values": dice(roll.get("values")),
                                                   "text": rolled},
-        "counted_in": state.get("counted_in") if state.get("counted_in") in (
-            "score", "chips") else None,
+        "counted_in": points_of({"game": state.get("game"),      # none for F3's geese
+                                 "scored_by": state.get("counted_in")}),
         "players": [{"name": text(p.get("name"), 24), "score": number(p.get("score")),
                      "chips": number(p.get("chips")), "winner": p.get("winner") is True}
                     for p in players[:8] if isinstance(p, dict)],

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.record.league import UID
-from web.records.record import SCORED_BY
+from web.records.record import counted_in
 
 VERSION = 1
 ROOT = f"parlour/v{VERSION}"
@@ -106,7 +106,7 @@ def state_payload(snap: dict[str, Any], table_id: str, name: str) -> dict[str, A
         "last_roll": None if not roll else {"name": _name(players, roll.get("seat")),
                                             "values": roll.get("values"),
                                             "text": roll.get("text")},
-        "counted_in": SCORED_BY.get(snap.get("game"), "score") if snap.get("game") else None,
+        "counted_in": counted_in(snap.get("game")),
         "players": [{"name": p.get("name"), "score": p.get("score"), "chips": p.get("chips"),
                      "winner": p.get("seat") in winners} for p in players],
         "chances": list(odds["win"]) if isinstance(odds.get("win"), list) else None,

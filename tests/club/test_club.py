@@ -99,8 +99,8 @@ def two_tables_one_league(tables, club):
                     and any((t["state"] or {}).get("phase") == "over" for t in v["tables"])
                     and v)          # (a game's record may come before its table's last state)
     assert standing(view, "Ann") == {"id": "name:ann", "name": "Ann", "game": "fox-and-geese",
-                                     "played": 2, "won": 1, "points": 0,
-                                     "title": "Fox and Geese"}
+                                     "played": 2, "won": 1, "points": None,
+                                     "title": "Fox and Geese"}          # F3: no points
     rated = {p["name"]: p["rating"] for p in view["league"]["ratings"][0]["players"]}
     # Ann 1500 beats Ben 1500: +16 / -16; then Cy 1500 beats Ann 1516: Ann loses
     # 32 x 1/(1 + 10^(-16/400)) = 16.74
@@ -111,6 +111,10 @@ def two_tables_one_league(tables, club):
     assert now["Front room"]["state"]["phase"] == "over"
     page = club.page()
     assert "Back room" in page and "<strong>Eve</strong> to play" in page and "Cy" in page
+    # F3: Fox and Geese has no points, on the club as on the table (no Fox's geese as points)
+    assert now["Back room"]["state"]["counted_in"] is None
+    assert all(g["scored_by"] is None for g in view["recent"])
+    assert '<th scope="col">Points</th>' not in page
     import urllib.request
     uid = view["recent"][-1]["uid"]
     assert f'href="/api/club/records/{uid}"' in page

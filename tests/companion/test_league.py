@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from companion.record.league import RecordRefused, check_record, expected, in_order, league
+from companion.record.league import (RecordRefused, check_record, expected, in_order, league,
+                                     same_game_differs)
 
 T = "0123456789abcdef"
 
@@ -15,7 +16,7 @@ T = "0123456789abcdef"
 def payload(number, winners, names=("Ann", "Ben"), ended="2026-11-25T09:00:00Z", table=T,
             table_name="Front room", pi=(), **record):
     return {"v": 1, "table": table, "name": table_name, "uid": f"{table}-{number}",
-            "record": {"id": number, "game": "fox-and-geese", "title": "Fox and Geese",
+            "record": {"id": number, "game": "domino-rex", "title": "Domino Rex",
                        "status": "over", "ended": ended, "scored_by": "score",
                        "players": [{"name": n, "winner": i in winners, "score": 10 * i,
                                     "button": i + 1, "pi": pi[i] if i < len(pi) else None}
@@ -145,13 +146,31 @@ def test_league_the_pi_is_one_player_per_level_at_every_table():
 def test_league_points_only_for_games_that_count_them():
     out = league([checked(1, [0]), checked(2, [0], game="gantlope", scored_by=None)])
     points = {(r["game"], r["name"]): r["points"] for r in out["standings"]}
-    assert points[("fox-and-geese", "Ben")] == 10 and points[("gantlope", "Ben")] is None
+    assert points[("domino-rex", "Ben")] == 10 and points[("gantlope", "Ben")] is None
+
+
+def test_league_f3_fox_and_geese_counts_no_points():
+    """F3: Fox and Geese has no points (its `score` is the geese the Fox took). The table
+    shows "4 geese taken" and "13 geese left" and sends no points to BG Stats, but the club's
+    league had a Points column for it (the Fox's geese as points, the Geese's 0), also for a
+    record kept before, whose copy sent again must not read as a different game."""
+    record = checked(1, [1], game="fox-and-geese", title="Fox and Geese")
+    assert record["scored_by"] is None
+    kept_before = {**record, "scored_by": "score"}             # as a club kept it before
+    out = league([kept_before, checked(2, [0], game="fox-and-geese", names=("Cy", "Dee"))])
+    assert {r["name"]: r["points"] for r in out["standings"]} == {
+        "Ann": None, "Ben": None, "Cy": None, "Dee": None}
+    assert {r["name"]: r["won"] for r in out["standings"]} == {"Ann": 0, "Ben": 1, "Cy": 1,
+                                                                 "Dee": 0}
+    assert same_game_differs(kept_before, record) is None
+    assert same_game_differs(checked(3, [0]), {**checked(3, [0]), "scored_by": None}) == \
+        "scored_by"                                 # a game that counts points still differs
 
 
 def test_league_a_known_game_keeps_its_own_title():
     """A record cannot rename a game the club knows (the table's title is only for others)."""
     out = check_record(payload(1, [0], title="Chess"), T, f"{T}-1")
-    assert out["title"] == "Fox and Geese"
+    assert out["title"] == "Domino Rex"
     other = check_record(payload(1, [0], game="newer-game", title="Newer Game"), T, f"{T}-1")
     assert other["title"] == "Newer Game"
 

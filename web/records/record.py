@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from companion.errors import ParlourError
+from companion.games import GAMES
 from companion.replay import replay
 from companion.record.store import GameRecord, Store
 
@@ -36,8 +37,16 @@ SCORED_BY = {
     "lost-diamond": None, "india": None, "fox-and-geese": "score", "free-play": "score",
 }
 
-# Games whose `score` is no points (F3: the geese the Fox took): BG Stats gets none.
-NO_POINTS = {"fox-and-geese"}
+# Games whose `score` is no points (F3: the geese the Fox took): BG Stats and a club get none.
+NO_POINTS = {game for game, rulebook in GAMES.items() if not rulebook.score_is_points}
+
+
+def counted_in(game: str | None) -> str | None:
+    """What a game's players are counted in where a figure stands beside their names (a
+    club's tables and games): "chips", "score" (points) or None (a race; Fox and Geese)."""
+    if game is None or game in NO_POINTS:
+        return None
+    return SCORED_BY.get(game, "score")
 
 # Games without points whose places still follow a figure of the game (Gantlope: men home;
 # Cats and Dogs, a race to Finish: the square reached).
