@@ -172,12 +172,10 @@ def points_of(record: dict[str, Any]) -> str | None:
 def same_game_differs(kept: dict[str, Any], record: dict[str, Any]) -> str | None:
     """What a second copy of a kept game says otherwise (its game, players, winners or
     scores), or None when it counts the same: a game that ended never changes."""
-    for part in ("game", "scored_by", "players"):
-        differs = points_of(kept) != points_of(record) if part == "scored_by" else \
-            kept.get(part) != record.get(part)
-        if differs:
-            return part
-    return None
+    def counted(r: dict[str, Any]) -> dict[str, Any]:
+        return {"game": r.get("game"), "scored_by": points_of(r), "players": r.get("players")}
+    before, now = counted(kept), counted(record)
+    return next((part for part in before if before[part] != now[part]), None)
 
 
 def expected(own: float, other: float) -> float:

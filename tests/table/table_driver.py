@@ -332,7 +332,8 @@ class Table:
             return self._changed(before)
         # Nothing yet: a press a moment after a result or a notice went by itself only reads
         # (the controller's `_only_reads`); the player sees the turn screen stay and presses again.
-        if self.oled().get("screen") == "play" and not self.oled().get("flash"):
+        oled = self.oled()
+        if oled.get("screen") == "play" and not oled.get("flash"):
             call(self.url, "/device/input", payload, pin=False)
         return self._changed(before)
 

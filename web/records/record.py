@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from companion.errors import ParlourError
-from companion.games import GAMES
+from companion.record.league import points_of
 from companion.replay import replay
 from companion.record.store import GameRecord, Store
 
@@ -37,16 +37,13 @@ SCORED_BY = {
     "lost-diamond": None, "india": None, "fox-and-geese": "score", "free-play": "score",
 }
 
-# Games whose `score` is no points (F3: the geese the Fox took): BG Stats and a club get none.
-NO_POINTS = {game for game, rulebook in GAMES.items() if not rulebook.score_is_points}
-
 
 def counted_in(game: str | None) -> str | None:
     """What a game's players are counted in where a figure stands beside their names (a
-    club's tables and games): "chips", "score" (points) or None (a race; Fox and Geese)."""
-    if game is None or game in NO_POINTS:
-        return None
-    return SCORED_BY.get(game, "score")
+    club's tables and games): "chips", "score" (points) or None: a race, or a score that is no
+    points (F3's geese taken: `points_of`)."""
+    return points_of({"game": game, "scored_by": SCORED_BY.get(game, "score")}) if game else None
+
 
 # Games without points whose places still follow a figure of the game (Gantlope: men home;
 # Cats and Dogs, a race to Finish: the square reached).
@@ -135,7 +132,7 @@ def player_id(table: str, name: str) -> str:
 def bg_stats_play(game: dict[str, Any], *, table: str = "") -> dict[str, Any]:
     """The push link's JSON for a finished game's record (see `game_record`): its play id and
     player ids carry the table's id, so two boxes' plays never overwrite each other."""
-    scored = game["scored_by"] is not None and game["game"] not in NO_POINTS
+    scored = points_of(game) is not None            # F3's geese taken are no points
     play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": f"parlour-{table or 'table'}-{game['id']}",
