@@ -138,7 +138,10 @@
     if (!has) return;
     $("chances-title").textContent = chances ? "Chances to win" : "Chips";   // free play: no chances
     var list = $("chance-list"), items = document.createDocumentFragment();
-    if (data.odds) {                   // in the players' table's order (the order of play, C1)
+    // Each player's chance now, in the players' table's order (the order of play, C1); not
+    // once the game is over: the result is said above, and "50%" beside a shared winner read as
+    // a game still open (the club's screen and a game's history page list none then either).
+    if (data.odds && !data.over) {
       (data.order || names.map(function (n, i) { return i; })).forEach(function (seat) {
         var name = names[seat], li = make("li");
         var swatch = make("span", "swatch " + colour(buttons, seat)); swatch.setAttribute("aria-hidden", "true");
@@ -147,6 +150,7 @@
       });
     }
     list.replaceChildren(items);
+    list.hidden = !list.children.length;
     $("chance-note").textContent = data.paused ? "Chances are paused: " + data.paused + "." :
       data.note || note(data.odds, data.game);
     draw($("chart-win"), chart.win || [], names, buttons, 1, "Chance to win", function (v) { return percent(v); });
@@ -162,7 +166,7 @@
       buttons: (state.players || []).map(function (p) { return p.pi ? "pi" : p.button; }),
       odds: state.odds,
       order: window.ParlourState ? window.ParlourState.rowOrder(state) : null,
-      paused: state.chances_paused,
+      paused: state.chances_paused, over: state.phase === "over",
       chart: state.chart, game: state.game});
   }
 

@@ -131,3 +131,50 @@ def test_browser_chances_two_pi_seats_are_told_apart_on_the_chart(table, browser
         expect(swatches.nth(1)).to_have_class("swatch button-pi")
     finally:
         context.close()
+
+
+def test_browser_chances_a_finished_game_lists_no_chances_and_keeps_its_charts(table, browser):  # noqa: F811,E501
+    """Once a game is over the result says who won: each player's chance "now" beside it (100%
+    and 0%, or 50% beside each of two who share a win) read as a game still open. The charts of
+    how it went stay, on the live page and on one opened afterwards (drawn by the server)."""
+    import json
+    import re
+    import urllib.request
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(WAIT_MS * 2)
+    page = context.new_page()
+    try:
+        post(table + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        page.goto(table + "/")
+        post(table + "/api/control/roll", {})
+        expect(page.locator("#chance-list li")).to_have_count(2)       # live: listed
+        for _ in range(600):
+            with urllib.request.urlopen(table + "/api/state") as answer:
+                if json.load(answer)["phase"] == "over":
+                    break
+            post(table + "/api/control/roll", {})
+        else:
+            pytest.fail("the game did not end in 600 throws")
+        for _ in range(100):                 # the chances of the end, as the worker sends them
+            with urllib.request.urlopen(table + "/api/state") as answer:
+                state = json.load(answer)
+            if state.get("odds"):
+                break
+            page.wait_for_timeout(100)
+        assert state["odds"]["win"] in ([1.0, 0.0], [0.0, 1.0])
+        page.wait_for_function("v => document.body.getAttribute('data-version') === v",
+                               arg=f"{state['boot']}:{state['version']}")
+        expect(page.locator("#chance-list li")).to_have_count(0)
+        expect(page.locator("#chance-list")).to_be_hidden()         # no gap where it was
+        expect(page.locator("#chart-win svg path.line")).to_have_count(2)
+        expect(page.locator("#chances-title")).to_have_text("Chances to win")
+        with urllib.request.urlopen(table + "/") as answer:
+            html = answer.read().decode()
+        listed = re.search(r'id="chance-list"( hidden)?>(.*?)</ul>', html, re.S)
+        assert listed.group(1) and "<li" not in listed.group(2)
+        page.reload()
+        expect(page.locator("#chart-win svg path.line")).to_have_count(2)
+        expect(page.locator("#chance-list li")).to_have_count(0)
+    finally:
+        context.close()
