@@ -14,14 +14,18 @@ LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines()
 
 
 TURN_ENDS = re.compile(r"^(.+)'s turn ends$")          # `turn_ends`'s words
+CLAIM = re.compile(r"^(.+): press again to confirm, the knob cancels$")   # a claim home's line
 
 
 def taken_back(lines: Sequence[str], whence: str = "") -> str:
     """What an undo took back, as the box and the phones say it: "Taken back: Ann throws 3
     and 5" (the log's lines it removed), "Taken back from a phone: ..."; an ended turn as
-    "the end of Ann's turn (Ann plays on)" ("Taken back: Ann's turn ends" read as ending now)."""
+    "the end of Ann's turn (Ann plays on)" ("Taken back: Ann's turn ends" read as ending now);
+    a claim home without its "press again to confirm" (LD2, P2: the claim is gone, and a press
+    would make a new one)."""
     said = f"Taken back {whence}".strip()
-    lines = [TURN_ENDS.sub(r"the end of \1's turn (\1 plays on)", line) for line in lines]
+    lines = [CLAIM.sub(r"\1", TURN_ENDS.sub(r"the end of \1's turn (\1 plays on)", line))
+             for line in lines]
     return f"{said}: {'; '.join(lines)}" if lines else said
 
 

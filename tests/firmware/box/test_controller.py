@@ -695,6 +695,21 @@ def test_controller_p2_an_undone_withdrawal_says_the_claim_stands_again(table, s
                                      "confirms it."), table.flash_text
 
 
+def test_controller_p2_an_undone_claim_is_taken_back_without_its_press_again(table, session,
+                                                                             clock):
+    """P2: a claim home taken back by Undo read "Taken back: Ann says a man is home: press again
+    to confirm, the knob cancels" (the log's line): the claim was gone, and a press then made a
+    new one. The notice names what went, without the instruction that went with it."""
+    turn = india_claim(table, session, clock)
+    name = session.snapshot()["players"][turn]["name"]
+    clock.advance(AGAIN_SECONDS)
+    press(table, "undo")
+    assert session.snapshot()["home_claim"] is None
+    assert table.flash_text == f"Taken back: {name} says a man is home", table.flash_text
+    ARTIFACTS.mkdir(exist_ok=True)
+    table.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-india-claim-undone.png")
+
+
 def test_controller_a_press_just_as_the_dial_stops_by_itself_only_stops_it(table, session,
                                                                            clock):
     """X8: Blue pressed to stop the dial 0.1-0.2 s after it had stopped by itself, and the

@@ -1279,6 +1279,29 @@ def test_browser_phone_signed_in_and_paired_names_each_buttons_player_once(tmp_p
         expect(points).to_have_text([f"A point for {p['name']}" for p in now["players"]])
 
 
+def test_browser_phone_p2_an_undone_claim_is_taken_back_without_its_press_again(tmp_path, phone):
+    """P2: a claim home taken back read "Taken back: Ann says a man is home: press again to
+    confirm, or end the turn to withdraw it" on every phone, as if the claim stood; it was gone.
+    The notice and the answer to the phone's own Undo name what went, and nothing more."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "india", "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("roll",))
+        name = now["players"][now["turn"]]["name"]
+        phone.goto(table.url + "/")
+        post(table.url + "/api/control/roll", {})
+        post(table.url + "/api/control/press", {"seat": now["turn"]})    # a claim: a man home
+        box_drawn(table.url)
+        post(table.url + "/device/input", {"input": "undo"})              # the box's Undo
+        assert state(table.url)["home_claim"] is None
+        expect(phone.locator("#taken-back")).to_have_text(f"Taken back: {name} says a man is home")
+        post(table.url + "/api/control/press", {"seat": now["turn"]})    # claimed again
+        sign_in(phone, table.url)
+        phone.get_by_role("button", name="Undo the last step").click()
+        answer = phone.locator("#quick-actions + .answer, #quick-actions .answer").first
+        expect(answer).to_have_text(f"Taken back: {name} says a man is home")
+
+
 def test_browser_phone_x8_an_undone_turn_end_is_shown_and_goes_when_play_goes_on(tmp_path, phone):
     """An ended turn says nothing in the log: its undo showed nothing on a phone (the turn
     just went back), and "Taken back: ..." of an earlier undo stayed up through the turns
