@@ -310,7 +310,7 @@ def _check_seed(event: NewGame, given: str | None, line: int) -> bytes | Verific
     """The seed to check rolls with, or why there is none."""
     if event.commitment is None:
         return Verification(False, "uncommitted", 0, [],
-                            "This game has no committed seed (its rolls were entered by hand), "
+                            "This game has no committed seed (no dice, or rolls entered by hand), "
                             "so there is nothing to verify.")
     texts = [t for t in (event.seed, given) if t is not None]
     if not texts:
