@@ -62,6 +62,8 @@ def json_body(*, required: bool = True) -> dict[str, Any]:
         data = json.loads(raw)
     except json.JSONDecodeError:
         raise ApiError(400, "the body is not valid JSON") from None
+    except UnicodeDecodeError:      # a ValueError too: not the number's words below
+        raise ApiError(400, "the body is not UTF-8 text") from None
     except ValueError:              # Python refuses to read a number of 4,301+ digits
         raise ApiError(400, "the body holds a number too long to be read (over 4,300 "
                             "digits)") from None

@@ -106,7 +106,7 @@ def from_json(data: Any) -> Randomizer:
     if not isinstance(data, dict):
         raise Refused("a randomizer is an object such as {\"kind\": \"dice\", \"count\": 2}")
     kind = data.get("kind")
-    if kind not in FIELDS:
+    if not isinstance(kind, str) or kind not in FIELDS:      # a list or object: unhashable
         raise Refused(f"unknown randomizer kind {shown_value(kind)} (dice, indicator or spinner)")
     for key in data:
         fixed = FIXED[kind].get(key)

@@ -64,6 +64,8 @@ def test_randomizers_round_trip_through_json(randomizer):
     ({"kind": "spinner", "faces": True}, "from 2 to 12"),
     ({"kind": "spinner"}, "from 2 to 12"),
     ({"kind": "teetotum"}, 'unknown randomizer kind "teetotum"'),
+    ({"kind": ["dice"]}, "unknown randomizer kind"),
+    ({"kind": {}}, "unknown randomizer kind"),
 ])
 def test_randomizers_bad_description_refused(data, words):
     with pytest.raises(Refused, match=words):

@@ -18,6 +18,8 @@ def start(players=("Ann", "Ben"), **options):
 
 @pytest.mark.parametrize("options, message", [
     ({"randomizer": {"kind": "coin"}}, 'unknown randomizer kind "coin"'),
+    ({"randomizer": {"kind": [1]}}, "unknown randomizer kind"),      # was a TypeError: a 500
+    ({"randomizer": {"kind": {"a": 1}}}, "unknown randomizer kind"),
     ({"randomizer": {"kind": "spinner", "faces": 13}}, "faces must be a whole number from 2"),
     ({"randomizer": {"kind": "dice", "count": 4}}, "count must be 1, 2 or 3"),
     ({"randomizer": {"kind": "dice", "count": True}}, "count must be 1, 2 or 3, not true"),

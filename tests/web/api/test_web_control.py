@@ -114,7 +114,9 @@ def test_control_new_game_refused_by_the_rules_is_409(control):
             ({"game": "kat-en-muis", "players": ["A", "B"], "options": {"stake": 99, "purse": 5}},
              "stake"),
             ({"game": "kat-en-muis", "players": ["A", "B"], "options": {"stake": "5"}},
-             "whole number")]:
+             "whole number"),
+            ({"game": "free-play", "players": ["A", "B"],                # was a 500
+              "options": {"randomizer": {"kind": [1]}}}, "unknown randomizer kind")]:
         response = control("new-game", body)
         assert response.status_code == 409, body
         assert words in response.get_json()["error"]
@@ -259,6 +261,15 @@ def test_control_bad_bodies_are_400(client, data, content_type):
                            headers=HEADER)
     assert response.status_code == 400
     assert response.get_json()["error"]
+
+
+@pytest.mark.parametrize("data", [b'{"seat": "\xff"}', b"\xc3\x28"])
+def test_control_a_body_not_utf8_is_400_saying_so(client, data):
+    """It was answered "the body holds a number too long to be read"."""
+    response = client.post("/api/control/press", data=data, content_type="application/json",
+                           headers=HEADER)
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "the body is not UTF-8 text"
 
 
 def test_control_body_too_large_is_413(client):
