@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.errors import ParlourError
 from firmware.oled import screens
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import score_rows, takes
@@ -94,7 +95,10 @@ class MenuScreens:
         if not self.confirm_yes:
             return
         if action == "new pin" and self.new_pin is not None:
-            self.pin, self.screen = self.new_pin(), "pin"
+            try:
+                self.pin, self.screen = self.new_pin(), "pin"
+            except ParlourError as err:               # a full card: the old PIN stays, said so
+                self.show_refusal(str(err))
         elif action == "unpair":
             self.unpair(detail)
         elif action == "declare":

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware.config import pin_problem
-from web.access.keptfile import write_private
+from web.access.keptfile import keep_private, write_private
 
 PIN_FILE = "pin"
 SECRET_FILE = "session-secret"
@@ -39,9 +39,10 @@ def stored_pin(data_dir: Path) -> str:
 
 
 def new_pin(data_dir: Path) -> str:
-    """A fresh PIN, kept in the data directory (the device menu's "New PIN")."""
+    """A fresh PIN, kept in the data directory (the device menu's "New PIN"); StoreFull or
+    StoreError if it cannot be kept (the old PIN stays)."""
     pin = make_pin()
-    write_private(Path(data_dir) / PIN_FILE, pin.encode())
+    keep_private(Path(data_dir) / PIN_FILE, pin.encode(), "the new PIN")
     return pin
 
 

@@ -42,8 +42,14 @@ def write_kept(path: Path | None, data: Any, what: str = "this change") -> None:
     the caller undoes the change it made in memory and nothing is answered as done."""
     if path is None:
         return
+    keep_private(Path(path), json.dumps(data).encode(), what)
+
+
+def keep_private(path: Path, data: bytes, what: str) -> None:
+    """`write_private`, with a write that fails raised as StoreFull or StoreError (see
+    `write_kept`): said in words, never an OSError with a traceback."""
     try:
-        write_private(Path(path), json.dumps(data).encode())
+        write_private(path, data)
     except OSError as err:
         if err.errno in NO_ROOM:
             raise StoreFull(f"The SD card is full: {what} was not kept. Free some space and "

@@ -11,7 +11,8 @@ import pytest
 
 from fakes import cookie_value, give_cookie
 from firmware.datadir.phones import phone_options
-from test_phones import wired
+from PIL import Image
+from test_phones import ARTIFACTS, wired
 from web import create_app
 from web.access import keptfile
 
@@ -105,3 +106,24 @@ def test_full_card_refuses_an_unpairing_and_the_phone_stays_paired(session, tmp_
     with pytest.raises(Exception, match=f"{FULL}: this unpairing was not kept"):
         pairings.forget("phone-token")
     assert pairings.button("phone-token") == 3
+
+
+def test_full_card_refuses_a_new_pin_and_the_old_one_stays(session, tmp_path, clock, card):
+    """The menu's "New PIN" on a full card raised an OSError out of the box's loop (logged
+    with a traceback), said nothing, and went back to play: the old PIN stayed, unexplained."""
+    from firmware.datadir import keys
+    from test_controller import press
+    c, app = wired(session, tmp_path, clock)
+    kept = keys.stored_pin(tmp_path)
+    press(c, "hold")
+    press(c, "turn", detents=c.menu_items.index("New PIN"))
+    press(c, "press")
+    card.full = True
+    press(c, "turn", detents=1)
+    press(c, "press")                                    # yes: a new PIN
+    assert c.screen != "pin" and c.view()["flash"].startswith(FULL), c.view()
+    assert "the new PIN was not kept" in c.view()["flash"]
+    assert c.pin == "2468" and keys.stored_pin(tmp_path) == kept
+    assert app.extensions["parlour"].guard.check("10.0.0.9", "2468")     # the PIN still works
+    ARTIFACTS.mkdir(exist_ok=True)
+    c.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-new-pin-card-full.png")
