@@ -12,7 +12,11 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
   before any body is read, so nothing is spooled to disk;
 - live streams are capped in total and per address, leaving worker threads for everything
   else, and a stream ends within a second of its phone leaving (waitress keeps reading a
-  connection while its request runs, so it sees the close).
+  connection while its request runs, so it sees the close);
+- a worker writing to a phone that does not read waits (up to `stall_seconds`), so workers
+  are shared out like connections: at most `requests_per_address` at once for one address and
+  all but `reserved_threads` for guests; a request past its address's or the guests' share
+  waits, in order, for one of theirs to end (`Workers`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import logging
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,6 +39,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher
 from companion.errors import ParlourError
 
 log = logging.getLogger("parlour.web")
+STREAM_PATH = "/api/events"         # web/api.py's live stream: capped by the app, not `Workers`
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,8 @@ class Limits:
     output_bytes: int = 256 * 1024  # unsent output a connection may hold before its writer waits
     send_buffer: int = 128 * 1024   # the kernel's send buffer per connection (not 4 MiB each)
     stall_seconds: float = 10.0     # a connection with that much unsent and none sent is dropped
+    requests_per_address: int = 8   # workers one address may hold for requests (a phone: 6)
+    known_threads: int = 4          # workers guests' requests never take: signed-in phones'
 
     def streams(self, threads: int) -> int:
         """Live streams allowed with `threads` workers: the rest are reserved for requests."""
@@ -87,6 +95,78 @@ class JsonErrorTask(ErrorTask):
         self.write(body)
 
 
+class Workers:
+    """Who holds the worker threads besides the live streams (capped on their own): a
+    channel's request runs at once if its address holds fewer than `requests_per_address` and,
+    for a guest (an address with no signed-in or paired phone), if guests hold fewer than the
+    workers streams leave less `known_threads`; else it waits its turn. One for all of a
+    server's listening sockets (they share the workers)."""
+
+    def __init__(self, limits: Limits, threads: int, known: Callable[[str], bool]):
+        self.per_address = limits.requests_per_address
+        self.for_guests = max(1, threads - limits.streams(threads) - limits.known_threads)
+        self.known = known
+        self.lock = threading.Lock()
+        self.held: dict[str, int] = {}
+        self.guests = 0
+        self.waiting: deque = deque()
+
+    def add(self, channel, start: Callable) -> None:
+        """Start the channel's next request now (`start(channel)`) or when its turn comes."""
+        with self.lock:
+            if not self._take(channel):
+                self.waiting.append((channel, start))
+                return
+        start(channel)
+
+    def done(self, channel) -> None:
+        """The channel's request has ended: its worker is free, and waiting ones that may run
+        now start."""
+        ready = []
+        with self.lock:
+            held = channel.held.popleft() if channel.held else None
+            if held is not None:
+                address, guest = held
+                self.held[address] -= 1
+                if not self.held[address]:
+                    del self.held[address]
+                self.guests -= guest
+            self.waiting = deque(w for w in self.waiting if w[0].connected)  # closed: gone
+            while self.waiting:
+                # the address holding the fewest goes first (a watcher's request before a
+                # flood's next), else in the order they came; a signed-in phone's passes
+                # guests' held back by their share
+                order = sorted(range(len(self.waiting)), key=lambda i: self.held.get(
+                    _address(self.waiting[i][0]), 0))
+                taken = next((i for i in order if self._take(self.waiting[i][0])), None)
+                if taken is None:
+                    break
+                ready.append(self.waiting[taken])
+                del self.waiting[taken]
+        for waiting, start in ready:
+            start(waiting)
+
+    def _take(self, channel) -> bool:
+        """Count the channel's next request as held, if it may run now."""
+        request = channel.requests[0] if channel.requests else None
+        if request is not None and getattr(request, "path", None) == STREAM_PATH:
+            channel.held.append(None)               # a live stream: capped by the app
+            return True
+        address = _address(channel)
+        guest = not self.known(address)
+        if self.held.get(address, 0) >= self.per_address or (
+                guest and self.guests >= self.for_guests):
+            return False
+        self.held[address] = self.held.get(address, 0) + 1
+        self.guests += guest
+        channel.held.append((address, guest))
+        return True
+
+
+def _address(channel) -> str:
+    return channel.addr[0] if channel.addr else ""
+
+
 class TableChannel(HTTPChannel):
     """A connection that remembers when its current request began, and makes room for
     itself by closing its own address's oldest idle connection when that address is full."""
@@ -97,6 +177,7 @@ class TableChannel(HTTPChannel):
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
+        self.held: deque = deque()   # what its requests hold, oldest first (`Workers`)
         others = [c for c in list(server.active_channels.values())
                   if c is not self and not c.will_close]
         peers = [c for c in others if c.addr and addr and c.addr[0] == addr[0]]
@@ -125,6 +206,13 @@ class TableChannel(HTTPChannel):
             self.last_sent = time.time()
         return sent
 
+    def service(self):
+        """One request on a worker (waitress's), then that worker counted free (`Workers`)."""
+        try:
+            super().service()
+        finally:
+            self.server.workers.done(self)
+
 
 class TableServer(TcpWSGIServer):
     """waitress's TCP server with TableChannel and the whole-request deadline."""
@@ -132,6 +220,11 @@ class TableServer(TcpWSGIServer):
     channel_class = TableChannel
     limits = Limits()
     known: Callable[[str], bool] = staticmethod(lambda address: False)   # a phone we know
+    workers: Workers
+
+    def add_task(self, task):
+        """A channel's next request: to a worker when its turn comes (`Workers`)."""
+        self.workers.add(task, super().add_task)
     def maintenance(self, now):
         super().maintenance(now)                      # idle keep-alive connections
         cutoff = now - self.limits.request_seconds
@@ -162,12 +255,12 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
     dispatcher.set_thread_count(adj.threads)
     sockets: dict = {}
     servers = []
+    known = known or TableServer.known
+    workers = Workers(limits, adj.threads, known)
     try:
         for info in adj.listen:
             server = TableServer(app, sockets, dispatcher=dispatcher, adj=adj, sockinfo=info)
-            server.limits = limits
-            if known is not None:
-                server.known = known
+            server.limits, server.known, server.workers = limits, known, workers
             servers.append(server)
     except OSError:                    # a port in use: nothing of the attempt stays open
         wasyncore.close_all(sockets)

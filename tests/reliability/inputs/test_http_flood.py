@@ -347,3 +347,55 @@ def test_flood_attack_7_many_addresses_leave_room_for_the_table(tmp_path):
     finally:
         server.close()
         store.close()
+
+
+def signed_in_cookie(port: int, source: str) -> str:
+    """A phone at `source` signs in with the PIN: its cookie (its address is then known)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE,
+                                      source_address=(source, 0))
+    try:
+        conn.request("POST", "/api/login", body=json.dumps({"pin": PIN}),
+                     headers={"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        answer.read()
+        return answer.getheader("Set-Cookie").split(";")[0]
+    finally:
+        conn.close()
+
+
+def test_flood_pipelined_requests_never_read_leave_workers_for_the_table(tmp_path):
+    """A guest from 3 addresses, 16 sockets each, sent ~150 pipelined requests on each and
+    never read: every answer's worker waited on a full buffer until the stall check dropped
+    it (10 s), reconnected, and all 48 workers were the guest's: a signed-in phone waited ~10 s
+    an answer. Now guests hold at most their share of the workers (what the streams leave,
+    less the signed-in phones'), one address at most its own, and the rest wait their turn.
+    Here with 8 workers and a 30 s stall: a phone answered at all was answered in its turn."""
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: b"s" * 32)
+    limits = Limits(output_bytes=64 * 1024, send_buffer=16 * 1024, stall_seconds=30.0)
+    server = WebServer(session, pin=PIN, panel=None, host="127.0.0.1", port=0, threads=8,
+                       limits=limits)
+    server.start()
+    port = int(server.port)
+    try:
+        cookie = signed_in_cookie(port, "127.0.0.60")
+        pipelined = b"GET /static/status.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 150
+        with ExitStack() as stack:
+            for n in range(12):
+                sock = stack.enter_context(socket.socket())
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)   # never read
+                sock.bind((f"127.0.2.{n % 3 + 1}", 0))
+                sock.connect(("127.0.0.1", port))
+                sock.sendall(pipelined)
+            workers = server.server.workers
+            assert wait_until(lambda: workers.guests == workers.for_guests)   # all they may
+            status, _ = phone_get(port, "/api/state", source="127.0.0.60",
+                                  headers={"Cookie": cookie})
+            assert status == 200
+            assert workers.guests <= workers.for_guests < 8
+            assert max(workers.held.get(f"127.0.2.{n}", 0) for n in (1, 2, 3)) \
+                <= limits.requests_per_address
+            assert len(workers.waiting) > 0                   # the rest of theirs wait
+    finally:
+        server.close()
+        store.close()
