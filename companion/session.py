@@ -33,6 +33,10 @@ log = logging.getLogger("parlour.session")
 # points for ever cannot grow a game, its resume or its chart without bound. A real game
 # is tens to a few hundred events; this is far past any.
 MAX_GAME_EVENTS = 10_000
+# The game in words, as the state JSON carries it (escaped as Flask sends it): long names and
+# reasons in emoji made one 10,000-event game's state 27 MB, spooled to disk for each phone
+# that did not read it. 10,000 events of plain words take about 0.5 MiB.
+MAX_LOG_BYTES = 1024 * 1024
 
 
 class Session:
@@ -56,6 +60,7 @@ class Session:
         self.game_id: int | None = None
         self._seed: bytes | None = None
         self._seq = 0
+        self._log_bytes = (None, 0, 0)    # (game id, events, its log's JSON bytes): `_log_size`
         self._spin: dict[str, Any] | None = None
         self.version = 0
         self.on_store_error: Callable[[StoreError], None] | None = None   # e.g. tell the OLED
@@ -264,11 +269,24 @@ class Session:
     def undo(self, by: str | None = None) -> dict[str, Any]:
         return self.submit(Undo(), by=by)
 
+    def _log_size(self, log) -> int:
+        """The JSON bytes of `log`, the log after the event about to be stored: the current
+        log's, kept from the last event, and its new lines' (all of it after an undo)."""
+        old = self.table.state.log
+        game, events, size = self._log_bytes
+        if (game, events) != (self.game_id, self._seq) or len(log) < len(old):
+            return sum(len(json.dumps(line)) + 2 for line in log)
+        return size + sum(len(json.dumps(line)) + 2 for line in log[len(old):])
+
     def _commit(self, event: Event, spin: dict[str, Any] | None = None) -> dict[str, Any]:
         if self._seq >= MAX_GAME_EVENTS:
             raise Refused(f"This game has {MAX_GAME_EVENTS:,} events, the most one game may "
                           "hold: set it aside and start a new one")
         new_state = self.table.attempt(event)              # refuses before anything is stored
+        log_bytes = self._log_size(new_state.log)
+        if log_bytes > MAX_LOG_BYTES and not isinstance(event, Undo):
+            raise Refused(f"This game's log holds {MAX_LOG_BYTES // 2 ** 20} MiB of words, the "
+                          "most one game may: set it aside and start a new one")
         final = new_state.over and not self.table.state.over
         names = [p.name for p in new_state.players] if isinstance(event, (Rename, Undo)) \
             else None                                   # only a rename, or its undo, renames
@@ -279,6 +297,7 @@ class Session:
                      winners=list(new_state.winners) if final else None,
                      players=names if renamed else None)
         self._seq += 1
+        self._log_bytes = (self.game_id, self._seq, log_bytes)
         self.table.apply(event, new_state)
         return self._changed(spin)
 

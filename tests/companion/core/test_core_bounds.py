@@ -93,3 +93,61 @@ def test_bounds_a_game_holds_at_most_max_game_events(tmp_path, monkeypatch):
         session.new_game("free-play", ["Ann", "Ben"])
     finally:
         store.close()
+
+
+def test_bounds_a_games_words_are_bounded_too(tmp_path):
+    """Attack 9 again, by size: names of 24 emoji and chip transfers with 200-emoji reasons
+    made a 10,000-event game whose state was 27 MB (an emoji is 12 bytes of escaped JSON), so
+    each phone that did not read it spooled 27 MB to disk. The log's words stop at
+    MAX_LOG_BYTES, refused in words; an undo and setting the game aside still work."""
+    import json
+
+    store = Store(tmp_path / "parlour.db")
+    try:
+        session = Session(store, new_seed=lambda: b"s" * 32)
+        names = ["\U0001F600" * 24, "\U0001F431" * 24]
+        session.new_game("free-play", names, {"randomizer": {"kind": "none"}, "chips": 10})
+        reason = "\U0001F4B0" * 200
+        refused = None
+        for n in range(2000):
+            try:
+                session.submit({"type": "transfer", "from": n % 2, "to": 1 - n % 2,
+                                "amount": 1, "reason": reason}, by="web")
+            except Refused as err:
+                refused = str(err)
+                break
+        assert refused == ("This game's log holds 1 MiB of words, the most one game may: set "
+                           "it aside and start a new one"), refused
+        events = len(store.events(session.game_id))
+        state = json.dumps(session.snapshot())
+        assert len(state) < 2 * session_module.MAX_LOG_BYTES < 4 * 2 ** 20   # no spool
+        session.undo(by="web")                            # shrinks it: allowed
+        assert len(store.events(session.game_id)) == events + 1
+        session.abandon(by="knob")
+    finally:
+        store.close()
+
+
+def test_bounds_the_words_kept_from_event_to_event_are_the_logs_own(tmp_path):
+    """The log's size is carried from one event to the next (not summed again each time):
+    after moves, an undo and a restart it is still what the whole log measures."""
+    import json
+
+    store = Store(tmp_path / "parlour.db")
+    try:
+        session = Session(store, new_seed=lambda: b"s" * 32)
+        session.new_game("free-play", ["Ann", "Ben"], {"randomizer": {"kind": "none"},
+                                                       "chips": 10})
+        for n in range(30):
+            session.submit({"type": "transfer", "from": n % 2, "to": 1 - n % 2, "amount": 1,
+                            "reason": "é" * n}, by="web")
+            if n % 7 == 3:
+                session.undo(by="web")
+        whole = sum(len(json.dumps(line)) + 2 for line in session.table.state.log)
+        assert session._log_bytes[2] == whole
+        resumed = Session(store, new_seed=lambda: b"s" * 32)
+        resumed.submit({"type": "transfer", "from": 0, "to": 1, "amount": 1}, by="web")
+        assert resumed._log_bytes[2] == sum(len(json.dumps(line)) + 2
+                                            for line in resumed.table.state.log)
+    finally:
+        store.close()
