@@ -234,6 +234,10 @@ def login() -> Response:
 
 @bp.post("/api/logout")
 def logout() -> Response:
+    """Ends the login, with the token its later calls send (a page on another port of the same
+    host is the same site: its form's POST would carry the cookie, and log phones out)."""
+    if auth.logged_in() and not auth.csrf_ok(request.headers.get(auth.CSRF_HEADER)):
+        raise ApiError(403, f"send the token /api/login gave as {auth.CSRF_HEADER}")
     seat.keeping_pairing(auth.log_out)
     return jsonify(ok=True)
 

@@ -68,7 +68,7 @@ def test_full_card_refuses_a_sign_out_and_the_phone_stays_signed_in(session, tmp
     assert _signed_in(phone)
     cookie = cookie_value(phone, "parlour")
     card.full = True
-    answer = phone.post("/api/logout")
+    answer = phone.post("/api/logout", headers={"X-Parlour-Csrf": _csrf(phone)})
     assert answer.status_code == 507 and "this sign-out was not kept" in \
         answer.get_json()["error"]
     assert _signed_in(phone)                             # refused: nothing changed
@@ -76,7 +76,8 @@ def test_full_card_refuses_a_sign_out_and_the_phone_stays_signed_in(session, tmp
     restarted = _app(session, tmp_path).test_client()    # a restart: still the same answer
     give_cookie(restarted, "parlour", cookie)
     assert _signed_in(restarted)
-    assert restarted.post("/api/logout").status_code == 200
+    assert restarted.post("/api/logout", headers={"X-Parlour-Csrf": _csrf(restarted)}
+                          ).status_code == 200
     copy = _app(session, tmp_path).test_client()
     give_cookie(copy, "parlour", cookie)
     assert not _signed_in(copy)                          # ended for every copy, kept

@@ -77,7 +77,10 @@ def test_control_login_then_control_needs_the_csrf_header(client, session):
 
 def test_control_logout_ends_the_login(client):
     token = client.post("/api/login", json={"pin": PIN}).get_json()["csrf"]
-    client.post("/api/logout")
+    assert client.post("/api/logout").status_code == 403          # without its token
+    assert client.post("/api/control/undo", headers={"X-Parlour-Csrf": token}).status_code \
+        != 401                                                    # still signed in
+    assert client.post("/api/logout", headers={"X-Parlour-Csrf": token}).status_code == 200
     response = client.post("/api/control/undo", headers={"X-Parlour-Csrf": token})
     assert response.status_code == 401
 

@@ -71,7 +71,7 @@ def test_guard_logout_revokes_a_copied_cookie(app):
     give_cookie(thief, "parlour", cookie)
     headers = {"X-Parlour-Csrf": token}
     assert thief.post("/api/control/undo", json={}, headers=headers).status_code != 401
-    assert phone.post("/api/logout").status_code == 200
+    assert phone.post("/api/logout", headers=headers).status_code == 200
     give_cookie(thief, "parlour", cookie)                     # the copy, as it was
     response = thief.post("/api/control/undo", json={}, headers=headers)
     assert response.status_code == 401
