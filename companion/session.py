@@ -35,7 +35,7 @@ log = logging.getLogger("parlour.session")
 MAX_GAME_EVENTS = 10_000
 # The game in words, as the state JSON carries it (escaped as Flask sends it): long names and
 # reasons in emoji made one 10,000-event game's state 27 MB, spooled to disk for each phone
-# that did not read it. 10,000 events of plain words take about 0.5 MiB.
+# that did not read it. 10,000 events of plain words take about 0.3 MiB.
 MAX_LOG_BYTES = 1024 * 1024
 
 

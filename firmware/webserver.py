@@ -14,9 +14,9 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
   else, and a stream ends within a second of its phone leaving (waitress keeps reading a
   connection while its request runs, so it sees the close);
 - a worker writing to a phone that does not read waits (up to `stall_seconds`), so workers
-  are shared out like connections: at most `requests_per_address` at once for one address and
-  all but `reserved_threads` for guests; a request past its address's or the guests' share
-  waits, in order, for one of theirs to end (`Workers`).
+  are shared out like connections: at most `requests_per_address` at once for one address, and
+  for guests what the streams leave less `known_threads`; a request past its address's or the
+  guests' share waits for one to end, the address holding fewest first (`Workers`).
 """
 
 from __future__ import annotations
@@ -225,6 +225,7 @@ class TableServer(TcpWSGIServer):
     def add_task(self, task):
         """A channel's next request: to a worker when its turn comes (`Workers`)."""
         self.workers.add(task, super().add_task)
+
     def maintenance(self, now):
         super().maintenance(now)                      # idle keep-alive connections
         cutoff = now - self.limits.request_seconds

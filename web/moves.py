@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.games import GAMES
 from companion.rulebook import Rulebook
+from companion.words import CLAIM_ASKS
 from web.domino import uncover_meaning
 
 # What a seat button records in each game that takes presses (the box's button, in words).
@@ -37,7 +38,7 @@ PHONE_WORDS = (
     ("flick to spin, or press the knob to move in the Field", "spin, or move in the Field"),
     ("press your button again to confirm you are home; the knob cancels",
      "press again to confirm you are home, or end the turn to withdraw it"),        # LD2, P2
-    ("press again to confirm, the knob cancels",                  # the claim's log line
+    (CLAIM_ASKS,                                                  # the claim's log line
      "press again to confirm, or end the turn to withdraw it"),
     (" (or press the knob to pass)", " (or pass)"),
     ("press the knob to end the turn", "end the turn"),

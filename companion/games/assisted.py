@@ -26,6 +26,7 @@ from companion.errors import Refused
 from companion.randomness.randomizers import indicator
 from companion.rulebook import Rulebook
 from companion.state import State
+from companion.words import CLAIM_ASKS
 
 
 class AssistedRulebook(Rulebook):
@@ -81,7 +82,7 @@ class AssistedRulebook(Rulebook):
             self.finish(state, [seat])
             return
         state.data["claim"] = seat
-        state.say(f"{claim}: press again to confirm, the knob cancels")
+        state.say(f"{claim}: {CLAIM_ASKS}")
 
     def cancel_claim(self, state: State) -> None:
         """The knob after a claim: it is withdrawn."""
