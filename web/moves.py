@@ -56,14 +56,18 @@ def phone_words(text: str) -> str:
 
 COVERED = re.compile(r"; covered: (?:[\d, ]+|none)$")     # status.js strips the same
 PI_TURN = "the Pi moves by itself"
-PI_WAITS = "the Pi waits after the undo: press the knob at the box for its move"   # and a
-# phone that may ask it has "Let the Pi move" (a watching phone has not: the prompt is everyone's)
+PI_WAITS = "the Pi waits after the undo: press the knob at the box for its move"
+PI_WAITS_ASK = "the Pi waits after the undo: Let the Pi move, or press the knob at the box"
 PI_MOVE = {"action": "pi-move", "label": "Let the Pi move"}      # a phone's way to ask it
 
 
-def pi_turn_words(state: dict[str, Any]) -> str:
-    """What the Pi does on its turn: moves by itself, or after an undo waits for the knob."""
-    return PI_WAITS if state.get("taken_back") else PI_TURN
+def pi_turn_words(state: dict[str, Any], asks: bool = False) -> str:
+    """What the Pi does on its turn: moves by itself, or after an undo waits for the knob (or,
+    with `asks`, for this phone's "Let the Pi move" too: the knob alone read as the only way,
+    right above that button)."""
+    if not state.get("taken_back"):
+        return PI_TURN
+    return PI_WAITS_ASK if asks else PI_WAITS
 
 
 def pi_turn(state: dict[str, Any]) -> bool:
@@ -73,15 +77,15 @@ def pi_turn(state: dict[str, Any]) -> bool:
         and 0 <= turn < len(players) and bool(players[turn].get("pi"))
 
 
-def phone_prompt(state: dict[str, Any]) -> str:
+def phone_prompt(state: dict[str, Any], asks: bool = False) -> str:
     """The status line of the phone: the rules' prompt in its words, or, on the Pi's turn,
-    that the Pi moves (the box's "press knob to move it" after an undo is the box's alone).
+    that the Pi moves (`pi_turn_words`; `asks`: this phone offers "Let the Pi move").
     status.js says the same."""
     prompt = state.get("prompt") or ""
     if pi_turn(state):
         who, dash, _ = prompt.partition(" - ")        # "Pi (Geese)", as the rules name it
         return f"{who if dash else state['players'][state['turn']]['name']} - " \
-            f"{pi_turn_words(state)}"
+            f"{pi_turn_words(state, asks)}"
     return COVERED.sub("", phone_words(prompt))   # Domino Rex: the players' rows list them
 
 

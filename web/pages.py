@@ -26,7 +26,8 @@ from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from companion.state import row_order
 from companion.words import listing
-from web.moves import PHONE_WORDS, PI_TURN, PI_WAITS, game_moves, moves, phone_prompt
+from web.moves import (PHONE_WORDS, PI_MOVE, PI_TURN, PI_WAITS, PI_WAITS_ASK, game_moves,
+                       moves, phone_prompt)
 from web.network import network_words
 from web.records.record import bg_stats_link, bg_stats_play
 from web.access.seat import pairing
@@ -227,8 +228,11 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
     kind = (state.get("randomizer") or {}).get("kind")
     return {"moves": offered, "game_moves": info, "pairing": paired,
             "hint": hint_text(state, offered),
-            "prompt": phone_prompt(state), "phone_words": PHONE_WORDS,
-            "pi_turn": {"moves": PI_TURN, "waits": PI_WAITS},      # status.js picks by the state
+            "prompt": phone_prompt(state, any(m["action"] == PI_MOVE["action"]
+                                              for m in offered)),
+            "phone_words": PHONE_WORDS,
+            "pi_turn": {"moves": PI_TURN, "waits": PI_WAITS,      # status.js picks by the state
+                        "waits_ask": PI_WAITS_ASK},
             "row_order": row_order(state),
             "your_turn": paired["seat"] is not None and paired["seat"] == state.get("turn")
             and state.get("phase") != "over",

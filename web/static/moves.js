@@ -460,10 +460,18 @@
     return form;
   }
 
+  function offeredHere(s) {           // this phone's moves: all with the PIN, its seat's if paired
+    var seat = mySeat(s);
+    return mode() === "pin" ? forWhom(s, seat, moves(s, null)) : seat === null ? [] : moves(s, seat);
+  }
+
+  function asks(s) {                  // it offers "Let the Pi move" (web/pages.py's prompt too)
+    return offeredHere(s).some(function (m) { return m.action === "pi-move"; });
+  }
+
   function renderMoves(s) {
     if (!card) return;
-    var seat = mySeat(s);
-    var list = mode() === "pin" ? forWhom(s, seat, moves(s, null)) : seat === null ? [] : moves(s, seat);
+    var seat = mySeat(s), list = offeredHere(s);
     var box = $("moves");
     var key = JSON.stringify(list);
     if (box.getAttribute("data-key") !== key) {
@@ -685,7 +693,7 @@
   }
 
   window.ParlourMoves = {update: update, hold: hold, offered: moves, piTurn: piTurn,
-    seatIn: mySeat};
+    seatIn: mySeat, asks: asks};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

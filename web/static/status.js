@@ -40,8 +40,9 @@
     var prompt = state.prompt || "", dash = prompt.indexOf(" - ");
     if (window.ParlourMoves && window.ParlourMoves.piTurn(state)) {   // "Pi (Geese)", as the rules say
       var words = pageTable("pi-turn", "{}");             // web/moves.py's pi_turn_words()
+      var asks = window.ParlourMoves.asks(state);         // this phone has "Let the Pi move"
       return (dash >= 0 ? prompt.slice(0, dash) : state.players[state.turn].name) + " - " +
-        (state.taken_back ? words.waits : words.moves);
+        (!state.taken_back ? words.moves : asks ? words.waits_ask : words.waits);
     }
     return phoneWords(prompt).replace(/; covered: (?:[\d, ]+|none)$/, "");   // Domino Rex: the rows list them
   }

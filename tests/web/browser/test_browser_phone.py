@@ -763,8 +763,9 @@ def test_browser_phone_the_pis_turn_offers_no_move_and_says_the_pi_moves(tmp_pat
         now = pi_waits_after_an_undo(table.url)
         assert now["turn"] == 1 and now["board"]["moves"]
         sign_in(phone, table.url)
-        expect(phone.locator("#prompt")).to_have_text(
-            "Pi (Geese) - the Pi waits after the undo: press the knob at the box for its move")
+        expect(phone.locator("#prompt")).to_have_text(      # not the knob alone: this phone
+            "Pi (Geese) - the Pi waits after the undo: Let the Pi move, or press the knob at "
+            "the box")
         expect(phone.locator("#board-hint")).to_have_text(     # under the board too
             "The Pi waits after the undo: Let the Pi move (above), or press the knob at the box.")
         expect(phone.locator("#moves button")).to_have_text(["Let the Pi move"])   # no goose

@@ -212,8 +212,10 @@ def test_web_board_after_an_undo_the_page_says_the_pi_waits_for_the_knob(client,
     response = control("move", {"path": snap["board"]["moves"][0]})
     assert response.status_code == 409
     assert response.get_json()["error"] == f"It is the Pi's turn: {waits}."
+    assert f"Pi (Geese) - {waits}</p>" in client.get("/").get_data(as_text=True)  # watching
     assert client.post("/api/login", json={"pin": PIN}).status_code == 200
-    assert f"Pi (Geese) - {waits}</p>" in client.get("/").get_data(as_text=True)
+    assert "Pi (Geese) - the Pi waits after the undo: Let the Pi move, or press the knob at " \
+        "the box</p>" in client.get("/").get_data(as_text=True)      # its button is below
     session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pi")   # asked
     assert "taken_back" not in session.snapshot()
 
