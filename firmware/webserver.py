@@ -207,9 +207,11 @@ class TableChannel(HTTPChannel):
         return sent
 
     def service(self):
-        """One request on a worker (waitress's), then that worker counted free (`Workers`)."""
+        """One request on a worker (waitress's), then that worker counted free (`Workers`);
+        none if the phone left while it waited its turn (its requests were dropped)."""
         try:
-            super().service()
+            if self.requests:
+                super().service()
         finally:
             self.server.workers.done(self)
 
