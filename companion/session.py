@@ -39,6 +39,11 @@ MAX_GAME_EVENTS = 10_000
 MAX_LOG_BYTES = 1024 * 1024
 
 
+def json_bytes(lines) -> int:
+    """The bytes `lines` take in a JSON list ("...", each with its comma and space)."""
+    return sum(len(json.dumps(line)) + 2 for line in lines)
+
+
 class Session:
     """Thread-safe owner of the current game. Opening it resumes the unfinished game, if any."""
 
@@ -275,8 +280,8 @@ class Session:
         old = self.table.state.log
         game, events, size = self._log_bytes
         if (game, events) != (self.game_id, self._seq) or len(log) < len(old):
-            return sum(len(json.dumps(line)) + 2 for line in log)
-        return size + sum(len(json.dumps(line)) + 2 for line in log[len(old):])
+            return json_bytes(log)
+        return size + json_bytes(log[len(old):])
 
     def _commit(self, event: Event, spin: dict[str, Any] | None = None) -> dict[str, Any]:
         if self._seq >= MAX_GAME_EVENTS:
