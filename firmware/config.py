@@ -18,6 +18,7 @@ from typing import Any
 from companion.buttons import DEFAULT_COLOURS, MAX_BUTTONS, SHADES, ButtonColour
 from companion.checks import is_whole
 from companion.errors import ParlourError
+from companion.record.league import TABLE_NAME_LONGEST
 from companion.words import name_key
 
 MAX_SEATS = 6
@@ -460,9 +461,9 @@ def _read_club(reader: _Reader) -> ClubConfig:
                    "(the broker's CA certificate, PEM)")
     if password and not username:
         raise _Bad(f"{reader.key('password')}: a password needs a username")
-    if len(table) > 40 or not table.isprintable():
-        raise _Bad(f"{reader.key('table')}: expected a name of at most 40 characters on one "
-                   f"line, got {table!r}")
+    if len(table) > TABLE_NAME_LONGEST or not table.isprintable():
+        raise _Bad(f"{reader.key('table')}: expected a name of at most {TABLE_NAME_LONGEST} "
+                   f"characters on one line, got {table!r}")
     if not 5 <= keepalive <= 600:
         raise _Bad(f"{reader.key('keepalive')}: expected 5-600 seconds, got {keepalive}")
     return ClubConfig(host=host, port=port, tls=tls, ca_file=ca_file, username=username,

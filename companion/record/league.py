@@ -43,6 +43,9 @@ GAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 COMMITMENT = re.compile(r"[0-9a-f]{64}")          # SHA-256 of the game's seed, in hex
 
 
+TABLE_NAME_LONGEST = 40        # a table's name in the club: a host name may be 64, cut to this
+
+
 class RecordRefused(ParlourError):
     """A record from the broker that the league will not count, and why."""
 
@@ -55,6 +58,14 @@ def _text(value: Any, what: str, longest: int) -> str:
     return value
 
 
+def _table_name(value: Any, table_id: str) -> str:
+    """The name a table gives itself, cut to `TABLE_NAME_LONGEST` (a label: a box that is
+    named by a long host name still counts its games); none: its id."""
+    if isinstance(value, str):
+        value = value.strip()[:TABLE_NAME_LONGEST].strip()
+    return _text(value or table_id, "the table's name", TABLE_NAME_LONGEST)
+
+
 def _number(value: Any, what: str) -> float | None:
     if value is None:
         return None
@@ -64,10 +75,9 @@ def _number(value: Any, what: str) -> float | None:
     return value
 
 
-def _moment(value: Any, received: str | None) -> str | None:
-    """A game's end as UTC ISO text (so they sort as times), no later than `received`."""
-    if value is None:
-        return None
+def _moment(value: Any, received: str | None) -> str:
+    """A game's end as UTC ISO text (so they sort as times), no later than `received`; a
+    record without one is refused (it would sort as the league's first game)."""
     moment = _time(value)
     if moment is None:
         raise RecordRefused("'ended' must be a time with its zone, such as "
@@ -151,7 +161,7 @@ def check_record(payload: Any, table_id: str, uid: str, *,
         raise RecordRefused("two players share a name")
     known = GAMES.get(game)
     return {"uid": uid, "table": table_id,
-            "table_name": _text(payload.get("name") or table_id, "the table's name", 40),
+            "table_name": _table_name(payload.get("name"), table_id),
             "game": game, "title": known.title if known else _text(
                 record.get("title") or game, "the game's title", 60),
             "ended": _moment(record.get("ended"), received),

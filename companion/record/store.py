@@ -269,11 +269,11 @@ class Store:
                                     (after, limit)).fetchall()
         return [self._record(r) for r in rows]
 
-    def received_by_club(self, game_id: int, at: str, refused: str | None = None) -> None:
+    def received_by_club(self, game_id: int, at: str, refused: str | None = None) -> bool:
         """The club answered for this game (kept it, or refused it with a reason): it is
-        not sent again."""
-        self._write("INSERT OR IGNORE INTO club_received (game_id, received_at, refused) "
-                    "VALUES (?, ?, ?)", (game_id, at, refused))
+        not sent again. False: it had answered before (the first answer stands)."""
+        return self._write("INSERT OR IGNORE INTO club_received (game_id, received_at, "
+                           "refused) VALUES (?, ?, ?)", (game_id, at, refused)).rowcount == 1
 
     def roster(self) -> list[str]:
         """The remembered names, alphabetical."""

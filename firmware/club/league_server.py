@@ -132,12 +132,14 @@ class ClubListener:
     def take(self, topic: str, payload: bytes, retained: bool = False) -> None:
         """One message from the broker: kept, or refused with the reason logged; a table's
         record is answered (`receipts`), unless it is a retained copy of one already kept (a
-        club connecting gets every record again). Never raises (paho's thread must go on)."""
+        club connecting gets every record again); a refused copy of a kept game's uid is
+        answered as kept (the answer is the game's). Never raises (paho's thread must go on)."""
         try:
             kept = self._take(topic, payload)
         except RecordRefused as why:
             self._refuse(topic, str(why))
-            self._answer_record(topic, receipts.answer(False, str(why)))
+            kept = self.store.raw_record(topic.rsplit("/", 1)[-1]) is not None
+            self._answer_record(topic, receipts.answer(kept, str(why)))
         except Exception as err:  # noqa: BLE001 - hostile input must not stop the club
             self._refuse(topic, f"could not be read ({type(err).__name__})")
             self._answer_record(topic, receipts.answer(False, "could not be read"))

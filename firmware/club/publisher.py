@@ -26,6 +26,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from companion.backoff import pause_after
+from companion.record.league import TABLE_NAME_LONGEST
 from firmware.club import receipts, topics
 from firmware.config import ClubConfig, ConfigError
 from web.access.keptfile import write_private
@@ -127,7 +128,7 @@ class ClubPublisher:
         self.session, self.store, self.club = session, session.store, club
         self.buttons = tuple(buttons)
         self.table_id = table_id
-        self.name = club.table or socket.gethostname()
+        self.name = club.table or socket.gethostname()[:TABLE_NAME_LONGEST]
         self.data_dir = Path(data_dir)
         # a client id of this run's own: two boxes of one id (a copied SD card) would
         # otherwise knock each other off the broker, over and over
@@ -238,15 +239,17 @@ class ClubPublisher:
         self.connected.clear()
 
     def _on_message(self, client, userdata, message) -> None:
-        """An "offline" on the table's own status topic (retained or live) while it is
-        connected and not closing (close() says "offline" itself): "online" again. The club's
+        """A live "offline" on the table's own status topic while it is connected and not
+        closing (close() says "offline" itself): "online" again. A retained one is what the
+        broker held before this connection (its own last stop's, most often), which the
+        "online" every connection says answers already. The club's
         answer to a record: that game is delivered. A club that answers: every game it has not
         answered is sent again."""
         topic, payload = message.topic, message.payload
         try:
             if topic == topics.status_topic(self.table_id):
                 self._status_seen.set()
-                if payload == b"offline" and self.connected.is_set() \
+                if payload == b"offline" and not message.retain and self.connected.is_set() \
                         and not self._stop.is_set():
                     with self._lock:
                         self._still_online = True

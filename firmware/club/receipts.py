@@ -28,7 +28,8 @@ def answer(kept: bool, why: str = "") -> bytes:
 def take_answer(store, table_id: str, uid: str, payload: bytes) -> int | None:
     """The club's answer for `uid`, one of this table's games with that commitment: noted in
     the store (a refusal logged with its reason), and its game number returned; None (and
-    nothing noted) for anything else."""
+    nothing noted) for anything else. Only the first answer counts (a later refusal of a copy
+    of a game the club kept is not said)."""
     number = topics.game_of_uid(uid, table_id)
     game = store.game(number) if number is not None else None
     if game is None or topics.game_uid(table_id, game.id, game.commitment) != uid \
@@ -42,10 +43,9 @@ def take_answer(store, table_id: str, uid: str, payload: bytes) -> int | None:
             or not isinstance(body.get("kept"), bool):
         return None
     why = None if body["kept"] else str(body.get("why") or "no reason given")[:200]
-    if why is not None:
+    if store.received_by_club(game.id, stamp_now(), why) and why is not None:
         log.warning("club: the club refused game %s's record (%s); not sent again", game.id,
                     why)
-    store.received_by_club(game.id, stamp_now(), why)
     return game.id
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -16,7 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from club_support import Club, ClubProcess, Listener, Table, a_table_restarted_quickly, wait_for
+from club_support import (Club, ClubProcess, Listener, Table, a_table_restarted_quickly,
+                          retained, wait_for)
 from mqtt_broker import Broker, needs_mosquitto
 
 from firmware.club import topics
@@ -163,6 +165,46 @@ def test_club_two_tables_of_one_name_are_told_apart_on_the_page(tables, club):
     assert f'({A[:4]})</span>' in page and f'({B[:4]})</span>' in page
     assert f"Red (parlour · {A[:4]})" in page and f"Red (parlour · {B[:4]})" in page
     assert page.count(f"at parlour ({A[:4]})") == 1 and page.count(f"at parlour ({B[:4]})") == 1
+
+
+def test_club_a_table_left_at_a_long_host_name_sends_it_cut_to_the_clubs_length(
+        tmp_path, monkeypatch):
+    """No `table` in [club]: the host name, up to 64 characters, made the club refuse every
+    game the table played; it is sent cut to the 40 a name in the club may have."""
+    from firmware.club import publisher
+    host = "parlour-table-in-the-long-gallery-upstairs-north-wing-2"
+    monkeypatch.setattr(publisher.socket, "gethostname", lambda: host)
+    table = Table(tmp_path / "t", None, A)
+    try:
+        sender = publisher.ClubPublisher(table.session, ClubConfig(host="127.0.0.1", port=1),
+                                         table_id=A, data_dir=table.folder)
+        assert sender.name == host[:40]
+        named = publisher.ClubPublisher(table.session, ClubConfig(host="127.0.0.1", port=1,
+                                                                  table="Gallery"),
+                                        table_id=A, data_dir=table.folder)
+        assert named.name == "Gallery"
+    finally:
+        table.close()
+
+
+def test_club_a_table_stopped_and_started_says_online_without_blaming_a_will(tmp_path, broker,
+                                                                          caplog):
+    """After each clean stop the table read back its own retained "offline" and logged "the
+    broker says this table is offline (an older connection's will, most likely)": only a live
+    "offline" is a will; the retained one is answered by the "online" every connection says."""
+    club = club_of(broker, table="Front room")
+    status = topics.status_topic(A)
+    Table(tmp_path / "t", club, A).close()
+    assert retained(broker.port, status, {}) == b"offline"
+    caplog.set_level(logging.INFO, logger="parlour.club")
+    table = Table(tmp_path / "t", club, A)
+    try:
+        wait_for(lambda: retained(broker.port, status, {}) == b"online")
+        wait_for(table.publisher._status_seen.is_set)
+        time.sleep(0.5)
+        assert "older connection" not in caplog.text
+    finally:
+        table.close()
 
 
 def test_club_broker_stopped_and_started_mid_game(tables, club, broker):
@@ -345,6 +387,8 @@ def test_club_a_changed_copy_of_a_kept_game_is_refused_not_kept(broker, club):
     "kept" (counted as a repeat): a game that ended never changes, so the copy is refused,
     with what differs, and the league stays as it was."""
     game = committed(A, 2, 1, "2026-11-25T09:00:00Z")
+    answers = Listener(broker.port, topic=topics.received_topic(A, game["uid"]))
+    wait_for(answers.client.is_connected)
     send(broker, topics.record_topic(A, game["uid"]), game)
     wait_for(lambda: club.view()["league"]["games"] == 1)
     forged = json.loads(json.dumps(game))
@@ -352,6 +396,10 @@ def test_club_a_changed_copy_of_a_kept_game_is_refused_not_kept(broker, club):
     send(broker, topics.record_topic(A, game["uid"]), forged)
     view = wait_for(lambda: (v := club.view())["broker"]["refused"] == 1 and v)
     assert "differs from the record kept" in view["broker"]["last_refused"][-1][1]
+    # the game's answer stays "kept": a "refused" there had the table log its kept game lost
+    said = wait_for(lambda: len(a := answers.on(game["uid"])) == 2 and a)
+    assert [a["kept"] for a in said] == [True, True]
+    answers.close()
     assert view["broker"]["repeated"] == 0 and view["league"]["games"] == 1
     names = {p["name"] for p in view["league"]["ratings"][0]["players"]}
     assert names == {"Ann", "Ben"}

@@ -56,3 +56,22 @@ def test_receipts_only_a_version_1_club_that_says_it_answers_counts():
                   json.dumps({"v": 2, "acknowledges": True}).encode(),
                   json.dumps({"v": 1, "acknowledges": "yes"}).encode()):
         assert not receipts.club_answers(other)
+
+
+def test_receipts_a_later_refusal_of_a_kept_game_is_not_said(tmp_path, caplog):
+    """A copy of a kept game sent again and refused by the club ("differs from the record
+    kept") was logged by the table as its game refused, not sent again, while the club kept
+    it: the first answer stands, and only a first refusal is said."""
+    table = Table(tmp_path / "t", None, A)
+    try:
+        game = table.store.game(table.play(winner=0))
+        uid = topics.game_uid(A, game.id, game.commitment)
+        table.store.sent_to_club(game.id, "2026-11-27T10:00:00Z")
+        caplog.set_level(logging.WARNING, logger="parlour.club")
+        assert receipts.take_answer(table.store, A, uid, receipts.answer(True)) == game.id
+        refused = receipts.answer(False, "differs from the record kept")
+        assert receipts.take_answer(table.store, A, uid, refused) == game.id
+        assert "refused" not in caplog.text
+        assert not table.store.received_by_club(game.id, "2026-11-27T10:01:00Z", "again")
+    finally:
+        table.close()

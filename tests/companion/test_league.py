@@ -191,6 +191,8 @@ def test_league_games_end_in_utc_and_never_after_they_arrived():
     (lambda p: {**p, "record": {**p["record"], "ended": "yesterday"}}, "'ended' must be a time"),
     (lambda p: {**p, "record": {**p["record"], "ended": "2026-11-25T09:00:00"}},
      "with its zone"),
+    (lambda p: {**p, "record": {k: v for k, v in p["record"].items() if k != "ended"}},
+     "'ended' must be a time"),             # kept, it sorted as the league's first game
     (lambda p: {**p, "table": "f" * 16}, "names table"),
     (lambda p: {**p, "uid": f"{T}-99"}, "names game"),
     (lambda p: {**p, "record": {**p["record"], "status": "playing"}}, "finished"),
@@ -240,6 +242,18 @@ def test_league_a_renamed_table_and_a_person_named_as_the_pi_are_never_shown_ali
     assert len({i for i, _ in ids}) == len(ids)
     rated = {p["id"]: p["name"] for p in pi["ratings"][0]["players"]}
     assert rated["pi:best"] == "Pi (best)" and rated["name:pi(best)"] == "Pi (best), a player"
+
+
+def test_league_a_table_named_by_a_long_host_name_still_counts_its_games():
+    """A box left at its host name (64 characters at most) sent it whole and the club refused
+    every game it played ("the table's name must be text of 1-40 characters"), for good: the
+    name is a label, cut to 40; none at all is the table's id."""
+    host = "parlour-table-in-the-long-gallery-upstairs-north"
+    assert checked(1, [0], table_name=host)["table_name"] == host[:40]
+    assert checked(2, [0], table_name="  Front room  ")["table_name"] == "Front room"
+    assert checked(3, [0], table_name="")["table_name"] == T
+    with pytest.raises(RecordRefused, match="cannot be shown"):
+        checked(4, [0], table_name="Front\nroom")
 
 
 def test_league_a_table_name_with_brackets_is_shown_whole():
