@@ -218,8 +218,15 @@ def cmd_card(args: argparse.Namespace) -> int:
     from firmware.runner import lan_address
     config = load_config(args.config)
     port = config.port if args.port is None else args.port
-    url = args.url or f"http://{lan_address(config.host)}:{port}/"
     hotspot = _card_hotspot(args, config, port) if args.hotspot else None
+    address = lan_address(config.host)
+    if not args.url and (address.startswith("127.") or address == "::1"):
+        raise ParlourError(       # its code would open the phone that scans it
+            f"this machine has no network address now (only {address}), so the card's "
+            f"address would open the phone itself: give the table's home address with --url "
+            f"(http://<its address on the home Wi-Fi>:{port}/), or run it while the box is on "
+            "the home Wi-Fi")
+    url = args.url or f"http://{address}:{port}/"
     page = card_html(url, config.wifi, hotspot=hotspot)
     if args.out == "-":
         sys.stdout.write(page)

@@ -346,7 +346,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self.wifi = WiFi(ssid=hotspot.get("ssid", ""), password=hotspot.get("password", ""))
         else:
             self.wifi = self._home[1]
-        self.url = status.get("url") or self._home[0]
+        self.url = status["url"] if "url" in status else self._home[0]    # "": no address yet
         if status.get("message") and not first:
             self.show_flash(status["message"], reading_seconds(status["message"]))
         self.dirty = True

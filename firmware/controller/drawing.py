@@ -71,6 +71,13 @@ class BoxDrawing:
         return out
 
     def draw_start(self) -> Image.Image:
+        if not self.url:                               # no network yet: no code to scan
+            status = self.network.status() if self.network is not None else {}
+            if status.get("mode") in ("home", "joining") and status.get("network"):
+                network = status["network"].removeprefix("Parlour: ")
+                return screens.message("Parlour", f"Wi-Fi {network}", "waiting for an address")
+            return screens.message("Parlour", "Looking for Wi-Fi",
+                                   "its own hotspot opens if none answers")
         key = (self.url, self.pin, self.wifi)          # four QR codes: made once, not a frame
         if self._start_pages[0] != key:
             self._start_pages = (key, card.start_pages(

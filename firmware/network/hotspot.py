@@ -6,7 +6,9 @@ kept in the data directory and shown in the OLED's Wi-Fi menu and on the join ca
 phones join that. A signed-in phone can then add a home network: the box leaves its hotspot to
 join it, and comes back to the hotspot within a minute if it cannot (the OLED says why).
 A hotspot that no phone has open gives way every `RETRY_SECONDS` for `after` seconds, so a box
-that started before the router (after a power cut) finds its home network when it comes up.
+that started before the router (after a power cut) finds its home network when it comes up; one
+that went down by itself (the radio, NetworkManager) is opened again at the next look, game or
+no game.
 
 Everything runs on the `network` thread; the device loop and the web requests only read
 `status()` (and `version`, which grows with every change) and never wait for NetworkManager.
@@ -81,7 +83,8 @@ class Hotspot:
 
     def status(self) -> dict[str, Any]:
         """{"mode": "looking" | "home" | "hotspot" | "joining", "network": the network the box
-        is on, "hotspot": {"ssid", "password"}, "url": the address phones open now,
+        is on, "hotspot": {"ssid", "password"}, "url": the address phones open now ("": none
+        yet),
         "message": the last thing worth saying, "version"}."""
         with self._lock:
             return {**self._status, "version": self.version,
@@ -97,7 +100,12 @@ class Hotspot:
         log.info("network: %s", {k: v for k, v in changes.items() if k != "url"})
 
     def lan_url(self) -> str:
-        return f"http://{self.lan_address()}:{self.port}/"
+        """The table's address on the network the box is on; "" while it has none (only
+        loopback: a code for it would open the phone itself)."""
+        address = self.lan_address()
+        if address.startswith("127.") or address == "::1":
+            return ""
+        return f"http://{address}:{self.port}/"
 
     @property
     def hotspot_url(self) -> str:
@@ -134,11 +142,17 @@ class Hotspot:
             self._join(*self._joining)
             return
         mode = self._status["mode"]
+        code, out = self.run(nmcli.ACTIVE, TIMEOUT)
         if mode == "hotspot":
-            if self.clock() - self._since >= RETRY_SECONDS and not self.in_use():
+            if code == 0 and not nmcli.hotspot_active(out):     # the radio or NM dropped it
+                log.warning("network: the hotspot %s went down: opening it again",
+                            self.settings.ssid)
+                if not self._open_hotspot("The hotspot went down"):
+                    self._since = self.clock() - self.settings.after     # tried again soon
+                    self._set(mode="looking", network="", url=self.lan_url())
+            elif self.clock() - self._since >= RETRY_SECONDS and not self.in_use():
                 self._look_again()
             return
-        code, out = self.run(nmcli.ACTIVE, TIMEOUT)
         known = nmcli.active_known(out) if code == 0 else None
         if known is not None:
             self._since = self.clock()

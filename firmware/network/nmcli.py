@@ -91,6 +91,11 @@ def terse_fields(line: str) -> list[str]:
     return [re.sub(r"\\(.)", r"\1", part) for part in re.split(r"(?<!\\):", line)]
 
 
+def hotspot_active(output: str) -> bool:
+    """Whether the hotspot's connection is among the active ones (`ACTIVE`'s output)."""
+    return any(terse_fields(line)[0] == HOTSPOT for line in output.splitlines())
+
+
 def active_known(output: str) -> str | None:
     """The name of an active Wi-Fi or wired connection other than the hotspot, if any."""
     for line in output.splitlines():

@@ -48,7 +48,13 @@ def test_card_without_wifi_has_only_the_address():
     assert "Open the table" in page and "1. " not in page
 
 
-def test_card_command_writes_the_card_from_the_config(tmp_path, capsys):
+@pytest.fixture
+def on_a_lan(monkeypatch):
+    """The box's address on its network, whatever this machine's routes are."""
+    monkeypatch.setattr("firmware.runner.lan_address", lambda host: "192.168.1.20")
+
+
+def test_card_command_writes_the_card_from_the_config(tmp_path, capsys, on_a_lan):
     from firmware.cli import main
     config = tmp_path / "parlour.toml"
     config.write_text('[web]\nport = 9000\n[wifi]\nssid = "Parlour"\npassword = "tea-at-four"\n')
@@ -87,12 +93,26 @@ def test_card_command_refuses_a_bad_wifi_config_in_one_line(tmp_path, capsys, wi
     assert message in err and err.count("\n") == 1 and not (tmp_path / "c.html").exists()
 
 
-def test_card_command_names_the_port_the_table_runs_on(tmp_path, capsys):
+def test_card_command_names_the_port_the_table_runs_on(tmp_path, capsys, on_a_lan):
     from firmware.cli import main
     out = tmp_path / "card.html"
     assert main(["card", "--port", "9123", "--out", str(out)]) == 0
     page = out.read_text()
     assert ":9123/" in page and ":8080/" not in page
+
+
+def test_card_command_with_no_network_address_asks_for_one(tmp_path, capsys, monkeypatch):
+    """With no route (the box on its own hotspot) the card's home code was
+    http://127.0.0.1:8080/, which opens the phone that scans it: asked for instead."""
+    from firmware.cli import main
+    monkeypatch.setattr("firmware.runner.lan_address", lambda host: "127.0.0.1")
+    out = tmp_path / "card.html"
+    assert main(["card", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no network address now (only 127.0.0.1)" in err and "--url" in err
+    assert len(err.strip().splitlines()) == 1 and not out.exists()
+    assert main(["card", "--url", "http://parlour.local:8080/", "--out", str(out)]) == 0
+    assert "http://parlour.local:8080/" in out.read_text()
 
 
 @pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),

@@ -25,6 +25,7 @@ class FakeNetworkManager:
 
     def __init__(self, active: str = "lo:loopback\n", fail_join: bool = False):
         self.active, self.fail_join = active, fail_join
+        self.fail_hotspot = False
         self.profiles: list[str] = []
         self.commands: list[list[str]] = []
 
@@ -41,6 +42,8 @@ class FakeNetworkManager:
                 return 10, f"Error: unknown connection '{args[-1]}'."
             self.profiles.remove(args[-1])
         if args[2:4] == ["connection", "up"]:
+            if args[-1] == nmcli.HOTSPOT and self.fail_hotspot:
+                return 4, "Error: Connection activation failed: no device"
             if args[-1] != nmcli.HOTSPOT and self.fail_join:
                 return 4, "Error: Connection activation failed: Secrets were required"
             kind = "802-11-wireless"
@@ -104,8 +107,9 @@ def test_network_opens_the_hotspot_only_when_no_known_network_came_in_time():
     assert nm.commands[-1] == nmcli.up(nmcli.HOTSPOT)
     assert "No known Wi-Fi in 60 s" in status["message"]
     version = status["version"]
-    box.check()                                   # it stays up: nothing more is run
-    assert box.status()["version"] == version and nm.commands[-1] == nmcli.up(nmcli.HOTSPOT)
+    box.check()                                   # it stays up: only a look at it
+    assert box.status()["version"] == version and nm.commands[-1] == nmcli.ACTIVE
+    assert nm.commands.count(nmcli.up(nmcli.HOTSPOT)) == 1
 
 
 def test_network_an_unused_hotspot_gives_way_to_home_wifi_that_came_up_later():
@@ -117,7 +121,7 @@ def test_network_an_unused_hotspot_gives_way_to_home_wifi_that_came_up_later():
     assert box.status()["mode"] == "hotspot"
     clock.advance(RETRY_SECONDS - 1)
     box.check()
-    assert box.status()["mode"] == "hotspot" and nm.commands[-1] == nmcli.up(nmcli.HOTSPOT)
+    assert box.status()["mode"] == "hotspot" and nm.commands.count(nmcli.up(nmcli.HOTSPOT)) == 1
     clock.advance(1)
     box.check()
     assert nm.commands[-1] == nmcli.down(nmcli.HOTSPOT)
@@ -163,6 +167,63 @@ def test_network_a_hotspot_a_phone_has_open_stays_up():
     phones.clear()                                  # the last phone closed the table's page
     box.check()
     assert box.status()["mode"] == "looking" and nm.commands[-1] == nmcli.down(nmcli.HOTSPOT)
+
+
+def test_network_a_hotspot_that_went_down_in_a_game_is_opened_again():
+    """The radio or NetworkManager dropped the access point while a game was in play: the box
+    looked at nothing while its hotspot was on, so the phones lost the table until the game
+    ended (the OLED said "hotspot on" all along). Each look now sees it gone and opens it."""
+    nm, clock = FakeNetworkManager(), FakeClock()
+    box = Hotspot(SETTINGS, port=8080, lan_address=lambda: "192.168.1.20", run=nm,
+                  clock=clock, in_use=lambda: True)
+    clock.advance(60)
+    box.check()
+    assert box.status()["mode"] == "hotspot" and nmcli.hotspot_active(nm.active)
+    nm.active = "lo:loopback\n"                                  # the access point is gone
+    clock.advance(5)
+    box.check()
+    assert nm.commands.count(nmcli.up(nmcli.HOTSPOT)) == 2 and nmcli.hotspot_active(nm.active)
+    assert box.status()["mode"] == "hotspot"
+    assert box.status()["message"] == "The hotspot went down: hotspot Parlour-ab12 is on"
+    failing = FakeNetworkManager()
+    box = Hotspot(SETTINGS, port=8080, lan_address=lambda: "192.168.1.20", run=failing,
+                  clock=clock, in_use=lambda: True)
+    clock.advance(60)
+    box.check()
+    failing.active, failing.fail_hotspot = "lo:loopback\n", True
+    box.check()                                  # it could not: said, and tried again soon
+    assert box.status()["mode"] == "looking" and box.status()["url"] == "http://192.168.1.20:8080/"
+    assert "The hotspot did not open" in box.status()["message"]
+
+
+def test_network_no_address_yet_shows_no_code_that_opens_the_phone_itself(session, clock):
+    """With no route (booting at a venue, or looking for home Wi-Fi between hotspot spells)
+    the start screen's code opened http://127.0.0.1:8080/, the scanning phone itself: while
+    there is no address the screen says what the box is doing instead."""
+    from firmware.controller import Controller
+    from firmware.oled import screens
+    box_net = Hotspot(SETTINGS, port=8080, lan_address=lambda: "127.0.0.1",
+                      run=FakeNetworkManager(), clock=clock)
+    assert box_net.status()["url"] == ""
+    box = Controller(session, seats=4, clock=clock, url="http://127.0.0.1:8080/")
+    network = ChangingNetwork({"mode": "looking", "network": "", "message": "", "url": ""})
+    box.network = network
+    box.attach()
+    try:
+        box.update()
+        assert box.url == ""
+        assert box.render().tobytes() == screens.message(
+            "Parlour", "Looking for Wi-Fi", "its own hotspot opens if none answers").tobytes()
+        network.change(mode="home", network="Parlour: Our House")     # no lease yet
+        box.update()
+        assert box.render().tobytes() == screens.message(
+            "Parlour", "Wi-Fi Our House", "waiting for an address").tobytes()
+        network.change(url="http://192.168.1.31:8080/")
+        box.update()
+        leased = Controller(session, seats=4, clock=clock, url="http://192.168.1.31:8080/")
+        assert box.render().tobytes() == leased.render().tobytes()
+    finally:
+        box.close()
 
 
 def test_network_the_box_counts_a_live_page_or_a_game_in_play_as_using_the_hotspot(
@@ -309,8 +370,9 @@ def test_network_join_card_has_codes_for_both_networks():
     assert alone.count("<svg ") == 2 and "At home" not in alone and "own Wi-Fi" not in alone
 
 
-def test_network_card_command_adds_the_hotspot_from_the_data_dir(tmp_path, capsys):
+def test_network_card_command_adds_the_hotspot_from_the_data_dir(tmp_path, capsys, monkeypatch):
     from firmware.cli import main
+    monkeypatch.setattr("firmware.runner.lan_address", lambda host: "192.168.1.20")
     out = tmp_path / "card.html"
     data = tmp_path / "data"
     data.mkdir()
