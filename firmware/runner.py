@@ -285,8 +285,9 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         table.close()            # the chances worker too: no crash reported at the exit
         raise
     controller.attach()                          # the session's changes, and the Pi, from now
-    if recovered.screen:
-        controller.show_flash(" / ".join(recovered.screen), NOTICE_SECONDS)
+    said = [*recovered.screen, controls.held_at_start_words()]
+    if any(said):
+        controller.show_flash(" / ".join(w for w in said if w), NOTICE_SECONDS)
     return table
 
 

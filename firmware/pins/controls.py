@@ -8,6 +8,7 @@ and half steps never count. Every time-dependent decision reads the injected `cl
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -20,6 +21,7 @@ from firmware.config import Config
 from firmware.pins.gestures import Gestures, Tuning
 from firmware.pins.inputs import InputEvent
 
+log = logging.getLogger("parlour.controls")
 DEBOUNCE = 0.03   # s: a second edge this soon after a believed change is contact bounce
 
 # Quadrature decoding. A code is (A active << 1) | B active; active = pulled low by the
@@ -153,6 +155,13 @@ class Controls:
             self.close()
             raise
         self._debounce = {name: Debounce(debounce) for name in self._buttons}
+        self.held_at_start = [name for name, button in self._buttons.items() if button.is_active]
+        for name in self.held_at_start:        # not a press: it must be let go first
+            held = self._debounce[name]
+            held.level = held.raw = True
+            log.warning("controls: %s (BCM %d) reads pressed at start: not counted until it is "
+                        "let go; check it is wired to the switch's normally open contact",
+                        name, self.pin_map[name])
         for name, button in self._buttons.items():
             button.when_activated = lambda name=name: self._button(name, True)
             button.when_deactivated = lambda name=name: self._button(name, False)
@@ -161,6 +170,18 @@ class Controls:
         self._b.when_activated = lambda: self._line(0b01, True)
         self._b.when_deactivated = lambda: self._line(0b01, False)
         self.quadrature.reset((self._a.is_active << 1) | self._b.is_active)
+
+    def held_at_start_words(self) -> str:
+        """What the OLED says of switches that read pressed as the box started ("" if none):
+        each is not counted until let go, so a stuck Undo cannot take back a resumed move."""
+        if not self.held_at_start:
+            return ""
+        names = [f"Seat {int(n[4:]) + 1}" if n.startswith("seat") else
+                 "The knob" if n == "encoder_button" else n.capitalize()
+                 for n in self.held_at_start]
+        pins = ", ".join(f"BCM {self.pin_map[n]}" for n in self.held_at_start)
+        return (f"{' and '.join(names)} read pressed at start ({pins}): not counted until let "
+                "go. Check the wiring (normally open).")
 
     def _make(self, cls, name: str, pin: int, **options):
         try:

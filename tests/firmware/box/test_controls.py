@@ -165,6 +165,45 @@ def test_controls_debounce_settles_by_time():
     assert d.update(False, 0.05) == [(False, 0.01)]
 
 
+class StuckPins(MockFactory):
+    """Pins that read low (pressed) from the start, whatever their pull-up says."""
+
+    def __init__(self, stuck):
+        super().__init__()
+        factory, self.stuck = self, set(stuck)
+
+        class StuckPin(self.pin_class):
+            def _set_pull(self, value):
+                super()._set_pull(value)
+                if self.info.name and int(self.info.name[4:]) in factory.stuck:
+                    self.drive_low()
+        self.pin_class = StuckPin
+
+
+def test_controls_a_switch_pressed_at_start_counts_only_once_let_go(clock, events):
+    """A button that read pressed as the box started (held, or wired to its normally closed
+    contact) acted at the first poll: a stuck Undo took back the last move of a resumed game
+    at every start. It now counts only after it is let go, and the box says why."""
+    factory = StuckPins({23, 5})                                   # Undo and seat 1
+    with Controls(Config(), events.append, pin_factory=factory, clock=clock) as c:
+        assert c.held_at_start == ["seat0", "undo"]
+        assert c.held_at_start_words() == (
+            "Seat 1 and Undo read pressed at start (BCM 5, BCM 23): not counted until let go. "
+            "Check the wiring (normally open).")
+        for _ in range(5):
+            clock.advance(0.5)
+            c.poll()
+        factory.pin(23).drive_high()                               # let go: still nothing
+        clock.advance(0.1)
+        c.poll()
+        assert events == []
+        press(factory, clock, 23)
+        c.poll()
+        assert events == [InputEvent("undo")]
+    with Controls(Config(), events.append, pin_factory=MockFactory(), clock=clock) as c:
+        assert c.held_at_start == [] and c.held_at_start_words() == ""
+
+
 def test_controls_knob_press_and_hold(controls, mock_factory, clock, events):
     press(mock_factory, clock, 22, hold=0.3)
     mock_factory.pin(22).drive_low()

@@ -202,3 +202,36 @@ def test_runner_the_panel_says_the_words_of_the_frame_it_shows(table):
         assert shown["state"]["version"] == table.session.snapshot()["version"]
         table.controller.render()
         assert shown["text"] == table.controller.view()["text"], shown
+
+
+def test_runner_a_stuck_undo_at_start_takes_nothing_back_and_the_oled_says_why(tmp_path,
+                                                                               monkeypatch):
+    """Three throws, the power cut, the box started again with Undo reading pressed (a stuck
+    switch, or one wired to its normally closed contact): the first poll took it for a press
+    and the resumed game lost its last throw. It is not counted until let go, and said."""
+    from gpiozero.pins import mock
+    from test_controls import StuckPins
+    config = Config(data_dir=tmp_path)
+    first = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path, config=config,
+                         pin="1234", web=False)
+    try:
+        first.session.new_game("kat-en-muis", ["Ann", "Ben"])
+        for _ in range(3):
+            first.session.roll()
+        rolls = first.session.snapshot()["rolls"]
+    finally:
+        first.close()
+    monkeypatch.setattr(mock, "MockFactory", lambda: StuckPins({config.pins.undo}))
+    again = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path, config=config,
+                         pin="1234", web=False)
+    thread = threading.Thread(target=runner.loop, args=(again,), daemon=True)
+    try:
+        thread.start()
+        time.sleep(0.5)
+        assert again.session.snapshot()["rolls"] == rolls
+        assert "Undo read pressed at start (BCM 23)" in again.controller.flash_text
+    finally:
+        again.stop.set()
+        again.inputs.put(runner.WAKE)
+        thread.join(timeout=5)
+        again.close()
