@@ -126,6 +126,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.input_kind = ""             # the input being handled (which notices take a press)
         self.again_guard: AgainGuard | None = None      # a press too soon to be a choice
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
+        self.changes_put_up = 0          # changes from elsewhere shown (`_show_change`)
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
         self.page_text: list[str] = []                   # the words of the page drawn last
@@ -247,8 +248,16 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     # -- input --------------------------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
-        """One input event: look up (screen, kind) and run its handler; unknown pairs do nothing."""
+        """One input event: look up (screen, kind) and run its handler; unknown pairs do
+        nothing. A change from elsewhere that the update puts up takes the press, seat or
+        flick with it: the input was meant for the screen before (a result of a phone's move
+        was replaced at once by the turn screen, unread), so it does nothing, with the error
+        sound, as an input on a state the box has not drawn (`_call`)."""
+        put_up = self.changes_put_up
         self.update()
+        if self.changes_put_up != put_up and event.kind in ("press", "seat", "flick"):
+            self._beep("error")
+            return
         if self._only_reads(event):
             self._guard_after_reading(event)
             return

@@ -147,6 +147,7 @@ class ChangesFromElsewhere:
         move too (then the end, as after the box's own: the last mouse's 3 points were never
         shown when a phone took it); else the turn screen (said to be taken back when the log
         lost lines, as the box's own Undo says)."""
+        self.changes_put_up += 1
         words = self._change_words(old, snap)
         by_pi = snap.get("last_by") == PI_BY
         if by_pi and self.flash_text == PI_THINKING:

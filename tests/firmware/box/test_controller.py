@@ -1753,6 +1753,32 @@ def test_controller_a_box_input_racing_a_phone_acts_once(table, session, clock):
     assert session.store.events(session.game_id)[-1]["type"] == "undo"
 
 
+@pytest.mark.parametrize("kind", ["press", "flick"])
+def test_controller_a_press_racing_a_phones_uncover_leaves_its_result_up(table, session, clock,
+                                                                          kind):
+    """Domino Rex: a phone uncovered and the knob was pressed a moment later, before the box
+    had drawn it: the update put up "Ann uncovers 3 + 5 = 8" and the same press took it down
+    at once (the result's press), so no one at the table learned which square to uncover on
+    the board. The press goes with the change it raced, with the error sound."""
+    from firmware.controller.notices import AGAIN_SECONDS
+    start(table, "domino-rex")
+    settle_lead(table, None)
+    clock.advance(AGAIN_SECONDS)
+    table.render()
+    beeps = []
+    table._beep = beeps.append
+    mover = table.snap["players"][table.snap["turn"]]["name"]
+    session.submit({"type": "choose", "value": table._choices()[0]}, by="phone-1")
+    events = len(session.store.events(session.game_id))
+    press(table, kind, **({"strength": 0.5} if kind == "flick" else {}))
+    assert len(session.store.events(session.game_id)) == events          # nothing chosen
+    assert table.screen == "result" and table.outcome[0] == f"{mover} uncovers"
+    assert beeps == ["error"]
+    table.render()
+    press(table, "press")                          # once drawn, a press reads on as ever
+    assert table.screen != "result" or table.page > 0
+
+
 def test_controller_a_seat_press_racing_a_phones_capture_takes_one_mouse(table, session, clock):
     """Cats and Mice: a paired phone's capture and the seat button a moment later: two mice."""
     start(table, "cats-and-mice", seats=(0, 1, 2))
