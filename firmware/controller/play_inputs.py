@@ -14,6 +14,8 @@ from firmware.workers.pi_worker import pi_level
 PI_THINKING = "The Pi is thinking"          # until its move shows (core's _show_change)
 
 COPY_FIRST = "Copy the Pi's move, then press the knob."
+GAME_OVER_SEAT = "The game is over: press the knob for a new game."
+KNOB_ANSWERS = "Turn the knob to choose, then press it."
 
 
 class PlayInputs:
@@ -56,6 +58,16 @@ class PlayInputs:
 
     def on_not_yours(self, event: InputEvent) -> None:
         self.show_refusal(self.not_yours_text(event.seat))
+        self._beep("error")
+
+    def on_seat_when_over(self, event: InputEvent) -> None:
+        """A seat button on the end screen: the game has no turns left to press for."""
+        self.show_refusal(GAME_OVER_SEAT)
+        self._beep("error")
+
+    def on_seat_on_a_question(self, event: InputEvent) -> None:
+        """A seat button while the box asks a question (Yes/No, who won): the knob answers."""
+        self.show_refusal(KNOB_ANSWERS)
         self._beep("error")
 
     def on_copy_first(self, event: InputEvent) -> None:

@@ -12,6 +12,7 @@ from companion.record.store import Store
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
 from firmware.controller.notices import AGAIN_SECONDS
+from firmware.controller.play_inputs import GAME_OVER_SEAT, KNOB_ANSWERS
 from companion.games import GAMES
 from firmware.pins.inputs import InputEvent
 from firmware.oled.views import box_words, player_name
@@ -1068,6 +1069,38 @@ def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
     assert table.screen == "over"
     press(table, "press")
     assert table.screen == "games"
+
+
+def test_controller_a_seat_button_on_a_question_or_the_end_says_what_to_do(table, session):
+    """Seat buttons on the "who won" list, its Yes/No and the end screen did nothing and said
+    nothing, where every other press that does nothing says why."""
+    start(table, "free-play")
+    settle_lead(table, None)
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("Declare winner"))
+    press(table, "press")
+    assert table.screen == "declare"
+    for button in (0, 4):                            # a player's, and one not in the game
+        table.flash_text = ""
+        press(table, "seat", seat=button)
+        assert table.screen == "declare" and table.flash_text == KNOB_ANSWERS
+    table._clear_notice()                            # read
+    press(table, "press")                            # the knob answers, as ever
+    assert table.screen == "confirm"
+    table.flash_text = ""
+    press(table, "seat", seat=1)
+    assert table.screen == "confirm" and table.flash_text == KNOB_ANSWERS
+    table._clear_notice()                            # read
+    press(table, "turn", detents=1)
+    press(table, "press")
+    table.clock.advance(AGAIN_SECONDS)
+    while table.screen == "result":
+        press(table, "press")
+    assert table.screen == "over" and session.snapshot()["phase"] == "over"
+    for button in (0, 4):
+        table.flash_text = ""
+        press(table, "seat", seat=button)
+        assert table.screen == "over" and table.flash_text == GAME_OVER_SEAT
 
 
 def test_controller_redraws_when_the_web_changes_the_session(table, session):
