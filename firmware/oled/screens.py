@@ -600,7 +600,7 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
         after = _after_the_throw(heading, lines)
         shorter = _bumps_joined(after)
         for words in (lines, after, shorter, _subjects_joined(shorter),
-                      _values_said_once(values, lines)):
+                      _values_said_once(values, lines, heading)):
             for first in (2, 3):
                 whole = sentence_pages(words, first)
                 if len(whole) == 1:
@@ -619,18 +619,21 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
     return heading, values, told if len(told) == 1 else paged
 
 
-def _values_said_once(values: str, lines: Sequence[str]) -> list[str]:
+def _values_said_once(values: str, lines: Sequence[str], heading: str) -> list[str]:
     """Domino Rex: the first line without the sum or the "Rex!" the big values show, and a
     crowned checker without "; nothing moves", which "already crowned" says ("5 + 4 = 9:
     Blue's ninth checker is already crowned; nothing moves" under "5 + 4 = 9": "Blue's ninth
     checker is already crowned"), where that makes one page: it was split across two, and a
-    crown's page 2 said only "Rex!"."""
+    crown's page 2 said only "Rex!". With no heading (a name too long for the top line) the
+    line keeps who uncovered ("Wilhelmina Oosterhout: no checker moves")."""
     if not lines:
         return []
     first = lines[0].replace(" is already crowned; nothing moves", " is already crowned")
-    said = re.fullmatch(rf"(?:.+ uncovers \d+: )?{re.escape(values)}[:,] (.+)", first)
-    if said:
-        first = said[1][:1].upper() + said[1][1:]
+    said = re.fullmatch(rf"(?:(.+) uncovers \d+: )?{re.escape(values)}[:,] (.+)", first)
+    if said and said[1] and not heading:
+        first = f"{said[1]}: {said[2]}"
+    elif said:
+        first = said[2][:1].upper() + said[2][1:]
     elif values == "Rex!" and first.endswith(". Rex!"):
         first = first[:-len(" Rex!")]
     return [first, *lines[1:]]

@@ -218,6 +218,18 @@ def test_screens_d2_the_sum_and_rex_are_said_once_where_that_is_one_page():
         ["Ann uncovers 4:", "4 + 1 = 5, no checker", "moves"]]
 
 
+def test_screens_d2_a_long_name_keeps_who_uncovered():
+    """With a name too long for the top line the heading went into the words, and the sum
+    said once took the name with it: "No checker moves" under "2 + 3 = 5", nobody's, at a
+    table of four where the Pi moves in between. The line keeps the name."""
+    name = "Wilhelmina Oosterhout"
+    said = [f"{name} uncovers 2: 2 + 3 = 5, no checker moves"]
+    heading, values, pages = screens.result_layout(f"{name} uncovers", "2 + 3 = 5", said)
+    words = " ".join(w for page in pages for w in page)
+    assert heading == "" and values == "2 + 3 = 5" and name in words, pages
+    assert "no checker moves" in words
+
+
 def test_screens_an_outcome_of_several_pages_takes_as_few_as_it_can():
     """Life's Mishaps: a throw to square 47 that bumped Red took three pages under the big
     "2" ("Blue throws 2 and moves to 47", the bump, the pool's third), two of them lost to
