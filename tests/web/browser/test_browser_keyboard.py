@@ -198,6 +198,43 @@ def test_browser_keyboard_a_narrow_players_table_still_names_the_seat_buttons(tm
                ).to_have_count(1)
 
 
+WORDS_CUT = """() => Array.from(document.querySelectorAll('#players td.name')).flatMap(cell => {
+  const text = cell.firstChild, cut = [];
+  for (const m of text.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+    if (range.getClientRects().length > 1) cut.push(m[0]);
+  }
+  return cut; })"""
+LONG_NAMES = ["Anne-Marie Vandenbroucke", "Christopher Wellington", "Bartholomew Fitzgerald",
+              "Wilhelmina Oosterhout", "Maximiliaan van Oranjeb", "Jo"]
+
+
+@pytest.fixture(params=[320, 390])
+def sized_phone(browser, request):  # noqa: F811
+    yield from phone_page(browser, {"width": request.param, "height": 844}, is_mobile=True)
+
+
+def test_browser_keyboard_long_names_break_between_words_and_the_page_never_sideways(
+        tmp_path, sized_phone):
+    """Six long names at 320 px: the players table cut "Christoph/er/Wellingto/n" (the name
+    column shrank to a letter while "Button" kept its width), and the chances list's names,
+    kept on one line, made the page 485 px wide. Names now break between their words, the
+    Button column is its dot, and nothing scrolls the page sideways."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "lifes-mishaps", "players": LONG_NAMES})
+        for _ in range(3):
+            post(table.url + "/api/control/roll", {})
+        page, width = sized_phone, sized_phone.viewport_size["width"]
+        page.goto(table.url + "/")
+        expect(page.locator("#chance-list li")).to_have_count(6, timeout=20_000)
+        assert page.evaluate(WORDS_CUT) == []
+        region = page.locator(".table-scroll")
+        assert region.evaluate("e => e.scrollWidth <= e.clientWidth")         # every column
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
 BANNER = """window.bannerChanges = 0;
 new MutationObserver(function (list) { window.bannerChanges += list.length; }).observe(
   document.getElementById("your-turn"), {childList: true, characterData: true, subtree: true,
