@@ -140,14 +140,23 @@ def clip(text: str, size: int, room: int) -> str:
 SUM = re.compile(r"\d+ \+ \d+ = \d+\S*|\S+")     # "1 + 1 = 2," one word, else words
 
 
+UNIT = re.compile(r"(?:chips?|points?)[.,;:)]?")
+ENDING_NUMBER = re.compile(r"\d+[.!?]")           # a sentence's last word, a number
+
+
 def _unbreakable(text: str) -> list[str]:
     """The words of `text`, a short bracket such as "(7 left)" and a sum such as "4 + 3 = 7"
-    kept as one word ("1 + 1" / "= 2" read as two sums)."""
+    kept as one word ("1 + 1" / "= 2" read as two sums), as are a number and its chips or
+    points, and a number ending a sentence and the word before it ("then" / "1." read as a
+    list's first item)."""
     words: list[str] = []
     for word in SUM.findall(text):
         if words and words[-1].startswith("(") and ")" not in words[-1] and \
                 word.endswith(")") and len(words[-1]) + len(word) < 12:
             words[-1] = f"{words[-1]} {word}"
+        elif words and (words[-1].isdigit() and UNIT.fullmatch(word)
+                        or ENDING_NUMBER.fullmatch(word)):
+            words[-1] = f"{words[-1]} {word}"    # "1 chip", "then 1.": never a number alone
         else:
             words.append(word)
     return words
@@ -342,16 +351,29 @@ def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4, *, room:
     out: list[list[str]] = [[]]
     limit = first
 
-    def place(text: str) -> None:
+    def next_page() -> None:
         nonlocal limit
+        out.append([])
+        limit = rest
+
+    def place(text: str) -> None:
         lines = wrap(text, SMALL, room)
-        if len(out[-1]) + len(lines) > limit and out[-1] and len(lines) <= rest:
-            out.append([])
-            limit = rest
-        for line in lines:
-            if len(out[-1]) >= limit:
-                out.append([])
-                limit = rest
+        if len(out[-1]) + len(lines) > limit and out[-1] and len(lines) <= rest or \
+                len(out[-1]) >= limit:
+            next_page()
+        left = limit - len(out[-1])
+        if len(lines) > left:                    # split across pages: at a clause if it can
+            head, tail = _clause_split(text, left, room)
+            if head:
+                out[-1].extend(wrap(head, SMALL, room))
+                next_page()
+                place(tail)
+                return
+            if left > 1 and len(lines) - left == 1 and len(lines[left].split()) == 1:
+                left -= 1                        # never a last page of one word ("chip")
+        for i, line in enumerate(lines):
+            if len(out[-1]) >= limit or (i == left and i > 0 and out[-1]):
+                next_page()
             out[-1].append(line)
 
     for said in sentences:
@@ -365,6 +387,24 @@ def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4, *, room:
                 run = joined
         place(run)
     return out
+
+
+CLAUSE_BREAK = re.compile(r"(?<=[,:;])\s+|\s+(?=(?:and|or|so|then|but) )")
+
+
+def _clause_split(text: str, lines: int, room: int) -> tuple[str, str]:
+    """`text` parted where a clause begins ("... is bumped to picture space 8" / "and pays the
+    pool 1 chip"; "flick to spin," / "or press the knob ..."), the first part in `lines`
+    lines; the latest such place, with two words at least after it. ("", text): none fits."""
+    best = ("", text)
+    for found in CLAUSE_BREAK.finditer(text):
+        head, tail = text[:found.start()], text[found.end():]
+        if not head or len(tail.split()) < 2:
+            continue
+        if len(wrap(head, SMALL, room)) > lines:
+            break
+        best = (head, tail)
+    return best
 
 
 def wrapped(lines: Sequence[str], size: int = SMALL, room: int = W - 2) -> list[str]:

@@ -8,6 +8,7 @@ and look at every PNG in tests/firmware/screens/reference/ before committing the
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -257,6 +258,32 @@ def test_screens_sentences_of_one_line_are_paged_whole():
         "Then press the knob to end the turn."]
 
 
+def test_screens_a_sentence_longer_than_a_page_is_parted_where_a_clause_begins():
+    """Life's Mishaps with long names: page 2 ended "... and pays the pool 1" and page 3 said
+    "chip"; the Lost Diamond's turn page ended "press the knob to". A sentence longer than a
+    page is parted where a clause begins, a number keeps its "chip", and no page ends a
+    sentence with one word alone."""
+    bumped = ["Wilhelmina Oosterhout throws 1 and enters on 1",
+              "Christopher Wellington is bumped to picture space 8 and pays the pool 1 chip"]
+    _, _, pages = screens.result_layout("Wilhelmina Oosterhout throws", "1", bumped)
+    said = [" ".join(page) for page in pages]
+    assert said[1:] == ["Christopher Wellington is bumped to picture space 8",
+                        "and pays the pool 1 chip"], pages
+    assert all(len(page.split()) > 1 for page in said)
+    turn = screens.sentence_pages(["flick to spin, or press the knob to move in the Field."], 2)
+    assert [" ".join(page) for page in turn] == ["flick to spin,",
+                                                 "or press the knob to move in the Field."]
+    for text in ("Ann pays the pool 1 chip", "Ann pays the pool 12 chips",
+                 "Wilhelmina Oosterhout pays Christopher 1 chip", "Move your cat 6, then 1."):
+        lines = screens.wrap(text, screens.SMALL)
+        assert not any(line.split()[-1].isdigit() for line in lines[:-1]), lines
+        assert not any(re.fullmatch(r"\d+\.|chips?", line) for line in lines), lines
+    long = ("Wilhelmina Oosterhout goes back to the very first picture space of the long "
+            "winding board")                          # no clause to part it: lines, no orphan
+    assert len(screens.wrap(long, screens.SMALL)) == 5
+    assert [len(page) for page in screens.sentence_pages([long], 4)] == [3, 2]
+
+
 def test_screens_long_refusal_is_read_whole_in_pages():
     words = ("Ben has no covered square of 4 (covered: 1, 2, 3, 5, 6): turn the knob to a "
              "value he still has, then press it to uncover that square.")
@@ -283,12 +310,15 @@ def test_screens_start_screen_never_drops_the_port(host):
     assert "".join(lines) == f"{host}:8080" and len(lines) <= 3
 
 
-def test_screens_long_instruction_uses_three_small_lines():
+def test_screens_long_instruction_is_paged_in_small_type_a_sentence_a_page():
     view = TurnView("Cats and Mice", "", "Ann", "Move your cat 4, then 6. Then one mouse "
                     "10, or two mice 4 and 6. Press your seat button for each mouse taken.")
+    assert [" ".join(page) for page in screens.turn_pages(view)] == [
+        "Move your cat 4, then 6.", "Then one mouse 10, or two mice 4 and 6.",
+        "Press your seat button for each mouse taken."]     # "then" / "6. Then ..." no more
     image = screens.turn(view)
     rows_lit = [y for y in range(31, 64) if image.crop((0, y, 128, y + 1)).getbbox()]
-    assert rows_lit and rows_lit[-1] - rows_lit[0] > 22          # three lines of small type
+    assert rows_lit and 10 < rows_lit[-1] - rows_lit[0] < 22      # two lines of small type
 
 
 def test_screens_flash_draws_over_the_screen_without_changing_it():
