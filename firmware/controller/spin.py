@@ -22,6 +22,7 @@ UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # t
 UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
     "the knob."                               # after a restart: it may be uncovered already
 LEAD_THROW = "for the lead"        # the log's words for a throw or spin of the lead
+END_OF_TURN = "press the knob to end the turn"     # all a free play throw asks of the box
 
 
 def asks_to_uncover(line: str) -> bool:
@@ -117,7 +118,11 @@ class SpinScreens:
         if now.get("turn") == seat and now.get("awaiting") not in ("roll", None) \
                 and before.get("phase") != "lead" \
                 and instruction and not any(map(asks_to_uncover, words)):  # (lead: no move)
-            words = [with_box_controls(now, instruction)] + words   # what this spin allows
+            allows = with_box_controls(now, instruction)
+            if allows == END_OF_TURN:      # free play: the throw's line, then the turn's end
+                words = words + [END_OF_TURN.capitalize() + "."]
+            else:
+                words = [allows] + words                        # what this spin allows
         verb = "throws" if dice else "spins"
         pi = later_mover(words, now, name, pi_only=True) \
             if now.get("last_by") == PI_BY and now.get("state_version") != after.get(

@@ -1071,6 +1071,30 @@ def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
     assert table.screen == "games"
 
 
+def test_controller_free_play_a_throws_result_says_the_throw_then_the_turns_end(table, session,
+                                                                             clock):
+    """Free play: the result read "press the knob to end the turn" above "Ann throws 3 and 6
+    (9)", an instruction first, in lower case. The throw comes first, then the sentence."""
+    press(table, "press")
+    press(table, "turn", detents=[g.id for g in table.games].index("free-play"))
+    press(table, "press")
+    for seat in (0, 1):
+        press(table, "seat", seat=seat)
+    press(table, "press")
+    assert table.screen == "dice"
+    press(table, "turn", detents=1)                  # two dice: the line says the total
+    press(table, "press")
+    settle_lead(table, None)
+    clock.advance(AGAIN_SECONDS)
+    name = table.snap["players"][table.snap["turn"]]["name"]
+    press(table, "flick", strength=0.5)
+    press(table, "press")                            # the dial settles: the result
+    assert table.screen == "result"
+    words = table.outcome[2]
+    assert words[0].startswith(f"{name} throws") and words[-1] == \
+        "Press the knob to end the turn.", words
+
+
 def test_controller_a_seat_button_on_a_question_or_the_end_says_what_to_do(table, session):
     """Seat buttons on the "who won" list, its Yes/No and the end screen did nothing and said
     nothing, where every other press that does nothing says why."""
