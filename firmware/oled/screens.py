@@ -871,7 +871,7 @@ def message(heading: str, big: str, small: str = "") -> Image.Image:
         centred(draw, 14, big, fit(big, W - 2, (MEDIUM, SMALL)), bold=True)
         top = 28
     elif len(big_lines) == 1:
-        centred(draw, 16, big, fit(big, W - 2, (22, BIG, 18, 16, MEDIUM)), bold=True)
+        centred(draw, 16, big, fit(big, W - 2, (22, BIG, 18, 16, MEDIUM, SMALL)), bold=True)
         top = 40
     else:
         for i, line in enumerate(big_lines):
@@ -883,13 +883,18 @@ def message(heading: str, big: str, small: str = "") -> Image.Image:
 
 
 def message_lines(big: str, small: str) -> tuple[list[str], list[str]]:
-    """The lines `message` draws: the big words (one line, or two in medium type) and the small
-    ones (up to three, when the big words fit one medium line)."""
+    """The lines `message` draws: the big words (one line, or two in medium type, or one in
+    small type where two medium lines would cut a word) and the small ones (up to three, when
+    the big words fit one medium line)."""
     small_lines = wrap(small, SMALL)
     if len(small_lines) > 2 and width(big, MEDIUM) <= W - 2:
         return [big], small_lines[:3]
-    big_lines = wrap(big, MEDIUM)[:2] if width(big, 16) > W - 2 else [big]
-    return big_lines, small_lines[:2]
+    if width(big, 16) <= W - 2:
+        return [big], small_lines[:2]
+    big_lines = wrap(big, MEDIUM)
+    if " ".join(big_lines) != big and width(big, SMALL) <= W - 2:
+        return [big], small_lines[:2]     # one small line, not a word cut in two (a Wi-Fi
+    return big_lines[:2], small_lines[:2]  # name to type: the cut read as a space)
 
 
 def flash_pages(words: str) -> list[tuple[int, list[str]]]:

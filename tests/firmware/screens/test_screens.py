@@ -284,6 +284,16 @@ def test_screens_a_sentence_longer_than_a_page_is_parted_where_a_clause_begins()
     assert [len(page) for page in screens.sentence_pages([long], 4)] == [3, 2]
 
 
+def test_screens_a_name_with_no_space_is_one_small_line_rather_than_cut():
+    """The Wi-Fi to join, "HomeNetworkExtender5G", was drawn "HomeNetworkExte" / "nder5G" in
+    medium type: a name to type, and the cut read as a space. One small line holds it whole;
+    words with spaces still go over two medium lines."""
+    assert screens.message_lines("HomeNetworkExtender5G", "or scan the left-hand code")[0] == \
+        ["HomeNetworkExtender5G"]
+    assert screens.message_lines("Our Lovely Home Network", "")[0] == \
+        ["Our Lovely Home", "Network"]
+
+
 def test_screens_long_refusal_is_read_whole_in_pages():
     words = ("Ben has no covered square of 4 (covered: 1, 2, 3, 5, 6): turn the knob to a "
              "value he still has, then press it to uncover that square.")
