@@ -347,7 +347,24 @@ def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4, *, room:
     """Lines wrapped and paged so that no sentence is split across pages unless it is longer
     than a page ("... pays Player" / "2 1 chip" would be misread). Each of `sentences` starts
     a line; the sentences within one (parted by `ends`: an instruction and how the box takes
-    it) run on, and a page ends where one of them does."""
+    it) run on, and a page ends where one of them does. A sentence longer than a page is
+    parted where a clause begins and leaves no page of one word, unless that takes more pages
+    than parting it at a line (a page more is one the next player's flick may take away)."""
+    return [list(page) for page in _sentence_pages(tuple(sentences), first, rest, room, ends)]
+
+
+@lru_cache(maxsize=1024)
+def _sentence_pages(sentences: tuple[str, ...], first: int, rest: int, room: int,
+                    ends: re.Pattern) -> tuple[tuple[str, ...], ...]:
+    ways = [_paged(sentences, first, rest, room, ends, clauses, whole)
+            for clauses, whole in ((True, True), (True, False), (False, True), (False, False))]
+    return min(ways, key=len)                  # the fewest pages; the first of those
+
+
+def _paged(sentences: Sequence[str], first: int, rest: int, room: int, ends: re.Pattern,
+           clauses: bool, whole: bool) -> tuple[tuple[str, ...], ...]:
+    """`sentence_pages` one way: with `clauses`, a long sentence parted where a clause
+    begins; with `whole`, no last page of one word."""
     out: list[list[str]] = [[]]
     limit = first
 
@@ -363,14 +380,20 @@ def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4, *, room:
             next_page()
         left = limit - len(out[-1])
         if len(lines) > left:                    # split across pages: at a clause if it can
-            head, tail = _clause_split(text, left, room)
+            head, tail = _clause_split(text, left, room) if clauses else ("", text)
             if head:
                 out[-1].extend(wrap(head, SMALL, room))
                 next_page()
                 place(tail)
                 return
-            if left > 1 and len(lines) - left == 1 and len(lines[left].split()) == 1:
+            if whole and left > 1 and len(lines) - left == 1 and \
+                    len(_unbreakable(lines[left])) == 1:
                 left -= 1                        # never a last page of one word ("chip")
+            if left > 0 and clauses:             # the rest on the next page, parted again
+                out[-1].extend(lines[:left])
+                next_page()
+                place(" ".join(lines[left:]))
+                return
         for i, line in enumerate(lines):
             if len(out[-1]) >= limit or (i == left and i > 0 and out[-1]):
                 next_page()
@@ -386,20 +409,23 @@ def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4, *, room:
             else:
                 run = joined
         place(run)
-    return out
+    return tuple(tuple(page) for page in out)
 
 
 CLAUSE_BREAK = re.compile(r"(?<=[,:;])\s+|\s+(?=(?:and|or|so|then|but) )")
+ONLY_A_SUM = re.compile(r"[\d\s+=·]+[:,;]?")      # "6 + 3 = 9:" says nothing on its own page
 
 
 def _clause_split(text: str, lines: int, room: int) -> tuple[str, str]:
     """`text` parted where a clause begins ("... is bumped to picture space 8" / "and pays the
     pool 1 chip"; "flick to spin," / "or press the knob ..."), the first part in `lines`
-    lines; the latest such place, with two words at least after it. ("", text): none fits."""
+    lines; the latest such place, with three words at least after it and more than a sum
+    before it. ("", text): none fits."""
     best = ("", text)
     for found in CLAUSE_BREAK.finditer(text):
         head, tail = text[:found.start()], text[found.end():]
-        if not head or len(tail.split()) < 2:
+        if not head or ONLY_A_SUM.fullmatch(CLAUSE_BREAK.split(head)[-1]) or \
+                len(tail.split()) < 3:
             continue
         if len(wrap(head, SMALL, room)) > lines:
             break

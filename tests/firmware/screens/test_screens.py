@@ -284,6 +284,32 @@ def test_screens_a_sentence_longer_than_a_page_is_parted_where_a_clause_begins()
     assert [len(page) for page in screens.sentence_pages([long], 4)] == [3, 2]
 
 
+@pytest.mark.parametrize("heading, values, lines, pages", [
+    ("Bartholomew Fitzgerald uncovers", "1 + 6 = 7",      # "Domino" was a page of its own
+     ["Bartholomew Fitzgerald uncovers 1: 1 + 6 = 7: Bartholomew Fitzgerald's seventh checker "
+      "goes into Domino"], 3),
+    ("Bartholomew Fitzgerald uncovers", "6 + 3 = 9",      # a page of "6 + 3 = 9:" alone, and
+     ["6 + 3 = 9: Bartholomew Fitzgerald's ninth checker is already crowned; nothing moves"],
+     3),                                                  # one of "nothing moves": 4 pages
+    ("W" * 24 + " uncovers", "Rex!",                      # 4 pages, the last "Rex!" alone
+     ["5 + 2 = 7: " + "W" * 24 + "'s seventh checker goes home and is crowned. Rex!"], 3),
+    ("Maximiliane Vandenberghe throws", "5 · 6",          # a page of "(jumping over ...)"
+     ["Maximiliane Vandenberghe pays Margaretha 1 chip (jumping over Margaretha)",
+      "Maximiliane Vandenberghe moves to 49",
+      "Maximiliane Vandenberghe pays Margaretha 1 chip (square 49)"], 4),
+])
+def test_screens_parting_at_a_clause_never_costs_a_page_nor_leaves_a_sum_alone(
+        heading, values, lines, pages):
+    """Parted at a clause, some outcomes took a page more than parted at a line, or left a
+    page that said only the sum the big values show, or two words: the parting with the
+    fewest pages is kept, and a sum is never a clause's whole."""
+    shown = screens.result_layout(heading, values, lines)[2]
+    said = [" ".join(page) for page in shown]
+    assert len(shown) == pages, shown
+    assert not any(screens.ONLY_A_SUM.fullmatch(page) for page in said), shown
+    assert all(len(page.split()) > 2 or page.endswith("Rex!") for page in said[1:]), shown
+
+
 def test_screens_a_name_with_no_space_is_one_small_line_rather_than_cut():
     """The Wi-Fi to join, "HomeNetworkExtender5G", was drawn "HomeNetworkExte" / "nder5G" in
     medium type: a name to type, and the cut read as a space. One small line holds it whole;
