@@ -130,6 +130,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.again_guard: AgainGuard | None = None      # a press too soon to be a choice
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self.changes_put_up = 0          # changes from elsewhere shown (`_show_change`)
+        self.change_shown: tuple[Any, float] | None = None   # its result and when it went up
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
         self.page_text: list[str] = []                   # the words of the page drawn last
@@ -252,13 +253,16 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def handle(self, event: InputEvent) -> None:
         """One input event: look up (screen, kind) and run its handler; unknown pairs do
-        nothing. A change from elsewhere that the update puts up takes the press, seat or
-        flick with it: the input was meant for the screen before (a result of a phone's move
-        was replaced at once by the turn screen, unread), so it does nothing, with the error
-        sound, as an input on a state the box has not drawn (`_call`)."""
+        nothing. A change from elsewhere that the update puts up, or whose result went up a
+        moment before (`LATE_PRESS_SECONDS`: the button went down before anyone read it),
+        takes the press, seat or flick with it: the input was meant for the screen before (a
+        result of a phone's move was replaced at once by the turn screen, unread), so it does
+        nothing, with the error sound, as an input on a state the box has not drawn (`_call`)."""
         put_up = self.changes_put_up
         self.update()
-        if self.changes_put_up != put_up and event.kind in ("press", "seat", "flick"):
+        if event.kind in ("press", "seat", "flick") and (
+                self.changes_put_up != put_up or self._change_just_shown()):
+            self.change_shown = None            # the next press reads it, as ever
             self._beep("error")
             return
         if self._only_reads(event):
@@ -271,6 +275,12 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._handle(event)
         finally:
             self.input_kind = ""
+
+    def _change_just_shown(self) -> bool:
+        """The result up is a person's change from elsewhere, up for less than a moment."""
+        shown = self.change_shown
+        return shown is not None and self.screen == "result" and self.outcome is shown[0] \
+            and self.clock() - shown[1] < LATE_PRESS_SECONDS
 
     def _handle(self, event: InputEvent) -> None:
         before = self._moment()

@@ -192,6 +192,8 @@ class ChangesFromElsewhere:
                 heading = f"{mover} moves"      # a board move, as the knob's is headed
             self.outcome = (heading, values, words)
             self._show_result()
+            if not by_pi:                   # a person's move, just up (the Pi's replies
+                self.change_shown = (self.outcome, self.clock())   # have their own holds)
             if ended:
                 self._beep("win")
 

@@ -11,7 +11,7 @@ from companion.session import Session
 from companion.record.store import Store
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
-from firmware.controller.notices import AGAIN_SECONDS
+from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.controller.play_inputs import GAME_OVER_SEAT, KNOB_ANSWERS
 from companion.games import GAMES
 from firmware.pins.inputs import InputEvent
@@ -1299,6 +1299,7 @@ def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
     table.update()
     session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="pin-0a1b2c")
     table.update()
+    table.clock.advance(LATE_PRESS_SECONDS)
     press(table, "press")                               # the rename read
     assert table.screen == "play" and not table.flash_text
     session.undo(by="pin-0a1b2c")
@@ -1833,6 +1834,31 @@ def test_controller_a_press_racing_a_phones_uncover_leaves_its_result_up(table, 
     assert beeps == ["error"]
     table.render()
     press(table, "press")                          # once drawn, a press reads on as ever
+    assert table.screen != "result" or table.page > 0
+
+
+def test_controller_a_press_a_moment_after_a_phones_result_went_up_leaves_it_up(table, session,
+                                                                                  clock):
+    """The loop had put up the phone's "Ben uncovers" 10-150 ms before the knob's press came
+    (a press is sent as the knob comes up): the press took it down, unread, six times of six.
+    A press that soon after a person's change goes with it; a later one reads on."""
+    from firmware.controller.notices import LATE_PRESS_SECONDS
+    start(table, "domino-rex")
+    settle_lead(table, None)
+    clock.advance(AGAIN_SECONDS)
+    table.render()
+    beeps = []
+    table._beep = beeps.append
+    mover = table.snap["players"][table.snap["turn"]]["name"]
+    session.submit({"type": "choose", "value": table._choices()[0]}, by="phone-1")
+    table.update()                                 # the loop shows it
+    table.render()
+    clock.advance(0.15)
+    press(table, "press")
+    assert table.screen == "result" and table.outcome[0] == f"{mover} uncovers"
+    assert beeps == ["error"]
+    clock.advance(LATE_PRESS_SECONDS)
+    press(table, "press")                          # read: the press acts
     assert table.screen != "result" or table.page > 0
 
 
