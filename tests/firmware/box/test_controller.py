@@ -1811,6 +1811,20 @@ def test_controller_a_box_input_racing_a_phone_acts_once(table, session, clock):
     assert session.store.events(session.game_id)[-1]["type"] == "undo"
 
 
+def a_phones_uncover(table, session, clock) -> tuple[list[str], str]:
+    """Domino Rex at the turn screen, drawn; a phone uncovers for the player to move, not yet
+    shown. The box's beeps (kept from now) and the mover's name."""
+    start(table, "domino-rex")
+    settle_lead(table, None)
+    clock.advance(AGAIN_SECONDS)
+    table.render()
+    beeps: list[str] = []
+    table._beep = beeps.append
+    mover = table.snap["players"][table.snap["turn"]]["name"]
+    session.submit({"type": "choose", "value": table._choices()[0]}, by="phone-1")
+    return beeps, mover
+
+
 @pytest.mark.parametrize("kind", ["press", "flick"])
 def test_controller_a_press_racing_a_phones_uncover_leaves_its_result_up(table, session, clock,
                                                                           kind):
@@ -1818,15 +1832,7 @@ def test_controller_a_press_racing_a_phones_uncover_leaves_its_result_up(table, 
     had drawn it: the update put up "Ann uncovers 3 + 5 = 8" and the same press took it down
     at once (the result's press), so no one at the table learned which square to uncover on
     the board. The press goes with the change it raced, with the error sound."""
-    from firmware.controller.notices import AGAIN_SECONDS
-    start(table, "domino-rex")
-    settle_lead(table, None)
-    clock.advance(AGAIN_SECONDS)
-    table.render()
-    beeps = []
-    table._beep = beeps.append
-    mover = table.snap["players"][table.snap["turn"]]["name"]
-    session.submit({"type": "choose", "value": table._choices()[0]}, by="phone-1")
+    beeps, mover = a_phones_uncover(table, session, clock)
     events = len(session.store.events(session.game_id))
     press(table, kind, **({"strength": 0.5} if kind == "flick" else {}))
     assert len(session.store.events(session.game_id)) == events          # nothing chosen
@@ -1842,15 +1848,7 @@ def test_controller_a_press_a_moment_after_a_phones_result_went_up_leaves_it_up(
     """The loop had put up the phone's "Ben uncovers" 10-150 ms before the knob's press came
     (a press is sent as the knob comes up): the press took it down, unread, six times of six.
     A press that soon after a person's change goes with it; a later one reads on."""
-    from firmware.controller.notices import LATE_PRESS_SECONDS
-    start(table, "domino-rex")
-    settle_lead(table, None)
-    clock.advance(AGAIN_SECONDS)
-    table.render()
-    beeps = []
-    table._beep = beeps.append
-    mover = table.snap["players"][table.snap["turn"]]["name"]
-    session.submit({"type": "choose", "value": table._choices()[0]}, by="phone-1")
+    beeps, mover = a_phones_uncover(table, session, clock)
     table.update()                                 # the loop shows it
     table.render()
     clock.advance(0.15)
