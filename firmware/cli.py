@@ -215,12 +215,13 @@ def _default_data_dir(config_path: str | None) -> Path:
 def cmd_card(args: argparse.Namespace) -> int:
     from firmware.card import card_html
     from firmware.config import load_config
+    from firmware.network.address import is_loopback
     from firmware.runner import lan_address
     config = load_config(args.config)
     port = config.port if args.port is None else args.port
     hotspot = _card_hotspot(args, config, port) if args.hotspot else None
     address = lan_address(config.host)
-    if not args.url and (address.startswith("127.") or address == "::1"):
+    if not args.url and is_loopback(address):
         raise ParlourError(       # its code would open the phone that scans it
             f"this machine has no network address now (only {address}), so the card's "
             f"address would open the phone itself: give the table's home address with --url "

@@ -5,10 +5,20 @@ DHCP lease showed http://127.0.0.1:8080/ until a restart, and never saw a new le
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 
 CHECK_SECONDS = 10.0
+
+
+def is_loopback(address: str) -> bool:
+    """Whether `address` is this machine's own (no network yet): a code for it would open
+    the phone that scans it."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return address == "localhost"
 
 
 class LanAddress:

@@ -26,6 +26,7 @@ from typing import Any
 
 from firmware.config import password_problem, ssid_problem
 from firmware.network import nmcli
+from firmware.network.address import is_loopback
 
 log = logging.getLogger("parlour.network")
 CHECK_SECONDS = 5.0                  # how often the thread looks at NetworkManager
@@ -103,7 +104,7 @@ class Hotspot:
         """The table's address on the network the box is on; "" while it has none (only
         loopback: a code for it would open the phone itself)."""
         address = self.lan_address()
-        if address.startswith("127.") or address == "::1":
+        if is_loopback(address):
             return ""
         return f"http://{address}:{self.port}/"
 
