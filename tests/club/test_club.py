@@ -194,7 +194,9 @@ def test_club_a_table_stopped_and_started_says_online_without_blaming_a_will(tmp
     "offline" is a will; the retained one is answered by the "online" every connection says."""
     club = club_of(broker, table="Front room")
     status = topics.status_topic(A)
-    Table(tmp_path / "t", club, A).close()
+    first = Table(tmp_path / "t", club, A)
+    wait_for(first.publisher.connected.is_set)     # it said "online", then its stop "offline"
+    first.close()
     assert retained(broker.port, status, {}) == b"offline"
     caplog.set_level(logging.INFO, logger="parlour.club")
     table = Table(tmp_path / "t", club, A)
@@ -388,7 +390,8 @@ def test_club_a_changed_copy_of_a_kept_game_is_refused_not_kept(broker, club):
     with what differs, and the league stays as it was."""
     game = committed(A, 2, 1, "2026-11-25T09:00:00Z")
     answers = Listener(broker.port, topic=topics.received_topic(A, game["uid"]))
-    wait_for(answers.client.is_connected)
+    send(broker, topics.received_topic(A, game["uid"]), {"probe": True})
+    wait_for(lambda: answers.on(game["uid"]))          # subscribed: the probe came back
     send(broker, topics.record_topic(A, game["uid"]), game)
     wait_for(lambda: club.view()["league"]["games"] == 1)
     forged = json.loads(json.dumps(game))
@@ -397,7 +400,8 @@ def test_club_a_changed_copy_of_a_kept_game_is_refused_not_kept(broker, club):
     view = wait_for(lambda: (v := club.view())["broker"]["refused"] == 1 and v)
     assert "differs from the record kept" in view["broker"]["last_refused"][-1][1]
     # the game's answer stays "kept": a "refused" there had the table log its kept game lost
-    said = wait_for(lambda: len(a := answers.on(game["uid"])) == 2 and a)
+    said = wait_for(lambda: len(a := [m for m in answers.on(game["uid"]) if "kept" in m]) == 2
+                    and a)
     assert [a["kept"] for a in said] == [True, True]
     answers.close()
     assert view["broker"]["repeated"] == 0 and view["league"]["games"] == 1
