@@ -343,19 +343,23 @@ CLAUSE_END = re.compile(r"(?<=[.!?;])\s+")      # a notice's parts: "...; Ben mo
 
 
 def sentence_pages(sentences: Sequence[str], first: int, rest: int = 4, *, room: int = W - 2,
-                   ends: re.Pattern = SENTENCE_END) -> list[list[str]]:
+                   ends: re.Pattern = SENTENCE_END, fewest: bool = True) -> list[list[str]]:
     """Lines wrapped and paged so that no sentence is split across pages unless it is longer
     than a page ("... pays Player" / "2 1 chip" would be misread). Each of `sentences` starts
     a line; the sentences within one (parted by `ends`: an instruction and how the box takes
     it) run on, and a page ends where one of them does. A sentence longer than a page is
-    parted where a clause begins and leaves no page of one word, unless that takes more pages
-    than parting it at a line (a page more is one the next player's flick may take away)."""
-    return [list(page) for page in _sentence_pages(tuple(sentences), first, rest, room, ends)]
+    parted where a clause begins and leaves no page of one word, unless, with `fewest`, that
+    takes more pages than parting it at a line (a result's page more is one the next player's
+    flick may take away; a turn's pages go round by themselves)."""
+    return [list(page) for page in _sentence_pages(tuple(sentences), first, rest, room, ends,
+                                                   fewest)]
 
 
 @lru_cache(maxsize=1024)
 def _sentence_pages(sentences: tuple[str, ...], first: int, rest: int, room: int,
-                    ends: re.Pattern) -> tuple[tuple[str, ...], ...]:
+                    ends: re.Pattern, fewest: bool) -> tuple[tuple[str, ...], ...]:
+    if not fewest:
+        return _paged(sentences, first, rest, room, ends, True, True)
     ways = [_paged(sentences, first, rest, room, ends, clauses, whole)
             for clauses, whole in ((True, True), (True, False), (False, True), (False, False))]
     return min(ways, key=len)                  # the fewest pages; the first of those
@@ -576,7 +580,8 @@ def turn_pages(view: TurnView) -> list[list[str]]:
         return []
     first = max(0, 4 - len(names))           # a name of four lines has its page to itself
     after = 3 if len(names) == 1 else 4      # a long name is on the first page only
-    return sentence_pages([view.action] + ([view.detail] if view.detail else []), first, after)
+    return sentence_pages([view.action] + ([view.detail] if view.detail else []), first, after,
+                          fewest=False)
 
 
 def repeats_name(view: TurnView, page: int) -> bool:

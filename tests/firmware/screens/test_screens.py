@@ -273,6 +273,11 @@ def test_screens_a_sentence_longer_than_a_page_is_parted_where_a_clause_begins()
     turn = screens.sentence_pages(["flick to spin, or press the knob to move in the Field."], 2)
     assert [" ".join(page) for page in turn] == ["flick to spin,",
                                                  "or press the knob to move in the Field."]
+    lost_diamond = TurnView("The Lost Diamond", "", "Anne-Marie Vandenbroucke",
+                            "flick to spin, or press the knob to move in the Field.",
+                            "Or press your button for a Field move that reaches the diamond.", 1)
+    said = [" ".join(page) for page in screens.turn_pages(lost_diamond)]   # its pages go
+    assert said[:2] == ["flick to spin,", "or press the knob to move in the Field."]   # round
     for text in ("Ann pays the pool 1 chip", "Ann pays the pool 12 chips",
                  "Wilhelmina Oosterhout pays Christopher 1 chip", "Move your cat 6, then 1."):
         lines = screens.wrap(text, screens.SMALL)
