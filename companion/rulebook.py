@@ -16,7 +16,7 @@ from companion.errors import BoardDataError, Refused
 from companion.events import Event
 from companion.randomness.randomizers import Randomizer
 from companion.state import Player, State
-from companion.words import listing, shown_value
+from companion.words import END_OF_TURN, listing, shown_value
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ class Rulebook:
             action = "throw the dice" if dice.kind == "dice" and dice.count > 1 else \
                 "throw the die" if dice.kind == "dice" else "flick to spin"
             return f"{who} - {action}" + (" for the lead" if state.phase == "lead" else "")
-        return f"{who} - press the knob to end the turn"
+        return f"{who} - {END_OF_TURN}"
 
     def describe(self) -> dict[str, Any]:
         """A line of `parlour games`."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.games import GAMES
 from companion.rulebook import Rulebook
-from companion.words import CLAIM_ASKS
+from companion.words import CLAIM_ASKS, END_OF_TURN
 from web.domino import uncover_meaning
 
 # What a seat button records in each game that takes presses (the box's button, in words).
@@ -41,7 +41,7 @@ PHONE_WORDS = (
     (CLAIM_ASKS,                                                  # the claim's log line
      "press again to confirm, or end the turn to withdraw it"),
     (" (or press the knob to pass)", " (or pass)"),
-    ("press the knob to end the turn", "end the turn"),
+    (END_OF_TURN, "end the turn"),
     ("flick to spin", "spin"),
 )
 

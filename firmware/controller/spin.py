@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from companion.words import END_OF_TURN
 from firmware.controller.notices import LATE_PRESS_SECONDS
 from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (box_words, later_mover, player_name, restates, roll_text,
@@ -22,7 +23,6 @@ UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # t
 UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
     "the knob."                               # after a restart: it may be uncovered already
 LEAD_THROW = "for the lead"        # the log's words for a throw or spin of the lead
-END_OF_TURN = "press the knob to end the turn"     # all a free play throw asks of the box
 
 
 def asks_to_uncover(line: str) -> bool:
