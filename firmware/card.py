@@ -16,7 +16,8 @@ import qrcode.image.svg
 from PIL import Image
 
 from firmware.config import WiFi
-from firmware.oled.screens import draw_qr, message, qr_fits
+from firmware.oled.codes import draw_qr, qr_fits
+from firmware.oled.screens import message
 
 _SPECIAL = '\\;,:"'
 

@@ -9,7 +9,7 @@ from typing import Any
 from PIL import Image
 
 from firmware import card
-from firmware.oled import board_screen, screens
+from firmware.oled import board_screen, lettering, screens
 from firmware.oled.views import (RANDOMIZERS, choice_meaning, chooses_randomizer, final_points,
                                  game_detail, player_name, score_rows, split_prompt, turn_view,
                                  winners_text)
@@ -156,7 +156,7 @@ class BoxDrawing:
     def draw_over(self) -> Image.Image:
         who, verb = winners_text(self.snap)
         points = final_points(self.snap)
-        if screens.width(points, screens.SMALL) > screens.W - 2:
+        if lettering.width(points, lettering.SMALL) > lettering.W - 2:
             points = ""                           # "share the win, 1045 pts": the scores say
         scored = points and self.snap.get("game") != "fox-and-geese"     # F3: no points
         foot = "turn: all scores" if scored else "press: new game"
@@ -182,8 +182,8 @@ class BoxDrawing:
             return screens.message("Hint", "No hint", "only when a square is to be uncovered")
         action, _, why = advice["text"].partition(": ")
         who = player_name(self.snap, self.snap.get("turn"))     # the hint is for the turn's
-        heading = f"Hint for {who}" if who and screens.width(
-            f"Hint for {who}", screens.SMALL) <= screens.W - 2 else "Hint"
+        heading = f"Hint for {who}" if who and lettering.width(
+            f"Hint for {who}", lettering.SMALL) <= lettering.W - 2 else "Hint"
         self.page_text = [heading, action.capitalize(), why]   # in words, as drawn
         return screens.message(heading, action.capitalize(), why)
 

@@ -11,7 +11,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from companion.games.fox_and_geese import COLUMNS, POINTS, board_for, name
-from firmware.oled import screens
+from firmware.oled import lettering, screens
 from firmware.oled.views import player_name
 from firmware.workers.pi_worker import pi_level
 
@@ -37,23 +37,23 @@ def _lines(draw: ImageDraw.ImageDraw) -> None:
                 b = xy(name(q))
                 for i in range(0, STEP + 1, 2):
                     draw.point((a[0] + (b[0] - a[0]) * i // STEP,
-                                a[1] + (b[1] - a[1]) * i // STEP), fill=screens.ON)
+                                a[1] + (b[1] - a[1]) * i // STEP), fill=lettering.ON)
 
 
 def _pieces(draw: ImageDraw.ImageDraw, fox: str, geese: Sequence[str]) -> None:
     for goose in geese:
         x, y = xy(goose)
-        draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=screens.ON)
+        draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=lettering.ON)
     x, y = xy(fox)                                      # the Fox: a hollow square, marked
-    draw.rectangle((x - 4, y - 4, x + 4, y + 4), fill=screens.OFF, outline=screens.ON)
-    draw.rectangle((x - 1, y - 1, x + 1, y + 1), fill=screens.ON)
+    draw.rectangle((x - 4, y - 4, x + 4, y + 4), fill=lettering.OFF, outline=lettering.ON)
+    draw.rectangle((x - 1, y - 1, x + 1, y + 1), fill=lettering.ON)
 
 
 def _shaft(draw: ImageDraw.ImageDraw, path: Sequence[str]) -> None:
     """The move as a thick line through its points (drawn under the pieces)."""
     points = [xy(p) for p in path]
     for a, b in zip(points, points[1:]):
-        draw.line((a, b), fill=screens.ON, width=3)
+        draw.line((a, b), fill=lettering.ON, width=3)
 
 
 def _head(draw: ImageDraw.ImageDraw, path: Sequence[str], board: dict[str, Any]) -> None:
@@ -62,16 +62,16 @@ def _head(draw: ImageDraw.ImageDraw, path: Sequence[str], board: dict[str, Any])
     (x0, y0), (x1, y1) = xy(path[-2]), xy(path[-1])
     dx, dy = (x1 > x0) - (x1 < x0), (y1 > y0) - (y1 < y0)
     if path[-1] == board["fox"] or path[-1] in board["geese"]:    # made: ring the piece
-        draw.ellipse((x1 - RING, y1 - RING, x1 + RING, y1 + RING), outline=screens.ON)
+        draw.ellipse((x1 - RING, y1 - RING, x1 + RING, y1 + RING), outline=lettering.ON)
         return
-    draw.ellipse((x1 - 3, y1 - 3, x1 + 3, y1 + 3), fill=screens.OFF, outline=screens.ON)
+    draw.ellipse((x1 - 3, y1 - 3, x1 + 3, y1 + 3), fill=lettering.OFF, outline=lettering.ON)
     for side in (1, -1):
         back = (x1 - 6 * dx + 3 * side * dy, y1 - 6 * dy - 3 * side * dx)
-        draw.line(((x1 - 4 * dx, y1 - 4 * dy), back), fill=screens.ON, width=2)
+        draw.line(((x1 - 4 * dx, y1 - 4 * dy), back), fill=lettering.ON, width=2)
 
 
 def board_image(board: dict[str, Any], path: Sequence[str] | None = None) -> Image.Image:
-    image, draw = screens.canvas()
+    image, draw = lettering.canvas()
     _lines(draw)
     if path:
         _shaft(draw, path)
@@ -79,7 +79,7 @@ def board_image(board: dict[str, Any], path: Sequence[str] | None = None) -> Ima
     if path:
         _head(draw, path, board)
     # a ring round a piece on the g column is cut flat rather than touch the words
-    draw.rectangle((PANEL - 1, 0, screens.W - 1, screens.H - 1), fill=screens.OFF)
+    draw.rectangle((PANEL - 1, 0, lettering.W - 1, lettering.H - 1), fill=lettering.OFF)
     return image
 
 
@@ -92,13 +92,13 @@ def _panel(image: Image.Image, lines: Sequence[tuple[str, int]]) -> Image.Image:
     closer when five lines need the room."""
     draw = ImageDraw.Draw(image)
     draw.fontmode = "1"
-    room = screens.W - PANEL - 1
-    sizes = [min(size, screens.fit(words, room, (size, screens.MEDIUM, screens.SMALL)))
+    room = lettering.W - PANEL - 1
+    sizes = [min(size, lettering.fit(words, room, (size, lettering.MEDIUM, lettering.SMALL)))
              for words, size in lines]
-    gap = max(0, min(2, (screens.H - sum(sizes)) // max(1, len(lines) - 1)))
+    gap = max(0, min(2, (lettering.H - sum(sizes)) // max(1, len(lines) - 1)))
     y = 0
     for (words, _), size in zip(lines, sizes):
-        screens.text(draw, (PANEL, y), screens.clip(words, size, room), size)
+        lettering.text(draw, (PANEL, y), lettering.clip(words, size, room), size)
         y += size + gap
     return image
 
@@ -115,12 +115,12 @@ def choosing_lines(snap: dict[str, Any], index: int) -> list[tuple[str, int]]:
     the knob picks) and what the press does: five lines that fit the 64 rows whole."""
     moves = snap["board"]["moves"]
     player = snap["players"][snap["turn"]]
-    who = [(player["name"], screens.SMALL), (player["role"].capitalize(), screens.SMALL)]
+    who = [(player["name"], lettering.SMALL), (player["role"].capitalize(), lettering.SMALL)]
     if not moves:
         return who
-    return who + [(move_words(moves[index % len(moves)]), screens.MEDIUM),
-                  (f"knob {index % len(moves) + 1}/{len(moves)}", screens.SMALL),
-                  ("press=move", screens.SMALL)]
+    return who + [(move_words(moves[index % len(moves)]), lettering.MEDIUM),
+                  (f"knob {index % len(moves) + 1}/{len(moves)}", lettering.SMALL),
+                  ("press=move", lettering.SMALL)]
 
 
 def knob_move(snap: dict[str, Any], index: int) -> list[str] | None:
@@ -156,9 +156,9 @@ def playing_lines(snap: dict[str, Any], thinking: bool) -> list[tuple[str, int]]
     """Beside the board on the Pi's turn, four whole lines: "Pi", its side, then its level and
     "thinking", or after an undo (the Pi waits) "press knob / to move it"."""
     player = snap["players"][snap["turn"]]
-    doing = [(str(player.get("pi") or ""), screens.SMALL), ("thinking", screens.SMALL)] \
-        if thinking else [("press knob", screens.SMALL), ("to move it", screens.SMALL)]
-    return [("Pi", screens.MEDIUM), (player["role"].capitalize(), screens.SMALL)] + doing
+    doing = [(str(player.get("pi") or ""), lettering.SMALL), ("thinking", lettering.SMALL)] \
+        if thinking else [("press knob", lettering.SMALL), ("to move it", lettering.SMALL)]
+    return [("Pi", lettering.MEDIUM), (player["role"].capitalize(), lettering.SMALL)] + doing
 
 
 def pi_words(snap: dict[str, Any]) -> tuple[str, str, str]:
@@ -192,26 +192,26 @@ def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
         players = snap.get("players") or []
         last = "and wins" if any(0 <= w < len(players) and players[w].get("pi")
                                  for w in snap.get("winners") or []) else "game over"
-    room = screens.W - PANEL - 1
+    room = lettering.W - PANEL - 1
     rows: list[str] = []
     for point in path:                       # the path, cut only between points
         joined = f"{rows[-1]}-{point}" if rows else point
-        if rows and screens.width(joined, screens.SMALL) <= room:
+        if rows and lettering.width(joined, lettering.SMALL) <= room:
             rows[-1] = joined
         else:
             rows.append(point if not rows else f"-{point}")
     if verb == "jumps":
         taken = len(path) - 1
         if len(rows) == 2:                   # every leap, to copy: "Pi took 4" on one line
-            return [(f"Pi took {taken}", screens.SMALL)] + \
-                [(row, screens.SMALL) for row in rows] + [(last, screens.SMALL)]
+            return [(f"Pi took {taken}", lettering.SMALL)] + \
+                [(row, lettering.SMALL) for row in rows] + [(last, lettering.SMALL)]
         if len(rows) > 2:
             rows = [f"{path[0]}-…-{path[-1]}"]
-        return [("Pi took", screens.MEDIUM),
-                ("1 goose" if taken == 1 else f"{taken} geese", screens.SMALL)] + \
-            [(row, screens.SMALL) for row in rows] + [(last, screens.SMALL)]
+        return [("Pi took", lettering.MEDIUM),
+                ("1 goose" if taken == 1 else f"{taken} geese", lettering.SMALL)] + \
+            [(row, lettering.SMALL) for row in rows] + [(last, lettering.SMALL)]
     if len(rows) > 2:                        # a chain longer than two lines: where it ends
         rows = [rows[0], f"…-{path[-1]}"]
-    which = [("the Fox" if piece == "Fox" else "a goose", screens.SMALL)] if len(rows) < 2 else []
-    return [("Pi moved", screens.MEDIUM)] + which + [(row, screens.SMALL) for row in rows] + \
-        [(last, screens.SMALL)]
+    which = [("the Fox" if piece == "Fox" else "a goose", lettering.SMALL)] if len(rows) < 2 else []
+    return [("Pi moved", lettering.MEDIUM)] + which + [(row, lettering.SMALL) for row in rows] + \
+        [(last, lettering.SMALL)]

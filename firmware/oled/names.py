@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from companion.words import name_key
-from firmware.oled.screens import font
+from firmware.oled.lettering import font
 
 _NOT_IN_FONT = "\U0010fffd"             # a private-use point: Terminus draws its box for it
 

@@ -15,6 +15,7 @@ from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.controller.play_inputs import GAME_OVER_SEAT, KNOB_ANSWERS
 from companion.games import GAMES
 from firmware.pins.inputs import InputEvent
+from firmware.oled import lettering
 from firmware.oled.views import box_words, player_name
 
 SEED = bytes(range(32))
@@ -1729,7 +1730,7 @@ def test_controller_x2_a_lead_too_long_for_its_line_says_the_throw_to_beat():
     assert turn_view({**snap, "title": "The Lost Diamond"}).heading == "The lead"
     short = {**snap, "players": [{"name": "Al"}, {"name": "Em"}, {"name": "Wim"}]}
     assert turn_view(short).detail == "Al 1  Em 2"
-    assert screens.width("Bartholomeus 1  Emma 2", screens.SMALL) > screens.W - 2
+    assert lettering.width("Bartholomeus 1  Emma 2", lettering.SMALL) > lettering.W - 2
 
 
 @pytest.mark.parametrize("kind", ["seat", "ignored"])

@@ -11,6 +11,7 @@ from PIL import Image
 from companion.session import Session
 from companion.record.store import Store
 from firmware.controller import Controller
+from firmware.oled import lettering
 from firmware.oled.names import can_draw, drawable, shown_names
 from test_controller import press
 from test_phones import wired
@@ -98,5 +99,6 @@ def test_x12_a_long_name_wraps_below_its_button_box_never_under_it():
         boxed = screens.turn(view, 0)
         plain = screens.turn(TurnView(view.heading, view.corner, view.name, view.action,
                                       view.detail, None), 0)
-        second = (0, 14 + screens.LINE, screens.W, 14 + 2 * screens.LINE)   # the name's line 2
+        line = lettering.LINE
+        second = (0, 14 + line, lettering.W, 14 + 2 * line)     # the name's line 2
         assert boxed.crop(second).tobytes() == plain.crop(second).tobytes(), name

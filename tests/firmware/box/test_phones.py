@@ -13,7 +13,7 @@ from fakes import cookie_value, give_cookie
 from PIL import Image
 
 from firmware import card
-from firmware.oled import screens
+from firmware.oled import codes, screens
 
 from firmware.datadir import keys
 from firmware.config import WiFi
@@ -236,7 +236,7 @@ def test_phones_start_screen_alternates_both_codes_and_the_words(session, tmp_pa
     # a long name and password: a code of one pixel a module is too fine to scan, so the
     # start screen leaves it to the join card and says so
     long = WiFi(ssid="Vodafone-Home-5G-Guest-Network", password="x" * 45)
-    assert not screens.qr_fits(card.wifi_text(long), 64) and screens.qr_fits(
+    assert not codes.qr_fits(card.wifi_text(long), 64) and codes.qr_fits(
         card.wifi_text(wifi), 64)
     pages = card.start_pages("http://10.0.0.2:8080/", long, lambda: both)
     assert len(pages) == 2 and pages[1].tobytes() == screens.message(

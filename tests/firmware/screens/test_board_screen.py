@@ -9,7 +9,7 @@ import threading
 import pytest
 from PIL import Image
 
-from firmware.oled import board_screen
+from firmware.oled import board_screen, lettering
 from firmware.oled.views import choice_meaning
 from firmware.controller import RESULT_SECONDS, Controller
 from test_controller import press
@@ -318,7 +318,6 @@ def test_board_screen_search_runs_off_the_loop(session, monkeypatch):
 
 
 def test_board_screen_words_fit_whole_beside_the_board(session):
-    from firmware.oled import screens
     session.new_game("fox-and-geese", ["Benedictcumber", "Ann"])
     snap = session.snapshot()
     lines = board_screen.choosing_lines(snap, 0)
@@ -328,7 +327,7 @@ def test_board_screen_words_fit_whole_beside_the_board(session):
                                              "press=move"]    # what the knob and press do
     assert sum(size for _, size in lines) <= 64                  # every line whole, none cut
     room = 128 - board_screen.PANEL - 1
-    assert all(screens.font(size).getlength(words) <= room for words, size in lines[1:])
+    assert all(lettering.font(size).getlength(words) <= room for words, size in lines[1:])
 
 
 @pytest.mark.parametrize("path, rows", [
@@ -342,14 +341,13 @@ def test_board_screen_words_fit_whole_beside_the_board(session):
      ["Pi took", "7 geese", "d4-…-d6", "then press"]),
 ])
 def test_board_screen_the_pis_move_fits_whole_beside_the_board(path, rows):
-    from firmware.oled import screens
     fox = path[-1] if len(path) > 2 or path[0] == "d4" else "d3"
     snap = {"board": {"fox": fox, "geese": [], "last_move": path, "moves": []}}
     lines = board_screen.pi_moved_lines(snap)
     assert [words for words, _ in lines] == rows
     assert sum(size + 2 for _, size in lines) - 2 <= 64
     room = 128 - board_screen.PANEL - 1
-    assert all(screens.width(words, size) <= room for words, size in lines)
+    assert all(lettering.width(words, size) <= room for words, size in lines)
     assert board_screen.pi_moved(snap).size == (128, 64)
 
 

@@ -13,7 +13,7 @@ from PIL import Image
 
 from browser_support import CHROMIUM, browser  # noqa: F401 - a fixture, by its name
 from firmware.card import WiFi, card_html, start_pages, wifi_text
-from firmware.oled import screens
+from firmware.oled import codes, screens
 
 zxingcpp = pytest.importorskip("zxingcpp", reason="zxing-cpp is not installed (make test "
                                "installs it with the dev extras)")
@@ -47,7 +47,7 @@ def test_codes_scan_both_codes_of_the_start_screen(wifi, scale):
     each in half of the 128x64 panel (a code too big for that is left to the card)."""
     url = "http://192.168.178.123:8080/"
     first = start_pages(url, wifi, lambda: screens.startup(url, "1234"))[0]
-    assert screens.qr_fits(wifi_text(wifi), 64)
+    assert codes.qr_fits(wifi_text(wifi), 64)
     assert read(first, scale) == {wifi_text(wifi), url}
 
 

@@ -15,14 +15,14 @@ import string
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from firmware.oled import screens
+from firmware.oled import lettering
 
-STYLES = [(size, bold) for size in screens.SIZES for bold in (False, True)]
+STYLES = [(size, bold) for size in lettering.SIZES for bold in (False, True)]
 
 
 def glyph(size: int, bold: bool, char: str) -> Image.Image:
     image = Image.new("1", (size * 2, size * 2), 0)
-    ImageDraw.Draw(image).text((size // 2, size // 2), char, font=screens.font(size, bold),
+    ImageDraw.Draw(image).text((size // 2, size // 2), char, font=lettering.font(size, bold),
                                fill=1)
     return image
 
@@ -64,21 +64,21 @@ def filling(font, size: int) -> str:
 def test_font_letters_never_touch_their_neighbours(size, bold):
     """Each glyph leaves a blank column in its cell, so "rn" never reads "m" (a smeared bold
     merged "Not your turn" into "Not your tum")."""
-    touching = filling(screens.font(size, bold), size)
+    touching = filling(lettering.font(size, bold), size)
     assert not touching, f"{size} px{' bold' if bold else ''}: {touching} fill the cell"
 
 
 def test_font_14px_bold_would_merge_so_it_is_drawn_regular():
     """The check can fail: Terminus's own 14 px bold fills its cells ("nn" merges)."""
     from PIL import ImageFont
-    raw = ImageFont.truetype(str(screens.FONTS / "terminus-bold.otb"), 14)
+    raw = ImageFont.truetype(str(lettering.FONTS / "terminus-bold.otb"), 14)
     assert "n" in filling(raw, 14)
-    assert 14 in screens.NO_BOLD and not filling(screens.font(14, True), 14)
+    assert 14 in lettering.NO_BOLD and not filling(lettering.font(14, True), 14)
 
 
 def test_font_is_the_shipped_terminus_with_its_licence():
-    assert "SIL OPEN FONT LICENSE" in (screens.FONTS / "OFL.txt").read_text()
-    assert screens.font(12).getname()[0].startswith("Terminus")
+    assert "SIL OPEN FONT LICENSE" in (lettering.FONTS / "OFL.txt").read_text()
+    assert lettering.font(12).getname()[0].startswith("Terminus")
 
 
 def ink_runs(image: Image.Image) -> int:
@@ -100,12 +100,12 @@ def test_font_two_letters_side_by_side_never_join(size, bold):
 
 def drawn(words: str, size: int, bold: bool) -> Image.Image:
     image = Image.new("1", (size * (len(words) + 2), size * 2), 0)
-    screens.text(ImageDraw.Draw(image), (size // 2, size // 2), words, size, bold=bold)
+    lettering.text(ImageDraw.Draw(image), (size // 2, size // 2), words, size, bold=bold)
     return image
 
 
 def test_font_14px_am_would_join_without_the_gap():
     """The check can fail: Pillow alone draws Terminus's 14 px "am" as one blot."""
     image = Image.new("1", (40, 28), 0)
-    ImageDraw.Draw(image).text((7, 7), "am", font=screens.font(14), fill=1)
+    ImageDraw.Draw(image).text((7, 7), "am", font=lettering.font(14), fill=1)
     assert ink_runs(image) == 1 and ink_runs(drawn("am", 14, False)) == 2

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from firmware.oled import screens
+from firmware.oled import codes, lettering, screens, word_pages
 from firmware.oled.animation import Animation
 from firmware.oled.views import Row, TurnView
 
@@ -98,16 +98,16 @@ def test_screens_are_one_bit_128x64(name):
 
 def test_screens_wrap_keeps_lines_inside_the_screen():
     words = "Move your cat 4, then 6. Then one mouse 10, or two mice 4 and 6."
-    lines = screens.wrap(words, screens.SMALL)
+    lines = lettering.wrap(words, lettering.SMALL)
     assert len(lines) > 1
     assert " ".join(lines) == words
-    assert all(screens.width(line, screens.SMALL) <= screens.W - 2 for line in lines)
+    assert all(lettering.width(line, lettering.SMALL) <= lettering.W - 2 for line in lines)
 
 
 def test_screens_clip_adds_an_ellipsis_only_when_needed():
-    assert screens.clip("Ann", screens.MEDIUM, 100) == "Ann"
-    clipped = screens.clip("A very long player name indeed", screens.MEDIUM, 60)
-    assert clipped.endswith("…") and screens.width(clipped, screens.MEDIUM) <= 60
+    assert lettering.clip("Ann", lettering.MEDIUM, 100) == "Ann"
+    clipped = lettering.clip("A very long player name indeed", lettering.MEDIUM, 60)
+    assert clipped.endswith("…") and lettering.width(clipped, lettering.MEDIUM) <= 60
 
 
 def test_screens_key_line_is_big_type():
@@ -270,7 +270,7 @@ def test_screens_a_sentence_longer_than_a_page_is_parted_where_a_clause_begins()
     assert said[1:] == ["Christopher Wellington is bumped to picture space 8",
                         "and pays the pool 1 chip"], pages
     assert all(len(page.split()) > 1 for page in said)
-    turn = screens.sentence_pages(["flick to spin, or press the knob to move in the Field."], 2)
+    turn = word_pages.sentence_pages(["flick to spin, or press the knob to move in the Field."], 2)
     assert [" ".join(page) for page in turn] == ["flick to spin,",
                                                  "or press the knob to move in the Field."]
     lost_diamond = TurnView("The Lost Diamond", "", "Anne-Marie Vandenbroucke",
@@ -280,13 +280,13 @@ def test_screens_a_sentence_longer_than_a_page_is_parted_where_a_clause_begins()
     assert said[:2] == ["flick to spin,", "or press the knob to move in the Field."]   # round
     for text in ("Ann pays the pool 1 chip", "Ann pays the pool 12 chips",
                  "Wilhelmina Oosterhout pays Christopher 1 chip", "Move your cat 6, then 1."):
-        lines = screens.wrap(text, screens.SMALL)
+        lines = lettering.wrap(text, lettering.SMALL)
         assert not any(line.split()[-1].isdigit() for line in lines[:-1]), lines
         assert not any(re.fullmatch(r"\d+\.|chips?", line) for line in lines), lines
     long = ("Wilhelmina Oosterhout goes back to the very first picture space of the long "
             "winding board")                          # no clause to part it: lines, no orphan
-    assert len(screens.wrap(long, screens.SMALL)) == 5
-    assert [len(page) for page in screens.sentence_pages([long], 4)] == [3, 2]
+    assert len(lettering.wrap(long, lettering.SMALL)) == 5
+    assert [len(page) for page in word_pages.sentence_pages([long], 4)] == [3, 2]
 
 
 @pytest.mark.parametrize("heading, values, lines, pages", [
@@ -311,7 +311,7 @@ def test_screens_parting_at_a_clause_never_costs_a_page_nor_leaves_a_sum_alone(
     shown = screens.result_layout(heading, values, lines)[2]
     said = [" ".join(page) for page in shown]
     assert len(shown) == pages, shown
-    assert not any(screens.ONLY_A_SUM.fullmatch(page) for page in said), shown
+    assert not any(word_pages.ONLY_A_SUM.fullmatch(page) for page in said), shown
     assert all(len(page.split()) > 2 or page.endswith("Rex!") for page in said[1:]), shown
 
 
@@ -334,9 +334,9 @@ def test_screens_long_refusal_is_read_whole_in_pages():
 
 
 def test_screens_address_breaks_after_a_dot_never_inside_a_number():
-    assert screens.break_address("192.168.1.23:8080", 67) == ["192.168.1.", "23:8080"]
+    assert codes.break_address("192.168.1.23:8080", 67) == ["192.168.1.", "23:8080"]
     # an IPv6 address lost a colon of its "::" ("[fe80:1]")
-    assert "".join(screens.break_address("[fe80::1]:8080", 67)) == "[fe80::1]:8080"
+    assert "".join(codes.break_address("[fe80::1]:8080", 67)) == "[fe80::1]:8080"
 
 
 @pytest.mark.parametrize("host", ["192.168.178.123", "192.168.100.200", "10.42.0.1"])
@@ -347,7 +347,7 @@ def test_screens_start_screen_never_drops_the_port(host):
     def words(port: int) -> bytes:
         return screens.startup(f"http://{host}:{port}/", "156283").crop((61, 0, 128, 64)).tobytes()
     assert words(8080) != words(9090)
-    lines = screens.break_address(f"{host}:8080", 67)
+    lines = codes.break_address(f"{host}:8080", 67)
     assert "".join(lines) == f"{host}:8080" and len(lines) <= 3
 
 
@@ -389,22 +389,22 @@ def test_screens_dice_show_their_faces():
 
 
 def test_screens_wrap_keeps_a_short_bracket_on_one_line():
-    lines = screens.wrap("Squeak! Player 1's cat takes a mouse (7 left)", screens.SMALL)
+    lines = lettering.wrap("Squeak! Player 1's cat takes a mouse (7 left)", lettering.SMALL)
     assert "(7 left)" in " | ".join(lines) and "(7" not in [line[-2:] for line in lines]
 
 
 def test_screens_wrap_keeps_a_sum_on_one_line():
     """"Pi uncovers 1: 1 + 1" / "= 2, no checker moves" read as two sums: a sum is one word."""
-    lines = screens.wrap("Pi uncovers 1: 1 + 1 = 2, no checker moves", screens.SMALL)
+    lines = lettering.wrap("Pi uncovers 1: 1 + 1 = 2, no checker moves", lettering.SMALL)
     assert any("1 + 1 = 2," in line for line in lines), lines
     assert " ".join(lines) == "Pi uncovers 1: 1 + 1 = 2, no checker moves"
 
 
 def test_screens_header_keeps_the_space_in_pool_3():
     """The header reads "pool 3", never "pool3": the word gap is wider than any letter gap."""
-    image, draw = screens.canvas()
+    image, draw = lettering.canvas()
     screens.header(draw, "Kat en Muis", "pool 3")
-    right = image.crop((128 - int(screens.width("pool 3", screens.SMALL)) - 1, 0, 128, 12))
+    right = image.crop((128 - int(lettering.width("pool 3", lettering.SMALL)) - 1, 0, 128, 12))
     lit = [right.crop((x, 0, x + 1, 12)).getbbox() is not None for x in range(right.width)]
     gaps, run = [], 0
     for on in lit[lit.index(True):]:
@@ -428,7 +428,7 @@ def test_screens_scores_page_and_never_cut_names_or_figures():
     pages = screens.score_pages(rows)
     lines = [line for page in pages for line in page]
     assert all(len(page) <= 4 for page in pages)
-    assert all(screens.width(words, screens.SMALL) <= screens.W - 2 for words, _, _ in lines)
+    assert all(lettering.width(words, lettering.SMALL) <= lettering.W - 2 for words, _, _ in lines)
     names = " ".join(words for words, _, right in lines if not right)
     figures = " · ".join(words for words, _, right in lines if right)
     for row in rows:
@@ -449,13 +449,14 @@ def test_screens_turn_shows_a_long_name_whole_and_pages_the_rest(name, action):
     view = TurnView("Cats and Mice", "pool 10", name, action, "sq 22 · 17 chips", button=3)
     names = screens.name_lines(view)
     assert " ".join(names).replace("- ", "-") == name                 # whole, in pieces
-    room = screens.W - 2 - screens.BADGE - 4
-    assert all(screens.width(line, screens.SMALL if len(names) > 1 else screens.MEDIUM) <= room
+    room = lettering.W - 2 - screens.BADGE - 4
+    size = lettering.SMALL if len(names) > 1 else lettering.MEDIUM
+    assert all(lettering.width(line, size) <= room
                for line in names)
     paged = screens.turn_pages(view)
     if paged:
-        first = 14 + (14 if len(names) == 1 else len(names) * screens.LINE)
-        assert first + len(paged[0]) * screens.LINE <= 64              # no line cut at the foot
+        first = 14 + (14 if len(names) == 1 else len(names) * lettering.LINE)
+        assert first + len(paged[0]) * lettering.LINE <= 64              # no line cut at the foot
         shown = " ".join(" ".join(page) for page in paged)
         assert shown.split() == f"{action} {view.detail}".split()
     for page in range(max(1, len(paged))):
@@ -466,7 +467,7 @@ def test_screens_never_cut_a_long_name(monkeypatch):
     """The screens that name a player (a result's heading, the Domino Rex choice, the winner
     list, the game's end, a refusal) show a 24-character name whole: nothing is clipped."""
     cut = []
-    clip = screens.clip
+    clip = lettering.clip
 
     def watching(text, size, room):
         out = clip(text, size, room)
@@ -481,7 +482,7 @@ def test_screens_never_cut_a_long_name(monkeypatch):
     assert heading == "" and words[0] == f"{name} throws"
     screens.choose(TurnView("Domino Rex", "", name, "turn, then press", "", 2), "4", "4+3=7")
     screens.choice_list("Who won?", ["Hélène", name, "Nobody"], 1)
-    screens.flash(screens.canvas()[0], f"It is Hélène's turn, not {name}'s.")
+    screens.flash(lettering.canvas()[0], f"It is Hélène's turn, not {name}'s.")
     screens.confirm(f"{name} wins: end the game now?", False)
     screens.game_over("Kat en Muis", name, "wins!", "press: new game")
     screens.game_over("Kat en Muis", f"{name} & Hélène", "share the win", "press: new game")
@@ -646,7 +647,7 @@ def test_screens_every_page_of_a_long_instruction_names_whose_turn_it_is():
     assert len(paged) == 2 and all(len(lines) <= 3 for lines in paged[1:])
     assert screens.repeats_name(view, 1) and not screens.repeats_name(view, 0)
     second = screens.turn(view, 1)
-    assert second.crop((0, 14, 128, 14 + screens.LINE)).getbbox() is not None   # the name row
+    assert second.crop((0, 14, 128, 14 + lettering.LINE)).getbbox() is not None   # the name row
     long_name = TurnView("Cats and Mice", "", "Bartholomew-Montgomery Fitzwilliam-Smythe",
                          view.action)
     assert not screens.repeats_name(long_name, 1)
@@ -655,12 +656,12 @@ def test_screens_every_page_of_a_long_instruction_names_whose_turn_it_is():
 def test_screens_a_notice_covers_the_screen_so_nothing_behind_it_is_cut():
     """The notice's box sat across the lines behind it: the header's "pots 10" read "nots 10",
     the board's "Fox" "Fnx". Over a screen lit all over, only the box and its words show."""
-    lit = Image.new("1", (screens.W, screens.H), 1)
+    lit = Image.new("1", (lettering.W, lettering.H), 1)
     for words in ("Not your turn", "It is Ben's turn, not Ann's.",
                   "Taken back: Ann's Fox jumps from d4 over c4 and b4 to a4, taking 2 geese "
                   "(15 left)"):
         shown = screens.flash(lit, words)
-        assert shown.tobytes() == screens.flash(screens.canvas()[0], words).tobytes()
+        assert shown.tobytes() == screens.flash(lettering.canvas()[0], words).tobytes()
 
 
 def test_screens_a_long_notice_pages_at_its_clauses_with_a_page_mark():
@@ -673,7 +674,7 @@ def test_screens_a_long_notice_pages_at_its_clauses_with_a_page_mark():
     pages = screens.flash_pages(undo)
     assert len(pages) == 2 and all(len(lines) <= 4 for _, lines in pages)
     assert " ".join(pages[1][1]).startswith("Ann throws again (square 10);")   # whole clauses
-    first, second = (screens.flash(screens.canvas()[0], undo, page) for page in (0, 1))
+    first, second = (screens.flash(lettering.canvas()[0], undo, page) for page in (0, 1))
     assert first.crop((96, 50, 126, 62)).getbbox() and first.tobytes() != second.tobytes()
 
 
@@ -696,7 +697,7 @@ def test_screens_x8_what_a_seat_button_records_is_never_split_across_pages():
     lines of a later page, so it is read whole."""
     from firmware.oled.views import BOX_PRESSES
     for game, said in BOX_PRESSES.items():
-        assert len(screens.wrap(said, screens.SMALL)) <= 3, game
+        assert len(lettering.wrap(said, lettering.SMALL)) <= 3, game
         action = f"Double 3: move one man 6. {said} Then press the knob to end the turn."
         paged = screens.turn_pages(TurnView(game, "", "Bartholomeus", action))
         assert any(" ".join(page) == said for page in paged), (game, paged)
@@ -707,16 +708,16 @@ def test_screens_x8_what_a_seat_button_records_is_never_split_across_pages():
 def test_screens_header_descenders_stand_clear_of_the_rule(left, right):
     """A "g" or "p" in the header never touches the rule beneath it (it read as a blot); the
     rule is broken a pixel either side of it and whole elsewhere."""
-    image, draw = screens.canvas()
+    image, draw = lettering.canvas()
     screens.header(draw, left, right)
     px, y = image.load(), screens.RULE_Y
-    descenders = [x for x in range(screens.W) if px[x, y - 1]]
+    descenders = [x for x in range(lettering.W) if px[x, y - 1]]
     assert descenders, "the case has a descender on the rule's row"
-    touching = [x for x in range(screens.W) for dx in (-1, 0, 1)
-                if px[x, y - 1] and 0 <= x + dx < screens.W and px[x + dx, y]]
+    touching = [x for x in range(lettering.W) for dx in (-1, 0, 1)
+                if px[x, y - 1] and 0 <= x + dx < lettering.W and px[x + dx, y]]
     assert touching == []
     near = {x + dx for x in descenders for dx in (-1, 0, 1)}
-    assert all(px[x, y] for x in range(screens.W) if x not in near)
+    assert all(px[x, y] for x in range(lettering.W) if x not in near)
 
 
 def test_screens_a_tie_on_points_shows_the_points_shared():
@@ -729,7 +730,7 @@ def test_screens_a_tie_on_points_shows_the_points_shared():
     assert final_points({**snap, "winners": [1, 2]}) == "share the win, 19 pts"
     assert final_points({**snap, "winners": [2]}) == "wins, 19 points"
     assert final_points({**snap, "winners": [0, 1]}) == ""          # not a tie: no one figure
-    assert screens.width("share the win, 77 pts", screens.SMALL) <= screens.W - 2   # 2+...+12
+    assert lettering.width("share the win, 77 pts", lettering.SMALL) <= lettering.W - 2   # 2+...+12
 
 
 def test_screens_x2_a_tie_for_the_lead_says_why_the_throws_start_again():

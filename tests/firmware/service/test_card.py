@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from firmware.card import card_html, qr_svg, wifi_text
-from firmware.oled.screens import qr_matrix
+from firmware.oled.codes import qr_matrix
 from firmware.config import WiFi
 
 

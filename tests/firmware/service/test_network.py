@@ -15,7 +15,7 @@ from firmware.config import WiFi, parse_config, ConfigError
 from firmware.datadir import keys
 from firmware.network import nmcli
 from firmware.network.hotspot import RETRY_SECONDS, Hotspot, HotspotSettings
-from firmware.oled.screens import qr_matrix
+from firmware.oled.codes import qr_matrix
 
 SETTINGS = HotspotSettings(ssid="Parlour-ab12", password="k7mp-2xqa-rj9c", after=60)
 
