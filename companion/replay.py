@@ -272,7 +272,7 @@ def _transfer(rulebook: Rulebook, state: State, event: Transfer) -> None:
 
 
 def state_json(rulebook: Rulebook, state: State) -> dict[str, Any]:
-    """The state JSON of DESIGN.md, plus fields a screen needs (prompt, last roll, order).
+    """The state JSON handed out, plus fields a screen needs (prompt, last roll, order).
 
     A copy: whoever holds it may change it (nested lists and dicts too) without changing the
     game or its undo history (every part that could be shared is copied)."""

@@ -376,7 +376,7 @@ class Session:
     # -- export -------------------------------------------------------------------------------
 
     def export_log(self, game_id: int) -> list[dict[str, Any]]:
-        """A stored game's events as the log of DESIGN.md; the seed joins new_game once over."""
+        """A stored game's events as a game log (JSON Lines); the seed joins new_game once over."""
         return export_events(self.store, game_id)
 
 

@@ -46,8 +46,8 @@ MAX_LOG_BYTES = 16 * 1024 * 1024
 
 
 def _read_lines(path: str) -> list[str]:
-    """The log's lines; a line that is not UTF-8 is refused by its number (DESIGN: a file's
-    errors name the line). A byte-order mark before the first line (as some Windows editors
+    """The log's lines; a line that is not UTF-8 is refused by its number (a file's errors
+    name the line). A byte-order mark before the first line (as some Windows editors
     save UTF-8) is not part of it, as in a request's body."""
     try:
         if path == "-":
@@ -140,7 +140,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise ParlourError(f"{path}: {err}") from None
     snap = table.to_json()
     if args.json:
-        if has_odds(table.rulebook):      # as the table's state carries them (DESIGN.md)
+        if has_odds(table.rulebook):      # as the table's state carries them
             snap["odds"] = odds(table.rulebook, table.state, random.Random(REPLAY_ODDS_SEED))
         print(json.dumps(snap, indent=2, ensure_ascii=False))
     else:

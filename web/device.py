@@ -75,8 +75,9 @@ def _device() -> DevicePanel:
 
 
 def check_input(data: dict[str, Any], seats: int = 64) -> dict[str, Any]:
-    """The input as DESIGN.md shapes it, with only the fields it needs (a press's or a hold's
-    'detents' are no part of it); 400 otherwise, in one wording for every seat out of range."""
+    """The input as `POST /device/input` takes it, with only the fields it needs (a press's or
+    a hold's 'detents' are no part of it); 400 otherwise, in one wording for every seat out of
+    range."""
     kind = data.get("input")
     if kind == "seat":
         seat = data.get("seat")

@@ -1,11 +1,11 @@
 """Chances to win from the current position, computed from the game's own rulebook.
 
-`odds(rulebook, state, rng)` gives `{"win": [...], "exact": bool, "margin": float}` (DESIGN.md):
-exact where a game module can solve the position (Kat en Muis always, the lead included;
-Domino Rex end-games under the playout policy), otherwise playouts: copies of the state played
-to the end by the real rules (`replay.advance`), with throws drawn from `rng`, a generator
-handed in (`random.Random` from the firmware or the web). Playouts never touch the committed
-roll stream: they work on copies and use only `rng`.
+`odds(rulebook, state, rng)` gives `{"win": [...], "exact": bool, "margin": float}` (the
+state's `odds`): exact where a game module can solve the position (Kat en Muis always, the
+lead included; Domino Rex end-games under the playout policy), otherwise playouts: copies of
+the state played to the end by the real rules (`replay.advance`), with throws drawn from
+`rng`, a generator handed in (`random.Random` from the firmware or the web). Playouts never
+touch the committed roll stream: they work on copies and use only `rng`.
 
 A finished game's chances are 1 shared among its winners; a shared win in a playout counts
 1/k to each of its k winners. `margin` is the 95% half-width of the least certain seat.

@@ -294,7 +294,7 @@ def verify_rolls(events: Iterable[Any], seed: str | None = None) -> Verification
             return _broken(checked, problems)
     if problems:
         count = len(problems)
-        lines = ", ".join(str(p.line) for p in problems[:10]) + ("..." if count > 10 else "")
+        lines = ", ".join([str(p.line) for p in problems[:10]] + ["..."] * (count > 10))
         return Verification(False, "mismatch", checked, problems,
                             f"{count} of {checked} roll{'s' * (checked != 1)} do not match the "
                             f"committed seed (line{'s' * (count > 1)} {lines}).")

@@ -256,7 +256,7 @@ def test_replay_of_a_file_equals_the_live_table(kat):
 
 # -- state JSON -------------------------------------------------------------------------------
 
-DESIGN_KEYS = {"game", "phase", "turn", "awaiting", "players", "pool", "winners", "log",
+INTERFACE_KEYS = {"game", "phase", "turn", "awaiting", "players", "pool", "winners", "log",
                "commitment", "seed"}
 PLAYER_KEYS = {"name", "role", "position", "chips", "score", "lost_turns"}
 
@@ -266,7 +266,7 @@ PLAYER_KEYS = {"name", "role", "position", "chips", "score", "lost_turns"}
                                         ("cats-and-dogs", [(5,), (1,)])])
 def test_replay_state_json_has_the_design_fields(start, game, lead):
     out = start(game, lead=lead).to_json()
-    assert DESIGN_KEYS <= set(out)
+    assert INTERFACE_KEYS <= set(out)
     assert all(PLAYER_KEYS <= set(p) for p in out["players"])
     assert out["phase"] in ("lead", "play", "over")
     assert out["awaiting"] in ("roll", "press", "choose", "next", "declare", None)

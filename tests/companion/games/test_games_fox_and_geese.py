@@ -146,7 +146,7 @@ def test_fox_and_geese_f2_fox_must_jump_and_keep_jumping_and_chooses_the_chain()
     assert sorted(map(tuple, moves(table))) == [("d3", "d5", "b5"), ("d3", "d5", "f5")]
     assert "must jump" in refusal(table, **move("d3", "d2"))               # a step: refused
     assert "must jump" in refusal(table, **move("d3", "d5"))               # stops too soon
-    state = act(table, **move("d3", "d5", "f5"))                           # DESIGN's example
+    state = act(table, **move("d3", "d5", "f5"))                           # the interface's example
     out = table.to_json()
     assert out["board"]["fox"] == "f5" and out["geese_left"] == 7
     assert set(out["board"]["geese"]) == set(geese) - {"d4", "e5"}

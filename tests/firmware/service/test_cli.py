@@ -170,7 +170,7 @@ def test_cli_export_to_standard_output_and_of_an_empty_store(capsys, tmp_path, m
     ("fox-and-geese.jsonl", 6, None)])
 def test_cli_replay_json_carries_the_chances_where_the_companion_knows_them(
         capsys, tmp_path, example, lines, exact):
-    """DESIGN.md: `replay --json` carries the state as the table does, odds included where the
+    """`replay --json` carries the state as the table does, odds included where the
     companion knows the chances (exact, or from seeded playouts: the same every run)."""
     log = tmp_path / example
     log.write_text("".join((EXAMPLES / example).read_text().splitlines(True)[:lines]))

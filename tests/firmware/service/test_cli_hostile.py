@@ -126,7 +126,7 @@ def test_cli_run_on_a_busy_port_names_the_way_out(tmp_path):
 
 
 def test_cli_log_that_is_not_utf8_is_refused_by_its_line_number(capsys, tmp_path):
-    """DESIGN: a bad line in a file is named by its number, a byte that is not UTF-8 too."""
+    """A bad line in a file is named by its number, a byte that is not UTF-8 too."""
     from firmware.cli import main
     log = tmp_path / "bad.jsonl"
     log.write_bytes(b'{"type": "new_game", "game": "kat-en-muis", "players": ["Ann", "Ben"]}\n'

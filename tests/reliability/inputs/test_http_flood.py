@@ -123,7 +123,7 @@ def whole_answer(sock: socket.socket) -> bytes:
 
 
 def assert_json_error(answer: bytes, reason: str) -> None:
-    """The server's own refusal is the table's JSON error, as DESIGN's HTTP errors are."""
+    """The server's own refusal is the table's JSON error, as every HTTP error is."""
     head, _, body = answer.partition(b"\r\n\r\n")
     assert b"content-type: application/json" in head.lower(), head
     error = json.loads(body)["error"]

@@ -103,7 +103,7 @@ def test_attack_a_malformed_seen_is_a_400_and_changes_nothing(control, kat, sess
 
 
 def test_actions_without_seen_are_done_as_before(control, kat, session):
-    """The API's callers that name no state (DESIGN's interface) act on the newest."""
+    """The API's callers that name no state (scripts written before `seen`) act on the newest."""
     assert control("roll").status_code == 200
     assert control("roll", {}).status_code == 200
     assert control("roll", {"seen": ""}).status_code == 200

@@ -126,6 +126,30 @@ def test_stats_verify_catches_a_tampered_roll_by_its_line(session):
     assert str(line) in result.message
 
 
+def test_stats_verify_a_cut_roll_in_a_log_that_still_replays_names_the_rolls_off(session):
+    """Free play breaks no rule when a roll is cut: each later roll shows the next one's
+    values, and every one that differs from the seed's is counted and listed by line, the
+    first ten and then "..." (it read "19..." as if a line number)."""
+    snap = session.new_game("free-play", ["Ann", "Ben"])
+    while session.snapshot()["phase"] == "lead":
+        session.roll()
+    for _ in range(40):
+        session.roll()
+        session.submit({"type": "next"})
+    session.submit({"type": "declare", "winners": [0]})
+    log = session.export_log(snap["game_id"])
+    lead = sum(1 for e in log if e["type"] == "roll") - 40
+    rolls = [i for i, e in enumerate(log, start=1) if e["type"] == "roll"][lead:]
+    cut = log[:rolls[0] - 1] + log[rolls[0]:]           # the first roll of play cut
+    values = [log[line - 1]["values"] for line in rolls]
+    off = [line - 1 for line, was, shows in zip(rolls[1:], values, values[1:]) if was != shows]
+    result = verify_rolls(cut)
+    assert not result.ok and result.status == "mismatch" and len(off) > 10
+    assert [p.line for p in result.problems] == off
+    assert result.message == (f"{len(off)} of {lead + 39} rolls do not match the committed seed"
+                              f" (lines {', '.join(map(str, off[:10]))}, ...).")
+
+
 def test_stats_verify_uses_file_line_numbers(session):
     log = finished_log(session)
     text = "\n\n".join(json.dumps(e) for e in log)          # blank lines between events
