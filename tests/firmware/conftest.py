@@ -4,22 +4,14 @@ pins, luma's dummy device and a fake I2C panel (the MockFactory fixture is tests
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
 from companion.session import Session
 from companion.record.store import Store
+from controller_support import SEED
 from fakes import FakeClock
-
-# test_controller's helpers (press, start, FakeControls) are shared by the screens' and the
-# service's tests too: importable when one of those files is run alone
-sys.path.insert(0, str(Path(__file__).parent / "box"))
-
-SEED = bytes(range(32))     # every game's rolls the same from run to run
 
 
 class Knob:

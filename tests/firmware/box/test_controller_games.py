@@ -16,16 +16,10 @@ from firmware.controller import Controller
 from firmware.controller.notices import AGAIN_SECONDS
 from firmware.pins.inputs import InputEvent
 from firmware.oled.views import RANDOMIZERS, box_words
-from test_controller import FakeControls
 
 STEPS = 120                # inputs per game: enough to finish most, few enough to stay fast
 # PARLOUR_SCREEN_SHEETS=<dir>: also save every distinct frame of each game at 4x, in sheets
 SHEETS = os.environ.get("PARLOUR_SCREEN_SHEETS")
-
-
-@pytest.fixture
-def controls():
-    return FakeControls()
 
 
 def press(c, kind, **fields):
@@ -268,7 +262,7 @@ def test_controller_games_x8_a_press_that_stopped_the_dial_pressed_again_is_one_
 def test_controller_free_play_scores_whoever_presses_as_the_phone_does(session, controls):
     """Free play keeps score for any game: every player's seat button is armed in play and a
     press scores for that player, as a phone's "Point for ..." does (the two agree)."""
-    from test_controller import start
+    from controller_support import start
     from web.moves import game_moves
     assert game_moves()["free-play"]["press_any"] is True
     table = Controller(session, controls=controls, seats=4)

@@ -113,7 +113,7 @@ def test_full_card_refuses_a_new_pin_and_the_old_one_stays(session, tmp_path, cl
     """The menu's "New PIN" on a full card raised an OSError out of the box's loop (logged
     with a traceback), said nothing, and went back to play: the old PIN stayed, unexplained."""
     from firmware.datadir import keys
-    from test_controller import press
+    from controller_support import press
     c, app = wired(session, tmp_path, clock)
     kept = keys.stored_pin(tmp_path)
     press(c, "hold")

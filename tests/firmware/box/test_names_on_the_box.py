@@ -13,7 +13,7 @@ from companion.record.store import Store
 from firmware.controller import Controller
 from firmware.oled import lettering
 from firmware.oled.names import can_draw, drawable, shown_names
-from test_controller import press
+from controller_support import press
 from test_phones import wired
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"

@@ -18,7 +18,7 @@ from firmware.oled import codes, screens
 from firmware.datadir import keys
 from firmware.config import WiFi
 from firmware.controller import Controller
-from test_controller import press
+from controller_support import press
 from firmware.datadir.phones import connect_phones, phone_options
 from web import create_app
 
@@ -329,7 +329,7 @@ def test_phones_pairing_in_a_game_names_the_seats_player_or_no_one(session, tmp_
     """Paired with button 3 during a game for two, the box said "Phone paired with Green (3)"
     as if it played, while the phone said the seat had no player in this game. A player
     named for the colour is not said twice ("Red (1): Red")."""
-    from test_controller import start
+    from controller_support import start
     c, app = wired(session, tmp_path, clock)
     c.attach()                                      # hears the rename made elsewhere
     pairings = app.extensions["parlour"].pairings
@@ -351,7 +351,7 @@ def test_phones_a_change_made_while_the_box_shows_a_code_waits_for_the_game_scre
     """A phone's throw took the pairing code off the box (the dial, then its result), and a
     change made under the menu was never shown: the code stays; back on the game's screen,
     what changed meanwhile shows as it would have."""
-    from test_controller import settle_lead, start
+    from controller_support import settle_lead, start
     c, app = wired(session, tmp_path, clock)
     c.attach()
     pairings = app.extensions["parlour"].pairings

@@ -12,7 +12,7 @@ from PIL import Image
 from firmware.oled import board_screen, lettering
 from firmware.oled.views import choice_meaning
 from firmware.controller import RESULT_SECONDS, Controller
-from test_controller import press
+from controller_support import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
 from companion.games.domino_rex import ORDINAL
@@ -20,7 +20,7 @@ from firmware.controller.notices import AGAIN_SECONDS
 from companion.record.store import Store
 from companion.session import Session
 from firmware.controller.spin import UNCOVER_PIS, asks_to_uncover
-from test_controller import SEED, FakeControls
+from controller_support import SEED, FakeControls
 
 
 

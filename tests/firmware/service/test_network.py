@@ -416,7 +416,7 @@ class ChangingNetwork:
 def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(session, clock):
     from firmware.controller import Controller
     from firmware.oled import screens
-    from test_controller import press
+    from controller_support import press
     box = Controller(session, seats=4, clock=clock, url="http://192.168.1.20:8080/")
     box.wifi = WiFi("Our House", "correct horse")
     network = ChangingNetwork({"mode": "looking", "network": "", "message": "",
@@ -452,7 +452,7 @@ def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(sessio
 
 def test_network_menu_has_no_wifi_where_the_box_does_not_manage_it(session, clock):
     from firmware.controller import Controller
-    from test_controller import press
+    from controller_support import press
     box = Controller(session, seats=4, clock=clock)
     box.attach()
     press(box, "menu")

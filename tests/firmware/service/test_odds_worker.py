@@ -15,7 +15,7 @@ from companion.record.store import Store
 from firmware.controller import Controller
 from firmware.workers.odds_worker import OddsWorker
 from firmware.oled.views import score_rows
-from test_controller import FakeControls, press, settle_lead, start
+from controller_support import FakeControls, press, settle_lead, start
 
 SEED = bytes(range(32))
 

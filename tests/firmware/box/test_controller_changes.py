@@ -1,0 +1,280 @@
+"""Changes made elsewhere (a phone, the web, an undo from a phone) shown on the box, and the
+box's own inputs racing them: each acts once, on the state the box last drew."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller_support import press, settle_lead, start
+from firmware import controller as ctl
+from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
+
+
+def test_controller_redraws_when_the_web_changes_the_session(table, session):
+    assert table.screen == "start"
+    session.new_game("kat-en-muis", ["Ann", "Ben"])                # as from a phone
+    table.render()
+    assert table.update() and table.screen == "play"
+    assert table.view()["turn"].name == "Ann"
+    session.new_game("fox-and-geese", ["Cy", "Di"])
+    table.update()
+    assert table.view()["turn"].name == "Di (Geese)"
+
+
+def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
+    """A phone's rename while Ann is to move was headed "Ann", as if she had made it; so was
+    a phone's chip correction that named her ("Ben pays Ann 3 chips (correction: ...)")."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    table.update()
+    assert table.view()["turn"].name == "Ann"
+    session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="pin-0a1b2c")
+    table.update()
+    assert table.screen == "result"
+    heading, _, words = table.outcome
+    assert heading == "From a phone" and any("Zed" in w for w in words), (heading, words)
+    press(table, "press")
+    session.submit({"type": "rename", "seat": 0, "name": "Ada"}, by="pin-0a1b2c")
+    table.update()                                      # the mover renamed: not "Ann" either
+    heading, _, words = table.outcome
+    assert heading == "From a phone" and any("Ada" in w for w in words), (heading, words)
+    press(table, "press")
+    session.submit({"type": "transfer", "from": 1, "to": 0, "amount": 3,
+                    "reason": "misread square"}, by="pin-0a1b2c")
+    table.update()
+    heading, _, words = table.outcome
+    assert session.snapshot()["last_type"] == "transfer"
+    assert heading == "From a phone" and any("Ada" in w for w in words), (heading, words)
+
+
+def lead_thrown_from_phones(table, session) -> dict:
+    """Domino Rex between Ann and Ben, the lead thrown from phones while the dial spins."""
+    session.new_game("domino-rex", ["Ann", "Ben"])
+    table.update()
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web")
+        table.update()
+    assert table.screen == "spin"
+    return session.snapshot()
+
+
+def test_controller_a_phone_uncover_while_the_dial_spins_shows_after_the_throw(
+        table, session, clock):
+    """Ann uncovered from her phone while the box's dial still showed the lead: the dial's
+    result became "Ann throws 4" over every lead line and her uncover, six pages that began
+    with her first throw. Now the dial's result is the lead, in its order; her uncover follows
+    under her name, as the box's own knob would show it."""
+    from firmware.oled.views import choice_meaning
+    before = lead_thrown_from_phones(table, session)
+    value = before["players"][before["turn"]]["covered"][0]
+    after = session.submit({"type": "choose", "value": value}, by="web")
+    table.update()
+    heading, values, words = table.outcome
+    assert table.screen == "spin" and not any("uncovers" in w for w in words), words
+    if before["rolls"] > 1:              # more than one throw in the dial: the lead, in order
+        assert (heading, values) == ("The lead", "")
+        assert words == [table._for_box(before)["log"][i] for i in range(
+            len(before["log"]) - len(words), len(before["log"]))]
+    press(table, "press")                                   # past the dial
+    assert table.screen == "result" and "uncovers" not in table.outcome[0]
+    clock.advance(max(0.0, table.held_until - table.clock()))       # every page of the lead read
+    table.update()
+    leader = before["players"][before["turn"]]["name"]
+    assert table.outcome == (f"{leader} uncovers", choice_meaning(before, value, after),
+                             after["log"][len(before["log"]):])
+    assert table.screen == "result" and not table.waiting
+
+
+def test_controller_people_moving_from_phones_are_shown_at_once(table, session, clock):
+    """Only the Pi's reply waits for the result up to be read: two people moving from their
+    phones a second apart see each move on the box as it comes (the box fell a result behind
+    each move, 4 s a move, and never caught up with a quick table). A phone's move is headed
+    as the knob's is ("Ann moves", not "Ann")."""
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    table.update()
+    for _ in range(4):
+        snap = session.snapshot()
+        after = session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="web")
+        clock.advance(1.0)
+        table.update()
+        assert table.waiting is None and table.screen == "result"
+        assert table.outcome[2] == after["log"][len(snap["log"]):]      # this move, now
+        mover = snap["players"][snap["turn"]]["name"]
+        assert table.outcome[0] == f"{mover} moves"      # as the knob's own move is headed
+
+
+def test_controller_an_undo_from_a_phone_drops_the_moves_waiting_to_show(table, session):
+    """An uncover waiting behind the dial's result, then taken back from a phone: the box
+    never shows the uncover."""
+    before = lead_thrown_from_phones(table, session)
+    session.submit({"type": "choose", "value": before["players"][before["turn"]]["covered"][0]},
+                   by="web")
+    table.update()
+    assert table.waiting
+    session.undo(by="web")
+    table.update()
+    assert not table.waiting
+    press(table, "press")                                   # past the dial
+    table.clock.advance(max(0.0, table.held_until - table.clock()))
+    table.update()
+    assert not any("uncovers" in w for w in table.outcome[2]), table.outcome
+
+
+def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
+    """A phone's undo took a line back and the OLED only went back to the turn: the table
+    saw its change vanish without a word (the box's own Undo says "Taken back")."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    table.update()
+    session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="pin-0a1b2c")
+    table.update()
+    table.clock.advance(LATE_PRESS_SECONDS)
+    press(table, "press")                               # the rename read
+    assert table.screen == "play" and not table.flash_text
+    session.undo(by="pin-0a1b2c")
+    table.update()
+    assert session.snapshot()["players"][1]["name"] == "Ben"
+    assert table.screen == "play" and table.flash_text.startswith("Taken back from a phone: ")
+    assert "Zed" in table.flash_text and table.view()["flash"] == table.flash_text
+
+
+@pytest.mark.parametrize("strength", [0.0, 0.3, 1.0])
+def test_controller_a_flick_tells_the_phone_when_its_spin_stops(table, session, strength):
+    start(table, "kat-en-muis")
+    press(table, "flick", strength=strength)
+    spin = session.snapshot()["spin"]
+    assert table.screen == "spin" and spin["roll"] == session.snapshot()["rolls"]
+    assert spin["seconds"] == pytest.approx(table.animation.duration, abs=1e-3)
+
+
+def test_controller_set_aside_by_the_phone_leaves_a_working_game_list(table, session):
+    start(table, "kat-en-muis")
+    session.abandon(by="phone")
+    table.update()
+    assert table.screen == "games"
+    index = table.game_index
+    press(table, "turn", detents=1)
+    assert table.game_index == index + 1                             # the knob works
+    assert "Choose a game" in str(table.view()) or table.render().getbbox() is not None
+
+
+def test_controller_x6_a_game_ended_from_a_phone_shows_its_last_lines_first(table, session,
+                                                                           clock):
+    """X6: a phone that took the last mouse ended the game on the box at once ("Red & Green
+    share the win"), its last lines ("... the last mouse: 3 points") never shown, where the
+    box's own press shows them first; now both do, and the end follows unpressed."""
+    start(table, "fox-and-geese")
+    before = session.snapshot()
+    session.submit({"type": "declare", "winners": [1]}, by="web")       # the Fox resigns
+    table.update()
+    over = session.snapshot()
+    assert over["phase"] == "over"
+    assert table.screen == "result" and table.outcome[2] == over["log"][len(before["log"]):]
+    clock.advance(ctl.RESULT_SECONDS)
+    table.update()
+    assert table.screen == "over"
+
+
+def test_controller_a_box_input_racing_a_phone_acts_once(table, session, clock):
+    """A phone threw and, a moment later, before the box had drawn it, the knob was flicked:
+    both were thrown (chips paid on a throw nobody meant), as a box Undo took back the
+    phone's throw instead of the one on the screen. An input acts only on the state the box
+    last drew; the phone's throw is shown instead."""
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    shown = session.snapshot()
+    session.roll(by="web")                           # a phone, just before the flick
+    events = len(session.store.events(session.game_id))
+    press(table, "flick", strength=0.5)              # meant for the screen as it was drawn
+    assert len(session.store.events(session.game_id)) == events          # not thrown again
+    assert table.snap["state_version"] != shown["state_version"]       # the phone's, taken in
+    assert table.screen in ("spin", "result") and table.flash_text == ""  # and shown
+    session.roll(by="web") if session.snapshot()["awaiting"] == "roll" else \
+        session.submit({"type": "next"}, by="web")
+    press(table, "undo")                             # an Undo, racing the same way
+    assert len(session.store.events(session.game_id)) == events + 1     # the phone's stays
+    press(table, "undo")                             # once drawn, the box's Undo acts
+    assert len(session.store.events(session.game_id)) == events + 2
+    assert session.store.events(session.game_id)[-1]["type"] == "undo"
+
+
+def a_phones_uncover(table, session, clock) -> tuple[list[str], str]:
+    """Domino Rex at the turn screen, drawn; a phone uncovers for the player to move, not yet
+    shown. The box's beeps (kept from now) and the mover's name."""
+    start(table, "domino-rex")
+    settle_lead(table, None)
+    clock.advance(AGAIN_SECONDS)
+    table.render()
+    beeps: list[str] = []
+    table._beep = beeps.append
+    mover = table.snap["players"][table.snap["turn"]]["name"]
+    session.submit({"type": "choose", "value": table._choices()[0]}, by="phone-1")
+    return beeps, mover
+
+
+@pytest.mark.parametrize("kind", ["press", "flick"])
+def test_controller_a_press_racing_a_phones_uncover_leaves_its_result_up(table, session, clock,
+                                                                          kind):
+    """Domino Rex: a phone uncovered and the knob was pressed a moment later, before the box
+    had drawn it: the update put up "Ann uncovers 3 + 5 = 8" and the same press took it down
+    at once (the result's press), so no one at the table learned which square to uncover on
+    the board. The press goes with the change it raced, with the error sound."""
+    beeps, mover = a_phones_uncover(table, session, clock)
+    events = len(session.store.events(session.game_id))
+    press(table, kind, **({"strength": 0.5} if kind == "flick" else {}))
+    assert len(session.store.events(session.game_id)) == events          # nothing chosen
+    assert table.screen == "result" and table.outcome[0] == f"{mover} uncovers"
+    assert beeps == ["error"]
+    table.render()
+    press(table, "press")                          # once drawn, a press reads on as ever
+    assert table.screen != "result" or table.page > 0
+
+
+def test_controller_a_press_a_moment_after_a_phones_result_went_up_leaves_it_up(table, session,
+                                                                                  clock):
+    """The loop had put up the phone's "Ben uncovers" 10-150 ms before the knob's press came
+    (a press is sent as the knob comes up): the press took it down, unread, six times of six.
+    A press that soon after a person's change goes with it; a later one reads on."""
+    beeps, mover = a_phones_uncover(table, session, clock)
+    table.update()                                 # the loop shows it
+    table.render()
+    clock.advance(0.15)
+    press(table, "press")
+    assert table.screen == "result" and table.outcome[0] == f"{mover} uncovers"
+    assert beeps == ["error"]
+    clock.advance(LATE_PRESS_SECONDS)
+    press(table, "press")                          # read: the press acts
+    assert table.screen != "result" or table.page > 0
+
+
+def test_controller_a_seat_press_racing_a_phones_capture_takes_one_mouse(table, session, clock):
+    """Cats and Mice: a paired phone's capture and the seat button a moment later: two mice."""
+    start(table, "cats-and-mice", seats=(0, 1, 2))
+    settle_lead(table, clock)
+    press(table, "flick", strength=0.5)
+    press(table, "press")                            # the throw, read
+    for _ in range(20):                              # its pages, then its turn screen
+        clock.advance(5)
+        table.update()
+        table.render()
+    assert table.screen == "play"
+    seat = table.snap["turn"]
+    session.submit({"type": "press", "seat": seat}, by="phone-1")    # the phone's capture
+    events = len(session.store.events(session.game_id))
+    press(table, "seat", seat=table.buttons[seat])   # the box's, meant for the same mouse
+    assert len(session.store.events(session.game_id)) == events
+    assert table.screen == "result"                  # the phone's capture, shown
+
+
+def test_controller_a_menu_undo_after_a_phones_move_unseen_shows_it_instead(table, session, clock):
+    """The menu was up when a phone threw: Undo from the menu would take back the phone's
+    throw, which no one at the box has seen. The throw stays and is shown instead."""
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    press(table, "hold")                             # the menu
+    session.roll(by="web")                           # a phone's throw, under it
+    table.update()
+    table.render()
+    events = len(session.store.events(session.game_id))
+    press(table, "turn", detents=table.menu_items.index("Undo"))
+    press(table, "press")
+    assert len(session.store.events(session.game_id)) == events
+    assert table.screen == "result" and any("throws" in w for w in table.outcome[2])
