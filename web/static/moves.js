@@ -9,7 +9,7 @@
   var card, table = {}, pairing = {}, state = null, wasMyTurn = false, saidIn = null;
   var held = false;                 // a throw is being shown on the dial: nothing to press yet
   var SLOW_MS = 600;                // an answer slower than this: "Sending…" meanwhile
-  var GIVE_UP_MS = 10000;           // no answer by then: the table is asked what it holds
+  var GIVE_UP_MS = window.PARLOUR_GIVE_UP_MS || 10000;   // no answer by then: the table is asked
 
   function $(id) { return document.getElementById(id); }
   function make(tag, cls, content) {
@@ -53,6 +53,7 @@
     node.textContent = words;
     node.className = "answer " + (ok ? "ok" : "bad");
     node.hidden = !words;
+    node.removeAttribute("data-pending");
     if (words && node.scrollIntoView) node.scrollIntoView({block: "nearest"});
     // the answer to a move stays for the turn the move led to, then goes (not 13 turns on);
     // the server says which turn that is, as the live state may come before or after it
@@ -71,6 +72,16 @@
     } else if (node.id !== "moves-answer") {
       node.removeAttribute("data-led-to");
     }
+  }
+
+  // "Sending…" until the answer comes: no state the stream brings meanwhile takes it down (on a
+  // slow link the throw shows before its answer, which may yet say it was not done).
+  function sending(node) {
+    node.textContent = "Sending…";
+    node.className = "answer ok";
+    node.hidden = false;
+    node.setAttribute("data-pending", "");
+    node.removeAttribute("data-led-to");
   }
 
   function pastAnswers(s) {            // the answers of a game state that is no longer the table's
@@ -113,7 +124,7 @@
   // done, and the log says so) or not (sending again is safe: an action names the state it
   // was asked on, and the table does it on that state only).
   function noAnswer(answer, sent) {
-    return window.ParlourState.refresh().then(function (now) {
+    function since(now) {
       if (mark(now) !== sent) {
         say(answer, "No answer from the table, and the game has changed since: read the log " +
           "before you send it again.", false);
@@ -121,9 +132,13 @@
         say(answer, "No answer from the table, and nothing has changed yet: if the log does " +
           "not show it in a moment, send it again.", false);
       }
-    }).catch(function () {
-      say(answer, "No answer from the table: check the Wi-Fi, then the log, and send it again " +
-        "if it is not there.", false);
+    }
+    return window.ParlourState.refresh().then(since).catch(function () {
+      // the question went unanswered too; the stream may have brought a change meanwhile (a
+      // slow link: the throw shown, its answer still on the way), and the page shows it
+      if (mark(newest()) !== sent) since(newest());
+      else say(answer, "No answer from the table: check the Wi-Fi, then the log, and send it " +
+        "again if it is not there.", false);
     });
   }
 
@@ -168,7 +183,7 @@
     var hadFocus = confirmed || form.contains(document.activeElement);
     form.setAttribute("data-sending", "");
     buttons.forEach(function (b) { block(b, true); });
-    var slow = setTimeout(function () { say(answer, "Sending…", true); }, SLOW_MS);
+    var slow = setTimeout(function () { sending(answer); }, SLOW_MS);
     var stop = window.AbortController ? new AbortController() : null;
     var late = setTimeout(function () { if (stop) stop.abort(); }, GIVE_UP_MS);
     return fetch(form.action, {method: "POST", body: data, credentials: "same-origin",
@@ -352,10 +367,12 @@
   // The game moved on from the turn the answer stays for: the Pi's reply to it is added to
   // the answer; anything else makes the answer the past.
   function answerMovedOn(s) {
+    var node = $("moves-answer");
+    if (node && node.hasAttribute("data-pending")) { saidIn = null; return; }   // "Sending…" stays
     if (saidIn && (s.game_id !== saidIn.game || s.turn !== saidIn.turn || logMoved(s))) {
       if (!piReply(s)) {
         saidIn = null;
-        say($("moves-answer"), "", true);            // another turn or move: the answer is the past
+        say(node, "", true);                        // another turn or move: the answer is the past
       }
     }
   }

@@ -10,6 +10,10 @@
   // A question to the table with no answer by then has none coming (a connection that went
   // silent, not closed: a phone off the Wi-Fi's edge): given up, and said.
   var ASK_MS = window.PARLOUR_ASK_MS || 8000;
+  // A phone asleep this long may hold a stream that died without closing (its Wi-Fi dropped
+  // meanwhile, nothing new at the table to show it): woken, it opens the stream afresh.
+  var WAKE_MS = window.PARLOUR_WAKE_MS || 5000;
+  var hiddenAt = 0;
   var current = null, source = null, pollTimer = null, retryTimer = null;
   var heard = 0, asking = false;     // when the stream last brought a state; a check under way
   var held = null;    // {state, timer}: a throw kept back while the box's dial still spins
@@ -525,17 +529,22 @@
 
   // One rule for every state the page is given (the stream, a poll, an action's answer): the
   // newest wins. Versions count within one run of the table (`boot`); a state of another run
-  // is the table's word after a restart, so it is taken.
+  // is the table's word after a restart, so it is taken, but from the stream or a question
+  // only: an action's answer of another run may be one sent before the restart and late.
   function older(state, than) {
     return !!than && state.boot === than.boot && state.version <= than.version;
   }
 
   function newest() { return held ? held.state : current; }   // a throw still spinning too
 
-  function apply(state, live) {
+  function apply(state, live, answer) {
     if (!state || typeof state !== "object") return;
     var latest = newest();
     if (older(state, latest)) return;
+    if (answer && latest && state.boot !== latest.boot) {   // which run is newer: the table says
+      refresh().catch(function () { /* the stream or the quiet check will tell */ });
+      return;
+    }
     if (held) {
       if (state.game_id === held.state.game_id && state.state_version === held.state.state_version) {
         held.state = state;   // only the chances are new: the dial keeps spinning
@@ -640,7 +649,11 @@
     connect();
     setInterval(function () { tick(); checkQuiet(); }, 1000);
     document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState === "visible") { heard = 0; checkQuiet(); }   // awake again
+      if (document.visibilityState !== "visible") { hiddenAt = Date.now(); return; }
+      var away = hiddenAt ? Date.now() - hiddenAt : 0;           // awake again
+      hiddenAt = 0;
+      if (away >= WAKE_MS && source) { source.close(); connect(); }   // its first state: now
+      else { heard = 0; checkQuiet(); }
     });
     var choice = $("game-choice");
     if (choice) {
@@ -659,7 +672,7 @@
   window.ParlourState = {
     refresh: refresh,
     // an action's answer (newest wins); `live`: a change just made, a throw spun as the box does
-    offer: function (state, live) { apply(state, !!live); },
+    offer: function (state, live) { apply(state, !!live, true); },
     latest: newest,
     answered: answered,
     mark: function (s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; },
