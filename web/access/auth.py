@@ -160,12 +160,16 @@ class Logins:
             except StoreError as err:
                 log.warning("%s (kept as they were)", err)
 
-    def start(self) -> str:
-        """A new login; StoreError (nothing changed) if it cannot be kept."""
+    def start(self, replaces: object = None) -> str:
+        """A new login, in the place of `replaces` (the login of the phone that signs in
+        again: the old one ends with it, as a sign-out would end it, for every copy of its
+        cookie); StoreError (nothing changed) if it cannot be kept."""
         login = secrets.token_urlsafe(18)
         with self._lock:
             now = self._now()
             before = OrderedDict(self._ids)
+            if isinstance(replaces, str):
+                self._ids.pop(token_digest(replaces), None)
             for digest in [d for d, t in self._ids.items() if t <= now - self.seconds]:
                 del self._ids[digest]     # ended by age: forgotten now (one "from the future"
                 #                           waits for a clock that is behind to catch up)
@@ -339,7 +343,8 @@ def logged_in() -> bool:
 
 
 def log_in() -> None:
-    login = current_app.extensions["parlour"].logins.start()     # kept first, or refused
+    logins = current_app.extensions["parlour"].logins
+    login = logins.start(replaces=session.get("login"))          # kept first, or refused
     session.clear()
     session["pin_ok"] = True
     session["login"] = login

@@ -77,6 +77,22 @@ def test_guard_logout_revokes_a_copied_cookie(app):
     assert response.status_code == 401
 
 
+def test_guard_signing_in_again_ends_the_login_before_for_every_copy(app):
+    """A phone that signed in again kept its first login alive: a copy of its earlier cookie
+    stayed signed in after the phone signed out (and each sign-in added one to the file)."""
+    phone, thief = app.test_client(), app.test_client()
+    first = phone.post("/api/login", json={"pin": PIN}).get_json()["csrf"]
+    give_cookie(thief, "parlour", cookie_value(phone, "parlour"))     # the first, copied
+    logins = app.extensions["parlour"].logins
+    kept = len(logins._ids)
+    again = phone.post("/api/login", json={"pin": PIN}).get_json()["csrf"]
+    assert len(logins._ids) == kept                           # in the first one's place
+    response = thief.post("/api/control/undo", json={}, headers={"X-Parlour-Csrf": first})
+    assert response.status_code == 401
+    assert phone.post("/api/control/undo", json={},
+                      headers={"X-Parlour-Csrf": again}).status_code != 401
+
+
 def test_guard_form_logout_revokes_too(app, client, logged_in):
     cookie = cookie_value(client, "parlour")
     client.post("/control/logout", data={"csrf": logged_in})
