@@ -107,7 +107,13 @@ def _counts(squares: list[int]) -> tuple[int, ...]:
     return tuple(squares.count(v) for v in range(1, 7))
 
 
-@lru_cache(maxsize=100_000)
+# Plans remembered across calls: 16,384 hold ~12 MiB in all. One game with the Pi at "best"
+# filled 100,000 (67 MiB in the program and as much again in the chances worker, for good, on
+# a Pi of 512 MB), and that many were no faster: a game's plans repeat within a choice.
+PLAN_MEMO = 16_384
+
+
+@lru_cache(maxsize=PLAN_MEMO)
 def _plan(needs: tuple[tuple[int, int], ...], mine: tuple[int, ...],
           theirs: tuple[int, ...]) -> tuple[float, frozenset]:
     """The most a player can still make of `needs` ((checker, steps left), rarest first) by

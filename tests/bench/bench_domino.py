@@ -60,6 +60,22 @@ def share(level: str, players: int, games: int, times: list[float]) -> float:
     return round(won / games, 3)
 
 
+def plan_memo_mib(games: int = 5) -> float:
+    """The memory the plans' memo holds after `games` 3-player games of "best" against "good"
+    and a random player (five fill it), from an empty memo: what the program and the chances
+    worker each keep once a table has played them."""
+    import tracemalloc
+    from companion.chances import domino_rex
+    domino_rex._plan.cache_clear()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for game in range(games):
+        play(["best", "good", "random"], 20_000 + game, [])
+    held = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    return round(held / 2**20, 1)
+
+
 def run(quick: bool = False, games: int | None = None) -> dict:
     games = games or (30 if quick else 400)
     times: list[float] = []
@@ -74,6 +90,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
         best_seat_wins += sum(1 / len(winners) for w in winners if levels[w] == "best")
     out["best_against_good"] = round(best_seat_wins / games, 3)
     out["best_move_ms"] = common.summary(times, 1000, 2)
+    out["plan_memo_mib"] = plan_memo_mib()
     out["goal_met"] = all(v >= GOAL for v in out["best"].values()) and \
         out["best_against_good"] > 0.5
     return out

@@ -187,6 +187,8 @@ def rows(results: dict) -> list[tuple]:
         out.append(("Domino Rex best against good, share of wins (2 players)",
                     d["best_against_good"], f"{d['games']} games", "> 0.5",
                     d["best_against_good"] > 0.5, "", ("domino", "best_against_good")))
+        out.append(("Domino Rex best: the plans' memo after 5 games, MiB",
+                    d.get("plan_memo_mib"), "", "", None, "", ("domino", "plan_memo_mib")))
         out.append(("Domino Rex best: ms a choice", d["best_move_ms"]["p50"],
                     f"max {d['best_move_ms']['max']}", "", None, est(d["best_move_ms"]["p50"]),
                     ("domino", "best_move_ms", "p50")))
