@@ -13,6 +13,9 @@
   // A phone asleep this long may hold a stream that died without closing (its Wi-Fi dropped
   // meanwhile, nothing new at the table to show it): woken, it opens the stream afresh.
   var WAKE_MS = window.PARLOUR_WAKE_MS || 5000;
+  // The stream it opens may be turned away while the table still counts the one it closed (an
+  // address at its limit of live pages): asked again this soon, not a minute on.
+  var WAKE_RETRY_MS = window.PARLOUR_WAKE_RETRY_MS || 2000;
   var hiddenAt = 0;
   var current = null, source = null, pollTimer = null, retryTimer = null;
   var heard = 0, asking = false;     // when the stream last brought a state; a check under way
@@ -586,16 +589,17 @@
 
   function poll() {
     refresh().then(function () {
-      setLive("polling", "Updating every few seconds");
+      if (pollTimer) setLive("polling", "Updating every few seconds");   // not if live since
     }).catch(function () {
       setLive("reconnecting", "Reconnecting…");
     });
   }
 
-  function startPolling() {
+  function startPolling(soon) {
     if (source) { source.close(); source = null; }
     if (!pollTimer) { poll(); pollTimer = setInterval(poll, POLL_MS); }
-    if (!retryTimer) retryTimer = setTimeout(function () { retryTimer = null; connect(); }, RETRY_STREAM_MS);
+    if (!retryTimer) retryTimer = setTimeout(function () { retryTimer = null; connect(); },
+                                             soon ? WAKE_RETRY_MS : RETRY_STREAM_MS);
   }
 
   // A quiet stream is checked against /api/state; a newer state there means the stream has
@@ -618,12 +622,13 @@
     });
   }
 
-  function connect() {
+  function connect(woken) {
     if (!window.EventSource) { startPolling(); return; }
     var opened = source = new EventSource("/api/events"), first = true;
     heard = Date.now();
     source.addEventListener("open", function () {
       first = true;                            // each connection begins with the table as it is
+      woken = false;                           // turned away later: a minute, as any stream
       if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
       setLive("live", "Live");
     });
@@ -637,7 +642,7 @@
       first = false;
     });
     source.addEventListener("error", function () {
-      if (source && source.readyState === EventSource.CLOSED) startPolling();
+      if (source && source.readyState === EventSource.CLOSED) startPolling(woken);
       else setLive("reconnecting", "Reconnecting…");
     });
   }
@@ -652,7 +657,7 @@
       if (document.visibilityState !== "visible") { hiddenAt = Date.now(); return; }
       var away = hiddenAt ? Date.now() - hiddenAt : 0;           // awake again
       hiddenAt = 0;
-      if (away >= WAKE_MS && source) { source.close(); connect(); }   // its first state: now
+      if (away >= WAKE_MS && source) { source.close(); connect(true); }   // its first state: now
       else { heard = 0; checkQuiet(); }
     });
     var choice = $("game-choice");

@@ -406,3 +406,33 @@ def test_browser_flaky_on_a_slow_link_sending_stays_and_a_shown_throw_is_not_cal
             "No answer from the table, and the game has changed since: read the log before "
             "you send it again.")
         assert state(table.url)["rolls"] == before + 1
+
+
+def test_browser_flaky_a_woken_page_turned_away_asks_for_its_stream_again_soon(tmp_path, phone):
+    """At an address's limit of live pages the stream a woken page opened was turned away
+    (the table still counted the one it had closed), and the page polled for a minute. It
+    asks again after 2 s."""
+    from playwright.sync_api import expect
+    asked = []
+
+    def busy_once_woken(route):
+        asked.append(route.request.url)
+        if len(asked) == 2:                                    # the one opened on waking
+            route.fulfill(status=503, body='{"error": "too many live pages at once"}')
+        else:
+            route.continue_()
+
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        kat_en_muis(table.url)
+        phone.add_init_script("window.PARLOUR_WAKE_MS = 300; window.PARLOUR_QUIET_MS = 600000;")
+        phone.route("**/api/events", busy_once_woken)
+        phone.goto(table.url + "/")
+        expect(phone.locator("#live")).to_have_text("Live")
+        phone.evaluate(SLEEP)
+        phone.wait_for_timeout(500)
+        phone.evaluate(WAKE)
+        expect(phone.locator("#live")).to_have_text("Updating every few seconds")
+        expect(phone.locator("#live")).to_have_text("Live", timeout=6000)
+        assert len(asked) == 3, asked
+        post(table.url + "/api/control/roll", {})
+        expect(phone.locator("#roll-text")).to_contain_text("Last throw: Ann")
