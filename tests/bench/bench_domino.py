@@ -11,8 +11,10 @@ from __future__ import annotations
 import random
 import sys
 import time
+import tracemalloc
 
 import common
+from companion.chances import domino_rex
 from companion.events import parse_event
 from companion.games import get_rulebook
 from companion.pi.player import domino_rex_choice
@@ -64,8 +66,6 @@ def plan_memo_mib(games: int = 5) -> float:
     """The memory the plans' memo holds after `games` 3-player games of "best" against "good"
     and a random player (five fill it), from an empty memo: what the program and the chances
     worker each keep once a table has played them."""
-    import tracemalloc
-    from companion.chances import domino_rex
     domino_rex._plan.cache_clear()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]

@@ -45,11 +45,17 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def session(tmp_path):
-    """A session on a real store with a fixed seed and a fixed clock."""
+def store(tmp_path):
+    """A real store in the test's own directory."""
     store = Store(tmp_path / "parlour.db")
-    yield Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
+    yield store
     store.close()
+
+
+@pytest.fixture
+def session(store):
+    """A session on that store with a fixed seed and a fixed clock."""
+    return Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
 
 
 @pytest.fixture

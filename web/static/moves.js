@@ -77,9 +77,7 @@
   // "Sending…" until the answer comes: no state the stream brings meanwhile takes it down (on a
   // slow link the throw shows before its answer, which may yet say it was not done).
   function sending(node) {
-    node.textContent = "Sending…";
-    node.className = "answer ok";
-    node.hidden = false;
+    say(node, "Sending…", true);
     node.setAttribute("data-pending", "");
     node.removeAttribute("data-led-to");
   }

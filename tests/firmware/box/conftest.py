@@ -1,26 +1,12 @@
-"""The controller's tests share a table: a real session and store, the stand-in controls and
-the fake clock (tests/firmware/conftest.py), four seats and the start screen's address."""
+"""The controller's tests share a table: the session and store and the fake clock of
+tests/firmware/conftest.py, the stand-in controls, four seats and the start screen's address."""
 
 from __future__ import annotations
 
 import pytest
 
-from companion.record.store import Store
-from companion.session import Session
-from controller_support import SEED, FakeControls
+from controller_support import FakeControls
 from firmware.controller import Controller
-
-
-@pytest.fixture
-def store(tmp_path):
-    store = Store(tmp_path / "parlour.db")
-    yield store
-    store.close()
-
-
-@pytest.fixture
-def session(store):
-    return Session(store, new_seed=lambda: SEED, clock=lambda: "2025-01-01T12:00:00Z")
 
 
 @pytest.fixture
