@@ -37,6 +37,7 @@ class Table:
         # turn, waits to be asked, also in a resumed game.
         self.taken_back = False
         self.undone: list[str] = []        # what the newest undo took back (words.undone)
+        self.undone_by: str | None = None  # and who made it (an event's `by`)
 
     @property
     def state(self) -> State:
@@ -78,7 +79,7 @@ class Table:
         if isinstance(event, Undo):
             self.effective.pop()
             gone = self._states.pop()
-            self.taken_back = True
+            self.taken_back, self.undone_by = True, event.by
             self.undone = undone(gone.log, new_state.log, gone.turn, new_state.turn,
                                  [p.name for p in new_state.players])
         else:

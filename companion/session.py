@@ -123,6 +123,7 @@ class Session:
             if self.table.taken_back:        # the Pi waits to be asked (a knob press)
                 out["taken_back"] = True
                 out["undone"] = list(self.table.undone)   # what that undo took back
+                out["undone_by"] = self.table.undone_by   # and who made it
             if self._odds is not None:
                 out["odds"] = self._odds
             out["chart"] = self._chart()

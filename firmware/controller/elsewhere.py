@@ -21,6 +21,14 @@ from firmware.oled.views import (box_words, choice_meaning, later_mover, names_i
                                   player_name, squares_uncovered, undo_notice)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
+SCRIPT_BY = "api"                  # the `by` of a call with the PIN in a header, not a page
+
+
+def whence(by: str | None) -> str:
+    """Where a change made elsewhere than the box came from (its `by`), as its heading says
+    it."""
+    return "From a script" if by == SCRIPT_BY else "From a phone"
+
 # screens a change from elsewhere replaces (the Pi moving just after a restart among them)
 SHOWS_CHANGES = ("play", "result", "over", "pi_moved", "resumed")
 IDLE = ("start", "games", "join", "dice", "menu", "pin", "wifi",
@@ -170,7 +178,7 @@ class ChangesFromElsewhere:
             if ended:
                 self._beep("win")
             elif is_undo(old, snap):                          # of an ended turn too
-                self.show_undo(undo_notice(old, snap, "from a phone"))
+                self.show_undo(undo_notice(old, snap, whence(snap.get("undone_by")).lower()))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))
@@ -179,7 +187,7 @@ class ChangesFromElsewhere:
                 or "Pi"                                            # "Pi 2", of two Pi seats
             actor = (pi_name if moved_for_pi or not mover else f"{mover}, then {pi_name}") \
                 if by_pi else mover if names_in(words[0], mover) and not corrected \
-                else "From a phone"
+                else whence(snap.get("last_by"))
             one, later = _one_uncover(old, snap), later_mover(words, snap, mover)
             if later and moved_for_pi and not by_pi and not one:   # the Pi's move, and a
                 actor = f"{mover}, then {later}"                     # phone's answer to it

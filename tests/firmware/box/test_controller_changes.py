@@ -46,6 +46,28 @@ def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
     assert heading == "From a phone" and any("Ada" in w for w in words), (heading, words)
 
 
+def test_controller_a_change_from_a_script_is_headed_as_one_not_as_a_phones(table, session):
+    """A call with the PIN in a header ("by": "api") was headed "From a phone", and its undo
+    "Taken back from a phone", though no phone made either. An undo is said as made by whoever
+    made it, not by who made what it took back."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    table.update()
+    session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="api")
+    table.update()
+    heading, _, words = table.outcome
+    assert heading == "From a script" and any("Zed" in w for w in words), (heading, words)
+    press(table, "press")
+    session.undo(by="api")
+    table.update()
+    assert table.flash_text.startswith("Taken back from a script"), table.flash_text
+    session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="api")
+    table.update()
+    press(table, "press")
+    session.undo(by="pin-0a1b2c")                   # a phone takes back the script's change
+    table.update()
+    assert table.flash_text.startswith("Taken back from a phone"), table.flash_text
+
+
 def lead_thrown_from_phones(table, session) -> dict:
     """Domino Rex between Ann and Ben, the lead thrown from phones while the dial spins."""
     session.new_game("domino-rex", ["Ann", "Ben"])
