@@ -208,7 +208,8 @@ class Table:
         """What the OLED says agrees with who made the newest change and who is to play: a
         result headed by a player's bare name is that player's change (never the Pi's, never
         a phone's correction), one headed "Pi" is the Pi's, a correction made away from the
-        box is "From a phone"; the turn screen names the player the state awaits."""
+        box is "From a phone", or "From a script" made through the API with the PIN in a
+        header; the turn screen names the player the state awaits."""
         people = [p["name"] for p in state["players"] if not p.get("pi")]
         where = (key(state), state.get("last_by"), state.get("last_type"), oled.get("screen"))
         if oled.get("screen") == "result":
@@ -220,7 +221,8 @@ class Table:
             if heading == "Pi":
                 assert state.get("last_by") == "pi", (where, oled["result"])
             if state.get("last_type") in CORRECTIONS and state.get("last_by") != "knob":
-                assert heading == "From a phone", (where, oled["result"])
+                assert heading == ("From a script" if state.get("last_by") == "api" else
+                                   "From a phone"), (where, oled["result"])
             words = oled["result"][2]
             if state.get("last_by") == "pi" and words and asks_to_uncover(words[-1]):
                 pis = [UNCOVER_PIS.format(who=p["name"], value=state.get("last_uncovered"))
