@@ -1,6 +1,7 @@
 """The box's controller under test: a stand-in for the controls it arms and lights, and the
 steps every controller test takes (an input and a frame; a game picked, joined and started; the
-lead thrown; a result of two pages; a Field move; India's claim)."""
+lead thrown; a result read to its last page; a result of two pages; a Field move; India's
+claim)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,14 @@ class FakeControls:
 def press(c, kind, **fields):
     c.handle(InputEvent(kind, **fields))
     c.render()
+
+
+def read_on(c):
+    """The result up turned with the knob to its last page: an assisted game's instructions read
+    to "press the knob to end the turn", after which one press ends it."""
+    if c.screen == "result" and c.page < c.page_count - 1:
+        press(c, "turn", detents=c.page_count)
+        assert c.page == c.page_count - 1, c.view()
 
 
 def start(c, game, seats=(0, 1)):

@@ -133,6 +133,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.change_shown: tuple[Any, float] | None = None   # its result and when it went up
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
+        self.read_to = 0                 # the furthest page of the result up drawn so far
         self.page_text: list[str] = []                   # the words of the page drawn last
         self._page_key: tuple = ()
         self.screen_until = self.clock() + RESUMED_SECONDS if self.screen == "resumed" else 0.0

@@ -149,6 +149,7 @@ class BoxDrawing:
         shown, small, paged = screens.result_layout(heading, values, words)
         self.page_count = len(paged)
         self.page = min(self.page, self.page_count - 1)
+        self.read_to = max(self.read_to, self.page)
         self.page_text = [shown] + ([small] if self.page == 0 and small else []) + \
             paged[self.page]
         return screens.result(heading, values, words, self.page)

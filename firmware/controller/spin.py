@@ -144,6 +144,7 @@ class SpinScreens:
         self.screen = "result"
         self.result_at = self.clock()
         self.screen_until = self.result_at + RESULT_SECONDS
+        self.read_to = 0
         self._turn_to(0)
 
     @property
@@ -168,14 +169,17 @@ class SpinScreens:
 
     def on_result_press(self, event: InputEvent) -> None:
         """One press does what the result says: in an assisted game that is "press the knob
-        to end the turn" (X8), so it ends the turn (its pages are the instructions; but a claim
-        home's page 2 says that the knob withdraws it: read first); otherwise it closes the
-        result, once read: a press before the last page of an outcome ("1/2": a payment, a
+        to end the turn" (X8), so it ends the turn once that last page has been up (the pages
+        are the instructions; before it, a press reads on: pressed on page 1, "6 · 4 / Ann
+        spins", it ended the turn before Ann was told to press her button for a capture; and
+        a claim home's page 2 says that the knob withdraws it: read first); otherwise it closes
+        the result, once read: a press before the last page of an outcome ("1/2": a payment, a
         lost turn, the Pi's uncover to copy) turns to the next. With a change from elsewhere
         waiting, it shows that instead."""
         if self._show_waiting():
             self._sync_controls()
         elif self.page < self.page_count - 1 and (not self._press_ends_turn() or
+                                                  self.read_to < self.page_count - 1 or
                                                   self.snap.get("home_claim") is not None
                                                   or self._only_news()):
             self._turn_to(self.page + 1)           # a claim's page 2 says the knob withdraws it;

@@ -12,7 +12,7 @@ from PIL import Image
 from companion.games import GAMES
 from companion.record.store import Store
 from companion.session import Session
-from controller_support import SEED, india_claim, press, settle_lead, start
+from controller_support import SEED, india_claim, press, read_on, settle_lead, start
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
 from firmware.controller.notices import AGAIN_SECONDS
@@ -195,6 +195,7 @@ def test_controller_another_seats_refusal_leaves_the_knob_to_the_turns_player(ta
     settle_lead(table, clock)
     press(table, "flick", strength=0.4)
     press(table, "press")                                          # stop the dial: the result
+    read_on(table)
     turn = session.snapshot()["turn"]
     other = next(s for s in range(len(table.buttons)) if s != turn)
     press(table, "ignored", seat=table.buttons[other])
@@ -232,6 +233,7 @@ def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, sessi
     press(table, "flick", strength=0.5)
     press(table, "press")                            # the dial settles on the result
     clock.advance(AGAIN_SECONDS)                     # read (the same press again is held)
+    read_on(table)
     press(table, "press")                            # which the knob's press ends the turn on
     assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
     press(table, "undo")

@@ -224,8 +224,42 @@ def first_spin(c, session) -> None:
     press(c, "press")                                   # stops the spin: the result
 
 
-def test_controller_games_result_press_ends_the_turn_in_one_press(session, controls, clock):
-    """X8: "press the knob to end the turn" on the result screen does it on the first press."""
+def read_on(c):
+    """The result turned with the knob to its last page ("press the knob to end the turn")."""
+    press(c, "turn", detents=c.page_count)
+    assert c.page == c.page_count - 1
+
+
+@pytest.mark.parametrize("game", ["cats-and-mice", "gantlope", "india"])
+def test_controller_games_x8_a_press_before_the_instructions_were_up_reads_on(
+        game, session, controls, clock):
+    """X8: a press on page 1 of the result ("6 · 4 / Ann spins"), to read on, ended the turn
+    before Ann was told to press her button for the mouse her cat took (M3): her press then
+    was refused as out of turn. Until the page that says "press the knob to end the turn" has
+    been up, a press turns to the next page; from then on, one press ends the turn."""
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    session.new_game(game, ["Ann", "Ben"])
+    c.update()
+    first_spin(c, session)
+    snap = session.snapshot()
+    assert c.screen == "result" and snap["awaiting"] == "next" and c.page_count > 1
+    assert "end the turn" in c.outcome[2][-1]
+    for page in range(1, c.page_count):
+        clock.advance(AGAIN_SECONDS)
+        press(c, "press")                               # to read on
+        assert c.page == page and session.snapshot()["turn"] == snap["turn"]
+    press(c, "turn", detents=-c.page_count)             # back to the throw: read once, so
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")                                   # the press ends the turn
+    assert session.snapshot()["turn"] != snap["turn"]
+
+
+def test_controller_games_result_press_ends_the_turn_in_one_press_once_read(session, controls,
+                                                                             clock):
+    """X8: "press the knob to end the turn" on the result screen does it on the first press
+    once its page has been up, by the knob or by itself after PAGE_SECONDS a page."""
+    from firmware.controller.spin import PAGE_SECONDS
     c = Controller(session, controls=controls, seats=4, clock=clock)
     c.attach()
     session.new_game("cats-and-mice", ["Ann", "Ben"])
@@ -233,8 +267,11 @@ def test_controller_games_result_press_ends_the_turn_in_one_press(session, contr
     first_spin(c, session)
     assert c.screen == "result" and session.snapshot()["awaiting"] == "next"
     turn = session.snapshot()["turn"]
-    clock.advance(AGAIN_SECONDS)                        # read, after the press that stopped it
-    press(c, "press")
+    while c.page < c.page_count - 1:                    # the pages turn by themselves
+        clock.advance(PAGE_SECONDS)
+        c.render()
+    clock.advance(AGAIN_SECONDS)                        # (a press just as it turned was
+    press(c, "press")                                   # meant to turn it)
     assert session.snapshot()["turn"] != turn
 
 
@@ -255,6 +292,7 @@ def test_controller_games_x8_a_press_that_stopped_the_dial_pressed_again_is_one_
     press(c, "press")                                   # the stopping press, again
     assert c.screen == "result" and session.snapshot()["version"] == snap["version"]
     clock.advance(AGAIN_SECONDS)
+    read_on(c)
     press(c, "press")
     assert session.snapshot()["turn"] != snap["turn"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller_support import (field_move_passes_the_turn, india_claim, press, settle_lead,
-                                start, throw_until_two_pages)
+from controller_support import (field_move_passes_the_turn, india_claim, press, read_on,
+                                settle_lead, start, throw_until_two_pages)
 from firmware.controller.notices import AGAIN_SECONDS
 from firmware.oled.views import box_words
 
@@ -182,6 +182,7 @@ def test_controller_a_press_just_as_the_dial_stops_by_itself_only_stops_it(table
     press(table, "press")                                          # meant for the dial
     assert session.snapshot()["turn"] == turn and table.screen == "result"
     clock.advance(1.5)
+    read_on(table)
     press(table, "press")                                          # read: ends the turn
     assert session.snapshot()["turn"] != turn
 
@@ -378,6 +379,7 @@ def test_controller_the_turn_screen_starts_at_its_first_page_once_a_notice_goes(
     press(table, "flick", strength=0.4)
     press(table, "press")                                          # stop the dial
     clock.advance(AGAIN_SECONDS)
+    read_on(table)
     press(table, "press")                                          # end the turn
     clock.advance(1.0)
     press(table, "undo")
