@@ -20,7 +20,7 @@ from companion.games import get_rulebook
 from companion.randomness.rollstream import commitment as commit_to
 from companion.rulebook import Rulebook
 from companion.state import State, copy_data
-from companion.words import escaped, name_key, shown_text, shown_value, undone
+from companion.words import RENAMED, escaped, name_key, shown_text, shown_value, undone
 
 MAX_NAME = 24
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -169,7 +169,7 @@ def _rename(state: State, event: Rename) -> None:
     player = state.players[event.seat]
     name = _trimmed(event.name)
     _check_names(tuple(name if p.seat == event.seat else p.name for p in state.players))
-    state.say(f"Button {player.button}, {player.name}, is now called {name}")   # X12
+    state.say(f"Button {player.button}, {player.name}, {RENAMED} {name}")   # X12
     player.name = name
 
 

@@ -14,6 +14,7 @@ LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"     # what str.splitlines()
 
 
 TURN_ENDS = re.compile(r"^(.+)'s turn ends$")          # `turn_ends`'s words
+RENAMED = "is now called"                 # a rename's line: "Button 2, Ben, is now called Zed"
 END_OF_TURN = "press the knob to end the turn"         # all a prompt asks of the box, at times
 CLAIM_ASKS = "press again to confirm, the knob cancels"   # a claim home's line ends so (LD2, P2)
 CLAIM = re.compile(rf"^(.+): {re.escape(CLAIM_ASKS)}$")

@@ -25,7 +25,7 @@ from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
 from firmware.oled.animation import FPS, Animation
-from firmware.oled.names import drawable, for_the_box
+from firmware.oled.names import drawable, for_the_box, names_for_the_box
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import box_words, refusal_text
 from firmware.pins.inputs import InputEvent
@@ -183,13 +183,20 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self.wake()
 
     def _for_box(self, snap: dict[str, Any]) -> dict[str, Any]:
-        """The snapshot with names the OLED cannot draw shown as it can (`for_the_box`): a
-        seat's stand-in is its button's colour, or "Seat n" where that cannot be drawn."""
-        def stand_in(seat: int, player: dict[str, Any]) -> str:
-            button = player.get("button") if isinstance(player.get("button"), int) else seat + 1
-            colour = colour_of(self.colours, button).name
-            return colour if drawable(colour) else f"Seat {button}"
-        return for_the_box(snap, stand_in)
+        """The snapshot with names the OLED cannot draw shown as it can (`for_the_box`)."""
+        return for_the_box(snap, self._stand_in)
+
+    def _words_for_box(self, words: str) -> str:
+        """A refusal's words with the names in them as the OLED shows them: "□□ has not spun
+        yet" is "Blue has not spun yet", as the turn screen names Blue."""
+        return names_for_the_box(words, self.session.snapshot()["players"], self._stand_in)
+
+    def _stand_in(self, seat: int, player: dict[str, Any]) -> str:
+        """A seat's stand-in for a name the OLED cannot draw: its button's colour, or "Seat n"
+        where that cannot be drawn."""
+        button = player.get("button") if isinstance(player.get("button"), int) else seat + 1
+        colour = colour_of(self.colours, button).name
+        return colour if drawable(colour) else f"Seat {button}"
 
     def _active(self) -> bool:
         return self.snap.get("game") is not None
@@ -218,7 +225,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                 self.shown_mark = state_mark(self.snap)     # its own: shown next, as said
             self.missed = None                  # the box's own action comes after them
         except ParlourError as err:             # Refused, or a store that cannot be written
-            self.show_refusal(refusal_text(str(err)))
+            self.show_refusal(refusal_text(self._words_for_box(str(err))))
             self._beep("error")
             return False
         self.dirty = True

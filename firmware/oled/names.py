@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from companion.words import name_key
+from companion.words import RENAMED, name_key
 from firmware.oled.lettering import font
 
 _NOT_IN_FONT = "\U0010fffd"             # a private-use point: Terminus draws its box for it
@@ -73,11 +73,19 @@ def for_the_box(snap: dict[str, Any], stand_in) -> dict[str, Any]:
     """The snapshot with every player's name, wherever it appears (the prompt, the log, the
     players), as the OLED can draw it (`shown_names`); `stand_in(seat, player)` names a
     player's seat for the box ("Blue"). The same snapshot when every name draws, as nearly always."""
-    players = snap.get("players") or []
+    return names_for_the_box(snap, snap.get("players") or [], stand_in)
+
+
+def names_for_the_box(value: Any, players: Sequence[dict[str, Any]], stand_in) -> Any:
+    """`value` (a snapshot, a refusal's words) with the names of `players` as the OLED can draw
+    them (`for_the_box`). A rename to a name the box shows otherwise says so: "Button 6, Black,
+    is now called 小明" read "... is now called Black", as if the rename had failed."""
     names = [p.get("name") or "" for p in players]
     if all(drawable(n) for n in names):
-        return snap
+        return value
     shown = shown_names(names, [stand_in(seat, p) for seat, p in enumerate(players)])
     swaps = {old: new for old, new in zip(names, shown) if new is not None and old != new}
+    swaps |= {f"{RENAMED} {old}": f"has a new name, which the box shows as {new}"
+              for old, new in swaps.items()}
     swaps = dict(sorted(swaps.items(), key=lambda kv: -len(kv[0])))   # "Li Wei" before "Li"
-    return _replaced(snap, swaps)
+    return _replaced(value, swaps)

@@ -102,3 +102,38 @@ def test_x12_a_long_name_wraps_below_its_button_box_never_under_it():
         line = lettering.LINE
         second = (0, 14 + line, lettering.W, 14 + 2 * line)     # the name's line 2
         assert boxed.crop(second).tobytes() == plain.crop(second).tobytes(), name
+
+
+def test_x10_a_refusal_names_a_player_as_the_box_shows_them(session, clock):
+    """A knob press refused during the lead said "... □□ - flick to spin for the lead." while
+    the turn screen and a seat button's refusal called the same player "Red"."""
+    c = Controller(session, seats=4, clock=clock)
+    c.attach()
+    try:
+        session.new_game("cats-and-mice", ["小明", "Ann"], by="web")
+        c.update()
+        assert c.view()["turn"].name == "Red"
+        press(c, "press")                                 # not a flick: refused
+        assert c.flash_text and "小明" not in c.flash_text and "Red" in c.flash_text, \
+            c.flash_text
+    finally:
+        c.close()
+
+
+def test_x10_a_rename_to_a_name_the_box_cannot_draw_says_how_the_box_shows_it(session, clock):
+    """Red renamed 小明 from a phone read "Button 1, Red, is now called Red" on the box, as if
+    the rename had failed."""
+    c = Controller(session, seats=4, clock=clock)
+    c.attach()
+    try:
+        session.new_game("kat-en-muis", ["Red", "Ann"], by="web")
+        c.update()
+        session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
+        c.update()
+        _, _, words = c.outcome
+        assert words == ["Button 1, Red, has a new name, which the box shows as Red"], words
+        session.submit({"type": "rename", "seat": 1, "name": "Ann 🎲"}, by="pin-0a1b2c")
+        c.update()                                        # what is left of it draws
+        assert c.outcome[2] == ["Button 2, Ann, has a new name, which the box shows as Ann"]
+    finally:
+        c.close()
