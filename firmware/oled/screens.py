@@ -297,14 +297,20 @@ def result_pages(values: str, lines: Sequence[str]) -> list[list[str]]:
     return sentence_pages(lines, first)
 
 
-def result_heading(heading: str, lines: Sequence[str]) -> tuple[str, list[str]]:
+def result_heading(heading: str, lines: Sequence[str], *,
+                   values: bool = True) -> tuple[str, list[str]]:
     """A heading too long for the top line ("Bartholomeus van Dijk throws") goes whole into
     the words, first (unless the first line begins with it: "... throws 6 and 6 (12) for the
-    lead"); the top line then says only the page."""
+    lead"; or, with no `values` for it to tell of, with its player: "... pressed" was page 1
+    alone, and "... says a man is home: press again to confirm." page 2); the top line then
+    says only the page."""
     if width(heading, SMALL) <= W - 4 - int(width("9/9", SMALL)) - 4:
         return heading, list(lines)
     if lines and lines[0].startswith(heading + " "):     # the first line says it already
         return "", list(lines)
+    subject = heading.rpartition(" ")[0]
+    if not values and subject and lines and lines[0].startswith(subject + " "):
+        return "", list(lines)                           # the first line names the player
     return "", [heading] + list(lines)
 
 
@@ -316,7 +322,7 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
     1 chip" ...; a throw's values, not Domino Rex's "Rex!"): a page 2 is lost to the next
     player's flick at table speed, and with it a payment, a lost turn or a bumped piece. Else
     paged as `result_pages`, or in the top line's form where that takes fewer pages."""
-    heading, lines = result_heading(heading, lines)
+    heading, lines = result_heading(heading, lines, values=bool(values))
     if values:
         inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
             and ", then " not in heading else ""    # a throw's values, by one player: "Rex!"

@@ -589,6 +589,25 @@ def test_screens_a_long_heading_is_not_said_twice_when_the_first_line_begins_wit
     assert screens.result_heading("Ann spins", [line]) == ("Ann spins", [line])
 
 
+def test_screens_p2_a_long_name_s_claim_home_says_press_again_on_page_1():
+    """P2, LD2: a seat press's heading too long for the top line ("Bartholomew Fitzgerald-O
+    pressed") went into the words and was page 1 alone; "... says a man is home: press again
+    to confirm." came on page 2. With no values to tell of, a heading whose player begins the
+    first line is left out, and page 1 asks for the confirming press."""
+    name = "Bartholomew Fitzgerald-O"
+    claim = f"{name} says a man is home: press again to confirm."
+    heading, values, pages = screens.result_layout(
+        f"{name} pressed", "", [claim, "The knob withdraws the claim and ends the turn."])
+    assert heading == "" and "confirm." in " ".join(pages[0]), pages
+    name = "Ana-María Fernández-Ruiz"
+    heading, _, pages = screens.result_layout(
+        f"{name} pressed", "", [f"{name} moves in the Field",
+                                f"{name} takes the Lost Diamond from its square"])
+    assert heading == "" and not any(line == name for page in pages for line in page), pages
+    assert screens.result_heading(f"{name} pressed", ["Ben moves"], values=False) == (
+        "", [f"{name} pressed", "Ben moves"])              # another player's line: kept
+
+
 def test_screens_scores_say_a_zero_score_when_others_have_points():
     """The box's Scores said "-" for a player on 0 points beside others' points, where the
     phone says 0; a game where nobody scores still shows no points at all."""
