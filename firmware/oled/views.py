@@ -187,9 +187,10 @@ def turn_view(snap: Snapshot) -> TurnView:
         throws = (snap.get("lead") or {}).get("throws") or {}
         detail = "  ".join(f"{player_name(snap, int(s))} {t}" for s, t in throws.items())
         if len(detail) > FOOTER_CHARS and throws:    # cut off, it hid the throw to beat
-            best = max(throws.values())
-            detail = "best: " + ", ".join(player_name(snap, int(s)) for s, t in throws.items()
-                                          if t == best) + f" {best}"
+            best = max(throws.values())             # ("best: Grandmother Wi…" hid it too)
+            detail = f"{best} to beat: " + ", ".join(
+                player_name(snap, int(s)) for s, t in throws.items() if t == best)
+            detail = detail if len(detail) <= FOOTER_CHARS else f"{best} to beat"
         heading = f"{title}: lead"                # not "The Lost Diamond   Lead", one name
         heading = heading if len(heading) <= FOOTER_CHARS else "The lead"
         return TurnView(heading, "", name, action, detail or lead_tie(snap) or "who leads?",

@@ -1031,14 +1031,19 @@ def test_controller_m3_the_turn_line_says_0_points_once_someone_has_scored():
 def test_controller_x2_a_lead_too_long_for_its_line_says_the_throw_to_beat():
     """X2: "Bartholomeus 1  Emma…" cut off Emma's 2, the throw Wim had to beat; the line
     says the best throw so far when the throws do not fit it (they are read whole when they
-    do)."""
+    do), before the names it is by, and alone when those do not fit."""
     from firmware.oled import screens
     from firmware.oled.views import turn_view
     snap = {"game": "domino-rex", "title": "Domino Rex", "phase": "lead", "turn": 2,
             "prompt": "Wim - throw the dice",
             "players": [{"name": "Bartholomeus"}, {"name": "Emma"}, {"name": "Wim"}],
             "lead": {"throws": {"0": 1, "1": 2}}}
-    assert turn_view(snap).detail == "best: Emma 2"
+    assert turn_view(snap).detail == "2 to beat: Emma"
+    long = {**snap, "players": [{"name": "Bartholomeus"}, {"name": "Grandmother Wilhelmina X"},
+                                {"name": "Wim"}]}
+    assert turn_view(long).detail == "2 to beat"    # "best: Grandmother Wi…" hid the 2
+    for view in (turn_view(snap), turn_view(long)):
+        assert lettering.width(view.detail, lettering.SMALL) <= lettering.W - 2
     assert turn_view(snap).heading == "Domino Rex: lead"          # not "Domino Rex   Lead"
     assert turn_view({**snap, "title": "The Lost Diamond"}).heading == "The lead"
     short = {**snap, "players": [{"name": "Al"}, {"name": "Em"}, {"name": "Wim"}]}
