@@ -133,7 +133,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.change_shown: tuple[Any, float] | None = None   # its result and when it went up
         self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
-        self.read_to = 0                 # the furthest page of the result up drawn so far
+        self.result_instructs = False    # the result up is an assisted turn's instructions
+        self.read_roll: tuple | None = None   # the throw (`roll_key`) whose turn's player
+                                              # has read them to "press the knob to end the
+                                              # turn", or acted on them at the box
         self.page_text: list[str] = []                   # the words of the page drawn last
         self._page_key: tuple = ()
         self.screen_until = self.clock() + RESUMED_SECONDS if self.screen == "resumed" else 0.0

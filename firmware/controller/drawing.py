@@ -149,7 +149,8 @@ class BoxDrawing:
         shown, small, paged = screens.result_layout(heading, values, words)
         self.page_count = len(paged)
         self.page = min(self.page, self.page_count - 1)
-        self.read_to = max(self.read_to, self.page)
+        if self.result_instructs and self.page == self.page_count - 1:
+            self.read_roll = self.roll_key()
         self.page_text = [shown] + ([small] if self.page == 0 and small else []) + \
             paged[self.page]
         return screens.result(heading, values, words, self.page)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.words import END_OF_TURN
-from firmware.controller.notices import LATE_PRESS_SECONDS
+from firmware.controller.notices import LATE_PRESS_SECONDS, SEAT_INPUTS
 from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (box_words, later_mover, player_name, restates, roll_text,
                                   split_prompt, takes, with_box_controls)
@@ -144,8 +144,14 @@ class SpinScreens:
         self.screen = "result"
         self.result_at = self.clock()
         self.screen_until = self.result_at + RESULT_SECONDS
-        self.read_to = 0
+        self.result_instructs = self._press_ends_turn() and not self._only_news()
+        if not self.result_instructs and self.input_kind in SEAT_INPUTS:
+            self.read_roll = self.roll_key()        # the turn's player acted at the box
         self._turn_to(0)
+
+    def roll_key(self) -> tuple:
+        """The throw the turn in play follows: its instructions are read once for it."""
+        return self.snap.get("game_id"), self.snap.get("rolls"), self.snap.get("turn")
 
     @property
     def held_until(self) -> float:
@@ -169,23 +175,26 @@ class SpinScreens:
 
     def on_result_press(self, event: InputEvent) -> None:
         """One press does what the result says: in an assisted game that is "press the knob
-        to end the turn" (X8), so it ends the turn once that last page has been up (the pages
-        are the instructions; before it, a press reads on: pressed on page 1, "6 · 4 / Ann
-        spins", it ended the turn before Ann was told to press her button for a capture; and
-        a claim home's page 2 says that the knob withdraws it: read first); otherwise it closes
-        the result, once read: a press before the last page of an outcome ("1/2": a payment, a
-        lost turn, the Pi's uncover to copy) turns to the next. With a change from elsewhere
-        waiting, it shows that instead."""
+        to end the turn" (X8), so it ends the turn once the turn's instructions have been up to
+        that last page (before it, a press reads on: pressed on page 1, "6 · 4 / Ann spins", it
+        ended the turn before Ann was told to press her button for a capture; and a claim
+        home's page 2 says that the knob withdraws it: read first); news over an unread turn (a
+        phone's change shown by the press meant to read on) closes to the turn screen, whose
+        pages say the rest. Otherwise it closes the result, once read: a press before the last
+        page of an outcome ("1/2": a payment, a lost turn, the Pi's uncover to copy) turns to
+        the next. With a change from elsewhere waiting, it shows that instead."""
+        ends_turn, read = self._press_ends_turn(), self.read_roll == self.roll_key()
         if self._show_waiting():
             self._sync_controls()
-        elif self.page < self.page_count - 1 and (not self._press_ends_turn() or
-                                                  self.read_to < self.page_count - 1 or
-                                                  self.snap.get("home_claim") is not None
+        elif self.page < self.page_count - 1 and (not ends_turn or not read
+                                                  or self.snap.get("home_claim") is not None
                                                   or self._only_news()):
             self._turn_to(self.page + 1)           # a claim's page 2 says the knob withdraws it;
                                                    # a seat press's page 2 is what it did
-        elif self._press_ends_turn():
+        elif ends_turn and read:
             self.on_knob_press(event)
+        elif ends_turn:
+            self.screen = self.home()
         else:        # the same press again is a double press, not a move on the turn screen
             self.screen = self.home()      # unread (`_guard_against_again`: Red's square
                                            # uncovered 0.5 s after the Pi's request was pressed

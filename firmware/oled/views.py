@@ -188,9 +188,9 @@ def turn_view(snap: Snapshot) -> TurnView:
         detail = "  ".join(f"{player_name(snap, int(s))} {t}" for s, t in throws.items())
         if len(detail) > FOOTER_CHARS and throws:    # cut off, it hid the throw to beat
             best = max(throws.values())             # ("best: Grandmother Wi…" hid it too)
-            detail = f"{best} to beat: " + ", ".join(
+            detail = f"best {best}: " + ", ".join(    # not "6 to beat": a tie throws again
                 player_name(snap, int(s)) for s, t in throws.items() if t == best)
-            detail = detail if len(detail) <= FOOTER_CHARS else f"{best} to beat"
+            detail = detail if len(detail) <= FOOTER_CHARS else f"best so far {best}"
         heading = f"{title}: lead"                # not "The Lost Diamond   Lead", one name
         heading = heading if len(heading) <= FOOTER_CHARS else "The lead"
         return TurnView(heading, "", name, action, detail or lead_tie(snap) or "who leads?",

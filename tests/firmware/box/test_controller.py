@@ -1038,10 +1038,10 @@ def test_controller_x2_a_lead_too_long_for_its_line_says_the_throw_to_beat():
             "prompt": "Wim - throw the dice",
             "players": [{"name": "Bartholomeus"}, {"name": "Emma"}, {"name": "Wim"}],
             "lead": {"throws": {"0": 1, "1": 2}}}
-    assert turn_view(snap).detail == "2 to beat: Emma"
+    assert turn_view(snap).detail == "best 2: Emma"
     long = {**snap, "players": [{"name": "Bartholomeus"}, {"name": "Grandmother Wilhelmina X"},
                                 {"name": "Wim"}]}
-    assert turn_view(long).detail == "2 to beat"    # "best: Grandmother Wi…" hid the 2
+    assert turn_view(long).detail == "best so far 2"   # "best: Grandmother Wi…" hid the 2
     for view in (turn_view(snap), turn_view(long)):
         assert lettering.width(view.detail, lettering.SMALL) <= lettering.W - 2
     assert turn_view(snap).heading == "Domino Rex: lead"          # not "Domino Rex   Lead"

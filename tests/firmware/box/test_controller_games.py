@@ -255,6 +255,41 @@ def test_controller_games_x8_a_press_before_the_instructions_were_up_reads_on(
     assert session.snapshot()["turn"] != snap["turn"]
 
 
+@pytest.mark.parametrize("when", ["while the dial spins", "on the result"])
+def test_controller_games_x8_a_phones_change_over_unread_instructions_does_not_end_the_turn(
+        when, session, controls, clock):
+    """X8: a phone renamed Ann while Ben's dial spun; Ben's press to read on showed the
+    phone's change ("From a phone", one page), and his next press ended the turn: "Press your
+    button for each mouse your cat takes" never came. News over a turn whose instructions are
+    unread closes to the turn screen, whose pages say them; a press there ends the turn."""
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    session.new_game("cats-and-mice", ["Ann", "Ben"])
+    c.update()
+    first_spin(c, session)
+    if when == "while the dial spins":                  # the result is up: spin again
+        clock.advance(AGAIN_SECONDS)
+        press(c, "flick", strength=0.5)
+        assert c.screen == "spin"
+    snap = session.snapshot()
+    other = 1 - snap["turn"]
+    session.submit({"type": "rename", "seat": other, "name": "Zed"}, by="pin-0a1b2c")
+    c.update()
+    if when == "while the dial spins":
+        press(c, "press")                               # stops the dial: its result
+    clock.advance(AGAIN_SECONDS)
+    assert c.screen == "result" and c.page == 0 and c.page_count > 1
+    press(c, "press")                                   # to read on: the change shows
+    assert c.screen == "result" and c.outcome[0] == "From a phone", c.outcome
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")
+    assert session.snapshot()["turn"] == snap["turn"] and c.screen == "play"
+    assert "end the turn" in c.view()["turn"].action    # the turn screen's pages say it
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")
+    assert session.snapshot()["turn"] != snap["turn"]
+
+
 def test_controller_games_result_press_ends_the_turn_in_one_press_once_read(session, controls,
                                                                              clock):
     """X8: "press the knob to end the turn" on the result screen does it on the first press
