@@ -137,3 +137,29 @@ def test_x10_a_rename_to_a_name_the_box_cannot_draw_says_how_the_box_shows_it(se
         assert c.outcome[2] == ["Button 2, Ann, has a new name, which the box shows as Ann"]
     finally:
         c.close()
+
+
+def test_x10_a_rename_from_or_undone_to_a_name_no_one_has_now_draws_no_boxes(session, clock):
+    """The box drew "Button 1, □□, is now called Li" after 小明 became Li, and "Taken back:
+    Button 1, Ann, is now called □□" after a rename to 小明 was undone: those names are in
+    the log and the undo's words, no player's now."""
+    c = Controller(session, seats=4, clock=clock)
+    c.attach()
+    try:
+        session.new_game("kat-en-muis", ["Ann", "Ben"], by="web")
+        c.update()
+        session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
+        c.update()
+        assert c.outcome[2] == ["Button 1, Ann, is now called Red"], c.outcome
+        session.undo(by="pin-0a1b2c")
+        c.update()
+        assert c.flash_text == ("Taken back from a phone: Button 1, Ann, has a new name the "
+                                "box cannot draw"), c.flash_text
+        session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
+        session.submit({"type": "rename", "seat": 0, "name": "Li"}, by="pin-0a1b2c")
+        c.update()
+        assert "Button 1, Red, is now called Li" in c.outcome[2], c.outcome
+        assert all(drawable(line) for line in c.snap["log"]), c.snap["log"]
+        assert "小明" in " ".join(session.snapshot()["log"])      # the log keeps it as typed
+    finally:
+        c.close()
