@@ -516,7 +516,9 @@
     // an alert is said again whenever it is written: only when its words change
     if (banner.textContent !== turnWords) banner.textContent = turnWords;
     if (banner.hidden !== !myTurn) banner.hidden = !myTurn;
-    if (myTurn && !wasMyTurn && navigator.vibrate) {
+    // a page that has not been touched may not vibrate (the browser logs its refusal)
+    var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (myTurn && !wasMyTurn && navigator.vibrate && touched) {
       try { navigator.vibrate([180, 90, 180]); } catch (e) { /* not allowed here */ }
     }
     wasMyTurn = myTurn;
@@ -599,14 +601,21 @@
     $("pairing").hidden = false;
     $("paired-line").hidden = !paired;
     $("paired-button").textContent = paired ? String(pairing.button) : "";
-    var seat = state && paired ? mySeat(state) : null;      // the name in today's game
-    var who = seat !== null && state.players[seat] ? state.players[seat].name : "";
-    $("paired-name").textContent = who ? " (" + who + ")" : "";
+    pairedName();
+    var seat = state && paired ? mySeat(state) : null;
     $("paired-idle").hidden = !(paired && state && state.game && seat === null);  // not playing
     $("pair-form").hidden = paired;
     $("unpair-button").hidden = !paired;
     if (state) renderMoves(state);
     if (window.ParlourBoard && window.ParlourBoard.refresh) window.ParlourBoard.refresh();
+  }
+
+  function pairedName() {                // the paired seat's name in today's game, renamed too
+    var paired = pairing.button !== null && pairing.button !== undefined;
+    var seat = state && paired ? mySeat(state) : null;
+    var who = seat !== null && state.players[seat] ? state.players[seat].name : "";
+    var words = who ? " (" + who + ")" : "";
+    if ($("paired-name").textContent !== words) $("paired-name").textContent = words;
   }
 
   function pairCall(method, path, body) {
@@ -681,6 +690,7 @@
     pastAnswers(s);
     answerMovedOn(s);
     if (gameChanged && card) showPairing();          // the paired seat's name in this game
+    else if (card) pairedName();                     // (a rename)
     var playing = !!s.game && s.phase !== "over";     // a game over takes no undo, ending,
                                                       // correction or rename (X11)
     if ($("quick-actions")) $("quick-actions").hidden = !playing;

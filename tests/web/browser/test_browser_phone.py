@@ -104,9 +104,20 @@ def test_browser_phone_pairs_a_seat_spins_from_the_dial_and_stays_paired(tmp_pat
         expect(phone.locator("#your-turn")).to_be_hidden()
         expect(phone.locator("#moves button")).to_have_count(0)          # the other seat's turn
         assert state(table.url)["turn"] != seat
+    # a page no one has touched yet (the automation's own calls count as touches)
+    phone.add_init_script("Object.defineProperty(navigator, 'userActivation', "
+                          "{value: {hasBeenActive: false}});")
     with SimulatedTable(tmp_path / "data", tmp_path) as again:           # a restart
         phone.goto(again.url + "/")
         expect(phone.locator("#paired-line")).to_contain_text(f"seat button {seat + 1} ({name})")
+        post(again.url + "/api/control/rename", {"seat": seat, "name": "Bo"})
+        expect(phone.locator("#your-turn")).to_have_text("Your turn, Bo")
+        expect(phone.locator("#paired-line")).to_contain_text(f"seat button {seat + 1} (Bo)")
+        post(again.url + "/api/control/roll", {})
+        post(again.url + "/api/control/next", {})
+        expect(phone.locator("#your-turn")).to_be_visible()
+        assert phone.evaluate("window.buzzes || 0") == 0    # a page not yet touched may not
+                                                            # vibrate (the browser logs it)
         phone.get_by_role("button", name="Unpair this phone").click()
         expect(phone.locator("#pair-answer")).to_have_text(
             "Unpaired: this phone no longer plays a seat.")
