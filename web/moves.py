@@ -37,9 +37,9 @@ PHONE_WORDS = (
      "diamond", "spin, or move in the Field"),                       # LD1, LD2: its own button
     ("flick to spin, or press the knob to move in the Field", "spin, or move in the Field"),
     ("press your button again to confirm you are home; the knob cancels",
-     "press again to confirm you are home, or end the turn to withdraw it"),        # LD2, P2
+     "confirm you are home, or end the turn to withdraw it"),    # LD2, P2: its buttons' words
     (CLAIM_ASKS,                                                  # the claim's log line
-     "press again to confirm, or end the turn to withdraw it"),
+     "confirm, or end the turn to withdraw it"),
     (" (or press the knob to pass)", " (or pass)"),
     (END_OF_TURN, "end the turn"),
     ("flick to spin", "spin"),

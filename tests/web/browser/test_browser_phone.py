@@ -1280,7 +1280,7 @@ def test_browser_phone_signed_in_and_paired_names_each_buttons_player_once(tmp_p
         expect(phone.locator("#moves button", has_text="Confirm")).to_have_text(
             [f"Confirm for {now['players'][turn]['name']}: a man is home and wins"])
         expect(phone.locator("#log li").first).to_contain_text(    # P2: the phone's words
-            "press again to confirm, or end the turn to withdraw it")
+            ": confirm, or end the turn to withdraw it")
         post(table.url + "/api/control/new-game",
              {"game": "free-play", "players": ["Ann", "Ben", "Cat"]})
         now = roll_until(table.url, ("roll",))

@@ -837,4 +837,4 @@ def test_pages_p2_the_log_says_a_claim_in_the_phones_words(client, control, sess
     assert claim.endswith("press again to confirm, the knob cancels"), claim
     page = client.get("/").get_data(as_text=True)
     assert "the knob cancels" not in page.split('id="log"')[1].split("</ol>")[0]
-    assert "press again to confirm, or end the turn to withdraw it</li>" in page
+    assert ": confirm, or end the turn to withdraw it</li>" in page

@@ -270,8 +270,8 @@ def test_phone_moves_p2_the_press_that_confirms_a_claim_says_it_wins(client, con
     token = csrf_of(client.get("/").get_data(as_text=True))
     said = client.post("/control/press", headers=JSON,
                        data={"csrf": token, "seat": turn}).get_json()["message"]
-    assert said.endswith("press again to confirm, or end the turn to withdraw it"), said
-    assert "knob" not in said
+    assert said.endswith(": confirm, or end the turn to withdraw it"), said
+    assert "knob" not in said and "press again" not in said    # the phone's buttons' words
     assert [m["label"] for m in moves(session.snapshot()) if m["action"] == "press"] == [
         "Confirm: a man is home and wins"]
 
@@ -657,3 +657,10 @@ def test_web_phone_x12_the_start_form_gives_the_pi_no_paired_phones_button(
     assert answer.status_code == 303
     players = session.snapshot()["players"]
     assert [(p["name"], p["button"]) for p in players] == [("Ann", 1), ("Pi", 3)]
+
+
+def test_web_phone_ld2_p2_a_claim_home_is_asked_in_the_phones_buttons_words():
+    """LD2, P2: the phone's prompt said "press again to confirm you are home", a press of the
+    box's; the phone's buttons are "Confirm: home with the diamond" and "End turn"."""
+    assert phone_words("Ann: press your button again to confirm you are home; the knob "
+                       "cancels") == "Ann: confirm you are home, or end the turn to withdraw it"
