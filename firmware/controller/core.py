@@ -25,7 +25,7 @@ from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
 from firmware.oled.animation import FPS, Animation
-from firmware.oled.names import drawable, for_the_box, names_for_the_box
+from firmware.oled.names import drawable, for_the_box, names_for_the_box, seat_button
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import box_words, refusal_text
 from firmware.pins.inputs import InputEvent
@@ -197,7 +197,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def _stand_in(self, seat: int, player: dict[str, Any]) -> str:
         """A seat's stand-in for a name the OLED cannot draw: its button's colour, or "Seat n"
         where that cannot be drawn."""
-        button = player.get("button") if isinstance(player.get("button"), int) else seat + 1
+        button = seat_button(seat, player)
         colour = colour_of(self.colours, button).name
         return colour if drawable(colour) else f"Seat {button}"
 

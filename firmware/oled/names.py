@@ -39,23 +39,29 @@ def drawable(name: str) -> bool:
     return all(can_draw(c) for c in name)
 
 
-def shown_names(names: Sequence[str], stand_ins: Sequence[str | None]) -> list[str | None]:
+def shown_names(names: Sequence[str], stand_ins: Sequence[str | None],
+                buttons: Sequence[int] = ()) -> list[str | None]:
     """Each name as the OLED shows it: whole when it can; else without what it cannot draw,
     if that is left and still differs from every other name and stand-in; else its stand-in
-    (a seat's colour, or None where there is none)."""
+    (a seat's colour, or None where there is none), or "Button n" (of `buttons`, else the
+    seat's number) where another player is called that ("It is Red's turn, not Red's.")."""
     whole = {i: n for i, n in enumerate(names) if drawable(n)}
-    used = {name_key(n) for n in whole.values()} | {name_key(s) for s in stand_ins if s}
+    called = {name_key(n) for n in whole.values()}
+    used = called | {name_key(s) for s in stand_ins if s}
     out: list[str | None] = []
     for i, name in enumerate(names):
         if i in whole:
             out.append(name)
             continue
         left = _drawable_part(name)
+        stand_in = stand_ins[i] if i < len(stand_ins) else None
         if left and name_key(left) not in used:
             used.add(name_key(left))
             out.append(left)
+        elif stand_in and name_key(stand_in) in called:
+            out.append(f"Button {buttons[i] if i < len(buttons) else i + 1}")
         else:
-            out.append(stand_ins[i] if i < len(stand_ins) else None)
+            out.append(stand_in)
     return out
 
 
@@ -83,7 +89,8 @@ def names_for_the_box(value: Any, players: Sequence[dict[str, Any]], stand_in) -
     names = [p.get("name") or "" for p in players]
     if all(drawable(n) for n in names) and not _renames_undrawn(value):
         return value
-    shown = shown_names(names, [stand_in(seat, p) for seat, p in enumerate(players)])
+    shown = shown_names(names, [stand_in(seat, p) for seat, p in enumerate(players)],
+                        [seat_button(seat, p) for seat, p in enumerate(players)])
     swaps = {old: new for old, new in zip(names, shown) if new is not None and old != new}
     swaps = dict(sorted(swaps.items(), key=lambda kv: -len(kv[0])))   # "Li Wei" before "Li"
 
@@ -111,7 +118,7 @@ def _rename_for_the_box(line: str, players: Sequence[dict[str, Any]], stand_in) 
     if not found:
         return line
     button, old, new = int(found.group(1)), found.group(2), found.group(3)
-    seat = next((s for s, p in enumerate(players) if p.get("button", s + 1) == button), None)
+    seat = next((s for s, p in enumerate(players) if seat_button(s, p) == button), None)
     seat_name = (stand_in(seat, players[seat]) if seat is not None else None) or \
         f"Button {button}"
     old = old if drawable(old) else _drawable_part(old) or seat_name
@@ -122,6 +129,12 @@ def _rename_for_the_box(line: str, players: Sequence[dict[str, Any]], stand_in) 
     if new == old:
         return f"Button {button}, {old}, has a new name, which the box shows as {new}"
     return f"Button {button}, {old}, {RENAMED} {new}"
+
+
+def seat_button(seat: int, player: dict[str, Any]) -> int:
+    """A player's seat button (X12), or the seat's number where the state has none."""
+    button = player.get("button")
+    return button if isinstance(button, int) else seat + 1
 
 
 def _drawable_part(name: str) -> str:

@@ -34,6 +34,8 @@ def test_x10_box_shows_a_name_without_what_it_cannot_draw_or_by_its_colour():
     assert shown_names(["Blue 🎲", "Ann"], colours) == ["Red", "Ann"]
     assert shown_names(["李 Ann", "王 Ann"], colours) == ["Ann", "Blue"]
     assert shown_names(["李伟"], [None]) == [None]
+    # a colour another player is called is no stand-in: "It is Red's turn, not Red's."
+    assert shown_names(["李伟", "Red"], colours, [3, 1]) == ["Button 3", "Red"]
 
 
 def _turn_frame(session, clock, names):
