@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from companion.games import GAMES
+from controller_support import read_on
 from firmware.controller import Controller
 from firmware.controller.notices import AGAIN_SECONDS
 from firmware.pins.inputs import InputEvent
@@ -224,10 +225,14 @@ def first_spin(c, session) -> None:
     press(c, "press")                                   # stops the spin: the result
 
 
-def read_on(c):
-    """The result turned with the knob to its last page ("press the knob to end the turn")."""
-    press(c, "turn", detents=c.page_count)
-    assert c.page == c.page_count - 1
+def first_result(game, session, controls, clock) -> Controller:
+    """A box at the result of the first turn's spin of a new game between Ann and Ben."""
+    c = Controller(session, controls=controls, seats=4, clock=clock)
+    c.attach()
+    session.new_game(game, ["Ann", "Ben"])
+    c.update()
+    first_spin(c, session)
+    return c
 
 
 @pytest.mark.parametrize("game", ["cats-and-mice", "gantlope", "india"])
@@ -237,11 +242,7 @@ def test_controller_games_x8_a_press_before_the_instructions_were_up_reads_on(
     before Ann was told to press her button for the mouse her cat took (M3): her press then
     was refused as out of turn. Until the page that says "press the knob to end the turn" has
     been up, a press turns to the next page; from then on, one press ends the turn."""
-    c = Controller(session, controls=controls, seats=4, clock=clock)
-    c.attach()
-    session.new_game(game, ["Ann", "Ben"])
-    c.update()
-    first_spin(c, session)
+    c = first_result(game, session, controls, clock)
     snap = session.snapshot()
     assert c.screen == "result" and snap["awaiting"] == "next" and c.page_count > 1
     assert "end the turn" in c.outcome[2][-1]
@@ -262,11 +263,7 @@ def test_controller_games_x8_a_phones_change_over_unread_instructions_does_not_e
     phone's change ("From a phone", one page), and his next press ended the turn: "Press your
     button for each mouse your cat takes" never came. News over a turn whose instructions are
     unread closes to the turn screen, whose pages say them; a press there ends the turn."""
-    c = Controller(session, controls=controls, seats=4, clock=clock)
-    c.attach()
-    session.new_game("cats-and-mice", ["Ann", "Ben"])
-    c.update()
-    first_spin(c, session)
+    c = first_result("cats-and-mice", session, controls, clock)
     if when == "while the dial spins":                  # the result is up: spin again
         clock.advance(AGAIN_SECONDS)
         press(c, "flick", strength=0.5)
@@ -295,11 +292,7 @@ def test_controller_games_result_press_ends_the_turn_in_one_press_once_read(sess
     """X8: "press the knob to end the turn" on the result screen does it on the first press
     once its page has been up, by the knob or by itself after PAGE_SECONDS a page."""
     from firmware.controller.spin import PAGE_SECONDS
-    c = Controller(session, controls=controls, seats=4, clock=clock)
-    c.attach()
-    session.new_game("cats-and-mice", ["Ann", "Ben"])
-    c.update()
-    first_spin(c, session)
+    c = first_result("cats-and-mice", session, controls, clock)
     assert c.screen == "result" and session.snapshot()["awaiting"] == "next"
     turn = session.snapshot()["turn"]
     while c.page < c.page_count - 1:                    # the pages turn by themselves
@@ -316,11 +309,7 @@ def test_controller_games_x8_a_press_that_stopped_the_dial_pressed_again_is_one_
     """X8: the knob pressed to stop the dial and again 0.35 s later (one hurried hand) ended
     the turn on page 1 of the instructions, unread. The same press again within
     AGAIN_SECONDS of stopping the dial is held; after it, one press ends the turn."""
-    c = Controller(session, controls=controls, seats=4, clock=clock)
-    c.attach()
-    session.new_game(game, ["Ann", "Ben"])
-    c.update()
-    first_spin(c, session)
+    c = first_result(game, session, controls, clock)
     snap = session.snapshot()
     assert c.screen == "result" and snap["awaiting"] == "next"
     clock.advance(0.35)
@@ -388,11 +377,7 @@ def test_controller_games_x8_a_seat_press_just_after_the_dial_stopped_only_stops
     taken as the move: Gantlope's fourth man into Goal, a win for good with no undo, on a
     result shown for 0.12 s (a cat's capture, a claim home, the diamond taken the same). As
     with the knob, a press that soon was meant for the dial; a later one acts."""
-    c = Controller(session, controls=controls, seats=4, clock=clock)
-    c.attach()
-    session.new_game(game, ["Ann", "Ben"])
-    c.update()
-    first_spin(c, session)                       # the lead settled, the first turn's result
+    c = first_result(game, session, controls, clock)   # the lead settled, the first turn's result
     clock.advance(AGAIN_SECONDS)
     press(c, "press")                            # that turn ended
     turn = session.snapshot()["turn"]
@@ -415,11 +400,7 @@ def test_controller_games_x8_a_seat_press_that_stopped_the_dial_pressed_again_is
     """A seat button pressed to stop the dial and again 0.3 s later (a double press) had the
     second taken as the move on the result just shown. The same button again within
     AGAIN_SECONDS of stopping the dial is held."""
-    c = Controller(session, controls=controls, seats=4, clock=clock)
-    c.attach()
-    session.new_game(game, ["Ann", "Ben"])
-    c.update()
-    first_spin(c, session)
+    c = first_result(game, session, controls, clock)
     clock.advance(AGAIN_SECONDS)
     press(c, "press")
     turn = session.snapshot()["turn"]

@@ -106,62 +106,47 @@ def test_x12_a_long_name_wraps_below_its_button_box_never_under_it():
         assert boxed.crop(second).tobytes() == plain.crop(second).tobytes(), name
 
 
-def test_x10_a_refusal_names_a_player_as_the_box_shows_them(session, clock):
+def test_x10_a_refusal_names_a_player_as_the_box_shows_them(table, session):
     """A knob press refused during the lead said "... □□ - flick to spin for the lead." while
     the turn screen and a seat button's refusal called the same player "Red"."""
-    c = Controller(session, seats=4, clock=clock)
-    c.attach()
-    try:
-        session.new_game("cats-and-mice", ["小明", "Ann"], by="web")
-        c.update()
-        assert c.view()["turn"].name == "Red"
-        press(c, "press")                                 # not a flick: refused
-        assert c.flash_text and "小明" not in c.flash_text and "Red" in c.flash_text, \
-            c.flash_text
-    finally:
-        c.close()
+    session.new_game("cats-and-mice", ["小明", "Ann"], by="web")
+    table.update()
+    assert table.view()["turn"].name == "Red"
+    press(table, "press")                                 # not a flick: refused
+    said = table.flash_text
+    assert said and "小明" not in said and "Red" in said, said
 
 
-def test_x10_a_rename_to_a_name_the_box_cannot_draw_says_how_the_box_shows_it(session, clock):
+def test_x10_a_rename_to_a_name_the_box_cannot_draw_says_how_the_box_shows_it(table, session):
     """Red renamed 小明 from a phone read "Button 1, Red, is now called Red" on the box, as if
     the rename had failed."""
-    c = Controller(session, seats=4, clock=clock)
-    c.attach()
-    try:
-        session.new_game("kat-en-muis", ["Red", "Ann"], by="web")
-        c.update()
-        session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
-        c.update()
-        _, _, words = c.outcome
-        assert words == ["Button 1, Red, has a new name, which the box shows as Red"], words
-        session.submit({"type": "rename", "seat": 1, "name": "Ann 🎲"}, by="pin-0a1b2c")
-        c.update()                                        # what is left of it draws
-        assert c.outcome[2] == ["Button 2, Ann, has a new name, which the box shows as Ann"]
-    finally:
-        c.close()
+    session.new_game("kat-en-muis", ["Red", "Ann"], by="web")
+    table.update()
+    session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
+    table.update()
+    _, _, words = table.outcome
+    assert words == ["Button 1, Red, has a new name, which the box shows as Red"], words
+    session.submit({"type": "rename", "seat": 1, "name": "Ann 🎲"}, by="pin-0a1b2c")
+    table.update()                                    # what is left of it draws
+    assert table.outcome[2] == ["Button 2, Ann, has a new name, which the box shows as Ann"]
 
 
-def test_x10_a_rename_from_or_undone_to_a_name_no_one_has_now_draws_no_boxes(session, clock):
+def test_x10_a_rename_from_or_undone_to_a_name_no_one_has_now_draws_no_boxes(table, session):
     """The box drew "Button 1, □□, is now called Li" after 小明 became Li, and "Taken back:
     Button 1, Ann, is now called □□" after a rename to 小明 was undone: those names are in
     the log and the undo's words, no player's now."""
-    c = Controller(session, seats=4, clock=clock)
-    c.attach()
-    try:
-        session.new_game("kat-en-muis", ["Ann", "Ben"], by="web")
-        c.update()
-        session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
-        c.update()
-        assert c.outcome[2] == ["Button 1, Ann, is now called Red"], c.outcome
-        session.undo(by="pin-0a1b2c")
-        c.update()
-        assert c.flash_text == ("Taken back from a phone: Button 1, Ann, has a new name the "
-                                "box cannot draw"), c.flash_text
-        session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
-        session.submit({"type": "rename", "seat": 0, "name": "Li"}, by="pin-0a1b2c")
-        c.update()
-        assert "Button 1, Red, is now called Li" in c.outcome[2], c.outcome
-        assert all(drawable(line) for line in c.snap["log"]), c.snap["log"]
-        assert "小明" in " ".join(session.snapshot()["log"])      # the log keeps it as typed
-    finally:
-        c.close()
+    session.new_game("kat-en-muis", ["Ann", "Ben"], by="web")
+    table.update()
+    session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
+    table.update()
+    assert table.outcome[2] == ["Button 1, Ann, is now called Red"], table.outcome
+    session.undo(by="pin-0a1b2c")
+    table.update()
+    assert table.flash_text == ("Taken back from a phone: Button 1, Ann, has a new name the "
+                                "box cannot draw"), table.flash_text
+    session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
+    session.submit({"type": "rename", "seat": 0, "name": "Li"}, by="pin-0a1b2c")
+    table.update()
+    assert "Button 1, Red, is now called Li" in table.outcome[2], table.outcome
+    assert all(drawable(line) for line in table.snap["log"]), table.snap["log"]
+    assert "小明" in " ".join(session.snapshot()["log"])      # the log keeps it as typed
