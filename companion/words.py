@@ -29,7 +29,16 @@ def taken_back(lines: Sequence[str], whence: str = "") -> str:
     said = f"Taken back {whence}".strip()
     lines = [CLAIM.sub(r"\1", TURN_ENDS.sub(r"the end of \1's turn (\1 plays on)", line))
              for line in lines]
-    return f"{said}: {'; '.join(lines)}" if lines else said
+    return f"{said}: {joined(lines)}" if lines else said
+
+
+def joined(lines: Sequence[str]) -> str:
+    """The log's lines said in one go: "; " between them, a space alone after one that ends a
+    sentence ("... is crowned. Rex! Every domino square is uncovered", not "Rex!;")."""
+    out = ""
+    for line in lines:
+        out += ("" if not out else " " if out[-1] in ".!?" else "; ") + line
+    return out
 
 
 def turn_ends(name: str) -> str:

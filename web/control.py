@@ -17,7 +17,7 @@ from companion.errors import BoardDataError, Refused
 from companion.events import DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
-from companion.words import is_undo, taken_back, turn_ends
+from companion.words import is_undo, joined, taken_back, turn_ends
 from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
@@ -521,7 +521,7 @@ def form_action(action: str) -> Response:
     words, earlier = snapshot.get("log") or [], before.get("log") or []
     same_game = before.get("game_id") == snapshot.get("game_id")
     seen = len(earlier) if same_game else len(words) - 1
-    told = "; ".join(words[seen:]) if action in TOLD_BY_LOG and words[seen:] else \
+    told = joined(words[seen:]) if action in TOLD_BY_LOG and words[seen:] else \
         ended_turn(before) if action == "next" else DONE[action]   # every line it added, in order
     if action == "undo" and is_undo(before, snapshot):
         told = taken_back(snapshot.get("undone") or [])   # lines, or an ended turn

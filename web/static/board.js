@@ -188,6 +188,7 @@
     var box = $("board-error");
     box.textContent = words || "";
     box.hidden = !words;
+    if (words && box.scrollIntoView) box.scrollIntoView({block: "nearest"});   // under the board
   }
 
   function lookAtTable() {             // after a refusal or no answer: the table as it is
@@ -309,6 +310,8 @@
   function advise(words) {       // a tap's answer, true of this state only
     hint(words);
     hintOn = markOf(state);
+    var line = $("board-hint");    // below the fold on a phone, the tap seemed ignored
+    if (line && line.scrollIntoView) line.scrollIntoView({block: "nearest"});
   }
   function markOf(s) { return s ? s.boot + ":" + s.state_version : ""; }
 

@@ -355,7 +355,10 @@
       return false;
     }
     var stop = /[.!?:)]$/.test(answer.textContent.trim()) ? "" : ".";   // "The Pi moves. Then:"
-    var then = make("span", "then", stop + " Then: " + log.slice(saidIn.lines).join(" "));
+    var lines = log.slice(saidIn.lines).map(function (line) {   // whole sentences, each
+      return /[.!?:)]$/.test(line) ? line : line + ".";
+    });
+    var then = make("span", "then", stop + " Then: " + lines.join(" "));
     then.setAttribute("aria-hidden", "true");
     answer.appendChild(then);
     saidIn = {game: s.game_id, turn: s.turn, lines: log.length};

@@ -436,6 +436,8 @@ def test_browser_phone_a_taps_answer_goes_with_the_move_it_was_about(tmp_path, p
         fox = state(table.url)["board"]["fox"]
         phone.locator(f'#board [data-point="{fox}"] rect.hit').click(force=True)
         expect(phone.locator("#board-hint")).to_contain_text("That is the Fox: it is the Geese")
+        phone.wait_for_timeout(300)                     # (a smooth scroll's time)
+        in_view(phone, "#board-hint")                   # not below the fold: seen
         now = post(table.url + "/api/control/move", {"path": state(table.url)["board"]["moves"][0]})
         expect(phone.locator("#board-hint")).to_have_text(
             "On your turn, tap one of your pieces, then where it goes.")
@@ -1149,6 +1151,7 @@ def test_browser_phone_the_answer_to_a_move_stays_through_the_pis_reply(tmp_path
         assert after["log"][-1] in answer                                 # what the Pi did
         assert "for the lead" not in answer                               # and nothing older
         assert re.search(r"[.!?:)] Then: ", answer), answer               # a sentence each
+        assert answer.rstrip().endswith((".", "!", "?", ")")), answer     # the Pi's lines too
         expect(phone.locator("#moves-answer .then")).to_have_attribute("aria-hidden", "true")
         phone.wait_for_timeout(1500)
         expect(phone.locator("#moves-answer")).to_contain_text("Then: ")   # and it stays
