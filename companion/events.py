@@ -18,6 +18,7 @@ ANNOTATIONS = ("at", "by")
 PI_LEVELS = ("easy", "good", "best")    # how hard the Pi plays
 DEFAULT_PI_LEVEL = "good"
 MAX_PATH = 33                    # a path visits each point of a board at most once
+BY_SCRIPT = "api"                # the `by` of a call with the PIN in a header, not a page
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from companion.boarddata import parse_board_text
 from companion.buttons import colour_of, free_button
 from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused
-from companion.events import DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
+from companion.events import BY_SCRIPT, DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
 from companion.words import is_undo, joined, taken_back, turn_ends
@@ -35,12 +35,12 @@ def who() -> str:
     a call with the PIN in a header. Ids are a digest's first digits: they tell phones apart
     in the log and prove nothing."""
     if not has_request_context():                 # an action run directly (tests, tools)
-        return "api"
+        return BY_SCRIPT
     if auth.logged_in():
         return auth.login_id()
     if request.headers.get(auth.PIN_HEADER) is None and seat.phone_token():
         return phone_id(seat.phone_token())
-    return "api"
+    return BY_SCRIPT
 MAX_PLAYERS = 12                 # more than any game takes: the game refuses the rest
 MAX_NAME = 64
 MAX_SEAT = 64

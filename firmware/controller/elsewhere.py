@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.events import CORRECTIONS
+from companion.events import BY_SCRIPT, CORRECTIONS
 from companion.words import is_undo
 from firmware.controller.drawing import state_mark
 from firmware.controller.pairing import PAIR_SCREENS
@@ -21,13 +21,12 @@ from firmware.oled.views import (box_words, choice_meaning, later_mover, names_i
                                   player_name, squares_uncovered, undo_notice)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
-SCRIPT_BY = "api"                  # the `by` of a call with the PIN in a header, not a page
-
 
 def whence(by: str | None) -> str:
     """Where a change made elsewhere than the box came from (its `by`), as its heading says
     it."""
-    return "From a script" if by == SCRIPT_BY else "From a phone"
+    return "From a script" if by == BY_SCRIPT else "From a phone"
+
 
 # screens a change from elsewhere replaces (the Pi moving just after a restart among them)
 SHOWS_CHANGES = ("play", "result", "over", "pi_moved", "resumed")

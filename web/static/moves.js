@@ -604,8 +604,7 @@
     $("pairing").hidden = false;
     $("paired-line").hidden = !paired;
     $("paired-button").textContent = paired ? String(pairing.button) : "";
-    pairedName();
-    var seat = state && paired ? mySeat(state) : null;
+    var seat = pairedName();
     $("paired-idle").hidden = !(paired && state && state.game && seat === null);  // not playing
     $("pair-form").hidden = paired;
     $("unpair-button").hidden = !paired;
@@ -613,12 +612,13 @@
     if (window.ParlourBoard && window.ParlourBoard.refresh) window.ParlourBoard.refresh();
   }
 
-  function pairedName() {                // the paired seat's name in today's game, renamed too
-    var paired = pairing.button !== null && pairing.button !== undefined;
+  function pairedName() {                // the paired seat's name in today's game, renamed too;
+    var paired = pairing.button !== null && pairing.button !== undefined;   // its seat, if any
     var seat = state && paired ? mySeat(state) : null;
     var who = seat !== null && state.players[seat] ? state.players[seat].name : "";
     var words = who ? " (" + who + ")" : "";
     if ($("paired-name").textContent !== words) $("paired-name").textContent = words;
+    return seat;
   }
 
   function pairCall(method, path, body) {
