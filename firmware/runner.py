@@ -277,7 +277,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         if network is not None:
             network.port = server.port if server else port
             if server is not None:               # a phone's live page keeps the hotspot up
-                network.in_use = table_in_use(server.app.extensions["parlour"].hub, session)
+                network.in_use, network.game_on = hotspot_uses(
+                    server.app.extensions["parlour"].hub, session)
             network.start()
         table.odds = start_odds(session) if config.odds else None
         table.club = club_for(table, data_dir)
@@ -299,13 +300,12 @@ def club_for(table: Table, data_dir: Path):
                       table.stop, buttons=[c.name for c in table.config.colours])
 
 
-def table_in_use(hub, session: Session) -> Callable[[], bool]:
-    """Whether the hotspot is in use: a phone has the live page open, or a game is in play
-    (phones that slept between turns come back to it: a hotspot stepping aside for a minute
-    every five cut them off mid-game at a table away from home)."""
-    def in_use() -> bool:
-        return hub.active > 0 or session.snapshot()["phase"] not in ("idle", "over")
-    return in_use
+def hotspot_uses(hub, session: Session) -> tuple[Callable[[], bool], Callable[[], bool]]:
+    """What keeps the hotspot up (firmware/network/hotspot.py): a phone has the live page
+    open; a game is in play (phones that slept between turns come back to it: a hotspot
+    stepping aside for a minute every five cut them off mid-game at a table away from home)."""
+    return (lambda: hub.active > 0,
+            lambda: session.snapshot()["phase"] not in ("idle", "over"))
 
 
 def hotspot_fallback(config: Config, data_dir: Path, *, sim: bool, host: str, port: int):

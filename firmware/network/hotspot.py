@@ -6,9 +6,12 @@ kept in the data directory and shown in the OLED's Wi-Fi menu and on the join ca
 phones join that. A signed-in phone can then add a home network: the box leaves its hotspot to
 join it, and comes back to the hotspot within a minute if it cannot (the OLED says why).
 A hotspot that no phone has open gives way every `RETRY_SECONDS` for `after` seconds, so a box
-that started before the router (after a power cut) finds its home network when it comes up; one
-that went down by itself (the radio, NetworkManager) is opened again at the next look, game or
-no game.
+that started before the router (after a power cut) finds its home network when it comes up. A
+game in play keeps it up once a phone has had the table open on it (phones asleep between turns
+come back to it), but not a game merely resumed after a power cut with no phone on the hotspot:
+those phones are on the home network, waiting for the box to come back to it. A hotspot that
+went down by itself (the radio, NetworkManager) is opened again at the next look, game or no
+game.
 
 Everything runs on the `network` thread; the device loop and the web requests only read
 `status()` (and `version`, which grows with every change) and never wait for NetworkManager.
@@ -65,10 +68,13 @@ class Hotspot:
     def __init__(self, settings: HotspotSettings, *, port: int,
                  lan_address: Callable[[], str], run: nmcli.Runner = nmcli.run_nmcli,
                  clock: Callable[[], float] = time.monotonic,
-                 in_use: Callable[[], bool] = lambda: False):
+                 in_use: Callable[[], bool] = lambda: False,
+                 game_on: Callable[[], bool] = lambda: False):
         self.settings, self.port, self.lan_address = settings, port, lan_address
         self.run, self.clock = run, clock
         self.in_use = in_use                     # a phone has the table open (the web sets it)
+        self.game_on = game_on                   # a game is in play (the runner sets it)
+        self._phones_came = False                # a phone had the table open on the hotspot
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._wake = threading.Event()           # a phone added a network: look now
@@ -151,19 +157,27 @@ class Hotspot:
                 if not self._open_hotspot("The hotspot went down"):
                     self._since = self.clock() - self.settings.after     # tried again soon
                     self._set(mode="looking", network="", url=self.lan_url())
-            elif self.clock() - self._since >= RETRY_SECONDS and not self.in_use():
+            elif not self._kept_up() and self.clock() - self._since >= RETRY_SECONDS:
                 self._look_again()
             return
         known = nmcli.active_known(out) if code == 0 else None
         if known is not None:
             self._since = self.clock()
-            self._looking_again = False
+            self._looking_again = self._phones_came = False
             self._set(mode="home", network=known, url=self.lan_url())
         elif mode == "home":                                     # lost it: wait once more
             self._since = self.clock()
             self._set(mode="looking", network="")
         elif self.clock() - self._since >= self.settings.after:
             self._open_hotspot(f"No known Wi-Fi in {self.settings.after:.0f} s")
+
+    def _kept_up(self) -> bool:
+        """Whether the hotspot is in use: a phone has the table open on it now, or a game is
+        in play that a phone has had open on it (one asleep between turns comes back)."""
+        if self.in_use():
+            self._phones_came = True
+            return True
+        return self._phones_came and self.game_on()
 
     def _look_again(self) -> None:
         """Take the unused hotspot down: NetworkManager joins a known network that has come
@@ -228,6 +242,7 @@ class Hotspot:
             code, out = self.run(nmcli.up(name), nmcli.JOIN_SECONDS + 5)
         if code == 0:
             self._since = self.clock()
+            self._phones_came = False
             self._set(mode="home", network=name, url=self.lan_url(),
                       message=f"Joined {ssid}")
             return

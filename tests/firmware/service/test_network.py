@@ -226,7 +226,7 @@ def test_network_no_address_yet_shows_no_code_that_opens_the_phone_itself(sessio
         box.close()
 
 
-def test_network_the_box_counts_a_live_page_or_a_game_in_play_as_using_the_hotspot(
+def test_network_the_box_counts_a_live_page_and_a_game_in_play_for_the_hotspot(
         tmp_path, mock_factory, monkeypatch):
     from firmware import runner
     from firmware.config import Config
@@ -237,18 +237,61 @@ def test_network_the_box_counts_a_live_page_or_a_game_in_play_as_using_the_hotsp
                          config=Config(data_dir=tmp_path), pin="2468")
     try:
         hub = table.web.app.extensions["parlour"].hub
-        assert network.in_use() is False
+        assert network.in_use() is False and network.game_on() is False
         stream = hub.open(address="10.42.0.17")
         assert network.in_use() is True
         stream.close()
         assert network.in_use() is False
-        # a game in play keeps it up too: phones that slept between turns come back to it
         table.session.new_game("kat-en-muis", ["Ann", "Ben"])
-        assert network.in_use() is True
+        assert network.game_on() is True and network.in_use() is False
         table.session.abandon()                     # set aside: no game in play
-        assert network.in_use() is False
+        assert network.game_on() is False
     finally:
         table.close()
+
+
+def test_network_a_game_resumed_after_a_power_cut_does_not_hold_the_hotspot_up():
+    """The box came back before the router with a game in play and opened its hotspot: the
+    players' phones are on the home network, so none ever opens the table on the hotspot, and
+    a game in play used to keep it up for good (the phones sat on "Reconnecting..."). The game
+    keeps it up only once a phone has had the table open on it: then a phone asleep between
+    turns comes back to it, and when the game ends the hotspot gives way again."""
+    nm, clock = FakeNetworkManager(), FakeClock()
+    phones, game = [], [True]
+    box = Hotspot(SETTINGS, port=8080, lan_address=lambda: "192.168.1.20", run=nm,
+                  clock=clock, in_use=lambda: bool(phones), game_on=lambda: game[0])
+    clock.advance(60)
+    box.check()
+    assert box.status()["mode"] == "hotspot"
+    clock.advance(RETRY_SECONDS)
+    box.check()                                 # no phone came: it looks for home Wi-Fi
+    assert box.status()["mode"] == "looking" and nm.commands[-1] == nmcli.down(nmcli.HOTSPOT)
+    clock.advance(60)
+    box.check()                                 # none answered: a table away from home
+    assert box.status()["mode"] == "hotspot"
+    phones.append("Ann")
+    box.check()
+    phones.clear()                              # Ann's phone sleeps between turns
+    for _ in range(3):
+        clock.advance(RETRY_SECONDS)
+        box.check()
+    assert box.status()["mode"] == "hotspot" and nm.commands.count(
+        nmcli.down(nmcli.HOTSPOT)) == 1
+    game[0] = False                             # the game ended: nothing holds it up now
+    box.check()
+    assert box.status()["mode"] == "looking"
+    nm.active = "lo:loopback\nOur House:802-11-wireless\n"      # home again
+    box.check()
+    assert box.status()["mode"] == "home"
+    game[0] = True                              # another cut mid-game: no phone came yet
+    nm.active = "lo:loopback\n"
+    box.check()
+    clock.advance(60)
+    box.check()
+    assert box.status()["mode"] == "hotspot"
+    clock.advance(RETRY_SECONDS)
+    box.check()
+    assert box.status()["mode"] == "looking"
 
 
 def test_network_a_known_network_means_no_hotspot_ever():
