@@ -171,7 +171,7 @@ def parse_event(obj: Any) -> Event:
     if not isinstance(obj, dict):
         raise Refused(f"an event must be a JSON object, not {shown_value(obj)}")
     kind = obj.get("type")
-    if kind not in EVENT_TYPES:
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         known = ", ".join(EVENT_TYPES)
         if "type" not in obj:
             raise Refused(f"an event needs a 'type' (known: {known})")

@@ -231,7 +231,8 @@ class Verification:
 
     status: "verified" (every roll matches), "mismatch" (some roll or the seed does not match),
     "unrevealed" (committed, seed still secret), "uncommitted" (no commitment: rolls entered by
-    hand), "invalid" (the log cannot be replayed).
+    hand), "invalid" (the log cannot be replayed), "cut" (the rolls match, but the log reveals
+    its seed and stops before the game's end: lines are missing from its end).
     """
 
     ok: bool
@@ -243,6 +244,8 @@ class Verification:
 
 def _say_values(values: Iterable[int]) -> str:
     values = list(values)
+    if not values:
+        return "no number"
     return str(values[0]) if len(values) == 1 else \
         ", ".join(map(str, values[:-1])) + " and " + str(values[-1])
 
@@ -263,6 +266,7 @@ def verify_rolls(events: Iterable[Any], seed: str | None = None) -> Verification
     problems: list[Problem] = []
     checked = 0
     key: bytes | None = None
+    revealed = False                     # the log itself carries the seed: a finished game's
     for line, item in numbered:
         try:
             event = _parse(item)
@@ -276,7 +280,7 @@ def verify_rolls(events: Iterable[Any], seed: str | None = None) -> Verification
             if isinstance(outcome, Problem):
                 return Verification(False, "mismatch", 0, [outcome],
                                     f"{outcome}. The rolls cannot be trusted.")
-            key = outcome
+            key, revealed = outcome, event.seed is not None
         if isinstance(event, Roll) and table.started and key is not None:
             dice = table.rulebook.randomizer_now(table.state)
             if dice is not None:
@@ -299,6 +303,13 @@ def verify_rolls(events: Iterable[Any], seed: str | None = None) -> Verification
                             f"{count} of {checked} roll{'s' * (checked != 1)} do not match the "
                             f"committed seed (line{'s' * (count > 1)} {lines}).")
     back = checked - table.state.rolls if table.started else 0     # undone rolls, checked too
+    if revealed and table.started and not table.state.over:
+        end = numbered[-1][0]
+        return Verification(False, "cut", checked, [Problem(end, "the game is not over here")],
+                            f"The {checked} roll{'s' * (checked != 1)} match the committed seed, "
+                            f"but the log stops at line {end} before the game is over, and it "
+                            "reveals the seed, which only a finished game's log does: lines "
+                            "are missing from its end.")
     return Verification(True, "verified", checked, [],
                         f"All {checked} roll{'s' * (checked != 1)} match the committed seed"
                         + (f" ({back} taken back, {checked - back} in play)." if back > 0 else

@@ -113,6 +113,37 @@ def test_cli_verify_names_the_roll_where_a_log_was_changed(capsys, tmp_path, cha
     assert "the log was changed there" in out
 
 
+@pytest.mark.parametrize("command, key, wrong", [
+    ("replay", "type", lambda kind: [kind]), ("replay", "type", lambda kind: {"type": kind}),
+    ("verify", "values", lambda values: []),
+])
+def test_cli_a_line_of_the_wrong_shape_is_refused_by_its_number_not_a_traceback(
+        capsys, tmp_path, command, key, wrong):
+    """A type that was a list gave "TypeError: unhashable type" and exit 1 (verify's "the rolls
+    do not match"); a roll of no values, an IndexError in verify's words."""
+    lines = KAT.read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if '"roll"' in line and i > 10)
+    event = json.loads(lines[index])
+    event[key] = wrong(event[key])
+    lines[index] = json.dumps(event)
+    log = tmp_path / "bad.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    code, out, err = run_cli(capsys, command, str(log))
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert f"line {index + 1}: " in err and "Traceback" not in err
+
+
+def test_cli_verify_a_finished_games_log_cut_short_at_its_end_does_not_pass(capsys, tmp_path):
+    """Its last lines cut off, a finished game's log (it reveals the seed) still had every
+    roll match and passed, so a log edited to hide how the game ended verified."""
+    lines = KAT.read_text().splitlines()
+    log = tmp_path / "cut.jsonl"
+    log.write_text("\n".join(lines[:-3]) + "\n")
+    code, out, _ = run_cli(capsys, "verify", str(log))
+    assert code == 1 and f"stops at line {len(lines) - 3} before the game is over" in out
+    assert "lines are missing from its end" in out
+
+
 def test_cli_verify_without_seed_says_not_revealed(capsys, tmp_path):
     first = json.loads(KAT.read_text().splitlines()[0])
     first.pop("seed")
