@@ -40,6 +40,41 @@ def port_number(text: str) -> int:
     return port
 
 
+def table_url(text: str) -> str:
+    """The address the join card prints (--url): one a phone's camera opens, http(s) and a
+    host; "192.168.1.20:8080" or "not a url" made a code no phone opens as the table."""
+    from urllib.parse import urlsplit
+    try:
+        parts = urlsplit(text)
+        parts.port                                # a port that is not a number: ValueError
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname \
+            or any(c.isspace() or not c.isprintable() for c in text):
+        raise argparse.ArgumentTypeError(
+            f"expected the table's address as a phone opens it, such as "
+            f"http://192.168.1.20:8080/, got {text!r}")
+    return text
+
+
+def write_private(path: str, text: str) -> None:
+    """`text` as the file `path`, readable by its writer alone (0600): written beside it and
+    moved over it whole, so a place that cannot take it is left as it was (opened in place, a
+    device such as /dev/null had its mode changed to 0600 before the write failed)."""
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        raise ParlourError(f"{path}: not a file (--out - writes to standard output)")
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(part, target)
+    except OSError as err:
+        part.unlink(missing_ok=True)
+        raise ParlourError(f"{path}: cannot write it ({err.strerror})") from None
+
+
 # A game stops at 10,000 events of a few hundred bytes: no log of a game comes near this, and
 # a file past it (a wrong file, /dev/zero) is refused before it fills a Zero 2 W's memory.
 MAX_LOG_BYTES = 16 * 1024 * 1024
@@ -232,14 +267,7 @@ def cmd_card(args: argparse.Namespace) -> int:
     if args.out == "-":
         sys.stdout.write(page)
     else:
-        try:                # it may hold Wi-Fi passwords: the writer's alone (0600)
-            fd = os.open(args.out, os.O_WRONLY | os.O_CREAT, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                os.fchmod(out.fileno(), 0o600)      # before anything is written or cut
-                out.truncate()
-                out.write(page)
-        except OSError as err:
-            raise ParlourError(f"{args.out}: cannot write it ({err.strerror})") from None
+        write_private(args.out, page)     # it may hold Wi-Fi passwords: the writer's alone
     said = (f"{'the page' if args.out == '-' else args.out}: the join card for {url}"
             + (f" and the Wi-Fi {config.wifi.ssid}" if config.wifi.ssid else
                " (no Wi-Fi code: set [wifi] ssid in the config)")
@@ -340,7 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     card = sub.add_parser("card", help="write the printable join card (Wi-Fi and address codes)")
     card.add_argument("--config", help="a TOML config file (for [wifi] and the port)")
-    card.add_argument("--url", help="the address to print (default: this machine's, as on the OLED)")
+    card.add_argument("--url", type=table_url, help="the address to print (default: this machine's, as on the OLED)")
     card.add_argument("--port", type=port_number,
                       help="the port the table runs on (default from config: 8080), as "
                            "`parlour run --port` was given")

@@ -1,5 +1,7 @@
 """The join card: Wi-Fi and address QR codes on a printable page."""
 
+import errno
+import os
 import re
 from pathlib import Path
 
@@ -151,3 +153,45 @@ def test_card_command_to_stdout_still_says_what_the_card_holds(tmp_path, capsys)
     said = capsys.readouterr()
     assert said.out.startswith("<!doctype html>")                       # the page alone
     assert "no Wi-Fi code: set [wifi] ssid in the config" in said.err
+
+
+def test_card_command_leaves_a_place_it_cannot_write_as_it_was(tmp_path, capsys, monkeypatch):
+    """`--out` a device (/dev/null, run as root) had its mode changed to 0600 before the write
+    failed, locking every other user out of it; a file the card cannot replace is kept whole."""
+    from firmware.cli import main
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo, 0o666)
+    os.chmod(fifo, 0o666)
+    url = ["--url", "http://parlour.local:8080/"]
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)     # so a writer's open goes through
+    try:
+        assert main(["card", *url, "--out", str(fifo)]) == 2
+    finally:
+        os.close(reader)
+    err = capsys.readouterr().err
+    assert "not a file (--out - writes to standard output)" in err and err.count("\n") == 1
+    assert fifo.stat().st_mode & 0o777 == 0o666
+    kept = tmp_path / "kept" / "card.html"
+    kept.parent.mkdir()
+    kept.write_text("the card printed last week")
+    kept.chmod(0o644)
+
+    def failing(*_):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+    monkeypatch.setattr(os, "replace", failing)        # the card's own write fails at the end
+    assert main(["card", *url, "--out", str(kept)]) == 2
+    assert "cannot write it (Input/output error)" in capsys.readouterr().err
+    assert kept.read_text() == "the card printed last week"
+    assert kept.stat().st_mode & 0o777 == 0o644
+    assert os.listdir(kept.parent) == ["card.html"]            # no part-written file left
+
+
+@pytest.mark.parametrize("url", ["192.168.1.20:8080", "not a url", "ftp://10.0.0.5/",
+                                 "http://", "http://10.0.0.5:port/", "http://10.0.0.5/ x"])
+def test_card_command_refuses_an_address_no_phone_opens_as_the_table(tmp_path, capsys, url):
+    from firmware.cli import main
+    out = tmp_path / "card.html"
+    assert main(["card", "--url", url, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "such as http://192.168.1.20:8080/" in err and err.count("\n") == 1
+    assert not out.exists()
