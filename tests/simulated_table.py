@@ -75,6 +75,27 @@ def box_pairing_code(url: str, button: int) -> str:
     return box_view(url, lambda v: "pair_code" in v)["pair_code"]
 
 
+def box_unpair(url: str, button: int) -> None:
+    """Menu, "Phones", the row of seat button `button` (1-based, the first paired one here),
+    and yes: the box unpairs that seat's phones."""
+    def box(body: dict) -> None:
+        call(url, "/device/input", body, pin=False)
+
+    box({"input": "menu"})
+    menu = box_view(url, lambda v: v.get("screen") == "menu")["menu"]
+    box({"input": "knob", "action": "turn",
+         "detents": menu["items"].index("Phones") - menu["index"]})
+    box_view(url, lambda v: bool(v.get("menu"))
+             and v["menu"]["items"][v["menu"]["index"]] == "Phones")
+    box({"input": "knob", "action": "press"})
+    box_view(url, lambda v: v.get("screen") == "phones")
+    box({"input": "knob", "action": "press"})
+    box_view(url, lambda v: v.get("screen") == "confirm")
+    box({"input": "knob", "action": "turn", "detents": 1})
+    box({"input": "knob", "action": "press"})
+    box_view(url, lambda v: v.get("flash") == "Unpaired 1 phone")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -13,6 +13,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from flask import Flask, Response, request
@@ -129,6 +130,8 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         learn_time=learn_time,
         known_addresses=KnownAddresses(),
     )
+    if pairings is not None:                # a phone paired or unpaired: every page asks again
+        pairings.on_changed = partial(seat.tell_pages, app.extensions["parlour"].hub)
     app.before_request(auth.check_host)
     for blueprint in (api.bp, control.bp, device_panel.bp, network_pages.bp, pages.bp,
                       seat.bp):

@@ -1,4 +1,6 @@
-"""Server-Sent Events: one `state` message per change to every phone, within a cap.
+"""Server-Sent Events: one `state` message per change to every phone, within a cap, and a
+`pairing` message when a phone is paired or unpaired (each phone then asks whether it still
+plays its seat: pairings are each phone's own, so no stream carries them).
 
 Each stream holds a bounded queue the session's listener fills (never blocking the session);
 the stream sends the current state first, then every newer state, and a keepalive comment
@@ -20,6 +22,13 @@ from typing import Any
 QUEUE_SIZE = 64
 POLL = 1.0                # s between looks at whether the client has gone
 _CLOSE = object()
+
+
+class _Note:
+    """A message for every stream that is not a state (`Hub.notify`)."""
+
+    def __init__(self, event: str, data: Any):
+        self.event, self.data = event, data
 
 
 def sse(event: str, data: Any) -> bytes:
@@ -77,6 +86,13 @@ class Hub:
     def _release(self, stream: "Stream") -> None:
         with self._lock:
             self._streams.discard(stream)
+
+    def notify(self, event: str, data: Any = None) -> None:
+        """Send every open stream the message `event` (with `data`, JSON) after what it holds."""
+        with self._lock:
+            streams = list(self._streams)
+        for stream in streams:
+            stream._put(_Note(event, {} if data is None else data))
 
     def close(self) -> None:
         """End every stream (at shutdown) and refuse new ones."""
@@ -153,6 +169,9 @@ class Stream:
                 return b": keepalive\n\n"
             if item is _CLOSE:
                 return self._end()
+            if isinstance(item, _Note):
+                self._quiet_until = self._hub._clock() + self._hub.keepalive
+                return sse(item.event, item.data)
             version = item.get("version", 0)
             if version > self._sent_version:          # a state already sent is skipped
                 self._sent_version = version

@@ -72,6 +72,7 @@ class Pairings:
         self._offer: Offer | None = None
         self.voided = False              # the last code went to wrong tries, not to time
         self.on_paired: Callable[[int], None] | None = None    # the OLED says so
+        self.on_changed: Callable[[], None] | None = None      # phones ask again (the web)
 
     def _load(self) -> dict[str, int]:
         data = read_kept(self.path)
@@ -81,6 +82,10 @@ class Pairings:
         return {k: v for k, v in paired.items()
                 if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                 and 1 <= v <= 64}
+
+    def _changed(self) -> None:
+        if self.on_changed is not None:
+            self.on_changed()
 
     def _save(self, before: dict[str, int], what: str) -> None:
         """Keep the pairings; if they cannot be kept, put them back as they were and raise
@@ -129,7 +134,9 @@ class Pairings:
             gone = len(before) - len(self._paired)
             if gone:
                 self._save(before, "this unpairing")
-            return gone
+        if gone:
+            self._changed()
+        return gone
 
     # -- the phone -------------------------------------------------------------------------
 
@@ -163,6 +170,7 @@ class Pairings:
             button = offer.button
         if self.on_paired is not None:
             self.on_paired(button)
+        self._changed()
         return button
 
     def status(self, token: str | None) -> dict[str, Any]:
@@ -185,6 +193,8 @@ class Pairings:
             found = self._paired.pop(digest, None) is not None
             if found:
                 self._save(before, "this unpairing")
+        if found:
+            self._changed()
         return found
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, session
+from flask import (Blueprint, Response, after_this_request, has_request_context, jsonify, request,
+                   session)
 
 from web.access import auth
 from web.context import field_str, json_body, parlour
@@ -52,6 +53,20 @@ def pairing(state: dict[str, Any] | None = None) -> dict[str, Any]:
     seat = seat_of_button(state, status["button"])
     players = state.get("players") or []
     return {**status, "seat": seat, "name": players[seat]["name"] if seat is not None else None}
+
+
+def tell_pages(hub) -> None:
+    """Every live page hears that a phone was paired or unpaired, and asks if it was this one.
+    Paired from a page, only once the answer has gone: it sets the cookie that the phone's
+    other tabs ask with (asked sooner, they asked as strangers)."""
+    if not has_request_context():                    # the box unpaired a seat
+        hub.notify("pairing")
+        return
+
+    @after_this_request
+    def then(response: Response) -> Response:
+        response.call_on_close(lambda: hub.notify("pairing"))
+        return response
 
 
 def _pairings():
@@ -98,12 +113,23 @@ def run_paired(action: str, data: dict[str, Any],
         return run(action, data)
 
 
+def unpaired_words() -> str:
+    """Why a phone that neither is signed in nor plays a seat may not act, in its words."""
+    if session.get("pin_ok"):                        # signed in with a PIN no longer in use
+        return "The table's PIN has changed, or this phone was signed out: enter the PIN."
+    if phone_token():                                # paired once, unpaired since (at the box)
+        return ("This phone no longer plays a seat: it was unpaired. Pair it again at the box "
+                "(Menu, \"Pair a phone\"), or enter the table's PIN.")
+    return "Enter the table's PIN first."
+
+
 def check_paired(action: str, data: dict[str, Any]) -> None:
     """Raises a 403 ApiError in players' words unless this phone's seat may do `action` now."""
     button = parlour().pairings.button(phone_token()) if parlour().pairings else None
-    if button is None or action not in SEAT_ACTIONS:
-        raise ApiError(403, "Enter the table's PIN first." if button is None else
-                       "A paired phone plays its own seat: that needs the table's PIN.")
+    if button is None:
+        raise ApiError(403, unpaired_words())
+    if action not in SEAT_ACTIONS:
+        raise ApiError(403, "A paired phone plays its own seat: that needs the table's PIN.")
     state = parlour().session.snapshot()
     seat = seat_of_button(state, button)
     if seat is None:

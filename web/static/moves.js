@@ -137,6 +137,7 @@
       if (mark(newest()) !== sent) since(newest());
       else say(answer, "No answer from the table: check the Wi-Fi, then the log, and send it " +
         "again if it is not there.", false);
+      window.ParlourState.unreachable();         // the status line says so too, not "Live"
     });
   }
 
@@ -650,6 +651,22 @@
     });
   }
 
+  // Asked when the stream says a phone was paired or unpaired (at the box, or in another tab
+  // of this phone), and when it comes back: a seat lost shows at once, not at the next tap.
+  function askPairing() {
+    if (!card) return;
+    pairCall("GET", "/api/pair").then(function (p) {
+      var was = pairing.button, now = p.button;
+      var had = was !== null && was !== undefined, has = now !== null && now !== undefined;
+      pairing = p;
+      if (had === has && (!has || was === now)) return;
+      showPairing();
+      say($("pair-answer"), has ? "Paired: this phone plays seat button " + now +
+        (p.name ? " (" + p.name + ")" : "") + "." : "Unpaired: this phone no longer plays a " +
+        "seat. Pair it again at the box (Menu, \"Pair a phone\") to play from here.", has);
+    }).catch(function () { /* asked again at the next change or reconnection */ });
+  }
+
   function unpair() {
     pairCall("POST", "/api/pair/forget").then(function (p) {
       pairing = p;
@@ -721,7 +738,7 @@
   }
 
   window.ParlourMoves = {update: update, hold: hold, offered: moves, piTurn: piTurn,
-    seatIn: mySeat, asks: asks};
+    seatIn: mySeat, asks: asks, askPairing: askPairing};
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

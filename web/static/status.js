@@ -19,6 +19,7 @@
   var hiddenAt = 0;
   var current = null, source = null, pollTimer = null, retryTimer = null;
   var heard = 0, asking = false;     // when the stream last brought a state; a check under way
+  var connected = false;             // a stream has opened before (a new one is a reconnection)
   var held = null;    // {state, timer}: a throw kept back while the box's dial still spins
   var skew = null;    // this phone's clock less the table's (ms), from the page's first render
   var shownClock = {key: "", seconds: 0};   // the running clock as last shown: never backwards
@@ -614,12 +615,22 @@
         connect();
       }
     }).catch(function () {         // no answer: a stream that says nothing is no stream
-      setLive("reconnecting", "Reconnecting…");
-      if (source) { source.close(); connect(); }
+      unreachable();
     }).then(function () {
       asking = false;
       heard = Date.now();
     });
+  }
+
+  // The table did not answer (an action and the question after it, or a quiet stream's
+  // check): the page says so at once, not "Live" beside "No answer", and opens the stream again.
+  function unreachable() {
+    setLive("reconnecting", "Reconnecting…");
+    if (source) { source.close(); connect(); }
+  }
+
+  function askPairing() {            // whether this phone still plays its seat (moves.js)
+    if (window.ParlourMoves && window.ParlourMoves.askPairing) window.ParlourMoves.askPairing();
   }
 
   function connect(woken) {
@@ -631,6 +642,14 @@
       woken = false;                           // turned away later: a minute, as any stream
       if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
       setLive("live", "Live");
+      if (connected) askPairing();             // paired or unpaired while it was away?
+      connected = true;
+    });
+    // a phone was paired or unpaired (at the box, or another tab of this phone): this one?
+    source.addEventListener("pairing", function () {
+      if (opened !== source) return;
+      heard = Date.now();
+      askPairing();
     });
     source.addEventListener("state", function (e) {
       if (opened !== source) return;           // a stream given up on
@@ -678,6 +697,7 @@
     refresh: refresh,
     // an action's answer (newest wins); `live`: a change just made, a throw spun as the box does
     offer: function (state, live) { apply(state, !!live, true); },
+    unreachable: unreachable,
     latest: newest,
     answered: answered,
     mark: function (s) { return s && s.boot ? s.boot + ":" + s.state_version : ""; },

@@ -367,9 +367,10 @@ def test_guard_a_new_pin_sends_an_open_page_back_to_the_pin_form(app, client, lo
     body = answer.get_json()
     assert answer.status_code == 403 and body["signed_out"] is True
     assert body["error"] == body["message"]                 # as every JSON refusal
-    assert body["message"] == "Enter the table's PIN first."
+    assert body["message"] == ("The table's PIN has changed, or this phone was signed out: "
+                               "enter the PIN.")
     page = client.get("/").get_data(as_text=True)
     assert 'id="login"' in page and 'id="logout"' not in page
-    assert "Enter the table&#39;s PIN first." in page                   # said once more there
+    assert "The table&#39;s PIN has changed" in page                    # said once more there
     wrong = client.post("/control/undo", data={"csrf": "nonsense"}, headers=fetched)
     assert "signed_out" not in (wrong.get_json() or {})                # an expired form is not

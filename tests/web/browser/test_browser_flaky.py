@@ -436,3 +436,24 @@ def test_browser_flaky_a_woken_page_turned_away_asks_for_its_stream_again_soon(t
         assert len(asked) == 3, asked
         post(table.url + "/api/control/roll", {})
         expect(phone.locator("#roll-text")).to_contain_text("Last throw: Ann")
+
+
+def test_browser_flaky_a_tap_and_its_question_unanswered_say_reconnecting_not_live(tmp_path,
+                                                                                   phone):
+    """Out of the Wi-Fi's reach with the stream left open, a tap got "No answer from the table:
+    check the Wi-Fi" while the status line above it still said "Live" for half a minute."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        kat_en_muis(table.url)
+        phone.add_init_script("window.PARLOUR_QUIET_MS = 60000;")     # no quiet check meanwhile
+        sign_in(phone, table.url)
+        for path in ("**/control/transfer", "**/api/state", "**/api/events"):
+            phone.route(path, lambda route: route.abort())          # nothing gets through now
+        move_chips(phone, 2)
+        expect(phone.locator("#transfer + .answer")).to_have_text(
+            "No answer from the table: check the Wi-Fi, then the log, and send it again if it "
+            "is not there.")
+        expect(phone.locator("#live")).to_have_text("Reconnecting…")
+        phone.unroute("**/api/events")
+        phone.unroute("**/api/state")
+        expect(phone.locator("#live")).not_to_have_text("Reconnecting…", timeout=15_000)

@@ -15,7 +15,7 @@ import pytest
 
 from companion.games import GAMES
 from companion.state import row_order
-from simulated_table import PIN, SimulatedTable, box_drawn, box_pairing_code, box_view
+from simulated_table import PIN, SimulatedTable, box_drawn, box_pairing_code, box_unpair, box_view
 from test_browser import ARTIFACTS, CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -638,7 +638,8 @@ def test_browser_phone_a_new_pin_at_the_box_asks_the_open_page_for_it(tmp_path, 
         phone.click("#rename button[type=submit]")
         expect(phone.locator("#login input[name=pin]")).to_be_visible()
         expect(phone.locator("#logout")).to_have_count(0)
-        expect(phone.get_by_text("Enter the table's PIN first.")).to_be_visible()
+        expect(phone.get_by_text("The table's PIN has changed, or this phone was signed out: "
+                                 "enter the PIN.")).to_be_visible()
         fits(phone)
         screenshot(phone, "phone-after-new-pin.png")
 
@@ -1401,3 +1402,40 @@ def test_browser_phone_a_paired_phone_signed_in_with_no_game_still_shows_its_pai
         expect(phone.get_by_role("button", name="Unpair this phone")).to_be_visible()
         phone.get_by_role("button", name="Unpair this phone").click()
         expect(phone.locator("#moves-card")).to_be_hidden()       # nothing left to show there
+
+
+def test_browser_phone_unpaired_at_the_box_the_open_page_stops_offering_the_seat(tmp_path,
+                                                                                 browser):  # noqa: F811
+    """Unpaired at the box (Menu, "Phones"), Ann's open page kept "Your turn, Ann" and Spin;
+    a tap reloaded it with "Enter the table's PIN first.", the owner's secret, not her seat.
+    Every page now hears that a phone was unpaired, asks whether it is this one, and says so;
+    a second tab of the same phone hears a pairing made in the first."""
+    from playwright.sync_api import expect
+    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    first, second = context.new_page(), context.new_page()
+    try:
+        with SimulatedTable(tmp_path / "data", tmp_path) as table:
+            now = post(table.url + "/api/control/new-game",
+                       {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+            first.goto(table.url + "/")
+            second.goto(table.url + "/")                   # open before the phone is paired
+            expect(second.locator("#live")).to_have_text("Live")
+            first.locator("#pair-code").fill(box_pairing_code(table.url, now["turn"] + 1))
+            first.get_by_role("button", name="Pair this phone").click()
+            expect(first.locator("#your-turn")).to_have_text("Your turn, Ann")
+            expect(second.locator("#your-turn")).to_have_text("Your turn, Ann")   # no reload
+            expect(second.locator("#paired-line")).to_contain_text("seat button 1 (Ann)")
+            expect(second.locator("#moves button")).to_have_text(["Throw the dice"])
+            box_unpair(table.url, 1)
+            for page in (first, second):
+                expect(page.locator("#your-turn")).to_be_hidden()
+                expect(page.locator("#moves button")).to_have_count(0)
+                expect(page.locator("#pair-answer")).to_have_text(
+                    "Unpaired: this phone no longer plays a seat. Pair it again at the box "
+                    "(Menu, \"Pair a phone\") to play from here.")
+                expect(page.locator("#pair-form")).to_be_visible()
+            fits(first)
+            screenshot(first, "phone-unpaired-at-the-box.png")
+            assert state(table.url)["rolls"] == now["rolls"]
+    finally:
+        context.close()

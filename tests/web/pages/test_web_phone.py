@@ -664,3 +664,37 @@ def test_web_phone_ld2_p2_a_claim_home_is_asked_in_the_phones_buttons_words():
     box's; the phone's buttons are "Confirm: home with the diamond" and "End turn"."""
     assert phone_words("Ann: press your button again to confirm you are home; the knob "
                        "cancels") == "Ann: confirm you are home, or end the turn to withdraw it"
+
+
+def test_phone_unpaired_at_the_box_every_stream_hears_it_and_a_tap_says_why(phone, pairings,
+                                                                            control):
+    """The box's unpairing changed nothing a page could see: the phone kept its seat's moves,
+    and a tap was answered "Enter the table's PIN first." Every live stream now gets a
+    `pairing` message when a phone is paired or unpaired, and the refusal names the seat."""
+    client, token = phone
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    stream = client.application.extensions["parlour"].hub.open()      # a page's live stream
+    try:
+        assert next(stream).startswith(b"retry:") and b"event: state" in next(stream)
+        code = pairings.offer(1)
+        answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": code})
+        assert answer.status_code == 200
+        answer.close()              # told once the answer (and the cookie it sets) has gone
+        assert next(stream) == b"event: pairing\ndata: {}\n\n"
+    finally:
+        stream.close()
+    told, wired = [], pairings.on_changed
+    pairings.on_changed = lambda: (told.append(1), wired())
+    assert pairings.unpair_button(2) == 0 and told == []           # no phone of that seat
+    assert pairings.unpair_button(1) == 1 and len(told) == 1       # Menu, "Phones", Red
+    refused = client.post("/control/roll", data={"csrf": token}, headers=JSON)
+    body = refused.get_json()
+    assert refused.status_code == 403 and body["signed_out"] is True
+    assert body["message"] == ("This phone no longer plays a seat: it was unpaired. Pair it "
+                               "again at the box (Menu, \"Pair a phone\"), or enter the "
+                               "table's PIN.")
+    assert client.post("/api/pair/forget", headers={"X-Parlour-Csrf": token}).status_code == 200
+    assert len(told) == 1                                          # nothing was paired
+    pair(phone, pairings, button=1)
+    client.post("/api/pair/forget", headers={"X-Parlour-Csrf": token})
+    assert len(told) == 3                                          # paired, then unpaired
