@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.errors import ParlourError
 from firmware.config import pin_problem
 from web.access.keptfile import keep_private, write_private
 
@@ -27,15 +28,34 @@ def make_pin() -> str:
     return f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
-def stored_pin(data_dir: Path) -> str:
-    """The table's PIN from the data directory; a new one is made and kept the first time (or
-    when the file no longer holds 4 to 8 digits)."""
-    path = Path(data_dir) / PIN_FILE
+def _kept_text(path: Path, what: str) -> str | None:
+    """The text kept at `path` ("" if it is not ASCII), None if there is none; a file there
+    that cannot be read is refused in one line rather than made anew (a restore as root left
+    the PIN unreadable to the service, which then made a new one: every phone locked out)."""
     try:
-        pin = path.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        pin = ""
-    return new_pin(data_dir) if pin_problem(pin) else pin
+        return path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError:
+        return ""
+    except OSError as err:
+        raise ParlourError(f"{path}: cannot read {what} there ({err.strerror}): let the user "
+                           "the table runs as read it, or move it aside to make a new one") \
+            from None
+
+
+def stored_pin(data_dir: Path) -> str:
+    """The table's PIN from the data directory; a new one is made and kept the first time.
+    A file that holds no PIN of 4 to 8 digits is refused (ParlourError), never replaced: the
+    players know the PIN that was there."""
+    path = Path(data_dir) / PIN_FILE
+    pin = _kept_text(path, "the table's PIN")
+    if pin is None:
+        return new_pin(data_dir)
+    if pin_problem(pin):
+        raise ParlourError(f"{path}: holds no PIN of 4 to 8 digits: put the table's PIN there, "
+                           "or move the file aside to make a new one")
+    return pin
 
 
 def new_pin(data_dir: Path) -> str:
@@ -84,11 +104,9 @@ def club_id(data_dir: Path) -> str:
 
 
 def _made_once(path: Path, good: Callable[[str], bool], make: Callable[[], str]) -> str:
-    """The text kept at `path` if `good` says it is; otherwise a new one from `make`, kept."""
-    try:
-        kept = path.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        kept = ""
+    """The text kept at `path` if `good` says it is; otherwise a new one from `make`, kept
+    (ParlourError for a file there that cannot be read)."""
+    kept = _kept_text(path, f"the {path.name.replace('-', ' ')}") or ""
     if good(kept):
         return kept
     made = make()

@@ -12,6 +12,7 @@ import pytest
 from fakes import cookie_value, give_cookie
 from PIL import Image
 
+from companion.errors import ParlourError
 from firmware import card
 from firmware.oled import codes, screens
 
@@ -30,10 +31,40 @@ def test_keys_pin_is_made_once_and_kept_private(tmp_path):
     assert pin.isdigit() and len(pin) == 6                        # a million, not 10,000
     assert keys.stored_pin(tmp_path) == pin                       # a restart: the same PIN
     assert os.stat(tmp_path / keys.PIN_FILE).st_mode & 0o777 == 0o600
-    (tmp_path / keys.PIN_FILE).write_text("12ab")                 # a mangled file: a new PIN
-    assert keys.stored_pin(tmp_path) != "12ab"
     changed = keys.new_pin(tmp_path)
     assert keys.stored_pin(tmp_path) == changed
+
+
+@pytest.mark.parametrize("kept", ["12ab", "123", "24681357901", "\u0661\u0662\u0663\u0664"])
+def test_keys_a_kept_pin_file_without_a_pin_is_refused_not_replaced(tmp_path, kept):
+    """A mangled `pin` file was replaced by a new PIN, silently: every phone was locked out
+    and the journal said nothing. It is one line (the CLI's exit 2), the file left as it was."""
+    (tmp_path / keys.PIN_FILE).write_text(kept)
+    with pytest.raises(ParlourError, match="holds no PIN of 4 to 8 digits: put the table's "
+                                           "PIN there, or move the file aside"):
+        keys.stored_pin(tmp_path)
+    assert (tmp_path / keys.PIN_FILE).read_text() == kept
+
+
+def test_keys_a_kept_file_that_cannot_be_read_is_refused_not_made_anew(tmp_path, monkeypatch):
+    """A restore done as root left `pin` (and `table-id`) unreadable to the service's user:
+    the table made a new PIN and a new id, locking every phone out and turning the box into
+    another table for the club."""
+    keys.stored_pin(tmp_path)
+    first = keys.table_id(tmp_path)
+    real = Path.read_text
+
+    def denied(path, *args, **kwargs):
+        if path.name in (keys.PIN_FILE, keys.TABLE_ID_FILE):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *args, **kwargs)
+    monkeypatch.setattr(Path, "read_text", denied)
+    for read in (keys.stored_pin, keys.table_id):
+        with pytest.raises(ParlourError, match=r"cannot read the (table's PIN|table id) there "
+                                               r"\(Permission denied\): let the user"):
+            read(tmp_path)
+    monkeypatch.undo()
+    assert keys.table_id(tmp_path) == first
 
 
 def test_keys_table_id_is_made_once_and_differs_between_tables(tmp_path):
