@@ -207,7 +207,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     db = data_dir / "parlour.db"
     if not db.exists():
         raise ParlourError(f"no store at {db} (use --data-dir)")
-    store = Store(db)
+    store = Store.read_only(db)          # a backup kept before an upgrade stays as it was
     try:
         records = store.games()
         if args.game is not None:

@@ -117,6 +117,43 @@ class Store:
             self._open(exclusive=True)
             self.short_of_space = True
 
+    @classmethod
+    def read_only(cls, path: str | Path) -> "Store":
+        """The store opened for reading alone (`parlour export`): nothing is written, not its
+        mode, journal or version (a copy kept before an upgrade stays as the older Parlour
+        left it: opened to be written, it was upgraded in place), and a store in a folder
+        this user may not write is read too. StoreError as for opening."""
+        store = cls.__new__(cls)
+        store.path, store._lock, store.short_of_space = Path(path), threading.Lock(), False
+        uri = store.path.resolve().as_uri() + "?mode=ro"
+        store._db = None
+        try:
+            try:
+                store._db = store._reading(uri)
+            except sqlite3.OperationalError:
+                # a WAL store with no -shm beside it, in a folder where none can be made: with
+                # no -wal either, nothing else can be writing it, and it reads as it is
+                if Path(f"{store.path}-wal").exists() or not store.path.is_file():
+                    raise
+                store._db = store._reading(uri + "&immutable=1")
+        except (sqlite3.DatabaseError, OSError) as err:
+            raise store._error("open", err) from None
+        return store
+
+    def _reading(self, uri: str) -> sqlite3.Connection:
+        db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreUnreadable(f"{self.path} was written by a newer Parlour (store "
+                                      f"version {version}, this one reads {SCHEMA_VERSION})",
+                                      newer=True)
+            db.execute("SELECT count(*) FROM games").fetchone()
+        except BaseException:
+            db.close()
+            raise
+        return db
+
     def _open(self, *, exclusive: bool) -> None:
         self._db = None
         try:

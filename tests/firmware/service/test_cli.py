@@ -170,6 +170,52 @@ def test_cli_export_writes_replayable_logs(capsys, tmp_path):
     assert code == 0 and json.loads(out)["rolls"] == 5
 
 
+def test_cli_export_leaves_the_store_it_reads_as_it_was(capsys, tmp_path, monkeypatch):
+    """Exported, a copy kept before an upgrade (an older store: version 0, no WAL, 0644) was
+    switched to WAL, stamped with this version and made 0600: after it, the older Parlour
+    the copy was kept for no longer opens it ("Going back")."""
+    import hashlib
+    import sqlite3
+    from companion.record.store import Store
+    from companion.session import Session
+    data = tmp_path / "data"
+    store = Store(data / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32))
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    session.roll()
+    store.close()
+    db = data / "parlour.db"
+    with sqlite3.connect(db) as older:                       # as an older Parlour left it
+        older.execute("PRAGMA journal_mode=DELETE")
+        older.execute("PRAGMA user_version=0")
+    older.close()
+    db.chmod(0o644)
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    code, out, _ = run_cli(capsys, "export", "--data-dir", str(data), "--out",
+                           str(tmp_path / "logs"))
+    assert code == 0 and Path(out.strip()).read_text().count("\n") == 2     # its two events
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    assert db.stat().st_mode & 0o777 == 0o644
+    assert sorted(p.name for p in data.iterdir()) == ["parlour.db"]      # no -wal, no -shm
+    real = Store._reading
+
+    def no_index_can_be_made(self, uri):       # a folder this user may not write (not root)
+        if "immutable=1" not in uri:
+            raise sqlite3.OperationalError("unable to open database file")
+        return real(self, uri)
+    monkeypatch.setattr(Store, "_reading", no_index_can_be_made)
+    code, out, _ = run_cli(capsys, "export", "--data-dir", str(data), "--game", "1", "--out", "-")
+    monkeypatch.undo()
+    assert code == 0 and out.count("\n") == 2
+    newer = sqlite3.connect(db)
+    newer.execute("PRAGMA user_version=99")
+    newer.commit()
+    newer.close()
+    code, _, err = run_cli(capsys, "export", "--data-dir", str(data), "--out",
+                           str(tmp_path / "logs"))
+    assert code == 2 and "written by a newer Parlour (store version 99" in err
+
+
 def test_cli_export_to_standard_output_and_of_an_empty_store(capsys, tmp_path, monkeypatch):
     """`--out -` made a folder named "-" (for `card` and `replay`, - is standard output), and
     an empty store printed nothing at all: one game's log goes to standard output, and an
