@@ -12,8 +12,10 @@ GIL nor a core it needs. Each result carries the state version it was worked out
 session drops it if the game has moved on. The playouts draw from their own `random.Random`,
 never from the game's committed roll stream.
 
-A compute process that dies is never silent: its end is logged with its exit code, the state
-says the chances are paused (phones show it), and it is started again after 1, 2, 4 ... 60 s.
+A compute process that dies is never silent: its end is logged with its cause (the error that
+ended it, as it said before going, or the signal that killed it: SIGSYS is the service's
+system-call filter), the state says the chances are paused (phones show it), and it is started
+again after 1, 2, 4 ... 60 s.
 A priority it may not lower (a system-call filter that denies setpriority) is logged once and
 the work goes on at the ordinary priority.
 """
@@ -25,6 +27,7 @@ import multiprocessing
 import os
 import random
 import signal
+import sys
 import threading
 import time
 from typing import Any
@@ -40,6 +43,7 @@ MAX_STEPS = 400          # earlier steps filled in at most, newest first
 SETTLE_SECONDS = 0.05    # a change is taken up only once the game is still this long: the
 #                          device loop draws its answer first, without the job's pickling
 RESTART_SECONDS = (1.0, 60.0)   # a dead compute process is started again after 1, 2, 4 ... 60 s
+EXIT_FAILED = 3                 # the compute process ended on an error it could name
 STEADY_SECONDS = 60.0           # one that ran this long starts the backoff from 1 s again
 log = logging.getLogger("parlour.chances")
 
@@ -58,6 +62,7 @@ class OddsWorker:
         self._context = multiprocessing.get_context("spawn")
         self._conn, self._process = self._new_process()
         self._started = 0.0
+        self._failed = ""                # what the compute process said as it failed
         self.restarts = 0
         self._sender = threading.Thread(target=self._send_jobs, name="odds-jobs", daemon=True)
         self._receiver = threading.Thread(target=self._receive, name="odds-results",
@@ -138,6 +143,9 @@ class OddsWorker:
             if message[0] == "note":                   # the compute process tells the log
                 log.warning("chances: %s", message[1])
                 continue
+            if message[0] == "failed":                 # said as it goes: the restart logs it
+                self._failed = message[1]
+                continue
             version, odds, steps = message
             if self.session.publish_odds(version, odds, steps):
                 self.published += 1
@@ -151,7 +159,8 @@ class OddsWorker:
         ran = time.monotonic() - self._started
         if ran >= STEADY_SECONDS:
             delay = RESTART_SECONDS[0]
-        reason = f"the chances worker stopped (exit code {code})"
+        reason = f"the chances worker stopped ({ended_by(code, self._failed)})"
+        self._failed = ""
         log.error("%s after %.0f s: starting it again in %.0f s", reason, ran, delay)
         self.session.pause_chances(f"{reason}; trying again")
         if self._stop.wait(delay):
@@ -190,6 +199,23 @@ def hint_of(session) -> dict[str, Any] | None:
     return None if advice is None else {"value": advice.value, "text": advice.text}
 
 
+def ended_by(code: int | None, failed: str = "") -> str:
+    """How a compute process ended, in the log's words: its error, or the signal that killed
+    it ("exit code 0" read as a normal end, and "-31" named no signal)."""
+    if failed:
+        return failed
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"killed by {name}" + (
+            ": a system call the service's filter forbids" if name == "SIGSYS" else "")
+    if code == EXIT_FAILED:
+        return "an error it could not report (a call the service's filter forbids?)"
+    return f"exit code {code}"
+
+
 def compute(conn) -> None:
     """The compute process: the newest job first; a newer job cancels the one under way.
     It ends quietly when the device program goes (its end of the pipe closes), however it
@@ -200,8 +226,15 @@ def compute(conn) -> None:
         signal.signal(stop, signal.SIG_IGN)
     try:
         _compute(conn)
-    except (EOFError, OSError, KeyboardInterrupt):
-        return
+    except (EOFError, BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
+        return                           # the device program has gone
+    except OSError as err:               # e.g. a call the system-call filter denies (EPERM)
+        words = f"{type(err).__name__}: {err}"
+        try:
+            conn.send(("failed", words))
+        except OSError:
+            print(f"parlour chances worker: {words}", file=sys.stderr, flush=True)
+        sys.exit(EXIT_FAILED)
 
 
 def _compute(conn) -> None:

@@ -4,6 +4,7 @@ screen, and chances arriving without disturbing the screen in use."""
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import time
 
@@ -181,10 +182,14 @@ def test_odds_hint_is_not_offered_in_a_dice_game(table, clock):
     assert "Hint" not in table.menu_items
 
 
+@pytest.mark.parametrize("kill, said", [
+    (signal.SIGKILL, "killed by SIGKILL"),
+    (signal.SIGSYS, "killed by SIGSYS: a system call the service's filter forbids")])
 def test_odds_worker_that_dies_is_logged_paused_on_the_phones_and_started_again(
-        sessions, monkeypatch, caplog):
-    """A killed compute process is never silent: the log says how it ended, the state says the
-    chances are paused, and after the backoff a new process answers the newest state."""
+        sessions, monkeypatch, caplog, kill, said):
+    """A killed compute process is never silent: the log says how it ended (the signal by its
+    name: "exit code -31" named none), the state says the chances are paused, and after the
+    backoff a new process answers the newest state."""
     import firmware.workers.odds_worker as odds_worker
     monkeypatch.setattr(odds_worker, "RESTART_SECONDS", (0.2, 0.4))
     session = sessions()
@@ -196,17 +201,50 @@ def test_odds_worker_that_dies_is_logged_paused_on_the_phones_and_started_again(
         kat_in_play(session)
         wait_for(lambda: current_odds(session))
         with caplog.at_level("ERROR", logger="parlour.chances"):
-            worker._process.kill()
+            resource.prlimit(worker._process.pid, resource.RLIMIT_CORE, (0, 0))   # no core
+            os.kill(worker._process.pid, kill)
             wait_for(lambda: any(seen))                      # paused, and said so
             session.roll()                                   # the game goes on meanwhile
             odds = wait_for(lambda: current_odds(session))   # a new process answers it
         assert odds["exact"] and worker.restarts == 1
         assert "chances_paused" not in session.snapshot()
-        assert "the chances worker stopped (exit code -9)" in seen[seen.index(next(
+        assert f"the chances worker stopped ({said})" in seen[seen.index(next(
             s for s in seen if s))]
-        assert any("exit code -9" in r.getMessage() for r in caplog.records)
+        assert any(said in r.getMessage() for r in caplog.records)
     finally:
         worker.close()
+
+
+def test_odds_worker_a_call_refused_by_the_filter_ends_it_saying_which(monkeypatch):
+    """The service's filter answers a forbidden call with EPERM: the compute process took the
+    PermissionError for its pipe closing and ended quietly, so the log read "the chances
+    worker stopped (exit code 0)", a normal end with no cause. It says the error as it goes
+    and ends with an error code."""
+    import firmware.workers.odds_worker as odds_worker
+
+    class Pipe:
+        def __init__(self):
+            self.sent = []
+
+        def send(self, message):
+            self.sent.append(message)
+
+        def recv(self):
+            raise PermissionError(1, "Operation not permitted")
+
+    def refused(_):
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(odds_worker.signal, "signal", lambda *args: None)   # not in pytest
+    monkeypatch.setattr(odds_worker.os, "nice", refused)                    # setpriority too
+    pipe = Pipe()
+    with pytest.raises(SystemExit) as ended:
+        odds_worker.compute(pipe)
+    assert ended.value.code == odds_worker.EXIT_FAILED != 0
+    assert pipe.sent[0][0] == "note" and "cannot lower the worker's priority" in pipe.sent[0][1]
+    assert pipe.sent[1] == ("failed", "PermissionError: [Errno 1] Operation not permitted")
+    assert odds_worker.ended_by(3, pipe.sent[1][1]) == pipe.sent[1][1]
+    assert odds_worker.ended_by(odds_worker.EXIT_FAILED).startswith("an error it could not")
+    assert odds_worker.ended_by(0) == "exit code 0"
 
 
 def test_odds_worker_outlives_a_stop_signal_to_the_group_and_ends_with_the_table(
