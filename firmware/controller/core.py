@@ -153,6 +153,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.wifi = WiFi()                                      # the start screen's Wi-Fi code
         self.network: Any = None               # the box's Wi-Fi (firmware/network), if it manages it
         self._network_seen = -1                 # the network status version last taken in
+        self._network_said = ""                 # its message last flashed: said once
         self.address: Any = None                # firmware/network/address.py's, without network
         self._address_seen = -1
         self._home = (url, WiFi())              # the address and Wi-Fi code away from the hotspot
@@ -380,9 +381,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         else:
             self.wifi = self._home[1]
         self.url = status["url"] if "url" in status else self._home[0]    # "": no address yet
-        if status.get("message") and not first:
-            self.show_flash(status["message"], reading_seconds(status["message"]))
-        self.dirty = True
+        said, self._network_said = self._network_said, status.get("message") or ""
+        if self._network_said and self._network_said != said and not first:
+            self.show_flash(self._network_said, reading_seconds(self._network_said))
+        self.dirty = True                  # ("Joined" came again with the address it got)
 
     @property
     def animating(self) -> bool:

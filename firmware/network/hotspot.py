@@ -248,5 +248,7 @@ class Hotspot:
             return
         log.error("network: could not join %s (nmcli %d: %s)", ssid, code, out)
         self.run(nmcli.delete(name), TIMEOUT)      # a wrong password is not tried at every boot
-        if not self._open_hotspot(f"Could not join {ssid}"):
-            self._set(mode="looking", message=f"Could not join {ssid}")
+        why = nmcli.join_failure(out)
+        failed = f"Could not join {ssid}" + (f" ({why})" if why else "")
+        if not self._open_hotspot(failed):
+            self._set(mode="looking", message=failed)

@@ -103,3 +103,19 @@ def active_known(output: str) -> str | None:
         if len(fields) == 2 and fields[1] in KNOWN_TYPES and fields[0] != HOTSPOT:
             return fields[0]
     return None
+
+
+# What NetworkManager's refusal of a join means, for the OLED: its own words are long and
+# technical ("Error: Connection activation failed: Secrets were required, but not provided").
+JOIN_FAILURES = (("secrets were required", "wrong password?"),
+                 ("no network with ssid", "network not found"),
+                 ("not found", "network not found"),
+                 ("timeout", "no answer"), ("timed out", "no answer"),
+                 ("no suitable device", "no Wi-Fi radio"), ("no device", "no Wi-Fi radio"))
+
+
+def join_failure(output: str) -> str:
+    """Why a join failed, in a few words for the OLED ("wrong password?"); "" if unknown."""
+    text = output.lower()
+    return next((words for clue, words in JOIN_FAILURES if clue in text), "")
+

@@ -344,7 +344,12 @@ def test_network_a_wrong_password_brings_the_hotspot_back_and_forgets_the_networ
         nmcli.modify_hotspot("Parlour-ab12", "k7mp-2xqa-rj9c", "wlan0"), nmcli.up(nmcli.HOTSPOT)]
     assert "Parlour: Our House" not in nm.profiles
     status = box.status()
-    assert status["mode"] == "hotspot" and status["message"].startswith("Could not join Our House")
+    assert status["mode"] == "hotspot" and status["message"] == (     # the OLED says why
+        "Could not join Our House (wrong password?): hotspot Parlour-ab12 is on")
+    assert nmcli.join_failure("Error: Connection activation failed: No network with SSID "
+                              "'Our House' found.") == "network not found"
+    assert nmcli.join_failure("Error: Timeout expired (90 seconds)") == "no answer"
+    assert nmcli.join_failure("Error: something new") == ""
 
 
 @pytest.mark.parametrize("ssid, password, reason", [
@@ -485,10 +490,14 @@ def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(sessio
             "Wi-Fi Parlour-ab12", "k7mp-2xqa-rj9c",
             "password, then open 10.42.0.1:8080").tobytes()
         network.change(mode="home", network="Parlour: Our House", message="Joined Our House",
-                       url="http://192.168.1.31:8080/")
+                       url="")                                 # joined: no address yet
         box.update()
         assert box.wifi == WiFi("Our House", "correct horse")
-        assert box.url == "http://192.168.1.31:8080/" and box.flash_text == "Joined Our House"
+        assert box.url == "" and box.flash_text == "Joined Our House"
+        box.flash_text = ""
+        network.change(url="http://192.168.1.31:8080/")          # the lease: said once only
+        box.update()
+        assert box.url == "http://192.168.1.31:8080/" and box.flash_text == ""
     finally:
         box.close()
 

@@ -80,7 +80,7 @@ def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_
     assert result["opening"]["mode"] == "looking"
     assert "No suitable device found" in result["opening"]["message"]
     assert (result["joining"]["mode"], result["joining"]["message"]) == (
-        "looking", "Could not join Home Net")
+        "looking", "Could not join Home Net (no Wi-Fi radio)")
     assert result["again"]["mode"] == "looking"
 
 
