@@ -152,21 +152,35 @@ def load_config(path: str | Path | None = None, *,
     if path is None and env.get("PARLOUR_CONFIG"):
         path = env["PARLOUR_CONFIG"]
     if path is None:
-        path = next((p for p in search_path(env) if p.is_file()), None)
+        path = next((p for p in search_path(env) if _is_file(p)), None)
     if path is None:
         return parse_config({}, env=env)
     path = Path(path).expanduser()
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
-    except (OSError, UnicodeDecodeError) as err:
+    except OSError as err:
         raise ConfigError(f"{path}: cannot read it ({err})") from None
+    try:
+        text = raw.decode("utf-8").removeprefix("\ufeff")   # a BOM, as some editors save it
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise ConfigError(f"{path}: line {line}: not UTF-8 text (save it as UTF-8)") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML ({err})") from None
     return parse_config(data, source=path, env=env)
+
+
+def _is_file(path: Path) -> bool:
+    """Whether a config is there to read; a place this user may not even look into (another
+    user's home, with `su` or cron keeping its HOME) holds none for it, not a traceback."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def search_path(env: Mapping[str, str] = os.environ) -> list[Path]:

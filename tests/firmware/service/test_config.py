@@ -157,6 +157,35 @@ def test_config_missing_named_file_is_an_error(env, tmp_path):
         load_config(tmp_path / "nope.toml", env=env)
 
 
+def test_config_saved_with_a_bom_or_not_utf8_reads_or_names_the_line(env, tmp_path):
+    """A BOM (as some Windows editors save UTF-8) was "not valid TOML (Invalid statement (at
+    line 1, column 1))"; a Latin-1 name was refused by its byte, not its line."""
+    path = tmp_path / "parlour.toml"
+    path.write_bytes("\ufeffseats = 2\n".encode())
+    assert load_config(path, env=env).seats == 2
+    path.write_bytes(b'seats = 2\n[wifi]\nssid = "Caf\xe9"\n')
+    with pytest.raises(ConfigError, match=r"parlour.toml: line 3: not UTF-8 text \(save it as "
+                                          r"UTF-8\)$"):
+        load_config(path, env=env)
+
+
+def test_config_a_search_place_this_user_may_not_look_into_holds_none(env, tmp_path,
+                                                                      monkeypatch):
+    """`su` without `-`, or cron, keeps another user's HOME: looking for its config raised a
+    PermissionError traceback in `card`, `export` and `club`. The search goes on past it."""
+    real = Path.is_file
+
+    def not_allowed(path):
+        if ".config" in path.parts:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+    user = tmp_path / "home" / ".config" / "parlour" / "parlour.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text("seats = 2\n")                     # there, but not to be looked at
+    monkeypatch.setattr(Path, "is_file", not_allowed)
+    assert load_config(env=env) == parse_config({}, env=env)          # the defaults
+
+
 def test_config_error_is_a_parlour_value_error():
     with pytest.raises(ParlourError):
         parse_config({"seats": "six"})
