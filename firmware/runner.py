@@ -185,17 +185,24 @@ def run_again(**changes: object) -> str:
     return shlex.join(kept + [part for flag, value in changed.items() for part in (flag, value)])
 
 
+def lock_data_dir(data_dir: Path, host: str, port: int) -> DataDirLock:
+    """The data directory's lock, or DataDirBusy saying how to run a second table (a second
+    `make run`), with its own data directory and a port free now (not a club's)."""
+    try:
+        return DataDirLock(data_dir)
+    except DataDirBusy as err:
+        from firmware.webserver import free_port_after
+        again = run_again(data_dir=f"{data_dir}-2", port=free_port_after(host, port) or port + 1)
+        raise DataDirBusy(f"{err}: stop that one, or give a second table its own, e.g. make "
+                          f"run ARGS=\"{again}\"") from None
+
+
 def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pin: str,
           web: bool = True, pin_kept: bool = False) -> Table:
     """Open the store and session, the controls and display (real or simulated), the web."""
     from firmware.pins.controls import Controls
     from firmware.oled.display import Display
-    try:
-        lock = DataDirLock(data_dir)        # one table per data directory, for life
-    except DataDirBusy as err:              # a second `make run`: say how to run two
-        again = run_again(data_dir=f"{data_dir}-2", port=port + 1)
-        raise DataDirBusy(f"{err}: stop that one, or give a second table its own, e.g. make "
-                          f"run ARGS=\"{again}\"") from None
+    lock = lock_data_dir(data_dir, host, port)     # one table per data directory, for life
     stamps = TableClock()                   # events' `at`: wall clock jumps are not charged
     try:
         recovered = open_table(data_dir / "parlour.db", lambda store: Session(
@@ -238,24 +245,19 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
         if web:
             try:
                 from firmware.webserver import WebServer
-                server = WebServer(session, pin=pin, panel=panel, host=host, port=port,
-                                   threads=config.threads, panel_open=config.open_panel,
-                                   allowed_hosts=own_names(host, config.allowed_hosts),
-                                   buttons=config.seat_colours(), network=network,
-                                   table_time=stamps.now, learn_time=stamps.learn,
-                                   **phone_options(data_dir))
+                phones = phone_options(data_dir)      # its own errors name the data directory
             except ImportError as err:   # the web layer missing: the table still plays
                 print(f"parlour: no web app ({err}); the device runs alone", file=sys.stderr)
-            except OSError as err:
-                if err.errno == errno.EADDRINUSE:
-                    from firmware.webserver import free_port_after
-                    free = free_port_after(host, port)
-                    again = run_again(port=free or "N")
-                    raise ParlourError(
-                        f"port {port} is already in use (another Parlour, or another "
-                        f"program): choose another, " + ("e.g. " if free else "with ") +
-                        f"make run ARGS=\"{again}\" or parlour run {again}") from None
-                raise
+            else:
+                try:
+                    server = WebServer(session, pin=pin, panel=panel, host=host, port=port,
+                                       threads=config.threads, panel_open=config.open_panel,
+                                       allowed_hosts=own_names(host, config.allowed_hosts),
+                                       buttons=config.seat_colours(), network=network,
+                                       table_time=stamps.now, learn_time=stamps.learn,
+                                       **phones)
+                except OSError as err:
+                    raise cannot_listen(host, port, err) from None
         url = f"http://{lan_address(host)}:{server.port if server else port}/"
         controller = Controller(session, controls=controls, seats=config.seats, url=url,
                                 pin=pin, colours=config.colours)
@@ -430,6 +432,42 @@ def stop_on_signal(table: Table) -> Callable[[int, Any], None]:
     return stop
 
 
+def cannot_listen(host: str, port: int, err: OSError) -> ParlourError:
+    """Why the table cannot serve on `host`:`port`, with what to do (the data directory was
+    named for an address not on this machine: "/var/lib/parlour: Cannot assign requested
+    address")."""
+    if err.errno == errno.EADDRINUSE:
+        from firmware.webserver import free_port_after
+        free = free_port_after(host, port)
+        again = run_again(port=free or "N")
+        return ParlourError(f"port {port} is already in use (another Parlour, or another "
+                            f"program): choose another, " + ("e.g. " if free else "with ") +
+                            f"make run ARGS=\"{again}\" or parlour run {again}")
+    if err.errno == errno.EADDRNOTAVAIL:
+        return ParlourError(f"cannot listen on {host}: no address of this machine (set [web] "
+                            "host, or --host, to one of its own, or 0.0.0.0 for all of them)")
+    if err.errno == errno.EACCES and 0 < port < 1024:
+        return ParlourError(f"port {port}: ports below 1024 need root; choose 1024 or above, "
+                            "such as 8080")
+    return ParlourError(f"cannot listen on {host or '0.0.0.0'}:{port} "
+                        f"({err.strerror or err})")
+
+
+def check_listen(host: str, port: int) -> None:
+    """A table that cannot serve is refused before its data directory is made or touched (a
+    refused start left a store, a PIN and keys behind)."""
+    try:
+        from firmware.webserver import can_listen
+    except ImportError:                          # no web layer: the device runs alone
+        return
+    try:
+        can_listen(host, port)
+    except OSError as err:
+        raise cannot_listen(host, port, err) from None
+    except (OverflowError, ValueError) as err:    # a port out of range, a name none can be
+        raise ParlourError(f"cannot listen on {host or '0.0.0.0'}:{port} ({err})") from None
+
+
 def run(*, sim: bool | None = None, host: str | None = None, port: int | None = None,
         data_dir: str | None = None, config_path: str | None = None,
         pin: str | None = None, open_panel: bool = False) -> int:
@@ -444,9 +482,15 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
         if sim is None:
             sim = simulated(config)
         data_path = Path(data_dir).expanduser() if data_dir else config.data_dir
+        host, port = host or config.host, config.port if port is None else port
+        try:
+            check_listen(host, port)
+        except ParlourError:
+            if data_path.is_dir():               # a second `make run`: that says how to run two
+                lock_data_dir(data_path, host, port).release()
+            raise
         make_data_dir(data_path)                 # before its PIN file is read or made
-        table = build(sim=sim, host=host or config.host,
-                      port=config.port if port is None else port,
+        table = build(sim=sim, host=host, port=port,
                       data_dir=data_path,
                       config=config, pin=pin or config.pin or stored_pin(data_path),
                       pin_kept=not (pin or config.pin))

@@ -275,16 +275,21 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
                                             for s in servers], dispatcher, servers[-1].log_info)
 
 
+def can_listen(host: str, port: int) -> None:
+    """OSError unless `host` can listen on `port` now (as waitress will)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)       # as waitress
+        probe.bind((host or "0.0.0.0", port))
+        probe.listen()
+
+
 def free_port_after(host: str, port: int, tries: int = 50) -> int | None:
     """The first port after `port` that `host` can listen on now (for a message that
     suggests one), or None if none of the next `tries` is free."""
     for candidate in range(port + 1, min(port + 1 + tries, 65536)):
         try:
-            family = socket.AF_INET6 if ":" in host else socket.AF_INET
-            with socket.socket(family, socket.SOCK_STREAM) as probe:
-                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as waitress
-                probe.bind((host or "0.0.0.0", candidate))
-                probe.listen()
+            can_listen(host, candidate)
         except OSError:
             continue
         return candidate

@@ -235,3 +235,41 @@ def test_runner_a_stuck_undo_at_start_takes_nothing_back_and_the_oled_says_why(t
         again.inputs.put(runner.WAKE)
         thread.join(timeout=5)
         again.close()
+
+
+def test_runner_an_address_not_on_this_machine_is_named_and_nothing_is_made(tmp_path, capsys):
+    """[web] host set to an address this machine does not have was said as the data
+    directory's fault ("/var/lib/parlour: Cannot assign requested address"), and the refused
+    start had made a store, a PIN and keys there."""
+    data = tmp_path / "data"
+    status = runner.run(sim=True, host="192.0.2.77", port=0, data_dir=str(data))
+    err = capsys.readouterr().err
+    assert status == 2 and err == ("parlour: cannot listen on 192.0.2.77: no address of this "
+                                   "machine (set [web] host, or --host, to one of its own, or "
+                                   "0.0.0.0 for all of them)\n")
+    assert not data.exists()
+
+
+def test_runner_a_second_run_on_the_same_port_and_data_says_how_to_run_two(tmp_path, capsys):
+    """A second `make run` beside a first (same port, same data directory) is told how to run
+    a second table, not only to change the port (which led into the next refusal); a port in
+    use with a data directory not yet made leaves none made."""
+    import socket
+    from firmware.datadir.datalock import DataDirLock
+    data = tmp_path / "data"
+    data.mkdir()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        first = DataDirLock(data)                            # the first table holds both
+        try:
+            status = runner.run(sim=True, host="127.0.0.1", port=port, data_dir=str(data))
+        finally:
+            first.release()
+        err = capsys.readouterr().err
+        assert status == 2 and "in use by process" in err and f"{data}-2 --port" in err, err
+        fresh = tmp_path / "fresh"
+        assert runner.run(sim=True, host="127.0.0.1", port=port, data_dir=str(fresh)) == 2
+        assert f"port {port} is already in use" in capsys.readouterr().err
+        assert not fresh.exists()
