@@ -47,6 +47,13 @@ def test_club_page_at_a_phones_size_follows_new_games(club_and_table, browser): 
     wait_for(lambda: "Christabel" in page.locator("#league").inner_text())   # CSP: no eval
     assert "2 games in all" in page.locator("#league").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390   # a long name wraps
+    # the longest names X10 allows, with no space to break at, in every part of the page: the
+    # card of tables now ran 19 px past the screen's edge
+    table.play(winner=0, names=("W" * 24, "Bo"))
+    table.session.new_game("kat-en-muis", ["M" * 24, "Eve"])
+    wait_for(lambda: "M" * 24 in page.locator("#tables").inner_text()
+             and "W" * 24 in page.locator("#league").inner_text())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "club-phone.png"), full_page=True)
     with pytest.raises(StopIteration):
