@@ -203,7 +203,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.session import export_events, log_line
     from companion.record.store import Store
-    data_dir = Path(args.data_dir) if args.data_dir else _default_data_dir(args.config)
+    data_dir = Path(args.data_dir).expanduser() if args.data_dir else \
+        _default_data_dir(args.config)
     db = data_dir / "parlour.db"
     if not db.exists():
         raise ParlourError(f"no store at {db} (use --data-dir)")
@@ -285,7 +286,7 @@ def _card_hotspot(args: argparse.Namespace, config, port: int):
     from firmware.network.nmcli import HOTSPOT_ADDRESS
     if config.hotspot.mode == "off":
         raise ParlourError('--hotspot: the config turns the hotspot off ([hotspot] mode = "off")')
-    data_dir = Path(args.data_dir) if args.data_dir else Path(config.data_dir)
+    data_dir = Path(args.data_dir).expanduser() if args.data_dir else Path(config.data_dir)
     as_service = ("on the box run it as the service: sudo -u parlour /opt/parlour/venv/bin/"
                   "parlour card --hotspot --data-dir /var/lib/parlour --out - > parlour-card.html "
                   "(under umask 077: it holds the Wi-Fi passwords)")
@@ -350,12 +351,13 @@ def build_parser() -> argparse.ArgumentParser:
     games.set_defaults(func=cmd_games)
 
     replay = sub.add_parser("replay", help="replay a game log (JSON Lines; - for stdin)")
-    replay.add_argument("log")
+    replay.add_argument("log", help="the game's log (JSON Lines), or - for standard input")
     replay.add_argument("--json", action="store_true", help="print the final state JSON")
     replay.set_defaults(func=cmd_replay)
 
-    verify = sub.add_parser("verify", help="check every roll of a log against its revealed seed")
-    verify.add_argument("log")
+    verify = sub.add_parser("verify", help="check every roll of a log against its revealed seed "
+                                           "(- for stdin)")
+    verify.add_argument("log", help="the game's log (JSON Lines), or - for standard input")
     verify.set_defaults(func=cmd_verify)
 
     export = sub.add_parser("export", help="write stored games as JSON Lines logs")

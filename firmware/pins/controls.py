@@ -55,6 +55,15 @@ BEEPS = {  # pattern -> (on seconds, off seconds, count); each tells its event b
 }
 
 
+
+def config_words(name: str) -> str:
+    """A part as the config names it: "seat 1 ([pins] seats)", not "seat0" (players count
+    seats from 1)."""
+    for prefix, key, what in (("seat_led", "seat_leds", "'s LED"), ("seat", "seats", "")):
+        if name.startswith(prefix) and name[len(prefix):].isdigit():
+            return f"seat {int(name[len(prefix):]) + 1}{what} ([pins] {key})"
+    return f"[pins] {name}"
+
 class ControlsError(ParlourError, RuntimeError):
     """A pin that cannot be used (in use, absent) or an unknown beep pattern."""
 
@@ -187,7 +196,8 @@ class Controls:
         try:
             device = cls(pin, pin_factory=self._factory, **options)
         except (GPIOZeroError, OSError) as err:
-            raise ControlsError(f"cannot use BCM {pin} for {name}: {err}") from None
+            raise ControlsError(f"cannot use BCM {pin} for {config_words(name)}: {err}") \
+                from None
         self._devices.append(device)
         return device
 

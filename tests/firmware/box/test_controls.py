@@ -245,9 +245,15 @@ def test_controls_pin_in_use_is_a_clear_error(mock_factory, clock, events):
     from gpiozero import Button
     taken = Button(17, pin_factory=mock_factory)
     try:
-        with pytest.raises(ControlsError, match="BCM 17 for encoder_a"):
+        with pytest.raises(ControlsError, match=r"BCM 17 for \[pins\] encoder_a"):
             Controls(Config(), events.append, pin_factory=mock_factory, clock=clock)
         assert Button(5, pin_factory=mock_factory).close() is None   # freed again
+    finally:
+        taken.close()
+    taken = Button(5, pin_factory=mock_factory)                     # the first seat's pin
+    try:
+        with pytest.raises(ControlsError, match=r"BCM 5 for seat 1 \(\[pins\] seats\)"):
+            Controls(Config(), events.append, pin_factory=mock_factory, clock=clock)
     finally:
         taken.close()
 
