@@ -128,6 +128,7 @@ class Table:
     odds: Any = None                                   # the chances worker, when on
     network: Any = None                                # the hotspot fallback, on a Pi
     club: Any = None                                   # the club's publisher, with [club]
+    clock: Any = None                                  # the events' TableClock (stamps.py)
 
     def close(self) -> None:
         self.stop.set()
@@ -266,7 +267,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
             close()
         raise
     table = Table(config, session, store, controls, display, controller, inputs, panel, server,
-                  notices=recovered.notices, lock=lock, network=network)
+                  notices=recovered.notices, lock=lock, network=network, clock=stamps)
     try:            # all that can still fail, before the Pi may move: a failed start plays none
         controller.wake = lambda: inputs.put(WAKE)
         connect_phones(controller, server.app if server else None, data_dir,
@@ -299,7 +300,8 @@ def club_for(table: Table, data_dir: Path):
     from firmware.club.publisher import start_club
     from firmware.datadir.keys import table_id
     return start_club(table.session, table.config.club, data_dir, table_id(data_dir),
-                      table.stop, buttons=[c.name for c in table.config.colours])
+                      table.stop, buttons=[c.name for c in table.config.colours],
+                      learn_time=table.clock.learn if table.clock is not None else None)
 
 
 def hotspot_uses(hub, session: Session) -> tuple[Callable[[], bool], Callable[[], bool]]:

@@ -17,7 +17,9 @@ where the last shutdown left it, days behind: the phones at the table know the t
 time server has set the clock, what signed-in and paired phones say of theirs (`learn`) moves
 the wall clock the stamps read, by the middle one of their differences once that is more than
 `BELIEVE_AFTER` seconds (a phone a few seconds out changes nothing; one phone set wrong among
-three does not move it). Like a jump, it is taken up only between games.
+three does not move it). A club's clock, told live over its broker, is believed before the
+phones': every table of the club then dates its games alike. Like a jump, it is taken up only
+between games.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ BELIEVE_AFTER = 120.0            # s: the phones' clocks differ more from the bo
 REPORTS_KEPT = 30 * 60.0         # s: a phone not heard from for this long no longer counts
 MOST_PHONES = 32
 SYNCED = "/run/systemd/timesync/synchronized"     # made by systemd-timesyncd at its first sync
+CLUB = "the club"         # the club's clock (firmware/club/publisher.py): before the phones'
 
 
 def wall_now() -> datetime:
@@ -84,7 +87,8 @@ class TableClock:
                     del self._phones[other]
             while len(self._phones) > MOST_PHONES:           # the longest unheard goes
                 del self._phones[min(self._phones, key=lambda p: self._phones[p][1])]
-            differences = sorted(d for d, _ in self._phones.values())
+            club = self._phones.get(CLUB)
+            differences = [club[0]] if club else sorted(d for d, _ in self._phones.values())
             middle = differences[(len(differences) - 1) // 2]
             self._offset = middle if abs(middle) > BELIEVE_AFTER else 0.0
 

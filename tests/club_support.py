@@ -32,18 +32,22 @@ class Table:
     """A table's session and store in `folder`, reporting to the broker when `club` is set."""
 
     def __init__(self, folder: Path, club: ClubConfig | None, table_id: str, seeds_from: int = 1,
-                 buttons: tuple[str, ...] = ()):
+                 buttons: tuple[str, ...] = (), clock: TableClock | None = None):
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.folder / "parlour.db")
         counter = iter(range(seeds_from, 10**6))
+        self.clock = clock or TableClock()
         self.session = Session(self.store, new_seed=lambda: bytes([next(counter) % 256]) * 32,
-                               board_dir=self.folder / "boards", clock=TableClock())
+                               board_dir=self.folder / "boards", clock=self.clock)
+        self.session.subscribe(self.clock.between_games)          # as the runner has it
+        self.clock.between_games(self.session.snapshot())
         self.table_id = table_id
         self.publisher = None
         if club is not None:
             self.publisher = ClubPublisher(self.session, club, table_id=table_id,
-                                           data_dir=self.folder, buttons=buttons)
+                                           data_dir=self.folder, buttons=buttons,
+                                           learn_time=self.clock.learn)
             self.publisher.start()
 
     def play(self, winner: int = 0, names=("Ann", "Ben")) -> int:

@@ -41,6 +41,10 @@ SUBSCRIPTIONS = (f"{topics.ROOT}/tables/+/state", f"{topics.ROOT}/tables/+/statu
                  f"{topics.ROOT}/tables/+/records/+")
 
 
+CLOCK_SECONDS = 60.0     # the club tells the tables its time this often (and at once when
+#                          a table comes online)
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -65,6 +69,7 @@ class ClubListener:
         self.problem = NOT_YET                     # why the broker is not connected, for people
         self._watch: threading.Timer | None = None
         self._closing = False
+        self._ticking = threading.Event()          # set: the clock's thread stops
 
     def _trouble(self, text: str) -> None:
         self.problem = text
@@ -73,6 +78,19 @@ class ClubListener:
         self.client.connect_async(self.club.host, self.club.port, keepalive=self.club.keepalive)
         self.client.loop_start()
         self._watch = no_answer_watch(self.club, self.connected, self._unanswered)
+        threading.Thread(target=self._keep_time, name="parlour-club-clock", daemon=True).start()
+
+    def tell_time(self) -> None:
+        """The club's clock to every table, live (not retained, so never a stale time): a box
+        away from any time server stamps its games by it (firmware/stamps.py), so a table
+        whose clock stayed days behind does not date tonight's games days ago."""
+        if self.connected.is_set():
+            self.client.publish(topics.CLUB_TOPIC, json.dumps(
+                {"v": topics.VERSION, "now": receipts.stamp_now()}), qos=0, retain=False)
+
+    def _keep_time(self) -> None:
+        while not self._ticking.wait(CLOCK_SECONDS):
+            self.tell_time()
 
     def _unanswered(self, why: str) -> None:
         if self.problem == NOT_YET:             # a reason already known is the better one
@@ -82,6 +100,7 @@ class ClubListener:
     def close(self) -> None:
         if self._watch is not None:
             self._watch.cancel()
+        self._ticking.set()
         self._closing = True                   # leaving: not a connection lost
         self.connected.clear()
         self.client.disconnect()
@@ -112,6 +131,7 @@ class ClubListener:
         client.publish(topics.CLUB_TOPIC, json.dumps({"v": topics.VERSION,
                                                       "acknowledges": True}), qos=1, retain=True)
         self.connected.set()
+        self.tell_time()
         log.info("club: subscribed to the broker at %s:%s", self.club.host, self.club.port)
 
     def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
@@ -146,6 +166,8 @@ class ClubListener:
         else:
             if kept is not None and (kept or not retained):
                 self._answer_record(topic, receipts.answer(True))
+            if payload == b"online" and not retained and topic.endswith("/status"):
+                self.tell_time()                  # a table come online: the time, at once
 
     def _answer_record(self, topic: str, body: bytes) -> None:
         """The answer to a record on `topic`, if that is a table's record topic."""

@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from companion.backoff import pause_after
 from companion.record.league import TABLE_NAME_LONGEST
 from firmware.club import receipts, topics
 from firmware.config import ClubConfig, ConfigError
+from firmware.stamps import CLUB
 from web.access.keptfile import write_private
 from web.records.record import game_record
 
@@ -123,9 +125,12 @@ class ClubPublisher:
     """Publishes one table's state and finished games to the club's broker."""
 
     def __init__(self, session, club: ClubConfig, *, table_id: str, data_dir: Path,
-                 buttons: Sequence[str] = ()):
-        """`buttons`: the names of the seat buttons' colours, button 1's first."""
+                 buttons: Sequence[str] = (),
+                 learn_time: Callable[[str, datetime], None] | None = None):
+        """`buttons`: the names of the seat buttons' colours, button 1's first; `learn_time`
+        hears the club's clock (firmware/stamps.py's `TableClock.learn`)."""
         self.session, self.store, self.club = session, session.store, club
+        self.learn_time = learn_time
         self.buttons = tuple(buttons)
         self.table_id = table_id
         self.name = club.table or socket.gethostname()[:TABLE_NAME_LONGEST]
@@ -255,7 +260,11 @@ class ClubPublisher:
                         self._still_online = True
                     self._wake.set()
             elif topic == topics.CLUB_TOPIC:
-                if receipts.club_answers(payload):
+                told = None if message.retain else receipts.club_time(payload)
+                if told is not None:             # the club's clock, live: never a stale one
+                    if self.learn_time is not None:
+                        self.learn_time(CLUB, told)
+                elif receipts.club_answers(payload):
                     with self._lock:
                         self._resend = True
                     self._wake.set()
@@ -507,7 +516,8 @@ def retire(data_dir: Path, *, timeout: float = 10.0, name: str = ANNOUNCED_FILE)
 
 
 def start_club(session, club: ClubConfig, data_dir: Path, table_id: str,
-               stop: threading.Event, buttons: Sequence[str] = ()):
+               stop: threading.Event, buttons: Sequence[str] = (),
+               learn_time: Callable[[str, datetime], None] | None = None):
     """The club's publisher when the config has a `[club]` section (started); otherwise None.
     A broker the table was announced on and is no longer told to use (the section removed,
     or naming another broker) is cleared by a thread, retrying after 1, 2, 4 ... 60 s until it
@@ -530,7 +540,7 @@ def start_club(session, club: ClubConfig, data_dir: Path, table_id: str,
     if not club.on:
         return None
     publisher = ClubPublisher(session, club, table_id=table_id, data_dir=data_dir,
-                              buttons=buttons)
+                              buttons=buttons, learn_time=learn_time)
     publisher.start()
     return publisher
 

@@ -59,6 +59,19 @@ def club_answers(payload: bytes) -> bool:
         and body.get("acknowledges") is True
 
 
+def club_time(payload: bytes) -> datetime | None:
+    """The club's clock from a live `{"v": 1, "now": "...Z"}` on `parlour/v1/club`, if it
+    is one (the tables take the time from it: see firmware/stamps.py)."""
+    try:
+        body = json.loads(payload) if len(payload) <= MAX_ANSWER_BYTES else None
+        now = body.get("now") if isinstance(body, dict) and body.get("v") == topics.VERSION \
+            else None
+        told = datetime.fromisoformat(now) if isinstance(now, str) else None
+    except ValueError:
+        return None
+    return told if told is not None and told.tzinfo is not None else None
+
+
 def stamp_now() -> str:
     """The wall clock's time as the store keeps it: "2025-01-01T12:00:00Z"."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")

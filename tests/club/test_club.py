@@ -808,3 +808,28 @@ def test_club_a_store_made_before_commitments_were_kept_opens_and_counts_once(tm
         assert [r["uid"] for r in store.records()] == [f"{A}-1", game["uid"]]
     finally:
         store.close()
+
+
+def test_club_a_table_whose_clock_stayed_days_behind_dates_its_games_by_the_clubs(
+        tmp_path, broker, club):
+    """A box with no time server and no phone signed in kept its last shutdown's clock, three
+    days behind: tonight's games reached the league dated three days ago, dropped out of the
+    recent games and came first in the Elo order. The club tells every table its time, live
+    (as a table comes online, then every minute), and a box away from any time server dates
+    its next game by it."""
+    from datetime import datetime, timedelta, timezone
+    from firmware.stamps import TableClock
+    behind = TableClock(wall=lambda: datetime.now(timezone.utc) - timedelta(days=3),
+                        synced=lambda: False)
+    wait_for(club.listener.connected.is_set)
+    table = Table(tmp_path / "back", club_of(broker, table="Back room"), A, clock=behind)
+    try:
+        wait_for(lambda: abs(behind.offset - 3 * 86400) < 60)       # told on coming online
+        game = table.play(winner=0, names=("Wes", "Xia"))
+        ended = wait_for(lambda: next((g["ended"] for g in club.view()["recent"]
+                                       if g["table_name"] == "Back room"), None))
+        late = datetime.now(timezone.utc) - datetime.fromisoformat(ended.replace("Z", "+00:00"))
+        assert abs(late.total_seconds()) < 120, (ended, game)
+    finally:
+        table.close()
+

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 from companion.session import Session
 from companion.record.store import Store
 from fakes import FakeClock
-from firmware.stamps import TableClock
+from firmware.stamps import CLUB, TableClock
 
 NOON = datetime(2025, 1, 1, 12, 0, 0, tzinfo=timezone.utc)
 
@@ -212,3 +212,17 @@ def test_stamps_the_box_knows_a_time_server_set_its_clock_from_timesyncd(tmp_pat
     assert module.time_server_synced() is False
     (tmp_path / "synchronized").touch()
     assert module.time_server_synced() is True
+
+
+def test_stamps_the_clubs_clock_is_believed_before_the_phones():
+    """Two signed-in phones set three days behind moved the table's clock with them; a club's
+    clock, told over its broker, is the one every table of the club goes by."""
+    wall, mono, stamps = away_from_home()
+    wall.now = TONIGHT
+    for phone in ("pin-1a2b3c", "phone-4d5e6f"):
+        stamps.learn(phone, TONIGHT - timedelta(days=3))
+    assert stamps() == "2025-03-05T19:30:00Z"                       # the phones' middle
+    stamps.learn(CLUB, TONIGHT + timedelta(seconds=5))
+    assert stamps() == "2025-03-08T19:30:00Z"                       # the club: right (to 2 min)
+    stamps.learn("pin-7a8b9c", TONIGHT - timedelta(days=3))           # a third phone: no matter
+    assert stamps() == "2025-03-08T19:30:00Z"
