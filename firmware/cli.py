@@ -295,6 +295,8 @@ def _card_hotspot(args: argparse.Namespace, config, port: int):
             raise ParlourError(        # a made-up password would print a card that joins nothing
                 f"{data_dir}: no table's hotspot is kept there (the box makes it when it "
                 f"first starts on a Pi); {as_service}")
+        for kept in (TABLE_ID_FILE, HOTSPOT_FILE):     # readable by this user, or said so:
+            (data_dir / kept).read_bytes()            # never "move it aside" (a new table)
         settings = table_hotspot(config.hotspot, data_dir)
     except OSError as err:
         raise ParlourError(f"{data_dir}: cannot read the hotspot's password there "

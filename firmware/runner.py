@@ -281,7 +281,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
             network.port = server.port if server else port
             if server is not None:               # a phone's live page keeps the hotspot up
                 network.in_use, network.game_on = hotspot_uses(
-                    server.app.extensions["parlour"].hub, session)
+                    server.app.extensions["parlour"], session)
             network.start()
         table.odds = start_odds(session) if config.odds else None
         table.club = club_for(table, data_dir)
@@ -304,11 +304,16 @@ def club_for(table: Table, data_dir: Path):
                       learn_time=table.clock.learn if table.clock is not None else None)
 
 
-def hotspot_uses(hub, session: Session) -> tuple[Callable[[], bool], Callable[[], bool]]:
-    """What keeps the hotspot up (firmware/network/hotspot.py): a phone has the live page
-    open; a game is in play (phones that slept between turns come back to it: a hotspot
-    stepping aside for a minute every five cut them off mid-game at a table away from home)."""
-    return (lambda: hub.active > 0,
+PHONE_HEARD_SECONDS = 30.0     # a signed-in or paired phone heard this lately has the table open
+
+
+def hotspot_uses(parlour, session: Session) -> tuple[Callable[[], bool], Callable[[], bool]]:
+    """What keeps the hotspot up (firmware/network/hotspot.py): a phone has the table open
+    (a live page, or a signed-in or paired one polling where it has no stream); a game is in
+    play (phones that slept between turns come back to it: a hotspot stepping aside for a
+    minute every five cut them off mid-game at a table away from home)."""
+    return (lambda: parlour.hub.active > 0
+            or parlour.known_addresses.any_within(PHONE_HEARD_SECONDS),
             lambda: session.snapshot()["phase"] not in ("idle", "over"))
 
 

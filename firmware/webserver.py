@@ -277,6 +277,7 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
 
 def can_listen(host: str, port: int) -> None:
     """OSError unless `host` can listen on `port` now (as waitress will)."""
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host   # "[::1]"
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)       # as waitress

@@ -286,7 +286,8 @@ web_port() {
     $SUDO cat "$ROOT$CONFIG" 2>/dev/null | python3 -c '
 import sys, tomllib
 try:
-    web = tomllib.load(sys.stdin.buffer).get("web", {})
+    text = sys.stdin.buffer.read().decode("utf-8").removeprefix("\ufeff")   # as the service
+    web = tomllib.loads(text).get("web", {})
     port = web.get("port", 8080) if isinstance(web, dict) else 8080
 except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
     print(f"parlour: warning: {sys.argv[1]} is not valid TOML ({error}):"

@@ -306,8 +306,10 @@ def verify_rolls(events: Iterable[Any], seed: str | None = None) -> Verification
     if revealed and table.started and not table.state.over:
         end = numbered[-1][0]
         return Verification(False, "cut", checked, [Problem(end, "the game is not over here")],
-                            f"The {checked} roll{'s' * (checked != 1)} match the committed seed, "
-                            f"but the log stops at line {end} before the game is over, and it "
+                            (f"The {checked} rolls match the committed seed, " if checked > 1
+                             else "Its one roll matches the committed seed, " if checked else
+                             "No roll was made, ")
+                            + f"but the log stops at line {end} before the game is over, and it "
                             "reveals the seed, which only a finished game's log does: lines "
                             "are missing from its end.")
     return Verification(True, "verified", checked, [],

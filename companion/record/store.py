@@ -132,13 +132,29 @@ class Store:
                 store._db = store._reading(uri)
             except sqlite3.OperationalError:
                 # a WAL store with no -shm beside it, in a folder where none can be made: with
-                # no -wal either, nothing else can be writing it, and it reads as it is
-                if Path(f"{store.path}-wal").exists() or not store.path.is_file():
+                # no -wal either, nothing else can be writing it, and it reads as it is (not a
+                # store left mid-write with its rollback journal: that is read rolled back)
+                if Path(f"{store.path}-journal").exists():
+                    raise StoreUnreadable(
+                        f"{store.path} was left in the middle of a write ({store.path.name}"
+                        "-journal beside it): start the table on it once, which rolls it back, "
+                        "or read a copy of both files") from None
+                if not store._wal_at_rest():
                     raise
                 store._db = store._reading(uri + "&immutable=1")
         except (sqlite3.DatabaseError, OSError) as err:
             raise store._error("open", err) from None
         return store
+
+    def _wal_at_rest(self) -> bool:
+        """A WAL store (its header's read and write versions 2) with no -wal beside it: every
+        committed change is in the file itself."""
+        try:
+            with open(self.path, "rb") as file:
+                header = file.read(20)
+        except OSError:
+            return False
+        return header[18:20] == b"\x02\x02" and not Path(f"{self.path}-wal").exists()
 
     def _reading(self, uri: str) -> sqlite3.Connection:
         db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)

@@ -204,7 +204,8 @@ class Hotspot:
         log.info("network: %s: the hotspot %s is open", why, s.ssid)
         self._since = self.clock()
         self._set(mode="hotspot", network=s.ssid, url=self.hotspot_url,
-                  message="" if self._looking_again else f"{why}: hotspot {s.ssid} is on")
+                  message="" if self._looking_again else
+                  f"{why}{'' if why.endswith(('.', '?')) else '.'} Hotspot {s.ssid} is on.")
         self._looking_again = False
         return True
 
@@ -248,7 +249,7 @@ class Hotspot:
             return
         log.error("network: could not join %s (nmcli %d: %s)", ssid, code, out)
         self.run(nmcli.delete(name), TIMEOUT)      # a wrong password is not tried at every boot
-        why = nmcli.join_failure(out)
-        failed = f"Could not join {ssid}" + (f" ({why})" if why else "")
+        why = nmcli.join_failure(out)            # its own sentence: the OLED's pages part there
+        failed = f"Could not join {ssid}" + (f": {why}" if why else "")
         if not self._open_hotspot(failed):
             self._set(mode="looking", message=failed)

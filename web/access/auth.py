@@ -245,6 +245,12 @@ class KnownAddresses:
             seen = self._seen.get(address)
             return seen is not None and self._clock() - seen < self.seconds
 
+    def any_within(self, seconds: float) -> bool:
+        """Whether any such phone was heard in the last `seconds` (one polling counts)."""
+        with self._lock:
+            return bool(self._seen) and self._clock() - next(reversed(self._seen.values())) \
+                < seconds
+
 
 def host_name(value: str) -> str:
     """The name in a Host header or an origin's netloc, lower case, without port or brackets."""

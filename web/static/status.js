@@ -19,7 +19,6 @@
   var hiddenAt = 0;
   var current = null, source = null, pollTimer = null, retryTimer = null;
   var heard = 0, asking = false;     // when the stream last brought a state; a check under way
-  var connected = false;             // a stream has opened before (a new one is a reconnection)
   var held = null;    // {state, timer}: a throw kept back while the box's dial still spins
   var skew = null;    // this phone's clock less the table's (ms), from the page's first render
   var shownClock = {key: "", seconds: 0};   // the running clock as last shown: never backwards
@@ -590,6 +589,7 @@
 
   function poll() {
     refresh().then(function () {
+      askPairing();          // no stream to say a phone was paired or unpaired: asked each time
       if (pollTimer) setLive("polling", "Updating every few seconds");   // not if live since
     }).catch(function () {
       setLive("reconnecting", "Reconnecting…");
@@ -642,8 +642,7 @@
       woken = false;                           // turned away later: a minute, as any stream
       if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
       setLive("live", "Live");
-      if (connected) askPairing();             // paired or unpaired while it was away?
-      connected = true;
+      askPairing();          // paired or unpaired since the page was drawn, or while it was away
     });
     // a phone was paired or unpaired (at the box, or another tab of this phone): this one?
     source.addEventListener("pairing", function () {

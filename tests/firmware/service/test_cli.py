@@ -197,6 +197,9 @@ def test_cli_export_leaves_the_store_it_reads_as_it_was(capsys, tmp_path, monkey
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
     assert db.stat().st_mode & 0o777 == 0o644
     assert sorted(p.name for p in data.iterdir()) == ["parlour.db"]      # no -wal, no -shm
+    current = sqlite3.connect(db)                 # a store as this Parlour keeps it: WAL
+    current.execute("PRAGMA journal_mode=WAL")
+    current.close()
     real = Store._reading
 
     def no_index_can_be_made(self, uri):       # a folder this user may not write (not root)
@@ -214,6 +217,40 @@ def test_cli_export_leaves_the_store_it_reads_as_it_was(capsys, tmp_path, monkey
     code, _, err = run_cli(capsys, "export", "--data-dir", str(data), "--out",
                            str(tmp_path / "logs"))
     assert code == 2 and "written by a newer Parlour (store version 99" in err
+
+
+def test_cli_export_of_a_store_left_mid_write_is_refused_not_read_half_done(capsys, tmp_path):
+    """An older store (no WAL) left in the middle of a write, its rollback journal beside it:
+    read-only, the fallback for a WAL store exported the write that was never committed (10 of
+    26 events, each changed) as the game."""
+    import subprocess
+    import sys
+    from companion.record.store import Store
+    from companion.session import Session
+    data = tmp_path / "data"
+    store = Store(data / "parlour.db")
+    Session(store, new_seed=lambda: bytes(32)).new_game("kat-en-muis", ["Ann", "Ben"])
+    store.close()
+    db = data / "parlour.db"
+    cut = f"""
+import os, sqlite3
+db = sqlite3.connect({str(db)!r}, isolation_level=None)
+db.execute("PRAGMA journal_mode=DELETE")
+db.execute("PRAGMA cache_size=2")
+db.execute("BEGIN")
+db.execute("UPDATE events SET body = '{{\\"type\\": \\"next\\", \\"note\\": \\"UNCOMMITTED\\"}}'")
+db.execute("CREATE TABLE filler(x)")
+for _ in range(3000):                      # spilled to the file: the journal holds the old
+    db.execute("INSERT INTO filler VALUES (?)", ("x" * 500,))
+os._exit(0)                                # the power cut
+"""
+    subprocess.run([sys.executable, "-c", cut], check=True)
+    assert (data / "parlour.db-journal").exists()
+    code, out, err = run_cli(capsys, "export", "--data-dir", str(data), "--game", "1",
+                             "--out", "-")
+    assert code == 2 and "UNCOMMITTED" not in out
+    assert "was left in the middle of a write (parlour.db-journal beside it)" in err
+    assert (data / "parlour.db-journal").exists()                  # read, not rolled back
 
 
 def test_cli_export_to_standard_output_and_of_an_empty_store(capsys, tmp_path, monkeypatch):

@@ -184,7 +184,7 @@ def test_network_a_hotspot_that_went_down_in_a_game_is_opened_again():
     box.check()
     assert nm.commands.count(nmcli.up(nmcli.HOTSPOT)) == 2 and nmcli.hotspot_active(nm.active)
     assert box.status()["mode"] == "hotspot"
-    assert box.status()["message"] == "The hotspot went down: hotspot Parlour-ab12 is on"
+    assert box.status()["message"] == "The hotspot went down. Hotspot Parlour-ab12 is on."
     failing = FakeNetworkManager()
     box = Hotspot(SETTINGS, port=8080, lan_address=lambda: "192.168.1.20", run=failing,
                   clock=clock, in_use=lambda: True)
@@ -236,14 +236,16 @@ def test_network_the_box_counts_a_live_page_and_a_game_in_play_for_the_hotspot(
     table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
                          config=Config(data_dir=tmp_path), pin="2468")
     try:
-        hub = table.web.app.extensions["parlour"].hub
+        parlour = table.web.app.extensions["parlour"]
         assert network.in_use() is False and network.game_on() is False
-        stream = hub.open(address="10.42.0.17")
+        stream = parlour.hub.open(address="10.42.0.17")
         assert network.in_use() is True
         stream.close()
         assert network.in_use() is False
         table.session.new_game("kat-en-muis", ["Ann", "Ben"])
         assert network.game_on() is True and network.in_use() is False
+        parlour.known_addresses.saw("10.42.0.18")      # a paired phone polling, no stream
+        assert network.in_use() is True
         table.session.abandon()                     # set aside: no game in play
         assert network.game_on() is False
     finally:
@@ -345,7 +347,7 @@ def test_network_a_wrong_password_brings_the_hotspot_back_and_forgets_the_networ
     assert "Parlour: Our House" not in nm.profiles
     status = box.status()
     assert status["mode"] == "hotspot" and status["message"] == (     # the OLED says why
-        "Could not join Our House (wrong password?): hotspot Parlour-ab12 is on")
+        "Could not join Our House: wrong password? Hotspot Parlour-ab12 is on.")
     assert nmcli.join_failure("Error: Connection activation failed: No network with SSID "
                               "'Our House' found.") == "network not found"
     assert nmcli.join_failure("Error: Timeout expired (90 seconds)") == "no answer"
@@ -446,6 +448,29 @@ def test_network_card_refuses_a_data_dir_where_no_box_keeps_a_hotspot(tmp_path, 
     assert not out.exists() and list(data.iterdir()) == []        # nothing made up, nothing kept
 
 
+def test_network_card_says_run_it_as_the_service_where_the_kept_files_are_not_its_to_read(
+        tmp_path, capsys, monkeypatch):
+    """Run as another user, the card was told "move it aside to make a new one" of the table's
+    id: a new table and a new hotspot. It says how to run it as the service."""
+    from pathlib import Path
+    from firmware.cli import main
+    data = tmp_path / "data"
+    data.mkdir()
+    keys.table_id(data), keys.hotspot_password(data)
+    real = Path.read_bytes
+
+    def not_ours(path):
+        if path.parent == data:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+    monkeypatch.setattr(Path, "read_bytes", not_ours)
+    assert main(["card", "--hotspot", "--data-dir", str(data), "--url",
+                 "http://192.168.1.20:8080/", "--out", "-"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read the hotspot's password there (Permission denied); on the box run it " \
+           "as the service: sudo -u parlour" in err and "move it aside" not in err
+
+
 class ChangingNetwork:
     """A network object as the controller sees it: a status and its version."""
 
@@ -475,10 +500,10 @@ def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(sessio
         box.update()
         assert box.wifi.ssid == "Our House" and box.flash_text == ""
         network.change(mode="hotspot", network="Parlour-ab12", url="http://10.42.0.1:8080/",
-                       message="No known Wi-Fi in 60 s: hotspot Parlour-ab12 is on")
+                       message="No known Wi-Fi in 60 s. Hotspot Parlour-ab12 is on.")
         box.update()
         assert box.wifi == WiFi("Parlour-ab12", "k7mp-2xqa-rj9c")
-        assert box.url == "http://10.42.0.1:8080/" and "hotspot Parlour-ab12 is on" in \
+        assert box.url == "http://10.42.0.1:8080/" and "Hotspot Parlour-ab12 is on." in \
             box.flash_text
         press(box, "menu")
         assert "Wi-Fi" in box.menu_items

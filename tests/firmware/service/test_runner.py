@@ -9,6 +9,7 @@ import urllib.request
 
 import pytest
 
+from companion.errors import ParlourError
 from firmware import runner
 from firmware.config import Config
 from firmware.pins.inputs import InputEvent
@@ -273,3 +274,12 @@ def test_runner_a_second_run_on_the_same_port_and_data_says_how_to_run_two(tmp_p
         assert runner.run(sim=True, host="127.0.0.1", port=port, data_dir=str(fresh)) == 2
         assert f"port {port} is already in use" in capsys.readouterr().err
         assert not fresh.exists()
+
+
+def test_runner_a_bracketed_ipv6_host_is_checked_as_waitress_takes_it(tmp_path):
+    """`--host "[::1]"`, which waitress serves on, was refused by the check before the data
+    directory ("cannot listen on [::1]:8080 (Name or service not known)")."""
+    runner.check_listen("[::1]", 0)
+    runner.check_listen("::1", 0)
+    with pytest.raises(ParlourError, match=r"cannot listen on \[::1\]:-1"):
+        runner.check_listen("[::1]", -1)

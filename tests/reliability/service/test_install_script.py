@@ -318,6 +318,7 @@ def test_install_keeps_the_config_from_everyone_but_root_and_the_service(box):
     ('[display]\nport = 1\n[web]\nhost = "0.0.0.0"\nport = 8090\n', 8090),
     ('web = { port = 8091 }\n', 8091),
     ('[web]\nport = 8092  # the table\n[club]\nport = 1883\n', 8092),
+    ('\ufeff[web]\nport = 8094\n', 8094),        # saved with a BOM: the service reads it too
 ])
 def test_avahi_announces_the_port_in_the_web_section_alone(box, config, port):
     box.file("/etc/parlour").mkdir(parents=True)

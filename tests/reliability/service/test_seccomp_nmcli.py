@@ -80,7 +80,7 @@ def test_seccomp_the_hotspot_and_a_home_network_go_through_real_nmcli_under_the_
     assert result["opening"]["mode"] == "looking"
     assert "No suitable device found" in result["opening"]["message"]
     assert (result["joining"]["mode"], result["joining"]["message"]) == (
-        "looking", "Could not join Home Net (no Wi-Fi radio)")
+        "looking", "Could not join Home Net: no Wi-Fi radio")
     assert result["again"]["mode"] == "looking"
 
 
@@ -97,7 +97,7 @@ def test_seccomp_the_hotspot_opens_and_a_home_network_is_joined_and_known_after_
                     ("ActivateConnection", home)]
     assert {k: result["opening"][k] for k in ("mode", "network", "url", "message")} == {
         "mode": "hotspot", "network": "Parlour-1234", "url": "http://10.42.0.1:8080/",
-        "message": "No known Wi-Fi in 0 s: hotspot Parlour-1234 is on"}
+        "message": "No known Wi-Fi in 0 s. Hotspot Parlour-1234 is on."}
     for status in (result["joining"], result["again"]):
         assert (status["mode"], status["network"], status["url"]) == (
             "home", "Parlour: Home Net", "http://192.168.1.20:8080/")

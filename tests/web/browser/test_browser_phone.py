@@ -1412,22 +1412,26 @@ def test_browser_phone_unpaired_at_the_box_the_open_page_stops_offering_the_seat
     a second tab of the same phone hears a pairing made in the first."""
     from playwright.sync_api import expect
     context = browser.new_context(viewport=PHONE, is_mobile=True)
-    first, second = context.new_page(), context.new_page()
+    first, second, polling = context.new_page(), context.new_page(), context.new_page()
+    polling.add_init_script("delete window.EventSource;")   # no stream: it polls instead
     try:
         with SimulatedTable(tmp_path / "data", tmp_path) as table:
             now = post(table.url + "/api/control/new-game",
                        {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
             first.goto(table.url + "/")
             second.goto(table.url + "/")                   # open before the phone is paired
+            polling.goto(table.url + "/")
             expect(second.locator("#live")).to_have_text("Live")
+            expect(polling.locator("#live")).to_have_text("Updating every few seconds")
             first.locator("#pair-code").fill(box_pairing_code(table.url, now["turn"] + 1))
             first.get_by_role("button", name="Pair this phone").click()
             expect(first.locator("#your-turn")).to_have_text("Your turn, Ann")
             expect(second.locator("#your-turn")).to_have_text("Your turn, Ann")   # no reload
             expect(second.locator("#paired-line")).to_contain_text("seat button 1 (Ann)")
             expect(second.locator("#moves button")).to_have_text(["Throw the dice"])
+            expect(polling.locator("#your-turn")).to_have_text("Your turn, Ann")
             box_unpair(table.url, 1)
-            for page in (first, second):
+            for page in (first, second, polling):
                 expect(page.locator("#your-turn")).to_be_hidden()
                 expect(page.locator("#moves button")).to_have_count(0)
                 expect(page.locator("#pair-answer")).to_have_text(
