@@ -142,6 +142,10 @@ def test_cli_verify_a_finished_games_log_cut_short_at_its_end_does_not_pass(caps
     code, out, _ = run_cli(capsys, "verify", str(log))
     assert code == 1 and f"stops at line {len(lines) - 3} before the game is over" in out
     assert "lines are missing from its end" in out
+    for kept, said in ((2, "Its one roll matches"), (1, "No roll was made, but")):
+        log.write_text("\n".join(lines[:kept]) + "\n")               # "The 1 roll match"
+        code, out, _ = run_cli(capsys, "verify", str(log))
+        assert code == 1 and out.startswith(said), out
 
 
 def test_cli_verify_without_seed_says_not_revealed(capsys, tmp_path):
