@@ -12,9 +12,10 @@ import logging
 import math
 import threading
 import time
+import warnings
 from collections.abc import Callable, Collection
 
-from gpiozero import LED, Buzzer, DigitalInputDevice, GPIOZeroError
+from gpiozero import LED, Buzzer, DigitalInputDevice, GPIOZeroError, PinFactoryFallback
 
 from companion.errors import ParlourError
 from firmware.config import Config
@@ -149,20 +150,20 @@ class Controls:
         self.pin_map.update(undo=pins.undo, menu=pins.menu, encoder_a=pins.encoder_a,
                             encoder_b=pins.encoder_b, encoder_button=pins.encoder_button)
         try:
-            # DigitalInputDevice, not Button: holds are timed here by `clock`, and Button's
-            # hold thread would wake 10 times a second per button (and take 0.1 s to close).
-            self._buttons = {name: self._make(DigitalInputDevice, name, pin, pull_up=True)
-                             for name, pin in self.pin_map.items()
-                             if not name.startswith("encoder_") or name == "encoder_button"}
-            self._a = self._make(DigitalInputDevice, "encoder_a", pins.encoder_a, pull_up=True)
-            self._b = self._make(DigitalInputDevice, "encoder_b", pins.encoder_b, pull_up=True)
-            self.leds = [self._make(LED, f"seat_led{i}", p)
-                         for i, p in enumerate(config.seat_led_pins())]
-            self.buzzer = (self._make(Buzzer, "buzzer", pins.buzzer)
-                           if pins.buzzer is not None else None)
-        except ControlsError:
+            with warnings.catch_warnings(record=True) as fallbacks:   # gpiozero's tries
+                warnings.simplefilter("always", PinFactoryFallback)
+                self._make_devices(config)
+        except ControlsError as err:
             self.close()
-            raise
+            tried = "; ".join(str(w.message).removeprefix("Falling back from ")
+                              for w in fallbacks if issubclass(w.category, PinFactoryFallback))
+            if not tried:
+                raise
+            raise ControlsError(f"{err} (tried {tried}): on a Raspberry Pi, install its GPIO "
+                                "library (python3-lgpio); elsewhere hardware = \"auto\" or "
+                                "--sim simulates the box") from None
+        for found in fallbacks:                  # a Pi that fell back from one library to
+            log.warning("controls: %s", found.message)     # another: said once, in words
         self._debounce = {name: Debounce(debounce) for name in self._buttons}
         self.held_at_start = [name for name, button in self._buttons.items() if button.is_active]
         for name in self.held_at_start:        # not a press: it must be let go first
@@ -191,6 +192,20 @@ class Controls:
         pins = ", ".join(f"BCM {self.pin_map[n]}" for n in self.held_at_start)
         return (f"{' and '.join(names)} read pressed at start ({pins}): not counted until let "
                 "go. Check the wiring (normally open).")
+
+    def _make_devices(self, config: Config) -> None:
+        # DigitalInputDevice, not Button: holds are timed here by `clock`, and Button's
+        # hold thread would wake 10 times a second per button (and take 0.1 s to close).
+        pins = config.pins
+        self._buttons = {name: self._make(DigitalInputDevice, name, pin, pull_up=True)
+                         for name, pin in self.pin_map.items()
+                         if not name.startswith("encoder_") or name == "encoder_button"}
+        self._a = self._make(DigitalInputDevice, "encoder_a", pins.encoder_a, pull_up=True)
+        self._b = self._make(DigitalInputDevice, "encoder_b", pins.encoder_b, pull_up=True)
+        self.leds = [self._make(LED, f"seat_led{i}", p)
+                     for i, p in enumerate(config.seat_led_pins())]
+        self.buzzer = (self._make(Buzzer, "buzzer", pins.buzzer)
+                       if pins.buzzer is not None else None)
 
     def _make(self, cls, name: str, pin: int, **options):
         try:

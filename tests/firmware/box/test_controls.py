@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from gpiozero.pins.mock import MockFactory
 
@@ -281,3 +283,25 @@ def test_controls_callback_may_call_back_into_controls(mock_factory, clock):
         assert seen == [InputEvent("seat", seat=1), InputEvent("ignored", seat=2)]
     finally:
         controls.close()
+
+
+@pytest.mark.skipif(Path("/proc/device-tree/model").exists(),
+                    reason="a Raspberry Pi loads a pin library: nothing to refuse there")
+def test_controls_hardware_pi_off_a_pi_is_one_line_naming_what_was_tried(monkeypatch, clock,
+                                                                         events):
+    """`hardware = "pi"` on a laptop printed gpiozero's four fallback warnings, eight lines of
+    file paths, before "cannot use BCM 5 for seat0: Unable to load any default pin
+    factory!"; one error now names each library tried and the way out."""
+    import warnings
+    from gpiozero import Device
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        with pytest.raises(ControlsError) as refused:
+            Controls(Config(), events.append, clock=clock)
+    said = str(refused.value)
+    assert said.startswith("cannot use BCM 5 for seat 1 ([pins] seats): ") and "(tried " in said
+    assert "lgpio: " in said and said.endswith("elsewhere hardware = \"auto\" or --sim "
+                                               "simulates the box")
+    assert not [w for w in shown if "Falling back" in str(w.message)]
