@@ -372,7 +372,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     card = sub.add_parser("card", help="write the printable join card (Wi-Fi and address codes)")
     card.add_argument("--config", help="a TOML config file (for [wifi] and the port)")
-    card.add_argument("--url", type=table_url, help="the address to print (default: this machine's, as on the OLED)")
+    card.add_argument("--url", type=table_url,
+                      help="the address to print (default: this machine's, as on the OLED)")
     card.add_argument("--port", type=port_number,
                       help="the port the table runs on (default from config: 8080), as "
                            "`parlour run --port` was given")

@@ -57,42 +57,39 @@ def box_drawn(url: str, seconds: float = 10.0) -> dict:
     return box_view(url, newest, seconds)
 
 
+def box_input(url: str, body: dict) -> None:
+    """One input at the simulated box (its /device panel's)."""
+    call(url, "/device/input", body, pin=False)
+
+
+def box_menu(url: str, item: str) -> None:
+    """Menu, the knob turned to `item`, pressed: as a player does it at the box."""
+    box_input(url, {"input": "menu"})
+    menu = box_view(url, lambda v: v.get("screen") == "menu")["menu"]
+    box_input(url, {"input": "knob", "action": "turn",
+                    "detents": menu["items"].index(item) - menu["index"]})
+    box_view(url, lambda v: bool(v.get("menu")) and v["menu"]["items"][v["menu"]["index"]] == item)
+    box_input(url, {"input": "knob", "action": "press"})
+
+
 def box_pairing_code(url: str, button: int) -> str:
     """What a player does at the box to pair their phone: Menu, "Pair a phone", their seat
     button (1-based); the code the OLED then shows."""
-    def box(body: dict) -> None:
-        call(url, "/device/input", body, pin=False)
-
-    box({"input": "menu"})
-    menu = box_view(url, lambda v: v.get("screen") == "menu")["menu"]
-    box({"input": "knob", "action": "turn",
-         "detents": menu["items"].index("Pair a phone") - menu["index"]})
-    box_view(url, lambda v: bool(v.get("menu"))
-             and v["menu"]["items"][v["menu"]["index"]] == "Pair a phone")
-    box({"input": "knob", "action": "press"})
+    box_menu(url, "Pair a phone")
     box_view(url, lambda v: v.get("screen") == "pair_pick")
-    box({"input": "seat", "seat": button - 1})
+    box_input(url, {"input": "seat", "seat": button - 1})
     return box_view(url, lambda v: "pair_code" in v)["pair_code"]
 
 
 def box_unpair(url: str, button: int) -> None:
     """Menu, "Phones", the row of seat button `button` (1-based, the first paired one here),
     and yes: the box unpairs that seat's phones."""
-    def box(body: dict) -> None:
-        call(url, "/device/input", body, pin=False)
-
-    box({"input": "menu"})
-    menu = box_view(url, lambda v: v.get("screen") == "menu")["menu"]
-    box({"input": "knob", "action": "turn",
-         "detents": menu["items"].index("Phones") - menu["index"]})
-    box_view(url, lambda v: bool(v.get("menu"))
-             and v["menu"]["items"][v["menu"]["index"]] == "Phones")
-    box({"input": "knob", "action": "press"})
+    box_menu(url, "Phones")
     box_view(url, lambda v: v.get("screen") == "phones")
-    box({"input": "knob", "action": "press"})
+    box_input(url, {"input": "knob", "action": "press"})
     box_view(url, lambda v: v.get("screen") == "confirm")
-    box({"input": "knob", "action": "turn", "detents": 1})
-    box({"input": "knob", "action": "press"})
+    box_input(url, {"input": "knob", "action": "turn", "detents": 1})
+    box_input(url, {"input": "knob", "action": "press"})
     box_view(url, lambda v: v.get("flash") == "Unpaired 1 phone")
 
 

@@ -15,7 +15,8 @@ import pytest
 
 from companion.games import GAMES
 from companion.state import row_order
-from simulated_table import PIN, SimulatedTable, box_drawn, box_pairing_code, box_unpair, box_view
+from simulated_table import (PIN, SimulatedTable, box_drawn, box_input, box_menu, box_pairing_code,
+                             box_unpair, box_view)
 from test_browser import ARTIFACTS, CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -608,7 +609,6 @@ def test_browser_phone_a_new_pin_at_the_box_asks_the_open_page_for_it(tmp_path, 
     tap brings the page back to the PIN form, saying why."""
     from playwright.sync_api import expect
     from firmware.datadir import keys
-    from simulated_table import call
     with SimulatedTable(tmp_path / "data", tmp_path, pin=None) as table:   # a PIN it keeps
         old = keys.stored_pin(tmp_path / "data")
         post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
@@ -618,19 +618,10 @@ def test_browser_phone_a_new_pin_at_the_box_asks_the_open_page_for_it(tmp_path, 
         phone.click("#login button")
         expect(phone.locator("#logout")).to_be_visible()
 
-        def box(body: dict) -> None:
-            call(table.url, "/device/input", body, pin=False)
-
-        box({"input": "menu"})
-        menu = box_view(table.url, lambda v: v.get("screen") == "menu")["menu"]
-        box({"input": "knob", "action": "turn",
-             "detents": menu["items"].index("New PIN") - menu["index"]})
-        box_view(table.url, lambda v: bool(v.get("menu"))
-                 and v["menu"]["items"][v["menu"]["index"]] == "New PIN")
-        box({"input": "knob", "action": "press"})
+        box_menu(table.url, "New PIN")
         box_view(table.url, lambda v: v.get("screen") == "confirm")
-        box({"input": "knob", "action": "turn", "detents": 1})
-        box({"input": "knob", "action": "press"})
+        box_input(table.url, {"input": "knob", "action": "turn", "detents": 1})
+        box_input(table.url, {"input": "knob", "action": "press"})
         box_view(table.url, lambda v: v.get("screen") == "pin")
         assert keys.stored_pin(tmp_path / "data") != old
         phone.locator("#rename-box summary").click()
@@ -1404,8 +1395,8 @@ def test_browser_phone_a_paired_phone_signed_in_with_no_game_still_shows_its_pai
         expect(phone.locator("#moves-card")).to_be_hidden()       # nothing left to show there
 
 
-def test_browser_phone_unpaired_at_the_box_the_open_page_stops_offering_the_seat(tmp_path,
-                                                                                 browser):  # noqa: F811
+def test_browser_phone_unpaired_at_the_box_the_open_page_stops_offering_the_seat(
+        tmp_path, browser):  # noqa: F811
     """Unpaired at the box (Menu, "Phones"), Ann's open page kept "Your turn, Ann" and Spin;
     a tap reloaded it with "Enter the table's PIN first.", the owner's secret, not her seat.
     Every page now hears that a phone was unpaired, asks whether it is this one, and says so;
