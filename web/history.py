@@ -77,20 +77,21 @@ def _figure(scored_by: str | None, player: dict[str, Any], chips_too: bool = Fal
     return f"square {player['position']}" if player["position"] is not None else ""
 
 
-def roster_totals(rows: list[tuple[list[str], list[int] | None, str]],
+def roster_totals(rows: list[tuple[list[str], list[int] | None, str, list[int]]],
                   roster: list[str]) -> list[dict[str, Any]]:
-    """Games and wins per roster name, most wins first, from (players, winners, status) of
-    each game; names as each game ended, so a rename counts for the new name, and a name
-    nobody typed (a button's colour) is not a person to total. Names are the same as the game
-    finds them (X10: case and spaces do not count): a game started as "ann " (as typed, kept
-    in its log) is Ann's."""
+    """Games and wins per roster name, most wins first, from (players, winners, status, the
+    Pi's seats) of each game; names as each game ended, so a rename counts for the new name,
+    and neither a name nobody typed (a button's colour) nor the Pi is a person to total (a
+    person who typed "Pi" had the Pi's games counted as theirs). Names are the same as the
+    game finds them (X10: case and spaces do not count): a game started as "ann " (as typed,
+    kept in its log) is Ann's."""
     shown = {name_key(name): name for name in roster}
     games: Counter[str] = Counter()
     wins: Counter[str] = Counter()
-    for players, winners, status in rows:
+    for players, winners, status, pi in rows:
         for seat, name in enumerate(players):
             key = name_key(name)
-            if key not in shown:
+            if key not in shown or seat in pi:
                 continue
             games[key] += 1
             if status == "over" and seat in (winners or []):

@@ -101,6 +101,15 @@ class GameRecord:
         return self.status == "over"
 
 
+def _seats(text: str | None) -> list[int]:
+    """A new_game event's `pi` (seats the Pi plays) as kept: a JSON list, or none."""
+    try:
+        seats = json.loads(text) if text else []
+    except ValueError:
+        return []
+    return [s for s in seats if isinstance(s, int)] if isinstance(seats, list) else []
+
+
 class Store:
     """One SQLite file of games. Thread-safe; one writer at a time."""
 
@@ -396,12 +405,16 @@ class Store:
                                     args).fetchall()
         return [self._record(r) for r in rows]
 
-    def player_rows(self) -> list[tuple[list[str], list[int] | None, str]]:
-        """(players, winners, status) of every game, oldest first, for the players' totals."""
+    def player_rows(self) -> list[tuple[list[str], list[int] | None, str, list[int]]]:
+        """(players, winners, status, the Pi's seats) of every game, oldest first, for the
+        players' totals (a person who typed "Pi" is not the Pi)."""
         with self._lock:
-            rows = self._db.execute("SELECT players, winners, status FROM games "
-                                    "ORDER BY id").fetchall()
-        return [(json.loads(p), None if w is None else json.loads(w), s) for p, w, s in rows]
+            rows = self._db.execute(
+                "SELECT g.players, g.winners, g.status, (SELECT json_extract(e.body, '$.pi') "
+                "FROM events e WHERE e.game_id = g.id AND e.seq = 1) FROM games g "
+                "ORDER BY g.id").fetchall()
+        return [(json.loads(p), None if w is None else json.loads(w), s, _seats(pi))
+                for p, w, s, pi in rows]
 
     def put_figures(self, games: list[tuple[int, dict[str, Any]]]) -> None:
         """Finished games' figures, (game id, figures) each, in one transaction (a game's

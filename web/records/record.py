@@ -122,9 +122,12 @@ def _play_date(iso: str | None) -> str | None:
     return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def player_id(table: str, name: str) -> str:
+def player_id(table: str, name: str, pi: Any = None) -> str:
     """A player's id for score apps: the same for a roster name (any case) on one table, never
-    the same on two tables (the table's id is in it)."""
+    the same on two tables (the table's id is in it); the Pi's (`pi`: its level) its own, not
+    a person's who typed "Pi"."""
+    if pi:
+        return f"parlour-{table or 'table'}-pi-{pi if isinstance(pi, str) else 'player'}"
     digest = hashlib.sha256(name.casefold().encode()).hexdigest()[:12]
     return f"parlour-{table or 'table'}-{digest}"
 
@@ -146,7 +149,8 @@ def bg_stats_play(game: dict[str, Any], *, table: str = "") -> dict[str, Any]:
     if game["duration_min"] is not None:
         play["durationMin"] = game["duration_min"]
     for player in game["players"]:
-        row = {"name": player["name"], "sourcePlayerId": player_id(table, player["name"]),
+        row = {"name": player["name"],
+               "sourcePlayerId": player_id(table, player["name"], player.get("pi")),
                "startPlayer": player["start_player"], "winner": player["winner"],
                "role": player["role"] or ""}
         if player["rank"] is not None:

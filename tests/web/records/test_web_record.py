@@ -1,6 +1,7 @@
 """A game's record and its BG Stats push link (GET /api/games/<id>/record)."""
 
 import json
+import re
 from urllib.parse import unquote
 
 import pytest
@@ -207,3 +208,29 @@ def test_record_game_page_names_each_pi_seat(client, session):
     game = session.new_game("domino-rex", ["Ann", "Pi", "Pi 2"], pi=[1, 2], pi_level="easy")
     page = client.get(f"/history/{game['game_id']}").get_data(as_text=True)
     assert '<span class="marker">Pi</span>' in page and '<span class="marker">Pi 2</span>' in page
+
+
+def test_record_a_person_who_typed_pi_is_not_the_pi(client, control, session):
+    """Mum's friend typed "Pi" in a game without the Pi: the history's totals then counted
+    the Pi's four games as hers ("Pi 5 games 4 wins"), and her BG Stats id was the Pi's."""
+    def won_by(seat: int) -> None:
+        while session.snapshot()["phase"] == "lead":
+            session.roll(by="test")
+        session.submit({"type": "declare", "winners": [seat]}, by="test")
+
+    played = session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="best")
+    won_by(1)                                                       # the Pi won
+    assert control("new-game", {"game": "free-play", "players": ["Pi", "Mum"]}).status_code \
+        == 200                                                      # a person called Pi
+    person = session.snapshot()["game_id"]
+    won_by(1)                                                       # Mum won
+    page = client.get("/history").get_data(as_text=True)
+    totals = page[page.index('id="totals"'):]
+    rows = re.findall(r'<td class="who">([^<]+)</td><td>(\d+)', totals)
+    assert ("Pi", "1") in rows and ("Pi", "2") not in rows, rows          # her one game
+    ids = {}
+    for game in (played["game_id"], person):
+        body = client.get(f"/api/games/{game}/record").get_json()
+        ids[game] = {p["name"]: p["sourcePlayerId"] for p in _payload(body["bg_stats"])["players"]}
+    assert ids[played["game_id"]]["Pi"] != ids[person]["Pi"]
+    assert ids[played["game_id"]]["Pi"].endswith("-pi-best")
