@@ -1434,3 +1434,22 @@ def test_browser_phone_unpaired_at_the_box_the_open_page_stops_offering_the_seat
             assert state(table.url)["rolls"] == now["rolls"]
     finally:
         context.close()
+
+
+def test_browser_phone_the_longest_names_wrap_on_the_table_and_game_pages(tmp_path, phone):
+    """Six 24-letter names with no space (X10 takes them): the prompt ran off the status
+    page (507 px wide at 390) and the game page's players line off its card (478 px)."""
+    from playwright.sync_api import expect
+    names = [letter * 24 for letter in "MWQOGH"]
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        game = post(table.url + "/api/control/new-game", {"game": "free-play", "players": names})
+        phone.goto(table.url + "/")
+        expect(phone.locator("#prompt")).to_contain_text(names[0])
+        fits(phone)
+        while state(table.url)["phase"] == "lead":
+            post(table.url + "/api/control/roll", {})
+        post(table.url + "/api/control/declare", {"winners": [1]})
+        phone.goto(f"{table.url}/history/{game['game_id']}")
+        expect(phone.get_by_text("won by " + names[1])).to_be_visible()
+        fits(phone)
+        screenshot(phone, "phone-game-page-longest-names.png")
