@@ -72,6 +72,16 @@ def test_browser_status_page_follows_the_table_live(table, phone):
     expect(phone.locator("h1")).to_have_text("Are the dice fair?")
     expect(phone.locator(".histogram")).to_have_count(1)
     screenshot(phone, "fairness-phone.png")
+    # India's spinner of 12: its chart squeezed 12 bars into the phone's width, and its
+    # numbers were drawn 6.6 px tall (the charts of 6 faces: 12.7 px)
+    post(table + "/api/control/new-game", {"game": "india", "players": ["Ann", "Ben"]})
+    post(table + "/api/control/roll", {})
+    phone.goto(table + "/fairness")
+    expect(phone.locator(".histogram")).to_have_count(2)
+    for chart in phone.locator(".histogram").all():
+        smallest = chart.evaluate("c => Math.min(...Array.from(c.querySelectorAll('text'), "
+                                  "t => t.getBoundingClientRect().height))")
+        assert smallest >= 12, (chart.get_attribute("aria-label"), smallest)
 
 
 def rolls(table: str) -> int:
