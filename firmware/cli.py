@@ -57,24 +57,6 @@ def table_url(text: str) -> str:
     return text
 
 
-def write_private(path: str, text: str) -> None:
-    """`text` as the file `path`, readable by its writer alone (0600): written beside it and
-    moved over it whole, so a place that cannot take it is left as it was (opened in place, a
-    device such as /dev/null had its mode changed to 0600 before the write failed)."""
-    target = Path(path)
-    if target.exists() and not target.is_file():
-        raise ParlourError(f"{path}: not a file (--out - writes to standard output)")
-    part = target.with_name(f".{target.name}.{os.getpid()}.part")
-    try:
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(part, target)
-    except OSError as err:
-        part.unlink(missing_ok=True)
-        raise ParlourError(f"{path}: cannot write it ({err.strerror})") from None
-
-
 # A game stops at 10,000 events of a few hundred bytes: no log of a game comes near this, and
 # a file past it (a wrong file, /dev/zero) is refused before it fills a Zero 2 W's memory.
 MAX_LOG_BYTES = 16 * 1024 * 1024
@@ -253,6 +235,7 @@ def cmd_card(args: argparse.Namespace) -> int:
     from firmware.config import load_config
     from firmware.network.address import is_loopback
     from firmware.runner import lan_address
+    from web.access.keptfile import write_private
     config = load_config(args.config)
     port = config.port if args.port is None else args.port
     hotspot = _card_hotspot(args, config, port) if args.hotspot else None
@@ -268,7 +251,13 @@ def cmd_card(args: argparse.Namespace) -> int:
     if args.out == "-":
         sys.stdout.write(page)
     else:
-        write_private(args.out, page)     # it may hold Wi-Fi passwords: the writer's alone
+        target = Path(args.out)             # it may hold Wi-Fi passwords: the writer's alone
+        if target.exists() and not target.is_file():     # /dev/null: its mode stays its own
+            raise ParlourError(f"{args.out}: not a file (--out - writes to standard output)")
+        try:
+            write_private(target, page.encode())     # beside it, then moved over it whole
+        except OSError as err:
+            raise ParlourError(f"{args.out}: cannot write it ({err.strerror})") from None
     said = (f"{'the page' if args.out == '-' else args.out}: the join card for {url}"
             + (f" and the Wi-Fi {config.wifi.ssid}" if config.wifi.ssid else
                " (no Wi-Fi code: set [wifi] ssid in the config)")

@@ -59,14 +59,19 @@ def keep_private(path: Path, data: bytes, what: str) -> None:
 
 def write_private(path: Path, data: bytes) -> None:
     """Replace the file with `data`: mode 0600 (a `.part` left by a crash is made so too),
-    synced, then renamed over the old one."""
+    synced, then renamed over the old one; if that fails, the old one is left as it was and
+    the `.part` goes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_name(path.name + ".part")
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(part, path)
+        try:
+            os.fchmod(fd, 0o600)
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(part, path)
+    except OSError:
+        part.unlink(missing_ok=True)
+        raise
