@@ -67,11 +67,13 @@ class PhoneScreens:
         if paired is not None:
             if self.screen == "pair_code":
                 self.screen = self.home()
+                self._sync_controls()               # the turn's seat button lit again
             self.show_flash(self._paired_words(paired), 3.0)
         elif self.screen == "pair_code":
             offered = self.pairings.offered() if self.pairings is not None else None
             if offered is None:
                 self.screen = self.home()
+                self._sync_controls()
                 self.show_refusal(CODE_VOID if self.pairings.voided else CODE_RAN_OUT)
             elif f"{int(offered[2])}" != self._code_shown:
                 self.dirty = True                   # the seconds left, once a second

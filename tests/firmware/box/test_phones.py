@@ -422,3 +422,33 @@ def test_phones_x12_the_box_gives_the_pi_no_paired_phones_button(session, tmp_pa
     players = session.snapshot()["players"]
     assert [bool(p.get("pi")) for p in players].count(True) == 1, players
     assert sorted(p["button"] for p in players) == [1, 3]
+
+
+@pytest.mark.parametrize("ending", ["paired", "ran out"])
+def test_phones_after_the_code_the_turns_seat_button_is_lit_and_armed_again(
+        session, tmp_path, clock, ending):
+    """A phone paired (or its code ran out) while Ann was to throw: the box went back to her
+    turn with every seat button dark and none armed, until someone pressed one."""
+    from controller_support import FakeControls
+    c, app = wired(session, tmp_path, clock)
+    c.controls = controls = FakeControls()
+    pairings = app.extensions["parlour"].pairings
+    pairings._clock = clock
+    press(c, "press")                                     # the games
+    press(c, "turn", detents=[g.id for g in c.games].index("kat-en-muis"))
+    press(c, "press")                                     # who joins
+    press(c, "seat", seat=0)
+    press(c, "seat", seat=1)
+    press(c, "press")                                     # Red, then Blue, to throw
+    turn = controls.armed
+    assert turn == controls.lit and len(turn) == 1
+    _menu(c, "Pair a phone")
+    press(c, "seat", seat=1)                              # Ben's phone: button 2
+    assert c.screen == "pair_code"
+    if ending == "paired":
+        pairings.claim("phone-token", pairings.offered()[1])
+    else:
+        clock.advance(121)
+    c.update()
+    assert c.screen != "pair_code"
+    assert controls.armed == turn and controls.lit == turn
