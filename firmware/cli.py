@@ -296,8 +296,13 @@ def _card_hotspot(args: argparse.Namespace, config, port: int):
 def log_to_stderr() -> None:
     """`parlour run` and `parlour club` log at INFO to stderr, one plain line each (journald
     adds the time). Nothing changes where logging is already set up (a test's capture)."""
+    if logging.getLogger().handlers:
+        return
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
+    # waitress says at INFO each page that closes its live stream ("Client disconnected while
+    # serving /api/events"): read as trouble by a new user watching `make run`, it is none
+    logging.getLogger("waitress").setLevel(logging.WARNING)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

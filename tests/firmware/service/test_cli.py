@@ -586,3 +586,20 @@ def test_cli_replay_into_a_closed_pipe_ends_without_a_traceback():
     _, err = proc.communicate(timeout=60)
     assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
     assert proc.returncode in (0, 141)
+
+
+def test_cli_run_logs_no_line_for_each_page_that_closes_its_stream():
+    """Watching `make run`, a new user saw "INFO waitress: Client disconnected while serving
+    /api/events" whenever a page closed or moved on, and took it for trouble; the table's own
+    lines, and waitress's warnings, still show."""
+    said = subprocess.run([sys.executable, "-c", (
+        "import logging; from firmware.cli import log_to_stderr; log_to_stderr(); "
+        "logging.getLogger('waitress').info('Client disconnected while serving /api/events'); "
+        "logging.getLogger('waitress.queue').warning('Task queue depth is 5'); "
+        "logging.getLogger('parlour.chances').info('the chances worker started')")],
+        capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[3])
+    assert said.returncode == 0, said.stderr
+    assert "Client disconnected" not in said.stderr
+    assert "WARNING waitress.queue: Task queue depth is 5" in said.stderr
+    assert "INFO parlour.chances: the chances worker started" in said.stderr
+
