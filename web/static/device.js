@@ -38,10 +38,11 @@
   }
 
   // -- the screen ------------------------------------------------------------------------------
-  var version = null, loading = false, timer = null;
+  var version = null, loading = false, timer = null, down = false;
   function refresh() {
     if (timer) { clearTimeout(timer); timer = null; }
     fetch("/device/screen", {cache: "no-store"}).then(function (r) { return r.json(); }).then(function (body) {
+      if (down) { down = false; say(""); }     // back: the screen is the table's again
       light(body.lit || []);
       var img = $("screen");
       if (version === null) version = Number(img.getAttribute("data-version"));
@@ -57,7 +58,13 @@
         next.src = "/device/screen.png?v=" + encodeURIComponent(body.version);
       }
       timer = setTimeout(refresh, POLL_MS);
-    }).catch(function () { timer = setTimeout(refresh, 1000); });
+    }).catch(function () {          // stopped (Ctrl-C) or out of reach: said at once, not
+      if (!down) {                   // only at the next press, beside a screen that looks live
+        down = true;
+        say("The table cannot be reached: the screen and lights are as they last were.", true);
+      }
+      timer = setTimeout(refresh, 1000);
+    });
   }
 
   // -- the seat buttons' LEDs: lit as the box lights them (the armed seats) -------------------

@@ -247,3 +247,18 @@ def test_browser_x12_panel_lights_the_armed_button_and_the_phone_shows_buttons(t
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "status-buttons-390.png")
     page.close()
+
+
+def test_browser_device_panel_says_when_the_table_cannot_be_reached(table, phone):
+    """Stopped with Ctrl-C, the table left its panel showing the last screen with the seat's
+    light on, as if live, until a press was answered "The table cannot be reached."."""
+    from playwright.sync_api import expect
+    post(table + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    phone.goto(table + "/device")
+    expect(phone.locator("#seat-buttons .seat.lit")).to_have_count(1)
+    expect(phone.locator("#device-status")).to_have_text("")
+    phone.route("**/device/screen", lambda route: route.abort())         # the table is down
+    expect(phone.locator("#device-status")).to_have_text(
+        "The table cannot be reached: the screen and lights are as they last were.")
+    phone.unroute("**/device/screen")
+    expect(phone.locator("#device-status")).to_have_text("")              # and back
