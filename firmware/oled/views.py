@@ -420,7 +420,7 @@ def game_detail(rulebook: Any, chooses_randomizer: bool) -> str:
     elif rulebook.randomizer is not None:
         dice = rulebook.randomizer.name
     else:
-        dice = "no dice in play"
+        dice = "no dice"                  # "no dice / in play" read as a game in play
     return f"{span} player{'s' * (span != '1')} · {dice}"
 
 

@@ -808,3 +808,13 @@ def test_screens_a_game_won_on_chips_says_the_winners_chips():
     assert final_points({**snap, "game": "lifes-mishaps", "players": tied,
                          "winners": [0, 1]}) == "share the win, 18 chips"
     assert final_points({**snap, "game": "gantlope", "winners": [0]}) == ""   # no chips kept
+
+
+def test_screens_a_game_without_dice_says_so_on_one_line():
+    """"2 players · no dice in play" wrapped to "no dice / in play" under Fox and Geese, which
+    a new player read as a game being in play."""
+    from companion.games import GAMES
+    from firmware.oled.views import game_detail
+    detail = game_detail(GAMES["fox-and-geese"], False)
+    assert detail == "2 players · no dice"
+    assert screens.message_lines("Fox and Geese", detail)[1] == [detail]
