@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from browser_support import ARGS, ARTIFACTS, CHROMIUM, WAIT_MS, browser, phone_page  # noqa: F401
-from simulated_table import PIN, SimulatedTable
+from simulated_table import PIN, SimulatedTable, box_drawn
 from web_support import FakeDevice, serving
 
 PHONE = {"width": 360, "height": 740}
@@ -94,6 +94,7 @@ def test_browser_device_knob_swipe_flicks_and_buttons_send(table, phone):
     post(table + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
     phone.goto(table + "/device")
     expect(phone.locator("#screen")).to_be_visible()
+    box_drawn(table)              # as a player at it: the box acts on the state it last drew
     first_frame = phone.locator("#screen").get_attribute("data-version")
     box = phone.locator("#knob").bounding_box()
     cx, cy, r = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, box["width"] / 3
