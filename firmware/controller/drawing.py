@@ -161,7 +161,11 @@ class BoxDrawing:
         if lettering.width(points, lettering.SMALL) > lettering.W - 2:
             points = ""                           # "share the win, 1045 pts": the scores say
         scored = points and self.snap.get("game") != "fox-and-geese"     # F3: no points
-        foot = "turn: all scores" if scored else "press: new game"
+        foot = "press: new game"
+        if scored:                                # both the knob's ways, as "press=move" is
+            foot = "turn=scores press=new"        # said beside a board (a new user read "turn:
+            if lettering.width(foot, lettering.SMALL) > lettering.W - 2:   # all scores" and
+                foot = "turn: all scores"         # never knew a press begins the next game)
         self.page_text = [who, points or verb, foot]
         return screens.game_over(self.snap.get("title") or "", who, points or verb, foot)
 

@@ -1049,3 +1049,16 @@ def test_controller_x2_a_lead_too_long_for_its_line_says_the_throw_to_beat():
     short = {**snap, "players": [{"name": "Al"}, {"name": "Em"}, {"name": "Wim"}]}
     assert turn_view(short).detail == "Al 1  Em 2"
     assert lettering.width("Bartholomeus 1  Emma 2", lettering.SMALL) > lettering.W - 2
+
+
+def test_controller_a_game_won_on_points_says_both_ways_on_from_its_end(table, session):
+    """Kat en Muis' end said "turn: all scores" alone: a new user never learnt that a press
+    begins the next game, as the Fox and Geese end ("press: new game") says."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    while session.snapshot()["phase"] != "over":
+        session.roll(by="test")
+    table.update()
+    table.render()
+    assert table.screen == "over" and table.page_text[-1] == "turn=scores press=new"
+    press(table, "press")                                      # as it says: the next game
+    assert table.screen == "games"
