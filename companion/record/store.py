@@ -165,14 +165,16 @@ class Store:
             return False
         return header[18:20] == b"\x02\x02" and not Path(f"{self.path}-wal").exists()
 
+    def _refuse_newer(self, version: int) -> None:
+        """StoreUnreadable for a store a newer Parlour wrote (this one must not touch it)."""
+        if version > SCHEMA_VERSION:
+            raise StoreUnreadable(f"{self.path} was written by a newer Parlour (store version "
+                                  f"{version}, this one reads {SCHEMA_VERSION})", newer=True)
+
     def _reading(self, uri: str) -> sqlite3.Connection:
         db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
         try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreUnreadable(f"{self.path} was written by a newer Parlour (store "
-                                      f"version {version}, this one reads {SCHEMA_VERSION})",
-                                      newer=True)
+            self._refuse_newer(db.execute("PRAGMA user_version").fetchone()[0])
             db.execute("SELECT count(*) FROM games").fetchone()
         except BaseException:
             db.close()
@@ -190,9 +192,7 @@ class Store:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:        # checked before anything writes to the file
                 self._db.close()
-                raise StoreUnreadable(f"{self.path} was written by a newer Parlour "
-                                      f"(store version {version}, this one reads "
-                                      f"{SCHEMA_VERSION})", newer=True)
+                self._refuse_newer(version)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")

@@ -161,11 +161,9 @@ class BoxDrawing:
         if lettering.width(points, lettering.SMALL) > lettering.W - 2:
             points = ""                           # "share the win, 1045 pts": the scores say
         scored = points and self.snap.get("game") != "fox-and-geese"     # F3: no points
-        foot = "press: new game"
-        if scored:                                # both the knob's ways, as "press=move" is
-            foot = "turn=scores press=new"        # said beside a board (a new user read "turn:
-            if lettering.width(foot, lettering.SMALL) > lettering.W - 2:   # all scores" and
-                foot = "turn: all scores"         # never knew a press begins the next game)
+        # both of the knob's ways where scores are kept, as "press=move" is said beside a
+        # board ("turn: all scores" alone never said that a press begins the next game)
+        foot = "turn=scores press=new" if scored else "press: new game"
         self.page_text = [who, points or verb, foot]
         return screens.game_over(self.snap.get("title") or "", who, points or verb, foot)
 
