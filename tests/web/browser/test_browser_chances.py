@@ -122,9 +122,13 @@ def test_browser_chances_two_pi_seats_are_told_apart_on_the_chart(table, browser
                     post(table + "/api/control/choose",
                          {"value": min(state["players"][0]["covered"])})
             time.sleep(0.2)
-        dashes = page.locator("#chart-win svg g").evaluate_all(
-            "gs => gs.filter(g => g.querySelector('path.line')).map(g => "
-            "getComputedStyle(g.querySelector('path.line')).strokeDasharray)")
+        for _ in range(50):       # a chances update may be redrawing the chart: look again
+            dashes = page.locator("#chart-win svg g").evaluate_all(
+                "gs => gs.filter(g => g.querySelector('path.line')).map(g => "
+                "getComputedStyle(g.querySelector('path.line')).strokeDasharray)")
+            if len(dashes) == 3 and "" not in dashes:
+                break
+            time.sleep(0.1)
         assert dashes[:2] == ["none", "none"] and dashes[2] not in ("none", ""), dashes
         swatches = page.locator("#chart-win .legend .swatch")
         expect(swatches.nth(2)).to_have_class("swatch button-pi pi-later")

@@ -1300,6 +1300,9 @@ def test_browser_phone_p2_an_undone_claim_is_taken_back_without_its_press_again(
         post(table.url + "/api/control/press", {"seat": now["turn"]})    # a claim: a man home
         box_drawn(table.url)
         post(table.url + "/device/input", {"input": "undo"})              # the box's Undo
+        deadline = time.monotonic() + 10      # the box's main loop takes it in its own time
+        while state(table.url)["home_claim"] is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert state(table.url)["home_claim"] is None
         expect(phone.locator("#taken-back")).to_have_text(f"Taken back: {name} says a man is home")
         post(table.url + "/api/control/press", {"seat": now["turn"]})    # claimed again
