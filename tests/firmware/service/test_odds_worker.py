@@ -14,6 +14,8 @@ from companion.chances.kat_en_muis import kat_odds
 from companion.session import Session
 from companion.record.store import Store
 from firmware.controller import Controller
+from companion.replay import replay
+from firmware.workers import odds_worker
 from firmware.workers.odds_worker import OddsWorker
 from firmware.oled.views import score_rows
 from controller_support import FakeControls, press, settle_lead, start
@@ -105,6 +107,68 @@ def test_odds_worker_keeps_a_finished_games_chances_for_history(sessions, tmp_pa
         assert stored[-1][winner] == 1.0 and stored[-1][1 - winner] == 0.0
     finally:
         worker.close()                  # closes the chance store it was handed
+
+
+def played_to_the_end(session, game="cats-and-dogs") -> int:
+    """A game thrown to its end at once (no waiting for chances); its id."""
+    session.new_game(game, ["Ann", "Ben"])
+    while not session.state.over:
+        session.roll()
+    return session.game_id
+
+
+def whole_chart(session, game_id):
+    stored = session.store.chances(game_id)
+    return stored if stored and all(win is not None for win in stored) else None
+
+
+def test_odds_worker_completes_the_chart_of_a_game_followed_at_once_by_the_next(sessions):
+    """Scripted, a game finished and the next begun within a moment kept no chart: the worker
+    stored a finished game's chances only while it was the game in play."""
+    session = sessions()
+    worker = OddsWorker(session, keep=True)
+    worker.start()
+    try:
+        first = played_to_the_end(session)
+        steps = len(session.table.states)
+        session.new_game("cats-and-dogs", ["Ann", "Ben"])
+        stored = wait_for(lambda: whole_chart(session, first), seconds=60)
+        assert len(stored) == steps
+        winner = replay(session.store.events(first)).state.winners[0]
+        assert stored[-1][winner] == 1.0
+    finally:
+        worker.close()
+
+
+def test_odds_worker_completes_a_chart_left_unkept_before_it_started(sessions):
+    """A game finished while no worker ran (a power cut before its chart was kept)."""
+    session = sessions()
+    first = played_to_the_end(session)
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    worker = OddsWorker(session, keep=True)
+    worker.start()
+    try:
+        assert len(wait_for(lambda: whole_chart(session, first), seconds=60)) == \
+            len(replay(session.store.events(first)).states)
+    finally:
+        worker.close()
+
+
+def test_odds_worker_completes_a_chart_longer_than_one_job_reaches(sessions, monkeypatch):
+    """A job fills in at most MAX_STEPS earlier steps, newest first: a finished game longer
+    than that (here found finished as the worker starts) had no later job to fill in the
+    rest, and its chart was never kept."""
+    monkeypatch.setattr(odds_worker, "MAX_STEPS", 5)
+    session = sessions()
+    played_to_the_end(session)
+    assert len(session.table.states) > 5 + 1
+    worker = OddsWorker(session, keep=True)
+    worker.start()
+    try:
+        assert len(wait_for(lambda: whole_chart(session, session.game_id), seconds=60)) == \
+            len(session.table.states)
+    finally:
+        worker.close()
 
 
 def test_odds_scores_rows_show_each_players_chance():
