@@ -186,6 +186,16 @@ def run_again(**changes: object) -> str:
     return shlex.join(kept + [part for flag, value in changed.items() for part in (flag, value)])
 
 
+def make_run(again: str, *, or_parlour: bool = False) -> str:
+    """How to type `parlour run` with these arguments again: `make run ARGS="..."` (and `or
+    parlour run ...`), or only `.venv/bin/parlour run ...` where a `$`, a double quote, a
+    backquote or a backslash (a path may hold one) would not pass make and the shell's double
+    quotes as it is."""
+    if set(again) & set('$"`\\'):
+        return f".venv/bin/parlour run {again}"
+    return f'make run ARGS="{again}"' + (f" or parlour run {again}" if or_parlour else "")
+
+
 def lock_data_dir(data_dir: Path, host: str, port: int) -> DataDirLock:
     """The data directory's lock, or DataDirBusy saying how to run a second table (a second
     `make run`), with its own data directory and a port free now (not a club's)."""
@@ -194,8 +204,8 @@ def lock_data_dir(data_dir: Path, host: str, port: int) -> DataDirLock:
     except DataDirBusy as err:
         from firmware.webserver import free_port_after
         again = run_again(data_dir=f"{data_dir}-2", port=free_port_after(host, port) or port + 1)
-        raise DataDirBusy(f"{err}: stop that one, or give a second table its own, e.g. make "
-                          f"run ARGS=\"{again}\"") from None
+        raise DataDirBusy(f"{err}: stop that one, or give a second table its own, e.g. "
+                          f"{make_run(again)}") from None
 
 
 def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pin: str,
@@ -449,7 +459,7 @@ def cannot_listen(host: str, port: int, err: OSError) -> ParlourError:
         again = run_again(port=free or "N")
         return ParlourError(f"port {port} is already in use (another Parlour, or another "
                             f"program): choose another, " + ("e.g. " if free else "with ") +
-                            f"make run ARGS=\"{again}\" or parlour run {again}")
+                            make_run(again, or_parlour=True))
     if err.errno == errno.EADDRNOTAVAIL:
         return ParlourError(f"cannot listen on {host}: no address of this machine (set [web] "
                             "host, or --host, to one of its own, or 0.0.0.0 for all of them)")

@@ -162,3 +162,21 @@ def test_cli_a_file_longer_than_any_log_is_refused_in_a_line_not_read_whole(caps
     err = capsys.readouterr().err
     assert err.strip() == f"parlour: {log}: over 16 MiB: longer than any game's log (a game " \
                           f"stops at 10,000 events)"
+
+
+@pytest.mark.parametrize("folder", ["our table", 'our "$HOME" table', "back\\slash `x`"])
+def test_cli_the_way_out_it_names_types_back_the_users_own_arguments(monkeypatch, tmp_path,
+                                                                       folder):
+    """The command a refusal suggests, pasted into a shell, gives `parlour run` the user's own
+    arguments (a data directory holding `$` or a quote went into make run's double quotes
+    as it was: the shell and make changed it)."""
+    from firmware.runner import make_run, run_again
+    data = str(tmp_path / folder)
+    monkeypatch.setattr(sys, "argv", ["parlour", "run", "--sim", "--data-dir", data])
+    said = make_run(run_again(port=8622))
+    (tmp_path / "Makefile").write_text("run:\n\t@printf '%s\\n' $(ARGS)\n")
+    shown = said.replace(".venv/bin/parlour run", "printf '%s\\n'", 1) if \
+        said.startswith(".venv/") else said.replace("make run", "make -s run", 1)
+    typed = subprocess.run(["sh", "-c", shown], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=30)
+    assert typed.stdout.splitlines() == ["--sim", "--data-dir", data, "--port", "8622"], said
