@@ -28,6 +28,7 @@ from companion.games.domino_rex import CHECKERS, CROWNED, DOMINO
 from companion.replay import advance
 from companion.rulebook import Rulebook
 from companion.state import Lines, State
+from companion.words import listing
 
 EXACT_LEAVES = 3_000         # at most this many ways left to play: walk them all
 PLAN_CHECKERS = 4            # the hint plans the rarest four uncrowned checkers (7 is easy)
@@ -165,8 +166,8 @@ def plan_value(rulebook: Rulebook, state: State, seat: int) -> tuple[float, froz
     """What `seat`'s Table is worth in `state`: its progress (crowns, checkers in Domino) plus
     the most its covered squares can still crown with those of the player before it (the
     seed's HINTS TO PLAYERS); and the checkers that plan crowns. A game over is won or lost."""
-    if state.over:
-        return (WON if seat in state.winners else -WON), frozenset()
+    if state.over:                                  # a win shared (X6) is worth its share
+        return (WON / len(state.winners) if seat in state.winners else -WON), frozenset()
     me = state.players[seat]
     pred = state.players[_before(rulebook, state, seat)].extra["covered"]
     planned, crowned = _plan(_needs(me.extra["checkers"]), _counts(me.extra["covered"]),
@@ -194,14 +195,13 @@ def hint(rulebook: Rulebook, state: State) -> Hint | None:
 
 def _reason(state: State, seat: int, value: int, last: int | None, after: State,
             crowned: frozenset, others: list) -> str:
-    """Why: a crown now, else a checker this choice keeps crownable and another would not."""
-    before = state.players[seat].extra["checkers"]
-    now = after.players[seat].extra["checkers"]
-    moved = next((n for n in CHECKERS if before[str(n)] != now[str(n)]), None)
+    """Why: the game's end (won, shared or lost: D4, X6), a crown now, else a checker this
+    choice keeps crownable and another would not."""
+    moved = _moved(state, after, seat)
     if after.over:
-        return "it wins the game"
+        return _ending(after, seat)
     kept = sorted((n for n in crowned if any(n not in c for *_, c in others)), reverse=True)
-    if moved is not None and now[str(moved)] == CROWNED:
+    if moved is not None and after.players[seat].extra["checkers"][str(moved)] == CROWNED:
         return f"{value} + {last} = {moved} crowns your checker {moved}. Rex!"
     if kept:
         return f"it keeps your checker {kept[0]} crownable"
@@ -209,4 +209,24 @@ def _reason(state: State, seat: int, value: int, last: int | None, after: State,
         return f"{value} + {last} = {moved} moves your checker {moved} into Domino"
     if last is None:
         return "it opens the game and keeps your best squares"
-    return "nothing better can move; it keeps your best squares"
+    if any(_moved(state, other[3], seat) is not None for other in others):
+        return "it keeps your best squares for the crowns still to make"   # a move would spend one
+    return "no square moves a checker now; it keeps your best squares"
+
+
+def _moved(state: State, after: State, seat: int) -> int | None:
+    """The checker of `seat` that a choice moved (into Domino or crowned), if any."""
+    before = state.players[seat].extra["checkers"]
+    now = after.players[seat].extra["checkers"]
+    return next((n for n in CHECKERS if before[str(n)] != now[str(n)]), None)
+
+
+def _ending(after: State, seat: int) -> str:
+    """A choice that ends the game: won, shared (X6) or lost, as the rules decide it (D4;
+    a lost one is the hint only as the player's last square: any other choice is worth more)."""
+    if after.winners == [seat]:
+        return "it wins the game"
+    names = listing([after.players[w].name for w in after.winners if w != seat])
+    if seat in after.winners:
+        return f"it ends the game in a win shared with {names}"
+    return f"it ends the game: {names} win{'s' if len(after.winners) == 1 else ''}"

@@ -9,7 +9,9 @@ import pytest
 
 from companion.chances import odds
 from companion.games import get_rulebook
-from companion.chances.domino_rex import hint
+from companion.chances.domino_rex import choices, hint
+from companion.events import Choose
+from companion.replay import advance
 from companion.chances import kat_en_muis as odds_kat
 from companion.chances.kat_en_muis import kat_odds, turn_table
 from companion.randomness.rollstream import draw
@@ -205,6 +207,44 @@ def test_odds_domino_hint_takes_the_move_the_opponent_will_not_offer_again():
     advice = hint(rulebook, state)
     assert advice.value == 6                       # not the 2 that would move the 7 (2 + 5)
     assert advice.text == "uncover a 6: 6 + 5 = 11 crowns your checker 11. Rex!"
+
+
+@pytest.mark.parametrize("ben, words", [
+    (8, "uncover a 2: it ends the game: Ben wins"),
+    (7, "uncover a 2: it ends the game in a win shared with Ben"),     # X6
+    (0, "uncover a 2: it wins the game")])
+def test_odds_domino_hint_says_who_wins_when_the_last_square_ends_the_game(ben, words):
+    """D4: every square uncovered, the highest crowned sum wins. The hint said "it wins the
+    game" for the last square whoever won (Ann 7 against Ben 20: "Ben wins" on the box)."""
+    rulebook, state = domino_end([2], [], last=1, checkers={
+        0: {7: "crowned"}, 1: {ben: "crowned"} if ben else {}})
+    state.players[0].score, state.players[1].score = 7, ben
+    assert hint(rulebook, state).text == words
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_odds_domino_hint_words_are_true_of_the_move_they_advise(seed):
+    """Over random games of 2-4 players, each hint's words hold for its square: a win, a
+    shared win or a loss as the game then ends; "no square moves a checker now" only when no
+    square does (it was said when uncovering a 6 would move the seventh checker)."""
+    rng = random.Random(seed)
+    players = ["Ann", "Ben", "Cy", "Dee"][:rng.randint(2, 4)]
+    table = start_game("domino-rex", players, leads=[6, 5, 4, 3][:len(players)])
+    rulebook = table.rulebook
+    while not table.state.over:
+        state, seat = table.state, table.state.turn
+        advice = hint(rulebook, state)
+        after = advance(rulebook, state, Choose(advice.value))
+        others = [advance(rulebook, state, Choose(v)) for v in choices(state)]
+        text = advice.text
+        assert ("it wins the game" in text) == (after.over and after.winners == [seat]), text
+        assert ("shared with" in text) == (after.over and seat in after.winners
+                                           and len(after.winners) > 1), text
+        assert ("it ends the game:" in text) == (after.over and seat not in after.winners)
+        if "no square moves a checker now" in text:
+            mine = state.players[seat].extra["checkers"]
+            assert all(o.players[seat].extra["checkers"] == mine for o in others), text
+        act(table, type="choose", value=rng.choice(choices(state)))
 
 
 def test_odds_domino_hint_is_only_for_a_choice():
