@@ -340,8 +340,9 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
                 return inline, "", whole
         paged = result_pages(values, _bumps_joined(lines))
         inline_pages = sentence_pages(shorter, 4)
-        if inline and width(inline, SMALL) <= W - 4 and len(inline_pages) < len(paged):
-            return inline, "", inline_pages          # fewer pages for the flick to take away
+        if inline and width(inline, SMALL) <= W - 4 - int(width("9/9", SMALL)) - 4 \
+                and len(inline_pages) < len(paged):  # fewer pages for the flick to take away,
+            return inline, "", inline_pages          # the page's mark beside it ("1/2")
         return heading, values, paged
     joined = _bumps_joined(lines)
     paged = result_pages(values, joined)

@@ -577,6 +577,24 @@ def test_ld2_p2_the_box_says_the_knob_withdraws_a_claim_and_ends_the_turn():
     assert all(page[0][0].isupper() for page in rest) and rest, rest
 
 
+@pytest.mark.parametrize("name", ["Ann", "Blue", "Green", "Yellow", "Bartholomew Fitz"])
+@pytest.mark.parametrize("values", ["1 · 2", "6 · 6", "double 3"])
+def test_screens_a_result_says_who_spun_and_what_on_its_first_page(name, values):
+    """Cats and Mice under "Yellow spins 1 · 2" on two pages: the top line was laid out for
+    the whole width, then dropped whole beside the page's "1/2" (a name needs no cutting), and
+    the page said neither who spun nor what; "Blue spins 1 · 2" was short enough to stay."""
+    lines = ["Move your cat 1, then 2. Then one mouse 3, or two mice 1 and 2.",
+             "Press your button for each mouse your cat takes, then press the knob to end "
+             "the turn."]
+    shown, small, paged = screens.result_layout(f"{name} spins", values, lines)
+    told = " ".join([small] + paged[0])
+    if shown:                          # the top line, drawn: not the page's mark alone
+        mark = word_pages.page_mark(0, len(paged))
+        assert screens.header_strip(shown, mark) != screens.header_strip("", mark), shown
+        told = f"{shown} {told}"
+    assert name in told and values in told, (shown, small, paged[0])
+
+
 def test_screens_a_long_heading_is_not_said_twice_when_the_first_line_begins_with_it():
     """A lead spin's line ("... spins 6 and 6 (12) for the lead") is kept under the big
     values; a heading too long for the top line went into the words before it, so page 1 read
