@@ -178,6 +178,8 @@
     var asked = newest(), seen = mark(asked);
     if (acts(form) && seen) data.set("seen", seen);
     var answer = answerFor(form);
+    clearTimeout(answer.later);         // a throw's answer still waiting for its dial is no
+    answer.later = null;                // longer news: this newer action's answer is
     var buttons = form.querySelectorAll("button");
     var hadFocus = confirmed || form.contains(document.activeElement);
     form.setAttribute("data-sending", "");
@@ -199,7 +201,10 @@
         if (ok && window.ParlourState.answered) window.ParlourState.answered(words);   // said here
         if (ok && body.after > 0) {          // a throw: told when the dial stops, not before
           say(answer, "", ok);
-          setTimeout(function () { say(answer, words, ok, body); }, body.after * 1000);
+          answer.later = setTimeout(function () {
+            answer.later = null;
+            say(answer, words, ok, body);
+          }, body.after * 1000);
         } else {
           say(answer, words, ok, body);
         }

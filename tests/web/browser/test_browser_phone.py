@@ -1149,6 +1149,36 @@ def test_browser_phone_the_answer_to_a_move_stays_through_the_pis_reply(tmp_path
         expect(phone.locator("#moves-answer")).to_contain_text("Then: ")   # and it stays
 
 
+def test_browser_phone_a_throws_late_answer_never_covers_a_newer_moves(tmp_path, phone):
+    """Ann throws for the lead from the phone; the throw's answer waits for the dial to stop.
+    If the lead is settled and she uncovers before then, that answer came late over her
+    uncover's ("Ann throws 3 for the lead; Pi leads. Then: ..."), and every later answer
+    went on from the throw's state (ten sentences by her fourth uncover)."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Pi"],
+                                                   "pi": [1], "pi_level": "easy"})
+        sign_in(phone, table.url)
+        squares = phone.locator("#moves button.square:not([aria-disabled])")
+        for _ in range(10):                               # a tie throws again (D1)
+            expect(phone.locator("#moves button")).to_have_text([re.compile("Throw")])
+            phone.locator("#moves button").first.click()
+            phone.wait_for_function("() => !document.querySelector('#moves form[data-sending]')")
+            phone.wait_for_function("() => document.querySelector('#moves button.square') || "
+                                    "document.querySelector('#moves button:not(.square)')")
+            if squares.count():
+                break
+        else:
+            raise AssertionError("the lead never ended")
+        thrown = time.monotonic()
+        squares.first.click()                             # before the throw's dial has stopped
+        expect(phone.locator("#moves-answer")).to_contain_text("Ann uncovers")
+        assert time.monotonic() - thrown < 2.0            # the throw's answer still to come
+        phone.wait_for_timeout(3000)                      # past the dial's stop
+        answer = phone.locator("#moves-answer").inner_text()
+        assert "Ann uncovers" in answer and "for the lead" not in answer, answer
+
+
 def test_browser_phone_f2_a_step_when_the_fox_must_jump_says_where_it_lands(tmp_path, phone):
     """F2: the Fox must jump when it can. Its step tapped said "That point has no piece that
     can move now: tap one of the side to move", as if the Fox could not move at all; it says
