@@ -190,6 +190,9 @@ class ChangesFromElsewhere:
             one, later = _one_uncover(old, snap), later_mover(words, snap, mover)
             if later and moved_for_pi and not by_pi and not one:   # the Pi's move, and a
                 actor = f"{mover}, then {later}"                     # phone's answer to it
+            elif actor == mover and not by_pi and not one:         # a person's moves around
+                between = later_mover(words, snap, mover, pi_only=True)    # the Pi's reply
+                actor = f"{mover}, then {between}" if between else actor
             heading, values = actor, ""         # "then Pi": one change held two moves
             if actor in (mover, pi_name) and one:  # as the box's own knob says it
                 heading = f"{actor} uncovers"

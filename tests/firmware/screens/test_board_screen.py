@@ -570,6 +570,28 @@ def test_board_screen_domino_rex_a_phone_move_and_the_pis_reply_in_one_change(ta
     assert table.outcome[2][-1] == pis_request(snap)
 
 
+def test_board_screen_domino_rex_phone_moves_around_the_pis_in_one_change_name_both(
+        table, session):
+    """Ann uncovers from her phone, the Pi replies, Ann uncovers again, all before the loop
+    looks: the change ends on Ann's move, and it was headed "Ann" over the Pi's uncover and
+    its request to copy it."""
+    snap = domino_rex_with_pi(table, session)
+    if snap["turn"] != 0:
+        wait_for_pi(table)
+        settle(table)
+        snap = session.snapshot()
+    session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
+    settle_pi(table.pi)                              # the Pi answers; the loop has not looked
+    snap = session.snapshot()
+    assert snap["last_by"] == "pi" and snap["turn"] == 0 and snap["phase"] != "over"
+    table.pi.detach()                                # Ann's next move is the newest
+    session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
+    table.update()
+    heading, _, words = table.outcome
+    assert any(line.startswith("Uncover Pi's ") for line in words), words
+    assert heading == "Ann, then Pi", (heading, words)
+
+
 def lead_at_the_box_against_the_pi(table, session) -> dict:
     """Domino Rex, Ann against the Pi: Ann throws for the lead with the knob, the Pi by
     itself, until the lead is settled; the state then."""
