@@ -205,6 +205,12 @@
             answer.later = null;
             say(answer, words, ok, body);
           }, body.after * 1000);
+        } else if (r.status === 409) {     // the table moved on: the refusal names what it
+          say(answer, "", ok);               // is now, once a throw that spins here has shown
+          var waits = answer.later = {};
+          window.ParlourState.whenStill(function () {
+            if (answer.later === waits) { answer.later = null; say(answer, words, ok, body); }
+          });
         } else {
           say(answer, words, ok, body);
         }

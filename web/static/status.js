@@ -20,6 +20,7 @@
   var current = null, source = null, pollTimer = null, retryTimer = null;
   var heard = 0, asking = false;     // when the stream last brought a state; a check under way
   var held = null;    // {state, timer}: a throw kept back while the box's dial still spins
+  var whenStopped = [];  // what waits for that dial to stop (an answer that names the throw)
   var skew = null;    // this phone's clock less the table's (ms), from the page's first render
   var shownClock = {key: "", seconds: 0};   // the running clock as last shown: never backwards
 
@@ -397,6 +398,7 @@
       display(state, false);
     } finally {
       if (window.ParlourMoves && window.ParlourMoves.hold) window.ParlourMoves.hold(false);
+      whenStopped.splice(0).forEach(function (then) { then(); });
     }
   }
 
@@ -696,6 +698,8 @@
     refresh: refresh,
     // an action's answer (newest wins); `live`: a change just made, a throw spun as the box does
     offer: function (state, live) { apply(state, !!live, true); },
+    // `then` once the throw the dial spins has been shown (at once if none spins)
+    whenStill: function (then) { if (held) whenStopped.push(then); else then(); },
     unreachable: unreachable,
     latest: newest,
     answered: answered,

@@ -1264,6 +1264,35 @@ def test_browser_phone_an_answer_goes_when_its_throw_is_taken_back(tmp_path, pho
         expect(answer).to_be_hidden()
 
 
+def test_browser_phone_a_throw_refused_for_another_says_it_when_the_dial_stops(tmp_path, phone):
+    """Two phones tapped Throw at once: the other's counted, this one's was refused with
+    "Not done: the table had moved on. Now: Ann throws 5 and 5 (10) ..." while its own dial
+    still spun that throw, and the refusal stayed after the turn passed to Ben."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        expect(phone.locator("#moves button")).to_have_text([re.compile("Throw")])
+
+        def another_phone_first(route):
+            post(table.url + "/api/control/roll", {})     # the other tap lands first
+            route.continue_()
+        phone.route("**/control/roll", another_phone_first)
+        phone.locator("#moves button").first.click()
+        answer = phone.locator("#moves-answer")
+        phone.wait_for_function("() => !document.querySelector('#moves form[data-sending]')")
+        thrown = state(table.url)["log"][-1]
+        assert "Ann throws" in thrown
+        if phone.evaluate("document.getElementById('dial').classList.contains('spinning')"):
+            assert thrown not in answer.inner_text()      # the dial has not shown it yet
+        expect(phone.locator("#dial")).not_to_have_class(re.compile("spinning"), timeout=15_000)
+        expect(answer).to_contain_text("Not done")
+        phone.unroute("**/control/roll")
+        post(table.url + "/api/control/roll", {})         # Ben's throw: the refusal goes
+        expect(phone.locator("#roll-text")).to_contain_text("Ben", timeout=15_000)
+        expect(answer).to_be_hidden()
+
+
 def test_browser_phone_signed_in_and_paired_says_for_whom_it_moves(tmp_path, phone):
     """A phone with the PIN moves for anyone; paired with Ben's seat as well, on Ann's turn it
     offered a bare "Throw the dice" above "This phone plays seat button 2 (Ben)", and a tap
