@@ -18,6 +18,7 @@ RENAMED = "is now called"                 # a rename's line: "Button 2, Ben, is 
 END_OF_TURN = "press the knob to end the turn"         # all a prompt asks of the box, at times
 CLAIM_ASKS = "press again to confirm, the knob cancels"   # a claim home's line ends so (LD2, P2)
 CLAIM = re.compile(rf"^(.+): {re.escape(CLAIM_ASKS)}$")
+COUNT_LEFT = re.compile(r" \(\d+ left\)$")   # "... takes a mouse (9 left)": as it was then
 
 
 def taken_back(lines: Sequence[str], whence: str = "") -> str:
@@ -25,10 +26,11 @@ def taken_back(lines: Sequence[str], whence: str = "") -> str:
     and 5" (the log's lines it removed), "Taken back from a phone: ..."; an ended turn as
     "the end of Ann's turn (Ann plays on)" ("Taken back: Ann's turn ends" read as ending now);
     a claim home without its "press again to confirm" (LD2, P2: the claim is gone, and a press
-    would make a new one)."""
+    would make a new one); a count left after it ("(9 left)") without the count, which the
+    undo has changed ("Taken back: ... takes a mouse (9 left)" read as 9 left now, not 10)."""
     said = f"Taken back {whence}".strip()
-    lines = [CLAIM.sub(r"\1", TURN_ENDS.sub(r"the end of \1's turn (\1 plays on)", line))
-             for line in lines]
+    lines = [COUNT_LEFT.sub("", CLAIM.sub(r"\1", TURN_ENDS.sub(
+        r"the end of \1's turn (\1 plays on)", line))) for line in lines]
     return f"{said}: {joined(lines)}" if lines else said
 
 

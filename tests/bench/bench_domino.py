@@ -76,6 +76,18 @@ def plan_memo_mib(games: int = 5) -> float:
     return round(held / 2**20, 1)
 
 
+def first_choice_cold(games: int = 10) -> list[float]:
+    """Seconds of each game's first "best" choice from an empty memo of plans (as after a
+    restart: the memo fills as it plans), 2 players against a random one."""
+    times = []
+    for game in range(games):
+        domino_rex._plan.cache_clear()
+        first: list[float] = []
+        play(["best", "random"], 30_000 + game, first)
+        times.append(first[0])
+    return times
+
+
 def run(quick: bool = False, games: int | None = None) -> dict:
     games = games or (30 if quick else 400)
     times: list[float] = []
@@ -90,6 +102,7 @@ def run(quick: bool = False, games: int | None = None) -> dict:
         best_seat_wins += sum(1 / len(winners) for w in winners if levels[w] == "best")
     out["best_against_good"] = round(best_seat_wins / games, 3)
     out["best_move_ms"] = common.summary(times, 1000, 2)
+    out["first_choice_cold_ms"] = common.summary(first_choice_cold(5 if quick else 20), 1000, 1)
     out["plan_memo_mib"] = plan_memo_mib()
     out["goal_met"] = all(v >= GOAL for v in out["best"].values()) and \
         out["best_against_good"] > 0.5

@@ -192,6 +192,11 @@ def rows(results: dict) -> list[tuple]:
         out.append(("Domino Rex best: ms a choice", d["best_move_ms"]["p50"],
                     f"max {d['best_move_ms']['max']}", "", None, est(d["best_move_ms"]["p50"]),
                     ("domino", "best_move_ms", "p50")))
+        cold = d.get("first_choice_cold_ms")
+        if cold:
+            out.append(("Domino Rex best: ms the first choice of a game, cold", cold["p50"],
+                        f"{cold['min']}-{cold['max']}", "", None, est(cold["p50"]),
+                        ("domino", "first_choice_cold_ms", "p50")))
     g = _get(b, "long_game")
     if g:
         out.append((f"A {g['events']:,}-event game: resume s · state JSON KiB",

@@ -461,7 +461,8 @@
     var gone = state.undone || [];
     gone = gone.map(function (line) {    // companion/words.py's taken_back(): an ended turn,
       return line.replace(/^(.+)'s turn ends$/, "the end of $1's turn ($1 plays on)")   // a claim
-        .replace(/^(.+): press again to confirm, the knob cancels$/, "$1"); });
+        .replace(/^(.+): press again to confirm, the knob cancels$/, "$1")   // a count left
+        .replace(/ \(\d+ left\)$/, ""); });                   // then, changed by the undo
     return phoneWords(gone.length ? "Taken back: " + gone.join("; ") : "Taken back");
   }
 

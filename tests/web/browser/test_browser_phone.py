@@ -1345,6 +1345,24 @@ def test_browser_phone_signed_in_and_paired_names_each_buttons_player_once(tmp_p
         expect(points).to_have_text([f"A point for {p['name']}" for p in now["players"]])
 
 
+def test_browser_phone_m3_an_undone_capture_does_not_say_the_count_it_left(tmp_path, phone):
+    """M3: "Taken back: Squeak! Ann's cat takes a mouse (9 left)" stayed under the prompt
+    with 10 mice left, read as the count now."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "cats-and-mice",
+                                                   "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("roll",))
+        name = now["players"][now["turn"]]["name"]
+        phone.goto(table.url + "/")
+        post(table.url + "/api/control/roll", {})
+        post(table.url + "/api/control/press", {"seat": now["turn"]})     # a mouse taken
+        assert state(table.url)["log"][-1].endswith(" left)")
+        post(table.url + "/api/control/undo", {})
+        expect(phone.locator("#taken-back")).to_have_text(
+            f"Taken back: Squeak! {name}'s cat takes a mouse")
+
+
 def test_browser_phone_p2_an_undone_claim_is_taken_back_without_its_press_again(tmp_path, phone):
     """P2: a claim home taken back read "Taken back: Ann says a man is home: press again to
     confirm, or end the turn to withdraw it" on every phone, as if the claim stood; it was gone.
