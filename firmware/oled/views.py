@@ -185,7 +185,10 @@ def turn_view(snap: Snapshot) -> TurnView:
     if snap.get("phase") == "lead":
         action = box_words(action.replace(" for the lead", ""))
         throws = (snap.get("lead") or {}).get("throws") or {}
-        detail = "  ".join(f"{player_name(snap, int(s))} {t}" for s, t in throws.items())
+        spun = (snap.get("randomizer") or {}).get("kind") in ("spinner", "indicator")
+        # "threw: Red 12", not "Red 12" alone, read as a score or a square
+        detail = ("spun: " if spun else "threw: ") + "  ".join(
+            f"{player_name(snap, int(s))} {t}" for s, t in throws.items()) if throws else ""
         if len(detail) > FOOTER_CHARS and throws:    # cut off, it hid the throw to beat
             best = max(throws.values())             # ("best: Grandmother Wi…" hid it too)
             detail = f"best {best}: " + ", ".join(    # not "6 to beat": a tie throws again

@@ -1047,7 +1047,7 @@ def test_controller_x2_a_lead_too_long_for_its_line_says_the_throw_to_beat():
     assert turn_view(snap).heading == "Domino Rex: lead"          # not "Domino Rex   Lead"
     assert turn_view({**snap, "title": "The Lost Diamond"}).heading == "The lead"
     short = {**snap, "players": [{"name": "Al"}, {"name": "Em"}, {"name": "Wim"}]}
-    assert turn_view(short).detail == "Al 1  Em 2"
+    assert turn_view(short).detail == "threw: Al 1  Em 2"
     assert lettering.width("Bartholomeus 1  Emma 2", lettering.SMALL) > lettering.W - 2
 
 
