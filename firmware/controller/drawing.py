@@ -26,6 +26,8 @@ def state_mark(snap: dict[str, Any]) -> str:
     chances coming in do not change it, any move or new game does."""
     return f"{snap.get('boot')}:{snap.get('state_version')}"
 
+OVER_FEET = ("press: new game", "turn: all scores")   # the end screen's foot, in turn
+
 
 class BoxDrawing:
     """The frame and the words of every box screen; Controller provides its state."""
@@ -161,11 +163,12 @@ class BoxDrawing:
         if lettering.width(points, lettering.SMALL) > lettering.W - 2:
             points = ""                           # "share the win, 1045 pts": the scores say
         scored = points and self.snap.get("game") != "fox-and-geese"     # F3: no points
-        # both of the knob's ways where scores are kept, as "press=move" is said beside a
-        # board ("turn: all scores" alone never said that a press begins the next game)
-        foot = "turn=scores press=new" if scored else "press: new game"
+        # both of the knob's ways where scores are kept, in turn ("turn: all scores" alone
+        # never said that a press begins the next game; "turn=scores press=new" read as code)
+        self.page_count = len(OVER_FEET) if scored else 1
+        foot = OVER_FEET[self.page % len(OVER_FEET)] if scored else OVER_FEET[0]
         self.page_text = [who, points or verb, foot]
-        return screens.game_over(self.snap.get("title") or "", who, points or verb, foot)
+        return screens.game_over(who, points or verb, foot)
 
     def draw_menu(self) -> Image.Image:
         return screens.menu(self.menu_items, self.menu_index)

@@ -18,7 +18,7 @@ from firmware.workers.pi_worker import BY as PI_BY
 
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
-PAGED = ("result", "play", "confirm")   # screens whose pages turn by themselves
+PAGED = ("result", "play", "confirm", "over")   # screens whose pages turn by themselves
 UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # the Pi's square
 UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
     "the knob."                               # after a restart: it may be uncovered already
@@ -235,7 +235,7 @@ class SpinScreens:
             if self.screen != "result":
                 self._turn_to(0)
         if self.screen in PAGED and self.page_count > 1 and now >= self.page_at + PAGE_SECONDS:
-            if self.screen in ("play", "confirm"):          # these go round
+            if self.screen in ("play", "confirm", "over"):  # these go round
                 self._turn_to((self.page + 1) % self.page_count)
             elif self.page < self.page_count - 1:
                 # a press or a flick just after the page was due to turn was meant to turn

@@ -528,7 +528,7 @@ def scores(title: str, rows: Sequence[Row], page: int = 0) -> Image.Image:
     return image
 
 
-def game_over(title: str, winners: str, verb: str, detail: str) -> Image.Image:
+def game_over(winners: str, verb: str, detail: str) -> Image.Image:
     """Who won, big (two lines if it must), the verb, and the final points or what to do."""
     image, draw = canvas()
     size = fit(winners, W - 2, (22, BIG, 18, 16, MEDIUM))
@@ -536,8 +536,8 @@ def game_over(title: str, winners: str, verb: str, detail: str) -> Image.Image:
     if len(medium) > 2 and len(small) > 2:   # long names sharing a win: three small lines
         for i, line in enumerate(small[:3]):  # where the header was ("Game over" goes)
             centred(draw, i * 12, line, SMALL, bold=True)
-    else:
-        header(draw, title, "Game over")
+    else:                                     # the game's name beside it ran into one
+        header(draw, "Game over")             # line: "Kat en Muis Game over"
         if width(winners, size) <= W - 2:
             centred(draw, 14, winners, size, bold=True)
         else:                                 # two lines of names: the verb small below

@@ -1059,6 +1059,10 @@ def test_controller_a_game_won_on_points_says_both_ways_on_from_its_end(table, s
         session.roll(by="test")
     table.update()
     table.render()
-    assert table.screen == "over" and table.page_text[-1] == "turn=scores press=new"
-    press(table, "press")                                      # as it says: the next game
+    assert table.screen == "over" and table.page_text[-1] == "press: new game"
+    table.clock.advance(ctl.PAGE_SECONDS + 0.01)               # and then the other way on
+    table.update()
+    table.render()
+    assert table.page_text[-1] == "turn: all scores"           # ("turn=scores" read as code)
+    press(table, "press")                                      # as it said: the next game
     assert table.screen == "games"

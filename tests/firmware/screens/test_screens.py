@@ -56,8 +56,7 @@ KEY_SCREENS = {
                                             "4", "uncover a 4: 4+3=7"),
     "domino_rex": lambda: screens.result("Ann uncovers 4", "Rex!", [
         "4 + 7 = 11: Ann's eleventh checker goes home and is crowned. Rex!"]),
-    "game_over_points": lambda: screens.game_over("Domino Rex", "Ann", "wins, 27 points",
-                                                  "turn: all scores"),
+    "game_over_points": lambda: screens.game_over("Ann", "wins, 27 points", "turn: all scores"),
     "free_play_dice": lambda: screens.choice_list("Free play: dice",
                                                   ["Two dice", "Three dice", "The Indicator"],
                                                   1),
@@ -484,9 +483,9 @@ def test_screens_never_cut_a_long_name(monkeypatch):
     screens.choice_list("Who won?", ["Hélène", name, "Nobody"], 1)
     screens.flash(lettering.canvas()[0], f"It is Hélène's turn, not {name}'s.")
     screens.confirm(f"{name} wins: end the game now?", False)
-    screens.game_over("Kat en Muis", name, "wins!", "press: new game")
-    screens.game_over("Kat en Muis", f"{name} & Hélène", "share the win", "press: new game")
-    screens.game_over("Kat en Muis", f"{name} & {name[::-1]}", "share the win", "press: new game")
+    screens.game_over(name, "wins!", "press: new game")
+    screens.game_over(f"{name} & Hélène", "share the win", "press: new game")
+    screens.game_over(f"{name} & {name[::-1]}", "share the win", "press: new game")
     assert cut == []
 
 
