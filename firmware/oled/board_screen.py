@@ -183,15 +183,17 @@ def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
     """"Pi moved" and which piece, or "Pi took" and how many geese (a jump takes one a leap:
     take them off the board), the path (a long one over two lines; a jump chain over two lines
     under "Pi took 4", one longer still from its start to its end: the board's arrow draws
-    every leap) and "then press" ("and wins" when it won the game): whole lines that fit the
-    64 rows beside the board."""
+    every leap) and what the players do: "move it," / "press knob" ("then press" alone never
+    said who moves the piece, nor which control), or "and wins" when it won the game: whole
+    lines that fit the 64 rows beside the board."""
     piece, verb, _ = pi_words(snap)
     path = snap["board"].get("last_move") or []
-    last = "then press"                      # copy it, then press; a winning move says so
+    last = [("move it,", lettering.SMALL), ("press knob", lettering.SMALL)]
     if snap.get("phase") == "over":
         players = snap.get("players") or []
-        last = "and wins" if any(0 <= w < len(players) and players[w].get("pi")
-                                 for w in snap.get("winners") or []) else "game over"
+        last = [("and wins" if any(0 <= w < len(players) and players[w].get("pi")
+                                   for w in snap.get("winners") or []) else "game over",
+                 lettering.SMALL)]
     room = lettering.W - PANEL - 1
     rows: list[str] = []
     for point in path:                       # the path, cut only between points
@@ -204,14 +206,14 @@ def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
         taken = len(path) - 1
         if len(rows) == 2:                   # every leap, to copy: "Pi took 4" on one line
             return [(f"Pi took {taken}", lettering.SMALL)] + \
-                [(row, lettering.SMALL) for row in rows] + [(last, lettering.SMALL)]
+                [(row, lettering.SMALL) for row in rows] + last
         if len(rows) > 2:
             rows = [f"{path[0]}-…-{path[-1]}"]
         return [("Pi took", lettering.MEDIUM),
                 ("1 goose" if taken == 1 else f"{taken} geese", lettering.SMALL)] + \
-            [(row, lettering.SMALL) for row in rows] + [(last, lettering.SMALL)]
+            [(row, lettering.SMALL) for row in rows] + last
     if len(rows) > 2:                        # a chain longer than two lines: where it ends
         rows = [rows[0], f"…-{path[-1]}"]
     which = [("the Fox" if piece == "Fox" else "a goose", lettering.SMALL)] if len(rows) < 2 else []
     return [("Pi moved", lettering.MEDIUM)] + which + [(row, lettering.SMALL) for row in rows] + \
-        [(last, lettering.SMALL)]
+        last

@@ -331,21 +331,21 @@ def test_board_screen_words_fit_whole_beside_the_board(session):
 
 
 @pytest.mark.parametrize("path, rows", [
-    (["c3", "c4"], ["Pi moved", "a goose", "c3-c4", "then press"]),
-    (["d4", "d5"], ["Pi moved", "the Fox", "d4-d5", "then press"]),
-    (["d4", "d6"], ["Pi took", "1 goose", "d4-d6", "then press"]),       # off the board
-    (["d4", "d6", "f6"], ["Pi took", "2 geese", "d4-d6-f6", "then press"]),
-    (["d4", "d6", "f6", "f4", "d4"], ["Pi took 4", "d4-d6-f6", "-f4-d4", "then press"]),
-    (["e3", "e5", "c5", "c7", "e5"], ["Pi took 4", "e3-e5-c5", "-c7-e5", "then press"]),
+    (["c3", "c4"], ["Pi moved", "a goose", "c3-c4", "move it,", "press knob"]),
+    (["d4", "d5"], ["Pi moved", "the Fox", "d4-d5", "move it,", "press knob"]),
+    (["d4", "d6"], ["Pi took", "1 goose", "d4-d6", "move it,", "press knob"]),       # off the board
+    (["d4", "d6", "f6"], ["Pi took", "2 geese", "d4-d6-f6", "move it,", "press knob"]),
+    (["d4", "d6", "f6", "f4", "d4"], ["Pi took 4", "d4-d6-f6", "-f4-d4", "move it,", "press knob"]),
+    (["e3", "e5", "c5", "c7", "e5"], ["Pi took 4", "e3-e5-c5", "-c7-e5", "move it,", "press knob"]),
     (["d4", "d6", "f6", "f4", "d4", "b4", "b6", "d6"],
-     ["Pi took", "7 geese", "d4-…-d6", "then press"]),
+     ["Pi took", "7 geese", "d4-…-d6", "move it,", "press knob"]),
 ])
 def test_board_screen_the_pis_move_fits_whole_beside_the_board(path, rows):
     fox = path[-1] if len(path) > 2 or path[0] == "d4" else "d3"
     snap = {"board": {"fox": fox, "geese": [], "last_move": path, "moves": []}}
     lines = board_screen.pi_moved_lines(snap)
-    assert [words for words, _ in lines] == rows
-    assert sum(size + 2 for _, size in lines) - 2 <= 64
+    assert [words for words, _ in lines] == rows      # who moves the piece, and which control
+    assert sum(size for _, size in lines) <= 64       # five whole lines, closer together
     room = 128 - board_screen.PANEL - 1
     assert all(lettering.width(words, size) <= room for words, size in lines)
     assert board_screen.pi_moved(snap).size == (128, 64)
@@ -762,7 +762,7 @@ def test_board_screen_a_restart_on_the_pis_turn_shows_its_move_to_copy(session, 
         snap = c.session.snapshot()
         assert snap["last_by"] == "pi" and snap["turn"] == 0
         if game == "fox-and-geese":
-            assert c.screen == "pi_moved" and c.page_text[-1] == "then press"
+            assert c.screen == "pi_moved" and c.page_text[-2:] == ["move it,", "press knob"]
         else:
             assert c.screen == "result" and c.outcome[0] == "Pi uncovers"
             assert c.outcome[2][-1] == pis_request(snap)
