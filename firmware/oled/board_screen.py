@@ -154,10 +154,11 @@ def pi_message(thinking: bool, name: str = "Pi") -> list[str]:
 
 def playing_lines(snap: dict[str, Any], thinking: bool) -> list[tuple[str, int]]:
     """Beside the board on the Pi's turn, four whole lines: "Pi", its side, then its level and
-    "thinking", or after an undo (the Pi waits) "press knob / to move it"."""
+    "thinking", or after an undo (the Pi waits) "press knob / Pi moves" ("to move it" read as
+    the players moving its piece)."""
     player = snap["players"][snap["turn"]]
     doing = [(str(player.get("pi") or ""), lettering.SMALL), ("thinking", lettering.SMALL)] \
-        if thinking else [("press knob", lettering.SMALL), ("to move it", lettering.SMALL)]
+        if thinking else [("press knob", lettering.SMALL), ("Pi moves", lettering.SMALL)]
     return [("Pi", lettering.MEDIUM), (player["role"].capitalize(), lettering.SMALL)] + doing
 
 

@@ -375,7 +375,7 @@ def test_board_screen_pi_moved_screen_fits_its_instruction(table, session):
     room = 128 - board_screen.PANEL - 1
     for thinking in (False, True):
         lines = board_screen.playing_lines(session.snapshot(), thinking=thinking)
-        assert [w for w, _ in lines][-2:] == (["press knob", "to move it"] if not thinking
+        assert [w for w, _ in lines][-2:] == (["press knob", "Pi moves"] if not thinking
                                              else ["easy", "thinking"])
         for words, size in lines:
             assert board_screen.screens.width(words, size) <= room, words
