@@ -279,11 +279,12 @@ def button_of(snap: Snapshot, seat: int | None) -> int | None:
 
 def corner_text(snap: Snapshot) -> str:
     """What the table holds besides the players: the pool's chips under the game's own word
-    for it ("pots 10" in Kat en Muis, whose Scores say "Both pots"), Cats and Mice's mice."""
+    for it ("pots 10 chips" in Kat en Muis, whose Scores say "Both pots"; "pots 10" named no
+    unit), Cats and Mice's mice."""
     if snap.get("pool"):
         rulebook = GAMES.get(snap.get("game") or "")
         word = rulebook.pool_label.split()[-1].lower() if rulebook else "pool"
-        return f"{word} {snap['pool']}"
+        return f"{word} {counted(snap['pool'], 'chip')}"
     mice = snap.get("mice_left")
     return f"{counted_mice(mice)} left" if isinstance(mice, int) else ""
 

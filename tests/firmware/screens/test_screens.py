@@ -527,8 +527,8 @@ def test_k1_kat_en_muis_turn_corner_calls_the_stakes_pots_as_its_scores_do():
     corner says "pots", as the Scores screen and the phone say "Both pots"; other games'
     chips in the middle stay the "pool"."""
     from firmware.oled.views import corner_text
-    assert corner_text({"game": "kat-en-muis", "pool": 10}) == "pots 10"
-    assert corner_text({"game": "lifes-mishaps", "pool": 3}) == "pool 3"
+    assert corner_text({"game": "kat-en-muis", "pool": 10}) == "pots 10 chips"   # a unit
+    assert corner_text({"game": "lifes-mishaps", "pool": 1}) == "pool 1 chip"
     assert corner_text({"game": "kat-en-muis", "pool": 0}) == ""
 
 
