@@ -5,8 +5,10 @@ claim)."""
 
 from __future__ import annotations
 
-from firmware.controller.notices import AGAIN_SECONDS
+from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
+from firmware.controller.spin import RESULT_SECONDS
 from firmware.pins.inputs import InputEvent
+from firmware.oled.views import setup_words
 
 SEED = bytes(range(32))     # every game's rolls the same from run to run
 
@@ -53,7 +55,19 @@ def start(c, game, seats=(0, 1)):
     press(c, "press")
     if c.screen in ("dice", "pi_setup"):         # free play: one die; Domino Rex: "No Pi"
         press(c, "press")
+    past_setup(c)
     assert c.screen == "play", c.flash_text
+
+
+def past_setup(c):
+    """A game just begun that says the chips to put in (K1, L1): read until it goes by itself,
+    and the next input is not taken as meant for it."""
+    if c.screen == "result" and c.outcome[2] == setup_words(c.snap):
+        c.clock.advance(RESULT_SECONDS + 0.01)
+        c.update()
+        c.clock.advance(LATE_PRESS_SECONDS + AGAIN_SECONDS)
+        c.update()
+        c.render()
 
 
 def settle_lead(c, clock):

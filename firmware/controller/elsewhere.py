@@ -79,6 +79,8 @@ class ChangesFromElsewhere:
                 self.screen = self.home()          # set aside by the phone: "Choose a game"
             if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
                 self._show_change({"log": []}, snap)
+            elif snap.get("game_id") is not None:  # begun from a phone: the chips to put in
+                self._show_setup()
         elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
             # a menu, pairing or scores screen is up: shown when the game's screen is back
             # (a phone's throw took the pairing code off the box; a win came unannounced)

@@ -9,7 +9,7 @@ from typing import Any
 from companion.buttons import ButtonColour, colour_of, free_button
 from companion.rulebook import Rulebook
 from firmware.oled.names import shown_names
-from firmware.oled.views import RANDOMIZERS, chooses_randomizer
+from firmware.oled.views import RANDOMIZERS, chooses_randomizer, setup_words
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import pi_setups
 
@@ -113,7 +113,16 @@ class NewGameScreens:
                                                     buttons=buttons, pi=list(pi),
                                                     pi_level=level), on_shown=False):
             self.move_index, self.screen = 0, self.home()   # the turn screen is the answer
+            self._show_setup()                               # (after the chips to put in)
             self._beep("click")
+
+    def _show_setup(self) -> None:
+        """A game just begun that asks the players to put chips in or share counters out says
+        so before its lead (a family with real chips was never told to put 5 in)."""
+        words = setup_words(self.snap)
+        if words and self.snap.get("phase") == "lead":
+            self.outcome = (self.snap.get("title") or "New game", "", words)
+            self._show_result()
 
     def on_move_dice(self, event: InputEvent) -> None:
         self.dice_index = (self.dice_index + event.detents) % len(RANDOMIZERS)

@@ -396,7 +396,12 @@ def _subject(first: str, second: str) -> int:
     n = 0
     while n < min(len(a), len(b)) - 1 and a[n] == b[n] and a[n][:1].isupper():
         n += 1
-    return n if n and a[n][:1].islower() and b[n][:1].islower() else 0
+    if n and set(a[:n]) <= DETERMINERS and n < min(len(a), len(b)) - 1 and a[n] == b[n]:
+        n += 1                          # "Each player gets ..." and "Each player pays ...": its
+    return n if n and a[n][:1].islower() and b[n][:1].islower() else 0    # noun, not a verb
+
+
+DETERMINERS = {"Each", "Every", "The", "A"}     # a subject that begins so goes on with its noun
 
 
 BUMPED = re.compile(r"(?P<who>.+) is bumped to .+")

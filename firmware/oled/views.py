@@ -242,6 +242,27 @@ def box_words(action: str) -> str:
                   action)
 
 
+PAYS_IN = re.compile(r"^(?P<who>.+?) pays (?P<what>\d+ chips? into the pool.*)$")
+
+
+def setup_words(snap: Snapshot) -> list[str]:
+    """What a new game asks of the players before its lead, said once it begins: the chips
+    each puts in and the counters shared out (Kat en Muis' stakes, K1; Life's Mishaps', L1),
+    the same payment by every player said once ("Each player pays 5 chips into the pool
+    (stake into the pot)"); [] where it asks nothing (the lead is the turn screen's)."""
+    lines = [line for line in (snap.get("log") or [])[1:] if not line.startswith("Lead:")]
+    if not any("chip" in line or "counter" in line for line in lines):
+        return []
+    paid = [found for found in map(PAYS_IN.match, lines) if found]
+    players = snap.get("players") or []
+    if len(paid) == len(players) > 1 and len({found["what"] for found in paid}) == 1 and \
+            [found["who"] for found in paid] == [p.get("name") for p in players]:
+        first = lines.index(paid[0].group(0))
+        lines = [line for line in lines if not PAYS_IN.match(line)]
+        lines.insert(first, f"Each player pays {paid[0]['what']}")
+    return lines
+
+
 def with_box_controls(snap: Snapshot, instruction: str) -> str:
     """An assisted game's instruction after its spin, with how the box takes the rest of
     the turn (X8): the seat button for what the game records, then the knob to end it."""

@@ -12,7 +12,7 @@ from PIL import Image
 from companion.games import GAMES
 from companion.record.store import Store
 from companion.session import Session
-from controller_support import SEED, india_claim, press, read_on, settle_lead, start
+from controller_support import SEED, india_claim, past_setup, press, read_on, settle_lead, start
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
 from firmware.controller.notices import AGAIN_SECONDS
@@ -706,6 +706,7 @@ def test_controller_x12_the_lead_shows_the_throwers_button(table, session, clock
     first thing a table does was the one screen without it."""
     session.new_game("kat-en-muis", ["Ann", "Ben"], buttons=[2, 3])
     table.update()
+    past_setup(table)                                          # the stakes said first (K1)
     view = table.view()["turn"]
     assert table.snap["phase"] == "lead" and (view.name, view.button) == ("Ann", 2)
     frame = table.render()

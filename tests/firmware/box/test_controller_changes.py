@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller_support import press, settle_lead, start
+from controller_support import past_setup, press, settle_lead, start
 from firmware import controller as ctl
 from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 
@@ -14,7 +14,10 @@ def test_controller_redraws_when_the_web_changes_the_session(table, session):
     assert table.screen == "start"
     session.new_game("kat-en-muis", ["Ann", "Ben"])                # as from a phone
     table.render()
-    assert table.update() and table.screen == "play"
+    assert table.update() and table.screen == "result"             # the stakes first (K1)
+    assert table.outcome[2] == ["Each player pays 5 chips into the pool (stake into the pot)"]
+    past_setup(table)
+    assert table.screen == "play"
     assert table.view()["turn"].name == "Ann"
     session.new_game("fox-and-geese", ["Cy", "Di"])
     table.update()
@@ -26,6 +29,7 @@ def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
     a phone's chip correction that named her ("Ben pays Ann 3 chips (correction: ...)")."""
     session.new_game("kat-en-muis", ["Ann", "Ben"])
     table.update()
+    past_setup(table)
     assert table.view()["turn"].name == "Ann"
     session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="pin-0a1b2c")
     table.update()

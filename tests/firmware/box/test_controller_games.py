@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from companion.games import GAMES
-from controller_support import read_on
+from controller_support import past_setup, read_on
 from firmware.controller import Controller
 from firmware.controller.notices import AGAIN_SECONDS
 from firmware.pins.inputs import InputEvent
@@ -191,6 +191,9 @@ def test_controller_games_every_log_line_reaches_the_screen(game, session, contr
         if c.screen == "pi_setup":                      # a game the Pi can play: "No Pi"
             assert c.setups[c.setup_index][1] == []
             press(c, "press")
+        if game in ("kat-en-muis", "lifes-mishaps"):     # the chips to put in, said first (K1, L1)
+            assert c.screen == "result" and "chips" in " ".join(c.outcome[2]), c.outcome
+        past_setup(c)
         assert c.screen == "play", c.flash_text
         script(t, game)
         assert t.shown, "nothing was played"

@@ -13,7 +13,7 @@ from companion.record.store import Store
 from firmware.controller import Controller
 from firmware.oled import lettering
 from firmware.oled.names import can_draw, drawable, shown_names
-from controller_support import press
+from controller_support import past_setup, press
 from test_phones import wired
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
@@ -44,6 +44,7 @@ def _turn_frame(session, clock, names):
     try:
         session.new_game("kat-en-muis", names, by="web")     # from a phone
         c.update()
+        past_setup(c)                                       # the stakes said first (K1)
         return c.render(), c.view(), c.snap
     finally:
         c.close()

@@ -835,3 +835,27 @@ def test_screens_a_game_without_dice_says_so_on_one_line():
     detail = game_detail(GAMES["fox-and-geese"], False)
     assert detail == "2 players · no dice"
     assert screens.message_lines("Fox and Geese", detail)[1] == [detail]
+
+
+@pytest.mark.parametrize("game, players, words", [
+    ("kat-en-muis", ["Ann", "Ben"],
+     ["Each player pays 5 chips into the pool (stake into the pot)"]),
+    ("lifes-mishaps", ["Ann", "Ben", "Cy"],
+     ["Each player gets 12 counters", "Each player pays 2 chips into the pool (to start)"]),
+    ("cats-and-dogs", ["Ann", "Ben"], []), ("fox-and-geese", ["Ann", "Ben"], [])])
+def test_screens_k1_l1_a_new_game_says_the_chips_to_put_in(game, players, words):
+    """K1, L1: the box went from the game list to "flick to throw / who leads?": a family
+    with real chips was never told to put 5 in the pot. The same payment by every player is
+    said once; a game that asks nothing says nothing."""
+    from companion.replay import replay
+    from firmware.oled.views import setup_words
+    table = replay([{"type": "new_game", "game": game, "players": players}])
+    assert setup_words(table.to_json()) == words
+
+
+def test_screens_each_player_s_two_lines_join_after_the_noun():
+    """"Each player gets 12 counters" and "Each player pays 2 chips" were joined as "Each
+    player gets 12 counters and player pays ...": the subject was taken to be "Each"."""
+    assert screens.result_layout("Life's Mishaps", "", [
+        "Each player gets 12 counters", "Each player pays 2 chips into the pool (to start)"])[2] \
+        == [["Each player gets 12", "counters and pays", "2 chips into the pool", "(to start)"]]
