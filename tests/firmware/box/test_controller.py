@@ -54,7 +54,7 @@ def test_controller_start_pick_game_join_and_start(table, session, controls):
 @pytest.mark.parametrize("game, seats, hint", [("domino-rex", 1, "press: play the Pi"),
                                                ("fox-and-geese", 1, "press: play the Pi"),
                                                ("kat-en-muis", 1, "2 players"),
-                                               ("kat-en-muis", 3, "2 players"),
+                                               ("kat-en-muis", 3, "1 too many: max 2"),
                                                ("domino-rex", 2, "press: Pi or no Pi"),
                                                ("fox-and-geese", 2, "press knob to start"),
                                                ("kat-en-muis", 2, "press knob to start")])
@@ -63,7 +63,9 @@ def test_controller_one_player_joined_is_told_the_pi_can_make_up_the_table(table
     """With one player joined the join screen said "2-4 players", and only a press found that
     the Pi could play: where it can, the screen says so (and only there: three joined in Kat en
     Muis, a game for two with no Pi, read "press: play the Pi"). With enough players, a game
-    the Pi can join says the press asks about it ("press knob to start" opened "The Pi plays")."""
+    the Pi can join says the press asks about it ("press knob to start" opened "The Pi plays").
+    One player too many is said before the press that would be refused ("3 in" over "2
+    players" lit the third seat with no warning)."""
     press(table, "press")
     press(table, "turn", detents=[g.id for g in table.games].index(game))
     press(table, "press")
