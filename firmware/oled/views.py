@@ -332,9 +332,12 @@ def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
         bits.append(f"{colour or 'sq'} {p['position']}")
     if p.get("chips") or (rulebook and rulebook.uses_chips and p.get("chips") == 0):
         bits.append(counted(p["chips"], "chip"))          # none left matters: X3 forgives
-    if snap.get("game") == "fox-and-geese":
-        if p.get("score"):                                # F3: no points, geese taken
-            bits.append(f"{geese(p['score'])} taken")
+    if snap.get("game") == "fox-and-geese":                # F3: no points; each side's
+        left = len((snap.get("board") or {}).get("geese") or [])    # own count (the Scores
+        if p.get("role") == "geese" and snap.get("board"):          # screen said "Pi -")
+            bits.append(f"Geese · {left} left")
+        elif p.get("role") == "fox":
+            bits.append(f"Fox · {geese(p.get('score') or 0)} taken")
     elif p.get("score") or (scores and p.get("score") == 0):
         bits.append(counted(p["score"], "pt"))
     if p.get("in_goal"):

@@ -859,3 +859,14 @@ def test_screens_each_player_s_two_lines_join_after_the_noun():
     assert screens.result_layout("Life's Mishaps", "", [
         "Each player gets 12 counters", "Each player pays 2 chips into the pool (to start)"])[2] \
         == [["Each player gets 12", "counters and pays", "2 chips into the pool", "(to start)"]]
+
+
+def test_screens_f3_fox_and_geese_scores_say_each_side_and_its_count():
+    """F3 keeps no points: the Scores screen said "Pi -" and "Red -". Each row says the side
+    and what it counts: the Fox's geese taken, the Geese's geese left."""
+    from companion.replay import replay
+    from firmware.oled.views import score_rows
+    snap = replay([{"type": "new_game", "game": "fox-and-geese", "players": ["Pi", "Red"]}]
+                  ).to_json()
+    assert [row.figure for row in score_rows(snap)] == ["Fox · 0 geese taken",
+                                                         "Geese · 17 left"]
