@@ -528,7 +528,7 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
         mode = "simulated" if sim else "hardware"
         # The PIN goes to a person at a terminal, never into a service's journal.
         pin_note = (f"PIN {table.controller.pin}" if sys.stdout.isatty()
-                    else "PIN on the device's menu")
+                    else "PIN in the box's menu")
         print(f"parlour: table at {table.controller.url} ({pin_note}), "
               f"{mode}" + (f"; the panel is at {table.controller.url}device" if sim else ""),
               flush=True)

@@ -41,7 +41,7 @@ def test_runner_parlour_run_sim_serves_and_stops_on_sigterm(tmp_path):
     assert table.proc.returncode == 0, err
     assert "Traceback" not in err
     assert f"127.0.0.1:{table.port}" in out and "simulated" in out
-    assert PIN not in out + err and "PIN on the device's menu" in out   # not a terminal
+    assert PIN not in out + err and "PIN in the box's menu" in out   # not a terminal
     assert "stopped" in out
     assert (tmp_path / "data" / "parlour.db").exists()
 
