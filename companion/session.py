@@ -12,18 +12,19 @@ import re
 import threading
 from dataclasses import replace
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.boarddata import load_board_file
 from companion.buttons import default_buttons
 from companion.errors import BoardDataError, ParlourError, Refused, StoreError
 from companion.events import Event, NewGame, Rename, Roll, Transfer, Undo, parse_event
+from companion.games import get_rulebook
 from companion.chances.history import chart
 from companion.replay import Table
 from companion.randomness.rollstream import commitment, draw
 from companion.record.store import Store
-from companion.words import shown_text
+from companion.words import listing, shown_text
 
 Listener = Callable[[dict[str, Any]], None]
 log = logging.getLogger("parlour.session")
@@ -79,6 +80,8 @@ class Session:
         self.chances: dict[int, list[float]] = {}     # step -> chances, for the chart
         self._charted: tuple[tuple, dict[str, Any]] | None = None   # (game, version), rows
         self.chances_paused: str | None = None        # why no chances come, while none can
+        # The next game being set up at the box ({"game", "title", "players"}), until it begins
+        self.setup: dict[str, Any] | None = None
         self.resumed = self._resume()
 
     # -- reading ------------------------------------------------------------------------------
@@ -106,12 +109,12 @@ class Session:
         """The state JSON of the current game (with `version` and `game_id`); idle when none."""
         with self._lock:
             if self.table is None:
-                return {"game": None, "phase": "idle", "turn": None, "awaiting": None,
-                        "players": [], "pool": 0, "winners": [], "log": [],
-                        "commitment": None, "seed": None, "version": self.version,
-                        "state_version": self.state_version, "boot": self.boot,
-                        "last_by": None, "last_type": None,
-                        "game_id": None, "prompt": "Choose a game", "spin": None}
+                return self._with_setup({
+                    "game": None, "phase": "idle", "turn": None, "awaiting": None,
+                    "players": [], "pool": 0, "winners": [], "log": [], "commitment": None,
+                    "seed": None, "version": self.version, "state_version": self.state_version,
+                    "boot": self.boot, "last_by": None, "last_type": None, "game_id": None,
+                    "prompt": "Choose a game", "spin": None})
             out = self.table.to_json()
             out["spin"] = self._spin
             if self.table.state.over and self._seed is not None:
@@ -127,7 +130,18 @@ class Session:
             if self._odds is not None:
                 out["odds"] = self._odds
             out["chart"] = self._chart()
-            return out
+            return self._with_setup(out) if self.table.state.over else out
+
+    def _with_setup(self, out: dict[str, Any]) -> dict[str, Any]:
+        """With no game in play (none, or the last one over), the next being set up at the
+        box: `setup`, and the prompt says it ("Joining Domino Rex at the box: Ann and Ben so
+        far")."""
+        if self.setup is not None:
+            out["setup"] = {**self.setup, "players": list(self.setup["players"])}
+            joined = self.setup["players"]
+            out["prompt"] = f"Joining {self.setup['title']} at the box: " + (
+                f"{listing(joined)} so far" if joined else "press your seat button there")
+        return out
 
     def _chart(self) -> dict[str, Any]:
         """The charts' rows, worked out once a version (snapshots are taken for every listener
@@ -204,6 +218,7 @@ class Session:
                                    set_aside=self.game_id if unfinished else None)
             table.apply(event, state)
             self.table, self.game_id, self._seed, self._seq = table, game_id, seed, 1
+            self.setup = None                     # begun: the setting up is over
             return self._changed()
 
     def _table_board(self, game: str) -> dict[str, Any] | None:
@@ -340,6 +355,19 @@ class Session:
                     self.chances[step] = list(win)
             self._announce()
             return True
+
+    def show_setup(self, game: str | None, players: Sequence[str] = ()) -> None:
+        """The box is setting up the next game (`game`, with the names joined so far), or no
+        longer is (None): every view says so until the game begins (the phones said "No game
+        in play" while the players joined at the box)."""
+        setup = None if game is None else {"game": game, "title": get_rulebook(game).title,
+                                           "players": list(players)}
+        with self._lock:
+            if setup == self.setup:
+                return
+            self.setup = setup
+            self.version += 1
+            self._announce()
 
     def pause_chances(self, reason: str | None) -> None:
         """The chances worker has stopped (`reason`, shown on the phones) or is back (None)."""

@@ -148,6 +148,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.wake: Callable[[], None] | None = None      # the runner's "something happened"
         self.pi = PiWorker(session, clock=clock)         # plays the Pi's seats, off this loop
         self.move_index, self.setups, self.setup_index = 0, [], 0
+        self._setup_told: tuple | None = None
         self.hint: dict[str, Any] | None = None          # the Domino Rex hint the menu asked for
         self.new_pin: Callable[[], str] | None = None          # the menu's "New PIN", if allowed
         self.wifi = WiFi()                                      # the start screen's Wi-Fi code
@@ -313,6 +314,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._guard_against_again(event, before)
         self._show_missed()
         self._sync_controls()
+        self._tell_setup()
 
     def on_leave_start(self, event: InputEvent) -> None:
         self.screen = self.home()
@@ -334,6 +336,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             pending, self._pending = self._pending, None
         if pending is not None:
             self._apply(pending)
+            self._tell_setup()                     # a game begun from a phone meanwhile
         self.phones_update()
         self._show_missed()                        # a pairing code that ran out: back home
         if self.network is not None and self.network.version != self._network_seen:

@@ -28,6 +28,7 @@ class NewGameScreens:
     setups: list
     setup_index: int
     move_index: int
+    _setup_told: tuple | None              # the setting up the session was last told of
 
     def on_move_game(self, event: InputEvent) -> None:
         self.game_index = (self.game_index + event.detents) % len(self.games)
@@ -100,11 +101,25 @@ class NewGameScreens:
             return
         self._start(rulebook, None)
 
+    def _joined_names(self) -> tuple[list[int], list[str]]:
+        """The joined seats' buttons (X12) and names: the roster's, else the button's colour."""
+        buttons = [b + 1 for b, on in enumerate(self.joined) if on]
+        return buttons, [self.names.get(b - 1) or colour_of(self.colours, b).name
+                         for b in buttons]
+
+    def _tell_setup(self) -> None:
+        """While a game is being set up here (joining, its dice, who the Pi plays), every view
+        says so, with the names joined; and no longer once the box has left it."""
+        told = None
+        if self.screen in ("join", "dice", "pi_setup"):
+            told = (self.games[self.game_index].id, tuple(self._joined_names()[1]))
+        if told != self._setup_told:
+            self._setup_told = told
+            self.session.show_setup(*(told or (None,)))
+
     def _start(self, rulebook: Rulebook, options: dict[str, Any] | None,
                pi: list[int] = (), level: str | None = None) -> None:
-        buttons = [b + 1 for b, on in enumerate(self.joined) if on]       # X12
-        names = [self.names.get(b - 1) or colour_of(self.colours, b).name   # roster or colour
-                 for b in buttons]
+        buttons, names = self._joined_names()
         phones = self.pairings.paired() if self.pairings is not None else ()
         for seat in pi:          # the Pi's seat: a button no player holds, never armed (nor
             buttons.insert(seat, free_button(buttons, phones))     # one a phone is paired to)

@@ -334,3 +334,31 @@ def test_store_files_are_readable_by_the_tables_user_only(tmp_path):
         assert (tmp_path / "parlour.db").stat().st_mode & 0o777 == 0o600
     finally:
         os.umask(old)
+
+
+def test_session_a_game_set_up_at_the_box_is_in_every_view_until_it_begins(db):
+    """The phones said "No game in play" while the players joined at the box: the state says
+    which game is being set up and who has joined, with no game in play or the last one over,
+    and not once it has begun."""
+    _, session = open_session(db)
+    seen = []
+    session.subscribe(seen.append)
+    session.show_setup("domino-rex", ["Ann"])
+    snap = session.snapshot()
+    assert snap["setup"] == {"game": "domino-rex", "title": "Domino Rex", "players": ["Ann"]}
+    assert snap["prompt"] == "Joining Domino Rex at the box: Ann so far"
+    assert seen and seen[-1]["version"] == snap["version"] and snap["state_version"] == 0
+    session.show_setup("domino-rex", ["Ann"])              # the same: no new version
+    assert session.snapshot()["version"] == snap["version"]
+    session.show_setup("kat-en-muis", [])
+    assert session.snapshot()["prompt"] == \
+        "Joining Kat en Muis at the box: press your seat button there"
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    assert "setup" not in session.snapshot()               # begun
+    play_to_the_end(session)
+    session.show_setup("kat-en-muis", ["Ann", "Ben"])       # the next, after one over
+    over = session.snapshot()
+    assert over["phase"] == "over" and over["setup"]["players"] == ["Ann", "Ben"]
+    assert over["prompt"] == "Joining Kat en Muis at the box: Ann and Ben so far"
+    session.show_setup(None)                                # the box left it
+    assert "setup" not in session.snapshot()

@@ -51,6 +51,28 @@ def test_controller_start_pick_game_join_and_start(table, session, controls):
     assert controls.armed == [1] and controls.lit == [1]           # seat 0 of the game: button 1
 
 
+def test_controller_joining_at_the_box_is_told_to_every_view(table, session):
+    """The phones said "No game in play" while the players joined at the box: the session is
+    told the game being set up and who has joined, and when the box leaves it or it begins."""
+    press(table, "press")
+    press(table, "turn", detents=2)                         # Cats and Dogs
+    press(table, "press")
+    assert session.snapshot()["setup"] == {"game": "cats-and-dogs", "title": "Cats and Dogs",
+                                           "players": []}
+    press(table, "seat", seat=1)
+    press(table, "seat", seat=3)
+    snap = session.snapshot()
+    assert snap["setup"]["players"] == ["Blue", "Yellow"]
+    assert snap["prompt"] == "Joining Cats and Dogs at the box: Blue and Yellow so far"
+    press(table, "undo")                                    # back to the games: left
+    assert table.screen == "games" and "setup" not in session.snapshot()
+    press(table, "press")
+    press(table, "seat", seat=0)
+    press(table, "seat", seat=1)
+    press(table, "press")                                   # begun
+    assert session.snapshot()["game"] == "cats-and-dogs" and "setup" not in session.snapshot()
+
+
 @pytest.mark.parametrize("game, seats, hint", [("domino-rex", 1, "press: play the Pi"),
                                                ("fox-and-geese", 1, "press: play the Pi"),
                                                ("kat-en-muis", 1, "2 players"),

@@ -1293,6 +1293,32 @@ def test_browser_phone_a_throw_refused_for_another_says_it_when_the_dial_stops(t
         expect(answer).to_be_hidden()
 
 
+def test_browser_phone_says_who_is_joining_at_the_box(tmp_path, phone):
+    """While the players joined a game at the box, every phone said "No game in play" and
+    "Choose a game": it says which game and who has joined, live, and the game when begun."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        phone.goto(table.url + "/")
+        expect(phone.locator("#prompt")).to_have_text("Choose a game")
+        box_input(table.url, {"input": "knob", "action": "press"})       # the games
+        box_view(table.url, lambda v: v.get("screen") == "games")
+        box_input(table.url, {"input": "knob", "action": "press"})       # the first: join
+        box_view(table.url, lambda v: v.get("screen") == "join")
+        title = state(table.url)["setup"]["title"]
+        expect(phone.locator("#prompt")).to_have_text(
+            f"Joining {title} at the box: press your seat button there")
+        box_input(table.url, {"input": "seat", "seat": 0})
+        box_input(table.url, {"input": "seat", "seat": 1})
+        expect(phone.locator("#prompt")).to_have_text(
+            f"Joining {title} at the box: Red and Blue so far")
+        box_input(table.url, {"input": "knob", "action": "press"})        # begun (or its Pi/dice)
+        box_view(table.url, lambda v: v.get("screen") != "join")
+        if state(table.url)["game"] is None:
+            box_input(table.url, {"input": "knob", "action": "press"})
+        expect(phone.locator("#title")).to_have_text(title)
+        expect(phone.locator("#prompt")).not_to_contain_text("Joining")
+
+
 def test_browser_phone_signed_in_and_paired_says_for_whom_it_moves(tmp_path, phone):
     """A phone with the PIN moves for anyone; paired with Ben's seat as well, on Ann's turn it
     offered a bare "Throw the dice" above "This phone plays seat button 2 (Ben)", and a tap
