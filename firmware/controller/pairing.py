@@ -146,9 +146,16 @@ class PhoneScreens:
             return screens.message("Pair a phone", "No code", "press the knob")
         button, code, left = offered
         self._code_shown = f"{int(left)}"
-        return screens.message(f"Pair: {self._button_words(button)}",
-                               f"{code[:3]} {code[3:]}",
-                               f"type it on that phone ({int(left)} s)")
+        player = next((p.get("name") for p in self.snap.get("players") or []
+                       if p.get("button") == button and not p.get("pi")), None)
+        # whose phone: the seat's player where a game has one, unless the name would take the
+        # code's big type and the seconds left from the screen
+        shown = f"{code[:3]} {code[3:]}"
+        small = f"type it on {player}'s phone ({int(left)} s)"
+        if not player or len(screens.message_lines(shown, small)[1]) > 2:
+            small = f"type it on that phone ({int(left)} s)"
+        self.page_text = [f"Pair: {self._button_words(button)}", shown, small]
+        return screens.message(*self.page_text)
 
     def draw_phones(self) -> Image.Image:
         rows = self._phone_rows()

@@ -359,7 +359,8 @@ def test_phones_sign_ins_survive_a_restart_and_a_logout_still_ends_them(session,
 def test_phones_pairing_in_a_game_names_the_seats_player_or_no_one(session, tmp_path, clock):
     """Paired with button 3 during a game for two, the box said "Phone paired with Green (3)"
     as if it played, while the phone said the seat had no player in this game. A player
-    named for the colour is not said twice ("Red (1): Red")."""
+    named for the colour is not said twice ("Red (1): Red"). The code's screen names the
+    seat's player too ("type it on Ann's phone"), not only the button."""
     from controller_support import start
     c, app = wired(session, tmp_path, clock)
     c.attach()                                      # hears the rename made elsewhere
@@ -367,11 +368,13 @@ def test_phones_pairing_in_a_game_names_the_seats_player_or_no_one(session, tmp_
     start(c, "kat-en-muis", seats=(0, 1))
     session.submit({"type": "rename", "seat": 1, "name": "Ann"})
     c.update()
-    for button, said in [(1, "Phone paired with Red (1)"),
-                         (2, "Phone paired with Blue (2): Ann"),
-                         (3, "Phone paired with Green (3): no one plays it in this game")]:
+    for button, said, whose in [(1, "Phone paired with Red (1)", "Red's phone"),
+                                (2, "Phone paired with Blue (2): Ann", "Ann's phone"),
+                                (3, "Phone paired with Green (3): no one plays it in this game",
+                                 "that phone")]:
         _menu(c, "Pair a phone")
         press(c, "seat", seat=button - 1)
+        assert c.view()["text"][-1].startswith(f"type it on {whose} (")   # whose phone, too
         assert pairings.claim(f"phone-{button}", pairings.offered()[1]) == button
         c.update()
         assert c.view()["flash"] == said
