@@ -21,7 +21,7 @@ the work goes on at the ordinary priority.
 
 A finished game's chart is kept whole even when the next game starts at once: the steps its
 last jobs did not reach are worked out whenever the compute process has nothing newer to do
-(it says "idle"), then stored with the rest.
+(it says "idle"), then stored with the rest (`finished_charts`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import threading
 import time
 from typing import Any
 
-from companion.errors import ParlourError, StoreError
+from firmware.workers.finished_charts import FinishedCharts
 
 TARGET_MARGIN = 0.01     # stop once every seat is known to +/- 1 percentage point (95%)
 BUDGET_SECONDS = 4.0     # or after this long on one state
@@ -44,7 +44,6 @@ REPORT_SECONDS = 0.5     # progress goes to the phones at most this often
 CHUNK = 100              # playouts between looks at the pipe (a newer state cancels)
 STEP_RUNS = 300          # playouts for an earlier step of the game (the chart)
 MAX_STEPS = 400          # earlier steps filled in at most, newest first (a job at a time)
-FINISHED_KEPT = 4        # finished games whose charts wait to be completed, at most
 SETTLE_SECONDS = 0.05    # a change is taken up only once the game is still this long: the
 #                          device loop draws its answer first, without the job's pickling
 RESTART_SECONDS = (1.0, 60.0)   # a dead compute process is started again after 1, 2, 4 ... 60 s
@@ -59,10 +58,7 @@ class OddsWorker:
     def __init__(self, session, *, keep: bool = False):
         self.session = session
         self.keep = keep                 # keep finished games' chances in the store (charts)
-        self._saved: set[int] = set()
-        # finished games whose charts are not yet whole: game id -> [rulebook id, states, known]
-        self._finished: dict[int, list[Any]] = {}
-        self._finished_lock = threading.Lock()
+        self.charts = FinishedCharts(session, keep)   # finished games' charts, completed
         self._job_game: int | None = None   # the game of the newest job
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -128,11 +124,11 @@ class OddsWorker:
                 continue
             self._seen = version
             if game_id != self._job_game:
-                self._games_left(game_id)
+                self.charts.games_left(game_id, self._job_game)
                 self._job_game = game_id
             if not has_odds(rulebook):
                 continue
-            self._note_finished(game_id, rulebook, states, known)
+            self.charts.note(game_id, rulebook, states, known)
             current = len(states) - 1
             earlier = [(step, states[step]) for step in range(current - 1, -1, -1)
                        if step not in known][:MAX_STEPS]
@@ -160,7 +156,7 @@ class OddsWorker:
                 self._failed = message[1]
                 continue
             if message[0] == "steps":                  # an earlier game's chart, filled in
-                self._add_steps(message[1], message[2])
+                self.charts.add(message[1], message[2])
                 continue
             if message[0] == "idle":                   # nothing newer: complete a chart
                 self._send_backfill()
@@ -198,87 +194,18 @@ class OddsWorker:
     def _keep_finished(self) -> None:
         """Once a finished game's every step has its chances, store them for history."""
         _, game_id, rulebook, states, known = self.session.odds_job()
-        self._note_finished(game_id, rulebook, states, known)
-        self._store_if_whole(game_id)
-
-    def _note_finished(self, game_id, rulebook, states, known) -> None:
-        """Remember a finished game's steps and the chances known so far, to complete and
-        store its chart even if the next game starts before they are all worked out."""
-        if not self.keep or game_id is None or game_id in self._saved or not states \
-                or not states[-1].over:
-            return
-        with self._finished_lock:
-            entry = self._finished.setdefault(game_id, [rulebook.id, states, {}])  # final (X11)
-            entry[2].update(known)
-            self._trim_finished()
-
-    def _games_left(self, game_id: int | None) -> None:
-        """The game in play has changed: the games just before it (the one the jobs were for,
-        or one finished and followed by the next before any job was sent, or before a power
-        cut) that finished with their chart not kept are taken from the store, to complete."""
-        if not self.keep:
-            return
-        from companion.chances.odds import has_odds
-        from companion.replay import replay
-        store = self.session.store
-        newest = max(i for i in (game_id, self._job_game, 0) if i is not None)
-        for earlier in range(max(1, newest - FINISHED_KEPT), newest + 1):
-            if earlier == game_id or earlier in self._saved or earlier in self._finished:
-                continue
-            try:
-                record = store.game(earlier)
-                if record is None or not record.over or store.chances(earlier) is not None:
-                    continue
-                table = replay(store.events(earlier))
-            except ParlourError:        # unreadable or a full card: no chart to complete
-                continue
-            if has_odds(table.rulebook):
-                with self._finished_lock:
-                    self._finished[earlier] = [table.rulebook.id, table.states, {}]
-                    self._trim_finished()
-
-    def _trim_finished(self) -> None:
-        """At most FINISHED_KEPT charts wait to be completed: the oldest gives way."""
-        while len(self._finished) > FINISHED_KEPT:
-            del self._finished[min(self._finished)]
-
-    def _add_steps(self, game_id: int, steps: dict[int, list[float]]) -> None:
-        with self._finished_lock:
-            entry = self._finished.get(game_id)
-            if entry is not None:
-                entry[2].update(steps)
-        self._store_if_whole(game_id)
-
-    def _store_if_whole(self, game_id: int | None) -> None:
-        with self._finished_lock:
-            entry = self._finished.get(game_id)
-            if entry is None or len(entry[2]) < len(entry[1]):
-                return
-            del self._finished[game_id]
-            self._saved.add(game_id)
-        _, states, known = entry
-        try:
-            self.session.store.keep_chances(game_id, [known.get(step)
-                                                      for step in range(len(states))])
-        except StoreError:          # a full card: tried again as the next chances come
-            self._saved.discard(game_id)
-            with self._finished_lock:
-                self._finished.setdefault(game_id, entry)
+        self.charts.note(game_id, rulebook, states, known)
+        self.charts.store_if_whole(game_id)
 
     def _send_backfill(self) -> None:
         """The compute process is idle: send it the missing steps of a finished game's chart
         (newest first, as a job does); a job for the game in play, sent later, cancels it."""
-        with self._finished_lock:
-            for game_id, (rulebook_id, states, known) in self._finished.items():
-                missing = [(step, states[step]) for step in range(len(states) - 1, -1, -1)
-                           if step not in known][:MAX_STEPS]
-                if missing:
-                    break
-            else:
-                return
+        missing = self.charts.missing(MAX_STEPS)
+        if missing is None:
+            return
         try:
             with self._send_lock:
-                self._conn.send(("backfill", game_id, rulebook_id, missing))
+                self._conn.send(("backfill", *missing))
         except (OSError, ValueError):   # the process has gone: the restart idles again
             pass
 
