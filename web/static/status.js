@@ -348,7 +348,7 @@
   }
 
   function render(state, fresh) {
-    text($("title"), state.title || "No game in play");
+    text($("title"), state.title || (state.setup || {}).title || "No game in play");
     renderLastGame(state);
     document.title = (state.title ? state.title + " · " : "") + "Parlour";
     text($("prompt"), promptFor(state));

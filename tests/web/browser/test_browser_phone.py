@@ -1316,6 +1316,9 @@ def test_browser_phone_says_who_is_joining_at_the_box(tmp_path, phone):
         box_input(table.url, {"input": "seat", "seat": 1})
         expect(phone.locator("#prompt")).to_have_text(
             f"Joining {title} at the box: Red and Blue so far")
+        expect(phone.locator("#title")).to_have_text(title)           # not "No game in play"
+        phone.reload()                                                # the page as served
+        expect(phone.locator("#title")).to_have_text(title)
         box_input(table.url, {"input": "knob", "action": "press"})        # begun (or its Pi/dice)
         box_view(table.url, lambda v: v.get("screen") != "join")
         if state(table.url)["game"] is None:
