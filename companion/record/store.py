@@ -487,6 +487,12 @@ class Store:
                                    (game_id,)).fetchone()
         return None if row is None else json.loads(row[0])
 
+    def has_chances(self, game_id: int) -> bool:
+        """Whether a finished game's chances are kept (without reading them)."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM chances WHERE game_id = ?",
+                                    (game_id,)).fetchone() is not None
+
     def keep_chances(self, game_id: int, win: list[list[float] | None]) -> None:
         """Keep a finished game's chances (the first kept stay: a finished game never changes)."""
         self._write("INSERT OR IGNORE INTO chances (game_id, body) VALUES (?, ?)",

@@ -34,8 +34,10 @@ def game_chart(game_id: int) -> Response:
         raise ApiError(404, f"no game {game_id} on this table")
     if record.status == "playing":
         return jsonify(_chart(record))
-    # a finished game's chart never changes: shared by concurrent requests, the newest kept
-    key = ("chart", record.id, record.events, record.status)
+    # a finished game's chart changes only as its chances come to be kept (the chances worker
+    # completes it after the game): shared by concurrent requests, the newest kept
+    key = ("chart", record.id, record.events, record.status,
+           context.session.store.has_chances(record.id))
     return jsonify(context.figures.shared.get(key, lambda: _chart(record)))
 
 

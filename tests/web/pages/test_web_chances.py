@@ -61,3 +61,18 @@ def test_web_chances_chart_without_chances_has_chips_only(app, client, session):
     chart = client.get(f"/api/games/{session.game_id}/chart").get_json()
     assert chart["win"] == [None] * 6 and len(chart["chips"]) == 6
     shutdown(app)
+
+
+def test_web_chances_a_finished_games_chart_shows_its_chances_once_kept(app, client, session):
+    """A finished game's chart is worked out in memory once, then shared: its chances, kept by
+    the chances worker after the game (the next one begun at once), never showed on it."""
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    while not session.state.over:
+        session.roll()
+    game_id, steps = session.game_id, len(session.table.states)
+    session.new_game("cats-and-dogs", ["Ann", "Ben"])
+    first = client.get(f"/api/games/{game_id}/chart").get_json()
+    assert first["win"] == [None] * steps                      # none kept yet
+    session.store.keep_chances(game_id, [[0.5, 0.5]] * steps)  # as the worker keeps them
+    assert client.get(f"/api/games/{game_id}/chart").get_json()["win"] == [[0.5, 0.5]] * steps
+    shutdown(app)
