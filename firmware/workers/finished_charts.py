@@ -49,7 +49,11 @@ class FinishedCharts:
         from companion.chances.odds import has_odds
         from companion.replay import replay
         store = self.session.store
-        newest = max(i for i in (game_id, before, 0) if i is not None)
+        try:                            # the newest game of all: one finished, then no game
+            last = store.games_version()[1] or 0          # (after a restart) has none after it
+        except ParlourError:
+            last = 0
+        newest = max(i for i in (game_id, before, last) if i is not None)
         for earlier in range(max(1, newest - KEPT), newest + 1):
             if earlier == game_id or earlier in self._saved or earlier in self._waiting:
                 continue

@@ -44,6 +44,7 @@ REPORT_SECONDS = 0.5     # progress goes to the phones at most this often
 CHUNK = 100              # playouts between looks at the pipe (a newer state cancels)
 STEP_RUNS = 300          # playouts for an earlier step of the game (the chart)
 MAX_STEPS = 400          # earlier steps filled in at most, newest first (a job at a time)
+STARTING = -1            # no job sent yet (not None: no game)
 SETTLE_SECONDS = 0.05    # a change is taken up only once the game is still this long: the
 #                          device loop draws its answer first, without the job's pickling
 RESTART_SECONDS = (1.0, 60.0)   # a dead compute process is started again after 1, 2, 4 ... 60 s
@@ -59,7 +60,7 @@ class OddsWorker:
         self.session = session
         self.keep = keep                 # keep finished games' chances in the store (charts)
         self.charts = FinishedCharts(session, keep)   # finished games' charts, completed
-        self._job_game: int | None = None   # the game of the newest job
+        self._job_game: int | None = STARTING   # the game of the newest job
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._seen = -1
@@ -124,9 +125,11 @@ class OddsWorker:
                 continue
             self._seen = version
             if game_id != self._job_game:
-                self.charts.games_left(game_id, self._job_game)
+                self.charts.games_left(game_id, None if self._job_game == STARTING
+                                       else self._job_game)
                 self._job_game = game_id
-            if not has_odds(rulebook):
+            if not has_odds(rulebook):     # no job (no game, or one without chances): the
+                self._send_backfill()      # charts still to complete are worked out now
                 continue
             self.charts.note(game_id, rulebook, states, known)
             current = len(states) - 1
@@ -272,7 +275,7 @@ def _compute(conn) -> None:
         if job is None:
             job = conn.recv()
         while conn.poll():           # only the newest state matters
-            job = conn.recv()
+            job = _newer(job, conn.recv())
         if job is None:
             return
         if job[0] == "backfill":
@@ -305,15 +308,15 @@ def _work(conn, rulebook, version, state, earlier, rng, exact, playouts, extra):
             last_report = now
         if done:
             break
-        if conn.poll():
-            return conn.recv()
+        if conn.poll() and _is_job(job := conn.recv()):
+            return job
     if odds["exact"]:
         odds = {**odds, **extra}
         conn.send((version, odds, {}))
     steps: dict[int, list[float]] = {}
     for step, past in earlier:          # the chart: earlier steps, newest first
-        if conn.poll():
-            return conn.recv()
+        if conn.poll() and _is_job(job := conn.recv()):
+            return job
         steps[step] = _step_chances(rulebook, past, rng, exact, playouts)
         if time.monotonic() - last_report >= REPORT_SECONDS:
             conn.send((version, odds, steps))
@@ -340,6 +343,18 @@ def _backfill(conn, rulebook, game_id, earlier, rng, exact, playouts):
     if steps:
         conn.send(("steps", game_id, steps))
     return None
+
+
+def _is_job(message) -> bool:
+    """A message that cancels the job for the game in play: a newer one, or the end (None);
+    not a chart to complete, sent as this process said it was idle just before the job came
+    (it asks again once this job is done)."""
+    return message is None or message[0] != "backfill"
+
+
+def _newer(job, message):
+    """Of a job waiting and a message come after it, the one to work on."""
+    return message if _is_job(message) or job is None or job[0] == "backfill" else job
 
 
 def _step_chances(rulebook, state, rng, exact, playouts) -> list[float]:

@@ -154,6 +154,39 @@ def test_odds_worker_completes_a_chart_left_unkept_before_it_started(sessions):
         worker.close()
 
 
+@pytest.mark.parametrize("then", ["cats-and-mice", None])
+def test_odds_worker_completes_a_chart_with_no_chances_to_work_out_after_it(sessions, tmp_path,
+                                                                          then):
+    """The missing steps were worked out only as the process said it was idle after a job: a
+    game followed by one without chances (Cats and Mice), or a restart with no game in play,
+    sent no job, and the chart waited for good."""
+    first = sessions("first.db")
+    game_id = played_to_the_end(first)
+    first.store.close()
+    session = Session(Store(tmp_path / "first.db"), new_seed=lambda: SEED)   # a restart
+    try:
+        if then:
+            session.new_game(then, ["Ann", "Ben"])
+        worker = OddsWorker(session, keep=True)
+        worker.start()
+        try:
+            assert wait_for(lambda: whole_chart(session, game_id), seconds=60)
+        finally:
+            worker.close()
+    finally:
+        session.store.close()
+
+
+def test_odds_worker_a_chart_to_complete_never_cancels_the_game_in_plays_job():
+    """The process said it was idle, a job for the game in play came, then the chart's steps
+    sent in answer to "idle": they took the job's place and its chances stopped rough."""
+    job, chart = (7, "cats-and-dogs", "state", []), ("backfill", 1, "cats-and-dogs", [])
+    assert odds_worker._newer(job, chart) is job                  # the game in play's job
+    assert odds_worker._newer(chart, job) is job                  # a job cancels the chart
+    assert odds_worker._newer(job, None) is None                  # the end, whatever it was
+    assert not odds_worker._is_job(chart) and odds_worker._is_job(job)
+
+
 def test_odds_worker_completes_a_chart_longer_than_one_job_reaches(sessions, monkeypatch):
     """A job fills in at most MAX_STEPS earlier steps, newest first: a finished game longer
     than that (here found finished as the worker starts) had no later job to fill in the
