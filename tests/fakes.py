@@ -32,3 +32,23 @@ def give_cookie(client, name: str, value: str) -> None:
         client.set_cookie(name, value)
     else:
         client.set_cookie("localhost", name, value)
+
+
+def stuck_pins(stuck: set[int], base=None):
+    """gpiozero's mock pins (`base`: its MockFactory, as it was before a test replaced it),
+    those numbered in `stuck` reading low (pressed) from the start, whatever their pull-up
+    says."""
+    if base is None:
+        from gpiozero.pins.mock import MockFactory as base
+
+    class StuckPins(base):
+        def __init__(self):
+            super().__init__()
+
+            class StuckPin(self.pin_class):
+                def _set_pull(self, value):
+                    super()._set_pull(value)
+                    if self.info.name and int(self.info.name[4:]) in stuck:
+                        self.drive_low()
+            self.pin_class = StuckPin
+    return StuckPins()

@@ -10,6 +10,7 @@ from gpiozero.pins.mock import MockFactory
 from firmware.config import Config, Pins
 from firmware.pins.controls import Controls, ControlsError, Debounce, Quadrature
 from firmware.pins.inputs import InputEvent
+from fakes import stuck_pins
 
 SEATS = (5, 6, 13, 19, 26, 25)
 
@@ -167,26 +168,11 @@ def test_controls_debounce_settles_by_time():
     assert d.update(False, 0.05) == [(False, 0.01)]
 
 
-class StuckPins(MockFactory):
-    """Pins that read low (pressed) from the start, whatever their pull-up says."""
-
-    def __init__(self, stuck):
-        super().__init__()
-        factory, self.stuck = self, set(stuck)
-
-        class StuckPin(self.pin_class):
-            def _set_pull(self, value):
-                super()._set_pull(value)
-                if self.info.name and int(self.info.name[4:]) in factory.stuck:
-                    self.drive_low()
-        self.pin_class = StuckPin
-
-
 def test_controls_a_switch_pressed_at_start_counts_only_once_let_go(clock, events):
     """A button that read pressed as the box started (held, or wired to its normally closed
     contact) acted at the first poll: a stuck Undo took back the last move of a resumed game
     at every start. It now counts only after it is let go, and the box says why."""
-    factory = StuckPins({23, 5})                                   # Undo and seat 1
+    factory = stuck_pins({23, 5})                                   # Undo and seat 1
     with Controls(Config(), events.append, pin_factory=factory, clock=clock) as c:
         assert c.held_at_start == ["seat0", "undo"]
         assert c.held_at_start_words() == (

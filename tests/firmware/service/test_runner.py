@@ -211,7 +211,7 @@ def test_runner_a_stuck_undo_at_start_takes_nothing_back_and_the_oled_says_why(t
     switch, or one wired to its normally closed contact): the first poll took it for a press
     and the resumed game lost its last throw. It is not counted until let go, and said."""
     from gpiozero.pins import mock
-    from test_controls import StuckPins
+    from fakes import stuck_pins
     config = Config(data_dir=tmp_path)
     first = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path, config=config,
                          pin="1234", web=False)
@@ -222,7 +222,8 @@ def test_runner_a_stuck_undo_at_start_takes_nothing_back_and_the_oled_says_why(t
         rolls = first.session.snapshot()["rolls"]
     finally:
         first.close()
-    monkeypatch.setattr(mock, "MockFactory", lambda: StuckPins({config.pins.undo}))
+    real = mock.MockFactory
+    monkeypatch.setattr(mock, "MockFactory", lambda: stuck_pins({config.pins.undo}, real))
     again = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path, config=config,
                          pin="1234", web=False)
     thread = threading.Thread(target=runner.loop, args=(again,), daemon=True)
