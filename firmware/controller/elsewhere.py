@@ -41,6 +41,18 @@ def pi_requests(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
             for name, value, pi in squares_uncovered(old, snap) if pi]
 
 
+def pi_moved_in(words: list[str], snap: dict[str, Any]) -> str:
+    """The Pi's seat that moved in these lines ("Pi uncovers 4 ...", "Pi's Fox: d4 to c5"),
+    if one did; "" otherwise (a line that only names it, "Pi wins" after a resignation, is no
+    move of its)."""
+    for p in snap.get("players") or []:
+        name = p.get("name") or ""
+        if p.get("pi") and any(line.startswith((f"{name} uncovers ", f"{name}'s "))
+                               for line in words):
+            return name
+    return ""
+
+
 def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
     """The change is one Domino Rex uncover: one square, by the player whose turn it was."""
     seat, players = old.get("turn"), snap.get("players") or []
@@ -193,7 +205,7 @@ class ChangesFromElsewhere:
             if later and moved_for_pi and not by_pi and not one:   # the Pi's move, and a
                 actor = f"{mover}, then {later}"                     # phone's answer to it
             elif actor == mover and not by_pi and not one:         # a person's moves around
-                between = later_mover(words, snap, mover, pi_only=True)    # the Pi's reply
+                between = pi_moved_in(words, snap)                     # the Pi's reply
                 actor = f"{mover}, then {between}" if between else actor
             heading, values = actor, ""         # "then Pi": one change held two moves
             if actor in (mover, pi_name) and one:  # as the box's own knob says it

@@ -592,6 +592,18 @@ def test_board_screen_domino_rex_phone_moves_around_the_pis_in_one_change_name_b
     assert heading == "Ann, then Pi", (heading, words)
 
 
+def test_board_screen_a_resignation_that_names_the_pi_is_no_move_of_the_pis(table, session):
+    """Ann resigns from her phone: "Ann resigns" / "Pi wins" was headed "Ann, then Pi" as if
+    the Pi had moved after her (any line naming the Pi was taken for its move)."""
+    session.new_game("fox-and-geese", ["Pi", "Ann"], pi=[0], pi_level="easy")
+    table.update()
+    assert session.snapshot()["turn"] == 1                           # the Geese move first
+    session.submit({"type": "declare", "winners": [0]}, by="web")   # Ann resigns
+    table.update()
+    heading, _, words = table.outcome
+    assert words == ["Ann resigns", "Pi wins"] and heading == "Ann", table.outcome
+
+
 def lead_at_the_box_against_the_pi(table, session) -> dict:
     """Domino Rex, Ann against the Pi: Ann throws for the lead with the knob, the Pi by
     itself, until the lead is settled; the state then."""
