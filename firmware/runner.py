@@ -189,9 +189,9 @@ def run_again(**changes: object) -> str:
 def make_run(again: str, *, or_parlour: bool = False) -> str:
     """How to type `parlour run` with these arguments again: `make run ARGS="..."` (and `or
     parlour run ...`), or only `.venv/bin/parlour run ...` where a `$`, a double quote, a
-    backquote or a backslash (a path may hold one) would not pass make and the shell's double
-    quotes as it is."""
-    if set(again) & set('$"`\\'):
+    backquote, a backslash or a `!` (a path may hold one) would not pass make and the shell's
+    double quotes as it is (bash takes `!` there for its history)."""
+    if set(again) & set('$"`\\!'):
         return f".venv/bin/parlour run {again}"
     return f'make run ARGS="{again}"' + (f" or parlour run {again}" if or_parlour else "")
 

@@ -164,7 +164,8 @@ def test_cli_a_file_longer_than_any_log_is_refused_in_a_line_not_read_whole(caps
                           f"stops at 10,000 events)"
 
 
-@pytest.mark.parametrize("folder", ["our table", 'our "$HOME" table', "back\\slash `x`"])
+@pytest.mark.parametrize("folder", ["our table", 'our "$HOME" table', "back\\slash `x`",
+                                    "hi!there"])
 def test_cli_the_way_out_it_names_types_back_the_users_own_arguments(monkeypatch, tmp_path,
                                                                        folder):
     """The command a refusal suggests, pasted into a shell, gives `parlour run` the user's own
@@ -177,6 +178,6 @@ def test_cli_the_way_out_it_names_types_back_the_users_own_arguments(monkeypatch
     (tmp_path / "Makefile").write_text("run:\n\t@printf '%s\\n' $(ARGS)\n")
     shown = said.replace(".venv/bin/parlour run", "printf '%s\\n'", 1) if \
         said.startswith(".venv/") else said.replace("make run", "make -s run", 1)
-    typed = subprocess.run(["sh", "-c", shown], cwd=tmp_path, capture_output=True, text=True,
-                           timeout=30)
+    typed = subprocess.run(["bash", "--norc", "-i"], input=shown + "\n", cwd=tmp_path,
+                           capture_output=True, text=True, timeout=30)   # typed at a prompt
     assert typed.stdout.splitlines() == ["--sim", "--data-dir", data, "--port", "8622"], said
