@@ -396,9 +396,10 @@ def _subject(first: str, second: str) -> int:
     n = 0
     while n < min(len(a), len(b)) - 1 and a[n] == b[n] and a[n][:1].isupper():
         n += 1
+    # "Each player gets ..." and "Each player pays ...": the subject goes on with its noun
     if n and set(a[:n]) <= DETERMINERS and n < min(len(a), len(b)) - 1 and a[n] == b[n]:
-        n += 1                          # "Each player gets ..." and "Each player pays ...": its
-    return n if n and a[n][:1].islower() and b[n][:1].islower() else 0    # noun, not a verb
+        n += 1
+    return n if n and a[n][:1].islower() and b[n][:1].islower() else 0
 
 
 DETERMINERS = {"Each", "Every", "The", "A"}     # a subject that begins so goes on with its noun

@@ -59,7 +59,7 @@ class FinishedCharts:
                 continue
             try:
                 record = store.game(earlier)
-                if record is None or not record.over or store.chances(earlier) is not None:
+                if record is None or not record.over or store.has_chances(earlier):
                     continue
                 table = replay(store.events(earlier))
             except ParlourError:        # unreadable or a full card: no chart to complete
