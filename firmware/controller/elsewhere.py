@@ -8,6 +8,8 @@ _sync_controls."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from companion.events import BY_SCRIPT, CORRECTIONS
@@ -42,14 +44,14 @@ def pi_requests(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
 
 
 def pi_moved_in(words: list[str], snap: dict[str, Any]) -> str:
-    """The Pi's seat that moved in these lines ("Pi uncovers 4 ...", "Pi's Fox: d4 to c5"),
-    if one did; "" otherwise (a line that only names it, "Pi wins" after a resignation, is no
-    move of its)."""
+    """The Pi's seat that moved in these lines ("Pi uncovers 4 ...", "6 + 1 = 7: Pi's seventh
+    checker ...", "Pi's Fox: d4 to c5"), if one did; "" otherwise (a line that only names it,
+    "Pi wins" after a resignation, is no move of its)."""
     for p in snap.get("players") or []:
-        name = p.get("name") or ""
-        if p.get("pi") and any(line.startswith((f"{name} uncovers ", f"{name}'s "))
-                               for line in words):
-            return name
+        moved = re.compile(rf"^(\d+ \+ \d+ = \d+: )?{re.escape(p.get('name') or '')}"
+                           r"('s | uncovers )")
+        if p.get("pi") and any(moved.match(line) for line in words):
+            return p["name"]
     return ""
 
 
