@@ -127,6 +127,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.read_until = 0.0            # an input before this is late: not acted on
         self.read_by: tuple[str, ...] = ()   # ... of these kinds (`_late_for`)
         self.input_kind = ""             # the input being handled (which notices take a press)
+        self.input_seat: int | None = None    # and its seat button, if one
         self.again_guard: AgainGuard | None = None      # a press too soon to be a choice
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self.changes_put_up = 0          # changes from elsewhere shown (`_show_change`)
@@ -283,11 +284,11 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             return
         if self._pressed_again(event):
             return
-        self.input_kind = event.kind
+        self.input_kind, self.input_seat = event.kind, event.seat
         try:
             self._handle(event)
         finally:
-            self.input_kind = ""
+            self.input_kind, self.input_seat = "", None
 
     def _change_just_shown(self) -> bool:
         """The result up is a person's change from elsewhere, up for less than a moment."""

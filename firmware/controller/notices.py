@@ -42,15 +42,22 @@ class Notices:
     read_until: float                      # an input before this is late: not acted on
     read_by: tuple[str, ...]               # ... the kinds of input it catches
     input_kind: str                        # the input being handled ("" between inputs)
+    input_seat: int | None                 # its seat button, if one
     _flash_shown: int
 
     def show_refusal(self, words: str) -> None:
         """Why an input did nothing, up long enough to be read (by its length, page by page);
-        the next knob press only takes it away, unless a seat button was refused: the knob is
-        the turn's player's, and the screen under the notice has not changed (a press to end
-        the turn, a moment after someone else's button, ends it)."""
+        the next knob press only takes it away, unless another player's seat button was
+        refused: the knob is the turn's player's, and the screen under the notice has not
+        changed (a press to end the turn, a moment after someone else's button, ends it). The
+        turn's own button refused ("Blue has the diamond: spin first to go home") is read and
+        taken away by its player: that press made Blue's Field move, and the spin was lost;
+        unless the refusal asks for that press ("Turn the knob to pick Blue's square, then
+        press the knob.")."""
         self.show_flash(words, reading_seconds(words))
-        self.refusal_shown = self.input_kind not in SEAT_INPUTS
+        own = self.input_seat is not None and self.input_seat in (self.armed_seats() or []) \
+            and not words.endswith("press the knob.")
+        self.refusal_shown = self.input_kind not in SEAT_INPUTS or own
 
     def show_undo(self, words: str) -> None:
         """What an undo took back ("Taken back: ..."), over a screen that has changed: the next

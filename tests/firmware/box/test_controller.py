@@ -229,6 +229,27 @@ def test_controller_another_seats_refusal_leaves_the_knob_to_the_turns_player(ta
     assert session.snapshot()["turn"] != turn and table.flash_text == ""
 
 
+@pytest.mark.parametrize("game", ["cats-and-mice", "gantlope", "india"])
+def test_controller_the_turns_own_refused_button_is_read_away_by_the_next_press(table, session,
+                                                                                clock, game):
+    """Blue pressed their own button before spinning ("Blue has not spun yet: flick to spin
+    first."; The Lost Diamond: "Blue has the diamond: spin first to go home") and the knob
+    press that took the notice away acted on the turn (the Lost Diamond's Field move: the
+    spin was lost). Their own button's refusal is theirs to read: the press only reads it."""
+    start(table, game)
+    settle_lead(table, clock)
+    turn = session.snapshot()["turn"]
+    version = session.snapshot()["state_version"]
+    press(table, "seat", seat=table.buttons[turn])
+    assert table.flash_text.endswith("flick to spin first.") and table.refusal_shown
+    clock.advance(1.0)
+    press(table, "press")                                          # read, taken away
+    assert table.flash_text == "" and session.snapshot()["state_version"] == version
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                                          # the next one acts
+    assert table.flash_text                                        # (no throw: it says so)
+
+
 def test_controller_refusal_is_shown_never_raised(table, session):
     start(table, "kat-en-muis")
     version = session.version
