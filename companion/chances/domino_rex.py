@@ -196,7 +196,7 @@ def hint(rulebook: Rulebook, state: State) -> Hint | None:
 def _reason(state: State, seat: int, value: int, last: int | None, after: State,
             crowned: frozenset, others: list) -> str:
     """Why: the game's end (won, shared or lost: D4, X6), a crown now, else a checker this
-    choice keeps crownable and another would not."""
+    choice keeps a way to crown and another would not."""
     moved = _moved(state, after, seat)
     if after.over:
         return _ending(after, seat)
@@ -204,7 +204,7 @@ def _reason(state: State, seat: int, value: int, last: int | None, after: State,
     if moved is not None and after.players[seat].extra["checkers"][str(moved)] == CROWNED:
         return f"{value} + {last} = {moved} crowns your checker {moved}. Rex!"
     if kept:
-        return f"it keeps your checker {kept[0]} crownable"
+        return f"it keeps a way to crown your checker {kept[0]}"
     if moved is not None:
         return f"{value} + {last} = {moved} moves your checker {moved} into Domino"
     if last is None:

@@ -179,8 +179,12 @@ class BoxDrawing:
         rows = score_rows(self.snap)
         title = self.snap.get("title") or "Scores"
         if self.snap.get("game") in BOARD_ONLY:          # nothing counted here: "-" each
-            self.page_text = [title, *NO_SCORE]
-            return screens.message(title, *NO_SCORE)
+            said = NO_SCORE
+            if self.snap.get("phase") == "over" and self.snap.get("winners"):
+                who, verb = winners_text(self.snap)      # not "... show who leads" once won
+                said = (NO_SCORE[0], f"{who} {'won' if verb == 'wins!' else 'shared the win'}")
+            self.page_text = [title, *said]
+            return screens.message(title, *said)
         pages = screens.score_pages(rows)
         self.page_text = [words for words, _, _ in pages[min(self.scores_page, len(pages) - 1)]]
         return screens.scores(title, rows, self.scores_page)

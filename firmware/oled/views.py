@@ -203,6 +203,8 @@ def turn_view(snap: Snapshot) -> TurnView:
     action = with_box_controls(snap, box_words(action))
     scores = any(p.get("score") for p in snap.get("players") or [])   # 0 said once one scored
     detail, elsewhere = spelled_out(standing(snap, snap.get("turn"), scores)), carrier(snap)
+    if detail.startswith("has the diamond"):   # a sentence of its own under the action, not
+        detail = f"{name} {detail}"           # "... end the turn / has the diamond" (LD2)
     if elsewhere:                  # "Bartholomew has the diamond. Ann: sq 3", never "sq 3 · B..."
         detail = f"{elsewhere}. {name}: {detail}" if detail else elsewhere
     return TurnView(title, corner_text(snap), name, action, detail,
@@ -250,8 +252,10 @@ def setup_words(snap: Snapshot) -> list[str]:
     each puts in and the counters shared out (Kat en Muis' stakes, K1; Life's Mishaps', L1),
     the same payment by every player said once ("Each player pays 5 chips into the pool
     (stake into the pot)"); [] where it asks nothing (the lead is the turn screen's)."""
-    lines = [line for line in (snap.get("log") or [])[1:] if not line.startswith("Lead:")]
-    if not any("chip" in line or "counter" in line for line in lines):
+    lines = [re.sub(r"\b(\d+) counters\b", r"\1 chips", line)     # Life's Mishaps' counters
+             for line in (snap.get("log") or [])[1:]               # are the chips every other
+             if not line.startswith("Lead:")]                      # screen counts
+    if not any("chip" in line for line in lines):
         return []
     paid = [found for found in map(PAYS_IN.match, lines) if found]
     players = snap.get("players") or []
@@ -330,7 +334,8 @@ def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
     elif p.get("position") is not None:
         colour = rulebook.square_colours.get(p.get("role") or "") if rulebook else None
         bits.append(f"{colour or 'sq'} {p['position']}")
-    if p.get("chips") or (rulebook and rulebook.uses_chips and p.get("chips") == 0):
+    in_play = any(q.get("chips") for q in players) or snap.get("pool")  # (free play deals none)
+    if p.get("chips") or (rulebook and rulebook.uses_chips and p.get("chips") == 0 and in_play):
         bits.append(counted(p["chips"], "chip"))          # none left matters: X3 forgives
     if snap.get("game") == "fox-and-geese":                # F3: no points; each side's
         left = len((snap.get("board") or {}).get("geese") or [])    # own count (the Scores
@@ -340,8 +345,8 @@ def standing(snap: Snapshot, seat: int | None, scores: bool = False) -> str:
             bits.append(f"Fox · {geese(p.get('score') or 0)} taken")
     elif p.get("score") or (scores and p.get("score") == 0):
         bits.append(counted(p["score"], "pt"))
-    if p.get("in_goal"):
-        bits.append(f"{p['in_goal']} in Goal")            # Gantlope's men home
+    if p.get("in_goal") is not None and snap.get("game") == "gantlope":
+        bits.append(f"{p['in_goal']} in Goal")            # Gantlope's men home, 0 too
     if p.get("diamond"):
         bits.append("has the diamond")                    # The Lost Diamond (LD2)
     if p.get("lost_turns"):

@@ -197,7 +197,7 @@ def test_odds_domino_hint_keeps_the_sixes_for_eleven_as_the_seed_says():
         0: {8: "crowned", 9: "crowned", 10: "crowned"}})
     advice = hint(rulebook, state)
     assert advice.value != 6
-    assert advice.text == f"uncover a {advice.value}: it keeps your checker 11 crownable"
+    assert advice.text == f"uncover a {advice.value}: it keeps a way to crown your checker 11"
 
 
 def test_odds_domino_hint_takes_the_move_the_opponent_will_not_offer_again():

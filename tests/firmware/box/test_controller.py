@@ -1045,11 +1045,17 @@ def test_controller_one_point_and_one_chip_read_as_one():
 
 def test_controller_x3_a_player_with_no_chips_left_reads_0_chips_on_the_box():
     """X3: in a game of chips, none left is what decides a shortfall; the box's turn line said
-    "red 25" where both phones said Chips 0 (a game without chips says nothing of them)."""
+    "red 25" where both phones said Chips 0 (a game without chips says nothing of them, nor
+    does free play while no chips have been handed out: "0 chips" under a points game)."""
     from firmware.oled.views import standing
     ben = {"name": "Ben", "role": "cat", "position": 25, "chips": 0}
-    assert standing({"game": "kat-en-muis", "players": [ben]}, 0) == "red 25 · 0 chips"
+    ann = {"name": "Ann", "role": "mouse", "position": 3, "chips": 30}
+    assert standing({"game": "kat-en-muis", "players": [ben, ann]}, 0) == "red 25 · 0 chips"
     assert standing({"game": "cats-and-dogs", "players": [{**ben, "role": None}]}, 0) == "sq 25"
+    free = [{"name": "Ann", "chips": 0, "score": 2}, {"name": "Ben", "chips": 0, "score": 0}]
+    assert standing({"game": "free-play", "players": free}, 0, scores=True) == "2 pts"
+    assert standing({"game": "free-play", "players": free, "pool": 4}, 0, True) == \
+        "0 chips · 2 pts"
 
 
 def test_controller_g3_no_press_left_the_box_no_longer_asks_for_one():
@@ -1112,3 +1118,15 @@ def test_controller_a_game_won_on_points_says_both_ways_on_from_its_end(table, s
     assert table.page_text[-1] == "turn: all scores"           # ("turn=scores" read as code)
     press(table, "press")                                      # as it said: the next game
     assert table.screen == "games"
+
+
+def test_controller_p2_indias_scores_name_the_winner_once_the_game_is_won(table):
+    """India keeps no score: its Scores screen said "the men on the board show who leads"
+    after Green had won, and never named her."""
+    table.snap = {"game": "india", "title": "India", "phase": "over", "winners": [1],
+                  "players": [{"name": "Red"}, {"name": "Green"}], "version": 9}
+    assert table.draw_scores() is not None
+    assert table.page_text == ["India", "No score kept", "Green won"]
+    table.snap = {**table.snap, "phase": "play", "winners": []}
+    table.draw_scores()
+    assert table.page_text == ["India", "No score kept", "the men on the board show who leads"]

@@ -841,7 +841,7 @@ def test_screens_a_game_without_dice_says_so_on_one_line():
     ("kat-en-muis", ["Ann", "Ben"],
      ["Each player pays 5 chips into the pool (stake into the pot)"]),
     ("lifes-mishaps", ["Ann", "Ben", "Cy"],
-     ["Each player gets 12 counters", "Each player pays 2 chips into the pool (to start)"]),
+     ["Each player gets 12 chips", "Each player pays 2 chips into the pool (to start)"]),
     ("cats-and-dogs", ["Ann", "Ben"], []), ("fox-and-geese", ["Ann", "Ben"], [])])
 def test_screens_k1_l1_a_new_game_says_the_chips_to_put_in(game, players, words):
     """K1, L1: the box went from the game list to "flick to throw / who leads?": a family
@@ -870,3 +870,21 @@ def test_screens_f3_fox_and_geese_scores_say_each_side_and_its_count():
                   ).to_json()
     assert [row.figure for row in score_rows(snap)] == ["Fox · 0 geese taken",
                                                          "Geese · 17 left"]
+
+
+def test_screens_ld2_the_carriers_turn_says_who_has_the_diamond():
+    """LD2: under "press the knob to end the turn" the carrier's line read "has the diamond",
+    taken for the end of the sentence above it."""
+    from firmware.oled.views import turn_view
+    snap = {"game": "lost-diamond", "title": "The Lost Diamond", "phase": "play", "turn": 1,
+            "awaiting": "next", "prompt": "Blue - press the knob to end the turn", "diamond": 1,
+            "players": [{"name": "Red", "diamond": False}, {"name": "Blue", "diamond": True}]}
+    assert turn_view(snap).detail == "Blue has the diamond"
+
+
+def test_screens_g3_gantlope_scores_say_none_in_goal_yet():
+    """G3: Gantlope's Scores said "Blue -" where no man was in the Goal yet."""
+    from companion.replay import replay
+    from firmware.oled.views import score_rows
+    snap = replay([{"type": "new_game", "game": "gantlope", "players": ["Red", "Blue"]}]).to_json()
+    assert [row.figure for row in score_rows(snap)] == ["0 in Goal", "0 in Goal"]
