@@ -96,7 +96,13 @@ class FinishedCharts:
 
     def missing(self, most: int) -> tuple[int, str, list] | None:
         """A waiting game's steps still without chances, newest first (at most `most`), as
-        (game id, rulebook id, [(step, state)]); None when every chart waiting is whole."""
+        (game id, rulebook id, [(step, state)]); None when every chart waiting is whole. A
+        whole one still waiting (a full card refused it) is stored again first."""
+        with self._lock:
+            whole = [game_id for game_id, (_, states, known) in self._waiting.items()
+                     if len(known) >= len(states)]
+        for game_id in whole:
+            self.store_if_whole(game_id)
         with self._lock:
             for game_id, (rulebook_id, states, known) in self._waiting.items():
                 steps = [(step, states[step]) for step in range(len(states) - 1, -1, -1)

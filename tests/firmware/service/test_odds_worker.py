@@ -367,3 +367,29 @@ def test_odds_worker_outlives_a_stop_signal_to_the_group_and_ends_with_the_table
         worker.close()
     assert not worker._process.is_alive() and time.monotonic() - started < 2.5
     assert not any("stopped" in r.getMessage() for r in caplog.records)
+
+
+def test_odds_worker_a_chart_a_full_card_refused_is_stored_again_when_the_worker_is_idle(
+        sessions):
+    """A whole chart the store refused (a full card) stayed waiting, and nothing asked to
+    store it again: the worker only asks for the missing steps of charts not yet whole."""
+    from firmware.workers.finished_charts import FinishedCharts
+    from companion.errors import StoreError
+    session = sessions()
+    game_id = played_to_the_end(session)
+    states = session.table.states
+    calls = []
+    real = session.store.keep_chances
+
+    def full_once(*args):
+        calls.append(args[0])
+        if len(calls) == 1:
+            raise StoreError("the card is full")
+        return real(*args)
+    session.store.keep_chances = full_once
+    charts = FinishedCharts(session, keep=True)
+    charts.note(game_id, session.table.rulebook, states, {})
+    charts.add(game_id, {step: [0.5, 0.5] for step in range(len(states))})   # refused
+    assert calls == [game_id] and session.store.chances(game_id) is None
+    assert charts.missing(10) is None                    # idle: stored again meanwhile
+    assert calls == [game_id, game_id] and len(session.store.chances(game_id)) == len(states)
