@@ -348,9 +348,10 @@
   }
 
   function render(state, fresh) {
-    text($("title"), state.title || (state.setup || {}).title || "No game in play");
+    var title = state.title || (state.setup || {}).title;   // or the game set up at the box
+    text($("title"), title || "No game in play");
     renderLastGame(state);
-    document.title = (state.title ? state.title + " · " : "") + "Parlour";
+    document.title = (title ? title + " · " : "") + "Parlour";
     text($("prompt"), promptFor(state));
     var winners = winnersText(state);
     text($("winners"), winners);

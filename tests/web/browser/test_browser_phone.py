@@ -1317,8 +1317,10 @@ def test_browser_phone_says_who_is_joining_at_the_box(tmp_path, phone):
         expect(phone.locator("#prompt")).to_have_text(
             f"Joining {title} at the box: Red and Blue so far")
         expect(phone.locator("#title")).to_have_text(title)           # not "No game in play"
+        expect(phone).to_have_title(f"{title} · Parlour")
         phone.reload()                                                # the page as served
         expect(phone.locator("#title")).to_have_text(title)
+        expect(phone).to_have_title(f"{title} · Parlour")
         box_input(table.url, {"input": "knob", "action": "press"})        # begun (or its Pi/dice)
         box_view(table.url, lambda v: v.get("screen") != "join")
         if state(table.url)["game"] is None:
