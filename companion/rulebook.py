@@ -149,6 +149,12 @@ class Rulebook:
         """What a lead throw counts (its total; a labelled spinner may count otherwise)."""
         return self.randomizer_now(state).total(values)
 
+    def put_back(self, gone: State, now: State) -> list[str]:
+        """What the table sets back by hand when an undo takes the game from `gone` back to
+        `now`, beyond what the undo's lines say ("Cover Pi's 6 again."): every surface says it
+        with the undo. Nothing where the box keeps no pieces the table must move back."""
+        return []
+
     def after_event(self, state: State, event: Event) -> None:
         """Called with the new state after every applied event, new_game included; a game
         that keeps time (Fox and Geese's clocks) reads the event's `at` here."""

@@ -127,6 +127,7 @@ class Session:
                 out["taken_back"] = True
                 out["undone"] = list(self.table.undone)   # what that undo took back
                 out["undone_by"] = self.table.undone_by   # and who made it
+                out["put_back"] = list(self.table.put_back)   # and what to set back by hand
             if self._odds is not None:
                 out["odds"] = self._odds
             out["chart"] = self._chart()

@@ -34,6 +34,16 @@ def taken_back(lines: Sequence[str], whence: str = "") -> str:
     return f"{said}: {joined(lines)}" if lines else said
 
 
+def undo_notice(undone: Sequence[str], put_back: Sequence[str] = (), whence: str = "") -> str:
+    """An undo's notice, as the box and the phones say it: what it took back (`taken_back`)
+    and what the table sets back by hand (the state's `put_back`, Rulebook.put_back): "Taken
+    back: 6 + 1 = 7: Pi's seventh checker goes into Domino. Cover Pi's 6 again."."""
+    words = taken_back(undone, whence)
+    if not put_back:
+        return words
+    return f"{words}{'' if words.endswith(('.', '!', '?')) else '.'} {' '.join(put_back)}"
+
+
 def joined(lines: Sequence[str]) -> str:
     """The log's lines said in one go: "; " between them, a space alone after one that ends a
     sentence ("... is crowned. Rex! Every domino square is uncovered", not "Rex!;")."""

@@ -17,7 +17,7 @@ from companion.errors import BoardDataError, Refused
 from companion.events import BY_SCRIPT, DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
-from companion.words import is_undo, joined, taken_back, turn_ends
+from companion.words import is_undo, joined, turn_ends, undo_notice
 from web.access import auth, seat
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
@@ -524,7 +524,7 @@ def form_action(action: str) -> Response:
     told = joined(words[seen:]) if action in TOLD_BY_LOG and words[seen:] else \
         ended_turn(before) if action == "next" else DONE[action]   # every line it added, in order
     if action == "undo" and is_undo(before, snapshot):
-        told = taken_back(snapshot.get("undone") or [])   # lines, or an ended turn
+        told = undo_notice(snapshot.get("undone") or [], snapshot.get("put_back") or [])
     spin = snapshot.get("spin") or {}
     after = spin.get("seconds") if action == "roll" and spin.get("roll") == snapshot.get("rolls") \
         else None                                  # the phone tells it when the dial stops

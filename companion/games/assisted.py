@@ -90,6 +90,15 @@ class AssistedRulebook(Rulebook):
             state.say(f"{state.name(state.data['claim'])} is not home yet (claim cancelled)")
             state.data["claim"] = None
 
+    def put_back(self, gone: State, now: State) -> list[str]:
+        """A claim home that stands again once its withdrawal is taken back: "Cy's claim
+        stands again: a press of their button confirms it." ("claim cancelled" alone, in the
+        undone line, read as the claim gone)."""
+        claim = now.data.get("claim")
+        if claim is None or gone.data.get("claim") == claim or now.phase != "play":
+            return []
+        return [f"{now.name(claim)}'s claim stands again: a press of their button confirms it."]
+
     def on_next(self, state: State) -> None:
         if state.awaiting == "roll":
             raise Refused(f"{state.name(state.turn)} has not spun yet: flick to spin first")

@@ -7,6 +7,7 @@ its way  rex -> domino -> crowned  ("Rex!"). A turn is a `choose` of the spots t
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from companion.checks import is_whole
@@ -18,6 +19,7 @@ from companion.state import State
 CHECKERS = range(7, 12)                                  # the Rex row: 7..11
 REX, DOMINO, CROWNED = "rex", "domino", "crowned"
 ADVANCE = {REX: DOMINO, DOMINO: CROWNED}                 # D2; a crowned checker stays
+PLACES_BACK = {REX: "to the Rex row", DOMINO: "into Domino", CROWNED: "to its crown"}
 ORDINAL = {7: "seventh", 8: "eighth", 9: "ninth", 10: "tenth", 11: "eleventh"}
 SPOTS = range(1, 7)
 MAX_SQUARES = 32
@@ -138,3 +140,20 @@ class DominoRex(Rulebook):
 
     def extra_json(self, state: State) -> dict[str, Any]:
         return {"last_uncovered": state.data["last"]}
+
+    def put_back(self, gone: State, now: State) -> list[str]:
+        """The squares an undo covers again ("Cover Pi's 6 again.": the undone lines name
+        sums, not squares) and the checkers it moves back ("Cy's tenth checker back into
+        Domino.", where its line said "goes home and is crowned")."""
+        squares = [f"{player.name}'s {value}"
+                   for was, player in zip(gone.players, now.players)
+                   for value in sorted((Counter(player.extra["covered"])
+                                        - Counter(was.extra["covered"])).elements())]
+        out = [f"Cover {' and '.join(squares)} again."] if squares else []
+        for was, player in zip(gone.players, now.players):
+            for number, place in sorted(player.extra["checkers"].items(),
+                                        key=lambda checker: int(checker[0])):
+                if was.extra["checkers"][number] != place and place in PLACES_BACK:
+                    out.append(f"{player.name}'s {ORDINAL[int(number)]} checker back "
+                               f"{PLACES_BACK[place]}.")
+        return out

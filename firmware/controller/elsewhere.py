@@ -193,7 +193,7 @@ class ChangesFromElsewhere:
             if ended:
                 self._beep("win")
             elif is_undo(old, snap):                          # of an ended turn too
-                self.show_undo(undo_notice(old, snap, whence(snap.get("undone_by")).lower()))
+                self.show_undo(undo_notice(snap, whence(snap.get("undone_by")).lower()))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))

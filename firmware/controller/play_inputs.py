@@ -136,13 +136,12 @@ class PlayInputs:
         return choices(self.snap)
 
     def on_undo(self, event: InputEvent) -> None:
-        before = self.snap
         if self._call(lambda: self.session.undo(by="undo")):   # on the state drawn: with the
             self.animation = None                    # Pi's reply held, that is shown instead
             self.waiting = None                      # the moves it waited to show may be gone
             self.screen = self.home()
             self.move_index = self.choice_index = 0     # the knob's pick starts again
-            self.show_undo(undo_notice(before, self.snap))
+            self.show_undo(undo_notice(self.snap))
             self._beep("click")
 
     @property

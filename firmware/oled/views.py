@@ -13,10 +13,10 @@ from typing import Any
 
 from companion.errors import ParlourError
 from companion.games import GAMES
-from companion.games.domino_rex import ORDINAL
 from companion.rulebook import Rulebook
 from companion.state import row_order
-from companion.words import counted, geese, taken_back
+from companion.words import counted, geese
+from companion.words import undo_notice as undo_words
 
 Snapshot = dict[str, Any]
 
@@ -109,42 +109,10 @@ def squares_uncovered(old: Snapshot, new: Snapshot) -> list[tuple[str, int, bool
     return out
 
 
-CHECKER_BACK = {"rex": "to the Rex row", "domino": "into Domino", "crowned": "to its crown"}
-
-
-def checkers_back(before: Snapshot, after: Snapshot) -> list[str]:
-    """Domino Rex: the checkers an undo moves back ("Cy's tenth checker back into Domino."),
-    which the taken-back lines say the other way ("Cy's tenth checker goes home and is
-    crowned"): the board is put back as it was."""
-    out = []
-    for was, now in zip(before.get("players") or [], after.get("players") or []):
-        for number, place in sorted((now.get("checkers") or {}).items(), key=lambda c: int(c[0])):
-            if (was.get("checkers") or {}).get(number) != place and place in CHECKER_BACK:
-                out.append(f"{now.get('name') or ''}'s {ORDINAL.get(int(number), number)} "
-                           f"checker back {CHECKER_BACK[place]}.")   # as the result named it
-    return out
-
-
-def undo_notice(before: Snapshot, after: Snapshot, whence: str = "") -> str:
-    """An undo's notice ("Taken back: ...", what `after` says it took back; "Taken back from a
-    phone: ..." with `whence`) and what the table must do again: in Domino Rex, which squares to
-    cover again on the board ("... Domino. Cover Pi's 6 again.", as the taken-back lines name
-    sums, not squares); a claim home that stands again once its withdrawal is taken back
-    ("Cy's claim stands again: a press of their button confirms it.", where "claim cancelled"
-    alone read as the claim gone)."""
-    words = taken_back(after.get("undone") or [], whence)
-    more = []
-    squares = [f"{name}'s {value}" for name, value, _ in squares_uncovered(after, before)]
-    if squares:
-        more.append(f"Cover {' and '.join(squares)} again.")
-    more += checkers_back(before, after)
-    claim = after.get("home_claim")
-    if claim is not None and before.get("home_claim") != claim and after.get("phase") == "play":
-        more.append(f"{player_name(after, claim)}'s claim stands again: a press of their "
-                    "button confirms it.")
-    if not more:
-        return words
-    return f"{words}{'' if words.endswith(('.', '!', '?')) else '.'} {' '.join(more)}"
+def undo_notice(snap: Snapshot, whence: str = "") -> str:
+    """An undo's notice as the state says it ("Taken back from a phone: ..." with `whence`):
+    what it took back and what the table sets back by hand (`put_back`)."""
+    return undo_words(snap.get("undone") or [], snap.get("put_back") or [], whence)
 
 
 def later_mover(words: list[str], snap: dict[str, Any], first: str, *,

@@ -464,7 +464,10 @@
       return line.replace(/^(.+)'s turn ends$/, "the end of $1's turn ($1 plays on)")   // a claim
         .replace(/^(.+): press again to confirm, the knob cancels$/, "$1")   // a count left
         .replace(/ \(\d+ left\)$/, ""); });                   // then, changed by the undo
-    return phoneWords(gone.length ? "Taken back: " + gone.join("; ") : "Taken back");
+    var words = gone.length ? "Taken back: " + gone.join("; ") : "Taken back",
+      back = state.put_back || [];       // what the table sets back by hand ("Cover Pi's 6
+    if (back.length) words += (/[.!?]$/.test(words) ? " " : ". ") + back.join(" ");   // again.")
+    return phoneWords(words);
   }
 
   function showTakenBack(words) {

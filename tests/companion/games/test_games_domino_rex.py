@@ -82,6 +82,22 @@ def test_domino_rex_d2_second_move_crowns_rex():
     assert any("Rex!" in line and "ninth" in line for line in state.log)
 
 
+def test_domino_rex_d2_an_undo_says_which_square_to_cover_and_which_checker_to_move_back():
+    """The undone line names sums ("5 + 4 = 9: Ann's ninth checker goes home and is crowned"),
+    not the square to cover again nor the crown to leave: the state's `put_back` says both,
+    for the box and every phone alike."""
+    table = start(leads=[1, 5])
+    uncover(table, 3, 6, 4, 5)                         # Ann 5 + 4 = 9: crowned
+    table.apply(parse_event({"type": "undo"}))
+    assert table.put_back == ["Cover Ann's 5 again.", "Ann's ninth checker back into Domino."]
+    table.apply(parse_event({"type": "undo"}))         # Ben's 4 + 6 = 10, into Domino
+    assert table.put_back == ["Cover Ben's 4 again.", "Ben's tenth checker back to the Rex row."]
+    table.apply(parse_event({"type": "undo"}))
+    table.apply(parse_event({"type": "undo"}))         # Ben's opening 3: nothing moved
+    assert table.put_back == ["Cover Ben's 3 again."]
+    assert table.to_json()["phase"] == "play"
+
+
 def test_domino_rex_d2_crowned_checker_never_moves():
     table = start(leads=[1, 5])
     uncover(table, 3, 6, 4, 5)                         # Ann's ninth is crowned (above)

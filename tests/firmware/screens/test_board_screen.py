@@ -1159,21 +1159,19 @@ def test_board_screen_domino_rex_an_undo_says_which_square_to_cover_again(table,
     assert table.flash_text.endswith(again)
 
 
-def test_board_screen_domino_rex_an_undo_puts_each_checker_back_in_words():
+def test_board_screen_an_undo_says_what_the_state_says_to_put_back():
     """"Taken back from a phone: 5 + 5 = 10: Cy's tenth checker goes home and is crowned.
-    Rex! Cover Cy's 5 again." never said to take the checker off its crown: it does."""
+    Rex! Cover Cy's 5 again." never said to take the checker off its crown: the state's
+    `put_back` says it, as every phone does."""
     from firmware.oled.views import undo_notice
-    checkers = {str(n): "rex" for n in range(7, 12)}
-    before = {"game": "domino-rex", "phase": "play", "undone": [],
-              "players": [{"name": "Cy", "covered": [6],
-                           "checkers": {**checkers, "10": "crowned"}}]}
-    after = {"game": "domino-rex", "phase": "play",
+    after = {"game": "domino-rex", "phase": "play", "taken_back": True,
              "undone": ["5 + 5 = 10: Cy's tenth checker goes home and is crowned. Rex!"],
-             "players": [{"name": "Cy", "covered": [5, 6],
-                          "checkers": {**checkers, "10": "domino"}}]}
-    assert undo_notice(before, after, "from a phone") == (
+             "put_back": ["Cover Cy's 5 again.", "Cy's tenth checker back into Domino."]}
+    assert undo_notice(after, "from a phone") == (
         "Taken back from a phone: 5 + 5 = 10: Cy's tenth checker goes home and is crowned. "
         "Rex! Cover Cy's 5 again. Cy's tenth checker back into Domino.")
+    assert undo_notice({**after, "undone": ["Ann's turn ends"], "put_back": []}) == \
+        "Taken back: the end of Ann's turn (Ann plays on)"
 
 
 def test_board_screen_of_two_pi_seats_the_waiting_one_is_named():

@@ -1232,6 +1232,31 @@ def test_browser_phone_an_undo_at_the_box_is_shown_on_every_phone(tmp_path, phon
         expect(notice).to_be_hidden()
 
 
+def test_browser_phone_d2_an_undo_says_which_square_to_cover_again_as_the_box_does(tmp_path,
+                                                                                    phone):
+    """D2: the box said "Taken back: Ann uncovers 3 to open the game; nothing moves. Cover
+    Ann's 3 again."; the phones said the first half only, and the square stayed uncovered on
+    the printed board. Every phone, and the answer to a phone's own Undo, say it too."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Ben"]})
+        now = roll_until(table.url, ("choose",))
+        name, value = now["players"][now["turn"]]["name"], now["players"][now["turn"]]["covered"][0]
+        phone.goto(table.url + "/")
+        post(table.url + "/api/control/choose", {"value": value})
+        box_drawn(table.url)
+        post(table.url + "/device/input", {"input": "undo"})              # the box's Undo
+        notice = phone.locator("#taken-back")
+        expect(notice).to_have_text(f"Taken back: {name} uncovers {value} to open the game; "
+                                    f"nothing moves. Cover {name}'s {value} again.")
+        fits(phone)
+        post(table.url + "/api/control/choose", {"value": value})
+        sign_in(phone, table.url)
+        phone.get_by_role("button", name="Undo the last step").click()
+        answer = phone.locator("#quick-actions + .answer, #quick-actions .answer").first
+        expect(answer).to_contain_text(f"nothing moves. Cover {name}'s {value} again.")
+
+
 def test_browser_phone_the_answer_to_an_undo_goes_when_the_game_moves_on(tmp_path, phone):
     """The answer under "Undo the last step" stayed through every turn after it (and a second
     undo's answer showed beside it): an answer stays while the table is as it left it."""
