@@ -161,6 +161,10 @@ class Hotspot:
                 self._look_again()
             return
         known = nmcli.active_known(out) if code == 0 else None
+        if known is None and mode == "looking" and code == 0 and nmcli.hotspot_active(out):
+            if not self._keep_ours():                      # the service started again
+                self._open_hotspot("The hotspot's settings changed")
+            return
         if known is not None:
             self._since = self.clock()
             self._looking_again = self._phones_came = False
@@ -170,6 +174,21 @@ class Hotspot:
             self._set(mode="looking", network="")
         elif self.clock() - self._since >= self.settings.after:
             self._open_hotspot(f"No known Wi-Fi in {self.settings.after:.0f} s")
+
+    def _keep_ours(self) -> bool:
+        """The hotspot found up while looking (the service started again while phones were
+        on it): kept if it is as the settings say, where opening it again would drop every
+        phone; False where it differs (the config changed it) or cannot be read."""
+        s = self.settings
+        code, out = self.run(nmcli.HOTSPOT_SETTINGS, TIMEOUT)
+        if code != 0 or nmcli.hotspot_settings(out) != (s.ssid, s.password, s.interface):
+            return False
+        log.info("network: the hotspot %s is already on: kept", s.ssid)
+        self._since = self.clock()
+        self._set(mode="hotspot", network=s.ssid, url=self.hotspot_url,
+                  message="" if self._looking_again else f"Hotspot {s.ssid} is still on.")
+        self._looking_again = False
+        return True
 
     def _kept_up(self) -> bool:
         """Whether the hotspot is in use: a phone has the table open on it now, or a game is

@@ -83,17 +83,29 @@ def delete(name: str) -> list[str]:
 
 
 CONNECTIONS = ["-t", "-f", "NAME", "connection", "show"]
+HOTSPOT_SETTINGS = ["-s", "-g", "802-11-wireless.ssid,802-11-wireless-security.psk,"
+                    "connection.interface-name", "connection", "show", "id", HOTSPOT]
 ACTIVE = ["-t", "-f", "NAME,TYPE", "connection", "show", "--active"]
 
 
+TERSE_FIELD = re.compile(r"((?:[^\\:]|\\.?)*):")     # a field, escapes kept whole, and its colon
+
+
 def terse_fields(line: str) -> list[str]:
-    """One line of `nmcli -t` output, split at the colons it does not escape."""
-    return [re.sub(r"\\(.)", r"\1", part) for part in re.split(r"(?<!\\):", line)]
+    """One line of `nmcli -t` output, split at the colons it does not escape ("Cafe\\\\:"
+    is the name "Cafe\\" and then a field: the backslash is the escaped one, not the colon)."""
+    return [re.sub(r"\\(.)", r"\1", part) for part in TERSE_FIELD.findall(line + ":")]
 
 
 def hotspot_active(output: str) -> bool:
     """Whether the hotspot's connection is among the active ones (`ACTIVE`'s output)."""
     return any(terse_fields(line)[0] == HOTSPOT for line in output.splitlines())
+
+
+def hotspot_settings(output: str) -> tuple[str, ...]:
+    """The hotspot's name, password and interface as NetworkManager has them
+    (`HOTSPOT_SETTINGS`'s output: a value a line, escaped as `-t` escapes them)."""
+    return tuple(terse_fields(line)[0] for line in output.splitlines()[:3])
 
 
 def active_known(output: str) -> str | None:

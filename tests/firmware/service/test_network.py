@@ -27,6 +27,7 @@ class FakeNetworkManager:
         self.active, self.fail_join = active, fail_join
         self.fail_hotspot = False
         self.profiles: list[str] = []
+        self.hotspot: tuple[str, str, str] = ("", "", "")     # its ssid, password, interface
         self.commands: list[list[str]] = []
 
     def __call__(self, args: list[str], timeout: float) -> tuple[int, str]:
@@ -35,12 +36,24 @@ class FakeNetworkManager:
             return 0, self.active
         if args == nmcli.CONNECTIONS:
             return 0, "\n".join(self.profiles)
+        if args == nmcli.HOTSPOT_SETTINGS:           # a value a line, escaped as nmcli does
+            if nmcli.HOTSPOT not in self.profiles:
+                return 10, f"Error: {nmcli.HOTSPOT} - no such connection profile."
+            return 0, "\n".join(re.sub(r"([\\:])", r"\\\1", value) for value in self.hotspot)
+        if args[:3] in (["connection", "add", "type"], ["connection", "modify", nmcli.HOTSPOT]):
+            if nmcli.HOTSPOT in args:
+                props = dict(zip(args[args.index("connection.interface-name")::2],
+                                 args[args.index("connection.interface-name") + 1::2]))
+                self.hotspot = (props["802-11-wireless.ssid"], props["wifi-sec.psk"],
+                                props["connection.interface-name"])
         if args[:2] == ["connection", "add"]:
             self.profiles.append(args[args.index("con-name") + 1])
         if args[:2] == ["connection", "delete"]:
             if args[-1] not in self.profiles:
                 return 10, f"Error: unknown connection '{args[-1]}'."
             self.profiles.remove(args[-1])
+        if args[:2] == ["connection", "down"] and nmcli.active_known(self.active) is None:
+            self.active = "lo:loopback\n"           # the hotspot taken down
         if args[2:4] == ["connection", "up"]:
             if args[-1] == nmcli.HOTSPOT and self.fail_hotspot:
                 return 4, "Error: Connection activation failed: no device"
@@ -89,6 +102,60 @@ def test_network_reads_nmcli_terse_output_with_escaped_colons():
     assert nmcli.active_known("lo:loopback\nparlour-hotspot:802-11-wireless\n") is None
     assert nmcli.active_known("lo:loopback\nWired connection 1:802-3-ethernet\n") == \
         "Wired connection 1"
+
+
+def test_network_reads_a_network_name_that_ends_in_a_backslash():
+    """nmcli writes "Cafe\\" as "Cafe\\\\": its colon was read as escaped, so the box found
+    no network and opened its hotspot over the home network it was on."""
+    line = "Parlour\\: Cafe\\\\:802-11-wireless"
+    assert nmcli.terse_fields(line) == ["Parlour: Cafe\\", "802-11-wireless"]
+    assert nmcli.active_known(f"lo:loopback\n{line}\n") == "Parlour: Cafe\\"
+    assert nmcli.terse_fields("a\\\\\\:b:c\\") == ["a\\:b", "c\\"]   # a lone one at the end kept
+    nm, clock = FakeNetworkManager(active=f"{line}\n"), FakeClock()
+    box = hotspot(nm, clock)
+    box.check()
+    assert (box.status()["mode"], box.status()["network"]) == ("home", "Parlour: Cafe\\")
+
+
+def test_network_a_box_started_again_keeps_its_hotspot_on_and_every_phone_on_it():
+    """The service started again (a crash, an update) while phones were on its hotspot: it
+    looked for known Wi-Fi for a minute with the OLED saying so, then opened the hotspot again,
+    which drops every phone. The hotspot as the settings have it is kept at the first look."""
+    nm, clock = FakeNetworkManager(), FakeClock()
+    first = hotspot(nm, clock)
+    clock.advance(60)
+    first.check()
+    assert first.status()["mode"] == "hotspot"
+    ups = nm.commands.count(nmcli.up(nmcli.HOTSPOT))
+    again = hotspot(nm, clock)                     # the service started again
+    again.check()
+    status = again.status()
+    assert (status["mode"], status["url"]) == ("hotspot", "http://10.42.0.1:8080/")
+    assert status["message"] == "Hotspot Parlour-ab12 is still on."
+    assert nm.commands.count(nmcli.up(nmcli.HOTSPOT)) == ups          # never taken down
+    assert not any(c[:2] == ["connection", "modify"] for c in nm.commands)
+    clock.advance(RETRY_SECONDS)                    # and steps aside unused, as ever
+    again.check()
+    assert nm.commands[-1] == nmcli.down(nmcli.HOTSPOT)
+
+
+def test_network_a_hotspot_up_with_other_settings_is_opened_again_with_the_configs():
+    """The config's hotspot password changed and the service started again: the hotspot up
+    still had the old one, which the OLED no longer showed. It opens again as configured."""
+    nm, clock = FakeNetworkManager(), FakeClock()
+    first = hotspot(nm, clock)
+    clock.advance(60)
+    first.check()
+    assert first.status()["mode"] == "hotspot"
+    changed = Hotspot(HotspotSettings("Parlour-ab12", "new-pass-word"), port=8080,
+                      lan_address=lambda: "192.168.1.20", run=nm, clock=clock)
+    changed.check()
+    assert changed.status()["mode"] == "hotspot"
+    assert nm.commands[-2] == nmcli.modify_hotspot("Parlour-ab12", "new-pass-word", "wlan0")
+    assert nm.commands[-1] == nmcli.up(nmcli.HOTSPOT)
+    assert nm.hotspot == ("Parlour-ab12", "new-pass-word", "wlan0")
+    assert changed.status()["message"] == \
+        "The hotspot's settings changed. Hotspot Parlour-ab12 is on."
 
 
 def test_network_opens_the_hotspot_only_when_no_known_network_came_in_time():

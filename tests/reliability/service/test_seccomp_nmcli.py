@@ -102,3 +102,39 @@ def test_seccomp_the_hotspot_opens_and_a_home_network_is_joined_and_known_after_
         assert (status["mode"], status["network"], status["url"]) == (
             "home", "Parlour: Home Net", "http://192.168.1.20:8080/")
     assert result["joining"]["message"] == "Joined Home Net"
+
+
+# The service started again while its hotspot is up (phones on it), then with another
+# password in its config: the first keeps it, reading its settings back (`nmcli -s -g`).
+RESTARTS = """
+import json
+from firmware.network.hotspot import Hotspot, HotspotSettings
+def box(password):
+    return Hotspot(HotspotSettings("Parlour: 12\\\\", password, "wlan0", after=0.0),
+                   port=8080, lan_address=lambda: "192.168.1.20", clock=lambda: 0.0)
+first = box("Board-Game-Night")
+first.check()
+again = box("Board-Game-Night")
+again.check()
+changed = box("Other-Pass-Word")
+changed.check()
+print(json.dumps({"filter": denied and filtered, "first": first.status(),
+                  "again": again.status(), "changed": changed.status()}))
+"""
+
+
+def test_seccomp_a_box_started_again_keeps_its_hotspot_up_as_nmcli_reads_it_back():
+    """Opening the hotspot again dropped every phone on it a minute after each restart of the
+    service: the hotspot as the config has it is kept (its escaped name, its password read back
+    by the real `nmcli`), and opened again only once the config changed it."""
+    with stand_in_network_manager(in_range=[]) as (address, log):
+        result = run_under_the_filter(RESTARTS, env={"DBUS_SYSTEM_BUS_ADDRESS": address,
+                                                     "LC_ALL": "C"})[0]
+        made = changes(log)
+    hotspot, = profiles(1)
+    assert made == [("AddConnection", hotspot), ("ActivateConnection", hotspot),
+                    ("Update", hotspot), ("ActivateConnection", hotspot)]   # the third box's
+    assert (result["first"]["mode"], result["again"]["mode"]) == ("hotspot", "hotspot")
+    assert result["again"]["message"] == "Hotspot Parlour: 12\\ is still on."
+    assert result["changed"]["message"] == \
+        "The hotspot's settings changed. Hotspot Parlour: 12\\ is on."
