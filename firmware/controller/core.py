@@ -103,6 +103,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.screen = "resumed" if session.resumed and self._active() else "start"
         self.game_index = 0
         self.joined = [False] * seats
+        self.joining = False               # a game being set up here: the menu comes back to it
         self.menu_items: list[str] = []
         self.menu_index = 0
         self.scores_page = 0
@@ -211,6 +212,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         return GAMES.get(self.snap.get("game") or "")
 
     def home(self) -> str:
+        if self.joining and (not self._active() or self.snap.get("phase") == "over"):
+            return "join"                # the seats joined so far kept (a look at the PIN)
         if not self._active():
             return "games"
         return "over" if self.snap.get("phase") == "over" else "play"
@@ -327,7 +330,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._show_the_pis_last_move()
 
     def on_to_games(self, event: InputEvent) -> None:
-        self.screen = "games"
+        self.joining, self.screen = False, "games"
 
     # -- time -------------------------------------------------------------------------------
 

@@ -89,12 +89,18 @@ class ChangesFromElsewhere:
             self.waiting = None                    # an undo: the moves waiting may be gone
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
+            overtook = self.joining and snap.get("game_id") is not None
+            if overtook:                           # the seats joined here are not in it
+                self.joining = False
             if snap.get("game_id") is not None or self.screen not in IDLE:
                 self.screen = self.home()          # set aside by the phone: "Choose a game"
             if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
                 self._show_change({"log": []}, snap)
             elif snap.get("game_id") is not None:  # begun from a phone: the chips to put in
                 self._show_setup()
+            if overtook:
+                self.show_read(f"{whence(snap.get('last_by'))}: {snap.get('title')} begun "
+                               "instead of the game joined here.")
         elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
             # a menu, pairing or scores screen is up: shown when the game's screen is back
             # (a phone's throw took the pairing code off the box; a win came unannounced)

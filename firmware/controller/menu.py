@@ -60,7 +60,7 @@ class MenuScreens:
                 self._ask("Start a new game? This one stops here, unfinished, and stays in "
                           "the history.", "new game")
             else:
-                self.screen = "games"
+                self.joining, self.screen = False, "games"
         elif item == "Show PIN":
             self.screen = "pin"
         elif item == "Hint":             # worked out once here, not on every frame drawn

@@ -36,10 +36,13 @@ class NewGameScreens:
     def on_pick_game(self, event: InputEvent) -> None:
         self.joined = [False] * self.seats
         self.names, self.roster_index = {}, 0
-        self.screen = "join"
+        self.joining, self.screen = True, "join"
 
     def on_join_seat(self, event: InputEvent) -> None:
+        """A seat in or out; a notice up ("... not 1.") goes, so the seat is seen to change
+        (under it a second press, to make sure, took the player out again)."""
         if event.seat is not None and 0 <= event.seat < self.seats:
+            self._clear_notice()
             self.joined[event.seat] = not self.joined[event.seat]
             name = self._roster_name()
             self.names.pop(event.seat, None)
@@ -96,7 +99,13 @@ class NewGameScreens:
             _, pi, level = self.setups[self.setup_index]
             self._start(rulebook, None, pi, level)
             return
-        if chooses_randomizer(rulebook) and rulebook.min_players <= humans <= rulebook.max_players:
+        if humans < rulebook.min_players:           # and what to do about it
+            self.show_refusal(f"{rulebook.title} is for {rulebook.player_span()} players"
+                              + (f", not {humans}. Each other player presses their seat button."
+                                 if humans else ": each presses their seat button to join."))
+            self._beep("error")
+            return
+        if chooses_randomizer(rulebook):
             self.dice_index, self.screen = 0, "dice"     # free play: which dice, then start
             return
         self._start(rulebook, None)
@@ -111,7 +120,7 @@ class NewGameScreens:
         """While a game is being set up here (joining, its dice, who the Pi plays), every view
         says so, with the names joined; and no longer once the box has left it."""
         told = None
-        if self.screen in ("join", "dice", "pi_setup"):
+        if self.joining and self.screen != "games":
             told = (self.games[self.game_index].id, tuple(self._joined_names()[1]))
         if told != self._setup_told:
             self._setup_told = told
@@ -127,6 +136,7 @@ class NewGameScreens:
         if self._call(lambda: self.session.new_game(rulebook.id, names, options, by="knob",
                                                     buttons=buttons, pi=list(pi),
                                                     pi_level=level), on_shown=False):
+            self.joining = False
             self.move_index, self.screen = 0, self.home()   # the turn screen is the answer
             self._show_setup()                               # (after the chips to put in)
             self._beep("click")

@@ -272,6 +272,12 @@
     if (always) return always;
     var playing = form.getAttribute("data-confirm-playing");
     if (playing && state && state.game && state.phase !== "over") return playing;
+    var setup = form.id === "new-game" && state && state.setup;   // players joining at the box
+    if (setup) {
+      var joined = setup.players.length ? " (" + window.ParlourState.listing(setup.players) +
+        " joined)" : "";
+      return setup.title + " is being set up at the box" + joined + ". Start this game instead?";
+    }
     return null;
   }
 
@@ -284,7 +290,9 @@
     said.id = "confirm-" + (form.id || "question");
     box.setAttribute("aria-labelledby", said.id);         // the question names the dialog
     box.appendChild(said);
-    var yes = make("button", "danger", form.getAttribute("data-yes") || "Yes");
+    var playing = state && state.game && state.phase !== "over";
+    var yes = make("button", "danger", form.id === "new-game" && !playing ? "Start this one"
+      : form.getAttribute("data-yes") || "Yes");
     yes.type = "button";
     var no = make("button", "quiet", "No, go back");
     no.type = "button";

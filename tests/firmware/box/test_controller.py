@@ -101,13 +101,76 @@ def test_controller_one_player_joined_is_told_the_pi_can_make_up_the_table(table
         assert table.screen == "pi_setup"
 
 
-def test_controller_too_few_players_is_refused_on_screen(table, session):
+def test_controller_too_few_players_are_told_what_to_do_and_a_seat_press_is_seen(table,
+                                                                                session):
+    """"Kat en Muis is for 2 players, not 1." said nothing of what to do, and stayed up over
+    the join screen while the second player pressed their seat: nothing changed on screen, so
+    they pressed again, which took them out ("1 in" once the notice went)."""
     press(table, "press")
-    press(table, "press")                                          # Kat en Muis
+    press(table, "turn", detents=[g.id for g in table.games].index("kat-en-muis"))
+    press(table, "press")
+    press(table, "press")                                          # no one yet
+    assert table.flash_text == "Kat en Muis is for 2 players: each presses their seat button " \
+        "to join."
     press(table, "seat", seat=0)
+    assert table.flash_text == "" and table.joined[0]
     press(table, "press")
     assert table.screen == "join" and session.snapshot()["game"] is None
-    assert "2 players" in table.flash_text
+    assert table.flash_text == "Kat en Muis is for 2 players, not 1. Each other player presses " \
+        "their seat button."
+    press(table, "seat", seat=1)                                   # the notice goes: seen
+    assert table.flash_text == "" and table.joined[:2] == [True, True]
+    from firmware.oled import screens
+    drawn = screens.joining("Kat en Muis", table.joined, "press knob to start", "")
+    assert table.render().tobytes() == drawn.tobytes()
+    press(table, "press")
+    assert session.snapshot()["game"] == "kat-en-muis"
+
+
+def test_controller_a_look_at_the_menu_while_joining_keeps_the_seats_joined(table, session):
+    """Menu, Show PIN, and back: the box went to "Choose a game", the seats joined gone (and
+    the phones told no game was being set up); it comes back to the join screen as it was."""
+    press(table, "press")
+    press(table, "turn", detents=[g.id for g in table.games].index("cats-and-dogs"))
+    press(table, "press")
+    press(table, "seat", seat=0)
+    press(table, "seat", seat=2)
+    press(table, "menu")
+    assert table.menu_items[:4] == ["Back", "New game", "Show PIN", "Phone page"]
+    press(table, "turn", detents=2)
+    press(table, "press")                                          # Show PIN
+    assert table.screen == "pin"
+    assert session.snapshot()["setup"]["players"] == ["Red", "Green"]      # still being set up
+    press(table, "press")                                          # back
+    assert table.screen == "join" and table.joined == [True, False, True, False]
+    press(table, "menu")
+    press(table, "press")                                          # Back
+    assert table.screen == "join"
+    press(table, "menu")
+    press(table, "turn", detents=1)
+    press(table, "press")                                          # New game: the games list
+    assert table.screen == "games" and "setup" not in session.snapshot()
+    press(table, "menu")
+    press(table, "press")                                          # Back: the games, as left
+    assert table.screen == "games"
+
+
+def test_controller_a_game_begun_from_a_phone_over_a_join_here_says_so(table, session):
+    """A phone began Life's Mishaps while Kat en Muis was being joined at the box: the box
+    jumped to it, the two who had pressed their seats not in it, and nothing said why."""
+    press(table, "press")
+    press(table, "turn", detents=[g.id for g in table.games].index("kat-en-muis"))
+    press(table, "press")
+    press(table, "seat", seat=0)
+    session.new_game("lifes-mishaps", ["Ann", "Ben"], by="web")
+    table.update()
+    table.render()
+    assert table.flash_text == "From a phone: Life's Mishaps begun instead of the game joined " \
+        "here."
+    assert table.home() == "play" and "setup" not in session.snapshot()
+    press(table, "menu")
+    press(table, "press")                                          # Back: to the game
+    assert table.screen == "play"
 
 
 def test_controller_too_many_players_are_told_how_to_take_one_out(table, session):

@@ -1354,6 +1354,41 @@ def test_browser_phone_says_who_is_joining_at_the_box(tmp_path, phone):
         expect(phone.locator("#prompt")).not_to_contain_text("Joining")
 
 
+def test_browser_phone_asks_before_starting_over_a_game_joined_at_the_box(tmp_path, phone):
+    """A signed-in phone started Life's Mishaps while Kat en Muis was being joined at the box:
+    the two who had pressed their seats were left out, with no word on either side. The phone
+    asks first; "No, go back" starts nothing."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        box_input(table.url, {"input": "knob", "action": "press"})       # the games
+        box_view(table.url, lambda v: v.get("screen") == "games")
+        box_input(table.url, {"input": "knob", "action": "press"})       # the first: join
+        box_view(table.url, lambda v: v.get("screen") == "join")
+        box_input(table.url, {"input": "seat", "seat": 0})
+        box_input(table.url, {"input": "seat", "seat": 1})
+        title = state(table.url)["setup"]["title"]
+        sign_in(phone, table.url)
+        expect(phone.locator("#prompt")).to_have_text(
+            f"Joining {title} at the box: Red and Blue so far")
+        open_form(phone)
+        phone.select_option("#game-choice", "lifes-mishaps")
+        names = phone.locator("#new-game input[name=player]")
+        names.nth(2).fill("Ann")
+        names.nth(3).fill("Ben")
+        phone.get_by_role("button", name="Start the game").click()
+        ask = phone.locator("#new-game .confirm")
+        expect(ask).to_contain_text(f"{title} is being set up at the box (Red and Blue "
+                                    "joined). Start this game instead?")
+        fits(phone)
+        screenshot(phone, "phone-new-game-over-a-join-at-the-box.png")
+        ask.get_by_role("button", name="No, go back").click()
+        assert state(table.url)["game"] is None
+        phone.get_by_role("button", name="Start the game").click()
+        ask.get_by_role("button", name="Start this one").click()
+        expect(phone.locator("#game")).to_contain_text("Life's Mishaps")
+        box_view(table.url, lambda v: "instead of the game joined here" in str(v))
+
+
 def test_browser_phone_signed_in_and_paired_says_for_whom_it_moves(tmp_path, phone):
     """A phone with the PIN moves for anyone; paired with Ben's seat as well, on Ann's turn it
     offered a bare "Throw the dice" above "This phone plays seat button 2 (Ben)", and a tap
