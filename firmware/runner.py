@@ -485,11 +485,39 @@ def check_listen(host: str, port: int) -> None:
         raise ParlourError(f"cannot listen on {host or '0.0.0.0'}:{port} ({err})") from None
 
 
+CARD_FAULTS = {errno.EROFS: "The SD card is read-only", errno.ENOSPC: "The SD card is full",
+               errno.EIO: "The SD card cannot be read"}
+
+
+def card_words(err: OSError, name: str) -> str:
+    """A failed start's reason for the OLED: the card's fault in plain words and the file
+    ("The SD card is read-only (parlour.lock)"), else the system's words."""
+    if err.errno in CARD_FAULTS:
+        return CARD_FAULTS[err.errno] + (f" ({name})" if name else "")
+    return f"{name + ': ' if name else ''}{err.strerror or err}"
+
+
+def tell_the_oled(config: Config, words: str, device=None) -> None:
+    """A start that failed for the card or its files says why on the OLED, and leaves it
+    there: a box whose card had gone read-only stayed dark, the reason only in the journal.
+    The panel's own faults are ignored (the journal has the reason)."""
+    from firmware.oled import screens
+    from firmware.oled.display import Display
+    try:
+        display = Display(config.display, device=device)
+        if display.device is not None:
+            display.device.persist = True            # not blanked as the program exits
+        display.show(screens.message("Parlour", "Cannot start", words))
+    except Exception as err:  # noqa: BLE001 - no panel, or a panel that failed: said anyway
+        print(f"parlour: the OLED could not say it ({err})", file=sys.stderr)
+
+
 def run(*, sim: bool | None = None, host: str | None = None, port: int | None = None,
         data_dir: str | None = None, config_path: str | None = None,
         pin: str | None = None, open_panel: bool = False) -> int:
     """`parlour run`: returns the exit status (0 after SIGTERM/SIGINT, 2 for bad setup)."""
     data_path: Path | None = None
+    config: Config | None = None
     try:
         config = load_config(config_path)
         if pin is not None and pin_problem(pin):
@@ -517,6 +545,8 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
     except OSError as err:                  # "<file>: Permission denied", not "[Errno 13] ..."
         where = err.filename or data_path   # a write with no file named: the data directory
         print(f"parlour: {f'{where}: ' if where else ''}{err.strerror or err}", file=sys.stderr)
+        if sim is False and config is not None:      # at a table the journal is out of sight
+            tell_the_oled(config, card_words(err, Path(where).name if where else ""))
         return 2
 
     stop = stop_on_signal(table)

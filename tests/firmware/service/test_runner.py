@@ -284,3 +284,35 @@ def test_runner_a_bracketed_ipv6_host_is_checked_as_waitress_takes_it(tmp_path):
     runner.check_listen("::1", 0)
     with pytest.raises(ParlourError, match=r"cannot listen on \[::1\]:-1"):
         runner.check_listen("[::1]", -1)
+
+
+def test_runner_a_start_that_fails_on_the_card_says_why_on_the_oled(tmp_path, monkeypatch,
+                                                                   capsys):
+    """A card gone read-only: the box stayed dark, "parlour.lock: Read-only file system" only in
+    the journal, out of sight at a table. On the device it is on the OLED too, and left there."""
+    import errno
+    from luma.core.device import dummy
+    from firmware.oled import screens
+
+    def read_only(data_dir, *args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", str(data_dir / "parlour.lock"))
+
+    told = []
+    monkeypatch.setattr(runner, "DataDirLock", read_only)
+    monkeypatch.setattr(runner, "tell_the_oled", lambda config, words: told.append(words))
+    status = runner.run(sim=False, host="127.0.0.1", port=0, data_dir=str(tmp_path / "data"))
+    assert status == 2
+    assert capsys.readouterr().err.endswith("parlour.lock: Read-only file system\n")
+    assert told == ["The SD card is read-only (parlour.lock)"]
+    told.clear()
+    assert runner.run(sim=True, host="127.0.0.1", port=0, data_dir=str(tmp_path / "data")) == 2
+    assert told == []                    # the simulator's OLED is a page its web would serve
+    assert runner.card_words(OSError(errno.EACCES, "Permission denied"), "pin") == \
+        "pin: Permission denied"
+
+    panel = dummy(width=128, height=64, mode="1")
+    monkeypatch.undo()
+    runner.tell_the_oled(Config(), "The SD card is read-only (parlour.lock)", device=panel)
+    assert panel.persist                 # not blanked as the program exits
+    drawn = screens.message("Parlour", "Cannot start", "The SD card is read-only (parlour.lock)")
+    assert panel.image.convert("1").tobytes() == drawn.convert("1").tobytes()
