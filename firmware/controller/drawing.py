@@ -27,6 +27,7 @@ def state_mark(snap: dict[str, Any]) -> str:
     return f"{snap.get('boot')}:{snap.get('state_version')}"
 
 OVER_FEET = ("press: new game", "turn: all scores")   # the end screen's foot, in turn
+START_FOOT = "press knob to start"     # the last choices before a game begins
 
 
 class BoxDrawing:
@@ -100,7 +101,8 @@ class BoxDrawing:
 
     def draw_dice(self) -> Image.Image:
         return screens.choice_list(f"{self.games[self.game_index].title}: dice",
-                                   [label for label, _ in RANDOMIZERS], self.dice_index)
+                                   [label for label, _ in RANDOMIZERS], self.dice_index,
+                                   START_FOOT)
 
     def draw_join(self) -> Image.Image:
         rb = self.games[self.game_index]
@@ -109,7 +111,7 @@ class BoxDrawing:
         if name:
             hint = "joins: press a seat"
         elif rb.min_players <= n <= rb.max_players:          # the press asks about the Pi
-            hint = "press: Pi or no Pi" if len(pi_setups(rb, n)) > 1 else "press knob to start"
+            hint = "press: Pi or no Pi" if len(pi_setups(rb, n)) > 1 else START_FOOT
         elif n > rb.max_players:                             # said before the press that
             hint = f"{n - rb.max_players} too many: max {rb.max_players}"   # would be refused
         elif any(seats for _, seats, _ in pi_setups(rb, n)):   # the Pi makes up the table
@@ -226,7 +228,7 @@ class BoxDrawing:
 
     def draw_pi_setup(self) -> Image.Image:
         labels = [label for label, _, _ in self.setups]
-        return screens.choice_list("The Pi plays", labels, self.setup_index)
+        return screens.choice_list("The Pi plays", labels, self.setup_index, START_FOOT)
 
     def draw_pi_moved(self) -> Image.Image:
         if "board" not in self.snap:                 # only a board move is drawn to copy

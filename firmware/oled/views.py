@@ -441,20 +441,25 @@ def choice_meaning(snap: Snapshot, value: int, after: Snapshot | None = None) ->
     return f"uncover a {value}: {value}+{last}={value + last}"
 
 
+RESIGNED_NAME = 6   # "wins, Yellow resigned" fills the line (21 letters): a longer name, the side
+
+
 def final_points(snap: Snapshot) -> str:
     """The winner's points under their name ("wins, 27 points"; winners tied on points
     "share the win, 19 pts"), or in a game won on chips their chips ("wins, 27 chips"), or ""
     in a game without either (the scores screen has everyone's). Fox and Geese counts
     no points: the geese the Fox took, or the geese left ("wins, 16 geese left"), or the
-    other side's resignation ("wins, Fox resigned")."""
+    other side's resignation ("wins, Red resigned", as the result said it: "Blue / wins, Fox
+    resigned" read as Blue the Fox; the side for a name too long for the line)."""
     players = snap.get("players") or []
     winners = snap.get("winners") or []
     if snap.get("game") == "fox-and-geese":
         if len(winners) != 1:
             return ""
         if any(line.endswith(" resigns") for line in (snap.get("log") or [])[-2:]):   # F3
+            loser = players[1 - winners[0]].get("name") or ""        # as the result said it
             side = "Geese" if players[winners[0]].get("role") == "fox" else "Fox"
-            return f"wins, {side} resigned"
+            return f"wins, {loser if len(loser) <= RESIGNED_NAME else side} resigned"
         if players[winners[0]].get("role") == "fox":
             return f"wins, {geese(players[winners[0]].get('score') or 0)} taken"
         return f"wins, {geese(len((snap.get('board') or {}).get('geese') or []))} left"

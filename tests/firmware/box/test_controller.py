@@ -98,7 +98,10 @@ def test_controller_one_player_joined_is_told_the_pi_can_make_up_the_table(table
     assert table.render().tobytes() == drawn.tobytes()
     if "Pi" in hint:
         press(table, "press")
-        assert table.screen == "pi_setup"
+        assert table.screen == "pi_setup"        # and says a press begins it (it did not)
+        labels = [label for label, _, _ in table.setups]
+        assert table.render().tobytes() == screens.choice_list(
+            "The Pi plays", labels, 0, "press knob to start").tobytes()
 
 
 def test_controller_too_few_players_are_told_what_to_do_and_a_seat_press_is_seen(table,

@@ -924,7 +924,13 @@ def test_board_screen_f3_the_end_counts_geese_not_points(table, session):
     session.submit({"type": "declare", "winners": [1]}, by="knob")      # the Fox resigns
     table.update()
     table.render()
-    assert table.page_text == ["Ben", "wins, Fox resigned", "press: new game"]   # F3
+    assert table.page_text == ["Ben", "wins, Ann resigned", "press: new game"]   # F3
+    press(table, "press")              # "Ben / wins, Fox resigned" read as Ben the Fox: named,
+    session.new_game("fox-and-geese", ["Bartholomew Feathers", "Ben"])   # or the side where
+    session.submit({"type": "declare", "winners": [1]}, by="knob")      # the name is too long
+    table.update()
+    table.render()
+    assert table.page_text == ["Ben", "wins, Fox resigned", "press: new game"]
 
 
 def test_board_screen_the_pis_seat_button_says_it_is_the_pis(table, session, clock):
