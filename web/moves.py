@@ -43,7 +43,8 @@ PHONE_WORDS = (
     (" (or press the knob to pass)", " (or pass)"),
     (END_OF_TURN, "end the turn"),
     ("flick to spin", "spin"),
-)
+    ("Choose a game", "Choose a game at the box, or below"),   # with no game: a watcher has
+)                                                               # the PIN there, not a knob
 
 
 def phone_words(text: str) -> str:

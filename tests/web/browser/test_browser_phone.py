@@ -1329,7 +1329,7 @@ def test_browser_phone_says_who_is_joining_at_the_box(tmp_path, phone):
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         phone.goto(table.url + "/")
-        expect(phone.locator("#prompt")).to_have_text("Choose a game")
+        expect(phone.locator("#prompt")).to_have_text("Choose a game at the box, or below")
         box_input(table.url, {"input": "knob", "action": "press"})       # the games
         box_view(table.url, lambda v: v.get("screen") == "games")
         box_input(table.url, {"input": "knob", "action": "press"})       # the first: join

@@ -26,7 +26,7 @@ def logged_in(client):
 
 def test_pages_status_idle_invites_a_game(client):
     page = client.get("/").get_data(as_text=True)
-    assert "No game in play" in page and "Choose a game" in page
+    assert "No game in play" in page and "Choose a game at the box, or below" in page
     assert '<noscript><meta http-equiv="refresh"' in page
     assert 'name="viewport"' in page
 
