@@ -145,11 +145,13 @@ class DominoRex(Rulebook):
         """The squares an undo covers again ("Cover Pi's 6 again.": the undone lines name
         sums, not squares) and the checkers it moves back ("Cy's tenth checker back into
         Domino.", where its line said "goes home and is crowned")."""
-        squares = [f"{player.name}'s {value}"
-                   for was, player in zip(gone.players, now.players)
-                   for value in sorted((Counter(player.extra["covered"])
-                                        - Counter(was.extra["covered"])).elements())]
-        out = [f"Cover {' and '.join(squares)} again."] if squares else []
+        squares = []                   # "Ann's 5 and 6, Ben's 4": a player's squares together
+        for was, player in zip(gone.players, now.players):
+            values = sorted((Counter(player.extra["covered"])
+                             - Counter(was.extra["covered"])).elements())
+            if values:
+                squares.append(f"{player.name}'s {' and '.join(map(str, values))}")
+        out = [f"Cover {', '.join(squares)} again."] if squares else []
         for was, player in zip(gone.players, now.players):
             for number, place in sorted(player.extra["checkers"].items(),
                                         key=lambda checker: int(checker[0])):

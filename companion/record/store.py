@@ -19,7 +19,9 @@ SCHEMA_VERSION = 1
 UNREADABLE = (11, 26)     # SQLITE_CORRUPT, SQLITE_NOTADB: the file itself is bad
 SQLITE_IOERR, SQLITE_FULL = 10, 13
 ROOM_NEEDED = 64 * 1024   # bytes: with less free, an I/O error is the disk being full
-FULL_WORDS = {"write": "The SD card is full: not saved. Games so far are safe",   # fits the OLED
+FULL_WORDS = {"write": "The SD card is full: that was not done, and the game stands as it was. "
+                       "Free some space to play on. The games so far are safe",   # not "not
+                                                                      # saved": a throw again?
               "open": "The SD card is full: the game store cannot be opened until some "
                       "space is freed"}
 SCHEMA = """

@@ -94,13 +94,14 @@ class ChangesFromElsewhere:
                 self.joining = False
             if snap.get("game_id") is not None or self.screen not in IDLE:
                 self.screen = self.home()          # set aside by the phone: "Choose a game"
+            instead = f"{whence(snap.get('last_by'))}: {snap.get('title')} begun instead of " \
+                "the game joined here." if overtook else ""
             if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
                 self._show_change({"log": []}, snap)
             elif snap.get("game_id") is not None:  # begun from a phone: the chips to put in
-                self._show_setup()
-            if overtook:
-                self.show_read(f"{whence(snap.get('last_by'))}: {snap.get('title')} begun "
-                               "instead of the game joined here.")
+                instead = self._show_setup(instead)
+            if instead:
+                self.show_read(instead)
         elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
             # a menu, pairing or scores screen is up: shown when the game's screen is back
             # (a phone's throw took the pairing code off the box; a win came unannounced)

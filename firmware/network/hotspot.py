@@ -185,6 +185,7 @@ class Hotspot:
             return False
         log.info("network: the hotspot %s is already on: kept", s.ssid)
         self._since = self.clock()
+        self._phones_came = True        # it served them before: a game in play keeps it up
         self._set(mode="hotspot", network=s.ssid, url=self.hotspot_url,
                   message="" if self._looking_again else f"Hotspot {s.ssid} is still on.")
         self._looking_again = False

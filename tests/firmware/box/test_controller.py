@@ -18,7 +18,7 @@ from firmware.controller import TRANSITIONS, Controller
 from firmware.controller.notices import AGAIN_SECONDS
 from firmware.controller.play_inputs import GAME_OVER_SEAT, KNOB_ANSWERS
 from firmware.oled import lettering
-from firmware.oled.views import box_words, player_name
+from firmware.oled.views import box_words, player_name, setup_words
 
 ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 
@@ -168,12 +168,25 @@ def test_controller_a_game_begun_from_a_phone_over_a_join_here_says_so(table, se
     session.new_game("lifes-mishaps", ["Ann", "Ben"], by="web")
     table.update()
     table.render()
-    assert table.flash_text == "From a phone: Life's Mishaps begun instead of the game joined " \
-        "here."
+    instead = "From a phone: Life's Mishaps begun instead of the game joined here."
+    assert table.screen == "result" and table.flash_text == ""     # the chips stay readable
+    assert table.outcome[2] == [instead, *setup_words(session.snapshot())]
     assert table.home() == "play" and "setup" not in session.snapshot()
+    past_setup(table)
     press(table, "menu")
     press(table, "press")                                          # Back: to the game
     assert table.screen == "play"
+    press(table, "menu")                                           # no chips to put in: said
+    press(table, "turn", detents=table.menu_items.index("New game"))     # over the turn
+    press(table, "press")
+    press(table, "turn", detents=1)
+    press(table, "press")                                          # set aside: the games
+    press(table, "press")
+    press(table, "seat", seat=2)
+    session.new_game("cats-and-dogs", ["Ann", "Ben"], by="web")
+    table.update()
+    assert table.flash_text == "From a phone: Cats and Dogs begun instead of the game joined " \
+        "here."
 
 
 def test_controller_too_many_players_are_told_how_to_take_one_out(table, session):

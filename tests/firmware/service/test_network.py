@@ -139,6 +139,22 @@ def test_network_a_box_started_again_keeps_its_hotspot_on_and_every_phone_on_it(
     assert nm.commands[-1] == nmcli.down(nmcli.HOTSPOT)
 
 
+def test_network_a_box_started_again_mid_game_keeps_the_hotspot_for_phones_asleep():
+    """Started again mid-game with its hotspot up, phones asleep between turns: the hotspot
+    it kept gave way five minutes later, as if no phone had ever been on it."""
+    nm, clock = FakeNetworkManager(), FakeClock()
+    first = hotspot(nm, clock)
+    clock.advance(60)
+    first.check()
+    again = Hotspot(SETTINGS, port=8080, lan_address=lambda: "192.168.1.20", run=nm,
+                    clock=clock, in_use=lambda: False, game_on=lambda: True)
+    again.check()
+    for _ in range(3):
+        clock.advance(RETRY_SECONDS)
+        again.check()
+    assert again.status()["mode"] == "hotspot" and nmcli.down(nmcli.HOTSPOT) not in nm.commands
+
+
 def test_network_a_hotspot_up_with_other_settings_is_opened_again_with_the_configs():
     """The config's hotspot password changed and the service started again: the hotspot up
     still had the old one, which the OLED no longer showed. It opens again as configured."""
