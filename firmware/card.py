@@ -47,6 +47,7 @@ def two_codes(url: str, wifi: WiFi, size: tuple[int, int] = (128, 64)) -> Image.
 
 
 PAGE_SECONDS = 5.0     # the start screen alternates: both codes, then the words
+CODES_SAID = "codes: left the Wi-Fi, right the table"   # what the two codes' page is
 
 
 def start_pages(url: str, wifi: WiFi, words: Callable[[], Image.Image]) -> list[Image.Image]:
@@ -60,7 +61,7 @@ def start_pages(url: str, wifi: WiFi, words: Callable[[], Image.Image]) -> list[
     if not qr_fits(wifi_text(wifi), 64):
         return [words(), message("Join the Wi-Fi", wifi.ssid, "its code: parlour card")]
     return [two_codes(url, wifi), words(),
-            message("Join the Wi-Fi", wifi.ssid, "or scan the left-hand code")]
+            message("Join the Wi-Fi", wifi.ssid, CODES_SAID)]
 
 
 def qr_svg(data: str, *, label: str) -> str:

@@ -209,7 +209,10 @@ class BoxDrawing:
             return screens.message(f"Wi-Fi {hotspot.get('ssid', '')}",
                                    hotspot.get("password", ""), "password, then open "
                                    + status.get("url", "").split("://")[-1].rstrip("/"))
-        if status.get("mode") in ("home", "joining"):
+        if status.get("mode") == "joining":        # not the hotspot's name, as if on it
+            return screens.message("Wi-Fi", status.get("message") or "Joining",
+                                   f"if it fails: back to {hotspot.get('ssid', '')}")
+        if status.get("mode") == "home":
             name = (status.get("network") or "").removeprefix("Parlour: ")
             return screens.message("Wi-Fi", name or "Joining",
                                    "add networks on the phone page")

@@ -262,7 +262,8 @@ def test_phones_start_screen_alternates_both_codes_and_the_words(session, tmp_pa
     assert len(pages) == 3 and pages[0].tobytes() == both.tobytes()
     # the network's name whole, on a page of its own (a note beside the address cut it short)
     assert pages[2].tobytes() == screens.message("Join the Wi-Fi", "Parlour Guest",
-                                                 "or scan the left-hand code").tobytes()
+                                                 "codes: left the Wi-Fi, right the table"
+                                                 ).tobytes()   # the codes' page has no room
     assert len(card.start_pages("http://x/", WiFi(), lambda: both)) == 1
     # a long name and password: a code of one pixel a module is too fine to scan, so the
     # start screen leaves it to the join card and says so

@@ -597,6 +597,11 @@ def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(sessio
         assert box.render().tobytes() == screens.message(
             "Wi-Fi Parlour-ab12", "k7mp-2xqa-rj9c",
             "password, then open 10.42.0.1:8080").tobytes()
+        network.change(mode="joining", message="Joining Our House")   # a phone added it: not
+        box.update()                                   # "Wi-Fi / Parlour-ab12" as if on it
+        box.flash_text = ""
+        assert box.render().tobytes() == screens.message(
+            "Wi-Fi", "Joining Our House", "if it fails: back to Parlour-ab12").tobytes()
         network.change(mode="home", network="Parlour: Our House", message="Joined Our House",
                        url="")                                 # joined: no address yet
         box.update()
