@@ -215,6 +215,10 @@
           say(answer, words, ok, body);
         }
         if (form.id === "login") judged(form.querySelector("input[name=pin]"), answer, ok);
+        if (form.id === "login" && !ok) {      // hidden dots: typed again, not mended
+          form.querySelector("input[name=pin]").value = "";
+          form.querySelector("input[name=pin]").focus();
+        }
         if (ok && (form.id === "login" || form.id === "logout")) window.location.reload();
         if (!ok && body && body.signed_out) window.location.reload();   // a new PIN: sign in again
         if (ok && form.id === "new-game") {     // the next game's form starts empty: a name

@@ -178,6 +178,8 @@ def test_browser_phone_refusals_show_beside_the_control(tmp_path, phone):
         pin = phone.locator("#login input[name=pin]")         # read out with its field
         expect(pin).to_have_attribute("aria-invalid", "true")
         expect(pin).to_have_accessible_description("Wrong PIN.")
+        expect(pin).to_have_value("")                        # its dots: typed again whole
+        expect(pin).to_be_focused()
         sign_in(phone, table.url)
         phone.locator("#new-game-box summary").click() if not phone.locator(
             "#new-game").is_visible() else None
