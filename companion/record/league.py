@@ -28,6 +28,7 @@ from companion.buttons import DEFAULT_COLOURS, MAX_BUTTONS
 from companion.checks import is_whole
 from companion.errors import ParlourError
 from companion.games import GAMES
+from companion.randomness.rollstream import commitment as commit_to
 from companion.words import name_key
 
 MAX_RECORD_BYTES = 2 * 1024 * 1024      # a 10,000-event game's record is ~0.4 MiB
@@ -41,6 +42,7 @@ TABLE_ID = re.compile(r"[0-9a-f]{16}")
 UID = re.compile(r"([0-9a-f]{16})-([1-9][0-9]{0,9})(?:-([0-9a-f]{8}))?")
 GAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 COMMITMENT = re.compile(r"[0-9a-f]{64}")          # SHA-256 of the game's seed, in hex
+SEED = re.compile(r"(?:[0-9a-f]{2}){1,64}")       # the seed itself, revealed once it is over
 
 
 TABLE_NAME_LONGEST = 40        # a table's name in the club: a host name may be 64, cut to this
@@ -128,6 +130,12 @@ def check_record(payload: Any, table_id: str, uid: str, *,
     commitment = record.get("commitment")
     commitment = commitment if isinstance(commitment, str) and COMMITMENT.fullmatch(
         commitment) else None
+    seed = record.get("seed")
+    if isinstance(seed, str) and SEED.fullmatch(seed):     # revealed: it names its commitment
+        sealed = commit_to(bytes.fromhex(seed))              # (a copy without one counted twice)
+        if commitment not in (None, sealed):
+            raise RecordRefused("the revealed seed does not match the record's commitment")
+        commitment = sealed
     number = record.get("id")
     if not is_whole(number) or str(number) != matched.group(2):
         raise RecordRefused(f"the uid {uid[:60]!r} names game {matched.group(2)} but the "

@@ -384,6 +384,31 @@ def test_club_one_game_sent_under_another_uid_is_counted_once(broker, club):
     assert view["league"]["games"] == 1 and view["broker"]["accepted"] == 1
 
 
+def test_club_a_copy_without_its_commitment_is_the_same_game(broker, club):
+    """Game 1 sent again as "<table>-1" with its commitment taken out: the club, finding no
+    commitment to look it up by, kept it as a second game (Cleo played 2, won 2; the Elo
+    moved). Its revealed seed names its commitment; with neither, its number at that table
+    does. A seed that does not match the record's commitment is refused."""
+    game = committed(A, 1, 0, "2026-11-25T09:00:00Z")
+    game["record"]["seed"] = b"s".hex()
+    send(broker, topics.record_topic(A, game["uid"]), game)
+    wait_for(lambda: club.view()["league"]["games"] == 1)
+    stripped = json.loads(json.dumps(game))
+    stripped["uid"] = f"{A}-1"
+    stripped["record"]["commitment"] = None
+    send(broker, topics.record_topic(A, stripped["uid"]), stripped)
+    wait_for(lambda: club.view()["broker"]["repeated"] == 1)
+    del stripped["record"]["seed"]                               # nothing to tell it by
+    send(broker, topics.record_topic(A, stripped["uid"]), stripped)
+    wait_for(lambda: club.view()["broker"]["repeated"] == 2)
+    other = committed(A, 2, 0, "2026-11-25T10:00:00Z", seed=b"t")
+    other["record"]["seed"] = b"s".hex()                         # not the seed it committed to
+    send(broker, topics.record_topic(A, other["uid"]), other)
+    view = wait_for(lambda: (v := club.view())["broker"]["refused"] == 1 and v)
+    assert "does not match" in view["broker"]["last_refused"][-1][1]
+    assert view["league"]["games"] == 1 and view["broker"]["accepted"] == 1
+
+
 def test_club_a_changed_copy_of_a_kept_game_is_refused_not_kept(broker, club):
     """Game 2 sent again under its uid with Cy as its winner and 30 points was answered
     "kept" (counted as a repeat): a game that ended never changes, so the copy is refused,
