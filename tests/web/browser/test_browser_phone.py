@@ -1252,6 +1252,7 @@ def test_browser_phone_d2_an_undo_says_which_square_to_cover_again_as_the_box_do
         expect(notice).to_have_text(f"Taken back: {name} uncovers {value} to open the game; "
                                     f"nothing moves. Cover {name}'s {value} again.")
         fits(phone)
+        screenshot(phone, "phone-undo-cover-again.png")
         post(table.url + "/api/control/choose", {"value": value})
         sign_in(phone, table.url)
         phone.get_by_role("button", name="Undo the last step").click()
