@@ -105,6 +105,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.game_index = 0
         self.joined = [False] * seats
         self.joining = False               # a game being set up here: the menu comes back to it
+        self.lead_in: list[str] = []       # said first by the next result (spin._show_result)
         self.menu_items: list[str] = []
         self.menu_index = 0
         self.scores_page = 0

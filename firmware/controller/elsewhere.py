@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.events import BY_SCRIPT, CORRECTIONS
 from companion.words import is_undo
+from companion.words import undo_notice as undo_words
 from firmware.controller.drawing import state_mark
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING
@@ -22,6 +23,14 @@ from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
                                   player_name, squares_uncovered, undo_notice)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
+
+
+NOTHING_BACK = "Nothing to set back on the board."     # an undo of what it never showed
+
+
+def _begins(log: list[str], start: list[str]) -> bool:
+    """Whether `log` goes on from `start` (holds it whole, first)."""
+    return log[:len(start)] == start
 
 
 def whence(by: str | None) -> str:
@@ -84,8 +93,12 @@ class ChangesFromElsewhere:
             self.dirty = self.dirty or self.screen in ("scores", "hint")
             return
         self.dirty = True
+        unseen = None       # an undo of moves held back unshown: the state drawn, kept whole
         if len(snap.get("log") or []) < len(old.get("log") or []) or \
                 snap.get("game_id") != old.get("game_id"):
+            if self.waiting is not None and snap.get("game_id") == old.get("game_id") and \
+                    _begins(snap.get("log") or [], self.waiting[0].get("log") or []):
+                unseen = self.waiting[0]
             self.waiting = None                    # an undo: the moves waiting may be gone
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
@@ -94,14 +107,16 @@ class ChangesFromElsewhere:
                 self.joining = False
             if snap.get("game_id") is not None or self.screen not in IDLE:
                 self.screen = self.home()          # set aside by the phone: "Choose a game"
-            instead = f"{whence(snap.get('last_by'))}: {snap.get('title')} begun instead of " \
-                "the game joined here." if overtook else ""
+            # said first by the next result (a notice over it hid it); an older game's: gone
+            self.lead_in = [f"{whence(snap.get('last_by'))}: {snap.get('title')} begun "
+                            "instead of the game joined here."] if overtook else []
             if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
                 self._show_change({"log": []}, snap)
             elif snap.get("game_id") is not None:  # begun from a phone: the chips to put in
-                instead = self._show_setup(instead)
-            if instead:
-                self.show_read(instead)
+                self._show_setup()
+            if self.lead_in and self.screen not in ("result", "spin") and not pi_level(snap):
+                self.show_read(" ".join(self.lead_in))     # no result to come: said now
+                self.lead_in = []
         elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
             # a menu, pairing or scores screen is up: shown when the game's screen is back
             # (a phone's throw took the pairing code off the box; a win came unannounced)
@@ -125,6 +140,8 @@ class ChangesFromElsewhere:
             # too); its result lists the lines since, as the log now has them
             self.waiting = None
             self.outcome = self._spin_outcome(snap)
+        elif unseen is not None:                   # what it took back was never on the OLED
+            self._show_unseen_undo(unseen, snap)
         elif self.screen == "spin" or (self.screen in SHOWS_CHANGES and
                                        len(snap.get("log") or []) < len(old.get("log") or [])):
             self.animation = None                  # an undo of the throw, or any undo: now
@@ -132,6 +149,19 @@ class ChangesFromElsewhere:
         elif self.screen in SHOWS_CHANGES:
             self._offer(old, snap)
         self._sync_controls()
+
+    def _show_unseen_undo(self, drawn: dict[str, Any], snap: dict[str, Any]) -> None:
+        """An undo that took back only moves the box held back, unshown (the Pi's reply while
+        a phone's move was read): the board was never told of them, so nothing is to be set
+        back ("Cover Pi's 1 again" had the table cover a square never uncovered). What is
+        left of them is shown as any change; with none, the notice says so."""
+        if len(snap.get("log") or []) > len(drawn.get("log") or []):
+            self._show_change(drawn, snap)
+            return
+        self.screen = self.home()
+        self.show_undo(undo_words(snap.get("undone") or [], [NOTHING_BACK],
+                                  f"{whence(snap.get('undone_by')).lower()} before it was "
+                                  "shown here"))
 
     def _show_the_pis_last_move(self) -> None:
         """After "Resumed": the Pi's move, if it is the game's last, to copy if it is not yet

@@ -12,6 +12,7 @@ from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import score_rows, takes
 from firmware.pins.inputs import InputEvent
 from firmware.workers.odds_worker import hint_of
+from firmware.workers.pi_worker import pi_level
 
 
 class MenuScreens:
@@ -31,7 +32,8 @@ class MenuScreens:
                      "Set game aside"]
             if takes(self._rulebook(), "on_declare"):    # the phone's words, item for item
                 items.insert(items.index("Set game aside"), "Declare winner")
-            if self.snap.get("game") == "domino-rex" and self.snap.get("awaiting") == "choose":
+            if self.snap.get("game") == "domino-rex" and self.snap.get("awaiting") == "choose" \
+                    and not pi_level(self.snap):    # "your checker", to the Pi's seat: no
                 items.insert(1, "Hint")
         elif self._active():
             items = ["Back", "Scores", "New game", "Show PIN", "Phone page"]

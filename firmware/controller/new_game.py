@@ -141,18 +141,13 @@ class NewGameScreens:
             self._show_setup()                               # (after the chips to put in)
             self._beep("click")
 
-    def _show_setup(self, first: str = "") -> str:
+    def _show_setup(self) -> None:
         """A game just begun that asks the players to put chips in or share counters out says
-        so before its lead (a family with real chips was never told to put 5 in), after
-        `first` ("From a phone: ... begun instead of the game joined here.", which a notice
-        over the result hid); `first` if it is still to be said."""
+        so before its lead (a family with real chips was never told to put 5 in)."""
         words = setup_words(self.snap)
         if words and self.snap.get("phase") == "lead":
-            self.outcome = (self.snap.get("title") or "New game", "",
-                            [first, *words] if first else words)
+            self.outcome = (self.snap.get("title") or "New game", "", words)
             self._show_result()
-            return ""
-        return first
 
     def on_move_dice(self, event: InputEvent) -> None:
         self.dice_index = (self.dice_index + event.detents) % len(RANDOMIZERS)

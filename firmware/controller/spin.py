@@ -43,6 +43,7 @@ class SpinScreens:
 
     animation: Animation | None            # all set by Controller.__init__
     outcome: tuple[str, str, list[str]]
+    lead_in: list[str]                     # lines the next result says first
     spun_from: dict[str, Any]              # the state before the dial's throws
     spun_to: dict[str, Any]                # the state the dial's throw made
     spun_ended: list[str]                  # what the end of the turn before it wrote
@@ -141,6 +142,9 @@ class SpinScreens:
 
     def _show_result(self) -> None:
         self.flash_text = ""                       # the new answer replaces an old notice
+        if self.lead_in:                           # what must be said first ("From a phone:
+            heading, values, lines = self.outcome  # ... begun instead of the game joined")
+            self.outcome, self.lead_in = (heading, values, [*self.lead_in, *lines]), []
         self.screen = "result"
         self.result_at = self.clock()
         self.screen_until = self.result_at + RESULT_SECONDS

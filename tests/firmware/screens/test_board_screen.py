@@ -1253,3 +1253,75 @@ def test_board_screen_a_flick_on_the_pis_turn_says_how_it_moves(table, session):
     press(table, "flick", strength=0.5)
     assert table.flash_text == "No throw now. Press the knob and the Pi moves."
     assert len(session.store.events(session.game_id)) == events
+
+
+def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(session, clock):
+    """Ann uncovered from her phone; the Pi's reply waited behind her result, unshown, and a
+    phone took it back: the box said "Cover Pi's 1 again. Pi's seventh checker back to the Rex
+    row." of a square no one had uncovered, a checker no one had moved."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    c.pi.detach()                                    # the Pi moves when the test says so
+    try:
+        session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+        c.update()
+        while session.snapshot()["phase"] == "lead":
+            session.roll(by="web" if session.snapshot()["turn"] == 0 else "pi")
+        c.update()
+        press(c, "press")                            # past the dial
+        clock.advance(60)
+        c.update()
+        while session.snapshot()["turn"] != 0:       # the Pi led: its opening uncover, shown
+            session.submit({"type": "choose",
+                            "value": session.snapshot()["players"][1]["covered"][0]}, by="pi")
+            c.update()
+            press(c, "press")
+            clock.advance(60)
+            c.update()
+        snap = session.snapshot()
+        session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
+        c.update()
+        assert c.screen == "result"                  # Ann's uncover, being read
+        drawn = c.snap
+        session.submit({"type": "choose",
+                        "value": session.snapshot()["players"][1]["covered"][-1]}, by="pi")
+        c.update()
+        assert c.waiting and c.screen == "result"    # the Pi's reply, held back
+        pis = session.snapshot()["log"][len(drawn["log"]):]
+        session.undo(by="pin-0a1b2c")
+        c.update()
+        assert session.snapshot()["put_back"]        # the state's words, for what it showed
+        from companion.words import joined
+        assert c.flash_text == ("Taken back from a phone before it was shown here: "
+                                + joined(pis) + ". Nothing to set back on the board.")
+        assert c.screen == "play" and not c.waiting
+    finally:
+        c.close()
+
+
+@pytest.mark.parametrize("together", [True, False])
+def test_board_screen_a_pi_first_game_begun_from_a_phone_over_a_join_says_so(session, clock,
+                                                                             together):
+    """A phone began Domino Rex with the Pi first while Kat en Muis was being joined at the
+    box: "From a phone: ... begun instead" went under the Pi's lead throw, never read. The
+    Pi's first result says it first, whether its throw came with the game or after it."""
+    instead = "From a phone: Domino Rex begun instead of the game joined here."
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    c.pi.detach()                                    # the Pi moves when the test says so
+    try:
+        press(c, "press")
+        press(c, "press")                            # the first game: join
+        press(c, "seat", seat=0)
+        session.new_game("domino-rex", ["Pi", "Ann"], pi=[0], pi_level="easy", by="web")
+        if not together:
+            c.update()                               # the game alone: nothing over the turn
+            assert c.flash_text == "" and c.lead_in == [instead]
+        session.roll(by="pi")
+        c.update()
+        if c.screen == "spin":
+            press(c, "press")                        # past the dial
+        assert c.screen == "result" and c.outcome[2][0] == instead
+        assert c.flash_text == "" and c.lead_in == []
+    finally:
+        c.close()

@@ -272,6 +272,23 @@ def test_odds_domino_rex_menu_offers_a_hint_screen(table, clock):
     assert table.screen == "play"
 
 
+def test_odds_no_hint_is_offered_for_the_pis_own_turn(table, clock):
+    """On the Pi's turn after an undo the menu offered "Hint for Pi / ... crown your checker
+    11": advice to a person, or the Pi's plan, neither of which it is."""
+    table.pi.detach()                                # the Pi moves when the test says so
+    session = table.session
+    session.new_game("domino-rex", ["Pi", "Ann"], pi=[0], pi_level="easy")
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="pi" if session.snapshot()["turn"] == 0 else "web")
+    if session.snapshot()["turn"] != 0:              # Ann led: her uncover, then the Pi's turn
+        session.submit({"type": "choose",
+                        "value": session.snapshot()["players"][1]["covered"][0]}, by="web")
+    table.update()
+    assert session.snapshot()["turn"] == 0 and session.snapshot()["awaiting"] == "choose"
+    press(table, "menu")
+    assert "Hint" not in table.menu_items
+
+
 def test_odds_hint_is_not_offered_in_a_dice_game(table, clock):
     start(table, "kat-en-muis")
     settle_lead(table, clock)
