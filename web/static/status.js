@@ -444,6 +444,8 @@
       while (same < was.log.length && same < log.length && was.log[same] === log[same]) same++;
       // an undo just now (companion/words.py's is_undo(): a correction after one adds a line)
       if (state.taken_back && state.state_version !== was.version && log.length <= was.log.length) {
+        var gone = was.log.slice(same).map(phoneWords);   // not yet said, now taken back: not
+        newsLines = newsLines.filter(function (line) { return gone.indexOf(line) < 0; });  // said
         newsLines.push(takenBackWords(state));
       }
       showTakenBack(takenBackWords(state));   // until the game goes on

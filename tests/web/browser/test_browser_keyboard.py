@@ -390,6 +390,22 @@ def test_browser_keyboard_a_screen_reader_hears_what_changed_once(tmp_path, phon
         assert phone.evaluate("window.liveWrites") == 0     # "Live" all along: not rewritten
 
 
+def test_browser_keyboard_a_move_taken_back_before_it_was_said_is_not_said(tmp_path, phone):
+    """A move and its undo within a moment: the screen reader heard the move as if it stood,
+    then nothing of the undo ("Ann's goose: b4 to b5. ..."). It hears only what was taken
+    back."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+        sign_in(phone, table.url)
+        news = phone.locator("#news")
+        phone.evaluate("document.getElementById('news').textContent = ''")
+        moved = post(table.url + "/api/control/move", {"path": ["b4", "b5"]})   # elsewhere
+        post(table.url + "/api/control/undo", {})                              # at once
+        expect(news).to_have_text(f"Taken back: {moved['log'][-1]}.")
+
+
 def test_browser_keyboard_a_line_ending_in_a_bracket_is_said_as_a_sentence(tmp_path, phone):
     """"... taking 1 goose (16 left) Ben (Geese) ..." ran two sentences together for a
     screen reader: a line that ends in a bracket gets its full stop too."""
