@@ -83,7 +83,8 @@
   function spinner(value, faces, labels) {
     var node = disc(faces, labels, true);
     node.querySelector("title").textContent = "the spinner on " + (labels ? labels[value - 1] : value);
-    arrow(node, value, faces, 32, "arrow-1");
+    arrow(node, value, faces, faces > 8 ? 26 : 32, "arrow-1");   // short of the labels: the
+                                                    // tip hid India's "2×4" it pointed at
     el("circle", {"class": "hub", cx: 50, cy: 50, r: 4}, node);
     return node;
   }

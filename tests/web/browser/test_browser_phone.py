@@ -309,8 +309,9 @@ def test_browser_phone_without_javascript_still_plays_and_asks_first(
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_browser_phone_india_dial_labels_never_overlap_or_clip(tmp_path, browser, width):  # noqa: F811
-    """India's twelve segments: every label inside the disc and clear of every other, on a
-    phone and on a desktop; the dial's title still says the segment in words."""
+    """India's twelve segments: every label inside the disc and clear of every other and of the
+    arrow, on a phone and on a desktop; the dial's title still says the segment in words."""
+    from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         post(table.url + "/api/control/new-game", {"game": "india", "players": ["Ann", "Ben"]})
         post(table.url + "/api/control/roll", {})
@@ -335,6 +336,15 @@ def test_browser_phone_india_dial_labels_never_overlap_or_clip(tmp_path, browser
                     assert apart, (a, b)
             title = page.locator("#dial svg.disc title").text_content()
             assert title.startswith("the spinner on ")
+            expect(page.locator("#dial")).not_to_have_class(re.compile("spinning"))
+            tip = page.evaluate("""() => {        // the arrow's point, where it stopped
+              var poly = document.querySelector('#dial svg.disc .arrow-1 polygon');
+              var p = new DOMPoint(poly.points[0].x, poly.points[0].y)
+                .matrixTransform(poly.getScreenCTM());
+              return [p.x, p.y]; }""")
+            for a in labels:                    # its tip hid the "2×4" it pointed at
+                assert not (a[0] - 1 <= tip[0] <= a[2] + 1 and a[1] - 1 <= tip[1] <= a[3] + 1), \
+                    (tip, a)
 
 
 def test_browser_phone_an_open_page_names_the_newest_last_game(tmp_path, phone):
