@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.errors import ParlourError
+from companion.errors import ParlourError, StoreError
 from companion.session import Session
 from companion.record.store import Store
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, spin_seconds
@@ -541,6 +541,8 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
                       pin_kept=not (pin or config.pin))
     except ParlourError as err:
         print(f"parlour: {err}", file=sys.stderr)
+        if sim is False and config is not None and isinstance(err, StoreError):
+            tell_the_oled(config, str(err))    # the store on the card (full, unopenable)
         return 2
     except OSError as err:                  # "<file>: Permission denied", not "[Errno 13] ..."
         where = err.filename or data_path   # a write with no file named: the data directory

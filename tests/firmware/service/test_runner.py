@@ -286,6 +286,13 @@ def test_runner_a_bracketed_ipv6_host_is_checked_as_waitress_takes_it(tmp_path):
         runner.check_listen("[::1]", -1)
 
 
+class DataDirLockStandIn:
+    """The data directory's lock, taken (the store is what fails)."""
+
+    def release(self):
+        pass
+
+
 def test_runner_a_start_that_fails_on_the_card_says_why_on_the_oled(tmp_path, monkeypatch,
                                                                    capsys):
     """A card gone read-only: the box stayed dark, "parlour.lock: Read-only file system" only in
@@ -307,6 +314,16 @@ def test_runner_a_start_that_fails_on_the_card_says_why_on_the_oled(tmp_path, mo
     told.clear()
     assert runner.run(sim=True, host="127.0.0.1", port=0, data_dir=str(tmp_path / "data")) == 2
     assert told == []                    # the simulator's OLED is a page its web would serve
+    from companion.errors import StoreFull
+
+    def full(*args, **kwargs):
+        raise StoreFull("The SD card is full: the game store cannot be opened until some "
+                        "space is freed")
+    monkeypatch.setattr(runner, "DataDirLock", lambda *args, **kwargs: DataDirLockStandIn())
+    monkeypatch.setattr(runner, "open_table", full)    # the store itself, on a full card
+    assert runner.run(sim=False, host="127.0.0.1", port=0, data_dir=str(tmp_path / "data")) == 2
+    assert told == ["The SD card is full: the game store cannot be opened until some space "
+                    "is freed"]
     assert runner.card_words(OSError(errno.EACCES, "Permission denied"), "pin") == \
         "pin: Permission denied"
 
