@@ -38,8 +38,7 @@ class Table:
         self.taken_back = False
         self.undone: list[str] = []        # what the newest undo took back (words.undone)
         self.undone_by: str | None = None  # and who made it (an event's `by`)
-        self.put_back: list[str] = []      # and what the table sets back (Rulebook.put_back),
-        self._played_to: State | None = None   # since the state the undos began from
+        self.put_back: list[str] = []      # and what the table sets back (Rulebook.put_back)
     @property
     def state(self) -> State:
         if not self._states:
@@ -80,12 +79,10 @@ class Table:
         if isinstance(event, Undo):
             self.effective.pop()
             gone = self._states.pop()
-            if not self.taken_back:          # the first undo since the game last moved
-                self._played_to = gone
             self.taken_back, self.undone_by = True, event.by
             self.undone = undone(gone.log, new_state.log, gone.turn, new_state.turn,
                                  [p.name for p in new_state.players])
-            self.put_back = self.rulebook.put_back(self._played_to, new_state)
+            self.put_back = self.rulebook.put_back(gone, new_state)
         else:
             self.effective.append(event)
             self._states.append(new_state)

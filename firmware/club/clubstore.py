@@ -97,18 +97,13 @@ class ClubStore:
             return added
 
     def _kept_copy(self, record: dict[str, Any]) -> dict[str, Any] | None:
-        """The kept record of the same game: by uid, or by its table and commitment, or for a
-        record with no commitment (nor seed to give one), by its table and game number."""
+        """The kept record of the same game: by uid, or by its table and commitment."""
         row = self._db.execute("SELECT body FROM records WHERE uid = ?",
                                (record["uid"],)).fetchone()
         if row is None and record.get("commitment"):
             row = self._db.execute("SELECT body FROM records WHERE table_id = ? AND "
                                    "commitment = ?", (record["table"],
                                                       record["commitment"])).fetchone()
-        elif row is None:           # none to tell it by: that table's game of that number
-            number = "-".join(record["uid"].split("-")[:2])
-            row = self._db.execute("SELECT body FROM records WHERE uid = ? OR uid LIKE ?",
-                                   (number, number + "-%")).fetchone()
         return None if row is None else json.loads(row[0])
 
     def records(self) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Sequence
 from typing import Any
 
 from companion.events import BY_SCRIPT, CORRECTIONS
@@ -21,16 +22,27 @@ from firmware.controller.play_inputs import PI_THINKING
 from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
-                                  player_name, squares_uncovered, undo_notice)
+                                  player_name, squares_uncovered)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
 
 NOTHING_BACK = "Nothing to set back on the board."     # an undo of what it never showed
+POSITION = ("turn", "awaiting", "rolls", "phase")       # with the log: where a game is
 
 
 def _begins(log: list[str], start: list[str]) -> bool:
     """Whether `log` goes on from `start` (holds it whole, first)."""
     return log[:len(start)] == start
+
+
+def _at_or_after(snap: dict[str, Any], drawn: dict[str, Any]) -> bool:
+    """Whether the game in `snap` is where `drawn` shows it, or further on: an undo to it
+    took back only what came after (an ended turn taken back is before, though its log is
+    the same)."""
+    log, start = snap.get("log") or [], drawn.get("log") or []
+    if not _begins(log, start):
+        return False
+    return len(log) > len(start) or all(snap.get(k) == drawn.get(k) for k in POSITION)
 
 
 def whence(by: str | None) -> str:
@@ -82,11 +94,16 @@ class ChangesFromElsewhere:
     waiting: tuple[dict[str, Any], dict[str, Any]] | None      # all set by Controller.__init__
     missed: tuple[dict[str, Any], dict[str, Any]] | None = None   # changes under another screen
 
-    def _apply(self, snap: dict[str, Any]) -> None:
+    def _apply(self, snap: dict[str, Any], undos: Sequence[dict[str, Any]] = ()) -> None:
+        """The newest state from elsewhere (`undos`: each undo among the states since the
+        last, said together: the newest alone said only its own)."""
         old = self.snap
         if snap.get("version", 0) <= old.get("version", 0) and \
                 snap.get("game_id") == old.get("game_id"):
             return
+        self.undo_run = [*self.undo_run, *(
+            self._for_box(u) for u in undos if u.get("game_id") == snap.get("game_id") and
+            u.get("version", 0) > old.get("version", 0))] if snap.get("taken_back") else []
         self.snap = snap = self._for_box(snap)
         if snap.get("state_version") == old.get("state_version") and \
                 snap.get("game_id") == old.get("game_id"):   # only the chances are new
@@ -102,7 +119,7 @@ class ChangesFromElsewhere:
             self.waiting = None                    # an undo: the moves waiting may be gone
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
-            overtook = self.joining and snap.get("game_id") is not None
+            overtook = (self.joining or bool(self.lead_in)) and snap.get("game_id") is not None
             if overtook:                           # the seats joined here are not in it
                 self.joining = False
             if snap.get("game_id") is not None or self.screen not in IDLE:
@@ -152,16 +169,28 @@ class ChangesFromElsewhere:
 
     def _show_unseen_undo(self, drawn: dict[str, Any], snap: dict[str, Any]) -> None:
         """An undo that took back only moves the box held back, unshown (the Pi's reply while
-        a phone's move was read): the board was never told of them, so nothing is to be set
-        back ("Cover Pi's 1 again" had the table cover a square never uncovered). What is
-        left of them is shown as any change; with none, the notice says so."""
+        a phone's move was read): what is left of them is shown as any change; with none, the
+        notice (`_undo_notice`) says they went."""
         if len(snap.get("log") or []) > len(drawn.get("log") or []):
+            self.undo_run = []
             self._show_change(drawn, snap)
             return
         self.screen = self.home()
-        self.show_undo(undo_words(snap.get("undone") or [], [NOTHING_BACK],
-                                  f"{whence(snap.get('undone_by')).lower()} before it was "
-                                  "shown here"))
+        self.show_undo(self._undo_notice(drawn, snap))
+
+    def _undo_notice(self, drawn: dict[str, Any], snap: dict[str, Any]) -> str:
+        """What the undos since the OLED last drew the game took back, each as it said it
+        (its lines, what to set back), in order; of moves the box held back unshown, only
+        that they went: the board was never told of them ("Cover Pi's 1 again" had the
+        table cover a square no one had uncovered)."""
+        run, self.undo_run = self.undo_run or [snap], []
+        by = whence(snap.get("undone_by")).lower()
+        shown = [u for u in run if not _at_or_after(u, drawn)]
+        if not shown:
+            return undo_words([line for u in run for line in u.get("undone") or []],
+                              [NOTHING_BACK], f"{by} before it was shown here")
+        return undo_words([line for u in shown for line in u.get("undone") or []],
+                          [words for u in shown for words in u.get("put_back") or []], by)
 
     def _show_the_pis_last_move(self) -> None:
         """After "Resumed": the Pi's move, if it is the game's last, to copy if it is not yet
@@ -223,6 +252,9 @@ class ChangesFromElsewhere:
         self.move_index = 0
         if words and by_pi and (snap.get("board") or {}).get("last_move") and newest:
             self.screen = "pi_moved"
+            if self.lead_in:                       # no result to say it first: said over
+                self.show_read(" ".join(self.lead_in))     # the move, then the move
+                self.lead_in = []
             if ended:
                 self._beep("win")
         elif not words:
@@ -230,7 +262,7 @@ class ChangesFromElsewhere:
             if ended:
                 self._beep("win")
             elif is_undo(old, snap):                          # of an ended turn too
-                self.show_undo(undo_notice(snap, whence(snap.get("undone_by")).lower()))
+                self.show_undo(self._undo_notice(old, snap))
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))

@@ -1295,6 +1295,39 @@ def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(ses
         assert c.flash_text == ("Taken back from a phone before it was shown here: "
                                 + joined(pis) + ". Nothing to set back on the board.")
         assert c.screen == "play" and not c.waiting
+        session.undo(by="pin-0a1b2c")                # then Ann's own uncover, shown: hers
+        c.update()                                   # alone ("Cover Ann's 1, Pi's 6 again"
+        from firmware.oled.views import undo_notice  # said the Pi's, never uncovered)
+        assert c.flash_text == undo_notice(session.snapshot(), "from a phone")
+        assert "Pi's" not in c.flash_text and "Cover Ann's" in c.flash_text
+    finally:
+        c.close()
+
+
+def test_board_screen_two_undos_taken_in_at_once_are_both_said(session, clock):
+    """Two undos from phones a moment apart, the box taking in only the newest state: it said
+    the second's square to cover, never the first's (the board kept a square uncovered)."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    try:
+        session.new_game("domino-rex", ["Ann", "Ben"])
+        while session.snapshot()["phase"] == "lead":
+            session.roll(by="web")
+        for _ in range(3):
+            snap = session.snapshot()
+            session.submit({"type": "choose",
+                            "value": snap["players"][snap["turn"]]["covered"][-1]}, by="web")
+        c.update()
+        clock.advance(60)
+        c.update()
+        press(c, "press")
+        first = session.undo(by="pin-0a1b2c")
+        second = session.undo(by="pin-0a1b2c")
+        c.update()                                   # both at once
+        assert first["put_back"] and second["put_back"]
+        from companion.words import undo_notice as said
+        assert c.flash_text == said([*first["undone"], *second["undone"]],
+                                    [*first["put_back"], *second["put_back"]], "from a phone")
     finally:
         c.close()
 
@@ -1323,5 +1356,32 @@ def test_board_screen_a_pi_first_game_begun_from_a_phone_over_a_join_says_so(ses
             press(c, "press")                        # past the dial
         assert c.screen == "result" and c.outcome[2][0] == instead
         assert c.flash_text == "" and c.lead_in == []
+    finally:
+        c.close()
+
+
+def test_board_screen_a_join_overtaken_is_said_over_the_pis_board_move_or_the_next_game(
+        session, clock):
+    """The Pi's board move (Fox and Geese, the Pi's Geese first) has no result to say "From a
+    phone: ... begun instead of the game joined here." first: it was said a move late, on
+    Ann's own. And a second game begun before the Pi's first move emptied it, never said."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    c.pi.detach()                                    # the Pi moves when the test says so
+    try:
+        press(c, "press")
+        press(c, "press")                            # the first game: join
+        press(c, "seat", seat=0)
+        session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
+        c.update()
+        session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
+        c.update()                                   # again, before the Pi moved: still said
+        snap = session.snapshot()
+        assert snap["players"][snap["turn"]].get("pi")
+        session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pi")
+        c.update()
+        assert c.screen == "pi_moved" and c.flash_text == \
+            "From a phone: Fox and Geese begun instead of the game joined here."
+        assert c.lead_in == []
     finally:
         c.close()
