@@ -433,11 +433,13 @@
     if (!was) {                          // the page as it loads: nothing has changed yet
       saidPrompt = promptFor(state);
       saidWinners = winnersText(state);
-      showTakenBack(takenBackWords(state));  // a page loaded just after an undo says it too
+      undoRun = state.taken_back ? [takenBackWords(state)] : [];
+      showTakenBack(undoRun.join(" "));      // a page loaded just after an undo says it too
       return;
     }
     if (was.game !== state.game_id) {
       newsLines = [state.game ? "New game: " + state.title : "No game in play"];
+      undoRun = [];
       showTakenBack("");
     } else {
       var same = 0;
@@ -447,8 +449,10 @@
         var gone = was.log.slice(same).map(phoneWords);   // not yet said, now taken back: not
         newsLines = newsLines.filter(function (line) { return gone.indexOf(line) < 0; });  // said
         newsLines.push(takenBackWords(state));
-      }
-      showTakenBack(takenBackWords(state));   // until the game goes on
+        undoRun.push(takenBackWords(state));  // each undo since the game last moved, in turn
+      }                                       // (the box says two at once, and so does this)
+      if (!state.taken_back) undoRun = [];
+      showTakenBack(undoRun.join(" "));       // until the game goes on
       newsLines = newsLines.concat(log.slice(same).map(phoneWords));   // as the log shows them
     }
     clearTimeout(newsTimer);
@@ -459,6 +463,7 @@
   // undo (the state's taken_back): pieces and chips jumped back and nothing on the page said
   // why (the box says "Taken back: ..."). The state says what went (`undone`: the log's
   // lines, or "Ann's turn ends" for an ended turn), in the phone's words. Said by #news.
+  var undoRun = [];                      // what each undo since the game last moved said
   function takenBackWords(state) {
     if (!state.taken_back) return "";
     var gone = state.undone || [];

@@ -1270,6 +1270,27 @@ def test_browser_phone_d2_an_undo_says_which_square_to_cover_again_as_the_box_do
         expect(answer).to_contain_text(f"nothing moves. Cover {name}'s {value} again.")
 
 
+def test_browser_phone_two_undos_in_a_row_are_both_shown_as_on_the_box(tmp_path, phone):
+    """Two undos a moment apart: the box says both (the squares of each to cover again); the
+    phone's line under the prompt said the second only, and the first square stayed bare."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Ben"]})
+        roll_until(table.url, ("choose",))
+        for _ in range(2):
+            now = state(table.url)
+            post(table.url + "/api/control/choose",
+                 {"value": now["players"][now["turn"]]["covered"][-1]})
+        phone.goto(table.url + "/")
+        first = post(table.url + "/api/control/undo", {})
+        second = post(table.url + "/api/control/undo", {})
+        said = [f"Taken back: {u['undone'][0]}. {' '.join(u['put_back'])}" for u in (first, second)]
+        expect(phone.locator("#taken-back")).to_have_text(" ".join(said))
+        post(table.url + "/api/control/choose", {"value": second["players"][second["turn"]]
+                                                 ["covered"][-1]})      # the game goes on
+        expect(phone.locator("#taken-back")).to_be_hidden()
+
+
 def test_browser_phone_the_answer_to_an_undo_goes_when_the_game_moves_on(tmp_path, phone):
     """The answer under "Undo the last step" stayed through every turn after it (and a second
     undo's answer showed beside it): an answer stays while the table is as it left it."""
