@@ -39,6 +39,7 @@ class Table:
         self.undone: list[str] = []        # what the newest undo took back (words.undone)
         self.undone_by: str | None = None  # and who made it (an event's `by`)
         self.put_back: list[str] = []      # and what the table sets back (Rulebook.put_back)
+        self.undos: list[dict[str, Any]] = []   # each undo since the game last moved
     @property
     def state(self) -> State:
         if not self._states:
@@ -79,10 +80,13 @@ class Table:
         if isinstance(event, Undo):
             self.effective.pop()
             gone = self._states.pop()
+            run = self.undos if self.taken_back else []
             self.taken_back, self.undone_by = True, event.by
             self.undone = undone(gone.log, new_state.log, gone.turn, new_state.turn,
                                  [p.name for p in new_state.players])
             self.put_back = self.rulebook.put_back(gone, new_state)
+            self.undos = [*run, {"undone": self.undone, "put_back": self.put_back,
+                                 "at": len(new_state.log)}]   # where its lines were
         else:
             self.effective.append(event)
             self._states.append(new_state)

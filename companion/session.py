@@ -128,6 +128,9 @@ class Session:
                 out["undone"] = list(self.table.undone)   # what that undo took back
                 out["undone_by"] = self.table.undone_by   # and who made it
                 out["put_back"] = list(self.table.put_back)   # and what to set back by hand
+                out["undos"] = [{**u, "undone": list(u["undone"]),    # each undo since the
+                                 "put_back": list(u["put_back"])}     # game last moved
+                                for u in self.table.undos]
             if self._odds is not None:
                 out["odds"] = self._odds
             out["chart"] = self._chart()

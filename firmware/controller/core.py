@@ -13,7 +13,6 @@ from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
-from companion.words import is_undo
 from firmware import card
 from firmware.config import WiFi
 from firmware.controller.drawing import BoxDrawing, state_mark
@@ -148,9 +147,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.dirty = True
         self._armed: tuple | None = None
         self._pending: dict[str, Any] | None = None
-        self._noticed_last: dict[str, Any] = {}      # the newest state the session told of
-        self._undos: list[dict[str, Any]] = []       # each undo it told of since `update`
-        self.undo_run: list[dict[str, Any]] = []     # the undos the OLED has yet to say
+
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
         self.wake: Callable[[], None] | None = None      # the runner's "something happened"
@@ -192,10 +189,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         with self._lock:
             if self._pending is None or snap.get("version", 0) >= self._pending.get("version", 0):
                 self._pending = snap
-            if snap.get("version", 0) > self._noticed_last.get("version", 0):
-                if is_undo(self._noticed_last, snap):    # each said, though the box may
-                    self._undos.append(snap)             # take in only the newest state
-                self._noticed_last = snap
+
         if self.wake is not None:
             self.wake()
 
@@ -348,9 +342,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         """Apply changes from elsewhere and timers; True if a new frame should be drawn."""
         with self._lock:
             pending, self._pending = self._pending, None
-            undos, self._undos = self._undos, []
         if pending is not None:
-            self._apply(pending, undos)
+            self._apply(pending)
             self._tell_setup()                     # a game begun from a phone meanwhile
         self.phones_update()
         self._show_missed()                        # a pairing code that ran out: back home

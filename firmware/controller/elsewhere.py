@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 
-from collections.abc import Sequence
 from typing import Any
 
 from companion.events import BY_SCRIPT, CORRECTIONS
-from companion.words import is_undo
+from companion.words import TURN_ENDS, is_undo
 from companion.words import undo_notice as undo_words
 from firmware.controller.drawing import state_mark
 from firmware.controller.pairing import PAIR_SCREENS
@@ -27,7 +26,6 @@ from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
 
 NOTHING_BACK = "Nothing to set back on the board."     # an undo of what it never showed
-POSITION = ("turn", "awaiting", "rolls", "phase")       # with the log: where a game is
 
 
 def _begins(log: list[str], start: list[str]) -> bool:
@@ -35,14 +33,13 @@ def _begins(log: list[str], start: list[str]) -> bool:
     return log[:len(start)] == start
 
 
-def _at_or_after(snap: dict[str, Any], drawn: dict[str, Any]) -> bool:
-    """Whether the game in `snap` is where `drawn` shows it, or further on: an undo to it
-    took back only what came after (an ended turn taken back is before, though its log is
-    the same)."""
-    log, start = snap.get("log") or [], drawn.get("log") or []
-    if not _begins(log, start):
-        return False
-    return len(log) > len(start) or all(snap.get(k) == drawn.get(k) for k in POSITION)
+def _never_shown(undo: dict[str, Any], drawn: dict[str, Any]) -> bool:
+    """Whether an undo (an entry of the state's `undos`) took back only log lines after the
+    game as `drawn` has it: moves the OLED never showed (an ended turn, which has no line,
+    it did)."""
+    at = undo.get("at")
+    return at is not None and at >= len(drawn.get("log") or []) and \
+        not TURN_ENDS.match((undo.get("undone") or [""])[0])
 
 
 def whence(by: str | None) -> str:
@@ -94,28 +91,25 @@ class ChangesFromElsewhere:
     waiting: tuple[dict[str, Any], dict[str, Any]] | None      # all set by Controller.__init__
     missed: tuple[dict[str, Any], dict[str, Any]] | None = None   # changes under another screen
 
-    def _apply(self, snap: dict[str, Any], undos: Sequence[dict[str, Any]] = ()) -> None:
-        """The newest state from elsewhere (`undos`: each undo among the states since the
-        last, said together: the newest alone said only its own)."""
+    def _apply(self, snap: dict[str, Any]) -> None:
         old = self.snap
         if snap.get("version", 0) <= old.get("version", 0) and \
                 snap.get("game_id") == old.get("game_id"):
             return
-        self.undo_run = [*self.undo_run, *(
-            self._for_box(u) for u in undos if u.get("game_id") == snap.get("game_id") and
-            u.get("version", 0) > old.get("version", 0))] if snap.get("taken_back") else []
         self.snap = snap = self._for_box(snap)
         if snap.get("state_version") == old.get("state_version") and \
                 snap.get("game_id") == old.get("game_id"):   # only the chances are new
             self.dirty = self.dirty or self.screen in ("scores", "hint")
             return
         self.dirty = True
-        unseen = None       # an undo of moves held back unshown: the state drawn, kept whole
+        drawn = old         # the game as the OLED shows it: before a change held back unshown
+        if self.waiting is not None and snap.get("game_id") == old.get("game_id"):
+            drawn = self.waiting[0]
+        unseen = None       # an undo of moves held back unshown only: the state drawn
         if len(snap.get("log") or []) < len(old.get("log") or []) or \
                 snap.get("game_id") != old.get("game_id"):
-            if self.waiting is not None and snap.get("game_id") == old.get("game_id") and \
-                    _begins(snap.get("log") or [], self.waiting[0].get("log") or []):
-                unseen = self.waiting[0]
+            if drawn is not old and _begins(snap.get("log") or [], drawn.get("log") or []):
+                unseen = drawn
             self.waiting = None                    # an undo: the moves waiting may be gone
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
@@ -137,7 +131,7 @@ class ChangesFromElsewhere:
         elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
             # a menu, pairing or scores screen is up: shown when the game's screen is back
             # (a phone's throw took the pairing code off the box; a win came unannounced)
-            self.missed = (self.missed[0] if self.missed else old, snap)
+            self.missed = (self.missed[0] if self.missed else drawn, snap)
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
             self._animate(old, snap, strength=REMOTE_STRENGTH)
         elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0) \
@@ -162,7 +156,7 @@ class ChangesFromElsewhere:
         elif self.screen == "spin" or (self.screen in SHOWS_CHANGES and
                                        len(snap.get("log") or []) < len(old.get("log") or [])):
             self.animation = None                  # an undo of the throw, or any undo: now
-            self._show_change(old, snap)
+            self._show_change(drawn, snap)
         elif self.screen in SHOWS_CHANGES:
             self._offer(old, snap)
         self._sync_controls()
@@ -172,22 +166,27 @@ class ChangesFromElsewhere:
         a phone's move was read): what is left of them is shown as any change; with none, the
         notice (`_undo_notice`) says they went."""
         if len(snap.get("log") or []) > len(drawn.get("log") or []):
-            self.undo_run = []
             self._show_change(drawn, snap)
             return
         self.screen = self.home()
         self.show_undo(self._undo_notice(drawn, snap))
 
-    def _undo_notice(self, drawn: dict[str, Any], snap: dict[str, Any]) -> str:
-        """What the undos since the OLED last drew the game took back, each as it said it
-        (its lines, what to set back), in order; of moves the box held back unshown, only
-        that they went: the board was never told of them ("Cover Pi's 1 again" had the
-        table cover a square no one had uncovered)."""
-        run, self.undo_run = self.undo_run or [snap], []
+    @staticmethod
+    def _undo_notice(drawn: dict[str, Any], snap: dict[str, Any]) -> str:
+        """What the undos since the game as the OLED drew it took back (the state's `undos`
+        that `drawn` had not: two at once were said as the last one alone), each's lines and
+        what to set back, in order; of moves never shown (the Pi's reply held back while a
+        result was read), only that they went: "Cover Pi's 1 again" had the table cover a
+        square no one had uncovered."""
+        said = drawn.get("undos") or [] if drawn.get("taken_back") and \
+            drawn.get("game_id") == snap.get("game_id") else []
+        run = snap.get("undos") or [{"undone": snap.get("undone") or [],
+                                     "put_back": snap.get("put_back") or []}]
+        new = run[len(said):] if run[:len(said)] == said else run
         by = whence(snap.get("undone_by")).lower()
-        shown = [u for u in run if not _at_or_after(u, drawn)]
+        shown = [u for u in new if not _never_shown(u, drawn)]
         if not shown:
-            return undo_words([line for u in run for line in u.get("undone") or []],
+            return undo_words([line for u in new for line in u.get("undone") or []],
                               [NOTHING_BACK], f"{by} before it was shown here")
         return undo_words([line for u in shown for line in u.get("undone") or []],
                           [words for u in shown for words in u.get("put_back") or []], by)

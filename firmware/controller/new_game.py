@@ -37,6 +37,7 @@ class NewGameScreens:
         self.joined = [False] * self.seats
         self.names, self.roster_index = {}, 0
         self.joining, self.screen = True, "join"
+        self.lead_in = []                  # a phone's game over an earlier join: said or past
 
     def on_join_seat(self, event: InputEvent) -> None:
         """A seat in or out; a notice up ("... not 1.") goes, so the seat is seen to change

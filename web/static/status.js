@@ -433,13 +433,11 @@
     if (!was) {                          // the page as it loads: nothing has changed yet
       saidPrompt = promptFor(state);
       saidWinners = winnersText(state);
-      undoRun = state.taken_back ? [takenBackWords(state)] : [];
-      showTakenBack(undoRun.join(" "));      // a page loaded just after an undo says it too
+      showTakenBack(takenBackWords(state));  // a page loaded just after an undo says it too
       return;
     }
     if (was.game !== state.game_id) {
       newsLines = [state.game ? "New game: " + state.title : "No game in play"];
-      undoRun = [];
       showTakenBack("");
     } else {
       var same = 0;
@@ -448,31 +446,34 @@
       if (state.taken_back && state.state_version !== was.version && log.length <= was.log.length) {
         var gone = was.log.slice(same).map(phoneWords);   // not yet said, now taken back: not
         newsLines = newsLines.filter(function (line) { return gone.indexOf(line) < 0; });  // said
-        newsLines.push(takenBackWords(state));
-        undoRun.push(takenBackWords(state));  // each undo since the game last moved, in turn
-      }                                       // (the box says two at once, and so does this)
-      if (!state.taken_back) undoRun = [];
-      showTakenBack(undoRun.join(" "));       // until the game goes on
+        newsLines.push(undoWords(state.undone, state.put_back));   // this undo's own
+      }
+      showTakenBack(takenBackWords(state));   // until the game goes on
       newsLines = newsLines.concat(log.slice(same).map(phoneWords));   // as the log shows them
     }
     clearTimeout(newsTimer);
     newsTimer = setTimeout(sayNews, NEWS_MS);
   }
 
-  // Shown to every phone, not only the one that took it back, while the newest change is that
+  // Shown to every phone, not only the one that took it back, while the newest change is an
   // undo (the state's taken_back): pieces and chips jumped back and nothing on the page said
-  // why (the box says "Taken back: ..."). The state says what went (`undone`: the log's
-  // lines, or "Ann's turn ends" for an ended turn), in the phone's words. Said by #news.
-  var undoRun = [];                      // what each undo since the game last moved said
+  // why (the box says "Taken back: ..."). Each undo since the game last moved (the state's
+  // `undos`: the log's lines it took back, or "Ann's turn ends" for an ended turn, and what
+  // to set back by hand), in the phone's words; the last one's alone left the first one's
+  // square bare. Said by #news as each comes.
   function takenBackWords(state) {
     if (!state.taken_back) return "";
-    var gone = state.undone || [];
-    gone = gone.map(function (line) {    // companion/words.py's taken_back(): an ended turn,
-      return line.replace(/^(.+)'s turn ends$/, "the end of $1's turn ($1 plays on)")   // a claim
-        .replace(/^(.+): press again to confirm, the knob cancels$/, "$1")   // a count left
-        .replace(/ \(\d+ left\)$/, ""); });                   // then, changed by the undo
+    var undos = state.undos || [{undone: state.undone, put_back: state.put_back}];
+    return undos.map(function (u) { return undoWords(u.undone, u.put_back); }).join(" ");
+  }
+
+  function undoWords(undone, putBack) {
+    var gone = (undone || []).map(function (line) {    // companion/words.py's taken_back():
+      return line.replace(/^(.+)'s turn ends$/, "the end of $1's turn ($1 plays on)")   // an
+        .replace(/^(.+): press again to confirm, the knob cancels$/, "$1")   // ended turn, a
+        .replace(/ \(\d+ left\)$/, ""); });        // claim, a count left then, changed since
     var words = gone.length ? "Taken back: " + gone.join("; ") : "Taken back",
-      back = state.put_back || [];       // what the table sets back by hand ("Cover Pi's 6
+      back = putBack || [];              // what the table sets back by hand ("Cover Pi's 6
     if (back.length) words += (/[.!?]$/.test(words) ? " " : ". ") + back.join(" ");   // again.")
     return phoneWords(words);
   }

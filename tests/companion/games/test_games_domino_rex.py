@@ -97,6 +97,17 @@ def test_domino_rex_d2_an_undo_says_which_square_to_cover_and_which_checker_to_m
     table.apply(parse_event({"type": "undo"}))         # Ben's opening 3
     assert table.put_back == ["Cover Ben's 3 again."]
     assert table.to_json()["phase"] == "play"
+    assert [u["put_back"] for u in table.undos] == [    # each since the game last moved,
+        ["Cover Ann's 5 again.", "Ann's ninth checker back into Domino."],   # for a page
+        ["Cover Ben's 4 again.", "Ben's tenth checker back to the Rex row."],   # loaded now
+        ["Cover Ann's 6 again.", "Ann's ninth checker back to the Rex row."],
+        ["Cover Ben's 3 again."]]
+    act(table, type="rename", seat=0, name="Ada")      # a correction: the run goes on
+    assert len(table.undos) == 4
+    uncover(table, 3)                                  # the game moves: a new run
+    table.apply(parse_event({"type": "undo"}))
+    assert table.undos == [{"undone": table.undone, "put_back": ["Cover Ben's 3 again."],
+                            "at": len(table.state.log)}]
 
 
 def test_domino_rex_d2_crowned_checker_never_moves():

@@ -1385,3 +1385,90 @@ def test_board_screen_a_join_overtaken_is_said_over_the_pis_board_move_or_the_ne
         assert c.lead_in == []
     finally:
         c.close()
+
+
+@pytest.mark.parametrize("way", ["two at once", "under the menu", "after a restart"])
+def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(session, clock, way):
+    """Ann's uncover read, the Pi's reply held back unshown: two undos taken in at once said
+    "Cover Pi's 6 again" of the reply; one under the menu, once the menu went, said the same;
+    a box started again between two undos under the menu lost the first one."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    c.pi.detach()
+    try:
+        session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+        while session.snapshot()["phase"] == "lead":
+            session.roll(by="web" if session.snapshot()["turn"] == 0 else "pi")
+        if session.snapshot()["turn"] == 1:
+            session.submit({"type": "choose",
+                            "value": session.snapshot()["players"][1]["covered"][0]}, by="pi")
+        c.update()
+        press(c, "press")
+        clock.advance(60)
+        c.update()
+        press(c, "press")
+        clock.advance(60)
+        c.update()
+        snap = session.snapshot()
+        session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
+        c.update()
+        assert c.screen == "result"                  # Ann's uncover, being read
+        session.submit({"type": "choose",
+                        "value": session.snapshot()["players"][1]["covered"][-1]}, by="pi")
+        c.update()
+        assert c.waiting                             # the Pi's reply, held back
+        if way == "two at once":
+            session.undo(by="pin-0a1b2c")
+            hers = session.undo(by="pin-0a1b2c")
+            c.update()
+            from companion.words import undo_notice
+            assert c.flash_text == undo_notice(hers["undone"], hers["put_back"], "from a phone")
+        elif way == "under the menu":
+            press(c, "menu")
+            session.undo(by="pin-0a1b2c")
+            c.update()
+            press(c, "menu")                         # back to the game
+            assert c.flash_text.startswith("Taken back from a phone before it was shown here")
+            assert c.flash_text.endswith("Nothing to set back on the board.")
+        else:
+            c.close()
+            c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+            c.attach()
+            c.pi.detach()
+            press(c, "press")                        # "Resumed" read
+            c.update()
+            press(c, "menu")
+            pis = session.undo(by="pin-0a1b2c")
+            hers = session.undo(by="pin-0a1b2c")
+            c.update()
+            press(c, "menu")
+            from companion.words import undo_notice
+            assert c.flash_text == undo_notice([*pis["undone"], *hers["undone"]],
+                                               [*pis["put_back"], *hers["put_back"]],
+                                               "from a phone")
+    finally:
+        c.close()
+
+
+def test_board_screen_a_join_overtaken_is_not_said_on_the_boxs_own_next_game(session, clock):
+    """The notice kept for the Pi's first move was said on the next game the box began itself
+    ("From a phone: Fox and Geese begun instead ..." over Red's lead throw)."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    c.pi.detach()
+    try:
+        press(c, "press")
+        press(c, "press")
+        press(c, "seat", seat=0)
+        session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
+        c.update()
+        assert c.lead_in                             # kept for the Pi's first move
+        press(c, "menu")
+        press(c, "turn", detents=c.menu_items.index("New game"))
+        press(c, "press")
+        press(c, "turn", detents=1)
+        press(c, "press")                            # set aside, at the box: the games
+        press(c, "press")                            # a game of the box's own: join
+        assert c.screen == "join" and c.lead_in == []
+    finally:
+        c.close()

@@ -1287,6 +1287,8 @@ def test_browser_phone_two_undos_in_a_row_are_both_shown_as_on_the_box(tmp_path,
         second = post(table.url + "/api/control/undo", {})
         said = [f"Taken back: {u['undone'][0]}. {' '.join(u['put_back'])}" for u in (first, second)]
         expect(phone.locator("#taken-back")).to_have_text(" ".join(said))
+        phone.reload()                                  # a page loaded now: both too (the
+        expect(phone.locator("#taken-back")).to_have_text(" ".join(said))   # state has each)
         post(table.url + "/api/control/choose", {"value": second["players"][second["turn"]]
                                                  ["covered"][-1]})      # the game goes on
         expect(phone.locator("#taken-back")).to_be_hidden()
