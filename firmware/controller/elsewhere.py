@@ -33,13 +33,22 @@ def _begins(log: list[str], start: list[str]) -> bool:
     return log[:len(start)] == start
 
 
+def _same_undos(these: list[dict[str, Any]], those: list[dict[str, Any]]) -> bool:
+    """Whether two runs of undos are the same ones: by where each took its lines back (their
+    words are as the box draws names, which a rename between them changes)."""
+    return len(these) == len(those) and all(a.get("at") == b.get("at")
+                                            for a, b in zip(these, those))
+
+
 def _never_shown(undo: dict[str, Any], drawn: dict[str, Any]) -> bool:
-    """Whether an undo (an entry of the state's `undos`) took back only log lines after the
-    game as `drawn` has it: moves the OLED never showed (an ended turn, which has no line,
-    it did)."""
-    at = undo.get("at")
-    return at is not None and at >= len(drawn.get("log") or []) and \
-        not TURN_ENDS.match((undo.get("undone") or [""])[0])
+    """Whether an undo (an entry of the state's `undos`) took back only what came after the
+    game as `drawn` has it: moves the OLED never showed. Its lines were at `at`; an ended
+    turn has none, and came after `drawn` only if lines did (at `at`, it may be the one
+    drawn)."""
+    at, drawn_at = undo.get("at"), len(drawn.get("log") or [])
+    if at is None:
+        return False
+    return at > drawn_at if TURN_ENDS.match((undo.get("undone") or [""])[0]) else at >= drawn_at
 
 
 def whence(by: str | None) -> str:
@@ -182,7 +191,7 @@ class ChangesFromElsewhere:
             drawn.get("game_id") == snap.get("game_id") else []
         run = snap.get("undos") or [{"undone": snap.get("undone") or [],
                                      "put_back": snap.get("put_back") or []}]
-        new = run[len(said):] if run[:len(said)] == said else run
+        new = run[len(said):] if _same_undos(run[:len(said)], said) else run
         by = whence(snap.get("undone_by")).lower()
         shown = [u for u in new if not _never_shown(u, drawn)]
         if not shown:

@@ -429,7 +429,8 @@
 
   function tell(state) {
     var log = state.log || [], was = seen;
-    seen = {game: state.game_id, log: log.slice(), version: state.state_version};
+    seen = {game: state.game_id, log: log.slice(), version: state.state_version,
+            undos: state.taken_back ? state.undos || [] : []};
     if (!was) {                          // the page as it loads: nothing has changed yet
       saidPrompt = promptFor(state);
       saidWinners = winnersText(state);
@@ -446,7 +447,12 @@
       if (state.taken_back && state.state_version !== was.version && log.length <= was.log.length) {
         var gone = was.log.slice(same).map(phoneWords);   // not yet said, now taken back: not
         newsLines = newsLines.filter(function (line) { return gone.indexOf(line) < 0; });  // said
-        newsLines.push(undoWords(state.undone, state.put_back));   // this undo's own
+        var run = state.undos || [{undone: state.undone, put_back: state.put_back}];
+        var said = was.undos.length <= run.length && was.undos.every(function (u, i) {
+          return u.at === run[i].at; }) ? was.undos.length : 0;   // each not said yet (two
+        run.slice(said).forEach(function (u) {                   // between polls: both)
+          newsLines.push(undoWords(u.undone, u.put_back));
+        });
       }
       showTakenBack(takenBackWords(state));   // until the game goes on
       newsLines = newsLines.concat(log.slice(same).map(phoneWords));   // as the log shows them

@@ -1472,3 +1472,68 @@ def test_board_screen_a_join_overtaken_is_not_said_on_the_boxs_own_next_game(ses
         assert c.screen == "join" and c.lead_in == []
     finally:
         c.close()
+
+
+def gantlope_at_the_box(session, c, names=("Ann", "Ben")):
+    """Gantlope from a phone, its lead thrown, the box on the first turn's screen."""
+    session.new_game("gantlope", list(names), by="web")
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web")
+    c.update()
+    for _ in range(3):
+        press(c, "press")
+        c.clock.advance(60)
+        c.update()
+    assert c.screen == "play", c.screen
+
+
+def test_board_screen_a_rename_between_undos_never_says_the_first_again(session, clock):
+    """小明 is drawn as "Red" until Ann is renamed Red: the undos' words, as the box draws
+    names, changed with the rename, and the undo of the rename said the first undo again."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    try:
+        gantlope_at_the_box(session, c, names=("小明", "Ann"))
+        if session.snapshot()["turn"] != 0:          # 小明's turn to end, to be said by name
+            session.roll(by="web")
+            session.submit({"type": "next"}, by="web")
+        session.roll(by="web")
+        session.submit({"type": "next"}, by="web")
+        c.update()
+        for _ in range(3):                           # the throw and the turn's end, read
+            press(c, "press")
+            clock.advance(60)
+            c.update()
+        assert c.screen == "play", c.screen
+        session.undo(by="web")
+        c.update()
+        assert "turn" in c.flash_text                # the ended turn, said once
+        session.submit({"type": "rename", "seat": 1, "name": "Red"}, by="web")
+        c.update()
+        session.undo(by="web")                       # the rename taken back
+        c.update()
+        assert c.flash_text.startswith("Taken back from a phone: ") and \
+            "is now called" in c.flash_text and "turn" not in c.flash_text, c.flash_text
+    finally:
+        c.close()
+
+
+def test_board_screen_an_ended_turn_never_shown_is_not_said_as_shown(session, clock):
+    """Under the menu a phone threw, ended the turn and took both back: the box, back to the
+    game as it had drawn it, said "the end of Ben's turn (Ben plays on)", a turn end it never
+    showed, and not the throw."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    try:
+        gantlope_at_the_box(session, c)
+        press(c, "menu")
+        session.roll(by="web")
+        session.submit({"type": "next"}, by="web")
+        session.undo(by="web")
+        session.undo(by="web")
+        c.update()
+        press(c, "menu")                             # back to the game
+        assert c.flash_text.startswith("Taken back from a phone before it was shown here: ")
+        assert c.flash_text.endswith("Nothing to set back on the board.")
+    finally:
+        c.close()

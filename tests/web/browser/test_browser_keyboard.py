@@ -406,6 +406,26 @@ def test_browser_keyboard_a_move_taken_back_before_it_was_said_is_not_said(tmp_p
         expect(news).to_have_text(f"Taken back: {moved['log'][-1]}.")
 
 
+def test_browser_keyboard_a_phone_that_polls_hears_every_undo(tmp_path, phone):
+    """Two undos between two polls: a phone without the live stream heard the last one only
+    (the first one's square to cover was never said)."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game",
+             {"game": "fox-and-geese", "players": ["Ann", "Ben"]})
+        post(table.url + "/api/control/move", {"path": ["b4", "b5"]})
+        post(table.url + "/api/control/move", {"path": ["d4", "b4"]})   # the jump (F2)
+        phone.route("**/api/events*", lambda route: route.fulfill(status=503))   # it polls
+        phone.goto(table.url + "/")
+        news = phone.locator("#news")
+        phone.evaluate("document.getElementById('news').textContent = ''")
+        first = post(table.url + "/api/control/undo", {})
+        second = post(table.url + "/api/control/undo", {})
+        said = [re.sub(r" \(\d+ left\)$", "", u["undone"][0]) for u in (first, second)]
+        expect(news).to_have_text(f"Taken back: {said[0]}. Taken back: {said[1]}.",
+                                  timeout=10_000)   # (the count then, which the undo changed)
+
+
 def test_browser_keyboard_a_line_ending_in_a_bracket_is_said_as_a_sentence(tmp_path, phone):
     """"... taking 1 goose (16 left) Ben (Geese) ..." ran two sentences together for a
     screen reader: a line that ends in a bracket gets its full stop too."""
