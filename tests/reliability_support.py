@@ -18,7 +18,8 @@ from simulated_table import PIN
 UNSTABLE = ("version", "game_id", "seed", "boot",   # per process, or revealed once over
             "spin",                          # how the box shows a throw: not in the log
             "state_version", "odds", "chart",  # the session's chances, worked out beside
-            "taken_back", "undone", "undone_by", "put_back", "undos")   # the undo itself: the Pi waits
+            "taken_back", "undone", "undone_by", "put_back",   # the undo itself: the Pi
+            "undos")                                         # waits to be asked
 
 
 def request(port: int, method: str, path: str, body: Any = None, *,

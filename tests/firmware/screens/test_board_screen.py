@@ -1255,81 +1255,82 @@ def test_board_screen_a_flick_on_the_pis_turn_says_how_it_moves(table, session):
     assert len(session.store.events(session.game_id)) == events
 
 
-def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(session, clock):
+@pytest.fixture
+def box(session, clock):
+    """The box, the Pi's worker at rest: the Pi moves when the test says so."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    c.pi.detach()
+    yield c
+    c.close()
+
+
+def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(box, session, clock):
     """Ann uncovered from her phone; the Pi's reply waited behind her result, unshown, and a
     phone took it back: the box said "Cover Pi's 1 again. Pi's seventh checker back to the Rex
     row." of a square no one had uncovered, a checker no one had moved."""
-    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
-    c.attach()
-    c.pi.detach()                                    # the Pi moves when the test says so
-    try:
-        session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
-        c.update()
-        while session.snapshot()["phase"] == "lead":
-            session.roll(by="web" if session.snapshot()["turn"] == 0 else "pi")
-        c.update()
-        press(c, "press")                            # past the dial
-        clock.advance(60)
-        c.update()
-        while session.snapshot()["turn"] != 0:       # the Pi led: its opening uncover, shown
-            session.submit({"type": "choose",
-                            "value": session.snapshot()["players"][1]["covered"][0]}, by="pi")
-            c.update()
-            press(c, "press")
-            clock.advance(60)
-            c.update()
-        snap = session.snapshot()
-        session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
-        c.update()
-        assert c.screen == "result"                  # Ann's uncover, being read
-        drawn = c.snap
+    c = box
+    session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+    c.update()
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web" if session.snapshot()["turn"] == 0 else "pi")
+    c.update()
+    press(c, "press")                            # past the dial
+    clock.advance(60)
+    c.update()
+    while session.snapshot()["turn"] != 0:       # the Pi led: its opening uncover, shown
         session.submit({"type": "choose",
-                        "value": session.snapshot()["players"][1]["covered"][-1]}, by="pi")
-        c.update()
-        assert c.waiting and c.screen == "result"    # the Pi's reply, held back
-        pis = session.snapshot()["log"][len(drawn["log"]):]
-        session.undo(by="pin-0a1b2c")
-        c.update()
-        assert session.snapshot()["put_back"]        # the state's words, for what it showed
-        from companion.words import joined
-        assert c.flash_text == ("Taken back from a phone before it was shown here: "
-                                + joined(pis) + ". Nothing to set back on the board.")
-        assert c.screen == "play" and not c.waiting
-        session.undo(by="pin-0a1b2c")                # then Ann's own uncover, shown: hers
-        c.update()                                   # alone ("Cover Ann's 1, Pi's 6 again"
-        from firmware.oled.views import undo_notice  # said the Pi's, never uncovered)
-        assert c.flash_text == undo_notice(session.snapshot(), "from a phone")
-        assert "Pi's" not in c.flash_text and "Cover Ann's" in c.flash_text
-    finally:
-        c.close()
-
-
-def test_board_screen_two_undos_taken_in_at_once_are_both_said(session, clock):
-    """Two undos from phones a moment apart, the box taking in only the newest state: it said
-    the second's square to cover, never the first's (the board kept a square uncovered)."""
-    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
-    c.attach()
-    try:
-        session.new_game("domino-rex", ["Ann", "Ben"])
-        while session.snapshot()["phase"] == "lead":
-            session.roll(by="web")
-        for _ in range(3):
-            snap = session.snapshot()
-            session.submit({"type": "choose",
-                            "value": snap["players"][snap["turn"]]["covered"][-1]}, by="web")
-        c.update()
-        clock.advance(60)
+                        "value": session.snapshot()["players"][1]["covered"][0]}, by="pi")
         c.update()
         press(c, "press")
-        first = session.undo(by="pin-0a1b2c")
-        second = session.undo(by="pin-0a1b2c")
-        c.update()                                   # both at once
-        assert first["put_back"] and second["put_back"]
-        from companion.words import undo_notice as said
-        assert c.flash_text == said([*first["undone"], *second["undone"]],
-                                    [*first["put_back"], *second["put_back"]], "from a phone")
-    finally:
-        c.close()
+        clock.advance(60)
+        c.update()
+    snap = session.snapshot()
+    session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
+    c.update()
+    assert c.screen == "result"                  # Ann's uncover, being read
+    drawn = c.snap
+    session.submit({"type": "choose",
+                    "value": session.snapshot()["players"][1]["covered"][-1]}, by="pi")
+    c.update()
+    assert c.waiting and c.screen == "result"    # the Pi's reply, held back
+    pis = session.snapshot()["log"][len(drawn["log"]):]
+    session.undo(by="pin-0a1b2c")
+    c.update()
+    assert session.snapshot()["put_back"]        # the state's words, for what it showed
+    from companion.words import joined
+    assert c.flash_text == ("Taken back from a phone before it was shown here: "
+                            + joined(pis) + ". Nothing to set back on the board.")
+    assert c.screen == "play" and not c.waiting
+    session.undo(by="pin-0a1b2c")                # then Ann's own uncover, shown: hers
+    c.update()                                   # alone ("Cover Ann's 1, Pi's 6 again"
+    from firmware.oled.views import undo_notice  # said the Pi's, never uncovered)
+    assert c.flash_text == undo_notice(session.snapshot(), "from a phone")
+    assert "Pi's" not in c.flash_text and "Cover Ann's" in c.flash_text
+
+
+def test_board_screen_two_undos_taken_in_at_once_are_both_said(box, session, clock):
+    """Two undos from phones a moment apart, the box taking in only the newest state: it said
+    the second's square to cover, never the first's (the board kept a square uncovered)."""
+    c = box
+    session.new_game("domino-rex", ["Ann", "Ben"])
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web")
+    for _ in range(3):
+        snap = session.snapshot()
+        session.submit({"type": "choose",
+                        "value": snap["players"][snap["turn"]]["covered"][-1]}, by="web")
+    c.update()
+    clock.advance(60)
+    c.update()
+    press(c, "press")
+    first = session.undo(by="pin-0a1b2c")
+    second = session.undo(by="pin-0a1b2c")
+    c.update()                                   # both at once
+    assert first["put_back"] and second["put_back"]
+    from companion.words import undo_notice as said
+    assert c.flash_text == said([*first["undone"], *second["undone"]],
+                                [*first["put_back"], *second["put_back"]], "from a phone")
 
 
 @pytest.mark.parametrize("together", [True, False])
@@ -1361,117 +1362,103 @@ def test_board_screen_a_pi_first_game_begun_from_a_phone_over_a_join_says_so(ses
 
 
 def test_board_screen_a_join_overtaken_is_said_over_the_pis_board_move_or_the_next_game(
-        session, clock):
+        box, session, clock):
     """The Pi's board move (Fox and Geese, the Pi's Geese first) has no result to say "From a
     phone: ... begun instead of the game joined here." first: it was said a move late, on
     Ann's own. And a second game begun before the Pi's first move emptied it, never said."""
-    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
-    c.attach()
-    c.pi.detach()                                    # the Pi moves when the test says so
-    try:
-        press(c, "press")
-        press(c, "press")                            # the first game: join
-        press(c, "seat", seat=0)
-        session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
-        c.update()
-        session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
-        c.update()                                   # again, before the Pi moved: still said
-        snap = session.snapshot()
-        assert snap["players"][snap["turn"]].get("pi")
-        session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pi")
-        c.update()
-        assert c.screen == "pi_moved" and c.flash_text == \
-            "From a phone: Fox and Geese begun instead of the game joined here."
-        assert c.lead_in == []
-    finally:
-        c.close()
+    c = box
+    press(c, "press")
+    press(c, "press")                            # the first game: join
+    press(c, "seat", seat=0)
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
+    c.update()
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
+    c.update()                                   # again, before the Pi moved: still said
+    snap = session.snapshot()
+    assert snap["players"][snap["turn"]].get("pi")
+    session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pi")
+    c.update()
+    assert c.screen == "pi_moved" and c.flash_text == \
+        "From a phone: Fox and Geese begun instead of the game joined here."
+    assert c.lead_in == []
 
 
 @pytest.mark.parametrize("way", ["two at once", "under the menu", "after a restart"])
-def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(session, clock, way):
+def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(box, session, clock, way):
     """Ann's uncover read, the Pi's reply held back unshown: two undos taken in at once said
     "Cover Pi's 6 again" of the reply; one under the menu, once the menu went, said the same;
     a box started again between two undos under the menu lost the first one."""
-    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
-    c.attach()
-    c.pi.detach()
-    try:
-        session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
-        while session.snapshot()["phase"] == "lead":
-            session.roll(by="web" if session.snapshot()["turn"] == 0 else "pi")
-        if session.snapshot()["turn"] == 1:
-            session.submit({"type": "choose",
-                            "value": session.snapshot()["players"][1]["covered"][0]}, by="pi")
-        c.update()
-        press(c, "press")
-        clock.advance(60)
-        c.update()
-        press(c, "press")
-        clock.advance(60)
-        c.update()
-        snap = session.snapshot()
-        session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
-        c.update()
-        assert c.screen == "result"                  # Ann's uncover, being read
+    c = box
+    session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web" if session.snapshot()["turn"] == 0 else "pi")
+    if session.snapshot()["turn"] == 1:
         session.submit({"type": "choose",
-                        "value": session.snapshot()["players"][1]["covered"][-1]}, by="pi")
+                        "value": session.snapshot()["players"][1]["covered"][0]}, by="pi")
+    c.update()
+    press(c, "press")
+    clock.advance(60)
+    c.update()
+    press(c, "press")
+    clock.advance(60)
+    c.update()
+    snap = session.snapshot()
+    session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
+    c.update()
+    assert c.screen == "result"                  # Ann's uncover, being read
+    session.submit({"type": "choose",
+                    "value": session.snapshot()["players"][1]["covered"][-1]}, by="pi")
+    c.update()
+    assert c.waiting                             # the Pi's reply, held back
+    if way == "two at once":
+        session.undo(by="pin-0a1b2c")
+        hers = session.undo(by="pin-0a1b2c")
         c.update()
-        assert c.waiting                             # the Pi's reply, held back
-        if way == "two at once":
-            session.undo(by="pin-0a1b2c")
-            hers = session.undo(by="pin-0a1b2c")
-            c.update()
-            from companion.words import undo_notice
-            assert c.flash_text == undo_notice(hers["undone"], hers["put_back"], "from a phone")
-        elif way == "under the menu":
-            press(c, "menu")
-            session.undo(by="pin-0a1b2c")
-            c.update()
-            press(c, "menu")                         # back to the game
-            assert c.flash_text.startswith("Taken back from a phone before it was shown here")
-            assert c.flash_text.endswith("Nothing to set back on the board.")
-        else:
-            c.close()
-            c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
-            c.attach()
-            c.pi.detach()
-            press(c, "press")                        # "Resumed" read
-            c.update()
-            press(c, "menu")
-            pis = session.undo(by="pin-0a1b2c")
-            hers = session.undo(by="pin-0a1b2c")
-            c.update()
-            press(c, "menu")
-            from companion.words import undo_notice
-            assert c.flash_text == undo_notice([*pis["undone"], *hers["undone"]],
-                                               [*pis["put_back"], *hers["put_back"]],
-                                               "from a phone")
-    finally:
+        from companion.words import undo_notice
+        assert c.flash_text == undo_notice(hers["undone"], hers["put_back"], "from a phone")
+    elif way == "under the menu":
+        press(c, "menu")
+        session.undo(by="pin-0a1b2c")
+        c.update()
+        press(c, "menu")                         # back to the game
+        assert c.flash_text.startswith("Taken back from a phone before it was shown here")
+        assert c.flash_text.endswith("Nothing to set back on the board.")
+    else:
+        c.close()
+        c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+        c.attach()
+        c.pi.detach()
+        press(c, "press")                        # "Resumed" read
+        c.update()
+        press(c, "menu")
+        pis = session.undo(by="pin-0a1b2c")
+        hers = session.undo(by="pin-0a1b2c")
+        c.update()
+        press(c, "menu")
+        from companion.words import undo_notice
+        assert c.flash_text == undo_notice([*pis["undone"], *hers["undone"]],
+                                           [*pis["put_back"], *hers["put_back"]],
+                                           "from a phone")
         c.close()
 
 
-def test_board_screen_a_join_overtaken_is_not_said_on_the_boxs_own_next_game(session, clock):
+def test_board_screen_a_join_overtaken_is_not_said_on_the_boxs_own_next_game(box, session, clock):
     """The notice kept for the Pi's first move was said on the next game the box began itself
     ("From a phone: Fox and Geese begun instead ..." over Red's lead throw)."""
-    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
-    c.attach()
-    c.pi.detach()
-    try:
-        press(c, "press")
-        press(c, "press")
-        press(c, "seat", seat=0)
-        session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
-        c.update()
-        assert c.lead_in                             # kept for the Pi's first move
-        press(c, "menu")
-        press(c, "turn", detents=c.menu_items.index("New game"))
-        press(c, "press")
-        press(c, "turn", detents=1)
-        press(c, "press")                            # set aside, at the box: the games
-        press(c, "press")                            # a game of the box's own: join
-        assert c.screen == "join" and c.lead_in == []
-    finally:
-        c.close()
+    c = box
+    press(c, "press")
+    press(c, "press")
+    press(c, "seat", seat=0)
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
+    c.update()
+    assert c.lead_in                             # kept for the Pi's first move
+    press(c, "menu")
+    press(c, "turn", detents=c.menu_items.index("New game"))
+    press(c, "press")
+    press(c, "turn", detents=1)
+    press(c, "press")                            # set aside, at the box: the games
+    press(c, "press")                            # a game of the box's own: join
+    assert c.screen == "join" and c.lead_in == []
 
 
 def gantlope_at_the_box(session, c, names=("Ann", "Ben")):
@@ -1487,53 +1474,45 @@ def gantlope_at_the_box(session, c, names=("Ann", "Ben")):
     assert c.screen == "play", c.screen
 
 
-def test_board_screen_a_rename_between_undos_never_says_the_first_again(session, clock):
+def test_board_screen_a_rename_between_undos_never_says_the_first_again(box, session, clock):
     """小明 is drawn as "Red" until Ann is renamed Red: the undos' words, as the box draws
     names, changed with the rename, and the undo of the rename said the first undo again."""
-    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
-    c.attach()
-    try:
-        gantlope_at_the_box(session, c, names=("小明", "Ann"))
-        if session.snapshot()["turn"] != 0:          # 小明's turn to end, to be said by name
-            session.roll(by="web")
-            session.submit({"type": "next"}, by="web")
+    c = box
+    gantlope_at_the_box(session, c, names=("小明", "Ann"))
+    if session.snapshot()["turn"] != 0:          # 小明's turn to end, to be said by name
         session.roll(by="web")
         session.submit({"type": "next"}, by="web")
+    session.roll(by="web")
+    session.submit({"type": "next"}, by="web")
+    c.update()
+    for _ in range(3):                           # the throw and the turn's end, read
+        press(c, "press")
+        clock.advance(60)
         c.update()
-        for _ in range(3):                           # the throw and the turn's end, read
-            press(c, "press")
-            clock.advance(60)
-            c.update()
-        assert c.screen == "play", c.screen
-        session.undo(by="web")
-        c.update()
-        assert "turn" in c.flash_text                # the ended turn, said once
-        session.submit({"type": "rename", "seat": 1, "name": "Red"}, by="web")
-        c.update()
-        session.undo(by="web")                       # the rename taken back
-        c.update()
-        assert c.flash_text.startswith("Taken back from a phone: ") and \
-            "is now called" in c.flash_text and "turn" not in c.flash_text, c.flash_text
-    finally:
-        c.close()
+    assert c.screen == "play", c.screen
+    session.undo(by="web")
+    c.update()
+    assert "turn" in c.flash_text                # the ended turn, said once
+    session.submit({"type": "rename", "seat": 1, "name": "Red"}, by="web")
+    c.update()
+    session.undo(by="web")                       # the rename taken back
+    c.update()
+    assert c.flash_text.startswith("Taken back from a phone: ") and \
+        "is now called" in c.flash_text and "turn" not in c.flash_text, c.flash_text
 
 
-def test_board_screen_an_ended_turn_never_shown_is_not_said_as_shown(session, clock):
+def test_board_screen_an_ended_turn_never_shown_is_not_said_as_shown(box, session, clock):
     """Under the menu a phone threw, ended the turn and took both back: the box, back to the
     game as it had drawn it, said "the end of Ben's turn (Ben plays on)", a turn end it never
     showed, and not the throw."""
-    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
-    c.attach()
-    try:
-        gantlope_at_the_box(session, c)
-        press(c, "menu")
-        session.roll(by="web")
-        session.submit({"type": "next"}, by="web")
-        session.undo(by="web")
-        session.undo(by="web")
-        c.update()
-        press(c, "menu")                             # back to the game
-        assert c.flash_text.startswith("Taken back from a phone before it was shown here: ")
-        assert c.flash_text.endswith("Nothing to set back on the board.")
-    finally:
-        c.close()
+    c = box
+    gantlope_at_the_box(session, c)
+    press(c, "menu")
+    session.roll(by="web")
+    session.submit({"type": "next"}, by="web")
+    session.undo(by="web")
+    session.undo(by="web")
+    c.update()
+    press(c, "menu")                             # back to the game
+    assert c.flash_text.startswith("Taken back from a phone before it was shown here: ")
+    assert c.flash_text.endswith("Nothing to set back on the board.")
