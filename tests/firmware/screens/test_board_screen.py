@@ -1265,11 +1265,9 @@ def box(session, clock):
     c.close()
 
 
-def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(box, session, clock):
-    """Ann uncovered from her phone; the Pi's reply waited behind her result, unshown, and a
-    phone took it back: the box said "Cover Pi's 1 again. Pi's seventh checker back to the Rex
-    row." of a square no one had uncovered, a checker no one had moved."""
-    c = box
+def pis_reply_held(c, session, clock) -> dict:
+    """Domino Rex, Ann against the Pi, to Ann's uncover from her phone being read on the box
+    and the Pi's reply held back behind it, unshown: the game as the box drew it."""
     session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
     c.update()
     while session.snapshot()["phase"] == "lead":
@@ -1294,6 +1292,15 @@ def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(box
                     "value": session.snapshot()["players"][1]["covered"][-1]}, by="pi")
     c.update()
     assert c.waiting and c.screen == "result"    # the Pi's reply, held back
+    return drawn
+
+
+def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(box, session, clock):
+    """Ann uncovered from her phone; the Pi's reply waited behind her result, unshown, and a
+    phone took it back: the box said "Cover Pi's 1 again. Pi's seventh checker back to the Rex
+    row." of a square no one had uncovered, a checker no one had moved."""
+    c = box
+    drawn = pis_reply_held(c, session, clock)
     pis = session.snapshot()["log"][len(drawn["log"]):]
     session.undo(by="pin-0a1b2c")
     c.update()
@@ -1389,27 +1396,7 @@ def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(box, sessio
     "Cover Pi's 6 again" of the reply; one under the menu, once the menu went, said the same;
     a box started again between two undos under the menu lost the first one."""
     c = box
-    session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
-    while session.snapshot()["phase"] == "lead":
-        session.roll(by="web" if session.snapshot()["turn"] == 0 else "pi")
-    if session.snapshot()["turn"] == 1:
-        session.submit({"type": "choose",
-                        "value": session.snapshot()["players"][1]["covered"][0]}, by="pi")
-    c.update()
-    press(c, "press")
-    clock.advance(60)
-    c.update()
-    press(c, "press")
-    clock.advance(60)
-    c.update()
-    snap = session.snapshot()
-    session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
-    c.update()
-    assert c.screen == "result"                  # Ann's uncover, being read
-    session.submit({"type": "choose",
-                    "value": session.snapshot()["players"][1]["covered"][-1]}, by="pi")
-    c.update()
-    assert c.waiting                             # the Pi's reply, held back
+    pis_reply_held(c, session, clock)
     if way == "two at once":
         session.undo(by="pin-0a1b2c")
         hers = session.undo(by="pin-0a1b2c")
