@@ -412,8 +412,12 @@ def test_club_a_changed_copy_of_a_kept_game_is_refused_not_kept(broker, club):
     with what differs, and the league stays as it was."""
     game = committed(A, 2, 1, "2026-11-25T09:00:00Z")
     answers = Listener(broker.port, topic=topics.received_topic(A, game["uid"]))
-    send(broker, topics.received_topic(A, game["uid"]), {"probe": True})
-    wait_for(lambda: answers.on(game["uid"]))          # subscribed: the probe came back
+    for _ in range(30):            # subscribed once a probe comes back (one sent before is lost)
+        send(broker, topics.received_topic(A, game["uid"]), {"probe": True})
+        time.sleep(0.5)
+        if answers.on(game["uid"]):
+            break
+    wait_for(lambda: answers.on(game["uid"]))
     send(broker, topics.record_topic(A, game["uid"]), game)
     wait_for(lambda: club.view()["league"]["games"] == 1)
     forged = json.loads(json.dumps(game))
