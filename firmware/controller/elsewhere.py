@@ -134,9 +134,8 @@ class ChangesFromElsewhere:
                 self._show_change({"log": []}, snap)
             elif snap.get("game_id") is not None:  # begun from a phone: the chips to put in
                 self._show_setup()
-            if self.lead_in and self.screen not in ("result", "spin") and not pi_level(snap):
-                self.show_read(" ".join(self.lead_in))     # no result to come: said now
-                self.lead_in = []
+            if self.screen not in ("result", "spin") and not pi_level(snap):
+                self._say_lead_in()                # no result to come: said now
         elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
             # a menu, pairing or scores screen is up: shown when the game's screen is back
             # (a phone's throw took the pairing code off the box; a win came unannounced)
@@ -169,6 +168,12 @@ class ChangesFromElsewhere:
         elif self.screen in SHOWS_CHANGES:
             self._offer(old, snap)
         self._sync_controls()
+
+    def _say_lead_in(self) -> None:
+        """What the next result was to say first (`lead_in`), said now as a notice."""
+        if self.lead_in:
+            self.show_read(" ".join(self.lead_in))
+            self.lead_in = []
 
     def _show_unseen_undo(self, drawn: dict[str, Any], snap: dict[str, Any]) -> None:
         """An undo that took back only moves the box held back, unshown (the Pi's reply while
@@ -260,9 +265,7 @@ class ChangesFromElsewhere:
         self.move_index = 0
         if words and by_pi and (snap.get("board") or {}).get("last_move") and newest:
             self.screen = "pi_moved"
-            if self.lead_in:                       # no result to say it first: said over
-                self.show_read(" ".join(self.lead_in))     # the move, then the move
-                self.lead_in = []
+            self._say_lead_in()                    # no result to say it first: over the move
             if ended:
                 self._beep("win")
         elif not words:

@@ -184,11 +184,8 @@ class Hotspot:
         if code != 0 or nmcli.hotspot_settings(out) != (s.ssid, s.password, s.interface):
             return False
         log.info("network: the hotspot %s is already on: kept", s.ssid)
-        self._since = self.clock()
         self._phones_came = True        # it served them before: a game in play keeps it up
-        self._set(mode="hotspot", network=s.ssid, url=self.hotspot_url,
-                  message="" if self._looking_again else f"Hotspot {s.ssid} is still on.")
-        self._looking_again = False
+        self._hotspot_on(f"Hotspot {s.ssid} is still on.")
         return True
 
     def _kept_up(self) -> bool:
@@ -222,12 +219,17 @@ class Hotspot:
             self._set(message=f"The hotspot did not open: {out[:80]}")
             return False
         log.info("network: %s: the hotspot %s is open", why, s.ssid)
-        self._since = self.clock()
-        self._set(mode="hotspot", network=s.ssid, url=self.hotspot_url,
-                  message="" if self._looking_again else
-                  f"{why}{'' if why.endswith(('.', '?')) else '.'} Hotspot {s.ssid} is on.")
-        self._looking_again = False
+        self._hotspot_on(f"{why}{'' if why.endswith(('.', '?')) else '.'} Hotspot {s.ssid} "
+                         "is on.")
         return True
+
+    def _hotspot_on(self, words: str) -> None:
+        """The hotspot is the box's network from now, said in `words` (quietly after it
+        stepped aside: the OLED does not flash every time)."""
+        self._since = self.clock()
+        self._set(mode="hotspot", network=self.settings.ssid, url=self.hotspot_url,
+                  message="" if self._looking_again else words)
+        self._looking_again = False
 
     # -- a phone adds a network -----------------------------------------------------------
 

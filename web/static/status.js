@@ -447,7 +447,7 @@
       if (state.taken_back && state.state_version !== was.version && log.length <= was.log.length) {
         var gone = was.log.slice(same).map(phoneWords);   // not yet said, now taken back: not
         newsLines = newsLines.filter(function (line) { return gone.indexOf(line) < 0; });  // said
-        var run = state.undos || [{undone: state.undone, put_back: state.put_back}];
+        var run = undosOf(state);
         var said = was.undos.length <= run.length && was.undos.every(function (u, i) {
           return u.at === run[i].at; }) ? was.undos.length : 0;   // each not said yet (two
         run.slice(said).forEach(function (u) {                   // between polls: both)
@@ -469,8 +469,12 @@
   // square bare. Said by #news as each comes.
   function takenBackWords(state) {
     if (!state.taken_back) return "";
-    var undos = state.undos || [{undone: state.undone, put_back: state.put_back}];
-    return undos.map(function (u) { return undoWords(u.undone, u.put_back); }).join(" ");
+    return undosOf(state).map(function (u) { return undoWords(u.undone, u.put_back); })
+      .join(" ");
+  }
+
+  function undosOf(state) {              // each undo since the game last moved
+    return state.undos || [{undone: state.undone, put_back: state.put_back}];
   }
 
   function undoWords(undone, putBack) {
