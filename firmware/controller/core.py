@@ -106,6 +106,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.joined = [False] * seats
         self.joining = False               # a game being set up here: the menu comes back to it
         self.lead_in: list[str] = []       # said first by the next result (spin._show_result)
+        self.missed_undos: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self.menu_items: list[str] = []
         self.menu_index = 0
         self.scores_page = 0
@@ -236,7 +237,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                     return False
                 self.snap = self._for_box(action())
                 self.shown_mark = state_mark(self.snap)     # its own: shown next, as said
-            self.missed = None                  # the box's own action comes after them
+            self.missed, self.missed_undos = None, []   # the box's own action comes after them
         except ParlourError as err:             # Refused, or a store that cannot be written
             self.show_refusal(refusal_text(self._words_for_box(str(err))))
             self._beep("error")

@@ -99,6 +99,7 @@ class ChangesFromElsewhere:
 
     waiting: tuple[dict[str, Any], dict[str, Any]] | None      # all set by Controller.__init__
     missed: tuple[dict[str, Any], dict[str, Any]] | None = None   # changes under another screen
+    missed_undos: list[tuple[dict[str, Any], dict[str, Any]]]     # undos among them: from, to
 
     def _apply(self, snap: dict[str, Any]) -> None:
         old = self.snap
@@ -139,7 +140,7 @@ class ChangesFromElsewhere:
         elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
             # a menu, pairing or scores screen is up: shown when the game's screen is back
             # (a phone's throw took the pairing code off the box; a win came unannounced)
-            self.missed = (self.missed[0] if self.missed else drawn, snap)
+            self._miss(drawn, snap)
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
             self._animate(old, snap, strength=REMOTE_STRENGTH)
         elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0) \
@@ -221,15 +222,39 @@ class ChangesFromElsewhere:
                              UNCOVER_IF_NOT_YET.format(who=pi, value=snap["last_uncovered"])])
             self._show_result()
 
+    def _miss(self, drawn: dict[str, Any], snap: dict[str, Any]) -> None:
+        """A change made while another screen is up, kept to be shown from the game as the
+        OLED drew it. An undo among them is said then, as it was made; the changes after it go
+        on from the game it left (an undo and a move after it, the log as long as before,
+        showed neither)."""
+        base, last = self.missed or (drawn, drawn)
+        if is_undo(last, snap):                    # undos one after another: said as one
+            runs = self.missed_undos
+            if runs and runs[-1][1] is last:
+                runs[-1] = (runs[-1][0], snap)
+            else:
+                runs.append((base, snap))
+            base = snap
+        self.missed = (base, snap)
+
     def _show_missed(self) -> None:
         """Back on the game's screen: what changed elsewhere while another screen was up, as
-        it would have been shown then (nothing if the box's own action has moved on since)."""
+        it would have been shown then, undos first (nothing if the box's own action has moved
+        on since)."""
         if self.missed is None or self.screen not in SHOWS_CHANGES:
             return
-        old, snap = self.missed
-        self.missed = None
-        if state_mark(snap) == state_mark(self.snap) and \
-                snap.get("game_id") == old.get("game_id"):
+        (old, snap), runs = self.missed, self.missed_undos
+        self.missed, self.missed_undos = None, []
+        undos = [self._undo_notice(before, after) for before, after in runs]
+        if state_mark(snap) != state_mark(self.snap) or snap.get("game_id") != old.get("game_id"):
+            return
+        if len(snap.get("log") or []) > len(old.get("log") or []):
+            self.lead_in = [*self.lead_in, *undos]  # said first by the change's result
+            self._show_change(old, snap)
+        elif undos:
+            self._show_change(old, snap)
+            self.show_undo(" ".join(undos))
+        else:
             self._show_change(old, snap)
 
     @staticmethod

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from firmware.oled import board_screen, lettering
-from firmware.oled.views import choice_meaning
+from firmware.oled.views import box_words, choice_meaning
 from firmware.controller import RESULT_SECONDS, Controller
 from controller_support import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
@@ -1427,6 +1427,46 @@ def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(box, sessio
                                            [*pis["put_back"], *hers["put_back"]],
                                            "from a phone")
         c.close()
+
+
+@pytest.mark.parametrize("then", ["a move", "an undo of it"])
+def test_board_screen_an_undo_and_what_came_after_it_under_the_menu_are_both_said(
+        box, session, clock, then):
+    """Under the menu a phone took Ben's uncover back and Ben uncovered again: the log as long
+    as before, the box showed neither (Ben's first square stayed bare on the board). Back on
+    the game it says what to set back, then the new move; a move taken back too is said as
+    never shown."""
+    c = box
+    session.new_game("domino-rex", ["Ann", "Ben"])
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web")
+    for _ in range(2):
+        snap = session.snapshot()
+        session.submit({"type": "choose",
+                        "value": snap["players"][snap["turn"]]["covered"][-1]}, by="web")
+    c.update()
+    clock.advance(60)
+    c.update()
+    press(c, "press")
+    press(c, "menu")
+    undone = session.undo(by="pin-0a1b2c")
+    c.update()
+    snap = session.snapshot()
+    again = session.submit({"type": "choose",
+                            "value": snap["players"][snap["turn"]]["covered"][0]}, by="web")
+    c.update()
+    if then == "an undo of it":
+        session.undo(by="pin-0a1b2c")
+        c.update()
+    press(c, "menu")                             # back to the game
+    from companion.words import undo_notice as said
+    first = said(undone["undone"], undone["put_back"], "from a phone")
+    if then == "a move":
+        assert c.screen == "result" and c.outcome[2][0] == first
+        assert c.outcome[2][1:] == [box_words(w) for w in again["log"][len(undone["log"]):]]
+    else:
+        assert c.flash_text.startswith(first + " Taken back from a phone before it was shown")
+        assert c.flash_text.endswith("Nothing to set back on the board.")
 
 
 def test_board_screen_a_join_overtaken_is_not_said_on_the_boxs_own_next_game(box, session, clock):
