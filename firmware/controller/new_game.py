@@ -41,15 +41,17 @@ class NewGameScreens:
 
     def on_join_seat(self, event: InputEvent) -> None:
         """A seat in or out; a notice up ("... not 1.") goes, so the seat is seen to change
-        (under it a second press, to make sure, took the player out again)."""
+        (under it a second press, to make sure, took the player out again). A roster name
+        taken is said with its seat: the join screen shows seats only."""
         if event.seat is not None and 0 <= event.seat < self.seats:
             self._clear_notice()
             self.joined[event.seat] = not self.joined[event.seat]
-            name = self._roster_name()
+            name, shown = self._roster_pick()
             self.names.pop(event.seat, None)
             if self.joined[event.seat] and name and name not in self.names.values():
                 self.names[event.seat] = name          # the name picked by the knob
                 self.roster_index = 0                  # taken: the next seat is its own
+                self.show_read(f"Seat {event.seat + 1} is {shown}")   # (the screen drops it)
 
     def _roster_offer(self) -> list[tuple[str, str]]:
         """What the knob offers on the join screen, each as chosen and as the OLED draws it

@@ -210,10 +210,16 @@ def test_phones_join_screen_takes_roster_names_by_the_knob(session, tmp_path, cl
     press(c, "press")                               # Kat en Muis, the first game: join
     press(c, "turn", detents=2)                     # "", Ann, Ben -> Ben
     press(c, "seat", seat=0)
-    press(c, "turn", detents=-1)                    # -> Ann
+    assert c.flash_text == "Seat 1 is Ben"          # the screen shows seats, not names
+    press(c, "turn", detents=-1)                    # -> Ann, seen at once
+    assert c.flash_text == ""
     ARTIFACTS.mkdir(exist_ok=True)
     c.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-join-roster.png")
     press(c, "seat", seat=3)
+    assert c.flash_text == "Seat 4 is Ann"
+    press(c, "seat", seat=1)                        # a seat's own colour: nothing to say
+    assert c.flash_text == ""
+    press(c, "seat", seat=1)
     press(c, "press")
     assert [p["name"] for p in session.snapshot()["players"]] == ["Ben", "Ann"]
 
