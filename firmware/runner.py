@@ -26,6 +26,7 @@ from typing import Any
 from companion.errors import ParlourError, StoreError
 from companion.session import Session
 from companion.record.store import Store
+from companion.randomness.rollstream import SEED_BYTES
 from firmware.oled.animation import FPS, REMOTE_STRENGTH, spin_seconds
 from firmware.config import Config, load_config, pin_problem
 from firmware.controller import Controller
@@ -217,7 +218,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     stamps = TableClock()                   # events' `at`: wall clock jumps are not charged
     try:
         recovered = open_table(data_dir / "parlour.db", lambda store: Session(
-            store, new_seed=lambda: secrets.token_bytes(32), clock=stamps,
+            store, new_seed=lambda: secrets.token_bytes(SEED_BYTES), clock=stamps,
             board_dir=board_dir(config),
             spin_seconds=spin_seconds(REMOTE_STRENGTH)), now=stamps)
     except BaseException:

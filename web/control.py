@@ -101,10 +101,10 @@ def _is_pi_name(name: str) -> bool:
 
 def _check_pi_names(players: list[str], pi: list[int]) -> None:
     """With the Pi at the table no person is called "Pi"."""
-    for seat, name in enumerate(players if pi else []):
-        if seat not in pi and _is_pi_name(name):
+    for number, name in enumerate(players if pi else []):
+        if number not in pi and _is_pi_name(name):
             raise ApiError(409, f"{PI_NAME} is the Pi's name: call the player at seat "
-                                f"{seat + 1} otherwise.")
+                                f"{number + 1} otherwise.")
 
 
 def _pi_fields(data: dict[str, Any]) -> tuple[list[int], str | None]:

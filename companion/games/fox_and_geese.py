@@ -30,7 +30,6 @@ CENTRE = "d4"
 GEESE_AREA_ROWS = range(1, 5)                    # F1: rows 1-4 except d4 and `vacant`
 GEESE_COUNT = 17                                  # F1: the Geese are 17
 FOX, GEESE = "fox", "geese"
-MAX_GEESE_TO_PEN = 17
 
 
 def is_point(col: int, row: int) -> bool:

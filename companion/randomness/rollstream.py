@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from companion.randomness.randomizers import Randomizer
 
-SEED_BYTES = 32
+SEED_BYTES = 32                 # a game's seed, drawn by the box as it begins
 
 
 def commitment(seed: bytes) -> str:

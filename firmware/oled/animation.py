@@ -76,10 +76,6 @@ class Animation:
         """A press during the spin: straight to the result."""
         self._skipped = True
 
-    def next_frame_at(self) -> float:
-        """When the main loop should draw the next frame (>= 30 fps while spinning)."""
-        return self._clock() + 1 / FPS
-
     def frame(self, now: float | None = None) -> SpinFrame:
         u = self.progress(now)
         left = (1.0 - u) ** 2                      # fraction of the travel still to go

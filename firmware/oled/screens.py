@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from firmware.oled.codes import break_address, draw_qr
 from firmware.oled.lettering import (BIG, H, LINE, MEDIUM, OFF, ON, SMALL, W, canvas, centred,
                                      clip, fit, text, width, wrap)
-from firmware.oled.word_pages import CLAUSE_END, SENTENCE_END, page_mark, pages, sentence_pages
+from firmware.oled.word_pages import CLAUSE_END, SENTENCE_END, page_mark, sentence_pages
 from firmware.oled.views import Row, SpinFrame, TurnView
 
 PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],

@@ -1,7 +1,7 @@
 """The Pi as a Domino Rex player: each level's share of wins against random players at 2, 3
 and 4 players (a shared win counts as its share), "best" against "good" head to head (seats
 alternating), and the time of a "best" choice. Goal: "best" wins at least 0.94 against random
-players (the Hint's share as the audit measured it) at every table size, and beats "good".
+players (the share of the rulebook's Hint played as a player) at every table size, and beats "good".
 
 Run alone: `python tests/bench/bench_domino.py [--games N]` (or `run.py --only domino`).
 """

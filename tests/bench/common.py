@@ -61,11 +61,6 @@ def summary(values: list[float], scale: float = 1.0, digits: int = 3) -> dict:
             "mean": round(statistics.fmean(data), digits), "n": len(data)}
 
 
-def repeat(runs: int, fn) -> list[float]:
-    """`fn()` returns one figure; run it `runs` times."""
-    return [fn() for _ in range(runs)]
-
-
 class RecordingSerial:
     """A luma serial interface (command/data) that keeps counts, like an OLED on I2C would see
     them: one write transaction per command() call, data() split the way luma's managed

@@ -1163,7 +1163,6 @@ def test_controller_x2_a_lead_too_long_for_its_line_says_the_throw_to_beat():
     """X2: "Bartholomeus 1  Emma…" cut off Emma's 2, the throw Wim had to beat; the line
     says the best throw so far when the throws do not fit it (they are read whole when they
     do), before the names it is by, and alone when those do not fit."""
-    from firmware.oled import screens
     from firmware.oled.views import turn_view
     snap = {"game": "domino-rex", "title": "Domino Rex", "phase": "lead", "turn": 2,
             "prompt": "Wim - throw the dice",

@@ -38,7 +38,7 @@ flt = seccomp.SyscallFilter(defaction=seccomp.ERRNO(1))
 for name in json.loads(sys.argv[1]):
     try:
         flt.add_rule(seccomp.ALLOW, name)
-    except Exception:          # a name this libseccomp does not know: nothing to allow
+    except RuntimeError:       # a name this libseccomp does not know: nothing to allow
         pass
 flt.load()
 os.execv(sys.argv[2], sys.argv[2:])
