@@ -447,7 +447,8 @@ RESIGNED_NAME = 6   # "wins, Yellow resigned" fills the line (21 letters): a lon
 def final_points(snap: Snapshot) -> str:
     """The winner's points under their name ("wins, 27 points"; winners tied on points
     "share the win, 19 pts"), or in a game won on chips their chips ("wins, 27 chips"), or ""
-    in a game without either (the scores screen has everyone's). Fox and Geese counts
+    in a game without either or none kept ("Blue wins, 0 chips" of free play without chips;
+    the scores screen has everyone's). Fox and Geese counts
     no points: the geese the Fox took, or the geese left ("wins, 16 geese left"), or the
     other side's resignation ("wins, Red resigned", as the result said it: "Blue / wins, Fox
     resigned" read as Blue the Fox; the side for a name too long for the line)."""
@@ -466,7 +467,8 @@ def final_points(snap: Snapshot) -> str:
     rulebook = GAMES.get(snap.get("game") or "")
     if any(p.get("score") for p in players):      # "share the win, 19 pts", "wins, 19 points"
         key, shared, alone = "score", "pt", "point"
-    elif rulebook and rulebook.uses_chips:        # won on chips (K8, L7): "wins, 27 chips"
+    elif rulebook and rulebook.uses_chips and any(p.get("chips") for p in players):
+        # won on chips (K8, L7): "wins, 27 chips"; free play with no chips kept says none
         key, shared, alone = "chips", "chip", "chip"
     else:
         return ""

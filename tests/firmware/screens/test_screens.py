@@ -825,6 +825,9 @@ def test_screens_a_game_won_on_chips_says_the_winners_chips():
     assert final_points({**snap, "game": "lifes-mishaps", "players": tied,
                          "winners": [0, 1]}) == "share the win, 18 chips"
     assert final_points({**snap, "game": "gantlope", "winners": [0]}) == ""   # no chips kept
+    unused = [{**p, "chips": 0} for p in players]          # free play, no chips ever moved:
+    assert final_points({**snap, "game": "free-play", "players": unused,   # not "wins, 0 chips"
+                         "winners": [1]}) == ""
 
 
 def test_screens_a_game_without_dice_says_so_on_one_line():
