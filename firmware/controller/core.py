@@ -307,7 +307,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def _handle(self, event: InputEvent) -> None:
         before = self._moment()
         if self.flash_text and (event.kind == "press" or
-                                event.kind == "turn" and self.screen in ("play", "over", "join")):
+                                event.kind == "turn" and self.screen in ("play", "over", "join", "games")):
             self._clear_notice()                 # the knob's pick must be seen: a notice goes
                                                  # (one a press only reads was taken above),
                                                  # the turn or the press acts

@@ -128,6 +128,9 @@ class ChangesFromElsewhere:
                 self.joining = False
             if snap.get("game_id") is not None or self.screen not in IDLE:
                 self.screen = self.home()          # set aside by the phone: "Choose a game"
+            if snap.get("game_id") is None and old.get("phase") not in ("over", None):
+                self.show_read(f"{whence(snap.get('last_by'))}: {old.get('title') or 'the game'} "
+                               "set aside")        # as the box's own says "Game set aside"
             # said first by the next result (a notice over it hid it); an older game's: gone
             self.lead_in = [f"{whence(snap.get('last_by'))}: {snap.get('title')} begun "
                             "instead of the game joined here."] if overtook else []

@@ -172,14 +172,29 @@ def test_controller_a_flick_tells_the_phone_when_its_spin_stops(table, session, 
 
 
 def test_controller_set_aside_by_the_phone_leaves_a_working_game_list(table, session):
+    """A phone's set-aside turned the game's screen into the game list with no word (the
+    box's own says "Game set aside"); the knob then picks a game in sight."""
     start(table, "kat-en-muis")
     session.abandon(by="phone")
     table.update()
     assert table.screen == "games"
+    assert table.flash_text == "From a phone: Kat en Muis set aside"
     index = table.game_index
     press(table, "turn", detents=1)
-    assert table.game_index == index + 1                             # the knob works
+    assert table.game_index == index + 1 and table.flash_text == ""   # the knob works, seen
     assert "Choose a game" in str(table.view()) or table.render().getbbox() is not None
+
+
+def test_controller_a_finished_game_put_away_by_a_phone_is_not_said_set_aside(table, session,
+                                                                          clock):
+    start(table, "fox-and-geese")
+    session.submit({"type": "declare", "winners": [1]}, by="web")
+    table.update()
+    clock.advance(ctl.RESULT_SECONDS)
+    table.update()
+    session.abandon(by="phone")
+    table.update()
+    assert table.screen == "games" and table.flash_text == ""
 
 
 def test_controller_x6_a_game_ended_from_a_phone_shows_its_last_lines_first(table, session,
