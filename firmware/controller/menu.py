@@ -30,8 +30,9 @@ class MenuScreens:
         if self._active() and self.snap.get("phase") != "over":
             items = ["Back", "Undo", "Scores", "New game", "Show PIN", "Phone page",
                      "Set game aside"]
-            if takes(self._rulebook(), "on_declare"):    # the phone's words, item for item
-                items.insert(items.index("Set game aside"), "Declare winner")
+            if takes(self._rulebook(), "on_declare") and self.snap.get("phase") != "lead":
+                items.insert(items.index("Set game aside"), "Declare winner")   # as the phone's
+                # (in the lead it was asked, confirmed, then refused)
             if self.snap.get("game") == "domino-rex" and self.snap.get("awaiting") == "choose" \
                     and not pi_level(self.snap):    # "your checker", to the Pi's seat: no
                 items.insert(1, "Hint")

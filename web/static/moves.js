@@ -737,7 +737,8 @@
     var playing = !!s.game && s.phase !== "over";     // a game over takes no undo, ending,
                                                       // correction or rename (X11)
     if ($("quick-actions")) $("quick-actions").hidden = !playing;
-    if ($("declare-box")) $("declare-box").hidden = !playing || !(table[s.game || ""] || {}).declare;
+    if ($("declare-box")) $("declare-box").hidden = !playing || s.phase === "lead" ||   // refused
+      !(table[s.game || ""] || {}).declare;                                           // then
     if ($("end-box")) $("end-box").hidden = !playing;
     if ($("transfer-box")) $("transfer-box").hidden = !playing || !(table[s.game || ""] || {}).chips;
     if ($("rename-box")) $("rename-box").hidden = !playing;   // X11: a game over is final

@@ -657,9 +657,16 @@ def test_controller_menu_sets_the_game_aside_once_confirmed(table, session, item
 def test_controller_menu_ends_a_game_in_the_phone_page_words(table, session, game, declares):
     """The box's menu names the ways to end a game as the phone page does: "Declare winner"
     where the game ends by declaration, and "Set game aside" in every game (a declaration game
-    could be set aside from the box only by starting another)."""
+    could be set aside from the box only by starting another). Not in the lead, which refuses
+    it: it was asked, confirmed, then refused."""
     start(table, game)
     game_id = session.game_id
+    press(table, "menu")
+    assert ("Declare winner" in table.menu_items) == (declares and game == "fox-and-geese")
+    press(table, "menu")
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web")
+    table.update()
     press(table, "menu")
     assert ("Declare winner" in table.menu_items) == declares
     assert "End game" not in table.menu_items
@@ -892,6 +899,7 @@ def test_controller_F3_fox_and_geese_offers_one_winner_at_the_end_free_play_a_sh
     """F3: in Fox and Geese a player resigns, so the box offers no shared win (the game would
     refuse it); free play's declaration may name every player."""
     start(table, game)
+    settle_lead(table, None)
     press(table, "menu")
     press(table, "turn", detents=table.menu_items.index("Declare winner"))
     press(table, "press")
@@ -925,6 +933,7 @@ def test_controller_x6_free_play_offers_the_players_tied_on_points_a_shared_win(
 
 def test_controller_declaration_can_be_backed_out_of(table, session):
     start(table, "free-play")
+    settle_lead(table, None)
     press(table, "menu")
     press(table, "turn", detents=table.menu_items.index("Declare winner"))
     press(table, "press")

@@ -523,6 +523,12 @@ def test_browser_phone_F3_a_resignation_names_one_winner_free_play_any(tmp_path,
         post(table.url + "/api/control/new-game",
              {"game": "free-play", "players": ["Ann", "Ben", "Cy"]})
         expect(phone.locator("#declare input[type=checkbox]")).to_have_count(3)
+        expect(phone.locator("#declare-box")).to_be_hidden()    # in the lead it was refused
+        phone.reload()
+        expect(phone.locator("#declare-box")).to_be_hidden()    # and as the page loads
+        while state(table.url)["phase"] == "lead":
+            post(table.url + "/api/control/roll", {})
+        expect(phone.locator("#declare-box")).to_be_visible()
         phone.reload()
         expect(phone.locator("#declare input[type=checkbox]")).to_have_count(3)
         expect(phone.locator("#declare input[type=radio]")).to_have_count(0)
