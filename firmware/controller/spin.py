@@ -145,11 +145,15 @@ class SpinScreens:
         if self.lead_in:                           # what must be said first ("From a phone:
             heading, values, lines = self.outcome  # ... begun instead of the game joined")
             self.outcome, self.lead_in = (heading, values, [*self.lead_in, *lines]), []
+        unread = self.screen == "result" and self.result_instructs and \
+            self.page < self.page_count - 1 and \
+            self.snap.get("home_claim") is None     # instructions a seat press came over (a
+                                                    # claim's own pages say what the knob does)
         self.screen = "result"
         self.result_at = self.clock()
         self.screen_until = self.result_at + RESULT_SECONDS
         self.result_instructs = self._press_ends_turn() and not self._only_news()
-        if not self.result_instructs and self.input_kind in SEAT_INPUTS:
+        if not self.result_instructs and self.input_kind in SEAT_INPUTS and not unread:
             self.read_roll = self.roll_key()        # the turn's player acted at the box
         self._turn_to(0)
 

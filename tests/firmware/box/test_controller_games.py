@@ -259,6 +259,27 @@ def test_controller_games_x8_a_press_before_the_instructions_were_up_reads_on(
     assert session.snapshot()["turn"] != snap["turn"]
 
 
+def test_controller_games_x8_a_capture_pressed_over_unread_instructions_does_not_end_the_turn(
+        session, controls, clock):
+    """X8, M3: the cat's capture pressed a moment after the spin's result came up ("Move your
+    cat 1, then 1" on page 1 of 4) took the instructions as read: the next knob press, meant
+    to read on, ended the turn, the mice's move never said. It closes to the turn screen,
+    whose pages say the rest; a press there ends the turn."""
+    c = first_result("cats-and-mice", session, controls, clock)
+    snap = session.snapshot()
+    assert c.screen == "result" and c.page == 0 and c.page_count > 1
+    clock.advance(AGAIN_SECONDS)
+    press(c, "seat", seat=snap["turn"])                 # a mouse taken, on page 1
+    assert c.outcome[2][0].startswith("Squeak!")
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")
+    assert session.snapshot()["turn"] == snap["turn"] and c.screen == "play"
+    assert "end the turn" in c.view()["turn"].action    # the turn screen's pages say it
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")
+    assert session.snapshot()["turn"] != snap["turn"]
+
+
 @pytest.mark.parametrize("when", ["while the dial spins", "on the result"])
 def test_controller_games_x8_a_phones_change_over_unread_instructions_does_not_end_the_turn(
         when, session, controls, clock):
