@@ -82,6 +82,7 @@ class Session:
         self.chances_paused: str | None = None        # why no chances come, while none can
         # The next game being set up at the box ({"game", "title", "players"}), until it begins
         self.setup: dict[str, Any] | None = None
+        self.resumed_lines: list[str] = []     # the log's lines the game's newest event wrote
         self.resumed = self._resume()
 
     # -- reading ------------------------------------------------------------------------------
@@ -92,8 +93,12 @@ class Session:
             return False
         table = Table()
         events = self.store.events(record.id)
-        for body in events:
+        before = 0
+        for n, body in enumerate(events):
+            if n == len(events) - 1:
+                before = len(table.state.log) if table.started else 0
             table.apply(parse_event(body))
+        self.resumed_lines = list(table.state.log)[before:]   # none after an undo
         self.table, self.game_id, self._seq = table, record.id, len(events)
         self._seed = bytes.fromhex(record.seed) if record.seed else None
         self.version = self.state_version = 1

@@ -332,7 +332,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         resumed = self.screen == "resumed"
         self.screen = self.home()
         if resumed:
-            self._show_the_pis_last_move()
+            self._show_the_last_move()
 
     def on_to_games(self, event: InputEvent) -> None:
         self.joining, self.screen = False, "games"
@@ -373,7 +373,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             resumed, ends_turn = self.screen == "resumed", self._press_ends_turn()
             self.screen, self.dirty = self.home(), True
             if resumed:
-                self._show_the_pis_last_move()
+                self._show_the_last_move()
             if not ends_turn:                # a press meant for the result: not for the turn
                 self._late_for(now + LATE_PRESS_SECONDS)      # (one that ends the turn
                                                               # does so on either)

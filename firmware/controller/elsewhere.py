@@ -17,11 +17,11 @@ from companion.words import TURN_ENDS, is_undo
 from companion.words import undo_notice as undo_words
 from firmware.controller.drawing import state_mark
 from firmware.controller.pairing import PAIR_SCREENS
-from firmware.controller.play_inputs import PI_THINKING
+from firmware.controller.play_inputs import PI_THINKING, UNDO_BY
 from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
-                                  player_name, squares_uncovered)
+                                  player_name, squares_uncovered, undo_notice)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
 
@@ -209,12 +209,22 @@ class ChangesFromElsewhere:
         return undo_words([line for u in shown for line in u.get("undone") or []],
                           [words for u in shown for words in u.get("put_back") or []], by)
 
-    def _show_the_pis_last_move(self) -> None:
-        """After "Resumed": the Pi's move, if it is the game's last, to copy if it is not yet
-        (made just before the power went, or as the box came back, no one may have seen it;
-        or it was copied before the restart)."""
+    def _show_the_last_move(self) -> None:
+        """After "Resumed": the game's last move, as no one can tell whether it was seen (made
+        just before the power went, or as the box came back; or it was read before the
+        restart). The Pi's, to copy if it is not yet; an undo, what to set back; any other
+        move, its lines (a throw 0.5 s into its dial: "Ben throws 2 and 6", never said)."""
         snap = self.snap
-        if snap.get("last_by") != PI_BY or snap.get("phase") == "over" or not snap.get("log"):
+        if snap.get("phase") == "over" or not snap.get("log"):
+            return
+        if snap.get("last_by") != PI_BY:
+            lines = self.session.resumed_lines              # none after an undo
+            if lines and snap.get("last_type") != "new_game":
+                self.outcome = ("Last move", "", [box_words(line) for line in lines])
+                self._show_result()
+            elif snap.get("taken_back"):
+                by = snap.get("undone_by")
+                self.show_undo(undo_notice(snap, "" if by == UNDO_BY else whence(by).lower()))
             return
         if (snap.get("board") or {}).get("last_move"):
             self.move_index, self.screen = 0, "pi_moved"

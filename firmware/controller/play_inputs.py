@@ -11,6 +11,7 @@ from firmware.oled.views import choice_meaning, choices, player_name, takes, und
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import pi_level
 
+UNDO_BY = "undo"                             # the box's own Undo button, in the log's `by`
 PI_THINKING = "The Pi is thinking"          # until its move shows (core's _show_change)
 
 COPY_FIRST = "Copy the Pi's move, then press the knob."
@@ -136,7 +137,7 @@ class PlayInputs:
         return choices(self.snap)
 
     def on_undo(self, event: InputEvent) -> None:
-        if self._call(lambda: self.session.undo(by="undo")):   # on the state drawn: with the
+        if self._call(lambda: self.session.undo(by=UNDO_BY)):   # on the state drawn: with the
             self.animation = None                    # Pi's reply held, that is shown instead
             self.waiting = None                      # the moves it waited to show may be gone
             self.screen = self.home()

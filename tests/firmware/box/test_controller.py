@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from companion.games import GAMES
+from companion.words import undo_notice as undo_words
 from companion.record.store import Store
 from companion.session import Session
 from controller_support import SEED, india_claim, past_setup, press, read_on, settle_lead, start
@@ -869,6 +870,32 @@ def test_controller_shows_resumed_after_a_restart(store, clock):
     clock.advance(ctl.RESUMED_SECONDS + 0.1)
     again.update()
     assert again.screen == "play"
+
+
+@pytest.mark.parametrize("last", ["a throw", "the box's undo", "a phone's undo"])
+def test_controller_after_resumed_the_last_move_is_said_again(store, clock, last):
+    """Stopped 0.5 s into the dial's spin, the box came back to "Resumed", then the next
+    turn: Ben's throw and where his Cat goes were never said (the phones had them); after
+    an undo, what to set back by hand was never said again. Both follow "Resumed" now."""
+    first = Session(store, new_seed=lambda: SEED)
+    first.new_game("kat-en-muis", ["Ann", "Ben"])
+    while first.snapshot()["phase"] == "lead":
+        first.roll(by="knob")
+    before = len(first.snapshot()["log"])
+    thrown = first.roll(by="knob")
+    if last != "a throw":
+        first.undo(by="undo" if last == "the box's undo" else "pin-0a1b2c")
+    again = Controller(Session(store, new_seed=lambda: SEED), seats=2, clock=clock)
+    assert again.screen == "resumed"
+    clock.advance(ctl.RESUMED_SECONDS + 0.1)
+    again.update()
+    if last == "a throw":
+        assert again.screen == "result" and again.outcome == (
+            "Last move", "", [box_words(line) for line in thrown["log"][before:]])
+    else:
+        whence = "" if last == "the box's undo" else "from a phone"
+        assert again.screen == "play" and again.flash_text == undo_words(
+            thrown["log"][before:], [], whence)
 
 
 def test_controller_every_screen_draws(table):
