@@ -4,6 +4,7 @@ logs. Drawing reads the controller's state and never changes the game."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PIL import Image
@@ -169,10 +170,13 @@ class BoxDrawing:
         scored = points and self.snap.get("game") != "fox-and-geese"     # F3: no points
         # both of the knob's ways where scores are kept, in turn ("turn: all scores" alone
         # never said that a press begins the next game; "turn=scores press=new" read as code)
-        self.page_count = len(OVER_FEET) if scored else 1
-        foot = OVER_FEET[self.page % len(OVER_FEET)] if scored else OVER_FEET[0]
-        self.page_text = [who, points or verb, foot]
-        return screens.game_over(who, points or verb, foot)
+        feet = len(OVER_FEET) if scored else 1
+        names = screens.game_over_pages(who)      # long names sharing a win: paged
+        self.page_count = math.lcm(feet, max(1, len(names)))
+        foot = OVER_FEET[self.page % feet]
+        self.page_text = [*(names[self.page % len(names)] if names else [who]), points or verb,
+                          foot]
+        return screens.game_over(who, points or verb, foot, self.page)
 
     def draw_menu(self) -> Image.Image:
         return screens.menu(self.menu_items, self.menu_index)

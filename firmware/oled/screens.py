@@ -534,25 +534,50 @@ def scores(title: str, rows: Sequence[Row], page: int = 0) -> Image.Image:
     return image
 
 
-def game_over(winners: str, verb: str, detail: str) -> Image.Image:
-    """Who won, big (two lines if it must), the verb, and the final points or what to do."""
+def game_over_pages(winners: str) -> list[list[str]]:
+    """Winners whose names take more than two lines even in small type (three long names
+    sharing a win), two lines a page, each winner's name on one page where it fits one: the
+    third name and the "Game over" above them were left off. [] where the names fit whole."""
+    if len(wrap(winners, MEDIUM)) <= 2 or len(wrap(winners, SMALL)) <= 2:
+        return []
+    names = winners.split(" & ")
+    pages: list[list[str]] = [[]]
+    for i, name in enumerate(names):
+        block = wrap(name + (" &" if i < len(names) - 1 else ""), SMALL)
+        if pages[-1] and len(pages[-1]) + len(block) > 2:
+            pages.append([])
+        for line in block:
+            if len(pages[-1]) == 2:
+                pages.append([])
+            pages[-1].append(line)
+    return pages
+
+
+def game_over(winners: str, verb: str, detail: str, page: int = 0) -> Image.Image:
+    """Who won, big (two lines if it must), the verb, and the final points or what to do;
+    winners too many for two lines a page at a time (`game_over_pages`), under "Game over"."""
     image, draw = canvas()
+    paged = game_over_pages(winners)
+    if paged:
+        page %= len(paged)
+        header(draw, "Game over", page_mark(page, len(paged)))
+        for i, line in enumerate(paged[page]):
+            centred(draw, 14 + i * LINE, line, SMALL, bold=True)
+        centred(draw, 40, verb, SMALL)
+        footer(draw, detail)
+        return image
     size = fit(winners, W - 2, (22, BIG, 18, 16, MEDIUM))
     medium, small = wrap(winners, MEDIUM), wrap(winners, SMALL)
-    if len(medium) > 2 and len(small) > 2:   # long names sharing a win: three small lines
-        for i, line in enumerate(small[:3]):  # where the header was ("Game over" goes)
-            centred(draw, i * 12, line, SMALL, bold=True)
-    else:                                     # the game's name beside it ran into one
-        header(draw, "Game over")             # line: "Kat en Muis Game over"
-        if width(winners, size) <= W - 2:
-            centred(draw, 14, winners, size, bold=True)
-        else:                                 # two lines of names: the verb small below
-            lines, line_size = (medium, MEDIUM) if len(medium) <= 2 else (small, SMALL)
-            for i, line in enumerate(lines):
-                centred(draw, 13 + i * (line_size - 1), line, line_size, bold=True)
-            centred(draw, 40, verb, SMALL)
-            footer(draw, detail)
-            return image
+    header(draw, "Game over")                 # (the game's name beside it ran into one
+    if width(winners, size) <= W - 2:         # line: "Kat en Muis Game over")
+        centred(draw, 14, winners, size, bold=True)
+    else:                                     # two lines of names: the verb small below
+        lines, line_size = (medium, MEDIUM) if len(medium) <= 2 else (small, SMALL)
+        for i, line in enumerate(lines):
+            centred(draw, 13 + i * (line_size - 1), line, line_size, bold=True)
+        centred(draw, 40, verb, SMALL)
+        footer(draw, detail)
+        return image
     centred(draw, 37, verb, fit(verb, W - 2, (MEDIUM, SMALL)))
     footer(draw, detail)
     return image
