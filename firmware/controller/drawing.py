@@ -153,14 +153,15 @@ class BoxDrawing:
 
     def draw_result(self) -> Image.Image:
         heading, values, words = self.outcome
-        shown, small, paged = screens.result_layout(heading, values, words)
+        names = [p.get("name") or "" for p in self.snap.get("players") or []]
+        shown, small, paged = screens.result_layout(heading, values, words, names)
         self.page_count = len(paged)
         self.page = min(self.page, self.page_count - 1)
         if self.result_instructs and self.page == self.page_count - 1:
             self.read_roll = self.roll_key()
         self.page_text = [shown] + ([small] if self.page == 0 and small else []) + \
             paged[self.page]
-        return screens.result(heading, values, words, self.page)
+        return screens.result(heading, values, words, self.page, names)
 
     def draw_over(self) -> Image.Image:
         who, verb = winners_text(self.snap)

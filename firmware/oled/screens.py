@@ -309,19 +309,21 @@ def result_heading(heading: str, lines: Sequence[str], *,
     if lines and lines[0].startswith(heading + " "):     # the first line says it already
         return "", list(lines)
     subject = heading.rpartition(" ")[0]
-    if not values and subject and lines and lines[0].startswith(subject + " "):
-        return "", list(lines)                           # the first line names the player
+    if not values and subject and lines and lines[0].startswith((subject + " ",
+                                                                 subject + "'s ")):
+        return "", list(lines)          # the first line names the player ("...'s man enters")
     return "", [heading] + list(lines)
 
 
-def result_layout(heading: str, values: str, lines: Sequence[str]
+def result_layout(heading: str, values: str, lines: Sequence[str], names: Sequence[str] = ()
                   ) -> tuple[str, str, list[list[str]]]:
     """(heading, values, pages) as the result is drawn: the values big over two lines of
     words, or smaller over three, or, where the whole outcome then fits one page, in the top
     line beside the heading over four ("Red throws 1 · 3" / "Red moves to 4" / "Red pays Blue
     1 chip" ...; a throw's values, not Domino Rex's "Rex!"): a page 2 is lost to the next
     player's flick at table speed, and with it a payment, a lost turn or a bumped piece. Else
-    paged as `result_pages`, or in the top line's form where that takes fewer pages."""
+    paged as `result_pages`, or in the top line's form where that takes fewer pages. `names`:
+    the players' names, as the lines say them (`_subjects_joined`)."""
     heading, lines = result_heading(heading, lines, values=bool(values))
     if values:
         inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
@@ -329,7 +331,7 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
                                                     # stays big, and "Red, then Pi 4" read as Pi's
         after = _after_the_throw(heading, lines)
         shorter = _bumps_joined(after)
-        for words in (lines, after, shorter, _subjects_joined(shorter),
+        for words in (lines, after, shorter, _subjects_joined(shorter, names),
                       _values_said_once(values, lines, heading)):
             for first in (2, 3):
                 whole = sentence_pages(words, first)
@@ -346,7 +348,7 @@ def result_layout(heading: str, values: str, lines: Sequence[str]
         return heading, values, paged
     joined = _bumps_joined(lines)
     paged = result_pages(values, joined)
-    told = result_pages(values, _subjects_joined(joined)) if len(paged) > 1 else paged
+    told = result_pages(values, _subjects_joined(joined, names)) if len(paged) > 1 else paged
     return heading, values, told if len(told) == 1 else paged
 
 
@@ -370,15 +372,16 @@ def _values_said_once(values: str, lines: Sequence[str], heading: str) -> list[s
     return [first, *lines[1:]]
 
 
-def _subjects_joined(lines: Sequence[str]) -> list[str]:
+def _subjects_joined(lines: Sequence[str], names: Sequence[str] = ()) -> list[str]:
     """Two lines in a row about the same player as one sentence ("Blue moves in the Field" and
     "Blue takes the Lost Diamond from its square": "Blue moves in the Field and takes the
-    Lost Diamond from its square"), where that makes the outcome one page. The subject is the
-    capitalised words both lines begin with; a line that ends a sentence is left whole."""
+    Lost Diamond from its square"), where that makes the outcome one page. The subject is a
+    player's name both lines begin with (of `names`), else the capitalised words both begin
+    with; a line that ends a sentence is left whole."""
     out: list[str] = []
     joined = False
     for line in lines:
-        subject = _subject(out[-1], line) if out and not joined else 0
+        subject = _subject(out[-1], line, names) if out and not joined else 0
         if subject and not SENTENCE_END.search(out[-1]) and out[-1][-1] not in ".:!?" \
                 and " and " not in out[-1] + line and ";" not in out[-1] + line:  # one "and"
             out[-1] += " and " + line.split(" ", subject)[subject]
@@ -389,10 +392,21 @@ def _subjects_joined(lines: Sequence[str]) -> list[str]:
     return out
 
 
-def _subject(first: str, second: str) -> int:
-    """How many capitalised words both lines begin with (a name), if both go on after it with
-    a verb ("Zoe Lee pays" and "Zoe Kim takes" are two players: none)."""
+def _subject(first: str, second: str, names: Sequence[str] = ()) -> int:
+    """How many words of a player's name both lines begin with, if both go on after it with a
+    verb; for a line that begins with no name of `names`, how many capitalised words ("Zoe
+    Lee pays" and "Zoe Kim takes" are two players: none). A name's lowercase words are the
+    name's too: "Margaretha van der Berg throws" and "... moves to 13" read "Margaretha van
+    der Berg throws and van der Berg moves to 13", the name cut at "van"."""
     a, b = first.split(" "), second.split(" ")
+    for name in sorted(filter(None, names), key=len, reverse=True):    # "Li Wei" before "Li"
+        n = len(name.split(" "))
+        ours = [line.startswith(name + " ") and len(words) > n
+                for line, words in ((first, a), (second, b))]
+        if all(ours):
+            return n if a[n][:1].islower() and b[n][:1].islower() else 0
+        if any(re.match(rf"{re.escape(name)}(?!\w)", line) for line in (first, second)):
+            return 0                        # one line of a player's, the other not: two
     n = 0
     while n < min(len(a), len(b)) - 1 and a[n] == b[n] and a[n][:1].isupper():
         n += 1
@@ -433,11 +447,12 @@ def _after_the_throw(heading: str, lines: Sequence[str]) -> list[str]:
     return [f"{heading.rsplit(' ', 1)[0]} {said.group(1)}", *lines[1:]]
 
 
-def result(heading: str, values: str, lines: Sequence[str], page: int = 0) -> Image.Image:
+def result(heading: str, values: str, lines: Sequence[str], page: int = 0,
+           names: Sequence[str] = ()) -> Image.Image:
     """The spin's result in big type, then what it means in words, a page at a time (laid
-    out by `result_layout`)."""
+    out by `result_layout`; `names`, the players')."""
     image, draw = canvas()
-    heading, values, paged = result_layout(heading, values, lines)
+    heading, values, paged = result_layout(heading, values, lines, names)
     page = max(0, min(page, len(paged) - 1))
     header(draw, heading, page_mark(page, len(paged)))
     words = paged[page]

@@ -49,3 +49,31 @@ def test_long_names_sharing_a_win_are_each_drawn_whole_under_game_over(table, se
         for line in lettering.wrap(name, lettering.SMALL):
             assert any(shows(frame, line, bold=True) or shows(frame, f"{line} &", bold=True)
                        for frame in frames), line
+
+
+BERG, WAL = "Margaretha van der Berg", "Margaretha van der Wal"
+
+
+@pytest.mark.parametrize("heading,values,lines,said", [
+    (f"{BERG} throws", "3 · 6", [f"{BERG} moves to 13"], [f"{BERG} throws and moves to 13"]),
+    (f"{WAL} pressed", "", [f"{WAL} is home with the Lost Diamond", f"{WAL} wins"],
+     [f"{WAL} is home with the Lost Diamond and wins"]),
+    (f"{WAL} pressed", "", [f"{WAL}'s man enters the Goal (1 of 4)"],
+     [f"{WAL}'s man enters the Goal (1 of 4)"]),
+])
+def test_long_names_two_lines_about_one_player_join_after_the_whole_name(
+        table, session, heading, values, lines, said):
+    """Two lines about one player made one sentence after the name's capitalised words only:
+    "Margaretha van der Berg throws and van der Berg moves to 13", "... and van der Wal wins",
+    "Wal pressed and van der Wal's man enters". The subject is the player's whole name, as
+    the game has it; a line of the player's man ("...'s man enters") is not joined, and
+    names who pressed (the top line's "... pressed" was a page of its own)."""
+    session.new_game("kat-en-muis", [BERG, WAL])
+    table.update()
+    table.screen, table.outcome = "result", (heading, values, lines)
+    frame = table.render()
+    assert table.page_count == 1
+    expected = lettering.wrapped(said)
+    assert table.page_text[-len(expected):] == expected
+    for line in expected:
+        assert shows(frame, line) or shows(frame, line, bold=True), line
