@@ -11,9 +11,9 @@ from PIL import Image
 
 from firmware import card
 from firmware.oled import board_screen, lettering, screens
-from firmware.oled.views import (RANDOMIZERS, choice_meaning, chooses_randomizer, final_points,
-                                 game_detail, player_name, score_rows, split_prompt, turn_view,
-                                 winners_text)
+from firmware.oled.views import (RANDOMIZERS, box_words, choice_meaning, chooses_randomizer,
+                                 final_points, game_detail, player_name, player_names,
+                                 score_rows, split_prompt, turn_view, winners_text)
 from firmware.workers.pi_worker import pi_level, pi_setups
 
 # Games whose standing is all on the board (India: the box keeps no place, chip or score),
@@ -91,9 +91,9 @@ class BoxDrawing:
         return pages[self._start_page % len(pages)]
 
     def draw_resumed(self) -> Image.Image:
-        name, _ = split_prompt(self.snap.get("prompt") or "")
-        return screens.message("Resumed", self.snap.get("title") or "",
-                               f"{name} to play" if name else self.snap.get("prompt") or "")
+        name, _ = split_prompt(self.snap.get("prompt") or "", player_names(self.snap))
+        return screens.message("Resumed", self.snap.get("title") or "", f"{name} to play"
+                               if name else box_words(self.snap.get("prompt") or ""))
 
     def draw_games(self) -> Image.Image:
         rb = self.games[self.game_index]

@@ -11,8 +11,8 @@ from typing import Any
 from companion.words import END_OF_TURN
 from firmware.controller.notices import LATE_PRESS_SECONDS, SEAT_INPUTS
 from firmware.oled.animation import Animation, spin_seconds
-from firmware.oled.views import (box_words, later_mover, player_name, restates, roll_text,
-                                  split_prompt, takes, with_box_controls)
+from firmware.oled.views import (box_words, later_mover, player_name, player_names,
+                                  restates, roll_text, split_prompt, takes, with_box_controls)
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import BY as PI_BY
 
@@ -115,7 +115,7 @@ class SpinScreens:
                     [*self.spun_ended, *words])
         if words and restates(words[0], name, values):
             words = words[1:]                     # heading and big values say it already
-        _, instruction = split_prompt(now.get("prompt") or "")
+        _, instruction = split_prompt(now.get("prompt") or "", player_names(now))
         if now.get("turn") == seat and now.get("awaiting") not in ("roll", None) \
                 and before.get("phase") != "lead" \
                 and instruction and not any(map(asks_to_uncover, words)):  # (lead: no move)

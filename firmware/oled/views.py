@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import ParlourError
@@ -57,8 +58,15 @@ class SpinFrame:
     labels: tuple[str, ...] = field(default=())
 
 
-def split_prompt(prompt: str) -> tuple[str, str]:
-    """"Ann (Cat) - throw the dice" -> ("Ann (Cat)", "throw the dice"); "Ann: Move ..." too."""
+def split_prompt(prompt: str, names: Sequence[str] = ()) -> tuple[str, str]:
+    """"Ann (Cat) - throw the dice" -> ("Ann (Cat)", "throw the dice"); "Ann: Move ..." too.
+    A prompt that begins with a player's name (of `names`) and its role splits after them
+    however long ("Margaretha van der Berg (Mouse)" was taken for no name: the turn screen
+    drew a seat box alone); other prompts at a name of 30 characters at most."""
+    for name in sorted(filter(None, names), key=len, reverse=True):
+        found = re.match(rf"({re.escape(name)}(?: \([^()]*\))?)(?: - |: )(.*)$", prompt)
+        if found:
+            return found[1], found[2]
     for sep in (" - ", ": "):
         name, found, action = prompt.partition(sep)
         if found and len(name) <= 30:
@@ -90,6 +98,10 @@ def restates(line: str, name: str, values: str) -> bool:
     rest = line[len(name):].replace(",", " , ").split()
     shown = set(values.replace("·", " ").split())
     return all(w in SPIN_WORDS or w in shown for w in rest)
+
+
+def player_names(snap: Snapshot) -> list[str]:
+    return [p.get("name") or "" for p in snap.get("players") or []]
 
 
 def player_name(snap: Snapshot, seat: int | None) -> str:
@@ -148,7 +160,7 @@ def lead_tie(snap: Snapshot) -> str:
 
 def turn_view(snap: Snapshot) -> TurnView:
     """The lead spin-off or a turn: whose it is and what to do, from the prompt."""
-    name, action = split_prompt(snap.get("prompt") or "")
+    name, action = split_prompt(snap.get("prompt") or "", player_names(snap))
     title = snap.get("title") or snap.get("game") or ""
     if snap.get("phase") == "lead":
         action = box_words(action.replace(" for the lead", ""))

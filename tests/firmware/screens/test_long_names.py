@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.session import Session
+from controller_support import SEED
 from drawn_words import shows
 from firmware.controller import Controller
 from firmware.controller.spin import PAGE_SECONDS
@@ -77,3 +79,33 @@ def test_long_names_two_lines_about_one_player_join_after_the_whole_name(
     assert table.page_text[-len(expected):] == expected
     for line in expected:
         assert shows(frame, line) or shows(frame, line, bold=True), line
+
+
+def test_long_names_a_long_name_and_its_role_lead_the_turn_and_the_resumed_screens(
+        table, session, store, clock):
+    """"Margaretha van der Berg (Mouse) - throw the dice": a name and role over 30 characters
+    were taken for no name, so the turn screen drew the seat box alone over the whole prompt,
+    its page 2 no name, and after a restart Resumed said "... - throw the dice" (the box has no
+    dice). The name and role are drawn whole over "flick to throw", and Resumed says whose
+    turn it is."""
+    session.new_game("kat-en-muis", [BERG, WAL])
+    for _ in range(20):
+        snap = session.snapshot()
+        if snap["phase"] == "play" and snap["prompt"].startswith(f"{BERG} (Mouse) - "):
+            break
+        session.roll(by="test")
+    table.update()
+    who = f"{BERG} (Mouse)"
+    assert len(who) > 30
+    assert table.screen == "play" and table.view()["turn"].name == who
+    frames = pages_seen(table)
+    for line in lettering.wrap(who, lettering.SMALL, lettering.W - 22):
+        assert shows(frames[0], line), line
+    assert any(shows(frame, "flick to throw") for frame in frames)
+    again = Controller(Session(store, new_seed=lambda: SEED), seats=6, clock=clock)
+    again.attach()
+    assert again.screen == "resumed"
+    frame = again.render()
+    for line in lettering.wrap(f"{who} to play", lettering.SMALL):
+        assert shows(frame, line), line
+    again.close()
