@@ -79,7 +79,10 @@ class BoxDrawing:
             status = self.network.status() if self.network is not None else {}
             if status.get("mode") in ("home", "joining") and status.get("network"):
                 network = status["network"].removeprefix("Parlour: ")
-                return screens.message("Parlour", f"Wi-Fi {network}", "waiting for an address")
+                said = (f"Wi-Fi {network}", "waiting for an address")
+                if screens.message_whole(*said):
+                    return screens.message("Parlour", *said)
+                return screens.message("Parlour: Wi-Fi", network, said[1])   # a long name
             return screens.message("Parlour", "Looking for Wi-Fi",
                                    "its own hotspot opens if none answers")
         key = (self.url, self.pin, self.wifi)          # four QR codes: made once, not a frame
@@ -215,8 +218,12 @@ class BoxDrawing:
                                    hotspot.get("password", ""), "password, then open "
                                    + status.get("url", "").split("://")[-1].rstrip("/"))
         if status.get("mode") == "joining":        # not the hotspot's name, as if on it
-            return screens.message("Wi-Fi", status.get("message") or "Joining",
-                                   f"if it fails: back to {hotspot.get('ssid', '')}")
+            said = status.get("message") or "Joining"
+            back = f"if it fails: back to {hotspot.get('ssid', '')}"
+            name = said.removeprefix("Joining ")
+            if screens.message_whole(said, back) or name == said:
+                return screens.message("Wi-Fi", said, back)
+            return screens.message("Wi-Fi: joining", name, back)       # a long name, whole
         if status.get("mode") == "home":
             name = (status.get("network") or "").removeprefix("Parlour: ")
             return screens.message("Wi-Fi", name or "Joining",

@@ -600,11 +600,16 @@ def game_over(winners: str, verb: str, detail: str, page: int = 0) -> Image.Imag
 
 def message(heading: str, big: str, small: str = "") -> Image.Image:
     """A plain notice: resumed game, the PIN, a hint; the small words wrapped whole beneath (two
-    lines under big type, three under one medium line: `message_lines`)."""
+    lines under big type, three under one medium line: `message_lines`). Big words too long
+    for two medium lines (a network's long name) go small, whole, the small words under them."""
     image, draw = canvas()
     header(draw, heading)
-    big_lines, small_lines = message_lines(big, small)
-    if len(small_lines) > 2:                        # the big words give way to the small
+    form, big_lines, small_lines = _message_form(big, small)
+    if form == "small":                             # four small lines, the big words first
+        for i, line in enumerate([*big_lines, *small_lines]):
+            centred(draw, 14 + i * LINE, line, SMALL)
+        return image
+    if form == "under":                             # the big words give way to the small
         centred(draw, 14, big, fit(big, W - 2, (MEDIUM, SMALL)), bold=True)
         top = 28
     elif len(big_lines) == 1:
@@ -621,17 +626,32 @@ def message(heading: str, big: str, small: str = "") -> Image.Image:
 
 def message_lines(big: str, small: str) -> tuple[list[str], list[str]]:
     """The lines `message` draws: the big words (one line, or two in medium type, or one in
-    small type where two medium lines would cut a word) and the small ones (up to three, when
-    the big words fit one medium line)."""
+    small type where two medium lines would cut a word, or, too long for those, small lines)
+    and the small ones (up to three, when the big words fit one medium line)."""
+    return _message_form(big, small)[1:]
+
+
+def _message_form(big: str, small: str) -> tuple[str, list[str], list[str]]:
     small_lines = wrap(small, SMALL)
     if len(small_lines) > 2 and width(big, MEDIUM) <= W - 2:
-        return [big], small_lines[:3]
+        return "under", [big], small_lines[:3]
     if width(big, 16) <= W - 2:
-        return [big], small_lines[:2]
+        return "big", [big], small_lines[:2]
     big_lines = wrap(big, MEDIUM)
     if " ".join(big_lines) != big and width(big, SMALL) <= W - 2:
-        return [big], small_lines[:2]     # one small line, not a word cut in two (a Wi-Fi
-    return big_lines[:2], small_lines[:2]  # name to type: the cut read as a space)
+        return "big", [big], small_lines[:2]   # one small line, not a word cut in two (a
+                                               # Wi-Fi name to type: the cut read as a space)
+    if len(big_lines) > 2 or " ".join(big_lines) != big:     # whole in small lines, not
+        lines = wrap(big, SMALL)                             # "Joining Vodafone-Home-5G-"
+        return "small", lines[:4], small_lines[:max(0, 4 - len(lines))]   # ("Guest-Network")
+    return "big", big_lines[:2], small_lines[:2]
+
+
+def message_whole(big: str, small: str) -> bool:
+    """True if `message` draws both its big and its small words whole."""
+    big_lines, small_lines = message_lines(big, small)
+    return "".join(big_lines).replace(" ", "") == big.replace(" ", "") and \
+        small_lines == wrap(small, SMALL)
 
 
 def flash_pages(words: str) -> list[tuple[int, list[str]]]:

@@ -109,3 +109,41 @@ def test_long_names_a_long_name_and_its_role_lead_the_turn_and_the_resumed_scree
     for line in lettering.wrap(f"{who} to play", lettering.SMALL):
         assert shows(frame, line), line
     again.close()
+
+
+class Network:
+    """The box's Wi-Fi as the controller reads it: a status and its version."""
+
+    def __init__(self, **status):
+        self.version, self._status = 1, status
+
+    def status(self) -> dict:
+        return {**self._status, "version": self.version,
+                "hotspot": {"ssid": "Parlour-ab12", "password": "k7mp-2xqa-rj9c"}}
+
+
+LONG_WIFI = "Vodafone-Home-5G-Guest-Network"
+
+
+@pytest.mark.parametrize("screen,status,after", [
+    ("wifi", {"mode": "joining", "network": "", "url": "http://10.42.0.1:8080/",
+              "message": f"Joining {LONG_WIFI}"}, "if it fails: back to Parlour-ab12"),
+    ("start", {"mode": "home", "network": f"Parlour: {LONG_WIFI}", "url": "", "message": ""},
+     "waiting for an address"),
+])
+def test_long_names_a_long_network_name_is_drawn_whole(session, clock, screen, status, after):
+    """Menu, Wi-Fi while joining drew "Joining / Vodafone-Home-5G-", the start screen waiting
+    for an address "Wi-Fi Vodafone-Home-5G-": "Guest-Network" dropped, a name a player may
+    type. The name goes small, whole, with what the screen says after it."""
+    box = Controller(session, seats=4, clock=clock, url="")
+    box.network = Network(**status)
+    box.attach()
+    try:
+        box.update()
+        box.screen, box.flash_text = screen, ""
+        frame = box.render()
+        for line in lettering.wrap(LONG_WIFI, lettering.SMALL) + \
+                lettering.wrap(after, lettering.SMALL):
+            assert shows(frame, line), line
+    finally:
+        box.close()
