@@ -508,7 +508,7 @@ def tell_the_oled(config: Config, words: str, device=None) -> None:
         display = Display(config.display, device=device)
         if display.device is not None:
             display.device.persist = True            # not blanked as the program exits
-        display.show(screens.message("Parlour", "Cannot start", words))
+        display.show(screens.cannot_start(words))
     except Exception as err:  # noqa: BLE001 - no panel, or a panel that failed: said anyway
         print(f"parlour: the OLED could not say it ({err})", file=sys.stderr)
 

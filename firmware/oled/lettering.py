@@ -158,11 +158,12 @@ def unbreakable(text: str) -> list[str]:
 
 
 def _pieces(word: str, size: int, room: int) -> list[str]:
-    """A word too long for a line, in pieces that fit: after its hyphens where it has them
-    ("Vanderbilt-" / "Oppenheimer"), else as many letters as fit; never cut off."""
+    """A word too long for a line, in pieces that fit: after its hyphens or a path's slashes
+    where it has them ("Vanderbilt-" / "Oppenheimer", "/var/lib/parlour/" / "parlour.db"),
+    else as many letters as fit; never cut off."""
     if width(word, size) <= room:
         return [word]
-    parts = [p + "-" for p in word.split("-")[:-1]] + [word.split("-")[-1]]
+    parts = [part for part in re.split(r"(?<=[-/])", word) if part]
     out: list[str] = []
     for part in parts:
         if out and width(out[-1] + part, size) <= room:

@@ -624,6 +624,25 @@ def message(heading: str, big: str, small: str = "") -> Image.Image:
     return image
 
 
+def cannot_start(reason: str) -> Image.Image:
+    """Why the box could not start, left on the panel as the program ends (no page turns
+    after it): the whole reason in small lines under "Parlour cannot start", or, longer than
+    four lines, five lines from the top with the header's words first ("Cannot start" in
+    medium type over three lines cut "... cannot be opened until some" short)."""
+    image, draw = canvas()
+    lines = wrap(reason, SMALL)
+    if len(lines) <= 4:
+        header(draw, "Parlour cannot start")
+        top = 14
+    else:
+        lines, top = wrap(f"Parlour cannot start: {reason}", SMALL), 1
+        if len(lines) > 5:
+            lines = lines[:4] + [clip(" ".join(lines[4:]), SMALL, W - 2)]
+    for i, line in enumerate(lines):
+        centred(draw, top + i * LINE, line, SMALL)
+    return image
+
+
 def message_lines(big: str, small: str) -> tuple[list[str], list[str]]:
     """The lines `message` draws: the big words (one line, or two in medium type, or one in
     small type where two medium lines would cut a word, or, too long for those, small lines)

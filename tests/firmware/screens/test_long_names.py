@@ -10,7 +10,7 @@ from controller_support import SEED
 from drawn_words import shows
 from firmware.controller import Controller
 from firmware.controller.spin import PAGE_SECONDS
-from firmware.oled import lettering
+from firmware.oled import lettering, screens
 
 LONG = ["WWWWWWWWWWWWWWWWWWWWWWWW", "Margaretha van der Wal", "Éléonore-Amélie Dubœuf"]
 
@@ -147,3 +147,22 @@ def test_long_names_a_long_network_name_is_drawn_whole(session, clock, screen, s
             assert shows(frame, line), line
     finally:
         box.close()
+
+
+@pytest.mark.parametrize("reason,lines", [
+    ("The SD card is full: the game store cannot be opened until some space is freed",
+     ["The SD card is full:", "the game store cannot", "be opened until some",
+      "space is freed"]),
+    ("cannot open the store /var/lib/parlour/parlour.db: file is not a database",
+     ["cannot open the store", "/var/lib/parlour/", "parlour.db: file is", "not a database"]),
+])
+def test_long_names_cannot_start_draws_its_whole_reason_a_path_broken_at_a_slash(reason,
+                                                                                 lines):
+    """"Cannot start" cut its reason at three lines ("... cannot be opened until some"), and a
+    path too long for a line broke where the letters ran out ("/var/lib/parlour/parlou" /
+    "r.db"). The panel is left so as the program ends, with no pages to turn: the whole reason
+    in four small lines, a path broken after a slash."""
+    frame = screens.cannot_start(reason)
+    assert shows(frame, "Parlour cannot start")
+    for line in lines:
+        assert shows(frame, line), line

@@ -331,5 +331,5 @@ def test_runner_a_start_that_fails_on_the_card_says_why_on_the_oled(tmp_path, mo
     monkeypatch.undo()
     runner.tell_the_oled(Config(), "The SD card is read-only (parlour.lock)", device=panel)
     assert panel.persist                 # not blanked as the program exits
-    drawn = screens.message("Parlour", "Cannot start", "The SD card is read-only (parlour.lock)")
+    drawn = screens.cannot_start("The SD card is read-only (parlour.lock)")
     assert panel.image.convert("1").tobytes() == drawn.convert("1").tobytes()
