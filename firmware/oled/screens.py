@@ -169,21 +169,26 @@ def confirm_pages(question: str) -> list[list[str]]:
 
 def joining(title: str, joined: Sequence[bool], hint: str, name: str = "") -> Image.Image:
     """One box per seat button, filled once that seat has joined; `name`: the roster name the
-    next seat pressed takes, in place of "Press your seat" (whole where it fits)."""
+    next seat pressed takes, in place of "Press your seat", whole: a name too long for a small
+    line takes two, the boxes shorter beneath ("Margaretha van der B…" was two names)."""
     image, draw = canvas()
     header(draw, title, f"{sum(joined)} in")
-    if name:
-        size = MEDIUM if width(name, MEDIUM) <= W - 2 else SMALL
-        centred(draw, 14 if size == MEDIUM else 15, name, size, bold=size == MEDIUM)
-    else:
+    lines = [name] if width(name, SMALL) <= W - 2 else wrap(name, SMALL)[:2]
+    if not name:
         centred(draw, 14, "Press your seat", MEDIUM, bold=True)
+    elif width(name, MEDIUM) <= W - 2:
+        centred(draw, 14, name, MEDIUM, bold=True)
+    else:
+        for i, line in enumerate(lines):
+            centred(draw, (15 if len(lines) == 1 else 13) + i * LINE, line, SMALL)
     n = max(1, len(joined))
     box, gap = 16, 4
+    top, bottom = (31, 46) if len(lines) == 1 else (38, 49)
     x0 = (W - (n * box + (n - 1) * gap)) // 2
     for seat, on in enumerate(joined):
         x = x0 + seat * (box + gap)
-        draw.rectangle((x, 31, x + box - 1, 46), outline=ON, fill=ON if on else OFF)
-        text(draw, (x + box // 2, 39), str(seat + 1), SMALL, anchor="mm",
+        draw.rectangle((x, top, x + box - 1, bottom), outline=ON, fill=ON if on else OFF)
+        text(draw, (x + box // 2, (top + bottom + 1) // 2), str(seat + 1), SMALL, anchor="mm",
              fill=OFF if on else ON)
     footer(draw, hint)
     return image

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.session import Session
-from controller_support import SEED
+from controller_support import SEED, press
 from drawn_words import shows
 from firmware.controller import Controller
 from firmware.controller.spin import PAGE_SECONDS
@@ -166,3 +166,23 @@ def test_long_names_cannot_start_draws_its_whole_reason_a_path_broken_at_a_slash
     assert shows(frame, "Parlour cannot start")
     for line in lines:
         assert shows(frame, line), line
+
+
+def test_long_names_the_join_screens_roster_pick_draws_a_long_name_whole(table, session):
+    """Two roster names both drawn "Margaretha van der B…" could not be told apart on the join
+    screen: a name too long for a small line takes two, each line found on the frame."""
+    names = [BERG, "Margaretha van der Bosch"]
+    session.store.remember_names(names)
+    press(table, "press")
+    press(table, "press")                               # the first game: join
+    assert table.screen == "join"
+    seen = set()
+    for _ in range(len(names) + 1):
+        press(table, "turn", detents=1)
+        name = table._roster_name()
+        if name in names:
+            seen.add(name)
+            frame = table.render()
+            for line in lettering.wrap(name, lettering.SMALL):
+                assert shows(frame, line), line
+    assert seen == set(names)
