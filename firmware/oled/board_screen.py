@@ -87,6 +87,21 @@ def move_words(path: Sequence[str]) -> str:
     return "-".join(path)
 
 
+def chain_words(path: Sequence[str]) -> str:
+    """A move as the panel beside the board holds it: whole where it fits a small line, else
+    as many points from the start as fit, then "…" and the landing point ("c5-a5-…-e5": cut
+    at its end, "c5-a5-a3-…" hid where the Fox lands; the arrow shows every leap)."""
+    room = lettering.W - PANEL - 1
+    whole = move_words(path)
+    if lettering.width(whole, lettering.SMALL) <= room:
+        return whole
+    for keep in range(len(path) - 2, 0, -1):
+        words = f"{move_words(path[:keep])}-…-{path[-1]}"
+        if lettering.width(words, lettering.SMALL) <= room:
+            return words
+    return f"{path[0]}-…-{path[-1]}"
+
+
 def _panel(image: Image.Image, lines: Sequence[tuple[str, int]]) -> Image.Image:
     """Words on the right of the board, top to bottom, each line at its own size: 2 px apart,
     closer when five lines need the room."""
@@ -118,7 +133,7 @@ def choosing_lines(snap: dict[str, Any], index: int) -> list[tuple[str, int]]:
     who = [(player["name"], lettering.SMALL), (player["role"].capitalize(), lettering.SMALL)]
     if not moves:
         return who
-    return who + [(move_words(moves[index % len(moves)]), lettering.MEDIUM),
+    return who + [(chain_words(moves[index % len(moves)]), lettering.MEDIUM),
                   (f"knob {index % len(moves) + 1}/{len(moves)}", lettering.SMALL),
                   ("press=move", lettering.SMALL)]
 

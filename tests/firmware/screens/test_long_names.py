@@ -4,13 +4,14 @@ where the controller's words alone would pass a name cut or left off the frame."
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
 from companion.session import Session
 from controller_support import SEED, press
 from drawn_words import shows
 from firmware.controller import Controller
 from firmware.controller.spin import PAGE_SECONDS
-from firmware.oled import lettering, screens
+from firmware.oled import board_screen, lettering, screens
 
 LONG = ["WWWWWWWWWWWWWWWWWWWWWWWW", "Margaretha van der Wal", "Éléonore-Amélie Dubœuf"]
 
@@ -186,3 +187,18 @@ def test_long_names_the_join_screens_roster_pick_draws_a_long_name_whole(table, 
             for line in lettering.wrap(name, lettering.SMALL):
                 assert shows(frame, line), line
     assert seen == set(names)
+
+
+def test_long_names_a_fox_jump_chain_too_long_for_the_panel_keeps_its_landing_point(
+        session):
+    """The knob's pick of a Fox's jump chain was cut at its end, "c5-a5-a3-…", where the Pi's
+    moves keep it ("…-e5"): where the Fox lands was not said. The chain keeps its start and
+    its landing point, the middle the arrow on the board shows."""
+    session.new_game("fox-and-geese", ["Red", "Blue"])
+    snap = session.snapshot()
+    path = ["c5", "a5", "a3", "c3", "e5"]
+    snap = {**snap, "turn": 0, "board": {**snap["board"], "moves": [path]}}
+    lines = board_screen.choosing_lines(snap, 0)
+    assert lines[2][0] == "c5-a5-…-e5"
+    frame = board_screen._panel(Image.new("1", (128, 64)), lines)
+    assert shows(frame, "c5-a5-…-e5")
