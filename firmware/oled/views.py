@@ -204,7 +204,7 @@ def carrier(snap: Snapshot) -> str:
 # a button of its own for it, web/moves.py's PRESS_WORDS).
 BOX_PRESSES = {"gantlope": "Press your button for each man that enters its Goal.",    # G3
                "cats-and-mice": "Press your button for each mouse your cat takes.",    # M3
-               "india": "Press your button if a man is home, and again to confirm."}   # P2
+               "india": "Press your button if a man is home, and again to win."}   # P2
 # (each fits the three lines of a turn screen's later page: a sentence split across pages,
 # "... man 6. / Press your button if" over "a man reaches home, ...", read as two)
 
@@ -215,11 +215,14 @@ FOOTER_CHARS = 21               # small type's line: Terminus 12 is 6 px a chara
 def box_words(action: str) -> str:
     """The rules' prompt as the box does it: "throw the dice" is a flick of the knob, as
     "flick to spin" says (the box has no dice); a claim home withdrawn by the knob also ends
-    the turn (LD2, P2), as the phone says too: a sentence of its own, so a page never starts
+    the turn (LD2, P2), as the phone says too, and what a confirmation does (the first man
+    home wins: "Confirm: a man is home and wins" on the phone): a sentence of its own, so a page never starts
     with "withdraws it" under the player's name, read as done."""
     action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
     action = action.replace("; your button if that reaches the diamond",    # LD2: a sentence
                             ". Or press your button for a Field move that reaches the diamond.")
+    action = re.sub(r"press again to confirm(?=[;,] the knob cancels)", "press again to win",
+                    action)               # what the confirmation does, as the phone's says
     return re.sub(r"[;,] the knob cancels", ". The knob withdraws the claim and ends the turn.",
                   action)
 

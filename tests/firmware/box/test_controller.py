@@ -408,7 +408,7 @@ def test_controller_assisted_seat_press_records_and_knob_ends_turn(table, sessio
 @pytest.mark.parametrize("game, press_words", [
     ("cats-and-mice", "Press your button for each mouse your cat takes."),
     ("gantlope", "Press your button for each man that enters its Goal."),
-    ("india", "Press your button if a man is home, and again to confirm."),
+    ("india", "Press your button if a man is home, and again to win."),
     ("lost-diamond", None)])
 def test_controller_x8_after_a_spin_the_box_says_how_the_turn_goes_on(
         table, session, clock, game, press_words):
@@ -490,7 +490,8 @@ def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, sess
     turn = india_claim(table, session, clock)
     assert session.snapshot()["home_claim"] == turn
     words = " ".join(table.outcome[2])
-    assert "press again to confirm. The knob withdraws the claim and ends the turn." in words, \
+    assert "press again to win. The knob withdraws the claim and ends the turn." \
+        in words, \
         words
     assert "the knob cancels" not in words
     ARTIFACTS.mkdir(exist_ok=True)

@@ -609,13 +609,13 @@ def test_screens_a_long_heading_is_not_said_twice_when_the_first_line_begins_wit
 def test_screens_p2_a_long_name_s_claim_home_says_press_again_on_page_1():
     """P2, LD2: a seat press's heading too long for the top line ("Bartholomew Fitzgerald-O
     pressed") went into the words and was page 1 alone; "... says a man is home: press again
-    to confirm." came on page 2. With no values to tell of, a heading whose player begins the
+    to win." came on page 2. With no values to tell of, a heading whose player begins the
     first line is left out, and page 1 asks for the confirming press."""
     name = "Bartholomew Fitzgerald-O"
-    claim = f"{name} says a man is home: press again to confirm."
+    claim = f"{name} says a man is home: press again to win."
     heading, values, pages = screens.result_layout(
         f"{name} pressed", "", [claim, "The knob withdraws the claim and ends the turn."])
-    assert heading == "" and "confirm." in " ".join(pages[0]), pages
+    assert heading == "" and "press again to win." in " ".join(pages[0]), pages
     name = "Ana-María Fernández-Ruiz"
     heading, _, pages = screens.result_layout(
         f"{name} pressed", "", [f"{name} moves in the Field",
