@@ -120,8 +120,8 @@ class SpinScreens:
                 and before.get("phase") != "lead" \
                 and instruction and not any(map(asks_to_uncover, words)):  # (lead: no move)
             allows = with_box_controls(now, instruction)
-            if allows == END_OF_TURN:      # free play: the throw's line, then the turn's end
-                words = words + [END_OF_TURN.capitalize() + "."]
+            if instruction == END_OF_TURN:     # free play: the throw's line, then the turn's end
+                words = words + [allows]
             else:
                 words = [allows] + words                        # what this spin allows
         verb = "throws" if dice else "spins"

@@ -16,7 +16,7 @@ from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
 from companion.state import row_order
-from companion.words import counted, geese
+from companion.words import END_OF_TURN, counted, geese
 from companion.words import undo_notice as undo_words
 
 Snapshot = dict[str, Any]
@@ -250,9 +250,17 @@ def setup_words(snap: Snapshot) -> list[str]:
     return lines
 
 
+FREE_PLAY_PRESS = "A seat button gives its player a point."    # as the phone's "A point for Ann"
+
+
 def with_box_controls(snap: Snapshot, instruction: str) -> str:
     """An assisted game's instruction after its spin, with how the box takes the rest of
-    the turn (X8): the seat button for what the game records, then the knob to end it."""
+    the turn (X8): the seat button for what the game records, then the knob to end it. Free
+    play's turn says what every seat button does (nothing on the box said it)."""
+    if snap.get("game") == "free-play" and snap.get("phase") == "play" and instruction:
+        if instruction == END_OF_TURN:
+            return f"{FREE_PLAY_PRESS} Then {END_OF_TURN}."
+        return f"{instruction}. {FREE_PLAY_PRESS}"
     if snap.get("awaiting") != "next" or not snap.get("instruction") or "knob" in instruction:
         return instruction
     press = BOX_PRESSES.get(snap.get("game") or "")

@@ -711,7 +711,8 @@ def test_controller_fox_and_geese_end_game_declares_the_winner(table, session):
 def test_controller_free_play_a_throws_result_says_the_throw_then_the_turns_end(table, session,
                                                                              clock):
     """Free play: the result read "press the knob to end the turn" above "Ann throws 3 and 6
-    (9)", an instruction first, in lower case. The throw comes first, then the sentence."""
+    (9)", an instruction first, in lower case. The throw comes first, then what a seat button
+    does (nothing on the box said it: the phone's "A point for Ann" did) and the turn's end."""
     press(table, "press")
     press(table, "turn", detents=[g.id for g in table.games].index("free-play"))
     press(table, "press")
@@ -729,7 +730,10 @@ def test_controller_free_play_a_throws_result_says_the_throw_then_the_turns_end(
     assert table.screen == "result"
     words = table.outcome[2]
     assert words[0].startswith(f"{name} throws") and words[-1] == \
-        "Press the knob to end the turn.", words
+        "A seat button gives its player a point. Then press the knob to end the turn.", words
+    from firmware.oled.views import turn_view      # the next turn's screen says it too
+    assert turn_view(session.submit({"type": "next"})).action == \
+        "flick to throw (or press the knob to pass). A seat button gives its player a point."
 
 
 def test_controller_a_seat_button_on_a_question_or_the_end_says_what_to_do(table, session):
