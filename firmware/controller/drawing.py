@@ -13,7 +13,8 @@ from firmware import card
 from firmware.oled import board_screen, lettering, screens
 from firmware.oled.views import (RANDOMIZERS, box_words, choice_meaning, chooses_randomizer,
                                  final_points, game_detail, player_name, player_names,
-                                 score_rows, split_prompt, turn_view, winners_text)
+                                 score_rows, span_at_box, split_prompt, turn_view,
+                                 winners_text)
 from firmware.workers.pi_worker import pi_level, pi_setups
 
 # Games whose standing is all on the board (India: the box keeps no place, chip or score),
@@ -101,7 +102,7 @@ class BoxDrawing:
     def draw_games(self) -> Image.Image:
         rb = self.games[self.game_index]
         return screens.game_menu([g.title for g in self.games], self.game_index,
-                                 game_detail(rb, chooses_randomizer(rb)))
+                                 game_detail(rb, chooses_randomizer(rb), self.seats))
 
     def draw_dice(self) -> Image.Image:
         return screens.choice_list(f"{self.games[self.game_index].title}: dice",
@@ -121,7 +122,7 @@ class BoxDrawing:
         elif any(seats for _, seats, _ in pi_setups(rb, n)):   # the Pi makes up the table
             hint = "press: play the Pi"
         else:
-            hint = f"{rb.player_span('-')} players"
+            hint = f"{span_at_box(rb, self.seats)} players"
         return screens.joining(rb.title, self.joined, hint, name)
 
     def draw_play(self) -> Image.Image:

@@ -9,7 +9,7 @@ from typing import Any
 from companion.buttons import ButtonColour, colour_of, free_button
 from companion.rulebook import Rulebook
 from firmware.oled.names import shown_names
-from firmware.oled.views import RANDOMIZERS, chooses_randomizer, setup_words
+from firmware.oled.views import RANDOMIZERS, chooses_randomizer, setup_words, span_at_box
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import pi_setups
 
@@ -88,7 +88,7 @@ class NewGameScreens:
         rulebook = self.games[self.game_index]
         humans = sum(self.joined)
         if humans > rulebook.max_players:          # the rules' words, and the way out here
-            self.show_refusal(f"{rulebook.title} is for {rulebook.player_span()} players, "
+            self.show_refusal(f"{rulebook.title} is for {span_at_box(rulebook, self.seats, ' to ')} players, "
                               f"not {humans}. "
                               "Press a seat button again to take it out.")
             self._beep("error")
@@ -103,7 +103,7 @@ class NewGameScreens:
             self._start(rulebook, None, pi, level)
             return
         if humans < rulebook.min_players:           # and what to do about it
-            self.show_refusal(f"{rulebook.title} is for {rulebook.player_span()} players"
+            self.show_refusal(f"{rulebook.title} is for {span_at_box(rulebook, self.seats, ' to ')} players"
                               + (f", not {humans}. Each other player presses their seat button."
                                  if humans else ": each presses their seat button to join."))
             self._beep("error")

@@ -436,9 +436,16 @@ def refusal_text(text: str) -> str:
     return text if text[-1] in ".!?" else text + "."
 
 
-def game_detail(rulebook: Any, chooses_randomizer: bool) -> str:
+def span_at_box(rulebook: Any, seats: int, between: str = "-") -> str:
+    """How many play at this box: the game's span, up to its seat buttons ("2-4" for Life's
+    Mishaps' 2 to 6 on a box of 4 buttons, which said "2-6" beside four seat squares)."""
+    low, high = rulebook.min_players, min(rulebook.max_players, seats)
+    return str(low) if low >= high else f"{low}{between}{high}"
+
+
+def game_detail(rulebook: Any, chooses_randomizer: bool, seats: int = 6) -> str:
     """The game list's line under a title: "2-6 players · a spinner of 6"."""
-    span = rulebook.player_span("-")
+    span = span_at_box(rulebook, seats)
     if chooses_randomizer:
         dice = "you choose the dice"
     elif rulebook.randomizer is not None:

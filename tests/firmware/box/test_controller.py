@@ -13,7 +13,8 @@ from companion.games import GAMES
 from companion.words import undo_notice as undo_words
 from companion.record.store import Store
 from companion.session import Session
-from controller_support import SEED, india_claim, past_setup, press, read_on, settle_lead, start
+from controller_support import (SEED, FakeControls, india_claim, past_setup, press, read_on,
+                                settle_lead, start)
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
 from firmware.controller.notices import AGAIN_SECONDS
@@ -901,6 +902,27 @@ def test_controller_after_resumed_the_last_move_is_said_again(store, clock, last
         whence = "" if last == "the box's undo" else "from a phone"
         assert again.screen == "play" and again.flash_text == undo_words(
             thrown["log"][before:], [], whence)
+
+
+def test_controller_a_box_of_four_seats_offers_four_players_at_most(session, clock):
+    """With `seats = 4` the game list and the join screen said "2-6 players" beside four seat
+    squares: the box says what can join at it (a phone may still start a game of six)."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    c.pi.detach()
+    try:
+        press(c, "press")
+        press(c, "turn", detents=[g.id for g in c.games].index("lifes-mishaps"))
+        from drawn_words import shows
+        frame = c.render()
+        assert shows(frame, "2-4 players") and not shows(frame, "2-6 players")
+        press(c, "press")                              # join
+        assert shows(c.render(), "2-4 players")
+        press(c, "seat", seat=0)
+        press(c, "press")
+        assert "is for 2 to 4 players, not 1" in c.flash_text
+    finally:
+        c.close()
 
 
 def test_controller_every_screen_draws(table):
