@@ -288,7 +288,9 @@
     var players = state.players || [];
     var one = declaresOne(state.game);
     document.querySelectorAll("select[data-seats]").forEach(function (select) {
-      var keep = select.value;
+      // a list that had no players (the page loaded before a game) keeps no choice: its
+      // lone "the pool" made a correction from the pool to the pool, refused
+      var keep = select.querySelector("option:not([value=pool])") ? select.value : "";
       var options = document.createDocumentFragment();
       players.forEach(function (p, i) {
         if (p.pi && select.dataset.seats === "people") return;     // the Pi's seat keeps its name

@@ -488,6 +488,20 @@ def test_browser_phone_a_finished_game_offers_no_play(tmp_path, phone):
             expect(phone.locator(selector)).to_be_hidden()
 
 
+def test_browser_phone_a_chip_correction_on_a_page_loaded_before_the_game_is_from_a_player(
+        tmp_path, phone):
+    """A phone signed in before any game kept "From: the pool" once Kat en Muis began (the
+    list's only choice then), so its correction went from the pool to the pool, refused."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone, table.url)
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
+                                                   "players": ["Cy", "Dee"]})
+        expect(phone.locator("#transfer-box")).to_be_visible()
+        expect(phone.locator("#transfer select[name=from]")).to_have_value("0")
+        expect(phone.locator("#transfer select[name=to]")).to_have_value("pool")
+
+
 def test_browser_phone_F3_a_resignation_names_one_winner_free_play_any(tmp_path, phone):
     """F3: Fox and Geese ends by a resignation, so the phone's declaration picks one winner
     (radio buttons, as the game refuses a shared win); a free-play game that follows, live,
