@@ -450,8 +450,15 @@ def say(message: str, category: str, status: int = 200,
     return None
 
 
+# A form's `next`: the page it was sent from, by name (never an address, which would let a
+# link elsewhere send a phone on from the table); without one, the table's page.
+BACK_TO = {"device": "device.panel"}
+
+
 def back_to_page(answer: Response | None = None) -> Response:
-    return answer or redirect(url_for("pages.status") + "#control", code=303)
+    page = BACK_TO.get(request.form.get("next", ""))
+    return answer or redirect(url_for(page) if page else url_for("pages.status") + "#control",
+                              code=303)
 
 
 def signed_out() -> bool:

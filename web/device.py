@@ -2,7 +2,8 @@
 
 Firmware hands the app a `DevicePanel` (its simulator); web never imports firmware. The panel
 rolls, ends games and shows the PIN, so it answers only on this machine (loopback) unless the
-app was made with `panel_open`, and then only with the PIN (a login, or the PIN header).
+app was made with `panel_open`, and then only with the PIN (a login, or the PIN header): a
+browser with neither is asked for the PIN on the page, and signing in there leads back to it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from companion.errors import Refused
 from companion.words import shown_value
 from web.access import auth
 from web.context import json_body, parlour
-from web.errors import ApiError
+from web.errors import ApiError, wants_page
 
 bp = Blueprint("device", __name__, url_prefix="/device")
 
@@ -56,15 +57,21 @@ def from_this_machine(address: str) -> bool:
 
 
 @bp.before_request
-def only_here_or_with_the_pin() -> None:
+def only_here_or_with_the_pin() -> tuple[str, int, dict] | None:
     if not parlour().panel_open:
         if not from_this_machine(auth.client_address()):
             raise ApiError(403, "the device panel answers only on the table's own machine "
                                 "(parlour run --open-panel serves it to others, with the PIN)")
     elif request.method == "GET" and auth.logged_in():
-        return
+        return None
+    elif request.endpoint == "device.panel" and parlour().device is not None and \
+            auth.PIN_HEADER not in request.headers and wants_page():
+        # a phone following the "Box" link: the PIN asked for here, in words, not a 401
+        # naming a header; the panel's own fetches and the API keep their JSON error
+        return render_template("device_pin.html"), 401, {"Cache-Control": "no-store"}
     else:
         auth.require_pin_for_api()
+    return None
 
 
 def _device() -> DevicePanel:

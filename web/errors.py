@@ -36,7 +36,8 @@ def error_response(status: int, message: str, headers: dict[str, str] | None = N
     return response
 
 
-def _wants_html() -> bool:
+def wants_page() -> bool:
+    """A browser asking for a page (HTML before JSON), not a script or the API."""
     if request.path.startswith(("/api/", "/device/")):
         return False
     best = request.accept_mimetypes.best_match(["application/json", "text/html"])
@@ -46,7 +47,7 @@ def _wants_html() -> bool:
 def register(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(err: ApiError) -> Any:
-        if _wants_html() and not request.path.startswith(("/api/", "/device/")):
+        if wants_page() and not request.path.startswith(("/api/", "/device/")):
             return render_template("error.html", status=err.status, message=err.message), \
                 err.status, err.headers or {}       # a page asked in a browser: a page back
         return error_response(err.status, err.message, err.headers)
@@ -57,7 +58,7 @@ def register(app: Flask) -> None:
         message = MESSAGES.get(status, (err.name or "error").lower())
         headers = {"Allow": ", ".join(err.valid_methods)} \
             if isinstance(err, MethodNotAllowed) and err.valid_methods else {}
-        if _wants_html():
+        if wants_page():
             return render_template("error.html", status=status, message=message), status, \
                 headers
         return error_response(status, message, headers)

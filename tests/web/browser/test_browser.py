@@ -263,3 +263,45 @@ def test_browser_device_panel_says_when_the_table_cannot_be_reached(table, phone
         "The table cannot be reached: the screen and lights are as they last were.")
     phone.unroute("**/device/screen")
     expect(phone.locator("#device-status")).to_have_text("")              # and back
+
+
+def looking_remote(app, address: str = "192.0.2.20"):
+    """The app as a phone on the table's Wi-Fi reaches it: every request from `address` (the
+    browser runs here, on loopback, which the panel would let in without the PIN)."""
+    inner = app.wsgi_app
+
+    def elsewhere(environ, start_response):
+        environ["REMOTE_ADDR"] = address
+        return inner(environ, start_response)
+    app.wsgi_app = elsewhere
+    return app
+
+
+def test_browser_open_panel_box_link_asks_for_the_pin_then_opens_the_box(make_app, browser):
+    """With `--open-panel`, a phone following the header's "Box" link got a bare "401" page
+    naming the X-Parlour-Pin header: now it is asked for the PIN there, in words, and lands on
+    the box once it is given (a wrong one is said and asked again)."""
+    from playwright.sync_api import expect
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page.set_default_timeout(WAIT_MS)
+    with serving(looking_remote(make_app(panel_open=True))) as url:
+        page.goto(url + "/")
+        page.get_by_role("link", name="Box", exact=True).click()
+        expect(page.get_by_role("heading", level=1)).to_have_text(
+            "The box needs the table's PIN")
+        expect(page.locator("main")).not_to_contain_text("X-Parlour-Pin")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        screenshot(page, "device-pin-390.png")
+        page.get_by_label("PIN").fill("0000")
+        page.get_by_role("button", name="Enter").click()
+        expect(page.locator(".flash.error")).to_have_text("Wrong PIN.")
+        assert page.url == url + "/device"
+        page.get_by_label("PIN").fill(PIN)
+        page.get_by_role("button", name="Enter").click()
+        expect(page.locator("#screen")).to_be_visible()
+        assert page.url == url + "/device"
+        with page.expect_response(lambda a: a.url.endswith("/device/input")) as answer:
+            page.get_by_role("button", name="Undo", exact=True).click()
+        assert answer.value.status == 200                   # the box answers this phone now
+        screenshot(page, "device-signed-in-390.png")
+    page.close()

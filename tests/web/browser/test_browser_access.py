@@ -265,3 +265,12 @@ def test_browser_access_board_points_take_a_46px_tap_nearest_first(tmp_path, bro
                         at = [x + (ox - x) * 0.6, y + (oy - y) * 0.6]
                         assert phone.evaluate("([x, y]) => window.ParlourBoard.pointAt(x, y)",
                                               at) == other, (name, other)
+
+
+def test_browser_access_the_box_s_pin_page_has_no_serious_issue(make_app, phone):
+    """The page a phone on the Wi-Fi meets at the open panel's "Box" link before the PIN."""
+    from test_browser import looking_remote
+    from web_support import serving
+    with serving(looking_remote(make_app(panel_open=True))) as url:
+        check(phone, url + "/device")
+        assert phone.get_by_label("PIN").count() == 1

@@ -1,8 +1,10 @@
 """The simulated device panel: /device, /device/screen.png, /device/screen, /device/input."""
 
+import re
+
 import pytest
 
-from web_support import PNG, FakeDevice
+from web_support import PIN, PNG, FakeDevice
 
 
 def test_device_page_has_seats_knob_and_buttons(client, device):
@@ -167,3 +169,48 @@ def test_device_panel_is_linked_from_the_status_page_where_it_answers(make_app, 
     assert 'href="/device"' not in away.get_data(as_text=True)
     real = make_app(device=None).test_client()
     assert 'href="/device"' not in real.get("/").get_data(as_text=True)
+
+
+ELSEWHERE = {"REMOTE_ADDR": "192.0.2.20"}        # a phone on the table's Wi-Fi
+BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+def test_device_open_panel_asks_a_browser_for_the_pin_and_comes_back(make_app):
+    """With `--open-panel`, a phone following the header's "Box" link got a bare "401" page
+    naming the X-Parlour-Pin header, with no way to give the PIN: now the page asks for it in
+    a player's words, and the PIN given there leads back to the panel. A request for JSON
+    keeps its 401 JSON error."""
+    client = make_app(panel_open=True).test_client()
+    asked = client.get("/device", headers=BROWSER, environ_base=ELSEWHERE)
+    page = asked.get_data(as_text=True)
+    assert asked.status_code == 401 and asked.mimetype == "text/html"
+    assert "X-Parlour-Pin" not in page and "<h1>401" not in page
+    assert "the table's PIN" in page and 'name="pin"' in page and 'id="screen"' not in page
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    wrong = client.post("/control/login", data={"csrf": csrf, "pin": "0000", "next": "device"},
+                        headers=BROWSER, environ_base=ELSEWHERE)
+    assert wrong.status_code == 303 and wrong.headers["Location"].endswith("/device")
+    again = client.get("/device", headers=BROWSER, environ_base=ELSEWHERE)
+    assert again.status_code == 401 and "Wrong PIN." in again.get_data(as_text=True)
+    right = client.post("/control/login", data={"csrf": csrf, "pin": PIN, "next": "device"},
+                        headers=BROWSER, environ_base=ELSEWHERE)
+    assert right.status_code == 303 and right.headers["Location"].endswith("/device")
+    panel = client.get("/device", headers=BROWSER, environ_base=ELSEWHERE)
+    assert panel.status_code == 200 and 'id="screen"' in panel.get_data(as_text=True)
+    api = make_app(panel_open=True).test_client()
+    for path in ("/device", "/device/screen", "/device/screen.png"):
+        answer = api.get(path, headers={"Accept": "application/json"}, environ_base=ELSEWHERE)
+        assert answer.status_code == 401 and "X-Parlour-Pin" in answer.get_json()["error"]
+    answer = api.get("/device/screen.png", headers=BROWSER, environ_base=ELSEWHERE)
+    assert answer.status_code == 401 and answer.is_json          # the panel's own fetches
+
+
+def test_device_form_sign_in_goes_back_only_to_pages_it_knows(client):
+    """The sign-in form's `next` names a page of the table, never an address: anything else
+    goes back to the table's page, as before."""
+    csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/").get_data(as_text=True))
+    for given in ("https://example.com/", "//example.com", "/history", ""):
+        answer = client.post("/control/login", data={"csrf": csrf.group(1), "pin": PIN,
+                                                      "next": given}, headers=BROWSER)
+        assert answer.status_code == 303
+        assert answer.headers["Location"].endswith("/#control"), given
