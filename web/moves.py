@@ -43,14 +43,20 @@ PHONE_WORDS = (
     (" (or press the knob to pass)", " (or pass)"),
     (END_OF_TURN, "end the turn"),
     ("flick to spin", "spin"),
-    ("Choose a game", "Choose a game at the box, or below"),   # with no game: a watcher has
-)                                                               # the PIN there, not a knob
+    ("Choose a game", "Choose a game at the box, or below"),   # with no game: a signed-in
+)                                                               # phone has the form there
+# A phone without the PIN has no game form below, only the PIN's (and pairing, which plays a
+# seat of a game begun): it is told what it can do there.
+WATCHING_WORDS = tuple(
+    (box, "Choose a game at the box, or enter the PIN below to start one here")
+    if box == "Choose a game" else (box, phone) for box, phone in PHONE_WORDS)
 
 
-def phone_words(text: str) -> str:
-    """A prompt or a refusal of the rules in the phone's words (`PHONE_WORDS`); status.js
-    does the same with the table the page carries."""
-    for box, phone in PHONE_WORDS:
+def phone_words(text: str, words: tuple[tuple[str, str], ...] = PHONE_WORDS) -> str:
+    """A prompt or a refusal of the rules in the phone's words (`PHONE_WORDS`, or
+    `WATCHING_WORDS` for a phone not signed in); status.js does the same with the table the
+    page carries."""
+    for box, phone in words:
         text = text.replace(box, phone)
     return text
 
@@ -78,16 +84,17 @@ def pi_turn(state: dict[str, Any]) -> bool:
         and 0 <= turn < len(players) and bool(players[turn].get("pi"))
 
 
-def phone_prompt(state: dict[str, Any], asks: bool = False) -> str:
+def phone_prompt(state: dict[str, Any], asks: bool = False, signed_in: bool = True) -> str:
     """The status line of the phone: the rules' prompt in its words, or, on the Pi's turn,
-    that the Pi moves (`pi_turn_words`; `asks`: this phone offers "Let the Pi move").
-    status.js says the same."""
+    that the Pi moves (`pi_turn_words`; `asks`: this phone offers "Let the Pi move";
+    `signed_in`: it has the game form, else `WATCHING_WORDS`). status.js says the same."""
     prompt = state.get("prompt") or ""
     if pi_turn(state):
         who, dash, _ = prompt.partition(" - ")        # "Pi (Geese)", as the rules name it
         return f"{who if dash else state['players'][state['turn']]['name']} - " \
             f"{pi_turn_words(state, asks)}"
-    return COVERED.sub("", phone_words(prompt))   # Domino Rex: the players' rows list them
+    words = PHONE_WORDS if signed_in else WATCHING_WORDS
+    return COVERED.sub("", phone_words(prompt, words))   # Domino Rex: the rows list them
 
 
 def _overrides(rulebook: Rulebook, move: str) -> bool:

@@ -26,8 +26,8 @@ from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
 from companion.state import row_order
 from companion.words import listing
-from web.moves import (PHONE_WORDS, PI_MOVE, PI_TURN, PI_WAITS, PI_WAITS_ASK, game_moves,
-                       moves, phone_prompt)
+from web.moves import (PHONE_WORDS, PI_MOVE, PI_TURN, PI_WAITS, PI_WAITS_ASK, WATCHING_WORDS,
+                       game_moves, moves, phone_prompt)
 from web.network import network_words
 from web.records.record import bg_stats_link, bg_stats_play
 from web.access.seat import pairing
@@ -211,7 +211,8 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
     """The status page's moves for this phone (all with the PIN, its seat's when paired, none
     when watching), its pairing, the roster and, once over, the links to keep the game."""
     paired = pairing(state)
-    if auth.logged_in():
+    signed_in = auth.logged_in()
+    if signed_in:
         offered = moves(state)
     elif paired["seat"] is not None:
         offered = moves(state, paired["seat"])
@@ -229,8 +230,8 @@ def phone_view(state: dict[str, Any]) -> dict[str, Any]:
     return {"moves": offered, "game_moves": info, "pairing": paired,
             "hint": hint_text(state, offered),
             "prompt": phone_prompt(state, any(m["action"] == PI_MOVE["action"]
-                                              for m in offered)),
-            "phone_words": PHONE_WORDS,
+                                              for m in offered), signed_in),
+            "phone_words": PHONE_WORDS if signed_in else WATCHING_WORDS,   # a sign-in reloads
             "pi_turn": {"moves": PI_TURN, "waits": PI_WAITS,      # status.js picks by the state
                         "waits_ask": PI_WAITS_ASK},
             "row_order": row_order(state),

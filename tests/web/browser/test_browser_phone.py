@@ -1386,7 +1386,8 @@ def test_browser_phone_says_who_is_joining_at_the_box(tmp_path, phone):
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         phone.goto(table.url + "/")
-        expect(phone.locator("#prompt")).to_have_text("Choose a game at the box, or below")
+        expect(phone.locator("#prompt")).to_have_text(
+            "Choose a game at the box, or enter the PIN below to start one here")
         box_input(table.url, {"input": "knob", "action": "press"})       # the games
         box_view(table.url, lambda v: v.get("screen") == "games")
         box_input(table.url, {"input": "knob", "action": "press"})       # the first: join
@@ -1409,6 +1410,32 @@ def test_browser_phone_says_who_is_joining_at_the_box(tmp_path, phone):
             box_input(table.url, {"input": "knob", "action": "press"})
         expect(phone.locator("#title")).to_have_text(title)
         expect(phone.locator("#prompt")).not_to_contain_text("Joining")
+
+
+def test_browser_phone_with_no_game_says_what_this_phone_can_do(tmp_path, browser, phone):
+    """A phone not signed in read "Choose a game at the box, or below", where below were only
+    the PIN box and pairing: it is told to enter the PIN there, and a signed-in phone, which
+    has the game form below, keeps its words, also once a game set aside leaves no game
+    (the words status.js says live)."""
+    from playwright.sync_api import expect
+    watching = "Choose a game at the box, or enter the PIN below to start one here"
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        phone.goto(table.url + "/")
+        expect(phone.locator("#prompt")).to_have_text(watching)
+        fits(phone)
+        screenshot(phone, "status-no-game-watching-390.png")
+        second = phone_page(browser, PHONE)
+        signed = next(second)
+        sign_in(signed, table.url)
+        expect(signed.locator("#prompt")).to_have_text("Choose a game at the box, or below")
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
+                                                   "players": ["Ann", "Ben"]})
+        expect(phone.locator("#title")).to_have_text("Kat en Muis")
+        expect(signed.locator("#title")).to_have_text("Kat en Muis")
+        post(table.url + "/api/control/end", {})
+        expect(phone.locator("#prompt")).to_have_text(watching)
+        expect(signed.locator("#prompt")).to_have_text("Choose a game at the box, or below")
+        next(second, None)                   # its context closed, no script error on it
 
 
 def test_browser_phone_asks_before_starting_over_a_game_joined_at_the_box(tmp_path, phone):

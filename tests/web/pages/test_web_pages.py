@@ -25,10 +25,20 @@ def logged_in(client):
 
 
 def test_pages_status_idle_invites_a_game(client):
+    """With no game, a phone is told where one is chosen: a phone without the PIN has no game
+    form below (it said "or below" over the PIN box and pairing), a signed-in one has; the
+    page carries the same words for status.js, which says them once a game ends."""
     page = client.get("/").get_data(as_text=True)
-    assert "No game in play" in page and "Choose a game at the box, or below" in page
+    watching = "Choose a game at the box, or enter the PIN below to start one here"
+    assert "No game in play" in page and f'id="prompt">{watching}<' in page
+    assert "or below" not in page and "start a game" in page     # the PIN form's own words
     assert '<noscript><meta http-equiv="refresh"' in page
     assert 'name="viewport"' in page
+    token = csrf(page)
+    assert client.post("/control/login", data={"pin": PIN, "csrf": token}).status_code == 303
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="prompt">Choose a game at the box, or below<' in page and watching not in page
+    assert 'id="new-game"' in page                                   # the form it points to
 
 
 def test_pages_status_shows_players_turn_and_log(client, kat, control):
