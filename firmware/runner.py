@@ -199,12 +199,18 @@ def make_run(again: str, *, or_parlour: bool = False) -> str:
 
 def lock_data_dir(data_dir: Path, host: str, port: int) -> DataDirLock:
     """The data directory's lock, or DataDirBusy saying how to run a second table (a second
-    `make run`), with its own data directory and a port free now (not a club's)."""
+    `make run`), with its own data directory and a port free now (not a club's): the one asked
+    for when it is free (the first table is on another), else the next free one."""
     try:
         return DataDirLock(data_dir)
     except DataDirBusy as err:
-        from firmware.webserver import free_port_after
-        again = run_again(data_dir=f"{data_dir}-2", port=free_port_after(host, port) or port + 1)
+        from firmware.webserver import can_listen, free_port_after
+        try:
+            can_listen(host, port)
+            free: int | None = port
+        except (OSError, OverflowError, ValueError):
+            free = free_port_after(host, port)
+        again = run_again(data_dir=f"{data_dir}-2", port=free or port + 1)
         raise DataDirBusy(f"{err}: stop that one, or give a second table its own, e.g. "
                           f"{make_run(again)}") from None
 

@@ -279,6 +279,27 @@ def test_runner_a_second_run_on_the_same_port_and_data_says_how_to_run_two(tmp_p
         assert not fresh.exists()
 
 
+def test_runner_a_second_run_on_its_own_free_port_keeps_that_port(tmp_path, capsys):
+    """A second `make run` on a data directory in use, asking for a port no table has: the
+    way out changed the user's own port too (`--port 18201` suggested `--port 18202`), where
+    only the data directory was in the way. It keeps a port that is free now."""
+    import socket
+    from firmware.datadir.datalock import DataDirLock
+    data = tmp_path / "data"
+    data.mkdir()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]                   # free once the probe is closed
+    first = DataDirLock(data)                           # the first table, on another port
+    try:
+        status = runner.run(sim=True, host="127.0.0.1", port=port, data_dir=str(data))
+    finally:
+        first.release()
+    err = capsys.readouterr().err
+    assert status == 2 and "in use by process" in err, err
+    assert err.rstrip().endswith(f'--data-dir {data}-2 --port {port}"'), err
+
+
 def test_runner_a_bracketed_ipv6_host_is_checked_as_waitress_takes_it(tmp_path):
     """`--host "[::1]"`, which waitress serves on, was refused by the check before the data
     directory ("cannot listen on [::1]:8080 (Name or service not known)")."""
