@@ -333,7 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run the companion (simulated hardware where no Pi is found)")
     run.add_argument("--sim", action="store_true", help="simulated pins and display")
-    run.add_argument("--host", help="web address to listen on (default from config: 0.0.0.0)")
+    run.add_argument("--host", help="web address to listen on (default from config: 0.0.0.0, "
+                     "every address, IPv6 too)")
     run.add_argument("--port", type=port_number, help="web port (default from config: 8080)")
     run.add_argument("--data-dir", help="where the game store lives")
     run.add_argument("--config", help="a TOML config file")
@@ -381,7 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "club's MQTT broker, and its page")
     club.add_argument("--config", help="a TOML config file with a [club] section (the broker)")
     club.add_argument("--data-dir", help="where the club's store (club.db) lives")
-    club.add_argument("--host", help="web address to listen on (default from config: 0.0.0.0)")
+    club.add_argument("--host", help="web address to listen on (default from config: "
+                      "0.0.0.0, every address, IPv6 too)")
     club.add_argument("--port", type=port_number,
                       help="web port (default: the config's [web] port, else 8081)")
     club.set_defaults(func=cmd_club)

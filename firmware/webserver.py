@@ -21,6 +21,7 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import socket
@@ -40,6 +41,27 @@ from companion.errors import ParlourError
 
 log = logging.getLogger("parlour.web")
 STREAM_PATH = "/api/events"         # web/api.py's live stream: capped by the app, not `Workers`
+EVERY_ADDRESS = ("", "0.0.0.0", "::", "[::]")   # a host that means every address, both families
+
+
+def ipv6_here() -> bool:
+    """Whether this machine has IPv6 at all (a kernel booted with ipv6.disable=1 has none)."""
+    if not socket.has_ipv6:
+        return False
+    try:
+        socket.socket(socket.AF_INET6, socket.SOCK_STREAM).close()
+    except OSError:
+        return False
+    return True
+
+
+def listen_hosts(host: str) -> tuple[str, ...]:
+    """The addresses a table on `host` listens on: every address is IPv4's and, where the
+    machine has IPv6, IPv6's too (waitress makes an IPv6 socket IPv6-only, so "0.0.0.0" alone
+    left `http://[::1]:8080/` refused, and "::" alone IPv4); any other host is itself."""
+    if host in EVERY_ADDRESS:
+        return ("0.0.0.0", "::") if ipv6_here() else ("0.0.0.0",)
+    return (host,)
 
 
 @dataclass(frozen=True)
@@ -178,8 +200,7 @@ class TableChannel(HTTPChannel):
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
         self.held: deque = deque()   # what its requests hold, oldest first (`Workers`)
-        others = [c for c in list(server.active_channels.values())
-                  if c is not self and not c.will_close]
+        others = [c for c in server.channels() if c is not self and not c.will_close]
         peers = [c for c in others if c.addr and addr and c.addr[0] == addr[0]]
         if len(peers) >= server.limits.per_address:
             self._make_room(peers)
@@ -228,6 +249,11 @@ class TableServer(TcpWSGIServer):
         """A channel's next request: to a worker when its turn comes (`Workers`)."""
         self.workers.add(task, super().add_task)
 
+    def channels(self) -> list:
+        """The connections of every listening socket of this server (IPv4's and IPv6's share
+        one map), so an address's share and the guests' are counted over all of them."""
+        return [c for c in list(self._map.values()) if isinstance(c, TableChannel)]
+
     def maintenance(self, now):
         super().maintenance(now)                      # idle keep-alive connections
         cutoff = now - self.limits.request_seconds
@@ -243,14 +269,53 @@ class TableServer(TcpWSGIServer):
                 channel.handle_close()                # a reader that does not read
 
 
+class TableServers(MultiSocketServer):
+    """Several listening sockets on one port (IPv4's and IPv6's) run by one loop, as one
+    server: its port, the trigger that wakes the loop, and `accepting` for all of them."""
+
+    def __init__(self, servers: list, sockets: dict, adj, dispatcher):
+        super().__init__(sockets, adj, [(s.effective_host, s.effective_port) for s in servers],
+                         dispatcher, servers[-1].log_info)
+        self.servers = servers
+        self.trigger = servers[0].trigger          # all of them share the loop and its map
+        self.effective_host = servers[0].effective_host
+        self.effective_port = servers[0].effective_port
+
+    @property
+    def accepting(self) -> bool:
+        return any(server.accepting for server in self.servers)
+
+    @accepting.setter
+    def accepting(self, on: bool) -> None:
+        for server in self.servers:
+            server.accepting = on
+
+
+def _on_port(info: tuple, port: int) -> tuple:
+    """A listening address (waitress's sockinfo) moved to `port`."""
+    family, socktype, proto, address = info
+    return family, socktype, proto, (address[0], port, *address[2:])
+
+
 def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
                  known: Callable[[str], bool] | None = None):
-    """waitress.create_server's work, with TableServer on every listening address."""
+    """waitress.create_server's work, with TableServer on every listening address: those of
+    `listen_hosts(host)`, all on one port (port 0: the one the first was given). An address
+    after the first that this machine cannot listen on (IPv6 switched off) is left out;
+    one in use is a port in use."""
+    hosts = listen_hosts(host)
     try:
-        adj = Adjustments(host=host, port=port, threads=threads, ident="parlour",
+        adj = Adjustments(host=hosts[0], port=port, threads=threads, ident="parlour",
                           **limits.adjustments())
     except ValueError as err:          # a host name that does not resolve, a port out of range
         raise ParlourError(f"cannot listen on {host}:{port} ({err})") from None
+    more = []                          # waitress's sockinfo: family, type, proto, address
+    for extra in hosts[1:]:
+        try:
+            more += [info[:3] + (info[4],) for info in socket.getaddrinfo(
+                extra, port, 0, socket.SOCK_STREAM, socket.IPPROTO_TCP, socket.AI_PASSIVE)]
+        except OSError as err:
+            log.info("not listening on %s (%s)", extra, err)
     # set on the listening socket, so every accepted one has it (Linux inherits it)
     adj.socket_options = [(socket.SOL_TCP, socket.TCP_NODELAY, 1),            # waitress's own
                           (socket.SOL_SOCKET, socket.SO_SNDBUF, limits.send_buffer)]
@@ -261,8 +326,20 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
     known = known or TableServer.known
     workers = Workers(limits, adj.threads, known)
     try:
-        for info in adj.listen:
-            server = TableServer(app, sockets, dispatcher=dispatcher, adj=adj, sockinfo=info)
+        for n, info in enumerate([*adj.listen, *more]):
+            if servers:
+                info = _on_port(info, int(servers[0].effective_port))   # "8080"
+            before = set(sockets)
+            try:
+                server = TableServer(app, sockets, dispatcher=dispatcher, adj=adj,
+                                     sockinfo=info)
+            except OSError as err:
+                if n < len(adj.listen) or err.errno == errno.EADDRINUSE:
+                    raise
+                for channel in [sockets[fd] for fd in set(sockets) - before]:
+                    channel.close()                   # its trigger and socket, half made
+                log.info("not listening on %s (%s)", info[3][0], err.strerror or err)
+                continue
             server.limits, server.known, server.workers = limits, known, workers
             servers.append(server)
     except OSError:                    # a port in use: nothing of the attempt stays open
@@ -271,18 +348,27 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
         raise
     if len(servers) == 1:
         return servers[0]
-    return MultiSocketServer(sockets, adj, [(s.effective_host, s.effective_port)
-                                            for s in servers], dispatcher, servers[-1].log_info)
+    return TableServers(servers, sockets, adj, dispatcher)
 
 
 def can_listen(host: str, port: int) -> None:
-    """OSError unless `host` can listen on `port` now (as waitress will)."""
-    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host   # "[::1]"
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)       # as waitress
-        probe.bind((host or "0.0.0.0", port))
-        probe.listen()
+    """OSError unless `host` can listen on `port` now (as waitress will), on each of its
+    `listen_hosts` (every address: IPv4's and IPv6's, as the table takes both; an address
+    after the first counts only when it is in use, as `table_server` leaves out one it cannot
+    have)."""
+    for n, one in enumerate(listen_hosts(host)):
+        one = one[1:-1] if one.startswith("[") and one.endswith("]") else one   # "[::1]"
+        family = socket.AF_INET6 if ":" in one else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)       # as waitress
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)   # as waitress
+            try:
+                probe.bind((one, port))
+                probe.listen()
+            except OSError as err:
+                if n == 0 or err.errno == errno.EADDRINUSE:
+                    raise
 
 
 def free_port_after(host: str, port: int, tries: int = 50) -> int | None:
