@@ -259,6 +259,18 @@ def test_controller_games_x8_a_press_before_the_instructions_were_up_reads_on(
     assert session.snapshot()["turn"] != snap["turn"]
 
 
+def closes_to_the_turn_screen_then_ends_it(c, session, clock, turn: int) -> None:
+    """A press closes the result to the turn screen, whose pages say the knob ends the turn
+    (the instructions were not read); the next press ends it."""
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")
+    assert session.snapshot()["turn"] == turn and c.screen == "play"
+    assert "end the turn" in c.view()["turn"].action    # the turn screen's pages say it
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")
+    assert session.snapshot()["turn"] != turn
+
+
 def test_controller_games_x8_a_capture_pressed_over_unread_instructions_does_not_end_the_turn(
         session, controls, clock):
     """X8, M3: the cat's capture pressed a moment after the spin's result came up ("Move your
@@ -271,13 +283,7 @@ def test_controller_games_x8_a_capture_pressed_over_unread_instructions_does_not
     clock.advance(AGAIN_SECONDS)
     press(c, "seat", seat=snap["turn"])                 # a mouse taken, on page 1
     assert c.outcome[2][0].startswith("Squeak!")
-    clock.advance(AGAIN_SECONDS)
-    press(c, "press")
-    assert session.snapshot()["turn"] == snap["turn"] and c.screen == "play"
-    assert "end the turn" in c.view()["turn"].action    # the turn screen's pages say it
-    clock.advance(AGAIN_SECONDS)
-    press(c, "press")
-    assert session.snapshot()["turn"] != snap["turn"]
+    closes_to_the_turn_screen_then_ends_it(c, session, clock, snap["turn"])
 
 
 @pytest.mark.parametrize("when", ["while the dial spins", "on the result"])
@@ -302,13 +308,7 @@ def test_controller_games_x8_a_phones_change_over_unread_instructions_does_not_e
     assert c.screen == "result" and c.page == 0 and c.page_count > 1
     press(c, "press")                                   # to read on: the change shows
     assert c.screen == "result" and c.outcome[0] == "From a phone", c.outcome
-    clock.advance(AGAIN_SECONDS)
-    press(c, "press")
-    assert session.snapshot()["turn"] == snap["turn"] and c.screen == "play"
-    assert "end the turn" in c.view()["turn"].action    # the turn screen's pages say it
-    clock.advance(AGAIN_SECONDS)
-    press(c, "press")
-    assert session.snapshot()["turn"] != snap["turn"]
+    closes_to_the_turn_screen_then_ends_it(c, session, clock, snap["turn"])
 
 
 def test_controller_games_result_press_ends_the_turn_in_one_press_once_read(session, controls,

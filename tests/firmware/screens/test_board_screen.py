@@ -1316,14 +1316,13 @@ def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(box
     assert "Pi's" not in c.flash_text and "Cover Ann's" in c.flash_text
 
 
-def test_board_screen_two_undos_taken_in_at_once_are_both_said(box, session, clock):
-    """Two undos from phones a moment apart, the box taking in only the newest state: it said
-    the second's square to cover, never the first's (the board kept a square uncovered)."""
-    c = box
+def uncovered_from_phones(c, session, clock, moves: int) -> None:
+    """Domino Rex, Ann and Ben, `moves` uncovers from their phones, shown on the box and
+    read."""
     session.new_game("domino-rex", ["Ann", "Ben"])
     while session.snapshot()["phase"] == "lead":
         session.roll(by="web")
-    for _ in range(3):
+    for _ in range(moves):
         snap = session.snapshot()
         session.submit({"type": "choose",
                         "value": snap["players"][snap["turn"]]["covered"][-1]}, by="web")
@@ -1331,6 +1330,13 @@ def test_board_screen_two_undos_taken_in_at_once_are_both_said(box, session, clo
     clock.advance(60)
     c.update()
     press(c, "press")
+
+
+def test_board_screen_two_undos_taken_in_at_once_are_both_said(box, session, clock):
+    """Two undos from phones a moment apart, the box taking in only the newest state: it said
+    the second's square to cover, never the first's (the board kept a square uncovered)."""
+    c = box
+    uncovered_from_phones(c, session, clock, 3)
     first = session.undo(by="pin-0a1b2c")
     second = session.undo(by="pin-0a1b2c")
     c.update()                                   # both at once
@@ -1437,17 +1443,7 @@ def test_board_screen_an_undo_and_what_came_after_it_under_the_menu_are_both_sai
     the game it says what to set back, then the new move; a move taken back too is said as
     never shown."""
     c = box
-    session.new_game("domino-rex", ["Ann", "Ben"])
-    while session.snapshot()["phase"] == "lead":
-        session.roll(by="web")
-    for _ in range(2):
-        snap = session.snapshot()
-        session.submit({"type": "choose",
-                        "value": snap["players"][snap["turn"]]["covered"][-1]}, by="web")
-    c.update()
-    clock.advance(60)
-    c.update()
-    press(c, "press")
+    uncovered_from_phones(c, session, clock, 2)
     press(c, "menu")
     undone = session.undo(by="pin-0a1b2c")
     c.update()
