@@ -83,6 +83,7 @@ class Session:
         # The next game being set up at the box ({"game", "title", "players"}), until it begins
         self.setup: dict[str, Any] | None = None
         self.resumed_lines: list[str] = []     # the log's lines the game's newest event wrote
+        self._aside_by: str | None = None      # who set the last game aside (idle's `last_by`)
         self.resumed = self._resume()
 
     # -- reading ------------------------------------------------------------------------------
@@ -118,7 +119,8 @@ class Session:
                     "game": None, "phase": "idle", "turn": None, "awaiting": None,
                     "players": [], "pool": 0, "winners": [], "log": [], "commitment": None,
                     "seed": None, "version": self.version, "state_version": self.state_version,
-                    "boot": self.boot, "last_by": None, "last_type": None, "game_id": None,
+                    "boot": self.boot, "last_by": self._aside_by, "last_type": None,
+                    "game_id": None,
                     "prompt": "Choose a game", "spin": None})
             out = self.table.to_json()
             out["spin"] = self._spin
@@ -248,6 +250,7 @@ class Session:
                 self._stored(self.store.abandon, self.game_id,
                              self._clock() if self._clock else None)
             self.table, self.game_id, self._seed, self._seq = None, None, None, 0
+            self._aside_by = by
             return self._changed()
 
     def submit(self, event: Event | dict[str, Any], by: str | None = None) -> dict[str, Any]:

@@ -185,6 +185,16 @@ def test_controller_set_aside_by_the_phone_leaves_a_working_game_list(table, ses
     assert "Choose a game" in str(table.view()) or table.render().getbbox() is not None
 
 
+def test_controller_a_game_set_aside_by_a_script_says_so(table, session):
+    """The state with no game said no one had acted, so a script's set-aside was "From a
+    phone", where every other change a script makes is "From a script"."""
+    from companion.events import BY_SCRIPT
+    start(table, "kat-en-muis")
+    session.abandon(by=BY_SCRIPT)
+    table.update()
+    assert table.flash_text == "From a script: Kat en Muis set aside"
+
+
 def test_controller_a_finished_game_put_away_by_a_phone_is_not_said_set_aside(table, session,
                                                                           clock):
     start(table, "fox-and-geese")
