@@ -10,6 +10,15 @@
   var held = false;                 // a throw is being shown on the dial: nothing to press yet
   var SLOW_MS = 600;                // an answer slower than this: "Sending…" meanwhile
   var GIVE_UP_MS = window.PARLOUR_GIVE_UP_MS || 10000;   // no answer by then: the table is asked
+  // A double tap's second touch landed on the move the first one's answer drew in its place
+  // (India's "Confirm" where the claim was, the next player's throw where "End turn" was) and
+  // named the state it was drawn on, so the table took it: the game ended on a confirmation
+  // no one saw. As the box holds the same press again this long (AGAIN_SECONDS in
+  // firmware/controller/notices.py), a move drawn in another's place while this page's move
+  // is on its way, or this soon after its answer, takes no tap until shown this long.
+  var AGAIN_MS = 1200;
+  var moving = 0, movedAt = -Infinity;   // moves sent, not answered yet; the last answer's time
+  var drawn = [];                        // the moves drawn, in order, each with its game and turn
 
   function $(id) { return document.getElementById(id); }
   function make(tag, cls, content) {
@@ -160,6 +169,17 @@
     else button.removeAttribute("aria-disabled");
   }
   function blocked(button) { return !!button && button.getAttribute("aria-disabled") === "true"; }
+
+  // A move drawn where another was, just after this page's own move: not yet (AGAIN_MS).
+  function holdBack(button, until) {
+    button.setAttribute("data-again", String(until));
+    block(button, true);
+    setTimeout(function () {
+      button.removeAttribute("data-again");
+      block(button, held || button.form.hasAttribute("data-sending"));
+    }, until - Date.now());
+  }
+  function heldBack(button) { return button.hasAttribute("data-again"); }
   function shown(node) { return !!node && node.getClientRects().length > 0; }
 
   // Focus that was inside `box` before it changed and is now lost (on <body>): put it on the
@@ -182,6 +202,8 @@
     answer.later = null;                // longer news: this newer action's answer is
     var buttons = form.querySelectorAll("button");
     var hadFocus = confirmed || form.contains(document.activeElement);
+    var move = !!form.closest("#moves");
+    if (move) moving++;
     form.setAttribute("data-sending", "");
     buttons.forEach(function (b) { block(b, true); });
     var slow = setTimeout(function () { sending(answer); }, SLOW_MS);
@@ -242,7 +264,8 @@
       return noAnswer(answer, seen);
     }).then(function (ok) {
       form.removeAttribute("data-sending");
-      buttons.forEach(function (b) { block(b, held && !!form.closest("#moves")); });
+      buttons.forEach(function (b) { block(b, held && move || heldBack(b)); });
+      if (move) { moving--; movedAt = Date.now(); }
       // the form may be gone or hidden by what it did (a game set aside): the answer, or
       // the nearest thing still shown, takes the focus rather than the page's top
       if (hadFocus && focusLost()) {
@@ -515,11 +538,21 @@
     if (!card) return;
     var seat = mySeat(s), list = offeredHere(s);
     var box = $("moves");
-    var key = JSON.stringify(list);
+    var key = JSON.stringify([s.game_id, s.turn, list]);
     if (box.getAttribute("data-key") !== key) {
       var focused = box.contains(document.activeElement) ? document.activeElement : null;
       var forms = document.createDocumentFragment();
-      list.forEach(function (m) { forms.appendChild(moveForm(m)); });
+      // a move where the same move was (a capture or a point counted again) takes the next
+      // tap; one in another's place just after this page's move waits (AGAIN_MS)
+      var was = drawn, before = box.querySelectorAll("button"), now = Date.now();
+      var soon = moving > 0 || now - movedAt < AGAIN_MS;
+      drawn = list.map(function (m) { return JSON.stringify([s.game_id, s.turn, m]); });
+      list.forEach(function (m, i) {
+        var form = moveForm(m), until = was[i] !== drawn[i] ? (soon ? now + AGAIN_MS : 0) :
+          Number(before[i] && before[i].getAttribute("data-again"));   // held there: still
+        if (until > now) holdBack(form.querySelector("button"), until);
+        forms.appendChild(form);
+      });
       box.replaceChildren(forms);
       box.setAttribute("data-key", key);
       if (focused) {                      // the player was on a move: keep them on the moves
@@ -593,7 +626,7 @@
   // ones before that throw: none can be pressed (a second tap would act for the next turn).
   function hold(on) {
     held = !!on;
-    document.querySelectorAll("#moves button").forEach(function (b) { block(b, held); });
+    document.querySelectorAll("#moves button").forEach(function (b) { block(b, held || heldBack(b)); });
     var roll = $("roll");
     if (roll && held) { roll.classList.remove("can-spin"); spinHint(null); }
     if (!held && state) renderMoves(state);
@@ -707,6 +740,7 @@
     if (s.phase !== "over" || s.game_id === null || s.game_id === undefined) { box.hidden = true; return; }
     if (linksFor === s.game_id) return;
     linksFor = s.game_id;
+    var soon = moving > 0 || Date.now() - movedAt < AGAIN_MS;   // this page's move ended it
     fetch("/api/games/" + s.game_id + "/record", {cache: "no-store"}).then(function (r) {
       return r.ok ? r.json() : null;
     }).then(function (record) {
@@ -719,7 +753,18 @@
         if (window.ParlourTime) window.ParlourTime.bgStatsHere(bg, record.started);   // localtime.js
       }
       box.hidden = false;
+      // shown where the move that ended the game was: its double tap's second touch went to
+      // BG Stats, off the page
+      if (soon) holdLinks(box);
     }).catch(function () { linksFor = null; });
+  }
+
+  function holdLinks(box) {
+    var links = box.querySelectorAll("a");
+    links.forEach(function (a) { a.setAttribute("aria-disabled", "true"); });
+    setTimeout(function () {
+      links.forEach(function (a) { a.removeAttribute("aria-disabled"); });
+    }, AGAIN_MS);
   }
 
   function commitmentWords(s) {
@@ -752,6 +797,10 @@
     try { table = JSON.parse($("game-moves").textContent); } catch (e) { table = {}; }
     try { pairing = JSON.parse($("pairing-state").textContent); } catch (e) { pairing = {}; }
     document.addEventListener("submit", onSubmit);
+    var over = $("over-links");
+    if (over) over.addEventListener("click", function (e) {   // held back: not yet (holdLinks)
+      if (e.target.closest && e.target.closest('a[aria-disabled="true"]')) e.preventDefault();
+    });
     if (card) {
       showPairing();
       $("pair-form").addEventListener("submit", pairWithCode);

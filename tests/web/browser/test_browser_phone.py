@@ -1205,11 +1205,11 @@ def test_browser_phone_a_throws_late_answer_never_covers_a_newer_moves(tmp_path,
             phone.wait_for_function("() => !document.querySelector('#moves form[data-sending]')")
             phone.wait_for_function("() => document.querySelector('#moves button.square') || "
                                     "document.querySelector('#moves button:not(.square)')")
-            if squares.count():
+            if phone.locator("#moves button.square").count():
                 break
         else:
             raise AssertionError("the lead never ended")
-        squares.first.click()                             # before the throw's dial has stopped
+        squares.first.click()        # once shown long enough to be read, before the dial stops
         hers = re.compile(r"Ann uncovers|: Ann's")        # opening, or after the Pi's (D2)
         expect(phone.locator("#moves-answer")).to_contain_text(hers)
         phone.wait_for_timeout(5500)                      # past the dial's stop
