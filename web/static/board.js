@@ -7,6 +7,10 @@
   var NS = "http://www.w3.org/2000/svg", STEP = 50, MARGIN = 25, COLS = "abcdefg";
   var state = null, chosen = [], busy = false, shownIdle = null;
   var hintOn = "";               // the state a tap's advice was about: another one outdates it
+  // The state the words under the board (a refusal, no answer) are about: they go once the
+  // board moves past it (they stayed two moves on, "Now: ..." long untrue, until this phone's
+  // next move). {game, boot, version, reached}; `version` null until the table is asked.
+  var noticeOn = null;
   var GIVE_UP_MS = 10000;        // a move with no answer by then: the table is asked instead
   var REACH_PX = 23;             // a point's hit area: this far each way at least (46 CSS px)
 
@@ -71,13 +75,15 @@
     state = s;
     var card = $("board-card"), svg = $("board");
     if (!card || !svg) return;
+    // a piece picked that cannot move now goes first, so the hint says what a tap does now
+    if (!s || !s.board || (chosen.length && !candidates().length)) chosen = [];
     var idle = idleHint();      // what a tap does changed: the game ended or began again, the
     var outdated = hintOn && hintOn !== markOf(s);     // Pi's turn came or went; or a tap's
     if ((idle !== shownIdle || outdated) && !chosen.length && !busy) hint(idle);   // advice
-    shownIdle = idle;                                  // was about a move made since
+    shownIdle = idle;                                  // or pick was about a state since gone
+    noticePast(s);
     card.hidden = !(s && s.board);
-    if (!s || !s.board) { chosen = []; return; }
-    if (chosen.length && !candidates().length) chosen = [];
+    if (!s || !s.board) return;
     var focused = svg.contains(document.activeElement) && document.activeElement.closest ?
       document.activeElement.closest("[data-point]") : null;
     var keep = focused ? focused.getAttribute("data-point") : null;
@@ -184,19 +190,46 @@
     return best;
   }
 
-  function say(words) {
+  // `about`: the state the words are about, or none yet (a refusal names the table as it is:
+  // the state the table is asked for next)
+  function say(words, about) {
     var box = $("board-error");
     box.textContent = words || "";
     box.hidden = !words;
     if (words && box.scrollIntoView) box.scrollIntoView({block: "nearest"});   // under the board
+    noticeOn = !words ? null : about ? {game: about.game_id, boot: about.boot,
+      version: about.state_version, reached: markOf(about) === markOf(state)} : {version: null};
   }
 
-  function lookAtTable() {             // after a refusal or no answer: the table as it is
-    if (window.ParlourState) window.ParlourState.refresh().catch(function () {});
+  function pin(notice, s) {            // a refusal's words: about the table as the page has it now
+    if (!notice || noticeOn !== notice || !s) return;
+    noticeOn = {game: s.game_id, boot: s.boot, version: s.state_version, reached: true};
+  }
+
+  // The words under the board go once the board shows a later state than the one they were
+  // about: "No answer" when the move shows, a refusal's "Now: ..." when the game goes on.
+  function noticePast(s) {
+    var on = noticeOn;
+    if (!on || on.version === null || !s) return;
+    if (s.game_id === on.game && s.boot === on.boot && s.state_version === on.version) {
+      on.reached = true;               // a stale page's older state before it is no news
+    } else if (on.reached || s.game_id !== on.game ||
+               (s.boot === on.boot && s.state_version > on.version)) {
+      say("");
+    }
+  }
+
+  function lookAtTable(notice) {       // after a refusal or no answer: the table as it is
+    if (!window.ParlourState) return;
+    window.ParlourState.refresh().then(function () {
+      pin(notice, latest());
+    }, function () {
+      pin(notice, latest());
+    });
   }
 
   function send(path) {
-    var c = control();
+    var c = control(), sent = state;
     busy = true;
     var stop = window.AbortController ? new AbortController() : null;
     var late = setTimeout(function () { if (stop) stop.abort(); }, GIVE_UP_MS);
@@ -205,7 +238,7 @@
         "X-Parlour-Clock": String(Date.now())},
       signal: stop ? stop.signal : undefined,
       // the state the board shows: a move sent again after a lost answer is not made twice
-      body: JSON.stringify({path: path, seen: window.ParlourState ? window.ParlourState.mark(state) : ""})
+      body: JSON.stringify({path: path, seen: window.ParlourState ? window.ParlourState.mark(sent) : ""})
     }).then(function (r) {
       return r.json().then(function (body) { return {ok: r.ok, body: body}; });
     }).then(function (res) {
@@ -214,8 +247,9 @@
       hint(idleHint());
       if (!res.ok) {
         say(res.body.error || "That move was refused");
+        var refused = noticeOn;
         draw(latest());
-        lookAtTable();
+        lookAtTable(refused);
         return;
       }
       say("");
@@ -226,9 +260,12 @@
     }).catch(function () {
       clearTimeout(late);
       busy = false; chosen = [];
-      say("No answer from the table: if the board does not show the move soon, make it again");
+      hint(idleHint());                // nothing is picked now ("Now tap where it goes." stayed)
+      // about the board the move was made on: it goes once the board shows the move
+      say("No answer from the table: if the board does not show the move soon, make it again",
+          sent);
       draw(latest());
-      lookAtTable();
+      lookAtTable(null);
     });
   }
 
@@ -250,7 +287,7 @@
       var fresh = moves().filter(function (m) { return m[0] === name; });
       if (fresh.length) {
         chosen = [name];
-        hint("Now tap where it goes.");
+        picked("Now tap where it goes.");
       } else {
         advise(whereItCanGo(name));        // the piece picked stays picked
       }
@@ -260,7 +297,7 @@
     var whole = left.filter(function (m) { return m.length === next.length; });
     if (whole.length && left.length === 1) { send(whole[0]); return; }
     chosen = next;
-    hint(next.length > 1 ? "Keep jumping: tap the next point." : "Now tap where it goes.");
+    picked(next.length > 1 ? "Keep jumping: tap the next point." : "Now tap where it goes.");
     draw(state);
   }
 
@@ -306,6 +343,10 @@
     var line = $("board-hint");
     if (line) line.textContent = words;
     hintOn = "";
+  }
+  function picked(words) {       // what the next tap does with the piece picked: while it is
+    hint(words);                 // (a later state that drops the pick outdates it)
+    hintOn = markOf(state);
   }
   function advise(words) {       // a tap's answer, true of this state only
     hint(words);

@@ -1,0 +1,170 @@
+"""Fox and Geese's board on the phone (Debian's chromium against a real `parlour run --sim`):
+the words under the board after a move with no answer or a refused one stay while the board
+shows the state they were about and go once it moves past it; they stayed two moves on, "Now:
+..." long untrue, until this phone's own next move."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+
+import pytest
+
+from simulated_table import PIN, SimulatedTable
+from test_browser import CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason=f"{CHROMIUM} is not installed (apt-get install chromium)")
+
+PHONE = {"width": 390, "height": 844}
+IDLE = "Tap a piece of the side to move, then where it goes."     # signed in: what a tap does
+NO_ANSWER = "No answer from the table: if the board does not show the move soon, make it again"
+
+
+@pytest.fixture
+def phone(browser):  # noqa: F811
+    yield from phone_page(browser, PHONE, is_mobile=True)
+
+
+def state(url: str) -> dict:
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
+        return json.loads(answer.read())
+
+
+def sign_in(phone, url: str) -> None:
+    from playwright.sync_api import expect
+    phone.goto(url + "/")
+    phone.fill("#login input[name=pin]", PIN)
+    phone.click("#login button")
+    expect(phone.locator("#logout")).to_be_visible()
+
+
+def shows(phone, now: dict) -> None:
+    """Wait until the page shows `now` (or later, in the same run of the table)."""
+    phone.wait_for_function("""([boot, version]) => {
+      const [shown, at] = (document.body.getAttribute('data-version') || ':').split(':');
+      return shown === boot && Number(at) >= version; }""", arg=[now["boot"], now["version"]])
+
+
+def move_on_board(phone, path: list[str]) -> None:
+    for point in path:
+        phone.locator(f'#board [data-point="{point}"] rect.hit').click(force=True)
+
+
+def moved(url: str, path: list[str]) -> dict:
+    """The move made from the API (the PIN), and the page's next state: the table's."""
+    return post(url + "/api/control/move", {"path": path})
+
+
+def test_browser_board_no_answer_stays_until_the_board_shows_the_move(tmp_path, phone):
+    """A move whose answer is lost: while the board does not show it, "No answer ... make it
+    again" stays; once it does (made elsewhere, or by the table that took it and whose answer
+    was lost), the words go, and nothing is left picked ("Now tap where it goes." stayed,
+    with no piece picked, into the next turn)."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone, table.url)
+        now = post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
+                                                         "players": ["Ann", "Ben"]})
+        shows(phone, now)
+        notice, hint = phone.locator("#board-error"), phone.locator("#board-hint")
+        phone.route("**/api/control/move", lambda route: route.abort("connectionreset"))
+        goose = now["board"]["moves"][0]
+        with phone.expect_request("**/api/state"):    # no answer: the table is asked
+            move_on_board(phone, goose)
+        expect(notice).to_have_text(NO_ANSWER)        # not made: true, and it stays
+        expect(hint).to_have_text(IDLE)
+        assert state(table.url)["log"] == now["log"]
+        phone.wait_for_timeout(1000)
+        expect(notice).to_have_text(NO_ANSWER)
+        screenshot(phone, "phone-board-no-answer.png")
+        now = moved(table.url, goose)                 # made at the box: the board shows it
+        shows(phone, now)
+        expect(notice).to_be_hidden()
+        phone.unroute("**/api/control/move")
+
+        def lost(route):                              # the table makes it; the answer is lost
+            route.fetch()
+            route.abort("connectionreset")
+        phone.route("**/api/control/move", lost)
+        fox = now["board"]["moves"][0]
+        with phone.expect_request("**/api/state"):
+            move_on_board(phone, fox)
+        now = state(table.url)
+        assert now["board"]["last_move"] == fox
+        shows(phone, now)
+        expect(phone.locator("#board-said")).to_contain_text(now["log"][-1])
+        expect(notice).to_be_hidden()
+        expect(hint).to_have_text(IDLE)
+        assert phone.locator("#board .chosen").count() == 0
+        now = moved(table.url, now["board"]["moves"][0])          # and the next turn
+        shows(phone, now)
+        expect(notice).to_be_hidden()
+        expect(hint).to_have_text(IDLE)
+
+
+def test_browser_board_a_refusal_stays_for_the_table_it_names(tmp_path, phone):
+    """A move refused because the table had moved on says what the table shows ("Now: Ben's
+    goose: ..."): it stays while the table shows that, and goes with the next move."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone, table.url)
+        now = post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
+                                                         "players": ["Ann", "Ben"]})
+        shows(phone, now)
+        first, other = now["board"]["moves"][0], now["board"]["moves"][-1]
+        made = {}
+
+        def elsewhere(route):                         # another phone's goose moves first
+            made.update(moved(table.url, other))
+            route.continue_()
+        phone.route("**/api/control/move", elsewhere)
+        move_on_board(phone, first)
+        notice = phone.locator("#board-error")
+        expect(notice).to_contain_text("Not done: the table had moved on. Now: ")
+        assert made["log"][-1] in notice.inner_text()
+        shows(phone, made)
+        phone.wait_for_timeout(1000)
+        expect(notice).to_contain_text(made["log"][-1])          # true still: it stays
+        screenshot(phone, "phone-board-refused.png")
+        phone.unroute("**/api/control/move")
+        now = moved(table.url, made["board"]["moves"][0])        # the Fox moves: past
+        shows(phone, now)
+        expect(notice).to_be_hidden()
+        expect(phone.locator("#board-hint")).to_have_text(IDLE)
+
+
+def test_browser_board_a_refusal_after_a_restart_goes_when_the_game_goes_on(tmp_path, phone):
+    """A move on a board from before the box restarted (the stream not back yet) is refused
+    ("Not done: the box has restarted ... Now: ..."): it stays while the table shows what it
+    names, through the stream's return, and goes with the next move."""
+    from playwright.sync_api import expect
+    table = SimulatedTable(tmp_path / "data", tmp_path)
+    try:
+        sign_in(phone, table.url)
+        now = post(table.url + "/api/control/new-game", {"game": "fox-and-geese",
+                                                         "players": ["Ann", "Ben"]})
+        shows(phone, now)
+        held = []
+        phone.route("**/api/events", lambda route: held.append(route))   # the stream: late
+        table.stop()
+        table = SimulatedTable(tmp_path / "data", tmp_path, port=table.port)
+        again = state(table.url)
+        assert again["boot"] != now["boot"] and again["log"] == now["log"]
+        move_on_board(phone, now["board"]["moves"][0])
+        notice = phone.locator("#board-error")
+        expect(notice).to_contain_text("Not done: the box has restarted")
+        shows(phone, again)                                    # the table, asked
+        assert state(table.url)["log"] == now["log"]           # nothing moved
+        for route in held:                                     # the stream is back
+            route.continue_()
+        phone.unroute("**/api/events")
+        expect(phone.locator("#live")).to_have_text("Live")
+        phone.wait_for_timeout(500)
+        expect(notice).to_contain_text("Not done: the box has restarted")
+        now = moved(table.url, again["board"]["moves"][0])
+        shows(phone, now)
+        expect(notice).to_be_hidden()
+    finally:
+        table.stop()
