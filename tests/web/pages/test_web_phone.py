@@ -94,9 +94,9 @@ def test_phone_attack_6_a_guest_cannot_pair_by_a_press_or_by_guessing(phone, pai
     assert answer.status_code == 403 and "no pairing code now" in answer.get_json()["error"]
     code = pairings.offer(1)
     wrong = f"{(int(code) + 1) % 10 ** 6:06d}"
-    for _ in range(4):
+    for typed in (wrong, "\ud800", "\udfff123456", wrong):     # lone surrogates: 500 once
         answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token},
-                             json={"code": wrong})
+                             json={"code": typed})
         assert answer.status_code == 403 and "not the code on the box" in \
             answer.get_json()["error"]
     answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": wrong})
