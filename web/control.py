@@ -13,7 +13,7 @@ from flask import (Blueprint, Response, current_app, flash, has_request_context,
 from companion.boarddata import parse_board_text
 from companion.buttons import colour_of, free_button
 from companion.checks import is_whole
-from companion.errors import BoardDataError, Refused
+from companion.errors import BoardDataError, Refused, StoreError
 from companion.events import BY_SCRIPT, DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
@@ -87,9 +87,19 @@ def remember(session: Session, snapshot: dict[str, Any]) -> None:
     """Add a new game's typed names to the roster: not the Pi's, nor a button's colour (the
     name of a player nobody named)."""
     colours = {c.name.casefold() for c in parlour().buttons}
-    session.store.remember_names([p["name"] for p in snapshot.get("players") or []
-                                  if not p.get("pi") and p["name"].casefold() not in colours],
-                                 snapshot.get("at"))
+    _to_roster(session, [p["name"] for p in snapshot.get("players") or []
+                         if not p.get("pi") and p["name"].casefold() not in colours],
+               snapshot.get("at"))
+
+
+def _to_roster(session: Session, names: list[str], at: str | None = None) -> None:
+    """The roster remembers names after the game's event is stored: a card too full for them
+    leaves the roster as it was, never the done event answered as not done (a phone's
+    rename was answered 507, "that was not done", with the seat renamed)."""
+    try:
+        session.store.remember_names(names, at)
+    except StoreError as err:
+        current_app.logger.warning("the roster was not written: %s", err)
 
 
 PI_NAME = "Pi"          # the box says "Pi moved ...": no person is called so beside it
@@ -161,7 +171,7 @@ def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
             raise ApiError(409, f"{PI_NAME} is the Pi's name: choose another.")
     snapshot = session.submit(event, by=who())
     renamed = snapshot["players"][event["seat"]]["name"]      # as the game keeps it (X10)
-    session.store.remember_names([renamed])                   # the roster
+    _to_roster(session, [renamed])
     return snapshot
 
 

@@ -325,3 +325,22 @@ def test_control_end_sets_the_game_aside(control, kat, session):
     assert body["phase"] == "idle"
     assert session.store.game(game_id).status == "abandoned"
     assert control("end").status_code == 409
+
+
+@pytest.mark.parametrize("action", ["rename", "new-game"])
+def test_control_a_card_too_full_for_the_roster_answers_what_was_done(control, kat, session,
+                                                                      monkeypatch, action):
+    """The roster is written after the event: on a nearly full card a rename or a new game was
+    stored and answered 507, "that was not done" (a phone that tried again began another)."""
+    from companion.errors import StoreFull
+    from companion.record.store import FULL_WORDS
+
+    def full(*args, **kwargs):
+        raise StoreFull(FULL_WORDS["write"])
+    monkeypatch.setattr(session.store, "remember_names", full)
+    body = {"seat": 1, "name": "Bea"} if action == "rename" else \
+        {"game": "cats-and-dogs", "players": ["Cy", "Dee"]}
+    response = control(action, body)
+    assert response.status_code == 200, response.get_json()
+    names = [p["name"] for p in session.snapshot()["players"]]
+    assert names == (["Ann", "Bea"] if action == "rename" else ["Cy", "Dee"])
