@@ -219,8 +219,9 @@ class ChangesFromElsewhere:
             return
         if snap.get("last_by") != PI_BY:
             lines = self.session.resumed_lines              # none after an undo
-            if lines and snap.get("last_type") != "new_game":
-                self.outcome = ("Last move", "", [box_words(line) for line in lines])
+            if lines and snap.get("last_type") != "new_game":   # names as the box draws them
+                self.outcome = ("Last move", "", [box_words(self._words_for_box(line))
+                                                  for line in lines])
                 self._show_result()
             elif snap.get("taken_back"):
                 by = snap.get("undone_by")

@@ -878,26 +878,32 @@ def test_controller_shows_resumed_after_a_restart(store, clock):
     assert again.screen == "play"
 
 
-@pytest.mark.parametrize("last", ["a throw", "the box's undo", "a phone's undo"])
+@pytest.mark.parametrize("last", ["a throw", "the box's undo", "a phone's undo",
+                                  "a throw by a name the box cannot draw"])
 def test_controller_after_resumed_the_last_move_is_said_again(store, clock, last):
     """Stopped 0.5 s into the dial's spin, the box came back to "Resumed", then the next
     turn: Ben's throw and where his Cat goes were never said (the phones had them); after
-    an undo, what to set back by hand was never said again. Both follow "Resumed" now."""
+    an undo, what to set back by hand was never said again. Both follow "Resumed" now, in
+    the names the box draws ("□□ throws 1 and 3" of 小明, the turn screen's "Red")."""
     first = Session(store, new_seed=lambda: SEED)
-    first.new_game("kat-en-muis", ["Ann", "Ben"])
-    while first.snapshot()["phase"] == "lead":
-        first.roll(by="knob")
+    first.new_game("kat-en-muis", ["小明" if "cannot" in last else "Ann", "Ben"],
+                   buttons=[1, 2])
+    while first.snapshot()["phase"] == "lead" or first.snapshot()["turn"] != 0:
+        first.roll(by="knob")                        # to the first seat's throw
     before = len(first.snapshot()["log"])
     thrown = first.roll(by="knob")
-    if last != "a throw":
+    if "undo" in last:
         first.undo(by="undo" if last == "the box's undo" else "pin-0a1b2c")
     again = Controller(Session(store, new_seed=lambda: SEED), seats=2, clock=clock)
     assert again.screen == "resumed"
     clock.advance(ctl.RESUMED_SECONDS + 0.1)
     again.update()
-    if last == "a throw":
-        assert again.screen == "result" and again.outcome == (
-            "Last move", "", [box_words(line) for line in thrown["log"][before:]])
+    if last.startswith("a throw"):
+        said = [box_words(line) for line in thrown["log"][before:]]
+        if "cannot" in last:
+            assert "小明" in said[0]
+            said = [line.replace("小明", "Red") for line in said]
+        assert again.screen == "result" and again.outcome == ("Last move", "", said)
     else:
         whence = "" if last == "the box's undo" else "from a phone"
         assert again.screen == "play" and again.flash_text == undo_words(
