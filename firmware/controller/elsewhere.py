@@ -246,8 +246,8 @@ class ChangesFromElsewhere:
             runs = self.missed_undos
             if runs and runs[-1][1] is last:
                 runs[-1] = (runs[-1][0], snap)
-            else:
-                runs.append((base, snap))
+            else:   # a move since `base` began the undos anew: none of its own are said here
+                runs.append((base if last is base else {**base, "taken_back": False}, snap))
             base = snap
         self.missed = (base, snap)
 
