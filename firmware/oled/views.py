@@ -221,8 +221,8 @@ def box_words(action: str) -> str:
     action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
     action = action.replace("; your button if that reaches the diamond",    # LD2: a sentence
                             ". Or press your button for a Field move that reaches the diamond.")
-    action = re.sub(r"press again to confirm(?=[;,] the knob cancels)", "press again to win",
-                    action)               # what the confirmation does, as the phone's says
+    action = re.sub(r"again to confirm( you are home)?(?=[;,] the knob cancels)",
+                    "again to win", action)   # what the confirmation does, as the phone's says
     return re.sub(r"[;,] the knob cancels", ". The knob withdraws the claim and ends the turn.",
                   action)
 

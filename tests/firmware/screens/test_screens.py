@@ -569,8 +569,8 @@ def test_ld2_p2_the_box_says_the_knob_withdraws_a_claim_and_ends_the_turn():
             "players": [{"name": "Ann", "button": 1}],
             "prompt": "Ann: press your button again to confirm you are home; the knob cancels"}
     view = turn_view(snap)
-    assert view.action == ("press your button again to confirm you are home. The knob "
-                           "withdraws the claim and ends the turn.")
+    assert view.action == ("press your button again to win. The knob "       # as the claim's
+                           "withdraws the claim and ends the turn.")         # result says it
     from firmware.oled import screens           # a page never starts mid-sentence, read alone
     first, *rest = screens.turn_pages(view)     # as "withdraws it" under the name
     assert all(page[0][0].isupper() for page in rest) and rest, rest
