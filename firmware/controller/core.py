@@ -82,6 +82,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
 }
 TRANSITIONS.update(PAIR_TRANSITIONS)
 FALLBACK = {"resumed": "play", "result": "play"}
+TURN_CLEARS = ("play", "over", "join", "games")   # a knob turn takes a notice away: its pick seen
 PLAYING = ("play", "spin", "result", "resumed")
 
 
@@ -106,6 +107,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.joined = [False] * seats
         self.joining = False               # a game being set up here: the menu comes back to it
         self.lead_in: list[str] = []       # said first by the next result (spin._show_result)
+        self.seat_named = ""               # the join screen's "Seat 2 is Ann": a roster name taken
         self.missed_undos: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self.menu_items: list[str] = []
         self.menu_index = 0
@@ -307,7 +309,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def _handle(self, event: InputEvent) -> None:
         before = self._moment()
         if self.flash_text and (event.kind == "press" or
-                                event.kind == "turn" and self.screen in ("play", "over", "join", "games")):
+                                event.kind == "turn" and self.screen in TURN_CLEARS):
             self._clear_notice()                 # the knob's pick must be seen: a notice goes
                                                  # (one a press only reads was taken above),
                                                  # the turn or the press acts

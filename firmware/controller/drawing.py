@@ -123,7 +123,7 @@ class BoxDrawing:
             hint = "press: play the Pi"
         else:
             hint = f"{span_at_box(rb, self.seats)} players"
-        return screens.joining(rb.title, self.joined, hint, name)
+        return screens.joining(rb.title, self.joined, hint, name or self.seat_named)
 
     def draw_play(self) -> Image.Image:
         if pi_level(self.snap) or self.snap.get("awaiting") == "move":

@@ -23,6 +23,7 @@ class NewGameScreens:
     joined: list[bool]
     names: dict[int, str]
     roster_index: int
+    seat_named: str
     colours: list[ButtonColour]
     dice_index: int
     setups: list
@@ -35,23 +36,25 @@ class NewGameScreens:
 
     def on_pick_game(self, event: InputEvent) -> None:
         self.joined = [False] * self.seats
-        self.names, self.roster_index = {}, 0
+        self.names, self.roster_index, self.seat_named = {}, 0, ""
         self.joining, self.screen = True, "join"
         self.lead_in = []                  # a phone's game over an earlier join: said or past
 
     def on_join_seat(self, event: InputEvent) -> None:
         """A seat in or out; a notice up ("... not 1.") goes, so the seat is seen to change
         (under it a second press, to make sure, took the player out again). A roster name
-        taken is said with its seat: the join screen shows seats only."""
+        taken is said with its seat, over the seats until the next knob turn or press (a
+        notice hid the seat filling in)."""
         if event.seat is not None and 0 <= event.seat < self.seats:
             self._clear_notice()
             self.joined[event.seat] = not self.joined[event.seat]
             name, shown = self._roster_pick()
             self.names.pop(event.seat, None)
+            self.seat_named = ""
             if self.joined[event.seat] and name and name not in self.names.values():
                 self.names[event.seat] = name          # the name picked by the knob
                 self.roster_index = 0                  # taken: the next seat is its own
-                self.show_read(f"Seat {event.seat + 1} is {shown}")   # (the screen drops it)
+                self.seat_named = f"Seat {event.seat + 1} is {shown}"   # the seats' line
 
     def _roster_offer(self) -> list[tuple[str, str]]:
         """What the knob offers on the join screen, each as chosen and as the OLED draws it
@@ -77,6 +80,7 @@ class NewGameScreens:
         """The knob steps through the roster's names not yet taken ("" : the seat's own)."""
         names = self._roster_names()
         taken = set(self.names.values())
+        self.seat_named = ""                           # the knob's pick in its place
         step = 1 if event.detents > 0 else -1
         for _ in range(abs(event.detents)):
             index = (self.roster_index + step) % len(names)
@@ -88,7 +92,8 @@ class NewGameScreens:
         rulebook = self.games[self.game_index]
         humans = sum(self.joined)
         if humans > rulebook.max_players:          # the rules' words, and the way out here
-            self.show_refusal(f"{rulebook.title} is for {span_at_box(rulebook, self.seats, ' to ')} players, "
+            span = span_at_box(rulebook, self.seats, " to ")
+            self.show_refusal(f"{rulebook.title} is for {span} players, "
                               f"not {humans}. "
                               "Press a seat button again to take it out.")
             self._beep("error")
@@ -103,7 +108,8 @@ class NewGameScreens:
             self._start(rulebook, None, pi, level)
             return
         if humans < rulebook.min_players:           # and what to do about it
-            self.show_refusal(f"{rulebook.title} is for {span_at_box(rulebook, self.seats, ' to ')} players"
+            span = span_at_box(rulebook, self.seats, " to ")
+            self.show_refusal(f"{rulebook.title} is for {span} players"
                               + (f", not {humans}. Each other player presses their seat button."
                                  if humans else ": each presses their seat button to join."))
             self._beep("error")

@@ -14,7 +14,7 @@ from PIL import Image
 
 from companion.errors import ParlourError
 from firmware import card
-from firmware.oled import codes, screens
+from firmware.oled import codes, lettering, screens
 
 from firmware.datadir import keys
 from firmware.config import WiFi
@@ -210,15 +210,17 @@ def test_phones_join_screen_takes_roster_names_by_the_knob(session, tmp_path, cl
     press(c, "press")                               # Kat en Muis, the first game: join
     press(c, "turn", detents=2)                     # "", Ann, Ben -> Ben
     press(c, "seat", seat=0)
-    assert c.flash_text == "Seat 1 is Ben"          # the screen shows seats, not names
+    from drawn_words import shows                   # said over the seats, not hiding them
+    assert c.seat_named == "Seat 1 is Ben" and c.flash_text == ""
+    assert shows(c.render(), "Seat 1 is Ben", lettering.MEDIUM, bold=True)
     press(c, "turn", detents=-1)                    # -> Ann, seen at once
-    assert c.flash_text == ""
+    assert c.seat_named == "" and shows(c.render(), "Ann", lettering.MEDIUM, bold=True)
     ARTIFACTS.mkdir(exist_ok=True)
     c.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-join-roster.png")
     press(c, "seat", seat=3)
-    assert c.flash_text == "Seat 4 is Ann"
+    assert c.seat_named == "Seat 4 is Ann"
     press(c, "seat", seat=1)                        # a seat's own colour: nothing to say
-    assert c.flash_text == ""
+    assert c.seat_named == ""
     press(c, "seat", seat=1)
     press(c, "press")
     assert [p["name"] for p in session.snapshot()["players"]] == ["Ben", "Ann"]
