@@ -149,6 +149,8 @@ class SpinScreens:
             self.page < self.page_count - 1 and \
             self.snap.get("home_claim") is None     # instructions a seat press came over (a
                                                     # claim's own pages say what the knob does)
+        if unread and self.input_kind in SEAT_INPUTS:
+            self._instructions_after()
         self.screen = "result"
         self.result_at = self.clock()
         self.screen_until = self.result_at + RESULT_SECONDS
@@ -156,6 +158,17 @@ class SpinScreens:
         if not self.result_instructs and self.input_kind in SEAT_INPUTS and not unread:
             self.read_roll = self.roll_key()        # the turn's player acted at the box
         self._turn_to(0)
+
+    def _instructions_after(self) -> None:
+        """A capture pressed over the spin's instructions, unread ("Squeak!" on page 1 of 3):
+        its result goes on with them, so a press reads on to "press the knob to end the
+        turn" before it ends the turn (it closed to the turn screen, whose first page a
+        press ended: the mice's move never said)."""
+        _, instruction = split_prompt(self.snap.get("prompt") or "", player_names(self.snap))
+        allows = with_box_controls(self.snap, instruction) if instruction else ""
+        if allows:
+            heading, values, lines = self.outcome
+            self.outcome = (heading, values, [*lines, allows[0].upper() + allows[1:]])
 
     def roll_key(self) -> tuple:
         """The throw the turn in play follows: its instructions are read once for it."""

@@ -399,8 +399,7 @@ def test_controller_assisted_seat_press_records_and_knob_ends_turn(table, sessio
     press(table, "seat", seat=table.buttons[turn])                 # a capture
     after = session.snapshot()
     assert after["players"][turn]["score"] == 1
-    press(table, "press")               # the spin's instructions unread: the turn screen's
-    assert session.snapshot()["turn"] == turn and table.screen == "play"      # pages say them
+    read_on(table)                      # the spin's instructions, unread, follow its result
     clock.advance(AGAIN_SECONDS)                                   # not a double press
     press(table, "press")                                          # next
     assert session.snapshot()["turn"] != turn

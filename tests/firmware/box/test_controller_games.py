@@ -271,19 +271,26 @@ def closes_to_the_turn_screen_then_ends_it(c, session, clock, turn: int) -> None
     assert session.snapshot()["turn"] != turn
 
 
+@pytest.mark.parametrize("game", ["cats-and-mice", "gantlope"])
 def test_controller_games_x8_a_capture_pressed_over_unread_instructions_does_not_end_the_turn(
-        session, controls, clock):
-    """X8, M3: the cat's capture pressed a moment after the spin's result came up ("Move your
-    cat 1, then 1" on page 1 of 4) took the instructions as read: the next knob press, meant
-    to read on, ended the turn, the mice's move never said. It closes to the turn screen,
-    whose pages say the rest; a press there ends the turn."""
-    c = first_result("cats-and-mice", session, controls, clock)
+        game, session, controls, clock):
+    """X8, M3, G3: the cat's capture pressed a moment after the spin's result came up ("Move
+    your cat 1, then 1" on page 1 of 4) took the instructions as read: the next knob press,
+    meant to read on, ended the turn, the mice's move never said. Its result goes on with
+    them: a press reads on to "press the knob to end the turn", the next ends the turn."""
+    c = first_result(game, session, controls, clock)
     snap = session.snapshot()
     assert c.screen == "result" and c.page == 0 and c.page_count > 1
     clock.advance(AGAIN_SECONDS)
-    press(c, "seat", seat=snap["turn"])                 # a mouse taken, on page 1
-    assert c.outcome[2][0].startswith("Squeak!")
-    closes_to_the_turn_screen_then_ends_it(c, session, clock, snap["turn"])
+    press(c, "seat", seat=snap["turn"])                 # a capture, on page 1
+    assert c.outcome[2][-1].endswith("Then press the knob to end the turn."), c.outcome
+    for page in range(1, c.page_count):
+        clock.advance(AGAIN_SECONDS)
+        press(c, "press")                               # to read on
+        assert c.page == page and session.snapshot()["turn"] == snap["turn"]
+    clock.advance(AGAIN_SECONDS)
+    press(c, "press")                                   # read: the press ends the turn
+    assert session.snapshot()["turn"] != snap["turn"]
 
 
 @pytest.mark.parametrize("when", ["while the dial spins", "on the result"])
@@ -380,6 +387,8 @@ def test_controller_games_cats_and_mice_shows_the_mice_left_on_the_board(session
     press(c, "seat", seat=turn)                         # the cat takes a mouse ("Squeak!")
     snap = session.snapshot()
     assert snap["mice_left"] == 11 and snap["players"][turn]["score"] == 1
+    read_on(c)                                          # the spin's instructions, then
+    clock.advance(AGAIN_SECONDS)
     press(c, "press")                                   # end the turn
     snap = session.snapshot()
     assert turn_view(snap).corner == "11 mice left"
