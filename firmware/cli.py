@@ -234,7 +234,7 @@ def cmd_card(args: argparse.Namespace) -> int:
     from firmware.card import card_html
     from firmware.config import load_config
     from firmware.network.address import is_loopback
-    from firmware.runner import lan_address
+    from firmware.runner import lan_address, table_address
     from web.access.keptfile import write_private
     config = load_config(args.config)
     port = config.port if args.port is None else args.port
@@ -246,7 +246,7 @@ def cmd_card(args: argparse.Namespace) -> int:
             f"address would open the phone itself: give the table's home address with --url "
             f"(http://<its address on the home Wi-Fi>:{port}/), or run it while the box is on "
             "the home Wi-Fi")
-    url = args.url or f"http://{address}:{port}/"
+    url = args.url or table_address(address, port)
     page = card_html(url, config.wifi, hotspot=hotspot)
     if args.out == "-":
         sys.stdout.write(page)

@@ -86,7 +86,8 @@ def simulated(config: Config, model: Path | None = None) -> bool:
 def lan_address(host: str) -> str:
     """The address phones should use: the host if it is specific, else this machine's LAN IP
     (found by routing a UDP socket, which sends nothing), else loopback."""
-    if host not in ("", "0.0.0.0", "::"):
+    from firmware.webserver import EVERY_ADDRESS       # "[::]" too: every address
+    if host not in EVERY_ADDRESS:
         return host
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
@@ -94,6 +95,14 @@ def lan_address(host: str) -> str:
             return probe.getsockname()[0]
     except OSError:
         return "127.0.0.1"
+
+
+def table_address(address: str, port: int) -> str:
+    """The table's URL: an IPv6 address in brackets, as a URL needs ("http://::1:8080/" is no
+    address a phone can open)."""
+    if ":" in address and not address.startswith("["):
+        address = f"[{address}]"
+    return f"http://{address}:{port}/"
 
 
 def own_names(host: str, configured: tuple[str, ...]) -> tuple[str, ...]:
@@ -276,7 +285,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
                                        **phones)
                 except OSError as err:
                     raise cannot_listen(host, port, err) from None
-        url = f"http://{lan_address(host)}:{server.port if server else port}/"
+        url = table_address(lan_address(host), server.port if server else port)
         controller = Controller(session, controls=controls, seats=config.seats, url=url,
                                 pin=pin, colours=config.colours)
     except BaseException:

@@ -110,6 +110,15 @@ def test_runner_loop_draws_the_spin_frame_by_frame(table):
     assert table.panel.screen_version() >= frames // 2       # the dial moves on most frames
 
 
+@pytest.mark.parametrize("host, url", [("::1", "http://[::1]:8080/"),
+                                       ("127.0.0.1", "http://127.0.0.1:8080/")])
+def test_runner_the_tables_address_is_one_a_phone_can_open(host, url):
+    """`--host ::1` printed "http://::1:8080/" (no brackets), and `--host [::]`, every
+    address, its own "[::]" instead of this machine's address."""
+    assert runner.table_address(runner.lan_address(host), 8080) == url
+    assert runner.lan_address("[::]") == runner.lan_address("0.0.0.0")
+
+
 def test_runner_board_files_live_beside_the_config(tmp_path):
     from firmware.config import load_config
     config_file = tmp_path / "etc" / "parlour.toml"
