@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import queue
+import re
 import secrets
 import shlex
 import shutil
@@ -513,6 +514,13 @@ def card_words(err: OSError, name: str) -> str:
     return f"{name + ': ' if name else ''}{err.strerror or err}"
 
 
+def file_names(words: str) -> str:
+    """A reason with each file in it named alone, as the OLED's few lines can hold it
+    ("cannot open the store parlour.db: database disk image is malformed"; its whole path
+    cut the reason off): the journal has the paths."""
+    return re.sub(r"(?<![^\s(])/(?:[^\s/]+/)+(?=[^\s/])", "", words)
+
+
 def tell_the_oled(config: Config, words: str, device=None) -> None:
     """A start that failed for the card or its files says why on the OLED, and leaves it
     there: a box whose card had gone read-only stayed dark, the reason only in the journal.
@@ -558,7 +566,7 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
     except ParlourError as err:
         print(f"parlour: {err}", file=sys.stderr)
         if sim is False and config is not None and isinstance(err, StoreError):
-            tell_the_oled(config, str(err))    # the store on the card (full, unopenable)
+            tell_the_oled(config, file_names(str(err)))    # the store (full, unopenable)
         return 2
     except OSError as err:                  # "<file>: Permission denied", not "[Errno 13] ..."
         where = err.filename or data_path   # a write with no file named: the data directory

@@ -356,8 +356,22 @@ def test_runner_a_start_that_fails_on_the_card_says_why_on_the_oled(tmp_path, mo
     assert runner.run(sim=False, host="127.0.0.1", port=0, data_dir=str(tmp_path / "data")) == 2
     assert told == ["The SD card is full: the game store cannot be opened until some space "
                     "is freed"]
+    from companion.errors import StoreError
+
+    def malformed(*args, **kwargs):
+        raise StoreError("cannot open the store /var/lib/parlour/parlour.db: database disk "
+                         "image is malformed")
+    monkeypatch.setattr(runner, "open_table", malformed)
+    told.clear()
+    assert runner.run(sim=False, host="127.0.0.1", port=0, data_dir=str(tmp_path / "data")) == 2
+    assert told == ["cannot open the store parlour.db: database disk image is malformed"]
     assert runner.card_words(OSError(errno.EACCES, "Permission denied"), "pin") == \
         "pin: Permission denied"
+    for path in ("/var/lib/parlour/parlour.db", "/root/.local/state/parlour-2/parlour.db"):
+        assert runner.file_names(f"cannot open the store {path}: database disk image is "
+                                 "malformed") == ("cannot open the store parlour.db: database "
+                                                  "disk image is malformed")   # (cut, whole)
+    assert runner.file_names("(/a/b.db) and 1/2") == "(b.db) and 1/2"
 
     panel = dummy(width=128, height=64, mode="1")
     monkeypatch.undo()
