@@ -262,14 +262,12 @@ class ChangesFromElsewhere:
         undos = [self._undo_notice(before, after) for before, after in runs]
         if state_mark(snap) != state_mark(self.snap) or snap.get("game_id") != old.get("game_id"):
             return
-        if len(snap.get("log") or []) > len(old.get("log") or []):
+        moved = len(snap.get("log") or []) > len(old.get("log") or [])
+        if moved:
             self.lead_in = [*self.lead_in, *undos]  # said first by the change's result
-            self._show_change(old, snap)
-        elif undos:
-            self._show_change(old, snap)
+        self._show_change(old, snap)
+        if undos and not moved:
             self.show_undo(" ".join(undos))
-        else:
-            self._show_change(old, snap)
 
     @staticmethod
     def _change_words(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:

@@ -216,8 +216,8 @@ def box_words(action: str) -> str:
     """The rules' prompt as the box does it: "throw the dice" is a flick of the knob, as
     "flick to spin" says (the box has no dice); a claim home withdrawn by the knob also ends
     the turn (LD2, P2), as the phone says too, and what a confirmation does (the first man
-    home wins: "Confirm: a man is home and wins" on the phone): a sentence of its own, so a page never starts
-    with "withdraws it" under the player's name, read as done."""
+    home wins: "Confirm: a man is home and wins" on the phone): a sentence of its own, so a
+    page never starts with "withdraws it" under the player's name, read as done."""
     action = re.sub(r"\bthrow the (dice|die)\b", "flick to throw", action)
     action = action.replace("; your button if that reaches the diamond",    # LD2: a sentence
                             ". Or press your button for a Field move that reaches the diamond.")
