@@ -5,6 +5,9 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
 
 - at most `per_address` connections from one address: a new one closes that address's
   oldest idle connection (an address holding that many is one guest's flood, not a phone);
+- guests (addresses with no signed-in or paired phone) share all but `reserved`: past that a
+  guest's new connection closes one of the address holding most (idle, else one whose answer
+  sits unread, else the oldest), so a flood of busy sockets never shuts a newcomer out;
 - a request must arrive whole within `request_seconds` of its first byte (a header line
   every few seconds no longer holds a connection for ever), and an idle keep-alive
   connection closes after `idle_seconds`;
@@ -16,7 +19,9 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
 - a worker writing to a phone that does not read waits (up to `stall_seconds`), so workers
   are shared out like connections: at most `requests_per_address` at once for one address, and
   for guests what the streams leave less `known_threads`; a request past its address's or the
-  guests' share waits for one to end, the address holding fewest first (`Workers`).
+  guests' share waits for one to end, the address holding fewest first (`Workers`); a
+  newcomer's request is given the worker of a guest's connection whose unread answer has kept
+  it waiting over `blocked_seconds` (that connection is closed).
 """
 
 from __future__ import annotations
@@ -83,6 +88,8 @@ class Limits:
     stall_seconds: float = 10.0     # a connection with that much unsent and none sent is dropped
     requests_per_address: int = 8   # workers one address may hold for requests (a phone: 6)
     known_threads: int = 4          # workers guests' requests never take: signed-in phones'
+    blocked_seconds: float = 1.0    # a guest's worker blocked on an unread answer this long is
+    #                                 freed for a newcomer's request (its connection dropped)
 
     def streams(self, threads: int) -> int:
         """Live streams allowed with `threads` workers: the rest are reserved for requests."""
@@ -126,20 +133,54 @@ class Workers:
 
     def __init__(self, limits: Limits, threads: int, known: Callable[[str], bool]):
         self.per_address = limits.requests_per_address
+        self.output_bytes, self.blocked_seconds = limits.output_bytes, limits.blocked_seconds
         self.for_guests = max(1, threads - limits.streams(threads) - limits.known_threads)
         self.known = known
         self.lock = threading.Lock()
         self.held: dict[str, int] = {}
         self.guests = 0
         self.waiting: deque = deque()
+        self.guest_held: dict = {}     # connections holding guests' workers: how many
+        self.owed: dict = {}           # a newcomer's waiting connection: the one closed for it
 
     def add(self, channel, start: Callable) -> None:
         """Start the channel's next request now (`start(channel)`) or when its turn comes."""
         with self.lock:
             if not self._take(channel):
+                blocked = self._blocked_for(channel)
                 self.waiting.append((channel, start))
+                if blocked is not None:     # closed by the loop: its worker goes free
+                    blocked.server.trigger.pull_trigger(
+                        lambda: blocked.handle_close() if blocked.connected else None)
                 return
         start(channel)
+
+    def make_way(self) -> list:
+        """The connections to close now (by the loop) for newcomers' requests still waiting
+        (their guests' workers were not yet blocked long enough when they came)."""
+        with self.lock:
+            return [b for b in (self._blocked_for(c) for c, _ in list(self.waiting))
+                    if b is not None]
+
+    def _blocked_for(self, channel):
+        """For a newcomer's request (a guest's address holding no worker and waiting with
+        nothing else) kept waiting by the guests' share: the guests' connection whose worker
+        has waited longest on a full buffer its phone takes nothing of, if that is over
+        `blocked_seconds`; the newcomer is then owed the worker (a flood's pipelined requests
+        that are never read held every guests' worker until the stall check: 10-20 s)."""
+        address = _address(channel)
+        if channel in self.owed or self.known(address) or self.held.get(address) or sum(
+                _address(w[0]) == address for w in self.waiting) > (
+                channel in (w[0] for w in self.waiting)):
+            return None
+        since = time.time() - self.blocked_seconds
+        taken = set(self.owed.values())
+        blocked = [c for c in self.guest_held if c.connected and c.last_sent and c not in taken
+                   and c.total_outbufs_len >= self.output_bytes and c.last_sent < since]
+        victim = min(blocked, key=lambda c: c.last_sent, default=None)
+        if victim is not None:
+            self.owed[channel] = victim
+        return victim
 
     def done(self, channel) -> None:
         """The channel's request has ended: its worker is free, and waiting ones that may run
@@ -153,17 +194,30 @@ class Workers:
                 if not self.held[address]:
                     del self.held[address]
                 self.guests -= guest
+                if guest:
+                    self.guest_held[channel] -= 1
+                    if not self.guest_held[channel]:
+                        del self.guest_held[channel]
             self.waiting = deque(w for w in self.waiting if w[0].connected)  # closed: gone
+            self.owed = {c: v for c, v in self.owed.items() if c.connected}
+            asking: dict[str, int] = {}
+            for waiting, _ in self.waiting:
+                asking[_address(waiting)] = asking.get(_address(waiting), 0) + 1
             while self.waiting:
-                # the address holding the fewest goes first (a watcher's request before a
-                # flood's next), else in the order they came; a signed-in phone's passes
-                # guests' held back by their share
-                order = sorted(range(len(self.waiting)), key=lambda i: self.held.get(
-                    _address(self.waiting[i][0]), 0))
+                # a newcomer owed a worker first, then the address holding the fewest (a
+                # watcher's request before a flood's next), then the one waiting with fewest,
+                # else in the order they came; a signed-in phone's passes guests' held back
+                # by their share
+                order = sorted(range(len(self.waiting)), key=lambda i: (
+                    self.waiting[i][0] not in self.owed,
+                    self.held.get(_address(self.waiting[i][0]), 0),
+                    asking[_address(self.waiting[i][0])]))
                 taken = next((i for i in order if self._take(self.waiting[i][0])), None)
                 if taken is None:
                     break
                 ready.append(self.waiting[taken])
+                asking[_address(self.waiting[taken][0])] -= 1
+                self.owed.pop(self.waiting[taken][0], None)
                 del self.waiting[taken]
         for waiting, start in ready:
             start(waiting)
@@ -181,6 +235,8 @@ class Workers:
             return False
         self.held[address] = self.held.get(address, 0) + 1
         self.guests += guest
+        if guest:
+            self.guest_held[channel] = self.guest_held.get(channel, 0) + 1
         channel.held.append((address, guest))
         return True
 
@@ -189,9 +245,20 @@ def _address(channel) -> str:
     return channel.addr[0] if channel.addr else ""
 
 
+def _first_to_go(channel) -> tuple:
+    """The order a crowded address's connections make room in: idle ones (the longest idle
+    first), then those holding an answer not yet taken (the longest untaken first), then the
+    rest (the oldest first)."""
+    if not channel.requests and not channel.total_outbufs_len:
+        return 0, channel.last_activity
+    if channel.total_outbufs_len:
+        return 1, channel.last_sent or channel.opened
+    return 2, channel.opened
+
+
 class TableChannel(HTTPChannel):
     """A connection that remembers when its current request began, and makes room for
-    itself by closing its own address's oldest idle connection when that address is full."""
+    itself when its address, or the guests together, hold all they may (`_make_room`)."""
 
     request_began = 0.0
     last_sent = 0.0          # when output last left for the phone (0: nothing waited yet)
@@ -200,21 +267,37 @@ class TableChannel(HTTPChannel):
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map)
         self.held: deque = deque()   # what its requests hold, oldest first (`Workers`)
+        self.opened = time.time()
         others = [c for c in server.channels() if c is not self and not c.will_close]
         peers = [c for c in others if c.addr and addr and c.addr[0] == addr[0]]
         if len(peers) >= server.limits.per_address:
             self._make_room(peers)
         known = server.known
         guests = [c for c in others if not (c.addr and known(c.addr[0]))]
-        if not (addr and known(addr[0])) and \
+        if not self.will_close and not (addr and known(addr[0])) and \
                 len(guests) >= server.limits.connections - server.limits.reserved:
-            self._make_room(guests)     # the reserve stays for signed-in and paired phones
+            self._make_room(guests, len(peers))   # the reserve stays for the table's phones
 
-    def _make_room(self, crowd: list) -> None:
-        """Close the oldest idle connection of `crowd`, or this new one if none is idle."""
-        idle = [c for c in crowd if not c.requests and not c.will_close]
+    def _make_room(self, crowd: list, mine: int | None = None) -> None:
+        """Close one connection of `crowd` for this new one, else this one. Among its own
+        address's (`mine` None) only an idle one. Among the guests', one of the address holding
+        most if that is more than this address would then hold (a flood's busy sockets made a
+        newcomer close itself, every time): idle first, then the one whose answer has sat
+        unread longest, then the oldest; else the oldest idle guest's."""
+        idle = [c for c in crowd if not c.requests and not c.total_outbufs_len]
         victim = min(idle, key=lambda c: c.last_activity) if idle else self
-        victim.will_close = True
+        if mine is not None:
+            held: dict[str, list] = {}
+            for channel in crowd:
+                held.setdefault(_address(channel), []).append(channel)
+            most = max(map(len, held.values()), default=0)
+            if most > mine + 1:
+                victim = min((c for group in held.values() if len(group) == most
+                              for c in group), key=_first_to_go)
+        if victim is self or not (victim.requests or victim.total_outbufs_len):
+            victim.will_close = True         # closed by the loop once it may write (at once)
+        else:
+            victim.handle_close()            # its blocked writer or waiting request ends now
 
     def received(self, data):
         if self.request is None and data:
@@ -256,6 +339,8 @@ class TableServer(TcpWSGIServer):
 
     def maintenance(self, now):
         super().maintenance(now)                      # idle keep-alive connections
+        for blocked in self.workers.make_way():
+            blocked.handle_close()                    # its worker goes to a newcomer
         cutoff = now - self.limits.request_seconds
         stalled = now - self.limits.stall_seconds
         for channel in list(self.active_channels.values()):

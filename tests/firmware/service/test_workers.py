@@ -16,15 +16,18 @@ class Request:
     path: str = "/api/state"
 
 
-@dataclass
+@dataclass(eq=False)
 class Channel:
     """What `Workers` reads of waitress's channel: its address, its requests, whether it is
-    still connected, and what its running requests hold."""
+    still connected, what its running requests hold and its unsent answer (each one a
+    connection of its own, as waitress's are)."""
 
     address: str
     path: str = "/api/state"
     connected: bool = True
     held: deque = field(default_factory=deque)
+    total_outbufs_len: int = 0
+    last_sent: float = 0.0
 
     @property
     def addr(self):

@@ -401,3 +401,55 @@ def test_flood_pipelined_requests_never_read_leave_workers_for_the_table(tmp_pat
     finally:
         server.close()
         store.close()
+
+
+def test_flood_unread_pipelined_requests_from_many_addresses_let_a_newcomer_in(tmp_path):
+    """An audit found 12 addresses × 16 sockets, each pipelining requests for the phone page
+    it never reads, shut out every phone not already known: the guests' connections were all
+    busy, so a newcomer's closed itself, and their workers all waited on full buffers. Now a
+    newcomer closes one of the address holding most (one whose answer sits unread first) and
+    its request is given a worker a guest's unread answer held. Here at a fifth of the size;
+    the flood is never dropped for stalling meanwhile (60 s)."""
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: b"s" * 32)
+    limits = Limits(connections=40, reserved=8, per_address=4, output_bytes=64 * 1024,
+                    send_buffer=16 * 1024, stall_seconds=60.0)
+    server = WebServer(session, pin=PIN, panel=None, host="127.0.0.1", port=0, threads=8,
+                       limits=limits)
+    server.start()
+    port = int(server.port)
+    try:
+        player = "127.0.0.60"
+        cookie = signed_in_cookie(port, player)
+        session.new_game("kat-en-muis", ["Ann", "Ben"], by="test")
+        pipelined = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 60
+        with ExitStack() as stack:
+            for _ in range(2):                          # closed ones are opened again
+                for n in range(12):
+                    for _ in range(limits.per_address):
+                        sock = socket.socket()
+                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                        sock.bind((f"127.0.4.{n + 1}", 0))
+                        try:
+                            sock.connect(("127.0.0.1", port))
+                            sock.sendall(pipelined)
+                        except OSError:
+                            sock.close()
+                            continue
+                        stack.enter_context(sock)
+                time.sleep(0.3)
+            workers = server.server.workers
+            guests = limits.connections - limits.reserved
+            assert wait_until(lambda: workers.guests == workers.for_guests and len(
+                server.server.channels()) >= guests)
+            time.sleep(1.5)                     # their workers wait on full buffers, over 1 s
+            for n in range(3):                  # a watcher, then phones opening the page
+                status, _ = phone_get(port, "/", source=f"127.0.0.{70 + n}")
+                assert status == 200, n
+            status, _ = phone_get(port, "/api/state", source=player, headers={"Cookie": cookie})
+            assert status == 200
+            flood = [c for c in server.server.channels() if c.addr[0].startswith("127.0.4.")]
+            assert len(flood) <= guests
+    finally:
+        server.close()
+        store.close()
