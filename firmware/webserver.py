@@ -14,8 +14,9 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
 - headers and bodies over their limits are refused from the request line and headers alone,
   before any body is read, so nothing is spooled to disk;
 - live streams are capped in total and per address, leaving worker threads for everything
-  else, and a stream ends within a second of its phone leaving (waitress keeps reading a
-  connection while its request runs, so it sees the close);
+  else, a third of them kept for signed-in and paired phones; a stream ends within a second
+  of its phone leaving (waitress keeps reading a connection while its request runs, so it
+  sees the close);
 - a worker writing to a phone that does not read waits (up to `stall_seconds`), so workers
   are shared out like connections: at most `requests_per_address` at once for one address, and
   for guests what the streams leave less `known_threads`; a request past its address's or the
@@ -94,6 +95,11 @@ class Limits:
     def streams(self, threads: int) -> int:
         """Live streams allowed with `threads` workers: the rest are reserved for requests."""
         return max(1, threads - max(self.reserved_threads, threads // 4))
+
+    def known_streams(self, threads: int) -> int:
+        """Of those, the ones only signed-in and paired phones may take: a third (guests from
+        9 addresses took all 36, and the players' pages fell back to polling)."""
+        return self.streams(threads) // 3
 
     def adjustments(self) -> dict:
         return {"connection_limit": self.connections, "channel_timeout": self.idle_seconds,
@@ -502,6 +508,7 @@ class WebServer:
         self.app = create_app(session, pin=pin, device=panel,
                               max_streams=limits.streams(threads),
                               streams_per_address=limits.streams_per_address,
+                              known_streams=limits.known_streams(threads),
                               allowed_hosts=allowed_hosts, panel_open=panel_open,
                               **options)
         self.server = table_server(self.app, host=host, port=port, threads=threads,

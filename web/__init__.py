@@ -70,6 +70,7 @@ class TableResponse(Response):
 
 def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                max_streams: int = 40, streams_per_address: int | None = None,
+               known_streams: int = 0,
                allowed_hosts: Iterable[str] = (), panel_open: bool = False,
                test_config: dict[str, Any] | None = None,
                buttons: Sequence[ButtonColour] | None = None,
@@ -86,6 +87,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     `table_time` is the clock the events are stamped by (firmware/stamps.py), against which
     the running clock of Fox and Geese is read (the wall clock where none is given);
     `learn_time(phone, time)` hears what a signed-in or paired phone's clock says.
+    `known_streams` of the `max_streams` live streams only signed-in and paired phones take.
     `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
     PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
     app = Flask(__name__)
@@ -109,6 +111,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     if test_config:
         app.config.update(test_config)
     clock = app.config["CLOCK"]
+    known_addresses = KnownAddresses()
     app.extensions["parlour"] = Parlour(
         session=session,
         guard=PinGuard(pin, tries=app.config["PIN_TRIES"], window=app.config["PIN_WINDOW"],
@@ -116,7 +119,8 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         hub=Hub(session.subscribe, session.snapshot, max_streams=max_streams,
                 keepalive=app.config["SSE_KEEPALIVE"], max_seconds=app.config["SSE_MAX_SECONDS"],
                 retry_ms=app.config["SSE_RETRY_MS"], clock=clock,
-                per_address=streams_per_address),
+                per_address=streams_per_address, known_streams=known_streams,
+                known=known_addresses.known),
         device=device,
         logins=logins if logins is not None else Logins(),
         own_names=OwnNames(allowed_hosts),
@@ -128,7 +132,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         network=network,
         **({"table_time": table_time} if table_time else {}),
         learn_time=learn_time,
-        known_addresses=KnownAddresses(),
+        known_addresses=known_addresses,
     )
     if pairings is not None:                # a phone paired or unpaired: every page asks again
         pairings.on_changed = partial(seat.tell_pages, app.extensions["parlour"].hub)

@@ -7,7 +7,8 @@ the stream sends the current state first, then every newer state, and a keepaliv
 when quiet so a dead client is noticed within one keepalive. A stream ends when its client
 goes away (looked at every `poll` seconds, so its slot is free within about a second), after
 `max_seconds` (EventSource reconnects by itself) or when the hub closes. One address may hold
-at most `per_address` streams, so one guest cannot take every slot.
+at most `per_address` streams, so one guest cannot take every slot, and guests (addresses with
+no signed-in or paired phone) together all but `known_streams`, so many guests cannot either.
 """
 
 from __future__ import annotations
@@ -39,13 +40,16 @@ def sse(event: str, data: Any) -> bytes:
 
 class Hub:
     """Counts the open streams and hands out new ones while under `max_streams` (and under
-    `per_address` for the asking address)."""
+    `per_address` for the asking address; for a guest's, while guests hold fewer than
+    `max_streams - known_streams`: `known(address)` says whose are the table's phones)."""
 
     def __init__(self, subscribe: Callable, snapshot: Callable[[], dict], *, max_streams: int,
                  keepalive: float = 15.0, max_seconds: float = 900.0, retry_ms: int = 3000,
                  clock: Callable[[], float] = time.monotonic, per_address: int | None = None,
-                 poll: float = POLL):
+                 poll: float = POLL, known_streams: int = 0,
+                 known: Callable[[str], bool] | None = None):
         self._subscribe, self._snapshot = subscribe, snapshot
+        self.known_streams, self._known = known_streams, known or (lambda address: False)
         self.max_streams, self.keepalive = max_streams, keepalive
         self.per_address, self.poll = per_address, poll
         self.max_seconds, self.retry_ms, self._clock = max_seconds, retry_ms, clock
@@ -68,7 +72,12 @@ class Hub:
             if self.per_address is not None and address is not None and sum(
                     s.address == address for s in self._streams) >= self.per_address:
                 return None
+            known = address is not None and self._known(address)
+            if not known and self.known_streams and sum(not s.known for s in self._streams) \
+                    >= self.max_streams - self.known_streams:
+                return None             # the rest are kept for the table's phones
             stream = Stream(self, disconnected, address)
+            stream.known = known
             self._streams.add(stream)
         stream.start()
         return stream
@@ -105,6 +114,8 @@ class Hub:
 
 class Stream:
     """One client's stream: an iterable of SSE bytes with close(), as WSGI wants."""
+
+    known = False            # a signed-in or paired phone's when it opened (`Hub.open`)
 
     def __init__(self, hub: Hub, disconnected: Callable[[], bool] | None,
                  address: str | None = None):

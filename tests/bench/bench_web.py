@@ -14,7 +14,7 @@ import threading
 import time
 from pathlib import Path
 
-from common import Client, Server, summary
+from common import PIN, Client, Server, summary
 
 STREAMS = 30
 POLLERS = 20
@@ -25,7 +25,8 @@ VERSION = re.compile(rb'"version":(\d+)')
 
 
 class Streams:
-    """STREAMS EventSource-like readers; `arrivals[i][version]` = perf_counter on receipt."""
+    """STREAMS EventSource-like readers; `arrivals[i][version]` = perf_counter on receipt.
+    Each phone signs in first, as a table's players do (guests share only 24 of the 36)."""
 
     def __init__(self, port: int, count: int):
         self.port = port
@@ -42,6 +43,13 @@ class Streams:
     def _read(self, index: int) -> None:
         import http.client
         try:
+            login = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60,
+                                               source_address=(f"127.0.0.{20 + index}", 0))
+            login.request("POST", "/api/login", body=json.dumps({"pin": PIN}),
+                          headers={"Content-Type": "application/json"})
+            if login.getresponse().status != 200:
+                raise RuntimeError("/api/login refused")
+            login.close()
             conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60,  # a phone
                                               source_address=(f"127.0.0.{20 + index}", 0))
             conn.request("GET", "/api/events")

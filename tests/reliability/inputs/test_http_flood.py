@@ -150,18 +150,46 @@ class Stream:
 
 def test_flood_live_streams_are_capped_and_a_leaving_phone_frees_its_slot(table):
     limits = Limits()
-    total = limits.streams(48)                               # the default 48 threads
+    guests = limits.streams(48) - limits.known_streams(48)   # the default 48 threads
     streams = []
     try:
-        for i in range(total):
+        for i in range(guests):
             streams.append(Stream(table.port, f"127.0.1.{i // limits.streams_per_address}"))
             assert streams[-1].status == 200, i
-        assert Stream(table.port, "127.0.2.1").status == 503   # the total cap
+        assert Stream(table.port, "127.0.2.1").status == 503   # the guests' cap
         status, _ = phone_get(table.port)                    # requests still have threads
         assert status == 200
         streams.pop().close()                                 # one phone leaves
         # its slot is free within about a second (waitress sees the close, the stream looks)
         assert wait_until(lambda: _admitted(table.port, "127.0.2.1", streams), 5.0)
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_flood_guests_streams_from_many_addresses_leave_the_players_theirs(table):
+    """An audit found 9 guest addresses × 4 live pages took every stream: the signed-in and
+    paired phones got 503 and their pages fell back to polling. Now a third of the streams
+    are the table's phones' (addresses with a signed-in or paired phone) and guests share
+    the rest; the table's phones are still capped in total and per address."""
+    limits = Limits()
+    total, kept = limits.streams(48), limits.known_streams(48)
+    players = [f"127.0.5.{n + 1}" for n in range(-(-kept // limits.streams_per_address))]
+    for player in players:
+        signed_in_cookie(table.port, player)               # signed in before the guests come
+    streams = []
+    try:
+        for i in range(9 * limits.streams_per_address):      # (an earlier test's slots free up)
+            address = f"127.0.6.{i // limits.streams_per_address}"
+            if i < total - kept:
+                assert wait_until(lambda: _admitted(table.port, address, streams), 5.0), i
+            else:
+                assert Stream(table.port, address).status == 503, i
+        for i in range(kept):
+            stream = Stream(table.port, players[i // limits.streams_per_address])
+            streams.append(stream)
+            assert stream.status == 200, i
+        assert Stream(table.port, "127.0.5.99").status == 503   # every stream taken
     finally:
         for stream in streams:
             stream.close()
@@ -269,7 +297,7 @@ def test_flood_streams_never_read_are_dropped_and_nothing_is_spooled(stall_serve
     dropped: nothing reaches the disk, and a reading phone is served throughout."""
     server, session, spooled = stall_server
     guests = []
-    for n in range(8):
+    for n in range(Limits().streams(16) - Limits().known_streams(16)):   # all guests may hold
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)    # a phone not reading
         sock.bind((f"127.0.0.{10 + n // 4}", 0))
