@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,21 @@ def check(page, url: str) -> None:
     assert page.evaluate(SMALL_TARGETS) == [], (url, page.evaluate(SMALL_TARGETS))
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(SERIOUS) == [], url
+
+
+def state(url: str) -> dict:
+    """The table's state JSON, as /api/state gives it."""
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
+        return json.loads(answer.read())
+
+
+def sign_in(phone, url: str, live: str | None = None) -> None:
+    """The phone page signed in with the table's PIN (and its live line saying `live`)."""
+    from playwright.sync_api import expect
+    from simulated_table import PIN
+    phone.goto(url + "/")
+    phone.fill("#login input[name=pin]", PIN)
+    phone.click("#login button")
+    expect(phone.locator("#logout")).to_be_visible()
+    if live is not None:
+        expect(phone.locator("#live")).to_have_text(live)

@@ -5,13 +5,12 @@ shows the state they were about and go once it moves past it; they stayed two mo
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.request
 
 import pytest
 
-from simulated_table import PIN, SimulatedTable
+from browser_support import sign_in, state
+from simulated_table import SimulatedTable
 from test_browser import CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -25,19 +24,6 @@ NO_ANSWER = "No answer from the table: if the board does not show the move soon,
 @pytest.fixture
 def phone(browser):  # noqa: F811
     yield from phone_page(browser, PHONE, is_mobile=True)
-
-
-def state(url: str) -> dict:
-    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
-        return json.loads(answer.read())
-
-
-def sign_in(phone, url: str) -> None:
-    from playwright.sync_api import expect
-    phone.goto(url + "/")
-    phone.fill("#login input[name=pin]", PIN)
-    phone.click("#login button")
-    expect(phone.locator("#logout")).to_be_visible()
 
 
 def shows(phone, now: dict) -> None:

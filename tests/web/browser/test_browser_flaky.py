@@ -8,12 +8,12 @@ import json
 import re
 import os
 import urllib.error
-import urllib.request
 
 import pytest
 
 from browser_support import CHROMIUM, browser, phone_page  # noqa: F401
-from simulated_table import PIN, SimulatedTable
+from browser_support import sign_in as signed_in, state
+from simulated_table import SimulatedTable
 from test_browser import post
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -37,22 +37,12 @@ def phone(browser):  # noqa: F811
     yield from phone_page(browser, PHONE, init_script=WATCH, is_mobile=True)
 
 
-def state(url: str) -> dict:
-    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
-        return json.loads(answer.read())
-
-
 def kat_en_muis(url: str) -> dict:
     return post(url + "/api/control/new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
 
 
 def sign_in(phone, url: str, live: str = "Live") -> None:
-    from playwright.sync_api import expect
-    phone.goto(url + "/")
-    phone.fill("#login input[name=pin]", PIN)
-    phone.click("#login button")
-    expect(phone.locator("#logout")).to_be_visible()
-    expect(phone.locator("#live")).to_have_text(live)
+    signed_in(phone, url, live)
 
 
 def move_chips(phone, amount: int) -> None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import urllib.request
 
 import pytest
 
 from browser_support import CHROMIUM, browser, phone_page  # noqa: F401
+from browser_support import sign_in as signed_in, state
 from simulated_table import PIN, SimulatedTable
 from test_browser import post
 
@@ -31,18 +31,8 @@ def phone(browser):  # noqa: F811
     yield from phone_page(browser, PHONE, is_mobile=True)
 
 
-def state(url: str) -> dict:
-    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
-        return json.loads(answer.read())
-
-
 def sign_in(phone, url: str) -> None:
-    from playwright.sync_api import expect
-    phone.goto(url + "/")
-    phone.fill("#login input[name=pin]", PIN)
-    phone.click("#login button")
-    expect(phone.locator("#logout")).to_be_visible()
-    expect(phone.locator("#live")).to_have_text("Live")
+    signed_in(phone, url, live="Live")
 
 
 def tab_to(phone, selector: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from companion.games import GAMES
 from companion.state import row_order
+from browser_support import sign_in, state
 from simulated_table import (PIN, SimulatedTable, box_drawn, box_input, box_menu, box_pairing_code,
                              box_unpair, box_view)
 from test_browser import ARTIFACTS, CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
@@ -24,11 +25,6 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
 
 PHONE = {"width": 390, "height": 844}
 BUZZ = "navigator.vibrate = function (p) { window.buzzes = (window.buzzes || 0) + 1; return true; };"
-
-
-def state(url: str) -> dict:
-    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
-        return json.loads(answer.read())
 
 
 def roll_until(url: str, awaiting: tuple[str, ...]) -> dict:
@@ -44,14 +40,6 @@ def roll_until(url: str, awaiting: tuple[str, ...]) -> dict:
 @pytest.fixture
 def phone(browser):  # noqa: F811
     yield from phone_page(browser, PHONE, init_script=BUZZ, is_mobile=True)
-
-
-def sign_in(phone, url: str) -> None:
-    from playwright.sync_api import expect
-    phone.goto(url + "/")
-    phone.fill("#login input[name=pin]", PIN)
-    phone.click("#login button")
-    expect(phone.locator("#logout")).to_be_visible()
 
 
 def fits(phone) -> None:

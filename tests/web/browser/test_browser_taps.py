@@ -14,7 +14,8 @@ import urllib.request
 
 import pytest
 
-from simulated_table import PIN, SimulatedTable, box_pairing_code
+from browser_support import sign_in, state
+from simulated_table import SimulatedTable, box_pairing_code
 from test_browser import CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -28,11 +29,6 @@ READY = ":not([aria-disabled])"       # a move that takes a tap now
 @pytest.fixture
 def phone(browser):  # noqa: F811
     yield from phone_page(browser, PHONE, is_mobile=True)
-
-
-def state(url: str) -> dict:
-    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
-        return json.loads(answer.read())
 
 
 def events(url: str, game_id: int) -> list[dict]:
@@ -56,14 +52,6 @@ def double_tap(phone, selector: str) -> None:
     phone.touchscreen.tap(x, y)
     time.sleep(GAP)
     phone.touchscreen.tap(x, y)
-
-
-def sign_in(phone, url: str) -> None:
-    from playwright.sync_api import expect
-    phone.goto(url + "/")
-    phone.fill("#login input[name=pin]", PIN)
-    phone.click("#login button")
-    expect(phone.locator("#logout")).to_be_visible()
 
 
 def until(found, seconds: float = 10.0):
