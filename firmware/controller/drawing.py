@@ -157,7 +157,7 @@ class BoxDrawing:
 
     def draw_result(self) -> Image.Image:
         heading, values, words = self.outcome
-        names = [p.get("name") or "" for p in self.snap.get("players") or []]
+        names = player_names(self.snap)
         shown, small, paged = screens.result_layout(heading, values, words, names)
         self.page_count = len(paged)
         self.page = min(self.page, self.page_count - 1)

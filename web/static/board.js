@@ -221,11 +221,8 @@
 
   function lookAtTable(notice) {       // after a refusal or no answer: the table as it is
     if (!window.ParlourState) return;
-    window.ParlourState.refresh().then(function () {
-      pin(notice, latest());
-    }, function () {
-      pin(notice, latest());
-    });
+    var asked = function () { pin(notice, latest()); };     // answered or not
+    window.ParlourState.refresh().then(asked, asked);
   }
 
   function send(path) {
