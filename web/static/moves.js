@@ -17,6 +17,7 @@
   // firmware/controller/notices.py), a move drawn in another's place while this page's move
   // is on its way, or this soon after its answer, takes no tap until shown this long.
   var AGAIN_MS = 1200;
+  var HELD_NOTE_MS = 5000;             // how long "Not taken: ..." stays under the moves
   var moving = 0, movedAt = -Infinity;   // moves sent, not answered yet; the last answer's time
   var drawn = [];                        // the moves drawn, in order, each with its game and turn
 
@@ -179,7 +180,19 @@
       block(button, held || button.form.hasAttribute("data-sending"));
     }, until - Date.now());
   }
-  function heldBack(button) { return button.hasAttribute("data-again"); }
+  function heldBack(button) { return !!button && button.hasAttribute("data-again"); }
+
+  // A tap on a move held back is said under the moves (the answer line keeps the move's own
+  // answer): a second tap meant for the new move is then made again, knowingly.
+  var heldNote = null;
+  function notTaken() {
+    var note = $("moves-held");
+    if (!note) return;
+    note.textContent = "Not taken: the moves had just changed. Tap again if you meant it.";
+    note.hidden = false;
+    clearTimeout(heldNote);
+    heldNote = setTimeout(function () { note.hidden = true; }, HELD_NOTE_MS);
+  }
   function shown(node) { return !!node && node.getClientRects().length > 0; }
 
   // Focus that was inside `box` before it changed and is now lost (on <body>): put it on the
@@ -347,6 +360,7 @@
     if (!(form instanceof HTMLFormElement) || form.method !== "post") return;
     event.preventDefault();
     var submitter = event.submitter;
+    if (heldBack(submitter)) return notTaken();
     if (blocked(submitter) || form.hasAttribute("data-sending")) return;   // not now
     var words = question(form);
     if (words) ask(form, words, function () { send(form, submitter, true); });
@@ -619,7 +633,8 @@
 
   function spinFromDial() {
     var button = document.querySelector('#moves button[data-action="roll"]');
-    if (button && !blocked(button)) button.form.requestSubmit(button);
+    if (heldBack(button)) notTaken();
+    else if (button && !blocked(button)) button.form.requestSubmit(button);
   }
 
   // While the dial shows a throw the page has not revealed yet, the moves it offers are the

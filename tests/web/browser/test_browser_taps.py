@@ -122,7 +122,8 @@ def test_browser_taps_india_a_double_tap_claims_and_never_confirms(tmp_path, pho
 
 def test_browser_taps_lost_diamond_end_turn_twice_throws_for_no_one(tmp_path, phone):
     """"End turn" tapped twice ended Ann's turn and spun for Ben, who had not asked. The turn
-    ends once; Ben's Spin, tapped once it has been shown long enough, spins."""
+    ends once, the second touch said under the moves as not taken (a player who meant it
+    knows to tap again); Ben's Spin, tapped once it has been shown long enough, spins."""
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         sign_in(phone, table.url)
@@ -137,6 +138,9 @@ def test_browser_taps_lost_diamond_end_turn_twice_throws_for_no_one(tmp_path, ph
         spin = phone.locator(f'#moves button[data-action="roll"]{READY}')
         expect(spin).to_have_count(1)
         assert made(table.url, now["game_id"], since) == [("next", None, None)]
+        expect(phone.locator("#moves-held")).to_have_text(      # the second touch, said
+            "Not taken: the moves had just changed. Tap again if you meant it.")
+        screenshot(phone, "phone-double-tap-not-taken.png")
         after = state(table.url)
         assert after["turn"] != now["turn"] and after["awaiting"] == "roll"
         spin.tap()                                      # read, then tapped: it spins
