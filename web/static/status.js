@@ -3,7 +3,11 @@
    redraws the same structure the server rendered. */
 (function () {
   "use strict";
-  var POLL_MS = 3000, RETRY_STREAM_MS = 60000;
+  var POLL_MS = 3000;
+  // A stream turned away (every stream taken: a burst of reloads holds closed streams' places
+  // a moment) is asked for again soon, then less often while the table stays full.
+  var RETRY_FIRST_MS = window.PARLOUR_RETRY_STREAM_MS || 5000, RETRY_MOST_MS = 60000;
+  var retryMs = RETRY_FIRST_MS;
   // A stream silent this long is asked about: a dead connection (a phone that slept, a proxy
   // that holds the stream back) says nothing, and EventSource does not see keepalive comments.
   var QUIET_MS = window.PARLOUR_QUIET_MS || 20000;      // a page's script may set it sooner
@@ -626,8 +630,10 @@
   function startPolling(soon) {
     if (source) { source.close(); source = null; }
     if (!pollTimer) { poll(); pollTimer = setInterval(poll, POLL_MS); }
-    if (!retryTimer) retryTimer = setTimeout(function () { retryTimer = null; connect(); },
-                                             soon ? WAKE_RETRY_MS : RETRY_STREAM_MS);
+    if (retryTimer) return;
+    var wait = soon ? WAKE_RETRY_MS : retryMs;
+    if (!soon) retryMs = Math.min(retryMs * 2, RETRY_MOST_MS);     // 5, 10, 20, 40, 60, 60 s
+    retryTimer = setTimeout(function () { retryTimer = null; connect(); }, wait);
   }
 
   // A quiet stream is checked against /api/state; a newer state there means the stream has
@@ -666,7 +672,8 @@
     heard = Date.now();
     source.addEventListener("open", function () {
       first = true;                            // each connection begins with the table as it is
-      woken = false;                           // turned away later: a minute, as any stream
+      woken = false;                           // turned away later: as any stream
+      retryMs = RETRY_FIRST_MS;
       if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
       setLive("live", "Live");
       askPairing();          // paired or unpaired since the page was drawn, or while it was away

@@ -5,8 +5,9 @@ error, and a stream that comes back after a throw (shown, not spun again)."""
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
+import time
 import urllib.error
 
 import pytest
@@ -427,6 +428,35 @@ def test_browser_flaky_a_woken_page_turned_away_asks_for_its_stream_again_soon(t
         expect(phone.locator("#live")).to_have_text("Updating every few seconds")
         expect(phone.locator("#live")).to_have_text("Live", timeout=6000)
         assert len(asked) == 3, asked
+        post(table.url + "/api/control/roll", {})
+        expect(phone.locator("#roll-text")).to_contain_text("Last throw: Ann")
+
+
+def test_browser_flaky_a_stream_turned_away_is_asked_for_again_soon_then_less_often(tmp_path,
+                                                                                    phone):
+    """A new watcher turned away while a burst of reloads held every stream polled for a
+    minute before it asked again. It asks again soon (5 s; 1 s here), then twice as long each
+    time (at most a minute apart) while the table stays full, and is live once one is free."""
+    from playwright.sync_api import expect
+    asked: list[float] = []
+
+    def full_three_times(route):
+        asked.append(time.monotonic())
+        if len(asked) <= 3:
+            route.fulfill(status=503, body='{"error": "too many live pages at once"}')
+        else:
+            route.continue_()
+
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        kat_en_muis(table.url)
+        phone.add_init_script("window.PARLOUR_RETRY_STREAM_MS = 1000;")
+        phone.route("**/api/events", full_three_times)
+        phone.goto(table.url + "/")
+        expect(phone.locator("#live")).to_have_text("Updating every few seconds")
+        expect(phone.locator("#live")).to_have_text("Live", timeout=30_000)
+        gaps = [b - a for a, b in zip(asked, asked[1:])]
+        assert len(gaps) == 3 and gaps[0] < 10, gaps         # not a minute
+        assert gaps[1] > 1.4 * gaps[0] and gaps[2] > 1.4 * gaps[1], gaps   # then less often
         post(table.url + "/api/control/roll", {})
         expect(phone.locator("#roll-text")).to_contain_text("Last throw: Ann")
 
