@@ -11,7 +11,7 @@ from flask import (Blueprint, Response, current_app, flash, has_request_context,
                    redirect, request, url_for)
 
 from companion.boarddata import parse_board_text
-from companion.buttons import colour_of, free_button
+from companion.buttons import MAX_BUTTONS, colour_of, free_button
 from companion.checks import is_whole
 from companion.errors import BoardDataError, Refused, StoreError
 from companion.events import BY_SCRIPT, DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
@@ -79,8 +79,26 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
         raise ApiError(400, "'buttons' must be a list of seat button numbers, one a player")
     pi, level = _pi_fields(data)
     _check_pi_names(players, pi)
+    _check_box_buttons(len(players), buttons, pi)
     return session.new_game(game, players, options, board, by=who(), buttons=buttons, pi=pi,
                             pi_level=level)
+
+
+def _check_box_buttons(count: int, buttons: list[int] | None, pi: list[int]) -> None:
+    """Every person plays at a seat button the box has: a 4-button box seated players 5 and 6
+    at buttons it lacks (X12's default is 1..n). The Pi's seat presses no button."""
+    box = len(parlour().buttons)
+    if not box:
+        return
+    held = buttons if buttons is not None else list(range(1, count + 1))
+    people = [b for seat, b in enumerate(held) if seat not in pi]
+    if len(people) > box:
+        raise ApiError(409, f"This box has {box} seat buttons: at most {box} people can play "
+                            "at it.")
+    lacking = [b for b in people if box < b <= MAX_BUTTONS]
+    if lacking:
+        raise ApiError(409, f"This box has seat buttons 1 to {box}: there is no button "
+                            f"{lacking[0]}.")
 
 
 def remember(session: Session, snapshot: dict[str, Any]) -> None:

@@ -125,6 +125,33 @@ def test_control_new_game_refused_by_the_rules_is_409(control):
         assert words in response.get_json()["error"]
 
 
+def test_control_X12_a_person_plays_only_at_a_button_the_box_has(make_app, session):
+    """A box wired with 4 seat buttons: a phone started Life's Mishaps for six, whose players 5
+    and 6 held buttons 5 and 6 the box lacks. Refused, saying why; four people, or three and
+    the Pi at a button no one presses, play."""
+    from companion.buttons import DEFAULT_COLOURS
+    client = make_app(buttons=DEFAULT_COLOURS[:4]).test_client()
+
+    def new_game(body):
+        return client.post("/api/control/new-game", json=body, headers=HEADER)
+
+    six = new_game({"game": "lifes-mishaps", "players": list("ABCDEF")})
+    assert six.status_code == 409
+    assert six.get_json()["error"] == ("This box has 4 seat buttons: at most 4 people can play "
+                                       "at it.")
+    button_5 = new_game({"game": "lifes-mishaps", "players": ["A", "B"], "buttons": [1, 5]})
+    assert button_5.status_code == 409
+    assert button_5.get_json()["error"] == ("This box has seat buttons 1 to 4: there is no "
+                                            "button 5.")
+    assert session.snapshot()["phase"] == "idle"                   # nothing began
+    four = new_game({"game": "lifes-mishaps", "players": list("ABCD")})
+    assert four.status_code == 200
+    assert [p["button"] for p in four.get_json()["players"]] == [1, 2, 3, 4]
+    with_pi = new_game({"game": "domino-rex", "players": ["A", "B", "C", "Pi"], "pi": [3],
+                        "buttons": [1, 2, 3, 5]})
+    assert with_pi.status_code == 200, with_pi.get_json()
+
+
 @pytest.mark.parametrize("body", [
     {"players": ["A", "B"]},
     {"game": 3, "players": ["A", "B"]},
