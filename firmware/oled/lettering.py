@@ -191,6 +191,29 @@ def wrap(text: str, size: int, room: int = W - 2) -> list[str]:
     return lines
 
 
+def two_line_name(name: str, room: int) -> tuple[int, list[str]]:
+    """A player's name in `room` pixels, at most two lines: one line at MEDIUM or SMALL where
+    it fits; else two small lines, a word broken with a hyphen; a name longer still keeps its
+    start and its end ("Margaretha" / "…der Berg"), where two such names differ ("Margareth…"
+    was both Margaretha van der Berg and Margaretha van der Bosch)."""
+    for size in (MEDIUM, SMALL):
+        if width(name, size) <= room:
+            return size, [name]
+    first = wrap(name, SMALL, room)[0]
+    if not name.startswith(first + " "):            # a word broken: "Bartholo-" / "mew"
+        while len(first) > 1 and width(first + "-", SMALL) > room:
+            first = first[:-1]
+        rest, first = name[len(first):], first + "-"
+    else:
+        rest = name[len(first) + 1:]
+    if width(rest, SMALL) > room:
+        tail = rest
+        while tail and width("…" + tail, SMALL) > room:
+            tail = tail[1:]
+        rest = "…" + tail.lstrip()
+    return SMALL, [first, rest]
+
+
 def wrapped(lines: Sequence[str], size: int = SMALL, room: int = W - 2) -> list[str]:
     """Every sentence of `lines` wrapped to `room`, one after another."""
     return [w for line in lines for w in wrap(line, size, room)]

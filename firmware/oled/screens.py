@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from firmware.oled.codes import break_address, draw_qr
 from firmware.oled.lettering import (BIG, H, LINE, MEDIUM, OFF, ON, SMALL, W, canvas, centred,
-                                     clip, fit, text, width, wrap)
+                                     clip, fit, text, two_line_name, width, wrap)
 from firmware.oled.word_pages import CLAUSE_END, SENTENCE_END, page_mark, sentence_pages
 from firmware.oled.views import Row, SpinFrame, TurnView
 
@@ -753,8 +753,9 @@ def draw_dial(draw: ImageDraw.ImageDraw, frame: SpinFrame) -> None:
         draw.polygon(head, fill=ON if i == 0 else OFF, outline=ON)
     draw.ellipse((cx - 2, cy - 2, cx + 2, cy + 2), fill=ON)
     x = 67
-    size = fit(frame.name, W - x, (MEDIUM, SMALL))
-    text(draw, (x, 0), clip(frame.name, size, W - x), size, bold=True)
+    size, lines = two_line_name(frame.name, W - x)
+    for i, line in enumerate(lines):
+        text(draw, (x, i * (LINE - 1)), line, size, bold=True)
     shown = " · ".join(frame.shown if frame.settled else
                        (frame.labels[v - 1] if frame.labels else str(v) for v in frame.faces_up))
     size = fit(shown, W - x, (22, BIG, 16, MEDIUM, SMALL))
@@ -768,10 +769,13 @@ def draw_dice(draw: ImageDraw.ImageDraw, frame: SpinFrame) -> None:
     n = len(frame.shown)
     side, gap = 30, 8
     x0 = (W - (n * side + (n - 1) * gap)) // 2
-    centred(draw, 0, frame.name, MEDIUM, bold=True)
+    size, lines = two_line_name(frame.name, W - 2)
+    for i, line in enumerate(lines):
+        centred(draw, i * (LINE - 1), line, size, bold=True)
+    top = 24 if len(lines) == 1 else 26                   # under a name of two lines
     for i, face in enumerate(frame.faces_up):
         hop = 0 if frame.settled else int(3 * abs(math.sin(frame.angles[i])))
-        x, y = x0 + i * (side + gap), 24 - hop
+        x, y = x0 + i * (side + gap), top - hop
         draw.rounded_rectangle((x, y, x + side - 1, y + side - 1), radius=5, outline=ON,
                                width=2)
         for col, row in PIPS.get(face, []):

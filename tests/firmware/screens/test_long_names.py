@@ -202,3 +202,30 @@ def test_long_names_a_fox_jump_chain_too_long_for_the_panel_keeps_its_landing_po
     assert lines[2][0] == "c5-a5-…-e5"
     frame = board_screen._panel(Image.new("1", (128, 64)), lines)
     assert shows(frame, "c5-a5-…-e5")
+
+
+@pytest.mark.parametrize("kind, faces", [("indicator", 8), ("dice", 6)])
+def test_long_names_two_like_names_on_the_spin_are_told_apart(kind, faces):
+    """While the dial spins, Margaretha van der Berg and Margaretha van der Bosch both read
+    "Margareth…" (the dice: "Margaretha van d…"): whose throw it was could not be told. Each
+    now keeps her name's end, on a second line."""
+    from firmware.oled.views import SpinFrame
+
+    def spinning(name: str) -> Image.Image:
+        return screens.spin(SpinFrame(kind=kind, faces=faces, name=name, angles=(0.3, 1.2),
+                                      faces_up=(3, 5), shown=("3", "5"), settled=False))
+
+    berg, bosch = spinning("Margaretha van der Berg"), spinning("Margaretha van der Bosch")
+    assert shows(berg, "Berg", bold=True) and not shows(berg, "Bosch", bold=True)
+    assert shows(bosch, "Bosch", bold=True) and not shows(bosch, "Berg", bold=True)
+    for frame in (berg, bosch):
+        assert shows(frame, "Margaretha", bold=True)
+        assert kind == "dice" or shows(frame, "3 · 5", 22, bold=True)   # the throw, clear
+
+
+def test_long_names_a_one_word_name_too_long_for_the_dial_breaks_with_a_hyphen():
+    """"Bartholomew" was "Bartholom…" beside the dial; it is broken with a hyphen, whole."""
+    size, lines = lettering.two_line_name("Bartholomew", 61)
+    assert size == lettering.SMALL and "".join(lines) == "Bartholom-ew"
+    assert all(lettering.width(line, size) <= 61 for line in lines)
+    assert lettering.two_line_name("Ann", 61) == (lettering.MEDIUM, ["Ann"])
