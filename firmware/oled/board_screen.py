@@ -200,16 +200,17 @@ def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
     take them off the board), the path (a long one over two lines; a jump chain over two lines
     under "Pi took 4", one longer still from its start to its end: the board's arrow draws
     every leap) and what the players do: "move it," / "press knob" ("then press" alone never
-    said who moves the piece, nor which control), or "and wins" when it won the game: whole
-    lines that fit the 64 rows beside the board."""
+    said who moves the piece, nor which control), or "and wins," / "press knob" when it won
+    the game (the end is shown at the press): whole lines that fit the 64 rows beside the
+    board, five at most."""
     piece, verb, _ = pi_words(snap)
     path = snap["board"].get("last_move") or []
     last = [("move it,", lettering.SMALL), ("press knob", lettering.SMALL)]
-    if snap.get("phase") == "over":
+    if snap.get("phase") == "over":          # the end follows the press, as ever
         players = snap.get("players") or []
-        last = [("and wins" if any(0 <= w < len(players) and players[w].get("pi")
-                                   for w in snap.get("winners") or []) else "game over",
-                 lettering.SMALL)]
+        last = [("and wins," if any(0 <= w < len(players) and players[w].get("pi")
+                                    for w in snap.get("winners") or []) else "game over,",
+                 lettering.SMALL), ("press knob", lettering.SMALL)]
     room = lettering.W - PANEL - 1
     rows: list[str] = []
     for point in path:                       # the path, cut only between points

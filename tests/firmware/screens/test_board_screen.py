@@ -351,6 +351,22 @@ def test_board_screen_the_pis_move_fits_whole_beside_the_board(path, rows):
     assert board_screen.pi_moved(snap).size == (128, 64)
 
 
+@pytest.mark.parametrize("path", [["c3", "c4"], ["d4", "d6"], ["d4", "d6", "f6", "f4", "d4"],
+                                  ["d4", "d6", "f6", "f4", "d4", "b4", "b6", "d6"]])
+@pytest.mark.parametrize("winners, end", [([0], "and wins,"), ([1], "game over,")])
+def test_board_screen_the_pis_last_move_says_to_press_the_knob(path, winners, end):
+    """The Pi's winning move ended "and wins" beside the board, with no word of the press that
+    shows the game's end: it says "press knob" as every other move of the Pi, whole."""
+    fox = path[-1] if len(path) > 2 or path[0] == "d4" else "d3"
+    snap = {"board": {"fox": fox, "geese": [], "last_move": path, "moves": []},
+            "phase": "over", "winners": winners, "players": [{"pi": "easy"}, {}]}
+    lines = board_screen.pi_moved_lines(snap)
+    assert [words for words, _ in lines][-2:] == [end, "press knob"]
+    assert len(lines) <= 5 and sum(size for _, size in lines) <= 64
+    room = 128 - board_screen.PANEL - 1
+    assert all(lettering.width(words, size) <= room for words, size in lines)
+
+
 def test_board_screen_pi_moves_first_in_a_new_game_after_a_longer_one(table, session):
     """The Pi's first move does not wait for a press whatever game came before: a new game's
     shorter log is not an undo."""
@@ -789,7 +805,8 @@ def test_board_screen_a_restart_on_the_pis_turn_shows_its_move_to_copy(session, 
 
 def test_board_screen_the_pis_winning_move_is_shown_to_copy_before_the_end(session, clock):
     """The Fox's jump that won the game went straight to "Pi wins!": the players never saw
-    which goose to take off the board. The jump first, then a press: the game's end."""
+    which goose to take off the board. The jump first, then a press, as the panel says (it
+    ended "and wins" with no word of the knob): the game's end."""
     controls = FakeControls()
     c = Controller(session, controls=controls, seats=4, clock=clock)
     c.attach()
@@ -806,7 +823,7 @@ def test_board_screen_the_pis_winning_move_is_shown_to_copy_before_the_end(sessi
         assert snap["phase"] == "over" and snap["winners"] == [0]
         assert snap["board"]["last_move"] == ["d4", "b4"]
         assert c.screen == "pi_moved" and controls.beeps[-1] == "win"
-        assert c.page_text == ["Pi took", "1 goose", "d4-b4", "and wins"]    # as phones say
+        assert c.page_text == ["Pi took", "1 goose", "d4-b4", "and wins,", "press knob"]
         press(c, "press")
         assert c.screen == "over"
     finally:
