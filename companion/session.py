@@ -83,6 +83,7 @@ class Session:
         # The next game being set up at the box ({"game", "title", "players"}), until it begins
         self.setup: dict[str, Any] | None = None
         self.resumed_lines: list[str] = []     # the log's lines the game's newest event wrote
+        self.resumed_at: str | None = None     # and its stamp (`at`), if it has one
         self._aside_by: str | None = None      # who set the last game aside (idle's `last_by`)
         self.resumed = self._resume()
 
@@ -100,6 +101,7 @@ class Session:
                 before = len(table.state.log) if table.started else 0
             table.apply(parse_event(body))
         self.resumed_lines = list(table.state.log)[before:]   # none after an undo
+        self.resumed_at = events[-1].get("at") if events else None
         self.table, self.game_id, self._seq = table, record.id, len(events)
         self._seed = bytes.fromhex(record.seed) if record.seed else None
         self.version = self.state_version = 1

@@ -19,7 +19,8 @@ the wall clock the stamps read, by the middle one of their differences once that
 `BELIEVE_AFTER` seconds (a phone a few seconds out changes nothing; one phone set wrong among
 three does not move it). A club's clock, told live over its broker, is believed before the
 phones': every table of the club then dates its games alike. Like a jump, it is taken up only
-between games.
+between games. A game resumed after a restart never goes back before its last stamp
+(`not_before`).
 """
 
 from __future__ import annotations
@@ -73,6 +74,20 @@ class TableClock:
         """Read the wall clock again; later stamps follow it from here."""
         wall = self._wall() + timedelta(seconds=self.offset)
         self._anchor = (wall, self._monotonic())             # one assignment: read whole
+
+    def not_before(self, stamp: str | None) -> None:
+        """A game resumed after a restart goes on from its last stamp (`stamp`) where the wall
+        clock reads earlier: a box that lost its time with the power stamped the rest of the
+        game days before its start (its end three days before its beginning, first in a
+        league's order), whatever the club or the phones then said."""
+        if not stamp:
+            return
+        last = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        with self._lock:
+            base, started = self._anchor
+            mono = self._monotonic()
+            if base + timedelta(seconds=mono - started) < last:
+                self._anchor = (last, mono)
 
     def learn(self, phone: str, phone_now: datetime) -> None:
         """What `phone` (signed in or paired) says the time is; taken up between games."""

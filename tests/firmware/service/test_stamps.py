@@ -226,3 +226,48 @@ def test_stamps_the_clubs_clock_is_believed_before_the_phones():
     assert stamps() == "2025-03-08T19:30:00Z"                       # the club: right (to 2 min)
     stamps.learn("pin-7a8b9c", TONIGHT - timedelta(days=3))           # a third phone: no matter
     assert stamps() == "2025-03-08T19:30:00Z"
+
+
+def test_stamps_a_game_resumed_after_a_power_cut_never_goes_back_before_its_last_stamp(
+        tmp_path):
+    """At a club, a game begun on the club's clock, then a power cut: the box came back with
+    its last shutdown's time, three days behind, and the game's end was stamped three days
+    before its start (the club took the club's time only between games), first in the league's
+    order. The resumed game goes on from its last stamp, by the time that really passes."""
+    wall, mono, stamps = away_from_home()
+    stamps.learn(CLUB, TONIGHT)
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    mono.advance(40)
+    session.submit({"type": "rename", "seat": 0, "name": "Anna"})
+    game_id = session.game_id
+    store.close()
+
+    wall.now, mono = TONIGHT - timedelta(days=3), FakeClock()       # back on, the clock lost
+    stamps = TableClock(wall=wall, monotonic=mono, synced=lambda: False)
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    stamps.between_games(session.snapshot())
+    assert session.resumed and session.resumed_at == "2025-03-08T19:30:40Z"
+    stamps.not_before(session.resumed_at)
+    stamps.learn(CLUB, TONIGHT + timedelta(minutes=5))             # the club, heard mid-game
+    mono.advance(20)
+    session.submit({"type": "declare", "winners": [0]})
+    ended = store.events(game_id)[-1]["at"]
+    assert ended == "2025-03-08T19:31:00Z"                          # 20 s after its last stamp
+    assert store.events(game_id)[0]["at"] <= ended
+    store.close()
+
+
+def test_stamps_a_resumed_game_on_a_clock_already_right_keeps_the_wall_clock():
+    """not_before only ever holds the clock back from going backwards: a box whose clock is
+    right (or ahead of the last stamp, the downtime passed) stamps by the wall clock."""
+    wall, mono = Wall(), FakeClock()
+    stamps = TableClock(wall=wall, monotonic=mono)
+    stamps.not_before("2025-01-01T11:00:00Z")                       # an hour before noon
+    assert stamps() == "2025-01-01T12:00:00Z"
+    stamps.not_before(None)
+    assert stamps() == "2025-01-01T12:00:00Z"
