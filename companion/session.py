@@ -86,6 +86,8 @@ class Session:
         self.resumed_at: str | None = None     # and its stamp (`at`), if it has one
         self._aside_by: str | None = None      # who set the last game aside (idle's `last_by`)
         self.resumed = self._resume()
+        # With no game to resume, the newest game if the Pi's reply ended it (`_ended_by_pi`)
+        self.pi_ended: dict[str, Any] | None = None if self.resumed else self._ended_by_pi()
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -93,19 +95,26 @@ class Session:
         record = self.store.latest_unfinished()
         if record is None:
             return False
-        table = Table()
         events = self.store.events(record.id)
-        before = 0
-        for n, body in enumerate(events):
-            if n == len(events) - 1:
-                before = len(table.state.log) if table.started else 0
-            table.apply(parse_event(body))
-        self.resumed_lines = list(table.state.log)[before:]   # none after an undo
+        table, self.resumed_lines = _replayed(events)        # no lines after an undo
         self.resumed_at = events[-1].get("at") if events else None
         self.table, self.game_id, self._seq = table, record.id, len(events)
         self._seed = bytes.fromhex(record.seed) if record.seed else None
         self.version = self.state_version = 1
         return True
+
+    def _ended_by_pi(self) -> dict[str, Any] | None:
+        """The newest game, if it is over and the Pi's reply was its last event: {"game_id",
+        "state" (the state JSON it ended on), "lines" (what that reply wrote)}. The power may
+        have gone while the box showed that reply, unread: no one at the table made it."""
+        newest = self.store.games_page(limit=1)
+        if not newest or not newest[0].over:
+            return None
+        events = self.store.events(newest[0].id)
+        if not events or events[-1].get("by") != "pi":
+            return None
+        table, lines = _replayed(events)
+        return {"game_id": newest[0].id, "state": table.to_json(), "lines": lines}
 
     @property
     def taken_back(self) -> bool:
@@ -421,6 +430,17 @@ class Session:
     def export_log(self, game_id: int) -> list[dict[str, Any]]:
         """A stored game's events as a game log (JSON Lines); the seed joins new_game once over."""
         return export_events(self.store, game_id)
+
+
+def _replayed(events: list[dict[str, Any]]) -> tuple[Table, list[str]]:
+    """A game's table from its stored events, and the log's lines its newest event wrote."""
+    table = Table()
+    before = 0
+    for n, body in enumerate(events):
+        if n == len(events) - 1:
+            before = len(table.state.log) if table.started else 0
+        table.apply(parse_event(body))
+    return table, list(table.state.log)[before:]
 
 
 def export_events(store: Store, game_id: int) -> list[dict[str, Any]]:
