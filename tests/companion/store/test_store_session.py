@@ -362,3 +362,34 @@ def test_session_a_game_set_up_at_the_box_is_in_every_view_until_it_begins(db):
     assert over["prompt"] == "Joining Kat en Muis at the box: Ann and Ben so far"
     session.show_setup(None)                                # the box left it
     assert "setup" not in session.snapshot()
+
+
+def test_session_a_game_the_pis_reply_ended_is_told_after_a_restart(db):
+    """The Pi's winning reply, shown on the box when the power went, was never seen again:
+    the restarted session had no game. With no game to resume it tells the newest game's end
+    when the Pi's reply made it (its lines and the state it left), and not when a person's
+    move did, nor while a game is in play."""
+    store, session = open_session(db)
+    session.new_game("fox-and-geese", ["Pi", "Ann"], pi=[0], pi_level="easy",
+                     board={"sideways": ["c3", "e3"], "vacant": ["a4", "g4"],
+                            "geese_to_pen": 17})              # one goose taken ends it
+    session.submit({"type": "move", "path": ["b4", "b5"]}, by="pin-1a2b3c")
+    ended = session.submit({"type": "move", "path": ["d4", "b4"]}, by="pi")
+    assert ended["phase"] == "over" and ended["winners"] == [0]
+    store.close()
+
+    store, again = open_session(db)
+    assert not again.resumed and again.snapshot()["phase"] == "idle"
+    told = again.pi_ended
+    assert told["game_id"] == session.game_id
+    assert told["lines"] == ended["log"][-len(told["lines"]):] and told["lines"]
+    assert told["state"]["winners"] == [0] and told["state"]["board"]["last_move"] == ["d4", "b4"]
+    again.new_game("fox-and-geese", ["Ann", "Ben"])                 # in play: nothing to tell
+    store.close()
+    store, third = open_session(db)
+    assert third.resumed and third.pi_ended is None
+    third.submit({"type": "declare", "winners": [0]}, by="pin-1a2b3c")    # Ben resigns
+    store.close()
+    store, fourth = open_session(db)
+    assert fourth.pi_ended is None                                   # a person ended it
+    store.close()
