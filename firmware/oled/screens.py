@@ -32,6 +32,7 @@ def header(draw: ImageDraw.ImageDraw, left: str, right: str = "") -> None:
 
 
 RULE_Y = 12                  # the header's rule, just under the small type's descenders
+PAGE_MARK = re.compile(r"(^|· )\d+/\d+$")     # "2/3", "pool 5 · 1/2": the page's mark
 
 
 @lru_cache(maxsize=64)
@@ -41,13 +42,20 @@ def header_strip(left: str, right: str) -> Image.Image:
     it ("g" in "game", "p" in "pressed"), so the letter stands clear of the line."""
     strip = Image.new("1", (W, RULE_Y + 1), OFF)
     draw = ImageDraw.Draw(strip)
-    room = W - 4 - (int(width(right, SMALL)) + 4 if right else 0)
+    detail, _, mark = right.rpartition(" · ") if PAGE_MARK.search(right) else (right, "", "")
+    room = W - 4 - (int(width(right, SMALL)) + 4 if right else 0)   # the box takes no more
     if width(left, SMALL) <= room:
         text(draw, (0, 0), left, SMALL)
     elif not right:
         text(draw, (0, 0), clip(left, SMALL, room), SMALL)
-    if right:
-        text(draw, (W, 0), right, SMALL, anchor="ra")
+    end = W
+    if mark:                  # the page's mark in a lit box: "spins 2/2" read as a spin of 2
+        end = W - int(width(mark, SMALL)) - 3
+        draw.rectangle((end, 0, W - 1, RULE_Y - 2), fill=ON)
+        text(draw, (W - 1, 0), mark, SMALL, anchor="ra", fill=OFF)
+        end -= 3
+    if detail:
+        text(draw, (end, 0), detail + (" ·" if mark else ""), SMALL, anchor="ra")
     ink = strip.load()
     clear = {x + dx for x in range(W) if ink[x, RULE_Y - 1] for dx in (-1, 0, 1)}
     for x in range(W):

@@ -891,3 +891,17 @@ def test_screens_g3_gantlope_scores_say_none_in_goal_yet():
     from firmware.oled.views import score_rows
     snap = replay([{"type": "new_game", "game": "gantlope", "players": ["Red", "Blue"]}]).to_json()
     assert [row.figure for row in score_rows(snap)] == ["0 in Goal", "0 in Goal"]
+
+
+@pytest.mark.parametrize("left, right, detail", [("Bartholomew spins", "2/2", ""),
+                                                 ("Kat", "pool 5 · 1/2", "pool 5")])
+def test_screens_the_pages_mark_is_told_from_the_heading(left, right, detail):
+    """Page 2 of a result read "Bartholomew spins 2/2", a spin of 2 at a glance: the page's
+    mark is drawn dark in a lit box beside the heading, the heading and any detail as ever."""
+    from PIL import ImageOps
+    from drawn_words import shows
+    strip = screens.header_strip(left, right).convert("L")
+    mark = right.rpartition(" · ")[2]
+    assert shows(ImageOps.invert(strip), mark) and not shows(strip, mark)
+    assert shows(strip, left)
+    assert not detail or shows(strip, detail)
