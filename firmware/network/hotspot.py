@@ -35,6 +35,10 @@ log = logging.getLogger("parlour.network")
 CHECK_SECONDS = 5.0                  # how often the thread looks at NetworkManager
 TIMEOUT = 15.0                       # for any nmcli command but joining
 RETRY_SECONDS = 300.0                # an unused hotspot steps aside to look for known Wi-Fi
+# A hotspot that would not open (no Wi-Fi radio, none allowed: no Wi-Fi country set) is tried
+# again after 15 s, then twice as long each time up to ten minutes: every 5 s made 17,000
+# nmcli failures and log lines a day.
+HOTSPOT_RETRY = (15.0, 600.0)
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,22 @@ def table_hotspot(config, data_dir) -> HotspotSettings:
     return HotspotSettings(ssid=config.name or f"Parlour-{keys.table_id(data_dir)[:4]}",
                            password=keys.hotspot_password(data_dir),
                            interface=config.interface, after=config.after)
+
+
+def hotspot_trouble(output: str) -> str:
+    """Why the hotspot did not open, for the OLED: NetworkManager's reason in a few words
+    where it is known ("no Wi-Fi radio (is the Wi-Fi country set?)"), else its own first line
+    cut at a word, never mid-word ("...found for this connectio")."""
+    words = nmcli.join_failure(output)
+    if words == "no Wi-Fi radio":
+        return "no Wi-Fi radio (is the Wi-Fi country set?)"
+    if words:
+        return words
+    line = next((ln.strip() for ln in output.splitlines() if ln.strip()), "no reason given")
+    line = line.removeprefix("Error: ")
+    if len(line) <= 80:
+        return line
+    return line[:80].rsplit(" ", 1)[0].rstrip(" ,;:(") + "…"
 
 
 def network_name_problem(ssid: str) -> str:
@@ -83,16 +103,17 @@ class Hotspot:
         self._looking_again = False              # the hotspot stepped aside (`_look_again`)
         self.version = 0
         self._status: dict[str, Any] = {"mode": "looking", "network": "", "message": "",
-                                        "url": self.lan_url()}
+                                        "url": self.lan_url(), "trouble": ""}
         self._since = clock()
+        self._hotspot_failures = 0               # opens failed in a row (HOTSPOT_RETRY)
 
     # -- what the OLED and the phones read ------------------------------------------------
 
     def status(self) -> dict[str, Any]:
         """{"mode": "looking" | "home" | "hotspot" | "joining", "network": the network the box
         is on, "hotspot": {"ssid", "password"}, "url": the address phones open now ("": none
-        yet),
-        "message": the last thing worth saying, "version"}."""
+        yet), "message": the last thing worth saying, "trouble": why the hotspot cannot open
+        ("" while none is known), "version"}."""
         with self._lock:
             return {**self._status, "version": self.version,
                     "hotspot": {"ssid": self.settings.ssid,
@@ -154,8 +175,7 @@ class Hotspot:
             if code == 0 and not nmcli.hotspot_active(out):     # the radio or NM dropped it
                 log.warning("network: the hotspot %s went down: opening it again",
                             self.settings.ssid)
-                if not self._open_hotspot("The hotspot went down"):
-                    self._since = self.clock() - self.settings.after     # tried again soon
+                if not self._open_hotspot("The hotspot went down"):     # tried again soon
                     self._set(mode="looking", network="", url=self.lan_url())
             elif not self._kept_up() and self.clock() - self._since >= RETRY_SECONDS:
                 self._look_again()
@@ -215,9 +235,16 @@ class Hotspot:
         if code == 0:
             code, out = self.run(nmcli.up(nmcli.HOTSPOT), nmcli.JOIN_SECONDS + 5)
         if code != 0:
-            log.error("network: the hotspot did not open (nmcli %d: %s)", code, out)
-            self._set(message=f"The hotspot did not open: {out[:80]}")
+            self._hotspot_failures += 1
+            wait = min(HOTSPOT_RETRY[0] * 2 ** (self._hotspot_failures - 1), HOTSPOT_RETRY[1])
+            log.error("network: the hotspot did not open (nmcli %d: %s): tried again in %.0f s",
+                      code, out, wait)
+            self._since = self.clock() - self.settings.after + wait
+            trouble = hotspot_trouble(out)
+            self._set(trouble=trouble, message=f"The hotspot cannot open: {trouble}")
             return False
+        self._hotspot_failures = 0
+        self._set(trouble="")
         log.info("network: %s: the hotspot %s is open", why, s.ssid)
         self._hotspot_on(f"{why}{'' if why.endswith(('.', '?')) else '.'} Hotspot {s.ssid} "
                          "is on.")

@@ -122,6 +122,7 @@ def active_known(output: str) -> str | None:
 JOIN_FAILURES = (("secrets were required", "wrong password?"),
                  ("no network with ssid", "network not found"),
                  ("not found", "network not found"),
+                 ("could not be found", "network not found"),      # NM's reason 53
                  ("timeout", "no answer"), ("timed out", "no answer"),
                  ("no suitable device", "no Wi-Fi radio"), ("no device", "no Wi-Fi radio"))
 

@@ -276,7 +276,48 @@ def test_network_a_hotspot_that_went_down_in_a_game_is_opened_again():
     failing.active, failing.fail_hotspot = "lo:loopback\n", True
     box.check()                                  # it could not: said, and tried again soon
     assert box.status()["mode"] == "looking" and box.status()["url"] == "http://192.168.1.20:8080/"
-    assert "The hotspot did not open" in box.status()["message"]
+    assert box.status()["message"] == ("The hotspot cannot open: no Wi-Fi radio (is the Wi-Fi "
+                                       "country set?)")
+
+
+def test_network_a_hotspot_that_cannot_open_is_tried_less_often_and_says_why():
+    """A Pi with no Wi-Fi country set (its radio blocked): "No suitable device found for this
+    connection" every 5 s for ever (17,000 nmcli failures and log lines a day), the message cut
+    mid-word. It is tried after 15 s, then twice as long each time up to ten minutes; the
+    reason is said in words, and known as the status's `trouble` until the hotspot opens."""
+    nm, clock = FakeNetworkManager(), FakeClock()
+    nm.fail_hotspot = True
+    box = hotspot(nm, clock)
+    tries = []
+    for second in range(0, 3600, 5):                    # an hour of looks, 5 s apart
+        before = nm.commands.count(nmcli.up(nmcli.HOTSPOT))
+        box.check()
+        if nm.commands.count(nmcli.up(nmcli.HOTSPOT)) > before:
+            tries.append(second)
+        clock.advance(5)
+    gaps = [b - a for a, b in zip(tries, tries[1:])]
+    assert tries[0] == 60 and gaps[:6] == [15, 30, 60, 120, 240, 480]
+    assert set(gaps[6:]) == {600} and len(tries) < 15                # not 708
+    status = box.status()
+    assert status["mode"] == "looking"
+    assert status["trouble"] == "no Wi-Fi radio (is the Wi-Fi country set?)"
+    nm.fail_hotspot = False
+    clock.advance(600)
+    box.check()
+    assert box.status()["mode"] == "hotspot" and box.status()["trouble"] == ""
+
+
+@pytest.mark.parametrize("output, said", [
+    ("Error: Connection activation failed: No suitable device found for this connection "
+     "(device lo not available because profile is not compatible with device (mismatching "
+     "interface name)).", "no Wi-Fi radio (is the Wi-Fi country set?)"),
+    ("Error: Connection activation failed: the radio is switched off by a hardware switch and "
+     "will stay off until someone turns it on again", "Connection activation failed: the "
+     "radio is switched off by a hardware switch…"),
+    ("", "no reason given")])
+def test_network_a_hotspot_failures_reason_is_said_in_words_never_cut_mid_word(output, said):
+    from firmware.network.hotspot import hotspot_trouble
+    assert hotspot_trouble(output) == said
 
 
 def test_network_no_address_yet_shows_no_code_that_opens_the_phone_itself(session, clock):
@@ -433,6 +474,8 @@ def test_network_a_wrong_password_brings_the_hotspot_back_and_forgets_the_networ
         "Could not join Our House: wrong password? Hotspot Parlour-ab12 is on.")
     assert nmcli.join_failure("Error: Connection activation failed: No network with SSID "
                               "'Our House' found.") == "network not found"
+    assert nmcli.join_failure("Error: Connection activation failed: The Wi-Fi network could "
+                              "not be found") == "network not found"     # NM's reason 53
     assert nmcli.join_failure("Error: Timeout expired (90 seconds)") == "no answer"
     assert nmcli.join_failure("Error: something new") == ""
 
