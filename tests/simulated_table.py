@@ -99,6 +99,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def port_unserved(port: int) -> None:
+    """Fails if something answers on loopback `port`: a server left running there would
+    answer for a restart that failed ("port in use"), and the test check the old one."""
+    with socket.socket() as probe:
+        probe.settimeout(1)
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            raise AssertionError(f"port {port} is still served: stop the table there first")
+
+
 def quiet_env(home: Path, **extra: str) -> dict[str, str]:
     """The environment without the user's config, state or service sockets; unbuffered."""
     env = {k: v for k, v in os.environ.items()
@@ -126,6 +135,8 @@ class SimulatedTable:
                  port: int | None = None):
         self.port = port or free_port()          # a restart may take its old port again
         self.url = f"http://127.0.0.1:{self.port}"
+        if port is not None:
+            port_unserved(port)
         started = time.perf_counter()
         self.proc = subprocess.Popen(       # prefix: e.g. nsenter, to run it elsewhere
             [*prefix, *parlour_command("run", "--sim", "--host", "127.0.0.1", "--port",
@@ -148,7 +159,7 @@ class SimulatedTable:
                     body = response.read()
                 finally:
                     conn.close()
-                if response.status == 200:
+                if response.status == 200 and self.proc.poll() is None:
                     return json.loads(body)
             except OSError:
                 pass
