@@ -478,7 +478,9 @@ def final_points(snap: Snapshot) -> str:
     """The winner's points under their name ("wins, 27 points"; winners tied on points
     "share the win, 19 pts"), or in a game won on chips their chips ("wins, 27 chips"), or ""
     in a game without either or none kept ("Blue wins, 0 chips" of free play without chips;
-    the scores screen has everyone's). Fox and Geese counts
+    the scores screen has everyone's), or where a player holds more than the winners (free
+    play's declared winner: "Red wins, 0 points" beside Blue's 2 read as a scoring error).
+    Fox and Geese counts
     no points: the geese the Fox took, or the geese left ("wins, 16 geese left"), or the
     other side's resignation ("wins, Red resigned", as the result said it: "Blue / wins, Fox
     resigned" read as Blue the Fox; the side for a name too long for the line)."""
@@ -506,6 +508,8 @@ def final_points(snap: Snapshot) -> str:
     if len(figures) != 1:                         # no one winner's figure (or no winner)
         return ""
     n = figures.pop()
+    if any((p.get(key) or 0) > n for p in players):   # declared over a higher figure (free
+        return ""                                     # play): "Red wins, 0 points" beside 2
     return f"share the win, {counted(n, shared)}" if len(winners) > 1 else \
         f"wins, {counted(n, alone)}"
 

@@ -766,6 +766,10 @@ def test_screens_a_tie_on_points_shows_the_points_shared():
     assert final_points({**snap, "winners": [1, 2]}) == "share the win, 19 pts"
     assert final_points({**snap, "winners": [2]}) == "wins, 19 points"
     assert final_points({**snap, "winners": [0, 1]}) == ""          # not a tie: no one figure
+    assert final_points({**snap, "winners": [0]}) == ""     # declared over more: no figure
+    assert final_points({"game": "free-play", "phase": "over", "winners": [0],   # Red over
+                         "players": [{"name": "Red", "score": 0},               # Blue's 2
+                                     {"name": "Blue", "score": 2}]}) == ""
     assert lettering.width("share the win, 77 pts", lettering.SMALL) <= lettering.W - 2   # 2+...+12
 
 
