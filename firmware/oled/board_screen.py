@@ -127,15 +127,42 @@ def choosing(snap: dict[str, Any], index: int) -> Image.Image:
 
 def choosing_lines(snap: dict[str, Any], index: int) -> list[tuple[str, int]]:
     """Who is to move (name, then side), the knob's move, which of how many it is ("knob 3/10":
-    the knob picks) and what the press does: five lines that fit the 64 rows whole."""
+    the knob picks) and what the press does: five lines that fit the 64 rows whole. A jump
+    chain too long for a line is said over two, cut between points, under the geese it takes
+    ("takes 4" where the side was): "a3-c3-…-g5" was two chains of twelve, taking 4 and 3."""
     moves = snap["board"]["moves"]
     player = snap["players"][snap["turn"]]
     who = [(player["name"], lettering.SMALL), (player["role"].capitalize(), lettering.SMALL)]
     if not moves:
         return who
-    return who + [(chain_words(moves[index % len(moves)]), lettering.MEDIUM),
-                  (f"knob {index % len(moves) + 1}/{len(moves)}", lettering.SMALL),
-                  ("press=move", lettering.SMALL)]
+    path = moves[index % len(moves)]
+    knob = (f"knob {index % len(moves) + 1}/{len(moves)}", lettering.SMALL)
+    rows = path_rows(path)
+    if len(rows) > 1:
+        return [who[0], (f"takes {len(path) - 1}", lettering.SMALL)] + \
+            [(row, lettering.SMALL) for row in rows] + [knob]
+    return who + [(chain_words(path), lettering.MEDIUM), knob, ("press=move", lettering.SMALL)]
+
+
+def path_rows(path: Sequence[str], most: int = 2) -> list[str]:
+    """A move's points over small lines beside the board, cut only between points ("d4-d6-f6"
+    / "-f4-d4"); past `most` lines, the first and then the end ("…-c5-a3"), where it lands."""
+    room = lettering.W - PANEL - 1
+    rows: list[str] = []
+    for point in path:
+        joined = f"{rows[-1]}-{point}" if rows else point
+        if rows and lettering.width(joined, lettering.SMALL) <= room:
+            rows[-1] = joined
+        else:
+            rows.append(point if not rows else f"-{point}")
+    if len(rows) <= most:
+        return rows
+    tail = f"…-{path[-1]}"
+    for point in reversed(path[1:-1]):
+        if lettering.width(f"…-{point}{tail[1:]}", lettering.SMALL) > room:
+            break
+        tail = f"…-{point}{tail[1:]}"
+    return rows[:most - 1] + [tail]
 
 
 def knob_move(snap: dict[str, Any], index: int) -> list[str] | None:
@@ -211,14 +238,7 @@ def pi_moved_lines(snap: dict[str, Any]) -> list[tuple[str, int]]:
         last = [("and wins," if any(0 <= w < len(players) and players[w].get("pi")
                                     for w in snap.get("winners") or []) else "game over,",
                  lettering.SMALL), ("press knob", lettering.SMALL)]
-    room = lettering.W - PANEL - 1
-    rows: list[str] = []
-    for point in path:                       # the path, cut only between points
-        joined = f"{rows[-1]}-{point}" if rows else point
-        if rows and lettering.width(joined, lettering.SMALL) <= room:
-            rows[-1] = joined
-        else:
-            rows.append(point if not rows else f"-{point}")
+    rows = path_rows(path, most=len(path))       # the path, cut only between points
     if verb == "jumps":
         taken = len(path) - 1
         if len(rows) == 2:                   # every leap, to copy: "Pi took 4" on one line

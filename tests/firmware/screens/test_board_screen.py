@@ -367,6 +367,30 @@ def test_board_screen_the_pis_last_move_says_to_press_the_knob(path, winners, en
     assert all(lettering.width(words, size) <= room for words, size in lines)
 
 
+def test_board_screen_twelve_jump_chains_each_read_apart_with_the_geese_they_take(session):
+    """The Fox on a3 with twelve jump chains: the knob's picks 1 and 4 both read "a3-c3-…-g5",
+    3 and 6 "a3-c3-…-a3", though they take different geese (4 and 3); only the thin arrow
+    told them apart. Each chain is said over two lines, cut between points, under "takes n";
+    no two picks read alike, every line whole beside the board."""
+    session.new_game("fox-and-geese", ["Red", "Blue"])
+    snap = session.snapshot()
+    chains = [["a3", "c3", "e3", "e5", "g5"], ["a3", "c3", "c5", "e5", "g5"],
+              ["a3", "c3", "e3", "e5", "c5", "a5", "a3"], ["a3", "c3", "c5", "a5", "a3"],
+              ["a3", "c3", "e3", "e5", "c5", "c3", "e3", "e1", "c1", "a3"]]
+    snap = {**snap, "turn": 0, "board": {**snap["board"], "moves": chains}}
+    said = []
+    room = 128 - board_screen.PANEL - 1
+    for index, chain in enumerate(chains):
+        lines = board_screen.choosing_lines(snap, index)
+        words = [w for w, _ in lines]
+        assert words[1] == f"takes {len(chain) - 1}" and words[-1] == f"knob {index + 1}/5"
+        assert len(lines) == 5 and all(lettering.width(w, size) <= room for w, size in lines)
+        assert words[3].endswith(chain[-1])                      # where it lands
+        said.append(tuple(words[1:4]))
+    assert len(set(said)) == len(chains)
+    assert said[2] == ("takes 6", "a3-c3-e3", "…-c5-a5-a3")   # past two lines: its end
+
+
 def test_board_screen_pi_moves_first_in_a_new_game_after_a_longer_one(table, session):
     """The Pi's first move does not wait for a press whatever game came before: a new game's
     shorter log is not an undo."""

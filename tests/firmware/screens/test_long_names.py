@@ -192,16 +192,16 @@ def test_long_names_the_join_screens_roster_pick_draws_a_long_name_whole(table, 
 def test_long_names_a_fox_jump_chain_too_long_for_the_panel_keeps_its_landing_point(
         session):
     """The knob's pick of a Fox's jump chain was cut at its end, "c5-a5-a3-…", where the Pi's
-    moves keep it ("…-e5"): where the Fox lands was not said. The chain keeps its start and
-    its landing point, the middle the arrow on the board shows."""
+    moves keep it ("…-e5"): where the Fox lands was not said. The chain is said whole over two
+    lines, cut between points, under the geese it takes."""
     session.new_game("fox-and-geese", ["Red", "Blue"])
     snap = session.snapshot()
     path = ["c5", "a5", "a3", "c3", "e5"]
     snap = {**snap, "turn": 0, "board": {**snap["board"], "moves": [path]}}
     lines = board_screen.choosing_lines(snap, 0)
-    assert lines[2][0] == "c5-a5-…-e5"
+    assert [words for words, _ in lines[1:4]] == ["takes 4", "c5-a5-a3", "-c3-e5"]
     frame = board_screen._panel(Image.new("1", (128, 64)), lines)
-    assert shows(frame, "c5-a5-…-e5")
+    assert shows(frame, "c5-a5-a3") and shows(frame, "-c3-e5")
 
 
 @pytest.mark.parametrize("kind, faces", [("indicator", 8), ("dice", 6)])
