@@ -56,7 +56,7 @@ def start(c, game, seats=(0, 1)):
     if c.screen in ("dice", "pi_setup"):         # free play: one die; Domino Rex: "No Pi"
         press(c, "press")
     past_setup(c)
-    assert c.screen == "play", c.flash_text
+    assert c.screen == "play", c.notice.text
 
 
 def past_setup(c):

@@ -15,14 +15,15 @@ a turn or a declaration shows what the log recorded (the result screen, paged: t
 the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
-`Controller` (core.py) owns the state, the input table and the timers; its mixins hold the
-rest: `ChangesFromElsewhere` (elsewhere.py) a change made elsewhere as the box shows it,
-`PlayInputs` (play_inputs.py) a seat button, the knob and Undo
-during a game and why a press did nothing, `NewGameScreens` (new_game.py) starting a game,
-`SpinScreens`
-(spin.py) the spin, its result and paging, `MenuScreens` (menu.py) the menu, confirm, declare
-and scores, `PhoneScreens` (pairing.py) pairing phones, `Holds` (holds.py) a double press
-or a bounce taken as one press, and `BoxDrawing` (drawing.py) draws each screen.
+`Controller` (core.py) owns the state, the input table and the timers, with the notice over
+the screen held by its `NoticeBoard` (notices.py); its mixins hold the rest:
+`ChangesFromElsewhere` (elsewhere.py) a change made elsewhere as the box shows it,
+`PlayInputs` (play_inputs.py) a seat button, the knob and Undo during a game and why a press
+did nothing, `NewGameScreens` (new_game.py) starting a game, `SpinScreens` (spin.py) the spin,
+its result and paging, `MenuScreens` (menu.py) the menu, confirm, declare and scores,
+`PhoneScreens` (pairing.py) pairing phones, `Notices` (notices.py) a notice put up and the
+inputs that only read it, `Holds` (holds.py) a double press or a bounce taken as one press,
+and `BoxDrawing` (drawing.py) draws each screen.
 """
 
 from firmware.controller.core import RESUMED_SECONDS, TRANSITIONS, Controller

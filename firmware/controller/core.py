@@ -20,7 +20,8 @@ from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.holds import AgainGuard, Holds
 from firmware.controller.menu import MenuScreens
 from firmware.controller.new_game import NewGameScreens
-from firmware.controller.notices import LATE_PRESS_SECONDS, Notices, reading_seconds
+from firmware.controller.notices import (LATE_PRESS_SECONDS, NoticeBoard, Notices,
+                                         reading_seconds)
 from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
@@ -124,12 +125,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.spun_ended: list[str] = []                   # the turn's end's lines before it
         self.waiting: tuple[dict[str, Any], dict[str, Any]] | None = None   # a change to show
         self.result_at = 0.0
-        self.flash_text = ""
-        self.flash_until = 0.0
-        self.flash_at = 0.0
-        self.flash_seconds = FLASH_SECONDS
-        self.refusal_shown = False                       # the notice up is a refusal
-        self.undo_shown = False                          # ... says what an undo took back
+        self.notice = NoticeBoard(clock)                  # the notice over the screen
         self.read_until = 0.0            # an input before this is late: not acted on
         self.read_by: tuple[str, ...] = ()   # ... of these kinds (`_late_for`)
         self.input_kind = ""             # the input being handled (which notices take a press)
@@ -138,7 +134,6 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self.changes_put_up = 0          # changes from elsewhere shown (`_show_change`)
         self.change_shown: tuple[Any, float] | None = None   # its result and when it went up
-        self._flash_shown = 0
         self.page, self.page_count, self.page_at = 0, 1, self.clock()
         self.result_instructs = False    # the result up is an assisted turn's instructions
         self.read_roll: tuple | None = None   # the throw (`roll_key`) whose turn's player
@@ -308,8 +303,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def _handle(self, event: InputEvent) -> None:
         before = self._moment()
-        if self.flash_text and (event.kind == "press" or
-                                event.kind == "turn" and self.screen in TURN_CLEARS):
+        if self.notice.text and (event.kind == "press" or
+                                 event.kind == "turn" and self.screen in TURN_CLEARS):
             self._clear_notice()                 # the knob's pick must be seen: a notice goes
                                                  # (one a press only reads was taken above),
                                                  # the turn or the press acts
@@ -410,9 +405,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         now = self.clock()
         if self.animating or self.dirty:
             return 1 / FPS
-        deadlines = [t for t in (self.flash_until if self.flash_text else None,
-                                 self.flash_at + self.flash_seconds * (self._flash_page() + 1)
-                                 if self.flash_text else None,
+        deadlines = [t for t in (*self.notice.deadlines(),
                                  self.screen_until if self.screen in ("result", "resumed")
                                  and not self._waits_for_press else None,
                                  self.held_until

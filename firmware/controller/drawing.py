@@ -43,15 +43,12 @@ class BoxDrawing:
         image = getattr(self, "draw_" + self.screen)()
         if self.waiting is None and self.missed is None:   # the game as the players now see it
             self.shown_mark = state_mark(self.snap)
-        if not self.flash_text:
-            return image
-        self._flash_shown = self._flash_page()
-        return screens.flash(image, self.flash_text, self._flash_shown)
+        return self.notice.over(image)
 
     def view(self) -> dict[str, Any]:
         """What the screen says, in words (for tests and logs)."""
         snap = self.snap
-        out: dict[str, Any] = {"screen": self.screen, "flash": self.flash_text,
+        out: dict[str, Any] = {"screen": self.screen, "flash": self.notice.text,
                                "page": self.page, "pages": self.page_count,
                                "text": list(self.page_text),
                                # the state drawn from: every surface says which it shows

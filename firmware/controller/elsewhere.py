@@ -289,11 +289,11 @@ class ChangesFromElsewhere:
         self.changes_put_up += 1
         words = self._change_words(old, snap)
         by_pi = snap.get("last_by") == PI_BY
-        if by_pi and self.flash_text == PI_THINKING:
-            self.flash_text = ""                   # it has thought: its move says the rest
-        elif self.flash_text and self.flash_text != PI_THINKING and \
+        if by_pi and self.notice.text == PI_THINKING:
+            self.notice.clear()                    # it has thought: its move says the rest
+        elif self.notice.text and self.notice.text != PI_THINKING and \
                 snap.get("state_version") != old.get("state_version"):
-            self.flash_text = ""    # an earlier change's notice ("Taken back ...") is the past
+            self.notice.clear()     # an earlier change's notice ("Taken back ...") is the past
         ended = snap.get("phase") == "over" and old.get("phase") != "over"
         newest = state_mark(snap) == state_mark(self.snap)    # chances coming in: the same
         if not newest and snap.get("last_by") == PI_BY:    # shown late: a move made since

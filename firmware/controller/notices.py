@@ -1,8 +1,13 @@
-"""Notices over the box's screen (a mixin of Controller): a refusal, what an undo took back,
-a short word; how long each stays up, and which knob presses only read one away. Controller
-provides clock, dirty and the flash fields set in its __init__."""
+"""Notices over the box's screen: `NoticeBoard` holds the notice up (a refusal, what an undo
+took back, a short word), its pages and how long each stays up; the `Notices` mixin of
+Controller puts them up and says which inputs only read one away or come a moment late.
+Controller provides clock, dirty, notice (its NoticeBoard) and the input fields."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+
+from PIL import Image
 
 from firmware.oled import screens
 from firmware.oled.screens import FLASH_SECONDS
@@ -30,20 +35,67 @@ def reading_seconds(words: str) -> float:
     return READ_START_SECONDS + READ_WORD_SECONDS * longest
 
 
-class Notices:
-    """The notice up, if any, and the presses it takes."""
+class NoticeBoard:
+    """The notice over the screen, if any: its words, when it went up, how long each page
+    stays and when the last goes, the page last drawn, and whether it is a refusal or says
+    what an undo took back (a knob press only reads those away)."""
 
-    flash_text: str                        # all set by Controller.__init__
-    flash_at: float
-    flash_until: float
-    flash_seconds: float
-    refusal_shown: bool                    # the notice up is a refusal
-    undo_shown: bool                       # ... says what an undo took back
+    def __init__(self, clock: Callable[[], float]):
+        self.clock = clock
+        self.text = ""                     # "" : no notice up
+        self.at = 0.0                      # when it went up
+        self.until = 0.0                   # when its last page goes
+        self.seconds = FLASH_SECONDS       # each page's time
+        self.refusal = False               # it is a refusal
+        self.undo = False                  # it says what an undo took back
+        self.drawn_page = 0
+
+    def put(self, words: str, seconds: float) -> None:
+        """`words` up for `seconds` a page (a long refusal is read whole), as a plain notice."""
+        self.refusal = self.undo = False
+        self.text, self.at = words, self.clock()
+        self.until = self.at + seconds * len(screens.flash_pages(words))
+        self.seconds = seconds
+
+    def clear(self) -> None:
+        self.text, self.refusal, self.undo = "", False, False
+
+    @property
+    def read_by_press(self) -> bool:
+        """A refusal or an undo's notice is up: the next knob press only takes it away."""
+        return bool(self.text) and (self.refusal or self.undo)
+
+    def page(self) -> int:
+        """The page up now (0 with no notice)."""
+        return int((self.clock() - self.at) // self.seconds) if self.text else 0
+
+    def ran_out(self, now: float) -> bool:
+        return bool(self.text) and now >= self.until
+
+    def turned(self) -> bool:
+        """Its next page is due on the screen (the page up is not the page last drawn)."""
+        return bool(self.text) and self.page() != self.drawn_page
+
+    def deadlines(self) -> list[float]:
+        """When it next changes: its next page, and when it goes (none with no notice)."""
+        return [self.until, self.at + self.seconds * (self.page() + 1)] if self.text else []
+
+    def over(self, image: Image.Image) -> Image.Image:
+        """`image` with the notice's page up drawn on top (`image` itself with none)."""
+        if not self.text:
+            return image
+        self.drawn_page = self.page()
+        return screens.flash(image, self.text, self.drawn_page)
+
+
+class Notices:
+    """Putting notices up and the inputs they take."""
+
+    notice: NoticeBoard                    # all set by Controller.__init__
     read_until: float                      # an input before this is late: not acted on
     read_by: tuple[str, ...]               # ... the kinds of input it catches
     input_kind: str                        # the input being handled ("" between inputs)
     input_seat: int | None                 # its seat button, if one
-    _flash_shown: int
 
     def show_refusal(self, words: str) -> None:
         """Why an input did nothing, up long enough to be read (by its length, page by page);
@@ -57,13 +109,13 @@ class Notices:
         self.show_flash(words, reading_seconds(words))
         own = self.input_seat is not None and self.input_seat in (self.armed_seats() or []) \
             and not words.endswith("press the knob.")
-        self.refusal_shown = self.input_kind not in SEAT_INPUTS or own
+        self.notice.refusal = self.input_kind not in SEAT_INPUTS or own
 
     def show_undo(self, words: str) -> None:
         """What an undo took back ("Taken back: ..."), over a screen that has changed: the next
         knob press reads it away and does nothing else, as a refusal's does."""
         self.show_read(words)
-        self.undo_shown = True
+        self.notice.undo = True
 
     def show_read(self, words: str) -> None:
         """A notice that says what happened ("Taken back: Ann throws 3 and 5"), each page up
@@ -72,14 +124,8 @@ class Notices:
 
     def show_flash(self, words: str, seconds: float) -> None:
         """A notice over the screen for `seconds` a page (a long refusal is read whole)."""
-        self.refusal_shown = self.undo_shown = False
-        self.flash_text, self.flash_at = words, self.clock()
-        self.flash_until = self.flash_at + seconds * len(screens.flash_pages(words))
-        self.flash_seconds = seconds
+        self.notice.put(words, seconds)
         self.dirty = True
-
-    def _flash_page(self) -> int:
-        return int((self.clock() - self.flash_at) // self.flash_seconds) if self.flash_text else 0
 
     def _late_for(self, until: float, by: tuple[str, ...] = ("press", "seat")) -> None:
         """Inputs of the kinds `by` before `until` were meant for what just went or moved by
@@ -96,23 +142,22 @@ class Notices:
         if event.kind in self.read_by and self.clock() < self.read_until:
             self.read_until = 0.0
             return True
-        if event.kind == "press" and self.flash_text and (self.refusal_shown or
-                                                          self.undo_shown):
+        if event.kind == "press" and self.notice.read_by_press:
             self._clear_notice()
             return True
         return False
 
     def _clear_notice(self) -> None:
         """The notice up, if any, taken away."""
-        self.flash_text, self.refusal_shown, self.undo_shown = "", False, False
+        self.notice.clear()
         self.dirty = True
 
     def _notice_time(self, now: float) -> None:
         """A notice's time running out (a press meant to take it away may come just after),
         or its next page due."""
-        if self.flash_text and now >= self.flash_until:
-            if self.refusal_shown or self.undo_shown:
+        if self.notice.ran_out(now):
+            if self.notice.read_by_press:
                 self._late_for(now + LATE_PRESS_SECONDS)
             self._clear_notice()
-        elif self.flash_text and self._flash_page() != self._flash_shown:
+        elif self.notice.turned():
             self.dirty = True

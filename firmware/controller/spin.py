@@ -90,7 +90,7 @@ class SpinScreens:
         self.spun_ended = list(ended)              # lines the turn's end wrote, before it
         self.waiting = None                        # its result has every line since
         self.outcome = self._spin_outcome(after)
-        self.flash_text = ""                       # the spin answers the flick
+        self.notice.clear()                        # the spin answers the flick
         self.screen = "spin"
 
     def _spin_outcome(self, now: dict[str, Any]) -> tuple[str, str, list[str]]:
@@ -141,7 +141,7 @@ class SpinScreens:
         self._show_result()
 
     def _show_result(self) -> None:
-        self.flash_text = ""                       # the new answer replaces an old notice
+        self.notice.clear()                        # the new answer replaces an old notice
         if self.lead_in:                           # what must be said first ("From a phone:
             heading, values, lines = self.outcome  # ... begun instead of the game joined")
             self.outcome, self.lead_in = (heading, values, [*self.lead_in, *lines]), []
@@ -249,7 +249,7 @@ class SpinScreens:
         screen's pages go round; the result's stop at the last)."""
         key = (self.screen, self.outcome if self.screen == "result" else
                self.snap.get("prompt"), self.snap.get("state_version"),   # not the chances
-               self.screen != "result" and bool(self.flash_text))   # the first page again,
+               self.screen != "result" and bool(self.notice.text))   # the first page again,
                                                                     # whole, once a notice goes
         if key != self._page_key:
             self._page_key = key

@@ -115,16 +115,16 @@ def test_controller_too_few_players_are_told_what_to_do_and_a_seat_press_is_seen
     press(table, "turn", detents=[g.id for g in table.games].index("kat-en-muis"))
     press(table, "press")
     press(table, "press")                                          # no one yet
-    assert table.flash_text == "Kat en Muis is for 2 players: each presses their seat button " \
+    assert table.notice.text == "Kat en Muis is for 2 players: each presses their seat button " \
         "to join."
     press(table, "seat", seat=0)
-    assert table.flash_text == "" and table.joined[0]
+    assert table.notice.text == "" and table.joined[0]
     press(table, "press")
     assert table.screen == "join" and session.snapshot()["game"] is None
-    assert table.flash_text == "Kat en Muis is for 2 players, not 1. Each other player presses " \
+    assert table.notice.text == "Kat en Muis is for 2 players, not 1. Each other player presses " \
         "their seat button."
     press(table, "seat", seat=1)                                   # the notice goes: seen
-    assert table.flash_text == "" and table.joined[:2] == [True, True]
+    assert table.notice.text == "" and table.joined[:2] == [True, True]
     from firmware.oled import screens
     drawn = screens.joining("Kat en Muis", table.joined, "press knob to start", "")
     assert table.render().tobytes() == drawn.tobytes()
@@ -171,7 +171,7 @@ def test_controller_a_game_begun_from_a_phone_over_a_join_here_says_so(table, se
     table.update()
     table.render()
     instead = "From a phone: Life's Mishaps begun instead of the game joined here."
-    assert table.screen == "result" and table.flash_text == ""     # the chips stay readable
+    assert table.screen == "result" and table.notice.text == ""     # the chips stay readable
     assert table.outcome[2] == [instead, *setup_words(session.snapshot())]
     assert table.home() == "play" and "setup" not in session.snapshot()
     past_setup(table)
@@ -187,7 +187,7 @@ def test_controller_a_game_begun_from_a_phone_over_a_join_here_says_so(table, se
     press(table, "seat", seat=2)
     session.new_game("cats-and-dogs", ["Ann", "Ben"], by="web")
     table.update()
-    assert table.flash_text == "From a phone: Cats and Dogs begun instead of the game joined " \
+    assert table.notice.text == "From a phone: Cats and Dogs begun instead of the game joined " \
         "here."
 
 
@@ -201,7 +201,7 @@ def test_controller_too_many_players_are_told_how_to_take_one_out(table, session
         press(table, "seat", seat=seat)
     press(table, "press")
     assert table.screen == "join" and session.snapshot()["game"] is None
-    assert table.flash_text == ("The Lost Diamond is for 2 players, not 3. Press a seat "
+    assert table.notice.text == ("The Lost Diamond is for 2 players, not 3. Press a seat "
                                 "button again to take it out.")
     press(table, "press")                                          # read
     press(table, "seat", seat=2)                                   # as it says
@@ -253,7 +253,7 @@ def test_controller_a_knob_press_before_a_throw_names_dice_or_spinner(table, gam
     start(table, game)
     assert table.snap["awaiting"] == "roll"
     press(table, "press")
-    assert table.flash_text == words
+    assert table.notice.text == words
 
 
 def test_controller_ignored_seat_says_why_long_enough_to_read(table, clock, controls):
@@ -261,18 +261,18 @@ def test_controller_ignored_seat_says_why_long_enough_to_read(table, clock, cont
     turn = table.snap["turn"]
     names = [p["name"] for p in table.snap["players"]]
     press(table, "ignored", seat=table.buttons[1 - turn])
-    assert table.flash_text == f"It is {names[turn]}'s turn, not {names[1 - turn]}'s."
+    assert table.notice.text == f"It is {names[turn]}'s turn, not {names[1 - turn]}'s."
     assert controls.beeps[-1] == "error"
     press(table, "ignored", seat=3)                                  # a button not in the game
-    assert table.flash_text == "Button 4 is not in this game."
+    assert table.notice.text == "Button 4 is not in this game."
     up = ctl.reading_seconds("Button 4 is not in this game.")
     assert up >= ctl.READ_START_SECONDS + 6 * ctl.READ_WORD_SECONDS    # six words to read
     clock.advance(up - 0.1)
     table.update()
-    assert table.flash_text == "Button 4 is not in this game."          # still being read
+    assert table.notice.text == "Button 4 is not in this game."          # still being read
     clock.advance(0.2)
     assert table.update()
-    assert table.flash_text == ""
+    assert table.notice.text == ""
 
 
 def test_controller_refusal_time_grows_with_its_words_and_a_press_dismisses_it(table, clock,
@@ -284,10 +284,10 @@ def test_controller_refusal_time_grows_with_its_words_and_a_press_dismisses_it(t
     assert long > short >= 3.0
     start(table, "kat-en-muis")
     press(table, "undo")                                           # nothing to undo yet
-    assert table.flash_text == "Nothing to undo." and table.refusal_shown
+    assert table.notice.text == "Nothing to undo." and table.notice.refusal
     version = session.version
     press(table, "press")
-    assert table.flash_text == "" and session.version == version        # only dismissed
+    assert table.notice.text == "" and session.version == version        # only dismissed
 
 
 def test_controller_another_seats_refusal_leaves_the_knob_to_the_turns_player(table, session,
@@ -304,10 +304,10 @@ def test_controller_another_seats_refusal_leaves_the_knob_to_the_turns_player(ta
     turn = session.snapshot()["turn"]
     other = next(s for s in range(len(table.buttons)) if s != turn)
     press(table, "ignored", seat=table.buttons[other])
-    assert table.flash_text.startswith("It is ") and not table.refusal_shown
+    assert table.notice.text.startswith("It is ") and not table.notice.refusal
     clock.advance(1.75)
     press(table, "press")                                          # Green ends the turn
-    assert session.snapshot()["turn"] != turn and table.flash_text == ""
+    assert session.snapshot()["turn"] != turn and table.notice.text == ""
 
 
 @pytest.mark.parametrize("game", ["cats-and-mice", "gantlope", "india"])
@@ -322,20 +322,20 @@ def test_controller_the_turns_own_refused_button_is_read_away_by_the_next_press(
     turn = session.snapshot()["turn"]
     version = session.snapshot()["state_version"]
     press(table, "seat", seat=table.buttons[turn])
-    assert table.flash_text.endswith("flick to spin first.") and table.refusal_shown
+    assert table.notice.text.endswith("flick to spin first.") and table.notice.refusal
     clock.advance(1.0)
     press(table, "press")                                          # read, taken away
-    assert table.flash_text == "" and session.snapshot()["state_version"] == version
+    assert table.notice.text == "" and session.snapshot()["state_version"] == version
     clock.advance(AGAIN_SECONDS)
     press(table, "press")                                          # the next one acts
-    assert table.flash_text                                        # (no throw: it says so)
+    assert table.notice.text                                        # (no throw: it says so)
 
 
 def test_controller_refusal_is_shown_never_raised(table, session):
     start(table, "kat-en-muis")
     version = session.version
     press(table, "undo")                                           # nothing to undo yet
-    assert table.flash_text == "Nothing to undo." and session.version == version
+    assert table.notice.text == "Nothing to undo." and session.version == version
 
 
 def test_controller_undo_takes_back_the_spin(table, session):
@@ -347,7 +347,7 @@ def test_controller_undo_takes_back_the_spin(table, session):
     rolls, thrown = snap["rolls"], snap["log"][-1]
     press(table, "undo")
     assert session.snapshot()["rolls"] == rolls - 1 and table.screen == "play"
-    assert table.flash_text.startswith("Taken back: ") and thrown in table.flash_text
+    assert table.notice.text.startswith("Taken back: ") and thrown in table.notice.text
 
 
 def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, session, clock):
@@ -363,21 +363,21 @@ def test_controller_an_undone_turn_end_says_whose_turn_it_took_back(table, sessi
     press(table, "press")                            # which the knob's press ends the turn on
     assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
     press(table, "undo")
-    assert table.flash_text == f"Taken back: the end of {name}'s turn ({name} plays on)"
+    assert table.notice.text == f"Taken back: the end of {name}'s turn ({name} plays on)"
     assert player_name(session.snapshot(), session.snapshot()["turn"]) == name
     press(table, "press")                            # read: the notice goes, nothing else
-    assert table.flash_text == "" and player_name(session.snapshot(),
+    assert table.notice.text == "" and player_name(session.snapshot(),
                                                   session.snapshot()["turn"]) == name
     clock.advance(AGAIN_SECONDS)                     # read (its bounce is held)
     press(table, "press")                            # the knob ends it again
     assert player_name(session.snapshot(), session.snapshot()["turn"]) != name
     session.undo(by="web")                           # and a phone takes that back
     table.update()
-    assert table.flash_text == \
+    assert table.notice.text == \
         f"Taken back from a phone: the end of {name}'s turn ({name} plays on)"
     session.submit({"type": "next"}, by="web")       # the game goes on from a phone:
     table.update()
-    assert table.flash_text == ""                    # the notice was over the next turn
+    assert table.notice.text == ""                    # the notice was over the next turn
 
 
 def test_controller_only_the_active_seat_is_armed(table, controls):
@@ -553,9 +553,9 @@ def test_controller_p2_an_undone_withdrawal_says_the_claim_stands_again(table, s
             break
         press(table, "press")                                      # read the notice away
     assert session.snapshot()["home_claim"] == turn
-    assert table.flash_text.startswith("Taken back:")
-    assert table.flash_text.endswith(f"{name}'s claim stands again: a press of their button "
-                                     "confirms it."), table.flash_text
+    assert table.notice.text.startswith("Taken back:")
+    assert table.notice.text.endswith(f"{name}'s claim stands again: a press of their button "
+                                     "confirms it."), table.notice.text
 
 
 def test_controller_p2_an_undone_claim_is_taken_back_without_its_press_again(table, session,
@@ -568,7 +568,7 @@ def test_controller_p2_an_undone_claim_is_taken_back_without_its_press_again(tab
     clock.advance(AGAIN_SECONDS)
     press(table, "undo")
     assert session.snapshot()["home_claim"] is None
-    assert table.flash_text == f"Taken back: {name} says a man is home", table.flash_text
+    assert table.notice.text == f"Taken back: {name} says a man is home", table.notice.text
     ARTIFACTS.mkdir(exist_ok=True)
     table.render().resize((512, 256), Image.NEAREST).save(ARTIFACTS / "oled-india-claim-undone.png")
 
@@ -590,7 +590,7 @@ def test_controller_full_game_seat_press_hints_to_flick(table, session):
     settle_lead(table, None)
     version = session.version
     press(table, "seat", seat=table.buttons[table.snap["turn"]])
-    assert "Flick" in table.flash_text and session.version == version
+    assert "Flick" in table.notice.text and session.version == version
 
 
 def test_controller_domino_rex_turn_picks_and_press_chooses(table, session):
@@ -746,15 +746,15 @@ def test_controller_a_seat_button_on_a_question_or_the_end_says_what_to_do(table
     press(table, "press")
     assert table.screen == "declare"
     for button in (0, 4):                            # a player's, and one not in the game
-        table.flash_text = ""
+        table.notice.text = ""
         press(table, "seat", seat=button)
-        assert table.screen == "declare" and table.flash_text == KNOB_ANSWERS
+        assert table.screen == "declare" and table.notice.text == KNOB_ANSWERS
     table._clear_notice()                            # read
     press(table, "press")                            # the knob answers, as ever
     assert table.screen == "confirm"
-    table.flash_text = ""
+    table.notice.text = ""
     press(table, "seat", seat=1)
-    assert table.screen == "confirm" and table.flash_text == KNOB_ANSWERS
+    assert table.screen == "confirm" and table.notice.text == KNOB_ANSWERS
     table._clear_notice()                            # read
     press(table, "turn", detents=1)
     press(table, "press")
@@ -763,9 +763,9 @@ def test_controller_a_seat_button_on_a_question_or_the_end_says_what_to_do(table
         press(table, "press")
     assert table.screen == "over" and session.snapshot()["phase"] == "over"
     for button in (0, 4):
-        table.flash_text = ""
+        table.notice.text = ""
         press(table, "seat", seat=button)
-        assert table.screen == "over" and table.flash_text == GAME_OVER_SEAT
+        assert table.screen == "over" and table.notice.text == GAME_OVER_SEAT
 
 
 def test_controller_a_throw_while_the_dial_spins_is_the_one_it_shows(table, session):
@@ -835,9 +835,9 @@ def test_controller_a_knob_turn_under_a_notice_shows_the_move_it_picks(table, se
     press(table, "press")                               # the move read
     session.undo(by="web")
     table.update()
-    assert table.screen == "play" and table.flash_text.startswith("Taken back from a phone: ")
+    assert table.screen == "play" and table.notice.text.startswith("Taken back from a phone: ")
     press(table, "turn", detents=2)
-    assert not table.flash_text and table.move_index == 2
+    assert not table.notice.text and table.move_index == 2
     assert table.view()["flash"] == ""
 
 
@@ -905,7 +905,7 @@ def test_controller_after_resumed_the_last_move_is_said_again(store, clock, last
         assert again.screen == "result" and again.outcome == ("Last move", "", said)
     else:
         whence = "" if last == "the box's undo" else "from a phone"
-        assert again.screen == "play" and again.flash_text == undo_words(
+        assert again.screen == "play" and again.notice.text == undo_words(
             thrown["log"][before:], [], whence)
 
 
@@ -925,7 +925,7 @@ def test_controller_a_box_of_four_seats_offers_four_players_at_most(session, clo
         assert shows(c.render(), "2-4 players")
         press(c, "seat", seat=0)
         press(c, "press")
-        assert "is for 2 to 4 players, not 1" in c.flash_text
+        assert "is for 2 to 4 players, not 1" in c.notice.text
     finally:
         c.close()
 

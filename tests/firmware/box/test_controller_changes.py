@@ -63,13 +63,13 @@ def test_controller_a_change_from_a_script_is_headed_as_one_not_as_a_phones(tabl
     press(table, "press")
     session.undo(by="api")
     table.update()
-    assert table.flash_text.startswith("Taken back from a script"), table.flash_text
+    assert table.notice.text.startswith("Taken back from a script"), table.notice.text
     session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="api")
     table.update()
     press(table, "press")
     session.undo(by="pin-0a1b2c")                   # a phone takes back the script's change
     table.update()
-    assert table.flash_text.startswith("Taken back from a phone"), table.flash_text
+    assert table.notice.text.startswith("Taken back from a phone"), table.notice.text
 
 
 def lead_thrown_from_phones(table, session) -> dict:
@@ -154,12 +154,12 @@ def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
     table.update()
     table.clock.advance(LATE_PRESS_SECONDS)
     press(table, "press")                               # the rename read
-    assert table.screen == "play" and not table.flash_text
+    assert table.screen == "play" and not table.notice.text
     session.undo(by="pin-0a1b2c")
     table.update()
     assert session.snapshot()["players"][1]["name"] == "Ben"
-    assert table.screen == "play" and table.flash_text.startswith("Taken back from a phone: ")
-    assert "Zed" in table.flash_text and table.view()["flash"] == table.flash_text
+    assert table.screen == "play" and table.notice.text.startswith("Taken back from a phone: ")
+    assert "Zed" in table.notice.text and table.view()["flash"] == table.notice.text
 
 
 @pytest.mark.parametrize("strength", [0.0, 0.3, 1.0])
@@ -178,10 +178,10 @@ def test_controller_set_aside_by_the_phone_leaves_a_working_game_list(table, ses
     session.abandon(by="phone")
     table.update()
     assert table.screen == "games"
-    assert table.flash_text == "From a phone: Kat en Muis set aside"
+    assert table.notice.text == "From a phone: Kat en Muis set aside"
     index = table.game_index
     press(table, "turn", detents=1)
-    assert table.game_index == index + 1 and table.flash_text == ""   # the knob works, seen
+    assert table.game_index == index + 1 and table.notice.text == ""   # the knob works, seen
     assert "Choose a game" in str(table.view()) or table.render().getbbox() is not None
 
 
@@ -192,7 +192,7 @@ def test_controller_a_game_set_aside_by_a_script_says_so(table, session):
     start(table, "kat-en-muis")
     session.abandon(by=BY_SCRIPT)
     table.update()
-    assert table.flash_text == "From a script: Kat en Muis set aside"
+    assert table.notice.text == "From a script: Kat en Muis set aside"
 
 
 def test_controller_a_finished_game_put_away_by_a_phone_is_not_said_set_aside(table, session,
@@ -204,7 +204,7 @@ def test_controller_a_finished_game_put_away_by_a_phone_is_not_said_set_aside(ta
     table.update()
     session.abandon(by="phone")
     table.update()
-    assert table.screen == "games" and table.flash_text == ""
+    assert table.screen == "games" and table.notice.text == ""
 
 
 def test_controller_x6_a_game_ended_from_a_phone_shows_its_last_lines_first(table, session,
@@ -237,7 +237,7 @@ def test_controller_a_box_input_racing_a_phone_acts_once(table, session, clock):
     press(table, "flick", strength=0.5)              # meant for the screen as it was drawn
     assert len(session.store.events(session.game_id)) == events          # not thrown again
     assert table.snap["state_version"] != shown["state_version"]       # the phone's, taken in
-    assert table.screen in ("spin", "result") and table.flash_text == ""  # and shown
+    assert table.screen in ("spin", "result") and table.notice.text == ""  # and shown
     session.roll(by="web") if session.snapshot()["awaiting"] == "roll" else \
         session.submit({"type": "next"}, by="web")
     press(table, "undo")                             # an Undo, racing the same way

@@ -62,7 +62,7 @@ class Table:
         if c.screen == "spin":
             press(c, "press")
         text = list(c.view()["text"])
-        flash = c.flash_text
+        flash = c.notice.text
         if c.screen == "result":
             for _ in range(c.page_count - 1):
                 press(c, "turn", detents=1)
@@ -194,7 +194,7 @@ def test_controller_games_every_log_line_reaches_the_screen(game, session, contr
         if game in ("kat-en-muis", "lifes-mishaps"):     # the chips to put in, said first (K1, L1)
             assert c.screen == "result" and "chips" in " ".join(c.outcome[2]), c.outcome
         past_setup(c)
-        assert c.screen == "play", c.flash_text
+        assert c.screen == "play", c.notice.text
         script(t, game)
         assert t.shown, "nothing was played"
         assert not t.missing, f"{game}: not on screen: {t.missing[:3]}"
@@ -400,7 +400,7 @@ def test_controller_games_cats_and_mice_shows_the_mice_left_on_the_board(session
 
 def acted_on(c, session, events: int) -> bool:
     """A seat press was taken: recorded, or refused on the screen with its reason."""
-    return len(session.store.events(session.game_id)) > events or bool(c.flash_text)
+    return len(session.store.events(session.game_id)) > events or bool(c.notice.text)
 
 
 @pytest.mark.parametrize("game", ["cats-and-mice", "gantlope", "lost-diamond", "india"])

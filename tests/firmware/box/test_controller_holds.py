@@ -383,9 +383,9 @@ def test_controller_the_turn_screen_starts_at_its_first_page_once_a_notice_goes(
     press(table, "press")                                          # end the turn
     clock.advance(1.0)
     press(table, "undo")
-    assert table.flash_text.startswith("Taken back:") and table.screen == "play"
+    assert table.notice.text.startswith("Taken back:") and table.screen == "play"
     assert table.page_count > 1, table.view()
-    while table.flash_text:
+    while table.notice.text:
         clock.advance(0.25)
         table.update()
     gone = clock()
@@ -439,7 +439,7 @@ def test_controller_a_seat_press_while_the_dial_spins_only_stops_it(table, sessi
     seat = table.buttons[turn] if kind == "seat" else table.buttons[(turn + 1) % 3]
     press(table, kind, seat=seat)
     assert table.screen == "result" and table.outcome[1]          # the throw, big
-    assert len(session.store.events(session.game_id)) == thrown and table.flash_text == ""
+    assert len(session.store.events(session.game_id)) == thrown and table.notice.text == ""
 
 
 def test_controller_a_press_just_after_the_result_went_by_itself_is_not_a_move(table, session,
@@ -465,15 +465,15 @@ def test_controller_a_press_just_after_a_refusal_went_by_itself_is_not_acted_on(
     """The same for a refusal: a press to take it away, a moment after it went."""
     start(table, "kat-en-muis")
     press(table, "undo")                                           # nothing to undo yet
-    assert table.flash_text == "Nothing to undo."
+    assert table.notice.text == "Nothing to undo."
     clock.advance(60)
     table.update()
-    assert table.flash_text == ""
+    assert table.notice.text == ""
     press(table, "press")                            # a moment late: nothing
-    assert table.flash_text == ""
+    assert table.notice.text == ""
     clock.advance(AGAIN_SECONDS)
     press(table, "press")                            # later: the turn screen's answer
-    assert table.flash_text == "Flick the knob to throw"
+    assert table.notice.text == "Flick the knob to throw"
     events = len(session.store.events(session.game_id))
     press(table, "flick", strength=0.5)              # a flick is no press: it throws at once
     assert len(session.store.events(session.game_id)) == events + 1
@@ -553,11 +553,11 @@ def test_controller_ld1_the_bounce_of_a_press_that_took_an_undo_away_does_not_pa
     else:
         session.undo(by="web")
         table.update()
-    assert table.flash_text.startswith("Taken back")
+    assert table.notice.text.startswith("Taken back")
     version = session.snapshot()["state_version"]
     clock.advance(2.0)
     press(table, "press")                                          # the notice read away
-    assert table.flash_text == "" and session.snapshot()["state_version"] == version
+    assert table.notice.text == "" and session.snapshot()["state_version"] == version
     clock.advance(0.3)
     press(table, "press")                                          # its bounce: held
     assert session.snapshot()["state_version"] == version

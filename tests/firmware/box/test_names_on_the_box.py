@@ -114,7 +114,7 @@ def test_x10_a_refusal_names_a_player_as_the_box_shows_them(table, session):
     table.update()
     assert table.view()["turn"].name == "Red"
     press(table, "press")                                 # not a flick: refused
-    said = table.flash_text
+    said = table.notice.text
     assert said and "小明" not in said and "Red" in said, said
 
 
@@ -143,8 +143,8 @@ def test_x10_a_rename_from_or_undone_to_a_name_no_one_has_now_draws_no_boxes(tab
     assert table.outcome[2] == ["Button 1, Ann, is now called Red"], table.outcome
     session.undo(by="pin-0a1b2c")
     table.update()
-    assert table.flash_text == ("Taken back from a phone: Button 1, Ann, has a new name the "
-                                "box cannot draw"), table.flash_text
+    assert table.notice.text == ("Taken back from a phone: Button 1, Ann, has a new name the "
+                                "box cannot draw"), table.notice.text
     session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
     session.submit({"type": "rename", "seat": 0, "name": "Li"}, by="pin-0a1b2c")
     table.update()

@@ -211,7 +211,7 @@ def test_phones_join_screen_takes_roster_names_by_the_knob(session, tmp_path, cl
     press(c, "turn", detents=2)                     # "", Ann, Ben -> Ben
     press(c, "seat", seat=0)
     from drawn_words import shows                   # said over the seats, not hiding them
-    assert c.seat_named == "Seat 1 is Ben" and c.flash_text == ""
+    assert c.seat_named == "Seat 1 is Ben" and c.notice.text == ""
     assert shows(c.render(), "Seat 1 is Ben", lettering.MEDIUM, bold=True)
     press(c, "turn", detents=-1)                    # -> Ann, seen at once
     assert c.seat_named == "" and shows(c.render(), "Ann", lettering.MEDIUM, bold=True)

@@ -139,7 +139,7 @@ def test_sim_end_to_end_press_seats_and_flick_through_the_pins(
         assert table.view()["turn"].name == "Red"
         version = panel.screen_version()
         act({"input": "seat", "seat": 3})                         # not armed: ignored
-        assert table.flash_text == "It is Red's turn, not Yellow's." and \
+        assert table.notice.text == "It is Red's turn, not Yellow's." and \
             session.snapshot()["rolls"] == 0
         act({"input": "knob", "action": "flick", "detents": 30})
         assert session.snapshot()["rolls"] == 1
@@ -208,7 +208,7 @@ def test_sim_x12_device_game_keeps_its_buttons_after_a_restart(mock_factory, sim
     assert box.panel.lit_seats() == [buttons[turn]]                 # the LED of the awaited
     assert box.controls.lit == {buttons[turn]}
     box.act(input="seat", seat=buttons[other])                      # the wrong player's button
-    assert box.controller.flash_text.startswith("It is ")
+    assert box.controller.notice.text.startswith("It is ")
     box.act(input="seat", seat=buttons[turn])                       # a capture
     events = store.events(game_id)
     assert events[-1]["type"] == "press" and events[-1]["seat"] == turn
@@ -223,9 +223,9 @@ def test_sim_x12_device_game_keeps_its_buttons_after_a_restart(mock_factory, sim
     box.act(input="seat", seat=buttons[other])                      # now theirs
     events = store.events(game_id)
     assert events[-1]["type"] == "press" and events[-1]["seat"] == other
-    assert not box.controller.flash_text.startswith("It is ")
+    assert not box.controller.notice.text.startswith("It is ")
     box.act(input="seat", seat=buttons[turn])
-    assert box.controller.flash_text.startswith("It is ")
+    assert box.controller.notice.text.startswith("It is ")
     assert store.events(game_id)[-1] == events[-1]                  # nothing recorded for it
     assert [p["score"] for p in session.snapshot()["players"]] == [1, 1]
     box.close()

@@ -165,16 +165,16 @@ def test_board_screen_pi_waits_after_an_undo_until_asked(table, session):
     assert snap["turn"] == 1 and snap["board"]["last_move"] is None
     assert not table.pi.thinking
     press(table, "press")                            # the undo's notice read away: only that
-    assert table.flash_text == "" and not table.pi.thinking
+    assert table.notice.text == "" and not table.pi.thinking
     screen = table.render()
     table.clock.advance(AGAIN_SECONDS)               # read (its bounce is held)
     press(table, "press")                            # its turn: the press asks it
-    assert table.flash_text == "The Pi is thinking"
+    assert table.notice.text == "The Pi is thinking"
     assert screen.tobytes() != board_screen.playing(snap, 0, True).tobytes()   # said "press"
     wait_for_pi(table)
     assert session.snapshot()["turn"] == 0
     # its move shows without "The Pi is thinking" over it: it has thought
-    assert table.screen == "pi_moved" and table.flash_text == ""
+    assert table.screen == "pi_moved" and table.notice.text == ""
 
 
 def test_board_screen_pi_waits_after_its_lead_throw_is_taken_back_until_the_knob_asks(
@@ -193,7 +193,7 @@ def test_board_screen_pi_waits_after_its_lead_throw_is_taken_back_until_the_knob
     assert table.view()["text"] == ["Pi", "Press the knob", "and the Pi moves"]   # as drawn
     table.clock.advance(AGAIN_SECONDS)               # read (its bounce is held)
     press(table, "press")                            # its turn: the press asks it
-    assert table.flash_text == "The Pi is thinking"
+    assert table.notice.text == "The Pi is thinking"
     wait_for_pi(table)
     last = session.store.events(session.game_id)[-1]
     assert last["type"] == "roll" and last["by"] == "pi" and not table.pi.waiting
@@ -210,13 +210,13 @@ def test_board_screen_a_press_reads_a_phones_undo_before_it_asks_the_pi(table, s
     moved = len(session.store.events(session.game_id))
     session.undo(by="web")                           # a phone's Undo
     wait_for_pi(table)
-    assert table.flash_text.startswith("Taken back from a phone")
+    assert table.notice.text.startswith("Taken back from a phone")
     press(table, "press")
-    assert table.flash_text == "" and not table.pi.thinking
+    assert table.notice.text == "" and not table.pi.thinking
     assert len(session.store.events(session.game_id)) == moved + 1        # the undo alone
     table.clock.advance(AGAIN_SECONDS)               # read (its bounce is held)
     press(table, "press")                            # now it is asked
-    assert table.flash_text == "The Pi is thinking"
+    assert table.notice.text == "The Pi is thinking"
     wait_for_pi(table)
     assert session.snapshot()["turn"] == 0 and session.snapshot()["last_by"] == "pi"
 
@@ -870,11 +870,11 @@ def test_board_screen_a_seat_press_on_the_pis_move_says_to_copy_it(session, cloc
         version = session.snapshot()["version"]
         press(c, kind, seat=button)
         assert c.screen == "pi_moved"
-        assert c.flash_text == "Copy the Pi's move, then press the knob."
+        assert c.notice.text == "Copy the Pi's move, then press the knob."
         assert controls.beeps[-1] == "error"
         assert session.snapshot()["version"] == version
         press(c, "press")                            # copied: the press the words ask for
-        assert c.screen == "play" and not c.flash_text
+        assert c.screen == "play" and not c.notice.text
     finally:
         c.close()
 
@@ -982,10 +982,10 @@ def test_board_screen_the_pis_seat_button_says_it_is_the_pis(table, session, clo
     press(table, "press")                          # the Pi's move copied: Ann's turn
     button = session.snapshot()["players"][1]["button"]
     press(table, "ignored", seat=button - 1)        # not armed: the box says why
-    assert table.flash_text == f"Button {button} is the Pi's seat: the Pi moves by itself."
+    assert table.notice.text == f"Button {button} is the Pi's seat: the Pi moves by itself."
     press(table, "press")
     press(table, "ignored", seat=4)
-    assert table.flash_text == "Button 5 is not in this game."
+    assert table.notice.text == "Button 5 is not in this game."
 
 
 def test_board_screen_a_lead_won_against_the_pi_shows_the_throws_first(tmp_path, clock):
@@ -1056,10 +1056,10 @@ def test_board_screen_a_press_on_the_undos_notice_moves_nothing(table, session):
     press(table, "turn", detents=3)                  # the Fox's 4th move, picked
     assert table.move_index == 3
     press(table, "undo")
-    assert table.flash_text.startswith("Taken back:") and table.move_index == 0
+    assert table.notice.text.startswith("Taken back:") and table.move_index == 0
     events = len(session.store.events(session.game_id))
     press(table, "press")                            # read: nothing else
-    assert table.flash_text == "" and len(session.store.events(session.game_id)) == events
+    assert table.notice.text == "" and len(session.store.events(session.game_id)) == events
     table.render()
     assert table.view()["text"][-2].startswith("knob 1/"), table.view()["text"]
 
@@ -1072,7 +1072,7 @@ def test_board_screen_a_seat_button_says_how_a_move_is_made(table, session):
     assert session.snapshot()["turn"] == 1
     events = len(session.store.events(session.game_id))
     press(table, "seat", seat=table.buttons[1])
-    assert table.flash_text == "Turn the knob to pick Blue's move, then press the knob."
+    assert table.notice.text == "Turn the knob to pick Blue's move, then press the knob."
     assert len(session.store.events(session.game_id)) == events
 
 
@@ -1091,7 +1091,7 @@ def test_board_screen_domino_rex_a_seat_button_says_how_a_square_is_uncovered(ta
     events = len(session.store.events(session.game_id))
     press(table, "seat", seat=table.buttons[turn])
     name = session.snapshot()["players"][turn]["name"]
-    assert table.flash_text == f"Turn the knob to pick {name}'s square, then press the knob."
+    assert table.notice.text == f"Turn the knob to pick {name}'s square, then press the knob."
     assert len(session.store.events(session.game_id)) == events
 
 
@@ -1160,7 +1160,7 @@ def test_board_screen_undo_under_a_held_reply_shows_the_pis_move_first(table, se
     assert table.outcome[2][-1] == pis_request(session.snapshot())
     press(table, "undo")                             # now on what is shown: the Pi's move
     assert session.store.events(session.game_id)[-1]["type"] == "undo"
-    assert table.flash_text.startswith("Taken back: ")
+    assert table.notice.text.startswith("Taken back: ")
 
 
 def test_board_screen_a_press_just_after_the_held_reply_showed_is_not_for_it(table, session):
@@ -1196,14 +1196,14 @@ def test_board_screen_domino_rex_an_undo_says_which_square_to_cover_again(table,
     again = f". Cover Pi's {value} again." + "".join(
         f" Pi's {ORDINAL[int(n)]} checker back {back[after['players'][1]['checkers'][n]]}."
         for n in moved)
-    assert table.flash_text.startswith("Taken back: ")
-    assert table.flash_text.endswith(again), table.flash_text
+    assert table.notice.text.startswith("Taken back: ")
+    assert table.notice.text.endswith(again), table.notice.text
     session.submit({"type": "choose", "value": value}, by="pi")       # as it was
     table.update()
     table.render()
     session.undo(by="web")                           # and from a phone
     table.update()
-    assert table.flash_text.endswith(again)
+    assert table.notice.text.endswith(again)
 
 
 def test_board_screen_an_undo_says_what_the_state_says_to_put_back():
@@ -1272,7 +1272,7 @@ def test_board_screen_a_flick_where_the_knob_picks_says_how_to_move(table, sessi
                                                           else "square")
     events = len(session.store.events(session.game_id))
     press(table, "flick", strength=0.5)
-    assert table.flash_text == (f"No throw now. Turn the knob to pick {name}'s {what}, then "
+    assert table.notice.text == (f"No throw now. Turn the knob to pick {name}'s {what}, then "
                                 "press the knob.")
     assert len(session.store.events(session.game_id)) == events
 
@@ -1292,7 +1292,7 @@ def test_board_screen_a_flick_on_the_pis_turn_says_how_it_moves(table, session):
     table.clock.advance(AGAIN_SECONDS)
     events = len(session.store.events(session.game_id))
     press(table, "flick", strength=0.5)
-    assert table.flash_text == "No throw now. Press the knob and the Pi moves."
+    assert table.notice.text == "No throw now. Press the knob and the Pi moves."
     assert len(session.store.events(session.game_id)) == events
 
 
@@ -1347,14 +1347,14 @@ def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(box
     c.update()
     assert session.snapshot()["put_back"]        # the state's words, for what it showed
     from companion.words import joined
-    assert c.flash_text == ("Taken back from a phone before it was shown here: "
+    assert c.notice.text == ("Taken back from a phone before it was shown here: "
                             + joined(pis) + ". Nothing to set back on the board.")
     assert c.screen == "play" and not c.waiting
     session.undo(by="pin-0a1b2c")                # then Ann's own uncover, shown: hers
     c.update()                                   # alone ("Cover Ann's 1, Pi's 6 again"
     from firmware.oled.views import undo_notice  # said the Pi's, never uncovered)
-    assert c.flash_text == undo_notice(session.snapshot(), "from a phone")
-    assert "Pi's" not in c.flash_text and "Cover Ann's" in c.flash_text
+    assert c.notice.text == undo_notice(session.snapshot(), "from a phone")
+    assert "Pi's" not in c.notice.text and "Cover Ann's" in c.notice.text
 
 
 def uncovered_from_phones(c, session, clock, moves: int) -> None:
@@ -1383,7 +1383,7 @@ def test_board_screen_two_undos_taken_in_at_once_are_both_said(box, session, clo
     c.update()                                   # both at once
     assert first["put_back"] and second["put_back"]
     from companion.words import undo_notice as said
-    assert c.flash_text == said([*first["undone"], *second["undone"]],
+    assert c.notice.text == said([*first["undone"], *second["undone"]],
                                 [*first["put_back"], *second["put_back"]], "from a phone")
 
 
@@ -1404,13 +1404,13 @@ def test_board_screen_a_pi_first_game_begun_from_a_phone_over_a_join_says_so(ses
         session.new_game("domino-rex", ["Pi", "Ann"], pi=[0], pi_level="easy", by="web")
         if not together:
             c.update()                               # the game alone: nothing over the turn
-            assert c.flash_text == "" and c.lead_in == [instead]
+            assert c.notice.text == "" and c.lead_in == [instead]
         session.roll(by="pi")
         c.update()
         if c.screen == "spin":
             press(c, "press")                        # past the dial
         assert c.screen == "result" and c.outcome[2][0] == instead
-        assert c.flash_text == "" and c.lead_in == []
+        assert c.notice.text == "" and c.lead_in == []
     finally:
         c.close()
 
@@ -1432,7 +1432,7 @@ def test_board_screen_a_join_overtaken_is_said_over_the_pis_board_move_or_the_ne
     assert snap["players"][snap["turn"]].get("pi")
     session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pi")
     c.update()
-    assert c.screen == "pi_moved" and c.flash_text == \
+    assert c.screen == "pi_moved" and c.notice.text == \
         "From a phone: Fox and Geese begun instead of the game joined here."
     assert c.lead_in == []
 
@@ -1449,14 +1449,14 @@ def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(box, sessio
         hers = session.undo(by="pin-0a1b2c")
         c.update()
         from companion.words import undo_notice
-        assert c.flash_text == undo_notice(hers["undone"], hers["put_back"], "from a phone")
+        assert c.notice.text == undo_notice(hers["undone"], hers["put_back"], "from a phone")
     elif way == "under the menu":
         press(c, "menu")
         session.undo(by="pin-0a1b2c")
         c.update()
         press(c, "menu")                         # back to the game
-        assert c.flash_text.startswith("Taken back from a phone before it was shown here")
-        assert c.flash_text.endswith("Nothing to set back on the board.")
+        assert c.notice.text.startswith("Taken back from a phone before it was shown here")
+        assert c.notice.text.endswith("Nothing to set back on the board.")
     else:
         c.close()
         c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
@@ -1470,7 +1470,7 @@ def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(box, sessio
         c.update()
         press(c, "menu")
         from companion.words import undo_notice
-        assert c.flash_text == undo_notice([*pis["undone"], *hers["undone"]],
+        assert c.notice.text == undo_notice([*pis["undone"], *hers["undone"]],
                                            [*pis["put_back"], *hers["put_back"]],
                                            "from a phone")
         c.close()
@@ -1503,7 +1503,7 @@ def test_board_screen_an_undo_and_what_came_after_it_under_the_menu_are_both_sai
         assert c.screen == "result" and c.outcome[2][0] == first
         assert c.outcome[2][1:] == [box_words(w) for w in again["log"][len(undone["log"]):]]
     else:
-        assert c.flash_text == first + " " + said(
+        assert c.notice.text == first + " " + said(
             again["log"][len(undone["log"]):], ["Nothing to set back on the board."],
             "from a phone before it was shown here")
 
@@ -1558,13 +1558,13 @@ def test_board_screen_a_rename_between_undos_never_says_the_first_again(box, ses
     assert c.screen == "play", c.screen
     session.undo(by="web")
     c.update()
-    assert "turn" in c.flash_text                # the ended turn, said once
+    assert "turn" in c.notice.text                # the ended turn, said once
     session.submit({"type": "rename", "seat": 1, "name": "Red"}, by="web")
     c.update()
     session.undo(by="web")                       # the rename taken back
     c.update()
-    assert c.flash_text.startswith("Taken back from a phone: ") and \
-        "is now called" in c.flash_text and "turn" not in c.flash_text, c.flash_text
+    assert c.notice.text.startswith("Taken back from a phone: ") and \
+        "is now called" in c.notice.text and "turn" not in c.notice.text, c.notice.text
 
 
 def test_board_screen_an_ended_turn_never_shown_is_not_said_as_shown(box, session, clock):
@@ -1580,5 +1580,5 @@ def test_board_screen_an_ended_turn_never_shown_is_not_said_as_shown(box, sessio
     session.undo(by="web")
     c.update()
     press(c, "menu")                             # back to the game
-    assert c.flash_text.startswith("Taken back from a phone before it was shown here: ")
-    assert c.flash_text.endswith("Nothing to set back on the board.")
+    assert c.notice.text.startswith("Taken back from a phone before it was shown here: ")
+    assert c.notice.text.endswith("Nothing to set back on the board.")

@@ -141,7 +141,7 @@ def test_long_names_a_long_network_name_is_drawn_whole(session, clock, screen, s
     box.attach()
     try:
         box.update()
-        box.screen, box.flash_text = screen, ""
+        box.screen, box.notice.text = screen, ""
         frame = box.render()
         for line in lettering.wrap(LONG_WIFI, lettering.SMALL) + \
                 lettering.wrap(after, lettering.SMALL):

@@ -624,36 +624,36 @@ def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(sessio
     box.attach()
     try:
         box.update()
-        assert box.wifi.ssid == "Our House" and box.flash_text == ""
+        assert box.wifi.ssid == "Our House" and box.notice.text == ""
         network.change(mode="hotspot", network="Parlour-ab12", url="http://10.42.0.1:8080/",
                        message="No known Wi-Fi in 60 s. Hotspot Parlour-ab12 is on.")
         box.update()
         assert box.wifi == WiFi("Parlour-ab12", "k7mp-2xqa-rj9c")
         assert box.url == "http://10.42.0.1:8080/" and "Hotspot Parlour-ab12 is on." in \
-            box.flash_text
+            box.notice.text
         press(box, "menu")
         assert "Wi-Fi" in box.menu_items
         press(box, "turn", detents=box.menu_items.index("Wi-Fi"))
         press(box, "press")
         assert box.screen == "wifi"
-        box.flash_text = ""
+        box.notice.text = ""
         assert box.render().tobytes() == screens.message(
             "Wi-Fi Parlour-ab12", "k7mp-2xqa-rj9c",
             "password, then open 10.42.0.1:8080").tobytes()
         network.change(mode="joining", message="Joining Our House")   # a phone added it: not
         box.update()                                   # "Wi-Fi / Parlour-ab12" as if on it
-        box.flash_text = ""
+        box.notice.text = ""
         assert box.render().tobytes() == screens.message(
             "Wi-Fi", "Joining Our House", "if it fails: back to Parlour-ab12").tobytes()
         network.change(mode="home", network="Parlour: Our House", message="Joined Our House",
                        url="")                                 # joined: no address yet
         box.update()
         assert box.wifi == WiFi("Our House", "correct horse")
-        assert box.url == "" and box.flash_text == "Joined Our House"
-        box.flash_text = ""
+        assert box.url == "" and box.notice.text == "Joined Our House"
+        box.notice.text = ""
         network.change(url="http://192.168.1.31:8080/")          # the lease: said once only
         box.update()
-        assert box.url == "http://192.168.1.31:8080/" and box.flash_text == ""
+        assert box.url == "http://192.168.1.31:8080/" and box.notice.text == ""
     finally:
         box.close()
 

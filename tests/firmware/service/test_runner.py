@@ -242,7 +242,7 @@ def test_runner_a_stuck_undo_at_start_takes_nothing_back_and_the_oled_says_why(t
         thread.start()
         time.sleep(0.5)
         assert again.session.snapshot()["rolls"] == rolls
-        assert "Undo read pressed at start (BCM 23)" in again.controller.flash_text
+        assert "Undo read pressed at start (BCM 23)" in again.controller.notice.text
     finally:
         again.stop.set()
         again.inputs.put(runner.WAKE)

@@ -163,7 +163,7 @@ def test_hardware_two_seats_at_once_and_out_of_turn(table):
     pin(table, f"seat{other}").drive_high()
     settle(table, 0.2)
     act(table, input="seat", seat=third)                 # a seat out of turn, on its own
-    assert table.controller.flash_text.startswith("It is ")        # whose turn, in words
+    assert table.controller.notice.text.startswith("It is ")        # whose turn, in words
     events = log_is_right(table)["events"]
     assert [(e["type"], e.get("by")) for e in events[before:]] == [("press", f"seat {seat}")]
     assert not any(e.get("by") in (f"seat {other}", f"seat {third}") for e in events)
