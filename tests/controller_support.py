@@ -39,9 +39,9 @@ def press(c, kind, **fields):
 def read_on(c):
     """The result up turned with the knob to its last page: an assisted game's instructions read
     to "press the knob to end the turn", after which one press ends it."""
-    if c.screen == "result" and c.page < c.page_count - 1:
-        press(c, "turn", detents=c.page_count)
-        assert c.page == c.page_count - 1, c.view()
+    if c.screen == "result" and c.pager.page < c.pager.count - 1:
+        press(c, "turn", detents=c.pager.count)
+        assert c.pager.page == c.pager.count - 1, c.view()
 
 
 def start(c, game, seats=(0, 1)):
@@ -73,7 +73,7 @@ def past_setup(c):
 def settle_lead(c, clock):
     for _ in range(30):
         if c.snap["phase"] != "lead":
-            for _ in range(c.page_count):
+            for _ in range(c.pager.count):
                 if c.screen == "result":
                     c.clock.advance(AGAIN_SECONDS)
                     press(c, "press")              # read the lead's result to its end
@@ -95,7 +95,7 @@ def throw_until_two_pages(c, session, clock):
         if session.snapshot()["phase"] == "over":
             break
         assert c.screen == "result"
-        if c.page_count > 1:
+        if c.pager.count > 1:
             return
         clock.advance(2.0)
         press(c, "press")                                          # read: the next turn

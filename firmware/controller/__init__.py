@@ -16,7 +16,8 @@ the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
 `Controller` (core.py) owns the state, the input table and the timers, with the notice over
-the screen held by its `NoticeBoard` (notices.py); its mixins hold the rest:
+the screen held by its `NoticeBoard` (notices.py) and the page of the screen's text up by its
+`Pager` (pager.py); its mixins hold the rest:
 `ChangesFromElsewhere` (elsewhere.py) a change made elsewhere as the box shows it,
 `PlayInputs` (play_inputs.py) a seat button, the knob and Undo during a game and why a press
 did nothing, `NewGameScreens` (new_game.py) starting a game, `SpinScreens` (spin.py) the spin,
@@ -28,7 +29,8 @@ and `BoxDrawing` (drawing.py) draws each screen.
 
 from firmware.controller.core import RESUMED_SECONDS, TRANSITIONS, Controller
 from firmware.controller.notices import READ_START_SECONDS, READ_WORD_SECONDS, reading_seconds
-from firmware.controller.spin import PAGE_SECONDS, RESULT_SECONDS
+from firmware.controller.pager import PAGE_SECONDS
+from firmware.controller.spin import RESULT_SECONDS
 
 __all__ = ["Controller", "TRANSITIONS", "reading_seconds", "READ_START_SECONDS",
            "READ_WORD_SECONDS", "RESULT_SECONDS", "PAGE_SECONDS", "RESUMED_SECONDS"]

@@ -24,7 +24,8 @@ from firmware.controller.notices import (LATE_PRESS_SECONDS, NoticeBoard, Notice
                                          reading_seconds)
 from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
-from firmware.controller.spin import PAGE_SECONDS, PAGED, SpinScreens
+from firmware.controller.pager import Pager
+from firmware.controller.spin import PAGED, SpinScreens
 from firmware.oled.animation import FPS, Animation
 from firmware.oled.names import drawable, for_the_box, names_for_the_box, seat_button
 from firmware.oled.screens import FLASH_SECONDS
@@ -134,13 +135,11 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self.changes_put_up = 0          # changes from elsewhere shown (`_show_change`)
         self.change_shown: tuple[Any, float] | None = None   # its result and when it went up
-        self.page, self.page_count, self.page_at = 0, 1, self.clock()
+        self.pager = Pager(clock)                         # the pages of the screen's text
         self.result_instructs = False    # the result up is an assisted turn's instructions
         self.read_roll: tuple | None = None   # the throw (`roll_key`) whose turn's player
                                               # has read them to "press the knob to end the
                                               # turn", or acted on them at the box
-        self.page_text: list[str] = []                   # the words of the page drawn last
-        self._page_key: tuple = ()
         self.screen_until = self.clock() + RESUMED_SECONDS if self.screen == "resumed" else 0.0
         self.dirty = True
         self._armed: tuple | None = None
@@ -363,10 +362,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._late_for(now + LATE_PRESS_SECONDS)    # a press meant for the result it
             self._sync_controls()                       # replaced: not for the Pi's move
         self._turn_pages(now)
-        last_page = self.screen != "result" or self.page >= self.page_count - 1
+        last_page = self.screen != "result" or self.pager.on_last
         if self.screen in ("result", "resumed") and now >= self.screen_until and last_page \
-                and now >= self.page_at + (PAGE_SECONDS if self.page_count > 1 else 0) \
-                and not self._waits_for_press:
+                and self.pager.read(now) and not self._waits_for_press:
             resumed, ends_turn = self.screen == "resumed", self._press_ends_turn()
             self.screen, self.dirty = self.home(), True
             if resumed:
@@ -410,10 +408,11 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                                  and not self._waits_for_press else None,
                                  self.held_until
                                  if self.waiting and self.screen == "result" else None,
-                                 self.page_at + PAGE_SECONDS
-                                 if self.screen in PAGED and self.page_count > 1
+                                 self.pager.due()
+                                 if self.screen in PAGED and self.pager.count > 1
                                  and not (self._waits_for_press
-                                          and self.page == self.page_count - 1) else None,
+                                          and self.pager.page == self.pager.count - 1)
+                                 else None,
                                  (self._start_page + 1) * card.PAGE_SECONDS
                                  if self.screen == "start" and self.wifi.ssid else None)
                      if t is not None]

@@ -39,7 +39,7 @@ class BoxDrawing:
         """The frame for the current screen (with a flash on top while one shows)."""
         self._turn_pages(self.clock())
         self.dirty = False
-        self.page_count, self.page_text = 1, []
+        self.pager.blank()
         image = getattr(self, "draw_" + self.screen)()
         if self.waiting is None and self.missed is None:   # the game as the players now see it
             self.shown_mark = state_mark(self.snap)
@@ -49,8 +49,8 @@ class BoxDrawing:
         """What the screen says, in words (for tests and logs)."""
         snap = self.snap
         out: dict[str, Any] = {"screen": self.screen, "flash": self.notice.text,
-                               "page": self.page, "pages": self.page_count,
-                               "text": list(self.page_text),
+                               "page": self.pager.page, "pages": self.pager.count,
+                               "text": list(self.pager.text),
                                # the state drawn from: every surface says which it shows
                                "state": {key: snap.get(key) for key in (
                                    "boot", "version", "state_version", "game_id", "phase",
@@ -128,24 +128,24 @@ class BoxDrawing:
                 lines = board_screen.playing_lines(self.snap, self.pi.thinking) \
                     if pi_level(self.snap) else board_screen.choosing_lines(self.snap,
                                                                              self.move_index)
-                self.page_text = [words for words, _ in lines]
+                self.pager.text = [words for words, _ in lines]
             else:                                     # the Pi's turn in Domino Rex
-                self.page_text = board_screen.pi_message(self.pi.thinking,
-                                                         board_screen.pi_name(self.snap))
+                self.pager.text = board_screen.pi_message(self.pi.thinking,
+                                                          board_screen.pi_name(self.snap))
             return board_screen.playing(self.snap, self.move_index, self.pi.thinking)
         view = turn_view(self.snap)
         if self.snap.get("awaiting") == "choose":
             options = self._choices()
             value = options[self.choice_index % len(options)]
             meaning = choice_meaning(self.snap, value)
-            self.page_text = [view.name, str(value), meaning]
+            self.pager.text = [view.name, str(value), meaning]
             return screens.choose(view, str(value), meaning)
         paged = screens.turn_pages(view)
-        self.page_count = max(1, len(paged))
-        self.page %= self.page_count
-        self.page_text = ([view.name] if self.page == 0 or screens.repeats_name(view, self.page)
-                          else []) + (paged[self.page] if paged else [view.action, view.detail])
-        return screens.turn(view, self.page)
+        self.pager.go_round(max(1, len(paged)))
+        page = self.pager.page
+        self.pager.text = ([view.name] if page == 0 or screens.repeats_name(view, page)
+                           else []) + (paged[page] if paged else [view.action, view.detail])
+        return screens.turn(view, page)
 
     def draw_spin(self) -> Image.Image:
         if self.animation is None:
@@ -156,13 +156,12 @@ class BoxDrawing:
         heading, values, words = self.outcome
         names = player_names(self.snap)
         shown, small, paged = screens.result_layout(heading, values, words, names)
-        self.page_count = len(paged)
-        self.page = min(self.page, self.page_count - 1)
-        if self.result_instructs and self.page == self.page_count - 1:
+        self.pager.stop_at_last(len(paged))
+        page = self.pager.page
+        if self.result_instructs and self.pager.on_last:
             self.read_roll = self.roll_key()
-        self.page_text = [shown] + ([small] if self.page == 0 and small else []) + \
-            paged[self.page]
-        return screens.result(heading, values, words, self.page, names)
+        self.pager.text = [shown] + ([small] if page == 0 and small else []) + paged[page]
+        return screens.result(heading, values, words, page, names)
 
     def draw_over(self) -> Image.Image:
         who, verb = winners_text(self.snap)
@@ -174,11 +173,12 @@ class BoxDrawing:
         # never said that a press begins the next game; "turn=scores press=new" read as code)
         feet = len(OVER_FEET) if scored else 1
         names = screens.game_over_pages(who)      # long names sharing a win: paged
-        self.page_count = math.lcm(feet, max(1, len(names)))
-        foot = OVER_FEET[self.page % feet]
-        self.page_text = [*(names[self.page % len(names)] if names else [who]), points or verb,
-                          foot]
-        return screens.game_over(who, points or verb, foot, self.page)
+        self.pager.count = math.lcm(feet, max(1, len(names)))
+        page = self.pager.page
+        foot = OVER_FEET[page % feet]
+        self.pager.text = [*(names[page % len(names)] if names else [who]), points or verb,
+                           foot]
+        return screens.game_over(who, points or verb, foot, page)
 
     def draw_menu(self) -> Image.Image:
         return screens.menu(self.menu_items, self.menu_index)
@@ -191,10 +191,10 @@ class BoxDrawing:
             if self.snap.get("phase") == "over" and self.snap.get("winners"):
                 who, verb = winners_text(self.snap)      # not "... show who leads" once won
                 said = (NO_SCORE[0], f"{who} {'won' if verb == 'wins!' else 'shared the win'}")
-            self.page_text = [title, *said]
+            self.pager.text = [title, *said]
             return screens.message(title, *said)
         pages = screens.score_pages(rows)
-        self.page_text = [words for words, _, _ in pages[min(self.scores_page, len(pages) - 1)]]
+        self.pager.text = [words for words, _, _ in pages[min(self.scores_page, len(pages) - 1)]]
         return screens.scores(title, rows, self.scores_page)
 
     def draw_hint(self) -> Image.Image:
@@ -205,7 +205,7 @@ class BoxDrawing:
         who = player_name(self.snap, self.snap.get("turn"))     # the hint is for the turn's
         heading = f"Hint for {who}" if who and lettering.width(
             f"Hint for {who}", lettering.SMALL) <= lettering.W - 2 else "Hint"
-        self.page_text = [heading, action.capitalize(), why]   # in words, as drawn
+        self.pager.text = [heading, action.capitalize(), why]  # in words, as drawn
         return screens.message(heading, action.capitalize(), why)
 
     def draw_wifi(self) -> Image.Image:
@@ -234,10 +234,9 @@ class BoxDrawing:
     def draw_confirm(self) -> Image.Image:
         question = self.confirm[0] if self.confirm else ""
         paged = screens.confirm_pages(question)
-        self.page_count = len(paged)
-        self.page %= self.page_count
-        self.page_text = paged[self.page]
-        return screens.confirm(question, self.confirm_yes, page=self.page)
+        self.pager.go_round(len(paged))
+        self.pager.text = paged[self.pager.page]
+        return screens.confirm(question, self.confirm_yes, page=self.pager.page)
 
     def draw_pi_setup(self) -> Image.Image:
         labels = [label for label, _, _ in self.setups]
@@ -246,7 +245,7 @@ class BoxDrawing:
     def draw_pi_moved(self) -> Image.Image:
         if "board" not in self.snap:                 # only a board move is drawn to copy
             return self.draw_play()
-        self.page_text = [words for words, _ in board_screen.pi_moved_lines(self.snap)]
+        self.pager.text = [words for words, _ in board_screen.pi_moved_lines(self.snap)]
         return board_screen.pi_moved(self.snap)
 
     def draw_declare(self) -> Image.Image:

@@ -1,7 +1,7 @@
 """The box's holds (a mixin of Controller): a double press or a bounce is one press. After a
 press that changed what the same press would do next, that press again within AGAIN_SECONDS
 is held back: it would make a choice on a screen no one has read yet. Controller provides
-snap, screen, page, page_count, outcome, clock and _press_ends_turn."""
+snap, screen, pager, outcome, clock and _press_ends_turn."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from firmware.controller.notices import AGAIN_SECONDS
+from firmware.controller.pager import Pager
 from firmware.pins.inputs import InputEvent
 
 KNOB = ("press", "turn", "flick", "hold")          # the knob's inputs: one hand's
@@ -49,15 +50,14 @@ class Holds:
     again_guard: AgainGuard | None         # all set by Controller.__init__
     snap: dict[str, Any]
     screen: str
-    page: int
-    page_count: int
+    pager: Pager
     outcome: tuple[str, str, list[str]]
     clock: Callable[[], float]
     _press_ends_turn: Callable[[], bool]
 
     def _moment(self) -> Moment:
         return Moment(self.snap.get("game_id"), self.snap.get("state_version"),
-                      self.snap.get("home_claim"), self.screen, self.page,
+                      self.snap.get("home_claim"), self.screen, self.pager.page,
                       self.outcome if self.screen == "result" else None)
 
     def _guard_after_reading(self, event: InputEvent) -> None:
@@ -124,7 +124,7 @@ class Holds:
         self.again_guard = None
         same = self.clock() < guard.until and event.kind == guard.kind and (
             event.kind == "seat" or self.screen == guard.screen)
-        last = guard.screen != "result" or self.page >= self.page_count - 1
+        last = guard.screen != "result" or self.pager.on_last
         if same and (not guard.once or not last):
             self.again_guard = guard
         return same and (not guard.once or last)

@@ -154,8 +154,8 @@ class PhoneScreens:
         small = f"type it on {player}'s phone ({int(left)} s)"
         if not player or len(screens.message_lines(shown, small)[1]) > 2:
             small = f"type it on that phone ({int(left)} s)"
-        self.page_text = [f"Pair: {self._button_words(button)}", shown, small]
-        return screens.message(*self.page_text)
+        self.pager.text = [f"Pair: {self._button_words(button)}", shown, small]
+        return screens.message(*self.pager.text)
 
     def draw_phones(self) -> Image.Image:
         rows = self._phone_rows()

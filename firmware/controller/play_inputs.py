@@ -130,7 +130,7 @@ class PlayInputs:
         elif self.snap.get("awaiting") == "choose":
             self.choice_index = (self.choice_index + event.detents) % len(self._choices())
             self.screen = "play"
-        elif self.page_count > 1:
+        elif self.pager.count > 1:
             self.on_turn_page(event)
 
     def _choices(self) -> list[int]:

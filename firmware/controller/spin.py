@@ -1,7 +1,8 @@
 """The spin and what it says (a mixin of Controller): a flick spins the dial, the result
 screen shows the log's new lines under who made them, and long outcomes and instructions
 turn page by page (by the knob, or by themselves). Controller provides snap, session, clock,
-screen, outcome, home(), _call, _beep, _change_words and the turn screen's knob handlers."""
+screen, outcome, pager, home(), _call, _beep, _change_words and the turn screen's knob
+handlers."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from companion.words import END_OF_TURN
 from firmware.controller.notices import LATE_PRESS_SECONDS, SEAT_INPUTS
+from firmware.controller.pager import PAGE_SECONDS, Pager
 from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (box_words, later_mover, player_name, player_names,
                                   restates, roll_text, split_prompt, takes, with_box_controls)
@@ -17,7 +19,6 @@ from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import BY as PI_BY
 
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
-PAGE_SECONDS = 4.0           # each page of a long outcome or instruction
 PAGED = ("result", "play", "confirm", "over")   # screens whose pages turn by themselves
 UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # the Pi's square
 UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
@@ -47,11 +48,8 @@ class SpinScreens:
     spun_from: dict[str, Any]              # the state before the dial's throws
     spun_to: dict[str, Any]                # the state the dial's throw made
     spun_ended: list[str]                  # what the end of the turn before it wrote
-    page: int
-    page_count: int
-    page_at: float
+    pager: Pager
     screen_until: float
-    _page_key: tuple
     waiting: tuple[dict[str, Any], dict[str, Any]] | None   # a change from elsewhere: from, to
     result_at: float                       # when the result on screen was put up
 
@@ -146,7 +144,7 @@ class SpinScreens:
             heading, values, lines = self.outcome  # ... begun instead of the game joined")
             self.outcome, self.lead_in = (heading, values, [*self.lead_in, *lines]), []
         unread = self.screen == "result" and self.result_instructs and \
-            self.page < self.page_count - 1 and \
+            not self.pager.on_last and \
             self.snap.get("home_claim") is None     # instructions a seat press came over (a
                                                     # claim's own pages say what the knob does)
         if unread and self.input_kind in SEAT_INPUTS:
@@ -177,20 +175,22 @@ class SpinScreens:
     @property
     def held_until(self) -> float:
         """When the result up may give way to a change made elsewhere."""
-        return self.result_at + HOLD_SECONDS * max(1, min(self.page_count, HOLD_PAGES))
+        return self.result_at + HOLD_SECONDS * max(1, min(self.pager.count, HOLD_PAGES))
 
     def _holding(self, now: float) -> bool:
         """The dial spins, or the result up has not been read yet."""
         return self.screen == "spin" or (self.screen == "result" and now < self.held_until)
 
     def _turn_to(self, page: int) -> None:
-        self.page, self.page_at, self.dirty = page, self.clock(), True
+        self.pager.turn_to(page)
+        self.dirty = True
 
     def on_turn_page(self, event: InputEvent) -> None:
         """The knob reads a long outcome or instruction page by page (and holds it there);
         on a one-page result it does what it does on the turn screen (Domino Rex's pick)."""
-        if self.page_count > 1:
-            self._turn_to(max(0, min(self.page_count - 1, self.page + event.detents)))
+        if self.pager.count > 1:
+            self.pager.turn_by(event.detents)
+            self.dirty = True
         elif self.screen == "result":
             self.on_knob_turn(event)
 
@@ -207,10 +207,10 @@ class SpinScreens:
         ends_turn, read = self._press_ends_turn(), self.read_roll == self.roll_key()
         if self._show_waiting():
             self._sync_controls()
-        elif self.page < self.page_count - 1 and (not ends_turn or not read
-                                                  or self.snap.get("home_claim") is not None
-                                                  or self._only_news()):
-            self._turn_to(self.page + 1)           # a claim's page 2 says the knob withdraws it;
+        elif not self.pager.on_last and (not ends_turn or not read
+                                         or self.snap.get("home_claim") is not None
+                                         or self._only_news()):
+            self._turn_to(self.pager.page + 1)     # a claim's page 2 says the knob withdraws it;
                                                    # a seat press's page 2 is what it did
         elif ends_turn and read:
             self.on_knob_press(event)
@@ -226,10 +226,10 @@ class SpinScreens:
         page 1/2, "Red pays Blue 2 chips (square 44)" on page 2, the flick 2 s later) turns to
         the next page: that player's own payment was taken away unseen. On the last page, or
         over an assisted turn's instructions (X8: the flick ends that turn), it throws."""
-        if self.page < self.page_count - 1 and self.waiting is None and \
+        if not self.pager.on_last and self.waiting is None and \
                 (not self._press_ends_turn() or self._only_news() and
                  self.snap.get("home_claim") is None):    # (P2: the flick withdraws a claim)
-            self._turn_to(self.page + 1)
+            self._turn_to(self.pager.page + 1)
             self._beep("click")
         else:
             self.on_spin(event)
@@ -249,21 +249,18 @@ class SpinScreens:
         screen's pages go round; the result's stop at the last)."""
         key = (self.screen, self.outcome if self.screen == "result" else
                self.snap.get("prompt"), self.snap.get("state_version"),   # not the chances
-               self.screen != "result" and bool(self.notice.text))   # the first page again,
+               self.screen != "result" and bool(self.notice.text))  # the first page again,
                                                                     # whole, once a notice goes
-        if key != self._page_key:
-            self._page_key = key
-            if self.screen != "result":
-                self._turn_to(0)
-        if self.screen in PAGED and self.page_count > 1 and now >= self.page_at + PAGE_SECONDS:
+        if self.pager.new_text(key) and self.screen != "result":
+            self._turn_to(0)
+        if self.screen in PAGED and self.pager.turns_by_itself(now):
             if self.screen in ("play", "confirm", "over"):  # these go round
-                self._turn_to((self.page + 1) % self.page_count)
-            elif self.page < self.page_count - 1:
+                self._turn_to((self.pager.page + 1) % self.pager.count)
+            elif not self.pager.on_last:
                 # a press or a flick just after the page was due to turn was meant to turn
                 # it ("Red pays Blue 2 chips" up 0.15 s before a flick threw over it)
-                self._late_for(self.page_at + PAGE_SECONDS + LATE_PRESS_SECONDS,
-                               ("press", "flick"))
-                self._turn_to(self.page + 1)
+                self._late_for(self.pager.due() + LATE_PRESS_SECONDS, ("press", "flick"))
+                self._turn_to(self.pager.page + 1)
 
     @property
     def flick_words(self) -> str:

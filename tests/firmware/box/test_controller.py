@@ -474,11 +474,11 @@ def test_controller_x8_a_seat_press_result_is_read_to_its_last_page_before_the_k
     table.outcome = (table.outcome[0], "", [box_words(line) for line in log[-4:]])
     table._turn_to(0)                                         # news too long for one page
     table.render()
-    assert table.page_count > 1
-    for page in range(1, table.page_count):
+    assert table.pager.count > 1
+    for page in range(1, table.pager.count):
         clock.advance(1.5)
         press(table, "press")
-        assert table.page == page and session.snapshot()["turn"] == first
+        assert table.pager.page == page and session.snapshot()["turn"] == first
     clock.advance(1.5)
     press(table, "press")                                     # read: the knob ends the turn
     assert session.snapshot()["turn"] != first
@@ -509,11 +509,11 @@ def test_controller_p2_a_claims_second_page_is_read_before_the_knob_withdraws_it
     claim and ends the turn.", was never seen. The press reads on first."""
     turn = india_claim(table, session, clock)
     table.render()
-    assert table.screen == "result" and table.page_count == 2 and table.page == 0
+    assert table.screen == "result" and table.pager.count == 2 and table.pager.page == 0
     clock.advance(1.5)
     press(table, "press")
-    assert table.page == 1 and session.snapshot()["home_claim"] == turn
-    assert "withdraws the claim" in " ".join(table.page_text)
+    assert table.pager.page == 1 and session.snapshot()["home_claim"] == turn
+    assert "withdraws the claim" in " ".join(table.pager.text)
     clock.advance(1.5)
     press(table, "press")                                          # read: withdrawn, turn over
     snap = session.snapshot()
@@ -1098,11 +1098,11 @@ def test_controller_long_outcome_pages_advance_by_themselves_and_by_the_knob(tab
                                              "Ann has 66 chips and wins the game at last"])
     table._show_result()
     table.render()
-    assert table.page_count >= 2 and table.page == 0
+    assert table.pager.count >= 2 and table.pager.page == 0
     press(table, "turn", detents=1)                                  # the knob turns a page
-    assert table.page == 1 and table.screen == "result"
+    assert table.pager.page == 1 and table.screen == "result"
     press(table, "turn", detents=-1)
-    assert table.page == 0
+    assert table.pager.page == 0
     seen = []
     for _ in range(20):                                              # then they advance alone
         seen.append(" ".join(table.view()["text"]))
@@ -1131,14 +1131,14 @@ def test_controller_long_instruction_on_the_turn_screen_goes_round(table, clock)
                       "or two mice 4 and 6. Press your seat button for each mouse taken, "
                       "then press the knob to end the turn.")
     table.render()
-    assert table.page_count > 1
+    assert table.pager.count > 1
     pages = []
-    for _ in range(table.page_count + 1):
-        pages.append((table.page, " ".join(table.view()["text"])))
+    for _ in range(table.pager.count + 1):
+        pages.append((table.pager.page, " ".join(table.view()["text"])))
         clock.advance(ctl.PAGE_SECONDS + 0.01)
         table.update()
         table.render()
-    assert [p for p, _ in pages] == list(range(table.page_count)) + [0]
+    assert [p for p, _ in pages] == list(range(table.pager.count)) + [0]
     assert "Move your cat" in " ".join(text for _, text in pages)
 
 
@@ -1158,14 +1158,14 @@ def test_controller_a_long_question_is_shown_whole_a_page_at_a_time(table, sessi
         "Bartholomew Fairweather & Anastasia Wolverhampton share"))
     press(table, "press")
     question = table.confirm[0]
-    assert table.screen == "confirm" and table.page_count > 1
+    assert table.screen == "confirm" and table.pager.count > 1
     pages = []
-    for _ in range(table.page_count + 1):
-        pages.append((table.page, table.view()["text"]))
+    for _ in range(table.pager.count + 1):
+        pages.append((table.pager.page, table.view()["text"]))
         clock.advance(ctl.PAGE_SECONDS + 0.01)
         table.update()
         table.render()
-    assert [p for p, _ in pages] == list(range(table.page_count)) + [0]
+    assert [p for p, _ in pages] == list(range(table.pager.count)) + [0]
     shown = [line for _, lines in pages[:-1] for line in lines]
     assert " ".join(shown).split() == question.split()           # every word, in order
     assert all(len(lines) <= 4 for _, lines in pages)
@@ -1179,7 +1179,7 @@ def test_controller_set_aside_question_is_read_on_one_screen(table, session):
     press(table, "menu")
     press(table, "turn", detents=table.menu_items.index("Set game aside"))
     press(table, "press")
-    assert table.screen == "confirm" and table.page_count == 1
+    assert table.screen == "confirm" and table.pager.count == 1
     assert " ".join(table.view()["text"]).split() == table.confirm[0].split()
 
 
@@ -1260,11 +1260,11 @@ def test_controller_a_game_won_on_points_says_both_ways_on_from_its_end(table, s
         session.roll(by="test")
     table.update()
     table.render()
-    assert table.screen == "over" and table.page_text[-1] == "press: new game"
+    assert table.screen == "over" and table.pager.text[-1] == "press: new game"
     table.clock.advance(ctl.PAGE_SECONDS + 0.01)               # and then the other way on
     table.update()
     table.render()
-    assert table.page_text[-1] == "turn: all scores"           # ("turn=scores" read as code)
+    assert table.pager.text[-1] == "turn: all scores"           # ("turn=scores" read as code)
     press(table, "press")                                      # as it said: the next game
     assert table.screen == "games"
 
@@ -1275,7 +1275,7 @@ def test_controller_p2_indias_scores_name_the_winner_once_the_game_is_won(table)
     table.snap = {"game": "india", "title": "India", "phase": "over", "winners": [1],
                   "players": [{"name": "Red"}, {"name": "Green"}], "version": 9}
     assert table.draw_scores() is not None
-    assert table.page_text == ["India", "No score kept", "Green won"]
+    assert table.pager.text == ["India", "No score kept", "Green won"]
     table.snap = {**table.snap, "phase": "play", "winners": []}
     table.draw_scores()
-    assert table.page_text == ["India", "No score kept", "the men on the board show who leads"]
+    assert table.pager.text == ["India", "No score kept", "the men on the board show who leads"]

@@ -276,7 +276,7 @@ def test_controller_a_press_racing_a_phones_uncover_leaves_its_result_up(table, 
     assert beeps == ["error"]
     table.render()
     press(table, "press")                          # once drawn, a press reads on as ever
-    assert table.screen != "result" or table.page > 0
+    assert table.screen != "result" or table.pager.page > 0
 
 
 def test_controller_a_press_a_moment_after_a_phones_result_went_up_leaves_it_up(table, session,
@@ -293,7 +293,7 @@ def test_controller_a_press_a_moment_after_a_phones_result_went_up_leaves_it_up(
     assert beeps == ["error"]
     clock.advance(LATE_PRESS_SECONDS)
     press(table, "press")                          # read: the press acts
-    assert table.screen != "result" or table.page > 0
+    assert table.screen != "result" or table.pager.page > 0
 
 
 def test_controller_a_seat_press_racing_a_phones_capture_takes_one_mouse(table, session, clock):

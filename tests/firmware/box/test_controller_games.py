@@ -64,7 +64,7 @@ class Table:
         text = list(c.view()["text"])
         flash = c.notice.text
         if c.screen == "result":
-            for _ in range(c.page_count - 1):
+            for _ in range(c.pager.count - 1):
                 press(c, "turn", detents=1)
                 text += c.view()["text"][1:]           # the heading repeats on each page
         return norm(" ".join(text + [flash]))
@@ -247,13 +247,13 @@ def test_controller_games_x8_a_press_before_the_instructions_were_up_reads_on(
     been up, a press turns to the next page; from then on, one press ends the turn."""
     c = first_result(game, session, controls, clock)
     snap = session.snapshot()
-    assert c.screen == "result" and snap["awaiting"] == "next" and c.page_count > 1
+    assert c.screen == "result" and snap["awaiting"] == "next" and c.pager.count > 1
     assert "end the turn" in c.outcome[2][-1]
-    for page in range(1, c.page_count):
+    for page in range(1, c.pager.count):
         clock.advance(AGAIN_SECONDS)
         press(c, "press")                               # to read on
-        assert c.page == page and session.snapshot()["turn"] == snap["turn"]
-    press(c, "turn", detents=-c.page_count)             # back to the throw: read once, so
+        assert c.pager.page == page and session.snapshot()["turn"] == snap["turn"]
+    press(c, "turn", detents=-c.pager.count)             # back to the throw: read once, so
     clock.advance(AGAIN_SECONDS)
     press(c, "press")                                   # the press ends the turn
     assert session.snapshot()["turn"] != snap["turn"]
@@ -280,14 +280,14 @@ def test_controller_games_x8_a_capture_pressed_over_unread_instructions_does_not
     them: a press reads on to "press the knob to end the turn", the next ends the turn."""
     c = first_result(game, session, controls, clock)
     snap = session.snapshot()
-    assert c.screen == "result" and c.page == 0 and c.page_count > 1
+    assert c.screen == "result" and c.pager.page == 0 and c.pager.count > 1
     clock.advance(AGAIN_SECONDS)
     press(c, "seat", seat=snap["turn"])                 # a capture, on page 1
     assert c.outcome[2][-1].endswith("Then press the knob to end the turn."), c.outcome
-    for page in range(1, c.page_count):
+    for page in range(1, c.pager.count):
         clock.advance(AGAIN_SECONDS)
         press(c, "press")                               # to read on
-        assert c.page == page and session.snapshot()["turn"] == snap["turn"]
+        assert c.pager.page == page and session.snapshot()["turn"] == snap["turn"]
     clock.advance(AGAIN_SECONDS)
     press(c, "press")                                   # read: the press ends the turn
     assert session.snapshot()["turn"] != snap["turn"]
@@ -312,7 +312,7 @@ def test_controller_games_x8_a_phones_change_over_unread_instructions_does_not_e
     if when == "while the dial spins":
         press(c, "press")                               # stops the dial: its result
     clock.advance(AGAIN_SECONDS)
-    assert c.screen == "result" and c.page == 0 and c.page_count > 1
+    assert c.screen == "result" and c.pager.page == 0 and c.pager.count > 1
     press(c, "press")                                   # to read on: the change shows
     assert c.screen == "result" and c.outcome[0] == "From a phone", c.outcome
     closes_to_the_turn_screen_then_ends_it(c, session, clock, snap["turn"])
@@ -322,11 +322,11 @@ def test_controller_games_result_press_ends_the_turn_in_one_press_once_read(sess
                                                                              clock):
     """X8: "press the knob to end the turn" on the result screen does it on the first press
     once its page has been up, by the knob or by itself after PAGE_SECONDS a page."""
-    from firmware.controller.spin import PAGE_SECONDS
+    from firmware.controller.pager import PAGE_SECONDS
     c = first_result("cats-and-mice", session, controls, clock)
     assert c.screen == "result" and session.snapshot()["awaiting"] == "next"
     turn = session.snapshot()["turn"]
-    while c.page < c.page_count - 1:                    # the pages turn by themselves
+    while c.pager.page < c.pager.count - 1:                    # the pages turn by themselves
         clock.advance(PAGE_SECONDS)
         c.render()
     clock.advance(AGAIN_SECONDS)                        # (a press just as it turned was

@@ -31,15 +31,15 @@ def test_controller_x8_a_double_press_that_turns_to_the_last_page_does_not_end_t
         table.outcome = (table.outcome[0], "", [box_words(line) for line in log[-4:]])
         table._turn_to(0)                                      # news too long for one page
     table.render()
-    last = table.page_count - 1
+    last = table.pager.count - 1
     assert table.screen == "result" and last > 0
     for page in range(1, last + 1):
         clock.advance(1.5)
         press(table, "press")                                  # read on, to the last page
-        assert table.page == page and session.snapshot()["turn"] == first
+        assert table.pager.page == page and session.snapshot()["turn"] == first
     clock.advance(0.3)
     press(table, "press")                                      # the same hand: held
-    assert table.screen == "result" and table.page == last and \
+    assert table.screen == "result" and table.pager.page == last and \
         session.snapshot()["turn"] == first
     if game == "india":
         assert session.snapshot()["home_claim"] == first
@@ -206,10 +206,10 @@ def test_controller_the_bounce_of_a_press_just_after_the_dial_stopped_is_held(ta
     press(table, "press")                                          # meant for the dial
     clock.advance(0.25)
     press(table, "press")                                          # its bounce
-    assert table.screen == "result" and table.page == 0
+    assert table.screen == "result" and table.pager.page == 0
     assert session.snapshot()["state_version"] == version and session.snapshot()["turn"] == turn
     clock.advance(AGAIN_SECONDS)
-    for _ in range(table.page_count):
+    for _ in range(table.pager.count):
         press(table, "press")                                      # read: acts
         clock.advance(AGAIN_SECONDS)
         if table.screen != "result":
@@ -249,20 +249,20 @@ def test_controller_a_refereed_result_turned_to_its_last_page_is_not_closed_by_a
     for _ in range(40):
         press(table, "flick", strength=0.5)
         press(table, "press")                                          # stop the dial
-        if table.page_count > 1:
+        if table.pager.count > 1:
             break
         clock.advance(AGAIN_SECONDS)
         press(table, "press")
         clock.advance(AGAIN_SECONDS)
     else:
         raise AssertionError("no result of two pages in 40 throws")
-    for page in range(1, table.page_count):
+    for page in range(1, table.pager.count):
         clock.advance(1.5)
         press(table, "press")
-        assert table.screen == "result" and table.page == page
+        assert table.screen == "result" and table.pager.page == page
     clock.advance(0.2)
     press(table, "press")                                              # the bounce: held
-    assert table.screen == "result" and table.page == table.page_count - 1
+    assert table.screen == "result" and table.pager.page == table.pager.count - 1
     clock.advance(0.3)
     press(table, "press")                                              # a third closes it
     assert table.screen == "play"
@@ -281,12 +281,13 @@ def test_controller_the_next_flick_on_unread_news_turns_the_page_first(table, se
     rolls = session.snapshot()["rolls"]
     clock.advance(2.0)
     press(table, "flick", strength=0.4)                         # the next player, at once
-    assert table.screen == "result" and table.page == 1 and session.snapshot()["rolls"] == rolls
-    while table.page < table.page_count - 1:
+    assert table.screen == "result" and table.pager.page == 1 and \
+        session.snapshot()["rolls"] == rolls
+    while table.pager.page < table.pager.count - 1:
         press(table, "flick", strength=0.4)
     clock.advance(0.15)
     press(table, "flick", strength=0.4)                         # its bounce: held
-    assert table.page == table.page_count - 1 and session.snapshot()["rolls"] == rolls
+    assert table.pager.page == table.pager.count - 1 and session.snapshot()["rolls"] == rolls
     clock.advance(AGAIN_SECONDS)
     press(table, "flick", strength=0.4)                         # read: now it throws
     assert session.snapshot()["rolls"] == rolls + 1
@@ -307,7 +308,7 @@ def test_controller_a_double_press_that_stopped_the_dial_leaves_the_result_up(ta
         press(table, "flick", strength=0.5)
         press(table, "press")                                          # stop the dial
         assert table.screen == "result" and session.snapshot()["rolls"] == rolls + 1
-        if table.page_count == 1:
+        if table.pager.count == 1:
             third = len(checked) % 2 == 0
             clock.advance(0.3 if third else AGAIN_SECONDS)
             press(table, "press")
@@ -318,14 +319,14 @@ def test_controller_a_double_press_that_stopped_the_dial_leaves_the_result_up(ta
             assert table.screen == "play"
             checked.append(third)
         elif not paged:                            # the same hand through a page, then held
-            for page in range(1, table.page_count):
+            for page in range(1, table.pager.count):
                 clock.advance(0.2)
                 press(table, "press")
-                assert table.screen == "result" and table.page == page
+                assert table.screen == "result" and table.pager.page == page
             clock.advance(0.2)
             press(table, "press")
             assert table.screen == "result", "closed unread by a third quick press"
-            paged.append(table.page_count)
+            paged.append(table.pager.count)
         while table.screen == "result":
             clock.advance(AGAIN_SECONDS)
             press(table, "press")                                      # read on
@@ -347,7 +348,7 @@ def test_controller_a_press_reads_an_outcome_to_its_last_page_before_closing_it(
         press(table, "flick", strength=0.5)
         press(table, "press")                                          # stop the dial
         assert table.screen == "result"
-        if table.page_count > 1:
+        if table.pager.count > 1:
             break
         clock.advance(AGAIN_SECONDS)
         press(table, "press")                                          # a one-page outcome
@@ -355,12 +356,12 @@ def test_controller_a_press_reads_an_outcome_to_its_last_page_before_closing_it(
     else:
         raise AssertionError("no outcome of two pages in 30 throws")
     version = session.snapshot()["state_version"]
-    pages = [list(table.page_text)]
-    for page in range(1, table.page_count):
+    pages = [list(table.pager.text)]
+    for page in range(1, table.pager.count):
         clock.advance(1.0)
         press(table, "press")
-        assert table.screen == "result" and table.page == page
-        pages.append(list(table.page_text))
+        assert table.screen == "result" and table.pager.page == page
+        pages.append(list(table.pager.text))
     clock.advance(AGAIN_SECONDS)
     press(table, "press")                                              # read: closed
     assert table.screen == "play" and session.snapshot()["state_version"] == version
@@ -373,7 +374,7 @@ def test_controller_the_turn_screen_starts_at_its_first_page_once_a_notice_goes(
     """"Taken back: Blue's turn ends" went after 4.9 s and the turn screen, its pages turning
     behind the notice all along, showed its second page half a second later: "Move your cat
     6, then 5..." was up for 0.5 s. Once a notice goes, the first page is shown whole."""
-    from firmware.controller.spin import PAGE_SECONDS
+    from firmware.controller.pager import PAGE_SECONDS
     start(table, "cats-and-mice")
     settle_lead(table, clock)
     press(table, "flick", strength=0.4)
@@ -384,19 +385,19 @@ def test_controller_the_turn_screen_starts_at_its_first_page_once_a_notice_goes(
     clock.advance(1.0)
     press(table, "undo")
     assert table.notice.text.startswith("Taken back:") and table.screen == "play"
-    assert table.page_count > 1, table.view()
+    assert table.pager.count > 1, table.view()
     while table.notice.text:
         clock.advance(0.25)
         table.update()
     gone = clock()
-    assert table.page == 0
+    assert table.pager.page == 0
     while clock() < gone + PAGE_SECONDS - 0.25:
         clock.advance(0.25)
         table.update()
-        assert table.page == 0, clock() - gone
+        assert table.pager.page == 0, clock() - gone
     clock.advance(0.5)
     table.update()
-    assert table.page == 1
+    assert table.pager.page == 1
 
 
 def test_controller_domino_rex_a_double_press_on_a_result_does_not_choose_next(table, session,
@@ -510,7 +511,7 @@ def test_controller_domino_rex_the_bounce_of_an_uncover_leaves_its_result_up(tab
     clock.advance(AGAIN_SECONDS)
     press(table, "press")                                          # uncovers
     assert table.screen == "result" and table.outcome[0].endswith("uncovers")
-    while table.page < table.page_count - 1:
+    while table.pager.page < table.pager.count - 1:
         clock.advance(0.2)
         press(table, "press")                                      # quick: turns the page
     clock.advance(0.2)
@@ -624,13 +625,13 @@ def test_controller_an_input_just_after_a_page_turned_by_itself_only_reads(table
     settle_lead(table, clock)
     throw_until_two_pages(table, session, clock)
     rolls = session.snapshot()["rolls"]
-    while table.page < table.page_count - 1:
+    while table.pager.page < table.pager.count - 1:
         clock.advance(1.0)
         table.update()                                             # pages turn by themselves
         table.render()
     clock.advance(0.15)
     press(table, kind, strength=0.4)                               # meant to turn the page
-    assert table.screen == "result" and table.page == table.page_count - 1
+    assert table.screen == "result" and table.pager.page == table.pager.count - 1
     assert session.snapshot()["rolls"] == rolls
     clock.advance(AGAIN_SECONDS)
     press(table, kind, strength=0.4)                               # read: now it acts
@@ -710,7 +711,7 @@ def test_controller_a_flick_just_after_the_dial_stopped_by_itself_only_reads(tab
     press(table, "flick", strength=0.4)                            # and again
     assert session.snapshot()["rolls"] == rolls and table.outcome is outcome
     clock.advance(AGAIN_SECONDS)
-    while table.screen == "result" and table.page < table.page_count - 1:
+    while table.screen == "result" and table.pager.page < table.pager.count - 1:
         press(table, "press")                                      # read to the last page
     press(table, "flick", strength=0.4)                            # the next throw
     assert session.snapshot()["rolls"] == rolls + 1
@@ -735,7 +736,7 @@ def test_controller_a_third_quick_flick_does_not_throw_over_the_result_the_secon
     press(table, "flick", strength=0.4)                            # held
     assert session.snapshot()["rolls"] == rolls + 1 and table.outcome is outcome
     clock.advance(AGAIN_SECONDS)
-    while table.screen == "result" and table.page < table.page_count - 1:
+    while table.screen == "result" and table.pager.page < table.pager.count - 1:
         press(table, "press")                                      # read to the last page
     press(table, "flick", strength=0.4)                            # read: the next throw
     assert session.snapshot()["rolls"] == rolls + 2

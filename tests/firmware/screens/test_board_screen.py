@@ -141,7 +141,7 @@ def test_board_screen_pi_plays_the_geese_and_waits_for_the_press(table, session)
     assert table.screen == "pi_moved" and snap["last_by"] == "pi"
     a, b = snap["board"]["last_move"]
     table.render()
-    assert table.page_text[:2] == ["Pi moved", "a goose"] and table.page_text[2] == f"{a}-{b}"
+    assert table.pager.text[:2] == ["Pi moved", "a goose"] and table.pager.text[2] == f"{a}-{b}"
     press(table, "turn", detents=1)                 # nothing happens until the press
     assert table.screen == "pi_moved"
     press(table, "press")
@@ -507,10 +507,10 @@ def anns_turn_on_the_box(table, session, snap: dict) -> dict:
 def read_to_the_last_page(table):
     """Press through a result's pages: each press before the last turns to the next."""
     table.render()
-    for page in range(table.page, table.page_count - 1):
+    for page in range(table.pager.page, table.pager.count - 1):
         press(table, "press")
-        assert table.screen == "result" and table.page == page + 1
-    assert " ".join(table.page_text[1:]).endswith("then press the knob.")
+        assert table.screen == "result" and table.pager.page == page + 1
+    assert " ".join(table.pager.text[1:]).endswith("then press the knob.")
 
 
 def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(table, session):
@@ -718,7 +718,7 @@ def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, ses
         clock.advance(12)
         table.update()
         table.render()
-    assert table.page == table.page_count - 1           # every page read
+    assert table.pager.page == table.pager.count - 1           # every page read
     assert table.screen == "result" and table.wait_time() is None    # no busy wake-ups
     press(table, "press")                               # the press it asked for
     assert table.screen == "play"
@@ -732,8 +732,8 @@ def test_board_screen_the_pis_request_names_its_square_on_the_page_it_ends(table
     snap = the_pis_uncover_up(table, session)
     assert snap["last_by"] == "pi" and table.outcome[0].endswith("Pi")
     read_to_the_last_page(table)
-    last_page = " ".join(table.page_text[1:])
-    assert table.page_count > 1 and f"Pi's {snap['last_uncovered']} on the board" in last_page
+    last_page = " ".join(table.pager.text[1:])
+    assert table.pager.count > 1 and f"Pi's {snap['last_uncovered']} on the board" in last_page
 
 
 def test_board_screen_the_pis_uncover_that_ends_domino_rex_is_shown_before_the_end(
@@ -773,11 +773,11 @@ def ends_with_the_pis_uncover(table, session, controls):
     assert controls.beeps[-1] == "win"
     from browser_support import ARTIFACTS
     ARTIFACTS.mkdir(exist_ok=True)
-    for page in range(table.page_count):                         # looked at, at 4x
-        table.page = page
+    for page in range(table.pager.count):                         # looked at, at 4x
+        table.pager.page = page
         table.render().resize((512, 256), Image.NEAREST).save(
             ARTIFACTS / f"oled-pi-ends-domino-rex-{page + 1}.png")
-    table.page = table.page_count - 1
+    table.pager.page = table.pager.count - 1
     press(table, "press")
     assert table.screen == "over"
 
@@ -814,7 +814,7 @@ def test_board_screen_a_restart_on_the_pis_turn_shows_its_move_to_copy(session, 
         snap = c.session.snapshot()
         assert snap["last_by"] == "pi" and snap["turn"] == 0
         if game == "fox-and-geese":
-            assert c.screen == "pi_moved" and c.page_text[-2:] == ["move it,", "press knob"]
+            assert c.screen == "pi_moved" and c.pager.text[-2:] == ["move it,", "press knob"]
         else:
             assert c.screen == "result" and c.outcome[0] == "Pi uncovers"
             assert c.outcome[2][-1] == pis_request(snap)
@@ -847,7 +847,7 @@ def test_board_screen_the_pis_winning_move_is_shown_to_copy_before_the_end(sessi
         assert snap["phase"] == "over" and snap["winners"] == [0]
         assert snap["board"]["last_move"] == ["d4", "b4"]
         assert c.screen == "pi_moved" and controls.beeps[-1] == "win"
-        assert c.page_text == ["Pi took", "1 goose", "d4-b4", "and wins,", "press knob"]
+        assert c.pager.text == ["Pi took", "1 goose", "d4-b4", "and wins,", "press knob"]
         press(c, "press")
         assert c.screen == "over"
     finally:
@@ -911,7 +911,7 @@ def test_board_screen_a_flick_just_before_the_pis_throw_shows_the_flickers_numbe
         assert snap["log"][-3] == f"White throws {value} for the lead"
         assert snap["log"][-2].startswith("Pi throws")
         press(c, "press")
-        assert c.screen == "result" and c.page_text[:2] == ["White, then Pi", value]
+        assert c.screen == "result" and c.pager.text[:2] == ["White, then Pi", value]
     finally:
         c.close()
 
@@ -956,22 +956,22 @@ def test_board_screen_f3_the_end_counts_geese_not_points(table, session):
     table.update()
     table.render()
     assert table.screen == "over"
-    assert table.page_text == ["Ann", "wins, 1 goose taken", "press: new game"]
+    assert table.pager.text == ["Ann", "wins, 1 goose taken", "press: new game"]
     press(table, "turn", detents=1)                     # everyone's standing: geese, no points
-    assert table.screen == "scores" and any("1 goose taken" in row for row in table.page_text)
-    assert not any(" pt" in row for row in table.page_text)
+    assert table.screen == "scores" and any("1 goose taken" in row for row in table.pager.text)
+    assert not any(" pt" in row for row in table.pager.text)
     press(table, "press")
     session.new_game("fox-and-geese", ["Ann", "Ben"])
     session.submit({"type": "declare", "winners": [1]}, by="knob")      # the Fox resigns
     table.update()
     table.render()
-    assert table.page_text == ["Ben", "wins, Ann resigned", "press: new game"]   # F3
+    assert table.pager.text == ["Ben", "wins, Ann resigned", "press: new game"]   # F3
     press(table, "press")              # "Ben / wins, Fox resigned" read as Ben the Fox: named,
     session.new_game("fox-and-geese", ["Bartholomew Feathers", "Ben"])   # or the side where
     session.submit({"type": "declare", "winners": [1]}, by="knob")      # the name is too long
     table.update()
     table.render()
-    assert table.page_text == ["Ben", "wins, Fox resigned", "press: new game"]
+    assert table.pager.text == ["Ben", "wins, Fox resigned", "press: new game"]
 
 
 def test_board_screen_the_pis_seat_button_says_it_is_the_pis(table, session, clock):

@@ -10,7 +10,7 @@ from companion.session import Session
 from controller_support import SEED, press
 from drawn_words import shows
 from firmware.controller import Controller
-from firmware.controller.spin import PAGE_SECONDS
+from firmware.controller.pager import PAGE_SECONDS
 from firmware.oled import board_screen, lettering, screens
 
 LONG = ["WWWWWWWWWWWWWWWWWWWWWWWW", "Margaretha van der Wal", "Éléonore-Amélie Dubœuf"]
@@ -27,7 +27,7 @@ def table(session, clock):
 def pages_seen(table) -> list:
     """Each page of the screen up, as drawn, turned by the clock round to the first again."""
     frames = [table.render()]
-    for _ in range(table.page_count - 1):
+    for _ in range(table.pager.count - 1):
         table.clock.advance(PAGE_SECONDS + 0.01)
         table.update()
         frames.append(table.render())
@@ -75,9 +75,9 @@ def test_long_names_two_lines_about_one_player_join_after_the_whole_name(
     table.update()
     table.screen, table.outcome = "result", (heading, values, lines)
     frame = table.render()
-    assert table.page_count == 1
+    assert table.pager.count == 1
     expected = lettering.wrapped(said)
-    assert table.page_text[-len(expected):] == expected
+    assert table.pager.text[-len(expected):] == expected
     for line in expected:
         assert shows(frame, line) or shows(frame, line, bold=True), line
 
