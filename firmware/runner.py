@@ -587,12 +587,13 @@ def run(*, sim: bool | None = None, host: str | None = None, port: int | None = 
         # The PIN goes to a person at a terminal, never into a service's journal.
         pin_note = (f"PIN {table.controller.pin}" if sys.stdout.isatty()
                     else "PIN in the box's menu")
-        print(f"parlour: table at {table.controller.url} ({pin_note}), "
-              f"{mode}" + (f"; the panel is at {table.controller.url}device" if sim else ""),
+        url = table.controller.codes.url
+        print(f"parlour: table at {url} ({pin_note}), "
+              f"{mode}" + (f"; the panel is at {url}device" if sim else ""),
               flush=True)
         if table.session.resumed:
             print(f"parlour: resumed {table.session.snapshot().get('title')}", flush=True)
-        table.notifier.ready(status=f"serving {table.controller.url}" + (
+        table.notifier.ready(status=f"serving {url}" + (
             f"; resumed {table.session.snapshot().get('title')}" if table.session.resumed
             else ""))
         loop(table)

@@ -13,8 +13,6 @@ from companion.buttons import DEFAULT_COLOURS, ButtonColour, colour_of
 from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.rulebook import Rulebook
-from firmware import card
-from firmware.config import WiFi
 from firmware.controller.drawing import BoxDrawing, state_mark
 from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.holds import AgainGuard, Holds
@@ -26,6 +24,7 @@ from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.pager import Pager
 from firmware.controller.spin import PAGED, SpinScreens
+from firmware.controller.start_codes import StartCodes
 from firmware.oled.animation import FPS, Animation
 from firmware.oled.names import drawable, for_the_box, names_for_the_box, seat_button
 from firmware.oled.screens import FLASH_SECONDS
@@ -100,7 +99,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.controls = controls
         self.seats = seats
         self.colours = list(colours)     # button n's colour: players' default names (X12)
-        self.url, self.pin = url, pin
+        self.pin = pin
         self.clock = clock
         self.games = list((games or GAMES).values())
         self.snap: dict[str, Any] = self._for_box(session.snapshot())
@@ -153,17 +152,11 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self._setup_told: tuple | None = None
         self.hint: dict[str, Any] | None = None          # the Domino Rex hint the menu asked for
         self.new_pin: Callable[[], str] | None = None          # the menu's "New PIN", if allowed
-        self.wifi = WiFi()                                      # the start screen's Wi-Fi code
-        self.network: Any = None               # the box's Wi-Fi (firmware/network), if it manages it
-        self._network_seen = -1                 # the network status version last taken in
-        self._network_said = ""                 # its message last flashed: said once
-        self.address: Any = None                # firmware/network/address.py's, without network
-        self._address_seen = -1
-        self._home = (url, WiFi())              # the address and Wi-Fi code away from the hotspot
+        self.codes = StartCodes(url, clock)                     # the start screen's codes
+        self.network: Any = None             # the box's Wi-Fi (firmware/network), if it manages it
+        self.address: Any = None             # firmware/network/address.py's, without network
         self.roster_index = 0                                   # the join screen's name
         self.names: dict[int, str] = {}                         # seat button -> roster name
-        self._start_page = 0
-        self._start_pages: tuple[Any, list] = (None, [])     # (url, PIN, Wi-Fi), its pages
         self._sync_controls()
 
     # -- the session ------------------------------------------------------------------------
@@ -344,14 +337,13 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._tell_setup()                     # a game begun from a phone meanwhile
         self.phones_update()
         self._show_missed()                        # a pairing code that ran out: back home
-        if self.network is not None and self.network.version != self._network_seen:
-            self._network_changed(self.network.status())
-        elif self.network is None and self.address is not None and \
-                self.address.version != self._address_seen:
-            self._address_seen, self.url, self.dirty = self.address.version, self.address.url, True
+        changed, said = self.codes.follow(self.network, self.address)
+        if said:
+            self.show_flash(said, reading_seconds(said))
+        if changed:
+            self.dirty = True
         now = self.clock()
-        if self.screen == "start" and self.wifi.ssid and \
-                int(now // card.PAGE_SECONDS) != self._start_page:
+        if self.screen == "start" and self.codes.page_due(now):
             self.dirty = True                      # the start screen's next page
         self._notice_time(now)
         if self.screen == "spin" and (self.animation is None or self.animation.done):
@@ -375,24 +367,6 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._sync_controls()
         return self.dirty or self.animating
 
-    def _network_changed(self, status: dict[str, Any]) -> None:
-        """The box joined a network or opened its hotspot: the start screen's codes follow
-        (the hotspot's Wi-Fi and address while it is on), and what happened is said."""
-        first = self._network_seen < 0
-        self._network_seen = status.get("version", 0)
-        if first:
-            self._home = (self.url, self.wifi)
-        hotspot = status.get("hotspot") or {}
-        if status.get("mode") == "hotspot":
-            self.wifi = WiFi(ssid=hotspot.get("ssid", ""), password=hotspot.get("password", ""))
-        else:
-            self.wifi = self._home[1]
-        self.url = status["url"] if "url" in status else self._home[0]    # "": no address yet
-        said, self._network_said = self._network_said, status.get("message") or ""
-        if self._network_said and self._network_said != said and not first:
-            self.show_flash(self._network_said, reading_seconds(self._network_said))
-        self.dirty = True                  # ("Joined" came again with the address it got)
-
     @property
     def animating(self) -> bool:
         return self.screen == "spin" and self.animation is not None
@@ -413,8 +387,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                                  and not (self._waits_for_press
                                           and self.pager.page == self.pager.count - 1)
                                  else None,
-                                 (self._start_page + 1) * card.PAGE_SECONDS
-                                 if self.screen == "start" and self.wifi.ssid else None)
+                                 self.codes.next_page_at()
+                                 if self.screen == "start" else None)
                      if t is not None]
         return max(0.0, min(deadlines) - now) if deadlines else None
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from PIL import Image
 
-from firmware import card
 from firmware.oled import board_screen, lettering, screens
 from firmware.oled.views import (RANDOMIZERS, box_words, choice_meaning, chooses_randomizer,
                                  final_points, game_detail, player_name, player_names,
@@ -73,23 +72,7 @@ class BoxDrawing:
         return out
 
     def draw_start(self) -> Image.Image:
-        if not self.url:                               # no network yet: no code to scan
-            status = self.network.status() if self.network is not None else {}
-            if status.get("mode") in ("home", "joining") and status.get("network"):
-                network = status["network"].removeprefix("Parlour: ")
-                said = (f"Wi-Fi {network}", "waiting for an address")
-                if screens.message_whole(*said):
-                    return screens.message("Parlour", *said)
-                return screens.message("Parlour: Wi-Fi", network, said[1])   # a long name
-            return screens.message("Parlour", "Looking for Wi-Fi",
-                                   "its own hotspot opens if none answers")
-        key = (self.url, self.pin, self.wifi)          # four QR codes: made once, not a frame
-        if self._start_pages[0] != key:
-            self._start_pages = (key, card.start_pages(
-                self.url, self.wifi, lambda: screens.startup(self.url, self.pin)))
-        pages = self._start_pages[1]
-        self._start_page = int(self.clock() // card.PAGE_SECONDS)
-        return pages[self._start_page % len(pages)]
+        return self.codes.frame(self.pin, self.network)
 
     def draw_resumed(self) -> Image.Image:
         name, _ = split_prompt(self.snap.get("prompt") or "", player_names(self.snap))

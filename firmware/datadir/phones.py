@@ -26,7 +26,7 @@ def phone_options(data_dir: Path) -> dict[str, Any]:
 def connect_phones(controller, app, data_dir: Path, *, pin_kept: bool, wifi: WiFi) -> None:
     """Hand the controller its hooks: the phones' pairings, a new PIN (only when the PIN is the kept
     one: a PIN from the config or --pin is the owner's to change) and the Wi-Fi code."""
-    controller.wifi = wifi
+    controller.codes.wifi = wifi
     parlour = app.extensions["parlour"] if app is not None else None
     if parlour is not None and parlour.pairings is not None:
         parlour.pairings.on_paired = controller.notice_paired

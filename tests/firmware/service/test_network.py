@@ -335,7 +335,7 @@ def test_network_no_address_yet_shows_no_code_that_opens_the_phone_itself(sessio
     box.attach()
     try:
         box.update()
-        assert box.url == ""
+        assert box.codes.url == ""
         assert box.render().tobytes() == screens.message(
             "Parlour", "Looking for Wi-Fi", "its own hotspot opens if none answers").tobytes()
         network.change(mode="home", network="Parlour: Our House")     # no lease yet
@@ -617,19 +617,19 @@ def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(sessio
     from firmware.oled import screens
     from controller_support import press
     box = Controller(session, seats=4, clock=clock, url="http://192.168.1.20:8080/")
-    box.wifi = WiFi("Our House", "correct horse")
+    box.codes.wifi = WiFi("Our House", "correct horse")
     network = ChangingNetwork({"mode": "looking", "network": "", "message": "",
                                "url": "http://192.168.1.20:8080/"})
     box.network = network
     box.attach()
     try:
         box.update()
-        assert box.wifi.ssid == "Our House" and box.notice.text == ""
+        assert box.codes.wifi.ssid == "Our House" and box.notice.text == ""
         network.change(mode="hotspot", network="Parlour-ab12", url="http://10.42.0.1:8080/",
                        message="No known Wi-Fi in 60 s. Hotspot Parlour-ab12 is on.")
         box.update()
-        assert box.wifi == WiFi("Parlour-ab12", "k7mp-2xqa-rj9c")
-        assert box.url == "http://10.42.0.1:8080/" and "Hotspot Parlour-ab12 is on." in \
+        assert box.codes.wifi == WiFi("Parlour-ab12", "k7mp-2xqa-rj9c")
+        assert box.codes.url == "http://10.42.0.1:8080/" and "Hotspot Parlour-ab12 is on." in \
             box.notice.text
         press(box, "menu")
         assert "Wi-Fi" in box.menu_items
@@ -648,12 +648,12 @@ def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(sessio
         network.change(mode="home", network="Parlour: Our House", message="Joined Our House",
                        url="")                                 # joined: no address yet
         box.update()
-        assert box.wifi == WiFi("Our House", "correct horse")
-        assert box.url == "" and box.notice.text == "Joined Our House"
+        assert box.codes.wifi == WiFi("Our House", "correct horse")
+        assert box.codes.url == "" and box.notice.text == "Joined Our House"
         box.notice.text = ""
         network.change(url="http://192.168.1.31:8080/")          # the lease: said once only
         box.update()
-        assert box.url == "http://192.168.1.31:8080/" and box.notice.text == ""
+        assert box.codes.url == "http://192.168.1.31:8080/" and box.notice.text == ""
     finally:
         box.close()
 
@@ -677,12 +677,12 @@ def test_network_without_a_hotspot_the_oled_address_follows_the_lan(session, clo
     box = Controller(session, seats=4, clock=clock, url="http://127.0.0.1:8080/")
     box.address = LanAddress(lambda: found[0], 8080, clock=clock)
     box.update()
-    assert box.url == "http://127.0.0.1:8080/"
+    assert box.codes.url == "http://127.0.0.1:8080/"
     found[0] = "192.168.1.20"                                 # the lease came
     box.update()
-    assert box.url == "http://127.0.0.1:8080/"               # looked at every few seconds
+    assert box.codes.url == "http://127.0.0.1:8080/"         # looked at every few seconds
     clock.advance(CHECK_SECONDS)
     box.update()
-    assert box.url == "http://192.168.1.20:8080/"
+    assert box.codes.url == "http://192.168.1.20:8080/"
     leased = Controller(session, seats=4, clock=clock, url="http://192.168.1.20:8080/")
     assert box.render().tobytes() == leased.render().tobytes()         # its code and address
