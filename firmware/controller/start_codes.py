@@ -78,6 +78,9 @@ class StartCodes:
                 if screens.message_whole(*said):
                     return screens.message("Parlour", *said)
                 return screens.message("Parlour: Wi-Fi", name, said[1])   # a long name
+            if status.get("trouble"):                  # it will not open: say why
+                return screens.message("Parlour", "No hotspot",
+                                       f"{status['trouble'][:1].upper()}{status['trouble'][1:]}")
             return screens.message("Parlour", "Looking for Wi-Fi",
                                    "its own hotspot opens if none answers")
         key = (self.url, pin, self.wifi)               # four QR codes: made once, not a frame

@@ -39,6 +39,7 @@ RETRY_SECONDS = 300.0                # an unused hotspot steps aside to look for
 # again after 15 s, then twice as long each time up to ten minutes: every 5 s made 17,000
 # nmcli failures and log lines a day.
 HOTSPOT_RETRY = (15.0, 600.0)
+TROUBLE_LETTERS = 60                 # why, in three small lines of the OLED's start screen
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,10 @@ def hotspot_trouble(output: str) -> str:
     if words:
         return words
     line = next((ln.strip() for ln in output.splitlines() if ln.strip()), "no reason given")
-    line = line.removeprefix("Error: ")
-    if len(line) <= 80:
+    line = line.removeprefix("Error: ").removeprefix("Connection activation failed: ")
+    if len(line) <= TROUBLE_LETTERS:
         return line
-    return line[:80].rsplit(" ", 1)[0].rstrip(" ,;:(") + "…"
+    return line[:TROUBLE_LETTERS].rsplit(" ", 1)[0].rstrip(" ,;:(") + "…"
 
 
 def network_name_problem(ssid: str) -> str:

@@ -102,3 +102,19 @@ def test_start_codes_pages_turn_only_with_a_wifi_code():
                              lambda: screens.startup(codes.url, "4821"))
     clock.advance(card.PAGE_SECONDS * (len(pages) - 1))       # round to the first again
     assert codes.frame("4821", None).tobytes() == first.tobytes()
+
+
+def test_start_codes_a_hotspot_that_cannot_open_is_said_on_the_start_screen():
+    """With no Wi-Fi radio the start screen kept "Looking for Wi-Fi / its own hotspot opens if
+    none answers" for good, a promise that never came: it says there is no hotspot, and why."""
+    from drawn_words import shows
+    from firmware.network.hotspot import hotspot_trouble
+    trouble = hotspot_trouble("Error: Connection activation failed: No suitable device found "
+                              "for this connection (device lo not available).")
+    network = Network(mode="looking", message="", url="", trouble=trouble)
+    frame = StartCodes("", FakeClock()).frame("4821", network)
+    assert shows(frame, "No hotspot", screens.MEDIUM, bold=True)
+    assert shows(frame, "No Wi-Fi radio (is")
+    network.change(trouble="")
+    frame = StartCodes("", FakeClock()).frame("4821", network)
+    assert shows(frame, "Looking for Wi-Fi", screens.MEDIUM, bold=True)

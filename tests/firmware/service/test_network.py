@@ -312,8 +312,8 @@ def test_network_a_hotspot_that_cannot_open_is_tried_less_often_and_says_why():
      "(device lo not available because profile is not compatible with device (mismatching "
      "interface name)).", "no Wi-Fi radio (is the Wi-Fi country set?)"),
     ("Error: Connection activation failed: the radio is switched off by a hardware switch and "
-     "will stay off until someone turns it on again", "Connection activation failed: the "
-     "radio is switched off by a hardware switch…"),
+     "will stay off until someone turns it on again", "the radio is switched off by a "
+     "hardware switch and will…"),
     ("", "no reason given")])
 def test_network_a_hotspot_failures_reason_is_said_in_words_never_cut_mid_word(output, said):
     from firmware.network.hotspot import hotspot_trouble
