@@ -223,9 +223,10 @@ class ChangesFromElsewhere:
                 self.outcome = ("Last move", "", [box_words(self._words_for_box(line))
                                                   for line in lines])
                 self._show_result()
-            elif snap.get("taken_back"):
+            elif snap.get("taken_back"):      # a recap, not a second undo ("Last move: ...")
                 by = snap.get("undone_by")
-                self.show_undo(undo_notice(snap, "" if by == UNDO_BY else whence(by).lower()))
+                words = undo_notice(snap, "" if by == UNDO_BY else whence(by).lower())
+                self.show_undo(f"Last move: {words[:1].lower()}{words[1:]}")
             return
         if (snap.get("board") or {}).get("last_move"):
             self.move_index, self.screen = 0, "pi_moved"

@@ -883,7 +883,8 @@ def test_controller_after_resumed_the_last_move_is_said_again(store, clock, last
     """Stopped 0.5 s into the dial's spin, the box came back to "Resumed", then the next
     turn: Ben's throw and where his Cat goes were never said (the phones had them); after
     an undo, what to set back by hand was never said again. Both follow "Resumed" now, in
-    the names the box draws ("□□ throws 1 and 3" of 小明, the turn screen's "Red")."""
+    the names the box draws ("□□ throws 1 and 3" of 小明, the turn screen's "Red"); the undo
+    as the last move ("Last move: taken back: ..."), not read as a second undo."""
     first = Session(store, new_seed=lambda: SEED)
     first.new_game("kat-en-muis", ["小明" if "cannot" in last else "Ann", "Ben"],
                    buttons=[1, 2])
@@ -905,13 +906,14 @@ def test_controller_after_resumed_the_last_move_is_said_again(store, clock, last
         assert again.screen == "result" and again.outcome == ("Last move", "", said)
     else:
         whence = "" if last == "the box's undo" else "from a phone"
-        assert again.screen == "play" and again.notice.text == undo_words(
-            thrown["log"][before:], [], whence)
+        words = undo_words(thrown["log"][before:], [], whence)     # a recap, not a new undo
+        assert again.screen == "play" and again.notice.text == \
+            f"Last move: {words[:1].lower()}{words[1:]}"
 
 
 def test_controller_a_box_of_four_seats_offers_four_players_at_most(session, clock):
     """With `seats = 4` the game list and the join screen said "2-6 players" beside four seat
-    squares: the box says what can join at it (a phone may still start a game of six)."""
+    squares: the box says what can join at it (as a phone's new game does)."""
     c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
     c.attach()
     c.pi.detach()
