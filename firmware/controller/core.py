@@ -109,6 +109,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.joining = False               # a game being set up here: the menu comes back to it
         self.lead_in: list[str] = []       # said first by the next result (spin._show_result)
         self.seat_named = ""               # the join screen's "Seat 2 is Ann": a roster name taken
+        self._pis_end_told = False         # the newest game's end by the Pi, said once
         self.missed_undos: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self.menu_items: list[str] = []
         self.menu_index = 0
@@ -316,6 +317,21 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def on_leave_start(self, event: InputEvent) -> None:
         self.screen = self.home()
+        self._show_the_pis_end()
+
+    def _show_the_pis_end(self) -> None:
+        """Once, leaving the start screen with no game in play: the newest game's end when
+        the Pi's reply made it (`Session.pi_ended`), as the power may have gone while it was
+        up, unread (the box came up on the start screen; the phones said "Pi won")."""
+        ended = None if self._pis_end_told else self.session.pi_ended
+        self._pis_end_told = True
+        if ended is None or self._active():
+            return
+        players = ended["state"].get("players") or []
+        self.outcome = ("Last game", "", [box_words(names_for_the_box(line, players,
+                                                                       self._stand_in))
+                                          for line in ended["lines"]])   # as the phones say
+        self._show_result()
 
     def on_to_home(self, event: InputEvent) -> None:
         resumed = self.screen == "resumed"

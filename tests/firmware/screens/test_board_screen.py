@@ -854,6 +854,41 @@ def test_board_screen_the_pis_winning_move_is_shown_to_copy_before_the_end(sessi
         c.close()
 
 
+def test_board_screen_the_pis_winning_move_is_said_after_a_power_cut(session, clock):
+    """The Pi's winning jump was up on the box, to copy, when the power went: the box came
+    back on the start screen and went on to the game list, the jump never said (the phones
+    said "Pi won"). Leaving the start screen, the box says it first, once."""
+    from drawn_words import shows
+    session.new_game("fox-and-geese", ["Pi", "Ann"], pi=[0], pi_level="easy",
+                     board={"sideways": ["c3", "e3"], "vacant": ["a4", "g4"],
+                            "geese_to_pen": 17})              # one goose taken ends it
+    session.submit({"type": "move", "path": ["b4", "b5"]}, by="pin-1a2b3c")
+    ended = session.submit({"type": "move", "path": ["d4", "b4"]}, by="pi")  # then the cut
+    again = Session(session.store, new_seed=lambda: SEED)
+    c = Controller(again, seats=4, clock=clock)
+    c.attach()
+    c.pi.detach()
+    try:
+        assert c.screen == "start"
+        press(c, "press")
+        assert c.screen == "result"
+        heading, _, lines = c.outcome
+        assert heading == "Last game"
+        assert lines == [box_words(line) for line in ended["log"][-len(lines):]]
+        assert any("d4" in line and "b4" in line for line in lines)
+        assert any("Pi wins" in line for line in lines), lines
+        assert shows(c.render(), "Last game")
+        press(c, "press")
+        while c.screen == "result":                      # read on to the game list
+            press(c, "press")
+        assert c.screen == "games"
+        press(c, "menu")
+        press(c, "menu")                                  # not said again
+        assert c.screen != "result"
+    finally:
+        c.close()
+
+
 @pytest.mark.parametrize("kind, button", [("ignored", 0), ("ignored", 3), ("seat", 0)])
 def test_board_screen_a_seat_press_on_the_pis_move_says_to_copy_it(session, clock, kind,
                                                                     button):
