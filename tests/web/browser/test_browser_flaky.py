@@ -402,24 +402,28 @@ def test_browser_flaky_on_a_slow_link_sending_stays_and_a_shown_throw_is_not_cal
         assert state(table.url)["rolls"] == before + 1
 
 
+def streams_refused(asked: list[float], refused):
+    """A route for the live stream: the nth request (from 1) turned away as a full table does
+    where `refused(n)`, the others let through; each request's time kept in `asked`."""
+    def route(request_route):
+        asked.append(time.monotonic())
+        if refused(len(asked)):
+            request_route.fulfill(status=503, body='{"error": "too many live pages at once"}')
+        else:
+            request_route.continue_()
+    return route
+
+
 def test_browser_flaky_a_woken_page_turned_away_asks_for_its_stream_again_soon(tmp_path, phone):
     """At an address's limit of live pages the stream a woken page opened was turned away
     (the table still counted the one it had closed), and the page polled for a minute. It
     asks again after 2 s."""
     from playwright.sync_api import expect
-    asked = []
-
-    def busy_once_woken(route):
-        asked.append(route.request.url)
-        if len(asked) == 2:                                    # the one opened on waking
-            route.fulfill(status=503, body='{"error": "too many live pages at once"}')
-        else:
-            route.continue_()
-
+    asked: list[float] = []
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         kat_en_muis(table.url)
         phone.add_init_script("window.PARLOUR_WAKE_MS = 300; window.PARLOUR_QUIET_MS = 600000;")
-        phone.route("**/api/events", busy_once_woken)
+        phone.route("**/api/events", streams_refused(asked, lambda n: n == 2))   # on waking
         phone.goto(table.url + "/")
         expect(phone.locator("#live")).to_have_text("Live")
         phone.evaluate(SLEEP)
@@ -439,18 +443,10 @@ def test_browser_flaky_a_stream_turned_away_is_asked_for_again_soon_then_less_of
     time (at most a minute apart) while the table stays full, and is live once one is free."""
     from playwright.sync_api import expect
     asked: list[float] = []
-
-    def full_three_times(route):
-        asked.append(time.monotonic())
-        if len(asked) <= 3:
-            route.fulfill(status=503, body='{"error": "too many live pages at once"}')
-        else:
-            route.continue_()
-
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         kat_en_muis(table.url)
         phone.add_init_script("window.PARLOUR_RETRY_STREAM_MS = 1000;")
-        phone.route("**/api/events", full_three_times)
+        phone.route("**/api/events", streams_refused(asked, lambda n: n <= 3))
         phone.goto(table.url + "/")
         expect(phone.locator("#live")).to_have_text("Updating every few seconds")
         expect(phone.locator("#live")).to_have_text("Live", timeout=30_000)
