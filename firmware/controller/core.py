@@ -30,7 +30,7 @@ from firmware.oled.names import drawable, for_the_box, names_for_the_box, seat_b
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import box_words, refusal_text
 from firmware.pins.inputs import InputEvent
-from firmware.workers.pi_worker import PiWorker
+from firmware.workers.pi_worker import PiWorker, pi_level
 
 RESUMED_SECONDS = 5.0
 
@@ -277,6 +277,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self.change_shown = None            # the next press reads it, as ever
             self._beep("error")
             return
+        if event.kind == "flick" and self._flick_picks():
+            event = InputEvent("turn", detents=event.detents)
         if self._only_reads(event):
             self._guard_after_reading(event)
             return
@@ -287,6 +289,16 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._handle(event)
         finally:
             self.input_kind, self.input_seat = "", None
+
+    def _flick_picks(self) -> bool:
+        """A flick where the knob picks is a turn: a brisk twist of a heavy knob (5 detents
+        at 30-40 a second) reads as a flick, which did nothing on the game list and was
+        refused beside the Fox and Geese board ("No throw now"); it moves the pick by the
+        detents turned. On the Pi's turn a flick is still told there is no throw."""
+        if self.screen in PLAYING:
+            return self.screen != "spin" and self._knob_picks() and not pi_level(self.snap)
+        return (self.screen, "flick") not in TRANSITIONS and \
+            (self.screen, "turn") in TRANSITIONS
 
     def _change_just_shown(self) -> bool:
         """The result up is a person's change from elsewhere, up for less than a moment."""

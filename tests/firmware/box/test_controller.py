@@ -1281,3 +1281,26 @@ def test_controller_p2_indias_scores_name_the_winner_once_the_game_is_won(table)
     table.snap = {**table.snap, "phase": "play", "winners": []}
     table.draw_scores()
     assert table.pager.text == ["India", "No score kept", "the men on the board show who leads"]
+
+
+def test_controller_a_brisk_turn_read_as_a_flick_moves_the_game_list(session, clock):
+    """A 90-degree twist at 35 detents a second reads as a flick, which the game list took as
+    nothing (100 of 100 such twists left it where it was): a flick where the knob only picks
+    moves the pick by its detents, on every such screen."""
+    c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
+    c.attach()
+    c.pi.detach()
+    try:
+        press(c, "press")
+        assert c.screen == "games" and c.game_index == 0
+        press(c, "flick", detents=5, strength=0.2)
+        assert c.screen == "games" and c.game_index == 5
+        press(c, "flick", detents=-3, strength=0.2)
+        assert c.game_index == 2
+        press(c, "menu")
+        assert c.screen == "menu"
+        index = c.menu_index
+        press(c, "flick", detents=1, strength=0.2)
+        assert c.menu_index == (index + 1) % len(c.menu_items)
+    finally:
+        c.close()

@@ -1290,10 +1290,12 @@ def test_board_screen_the_bounce_of_a_move_is_held_though_the_pi_answered_meanwh
 
 
 @pytest.mark.parametrize("game", ["fox-and-geese", "domino-rex"])
-def test_board_screen_a_flick_where_the_knob_picks_says_how_to_move(table, session, game):
-    """A flick in Fox and Geese (or Domino Rex after the lead) said "No throw is asked for now
-    (Red (Fox) - move the Fox).": the engine's words, with no word of the knob. It says
-    how a move is made, and nothing is recorded."""
+def test_board_screen_a_flick_where_the_knob_picks_moves_the_pick(table, session, game):
+    """A brisk twist of the heavy knob (5 detents at 30-40 a second) reads as a flick: in Fox
+    and Geese (or Domino Rex after the lead) it was refused, "No throw now. Turn the knob to
+    pick ...", the pick left where it was (64 of 100 twists at 30 a second). Where the knob
+    picks, a flick moves the pick by the detents turned, as a turn does; nothing is
+    recorded."""
     session.new_game(game, ["Red", "Blue"])
     table.update()
     while session.snapshot()["awaiting"] == "roll":
@@ -1303,12 +1305,13 @@ def test_board_screen_a_flick_where_the_knob_picks_says_how_to_move(table, sessi
         table.update()
     assert table.screen == "play"
     snap = session.snapshot()
-    name, what = snap["players"][snap["turn"]]["name"], ("move" if game == "fox-and-geese"
-                                                          else "square")
     events = len(session.store.events(session.game_id))
-    press(table, "flick", strength=0.5)
-    assert table.notice.text == (f"No throw now. Turn the knob to pick {name}'s {what}, then "
-                                "press the knob.")
+    picked = (table.move_index, table.choice_index)
+    press(table, "flick", strength=0.3, detents=2)
+    turned = (table.move_index, table.choice_index)
+    press(table, "turn", detents=-2)
+    assert turned != picked and (table.move_index, table.choice_index) == picked
+    assert table.notice.text == "" and table.screen == "play"
     assert len(session.store.events(session.game_id)) == events
 
 
