@@ -7,8 +7,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import (Blueprint, Response, current_app, flash, has_request_context, jsonify,
-                   redirect, request, url_for)
+from flask import (Blueprint, Response, current_app, flash, has_app_context,
+                   has_request_context, jsonify, redirect, request, url_for)
 
 from companion.boarddata import parse_board_text
 from companion.buttons import MAX_BUTTONS, colour_of, free_button
@@ -87,7 +87,7 @@ def _new_game(session: Session, data: dict[str, Any]) -> dict[str, Any]:
 def _check_box_buttons(count: int, buttons: list[int] | None, pi: list[int]) -> None:
     """Every person plays at a seat button the box has: a 4-button box seated players 5 and 6
     at buttons it lacks (X12's default is 1..n). The Pi's seat presses no button."""
-    box = len(parlour().buttons)
+    box = len(parlour().buttons) if has_app_context() else 0
     if not box:
         return
     held = buttons if buttons is not None else list(range(1, count + 1))
