@@ -15,7 +15,8 @@ classified by BURSTS (first matching row wins)::
                    └───┘ step: kept                            └───┘ step: swallowed (the
                                                                      heavy knob running on)
 
-    quiet = `settle` seconds without a step; still = `coast_time` seconds without one.
+    quiet = `settle` seconds without a step, or the switch moving (a turn then a quick
+    press is the turn, then the press); still = `coast_time` seconds without one.
 
 The switch: a release before `hold_time` is a "press"; being held `hold_time` is a "hold"
 (once, while still held; the release after it says nothing more).
@@ -132,31 +133,39 @@ class Gestures:
         return out
 
     def down(self, at: float) -> list[InputEvent]:
-        """The push switch closed."""
-        out = self.poll(at)
+        """The push switch closed: a burst of steps still open ends here, before the press
+        (a turn then a quick press came as the press, then the turn: the old pick was made)."""
+        out = self.poll(at) + self._end_burst()
         if (self.switch, "down") in SWITCH:
             self._down_at = at
         return out + self._switch("down")
 
     def up(self, at: float) -> list[InputEvent]:
-        """The push switch opened."""
-        return self.poll(at) + self._switch("up")
+        """The push switch opened (steps since it closed end first, as at `down`)."""
+        return self.poll(at) + self._end_burst() + self._switch("up")
 
     def poll(self, now: float) -> list[InputEvent]:
         """Gestures that time alone completes: a burst gone quiet, a switch held long enough."""
         out: list[InputEvent] = []
         quiet = now - self._last_step
-        if quiet >= self.tuning.settle and self._feed("quiet") == "classify":
-            event = classify(Burst(tuple(self._steps)), self.tuning)
-            if event:
-                out.append(event)
-                if event.kind == "flick":
-                    self._feed("flicked")
+        if quiet >= self.tuning.settle:
+            out += self._end_burst()
         if quiet >= self.tuning.coast_time:
             self._feed("still")
         if self.switch == "down" and now - self._down_at >= self.tuning.hold_time:
             out += self._switch("long")
         return out
+
+    def _end_burst(self) -> list[InputEvent]:
+        """The open burst of steps, if any, classified now."""
+        if self._feed("quiet") != "classify":
+            return []
+        event = classify(Burst(tuple(self._steps)), self.tuning)
+        if event is None:
+            return []
+        if event.kind == "flick":
+            self._feed("flicked")
+        return [event]
 
     def _feed(self, event: str) -> str | None:
         self.state, action = STEPS.get((self.state, event), (self.state, None))

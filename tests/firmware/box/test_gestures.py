@@ -124,3 +124,27 @@ def test_gestures_custom_tuning_moves_thresholds():
     strict = Tuning(flick_rate=200.0)
     assert classify(burst(*evenly(+1, 10, 0.01)), strict).kind == "turn"
     assert classify(burst(*evenly(+1, 10, 0.01))).kind == "flick"
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.02, 0.05])
+def test_gestures_a_turn_then_a_quick_press_is_the_turn_then_the_press(gap):
+    """Three detents, then the knob pressed 0-50 ms after the last (within the 120 ms that end
+    a burst): the press came first and the turn after it, so the game list opened the game
+    before the one turned to (100 of 100 at once). The burst ends as the switch moves."""
+    g = Gestures()
+    out = feed(g, evenly(+1, 3, 0.08))
+    last = 2 * 0.08
+    out += g.down(last + gap)
+    out += g.up(last + gap + 0.06)
+    out += g.poll(last + 1.0)
+    assert [(e.kind, e.detents) for e in out] == [("turn", 3), ("press", 0)]
+
+
+def test_gestures_a_press_during_a_turn_comes_after_the_steps_before_it():
+    g = Gestures()
+    out = feed(g, evenly(-1, 2, 0.1))
+    out += g.down(0.15)
+    out += feed(g, [(-1, 0.2)])
+    out += g.up(0.25)
+    out += g.poll(1.0)
+    assert [(e.kind, e.detents) for e in out] == [("turn", -2), ("turn", -1), ("press", 0)]
