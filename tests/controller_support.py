@@ -120,6 +120,7 @@ def india_claim(table, session, clock) -> int:
     settle_lead(table, clock)
     press(table, "flick", strength=0.4)
     press(table, "press")                                          # skip the spin
+    table.clock.advance(LATE_PRESS_SECONDS)        # another hand's press, not one that stopped it
     turn = session.snapshot()["turn"]
     press(table, "seat", seat=table.buttons[turn])                 # "a man is home"
     return turn

@@ -129,6 +129,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.notice = NoticeBoard(clock)                  # the notice over the screen
         self.read_until = 0.0            # an input before this is late: not acted on
         self.read_by: tuple[str, ...] = ()   # ... of these kinds (`_late_for`)
+        self.read_on: str | None = None      # ... on this screen only
         self.input_kind = ""             # the input being handled (which notices take a press)
         self.input_seat: int | None = None    # and its seat button, if one
         self.again_guard: AgainGuard | None = None      # a press too soon to be a choice

@@ -17,7 +17,7 @@ from controller_support import (SEED, FakeControls, india_claim, past_setup, pre
                                 settle_lead, start)
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
-from firmware.controller.notices import AGAIN_SECONDS
+from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.controller.play_inputs import GAME_OVER_SEAT, KNOB_ANSWERS
 from firmware.oled import lettering
 from firmware.oled.views import box_words, player_name, setup_words
@@ -392,6 +392,7 @@ def test_controller_assisted_seat_press_records_and_knob_ends_turn(table, sessio
     settle_lead(table, clock)
     press(table, "flick", strength=0.4)
     press(table, "press")                                          # skip the spin
+    clock.advance(LATE_PRESS_SECONDS)              # a seat's press after it: not to stop it
     snap = session.snapshot()
     turn = snap["turn"]
     assert snap["awaiting"] == "next"
@@ -1085,6 +1086,7 @@ def test_controller_sounds_tell_capture_win_and_refusal_apart(table, session, co
     assert controls.beeps[-1] == "error"
     press(table, "flick", strength=0.5)
     press(table, "press")
+    table.clock.advance(LATE_PRESS_SECONDS)
     press(table, "seat", seat=table.buttons[table.snap["turn"]])    # a mouse
     assert controls.beeps[-1] == "capture"
     assert table.screen == "result" and table.outcome[2][0].startswith("Squeak!")

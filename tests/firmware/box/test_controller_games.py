@@ -14,7 +14,7 @@ from PIL import Image
 from companion.games import GAMES
 from controller_support import past_setup, read_on
 from firmware.controller import Controller
-from firmware.controller.notices import AGAIN_SECONDS
+from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.pins.inputs import InputEvent
 from firmware.oled.views import RANDOMIZERS, box_words
 
@@ -226,6 +226,7 @@ def first_spin(c, session) -> None:
         press(c, "press")
     press(c, "flick", strength=0.5)
     press(c, "press")                                   # stops the spin: the result
+    c.clock.advance(LATE_PRESS_SECONDS)                 # a seat's press after: not to stop it
 
 
 def first_result(game, session, controls, clock) -> Controller:

@@ -740,3 +740,35 @@ def test_controller_a_third_quick_flick_does_not_throw_over_the_result_the_secon
         press(table, "press")                                      # read to the last page
     press(table, "flick", strength=0.4)                            # read: the next throw
     assert session.snapshot()["rolls"] == rolls + 2
+
+
+@pytest.mark.parametrize("game, scored", [("cats-and-mice", "score"), ("gantlope", "score"),
+                                          ("free-play", "score")])
+@pytest.mark.parametrize("stopper, gap", [("seat", 0.0), ("seat", 0.3), ("press", 0.1)])
+def test_controller_another_hand_a_moment_after_the_dial_stopped_records_nothing(
+        table, session, clock, game, scored, stopper, gap):
+    """Two hands slap to stop the dial: another player's seat button stopped it, and the turn
+    player's a moment later (or the knob's press, then the turn player's button) counted a
+    mouse, a man into the Goal or a point, 30 times of 30. Another hand's input a moment after
+    the stop only reads; later it acts as ever."""
+    start(table, game, seats=(0, 1, 2))
+    settle_lead(table, clock)
+    clock.advance(AGAIN_SECONDS)
+    turn = session.snapshot()["turn"]
+    other = (turn + 1) % 3
+    before = [p.get(scored) or 0 for p in session.snapshot()["players"]]
+    events = len(session.store.events(session.game_id))
+    press(table, "flick", strength=0.5)
+    assert table.screen == "spin"
+    if stopper == "seat":
+        press(table, "seat", seat=table.buttons[other])          # another's button stops it
+    else:
+        press(table, "press")
+    assert table.screen == "result"
+    clock.advance(gap)
+    press(table, "seat", seat=table.buttons[turn])               # the turn player's, just after
+    assert len(session.store.events(session.game_id)) == events + 1      # the throw alone
+    assert [p.get(scored) or 0 for p in session.snapshot()["players"]] == before
+    clock.advance(AGAIN_SECONDS)               # (held as a press that stopped the dial is)
+    press(table, "seat", seat=table.buttons[turn])               # read: now it counts
+    assert len(session.store.events(session.game_id)) == events + 2

@@ -4,12 +4,15 @@ seats at once, a seat out of turn: the table keeps running and its log stays rig
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from luma.oled.device import ssd1306
 
 from companion.replay import replay
 from firmware import runner
 from firmware.config import Config, DisplayConfig
+from firmware.controller.notices import LATE_PRESS_SECONDS
 from firmware.oled.display import Display, _luma_full_frame
 from reliability_support import comparable
 
@@ -136,6 +139,8 @@ def test_hardware_bouncing_seat_button_records_one_press(table):
     start(table, "cats-and-mice")
     act(table, input="knob", action="flick", detents=14)
     act(table, input="knob", action="press")
+    time.sleep(LATE_PRESS_SECONDS)          # the result read (the box's clock is the real one):
+    settle(table)                           # a seat's press is no stop of the dial now
     snap = table.session.snapshot()
     assert snap["awaiting"] == "next"                    # the spin allows a capture
     seat = snap["turn"]
@@ -153,6 +158,8 @@ def test_hardware_two_seats_at_once_and_out_of_turn(table):
     start(table, "cats-and-mice", players=3)
     act(table, input="knob", action="flick", detents=14)
     act(table, input="knob", action="press")
+    time.sleep(LATE_PRESS_SECONDS)          # the result read (the box's clock is the real one):
+    settle(table)                           # a seat's press is no stop of the dial now
     seat = table.session.snapshot()["turn"]
     other, third = [s for s in range(3) if s != seat][:2]
     before = len(log_is_right(table)["events"])
