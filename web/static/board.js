@@ -66,9 +66,28 @@
   }
   function candidates() { return moves().filter(function (m) { return starts(m, chosen); }); }
 
-  function arrow(svg, path, cls) {
+  function arrow(svg, path, cls, headless) {
     var pts = path.map(xy).map(function (p) { return p.join(","); }).join(" ");
-    el("polyline", {points: pts, "class": "arrow " + cls, "marker-end": "url(#head-" + cls + ")"}, svg);
+    var attrs = {points: pts, "class": "arrow " + cls};
+    if (!headless) attrs["marker-end"] = "url(#head-" + cls + ")";
+    el("polyline", attrs, svg);
+  }
+  // Where the piece picked can land with the next tap: one point each, however many chains
+  // go on from there (all twelve of a Fox's chains, drawn whole, hid which point was next).
+  function nextPoints() {
+    var k = chosen.length, out = [];
+    candidates().forEach(function (m) { if (m[k] && out.indexOf(m[k]) < 0) out.push(m[k]); });
+    return out;
+  }
+  function jumpedSoFar() {       // the geese the chain picked so far goes over
+    var out = [];
+    for (var i = 1; i < chosen.length; i++) {
+      if (!leap(chosen[i - 1], chosen[i])) continue;
+      var a = xy(chosen[i - 1]), b = xy(chosen[i]);
+      out.push(COLS[Math.round(((a[0] + b[0]) / 2 - MARGIN) / STEP)] +
+        (7 - Math.round(((a[1] + b[1]) / 2 - MARGIN) / STEP)));
+    }
+    return out;
   }
 
   function draw(s) {
@@ -103,10 +122,12 @@
         }
       });
     }
-    var b = s.board, ends = {};
+    var b = s.board, ends = {}, jumped = jumpedSoFar();
     if (b.last_move) arrow(svg, b.last_move, "last");
-    candidates().forEach(function (m) {
-      if (chosen.length) { arrow(svg, m, "pick"); ends[m[chosen.length] || m[m.length - 1]] = true; }
+    if (chosen.length > 1) arrow(svg, chosen, "pick", true);     // the path tapped so far
+    if (chosen.length) nextPoints().forEach(function (n) {       // and the next step's ends
+      arrow(svg, [chosen[chosen.length - 1], n], "pick");
+      ends[n] = true;
     });
     for (r = 1; r <= 7; r++) for (c = 1; c <= 7; c++) {
       if (!isPoint(c, r)) continue;
@@ -114,14 +135,16 @@
         b.geese.indexOf(name) >= 0 ? "goose" : "empty";
       var movable = canMove() && (chosen.length ? !!ends[name] || chosen[0] === name :
         moves().some(function (m) { return m[0] === name; }));
+      var over = piece === "goose" && jumped.indexOf(name) >= 0;
       var g = el("g", {"class": "point " + piece + (chosen[chosen.length - 1] === name ? " chosen" : "") +
-        (ends[name] ? " target" : ""), "data-point": name,
+        (ends[name] ? " target" : "") + (over ? " jumped" : ""), "data-point": name,
         role: movable ? "button" : "img",           // a point that cannot be used now is a picture
         "aria-label": name + ": " + (piece === "fox" ? "the Fox" : piece === "goose" ? "a goose" : "empty") +
           (chosen[chosen.length - 1] === name ? ", chosen" : ends[name] ? ", it can go here" :
-           movable ? ", can move" : ""),
+           over ? ", jumped" : movable ? ", can move" : ""),
         tabindex: movable ? "0" : "-1"}, svg);
-      el("circle", {cx: p[0], cy: p[1], r: piece === "empty" ? (ends[name] ? 9 : 4) : 15}, g);
+      var landed = chosen.length > 1 && chosen[chosen.length - 1] === name;   // the chain's end
+      el("circle", {cx: p[0], cy: p[1], r: piece === "empty" ? (ends[name] || landed ? 9 : 4) : 15}, g);
       if (piece === "fox") {
         var t = el("text", {x: p[0], y: p[1] + 6, "text-anchor": "middle"}, g);
         t.textContent = "F";
@@ -284,7 +307,7 @@
       var fresh = moves().filter(function (m) { return m[0] === name; });
       if (fresh.length) {
         chosen = [name];
-        picked("Now tap where it goes.");
+        picked(pickHint());
       } else {
         advise(whereItCanGo(name));        // the piece picked stays picked
       }
@@ -294,8 +317,32 @@
     var whole = left.filter(function (m) { return m.length === next.length; });
     if (whole.length && left.length === 1) { send(whole[0]); return; }
     chosen = next;
-    picked(next.length > 1 ? "Keep jumping: tap the next point." : "Now tap where it goes.");
+    picked(pickHint());
     draw(state);
+  }
+
+  function geese(n) { return n + (n === 1 ? " goose" : " geese"); }
+  function span(numbers) {       // "4", "4 or 5", "3 to 5"
+    var lo = Math.min.apply(null, numbers), hi = Math.max.apply(null, numbers);
+    return lo === hi ? String(lo) : hi === lo + 1 ? lo + " or " + hi : lo + " to " + hi;
+  }
+  function jumping() {           // the piece picked must jump on (the Fox's chain, F2)
+    var from = candidates(), k = chosen.length;
+    return k > 0 && from.length > 0 && from.every(function (m) { return leap(m[k - 1], m[k]); });
+  }
+  // What the next tap does with the piece picked. A Fox that can jump more than one goose
+  // lands on each point in turn: only the next landings are marked, and the words say so and
+  // how many geese each way takes.
+  function pickHint() {
+    var from = candidates(), k = chosen.length, to = either(nextPoints());
+    var many = from.some(function (m) { return m.length > 2; });
+    if (!jumping() || (k === 1 && !many)) return "Now tap where it goes.";   // a step, one jump
+    var all = span(from.map(function (m) { return m.length - 1; }));
+    if (k === 1) return "The Fox jumps one goose at a time: tap " + to +
+      ", then each landing in turn (" + all + " geese in all).";
+    var last = from.every(function (m) { return m.length === k + 1; });
+    return (last ? "Last jump: tap " : "Keep jumping: tap ") + to + " (" + geese(k - 1) +
+      " so far, " + all + " in all).";
   }
 
   function leap(a, b) {
@@ -309,6 +356,12 @@
   // piece can move (a jump the Fox must make is said as one: F2, not "no piece can move").
   function whereItCanGo(tapped) {
     var from = candidates(), k = chosen.length;
+    if (k && from.length && jumping() && from.some(function (m) {   // a landing further on
+      return m.indexOf(tapped, k + 1) > k; })) {
+      return tapped + " comes later: tap each landing in turn, " + either(nextPoints()) +
+        " first.";
+    }
+    if (k > 1 && from.length && jumping()) return pickHint();
     if (k && from.length) {
       var must = from.every(function (m) { return leap(m[k - 1], m[k]); });
       var to = from.map(function (m) { return m[k]; }), one = to.every(function (n) { return n === to[0]; });

@@ -154,3 +154,60 @@ def test_browser_board_a_refusal_after_a_restart_goes_when_the_game_goes_on(tmp_
         expect(notice).to_be_hidden()
     finally:
         table.stop()
+
+
+# A game to the Fox's turn with twelve jump chains from a3, three to five geese long
+CHAINS_AFTER = [["a3", "a4"], ["d4", "c5"], ["a4", "a5"], ["c5", "a3"], ["f4", "e5"],
+                ["a3", "a4"], ["d3", "d4"], ["a4", "b4"], ["e3", "d3"], ["b4", "a4"],
+                ["g3", "g4"], ["a4", "a3"], ["c3", "b4"]]
+
+
+def test_browser_board_a_jump_chain_is_tapped_one_landing_at_a_time(tmp_path, phone):
+    """The Fox picked with twelve jump chains: the board drew all twelve whole, arrowheads at
+    their ends (g5, a3, c3, c5) under "Now tap where it goes.", and a tap on g5 was refused.
+    Only the next landings are marked, with the path tapped so far, and the words say each
+    landing is tapped in turn and how many geese the chains take."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone, table.url)
+        now = post(table.url + "/api/control/new-game", {
+            "game": "fox-and-geese", "players": ["Ann", "Bartholomew"],
+            "options": {"fox_seat": 0}})
+        for path in CHAINS_AFTER:
+            now = moved(table.url, path)
+        assert now["board"]["fox"] == "a3" and len(now["board"]["moves"]) == 12
+        shows(phone, now)
+        hint = phone.locator("#board-hint")
+
+        def marked() -> list[str]:
+            return sorted(phone.locator("#board .target").evaluate_all(
+                "gs => gs.map(g => g.getAttribute('data-point'))"))
+
+        def heads() -> int:
+            return phone.locator('#board polyline[marker-end="url(#head-pick)"]').count()
+
+        move_on_board(phone, ["a3"])
+        expect(hint).to_have_text("The Fox jumps one goose at a time: tap c3 or c5, then each "
+                                  "landing in turn (3 to 5 geese in all).")
+        assert marked() == ["c3", "c5"] and heads() == 2
+        screenshot(phone, "phone-board-chain-picked.png")
+        move_on_board(phone, ["g5"])                       # a landing further on
+        expect(hint).to_have_text("g5 comes later: tap each landing in turn, c3 or c5 first.")
+        assert marked() == ["c3", "c5"]
+        move_on_board(phone, ["c3"])
+        expect(hint).to_have_text("Keep jumping: tap e3 or c5 (1 goose so far, 3 to 5 in all).")
+        assert marked() == ["c5", "e3"] and heads() == 2
+        expect(phone.locator('#board [data-point="b3"]')).to_have_class("point goose jumped")
+        move_on_board(phone, ["e3"])
+        expect(hint).to_have_text("Keep jumping: tap g3 or c5 (2 geese so far, 4 in all).")
+        move_on_board(phone, ["g3"])
+        expect(hint).to_have_text("Last jump: tap g5 (3 geese so far, 4 in all).")
+        assert marked() == ["g5"] and heads() == 1
+        screenshot(phone, "phone-board-chain-last.png")
+        move_on_board(phone, ["g5"])
+        phone.wait_for_function("() => document.querySelector('#board .fox')"
+                                ".getAttribute('data-point') === 'g5'")
+        after = state(table.url)
+        assert after["board"]["last_move"] == ["a3", "c3", "e3", "g3", "g5"]
+        assert after["players"][0]["score"] == now["players"][0]["score"] + 4
+        expect(hint).to_have_text(IDLE)
