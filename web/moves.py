@@ -28,6 +28,9 @@ CONFIRM_WORDS = {"india": "Confirm: a man is home and wins"}
 NEXT_BEFORE_ROLL = {"lost-diamond": "Move in the Field", "free-play": "Pass"}   # LD1
 NEXT_WORDS: dict[str, str] = {}      # a turn's end by another name
 PRESS_SEATS: dict[str, tuple[int, ...]] = {}   # games where only these seats' buttons record
+# Games whose score counts for some roles only: the others' cell is a dash, not a 0 read as
+# theirs (F3: the Fox's geese taken; the Geese take none).
+SCORED_ROLES = {"fox-and-geese": ("fox",)}
 BOARD_GAMES = ("fox-and-geese",)      # a turn is a move on the board card, nothing else (F2)
 DIAMOND_GAMES = ("lost-diamond",)     # the seat press's meaning hangs on who has the diamond
 # The rules' prompts name the box's controls; a phone has buttons of its own (above), so it
@@ -124,6 +127,7 @@ def game_moves() -> dict[str, dict[str, Any]]:
             "squares": rulebook.on_squares,          # a Square column means something
             "score": rulebook.keeps_score,           # a Score column from the start
             "score_label": rulebook.score_label,     # "Geese taken" in Fox and Geese
+            "score_roles": list(SCORED_ROLES.get(game, ())),   # none: every player's
             # the lead's randomizer: it made the last roll when play has none (Domino Rex)
             "lead_kind": rulebook.lead_dice.kind if rulebook.lead_dice else None,
             "square_colours": dict(rulebook.square_colours),   # "red 22" (Kat en Muis)

@@ -111,6 +111,7 @@ def status() -> str:
             "score": bool(info.get("score")) or any(p.get("score") for p in players),
             "squares": bool(info.get("squares")),
             "score_label": info.get("score_label") or "Score",
+            "score_roles": info.get("score_roles") or [],
             "square_colours": info.get("square_colours") or {},
             "role": role_heading(players)}
     now = server_now()

@@ -255,10 +255,25 @@
       if (p.lost_turns) square.append(" ", make("span", "note", "(misses " + p.lost_turns + ")"));
       tr.appendChild(square);
       var c = make("td", "col-chips", String(p.chips)); c.hidden = !chips; tr.appendChild(c);
-      var s = make("td", "col-score", String(p.score)); s.hidden = !score; tr.appendChild(s);
+      var s = make("td", "col-score"), counts = gameInfo(state).score_roles || [];
+      if (counts.length && counts.indexOf(p.role) < 0) {   // the Geese take no geese (F3)
+        var dash = make("span", "", "\u2014");
+        dash.setAttribute("aria-hidden", "true");
+        s.append(dash, make("span", "sr-only", "not counted"));
+      } else {
+        s.textContent = String(p.score);
+      }
+      s.hidden = !score;
+      tr.appendChild(s);
       rows.appendChild(tr);
     });
     body.replaceChildren(rows);
+    scrolls();
+  }
+
+  function scrolls() {                   // the table wider than its region: said under it
+    var region = document.querySelector(".table-scroll");
+    if (region) show($("players-scrolls"), region.scrollWidth > region.clientWidth + 1);
   }
 
   function renderLog(state) {
@@ -704,6 +719,11 @@
     var initial = $("initial-state");
     try { apply(JSON.parse(initial.textContent)); } catch (err) { /* keep the server's page */ }
     connect();
+    if (window.ResizeObserver && $("players")) {      // a turned phone, a larger text
+      var watch = new ResizeObserver(scrolls);
+      watch.observe($("players"));
+      watch.observe($("players").parentNode);
+    }
     setInterval(function () { tick(); checkQuiet(); }, 1000);
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState !== "visible") { hiddenAt = Date.now(); return; }
