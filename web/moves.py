@@ -150,8 +150,8 @@ def diamond_press(state: dict[str, Any]) -> str | None:
     turn, carrier, awaiting = state.get("turn"), state.get("diamond"), state.get("awaiting")
     spun = bool(state.get("instruction"))           # the spin's move is still to make
     if awaiting == "roll" and carrier != turn:
-        return "Field move: take the diamond" if carrier == "square" else \
-            "Field move: capture the diamond"
+        return "Field move: take the diamond (if it reaches)" if carrier == "square" else \
+            "Field move: capture the diamond (if it reaches)"
     if awaiting != "next":
         return None
     if state.get("home_claim") == turn:

@@ -396,7 +396,8 @@
   function diamondPress(s) {           // the same as web/moves.py's diamond_press() (LD2)
     var turn = s.turn, carrier = s.diamond, spun = !!s.instruction;
     if (s.awaiting === "roll" && carrier !== turn) {
-      return carrier === "square" ? "Field move: take the diamond" : "Field move: capture the diamond";
+      return carrier === "square" ? "Field move: take the diamond (if it reaches)"   // a move
+        : "Field move: capture the diamond (if it reaches)";       // that reaches it, said so
     }
     if (s.awaiting !== "next") return null;
     if (s.home_claim === turn) return "Confirm: home with the diamond";

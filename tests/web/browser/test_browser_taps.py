@@ -194,3 +194,39 @@ def test_browser_taps_a_capture_tapped_twice_counts_twice(tmp_path, phone):
         until(lambda: len(made(table.url, now["game_id"], since)) > 1)
         assert made(table.url, now["game_id"], since) == [("press", now["turn"], None)] * 2
         expect(phone.locator("#mice-left")).to_have_text(str(now["mice_left"] - 2))
+
+
+def test_browser_taps_lost_diamond_field_move_says_it_must_reach_the_diamond(tmp_path, phone):
+    """LD2: the box says "your button if that reaches the diamond"; the phone offered "Field
+    move: take the diamond", as if any Field move took it. Its button says the condition, and
+    tapped it takes the diamond; the carrier then goes home with it, and wins, from the phone."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone, table.url)
+        post(table.url + "/api/control/new-game", {"game": "lost-diamond",
+                                                   "players": ["Ann", "Ben"]})
+        now = play_until(table.url, lambda s: s["phase"] == "play" and s["awaiting"] == "roll")
+        shows(phone, now)
+        seat, name = now["turn"], now["players"][now["turn"]]["name"]
+        assert "your button if that reaches the diamond" in now["prompt"]
+        take = phone.locator('#moves button[data-action="press"]' + READY)
+        expect(take).to_have_text("Field move: take the diamond (if it reaches)")
+        screenshot(phone, "phone-lost-diamond-field-move.png")
+        take.tap()
+        expect(phone.locator("#moves-answer")).to_contain_text(
+            f"{name} takes the Lost Diamond from its square")
+        expect(phone.locator("#players tr.turn")).to_contain_text("has the diamond")
+        phone.locator('#moves button[data-action="next"]' + READY).tap()      # End turn
+        other = state(table.url)
+        assert other["turn"] != seat
+        shows(phone, other)
+        expect(take).to_have_text("Field move: capture the diamond (if it reaches)")
+        post(table.url + "/api/control/next", {})              # Ben moves in the Field
+        post(table.url + "/api/control/roll", {})              # Ann spins: home by the road
+        home = phone.locator('#moves button[data-action="press"]' + READY)
+        expect(home).to_have_text("Home with the diamond")
+        home.tap()
+        expect(home).to_have_text("Confirm: home with the diamond")
+        home.tap()
+        expect(phone.locator("#winners")).to_have_text(f"{name} wins")
+        assert state(table.url)["winners"] == [seat]
