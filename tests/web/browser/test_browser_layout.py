@@ -1,6 +1,6 @@
 """The phone page's layout in Debian's chromium against a real `parlour run --sim`: the players'
-table of every game in 320 px, its columns apart. Boxes are measured, not pictures compared;
-screenshots go to test-artifacts/."""
+table of every game in 320 px, its columns apart, names broken between their words at 200 %
+text. Boxes are measured, not pictures compared; screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -150,3 +150,51 @@ def test_browser_layout_fox_and_geese_columns_apart_and_no_count_for_the_geese(t
         phone.locator("#table-state").screenshot(
             path=str(screenshot_path("phone-390-players-fox-and-geese.png")))
 
+
+TEXT_200 = ("document.addEventListener('DOMContentLoaded', () => "      # the page's CSP
+            "{ document.documentElement.style.fontSize = '200%'; });")   # allows the CSSOM
+
+# The words of the element split across two lines (a word broken inside).
+WORDS_CUT = """id => {
+  const cut = [], walker = document.createTreeWalker(document.getElementById(id),
+                                                     NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    for (const m of text.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+      if (new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size > 1) {
+        cut.push(m[0]);
+      }
+    }
+  }
+  return cut; }"""
+
+
+@pytest.fixture
+def large_text(browser):  # noqa: F811
+    yield from phone_page(browser, PHONE, init_script=TEXT_200, is_mobile=True)
+
+
+def test_browser_layout_at_200_percent_text_a_name_breaks_between_words(tmp_path, large_text):
+    """At 200 % text an 11-letter name was cut inside in the prompt ("Bartholome / w - throw
+    the dice") and the winner's headline ("Bartholo / mew wins"): both were larger than a line
+    of the card holds. The name fits its line; the lines break between words."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        now = post(table.url + "/api/control/new-game", {"game": "free-play",
+                                                         "players": ["Bartholomew", "Ann"]})
+        large_text.goto(table.url + "/")
+        expect(large_text.locator("#prompt")).to_contain_text("Bartholomew - ")
+        assert large_text.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") == 32
+        assert large_text.evaluate(WORDS_CUT, "prompt") == []
+        while now["phase"] == "lead":
+            now = post(table.url + "/api/control/roll", {})
+        post(table.url + "/api/control/declare", {"winners": [0]})
+        expect(large_text.locator("#winners")).to_have_text("Bartholomew wins")
+        assert large_text.evaluate(WORDS_CUT, "winners") == []
+        size = large_text.evaluate("parseFloat(getComputedStyle("
+                                   "document.getElementById('winners')).fontSize)")
+        assert size >= 32                                   # never below the body's text
+        assert large_text.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        large_text.locator("#game").screenshot(
+            path=str(screenshot_path("phone-200-percent-winner.png")))
