@@ -7,7 +7,8 @@
   var SVG = "http://www.w3.org/2000/svg";
   // Drawn at the width it is shown (one unit a CSS pixel), so its words are the size the CSS
   // says on every phone: scaled from a fixed width, they were 8 px on a 320 px one.
-  var H = 150, LEFT = 38, RIGHT = 56, TOP = 8, BOTTOM = 20;
+  var H = 150, LEFT = 38, TOP = 8, BOTTOM = 20;
+  var CHAR = 9;                     // a tag's letter at most, in CSS px (13 px bold)
   var TAG = 15;                     // the height a value at the right edge takes
   var last = null;                  // what was drawn last: drawn again at a new width
 
@@ -40,6 +41,24 @@
     return "button-" + (typeof buttons[seat] === "number" ? buttons[seat] : seat + 1);
   }
 
+  /* Each seat's mark at its line's end, so the chart reads without its colours (red and
+     brown lines looked alike): the fewest first letters of its name that no other name starts
+     with ("A" for Ann, "Al" and "An" for Alice and Ann), spaces left out ("Pi" and "Pi2"), at
+     most three; the seat's number where two names agree that far. */
+  function marks(names) {
+    var bare = names.map(function (n) { return Array.from(String(n || "").replace(/\s+/g, "")); });
+    return bare.map(function (letters, seat) {
+      for (var k = 1; k <= Math.min(3, letters.length); k++) {
+        var start = letters.slice(0, k).join("").toLowerCase();
+        if (bare.every(function (other, s) {
+          return s === seat || other.slice(0, k).join("").toLowerCase() !== start; })) {
+          return letters.slice(0, k).join("");
+        }
+      }
+      return String(seat + 1);
+    });
+  }
+
   /* Who is which line: a swatch of the seat button's colour and the name. */
   function legend(figure, names, buttons) {
     var list = figure.querySelector(".legend"), items = document.createDocumentFragment();
@@ -64,6 +83,13 @@
     // measured once shown: a chart's first drawing measured its hidden figure (0, so 340
     // units scaled to the card) and stayed so until the next state
     var W = Math.max(240, Math.min(640, Math.round(plot.clientWidth) || 340));
+    var mark = marks(names), widest = 0;      // room at the right for the widest tag
+    series.forEach(function (row) {
+      (row || []).forEach(function (v, seat) {
+        if (typeof v === "number") widest = Math.max(widest, (mark[seat] + " " + format(v)).length);
+      });
+    });
+    var RIGHT = 18 + CHAR * Math.max(4, widest);
     var x = function (i) { return LEFT + (steps > 1 ? i * (W - LEFT - RIGHT) / (steps - 1) : 0); };
     var y = function (v) { return TOP + (H - TOP - BOTTOM) * (1 - v / top); };
     var svg = el("svg", {viewBox: "0 0 " + W + " " + H, role: "img"});
@@ -105,7 +131,8 @@
     now.forEach(function (item, i) {         // each value with its seat's dot: whose it is
       var ty = Math.max(at[i], TAG - 2), tag = el("g", {"class": colour(buttons, item[0])});
       tag.appendChild(el("circle", {"class": "dot", cx: W - RIGHT + 8, cy: ty - 4, r: 3.5}));
-      tag.appendChild(el("text", {"class": "tag", x: W - RIGHT + 14, y: ty}, format(item[1])));
+      tag.appendChild(el("text", {"class": "tag", x: W - RIGHT + 14, y: ty},
+        mark[item[0]] + " " + format(item[1])));
       svg.appendChild(tag);
     });
     svg.setAttribute("aria-label", label + ": " + now.map(function (item) {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from browser_support import ARTIFACTS as ARTIFACTS_DIR
 from test_browser import ARGS, CHROMIUM, WAIT_MS, post, screenshot  # noqa: F401 (skipif)
 from test_browser import browser, pytestmark, table  # noqa: F401 - fixtures and the skip
 
@@ -184,3 +185,45 @@ def test_browser_chances_a_finished_game_lists_no_chances_and_keeps_its_charts(t
         expect(page.locator("#chance-list li")).to_have_count(0)
     finally:
         context.close()
+
+
+def test_browser_chances_each_line_ends_with_whose_it_is(table, browser):  # noqa: F811
+    """Domino Rex, Ann and the Pi: the lines were told apart by colour alone (red and the
+    Pi's brown), the value at each line's end beside a dot of its colour. Each value now
+    starts with its player's first letters ("A 62%", "P 38%"), on the chart."""
+    import re
+    import time
+    from test_browser_phone import state as get_state
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(WAIT_MS * 2)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        post(table + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Pi"],
+                                                "pi": [1], "pi_level": "easy"})
+        page.goto(table + "/")
+        deadline = time.monotonic() + 60
+        while page.locator("#chart-win svg path.line").count() < 2:
+            assert time.monotonic() < deadline, "no chart of two lines"
+            state = get_state(table)
+            if state["phase"] != "over" and state["turn"] == 0:
+                if state["awaiting"] == "roll":
+                    post(table + "/api/control/roll", {})
+                elif state["awaiting"] == "choose":
+                    post(table + "/api/control/choose",
+                         {"value": min(state["players"][0]["covered"])})
+            time.sleep(0.2)
+        for _ in range(50):       # a chances update may be redrawing the chart: look again
+            tags = page.locator("#chart-win svg text.tag").evaluate_all(
+                "ts => ts.map(t => [t.textContent, t.getBBox().x + t.getBBox().width,"
+                " t.ownerSVGElement.viewBox.baseVal.width])")
+            if len(tags) == 2:
+                break
+            time.sleep(0.1)
+        assert sorted(re.sub(r" \d+%$", "", t[0]) for t in tags) == ["A", "P"], tags
+        assert all(right <= width for _, right, width in tags), tags       # on the chart
+        page.locator("#chances").screenshot(path=str(ARTIFACTS_DIR / "chances-marked.png"))
+    finally:
+        context.close()
+    assert errors == [], errors
