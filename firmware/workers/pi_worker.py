@@ -161,6 +161,8 @@ class PiWorker:
         try:
             self._move(snap, state, level)
             self.failures = 0
+            if self._retry is not None:
+                self._retry.cancel()         # moved: a retry still to come has nothing to do
         except Refused as err:               # the game moved on meanwhile: nothing to do
             self.last_error = str(err)
             self.failures = 0
@@ -171,9 +173,17 @@ class PiWorker:
             delay = pause_after(failures, RETRY_SECONDS)
             log.exception("the Pi could not move (%s); trying again in %g s", error, delay)
             self.last_error, self.failures = error, failures     # said before it shows
-            self._retry = threading.Timer(delay, self.request)
+            self._retry = threading.Timer(delay, self._try_again)
             self._retry.daemon = True
             self._retry.start()
+
+    def _try_again(self) -> None:
+        """A failed turn's retry: the Pi moves if it is still its turn and nothing was taken
+        back meanwhile (a retry asked as the knob does, and the Pi moved again after an undo
+        with nobody asking)."""
+        snap = self.session.snapshot()
+        if not self._closed and self._waiting is None and pi_level(snap) is not None:
+            self._start(snap)
 
     def _move(self, snap: dict[str, Any], state, level: str) -> None:
         """The search's move, or a legal one without it when the search fails (logged)."""

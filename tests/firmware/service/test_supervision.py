@@ -95,6 +95,31 @@ def test_supervision_a_pi_move_the_store_cannot_keep_is_tried_again(session, mon
     assert len(calls) >= 2 and "StoreError: the card is full" in caplog.text
 
 
+def test_supervision_a_retry_after_a_failed_turn_never_moves_past_an_undo(session,
+                                                                         monkeypatch):
+    """The Pi's move failed (a full card) and a retry was set; the knob asked it meanwhile and
+    it moved, then an undo took that back and the Pi waited to be asked: the old retry made it
+    move again by itself. A retry is a look at the table, as a change is: the Pi still waits
+    after an undo, and a turn it has already played leaves the retry nothing to do."""
+    from companion.errors import StoreError
+    calls: list[float] = []
+    monkeypatch.setattr(session, "submit_at",
+                        fails_first(session.submit_at, StoreError("the card is full"), calls))
+    monkeypatch.setattr(pi_worker, "RETRY_SECONDS", (0.6, 1.2))
+    session.new_game("domino-rex", ["Pi", "Ann"], pi=[0], pi_level="easy")
+    worker = PiWorker(session)
+    worker.attach()
+    assert _until(lambda: worker.failures == 1)
+    retry = worker._retry
+    assert worker.request() and _until(lambda: len(_pi_moves(session)) == 1)   # the knob
+    session.undo(by="undo")                                     # taken back: the Pi waits
+    assert _until(lambda: worker.waiting)
+    time.sleep(1.0)                                              # past the old retry's time
+    assert not retry.is_alive() and worker.waiting
+    assert len(_pi_moves(session)) == 1 and session.snapshot()["taken_back"]
+    worker.close()
+
+
 def test_supervision_a_pi_thinking_at_shutdown_stops_and_stores_nothing(session, monkeypatch,
                                                                         caplog):
     """The box shutting down while the Pi thinks: `close` cuts the search short through its
