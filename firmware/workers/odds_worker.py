@@ -15,7 +15,8 @@ never from the game's committed roll stream.
 A compute process that dies is never silent: its end is logged with its cause (the error that
 ended it, as it said before going, or the signal that killed it: SIGSYS is the service's
 system-call filter), the state says the chances are paused (phones show it), and it is started
-again after 1, 2, 4 ... 60 s.
+again after 1, 2, 4 ... 60 s. One that hangs (silent for HUNG_SECONDS with a job unfinished)
+is ended and said so.
 A priority it may not lower (a system-call filter that denies setpriority) is logged once and
 the work goes on at the ordinary priority.
 
@@ -50,6 +51,10 @@ SETTLE_SECONDS = 0.05    # a change is taken up only once the game is still this
 RESTART_SECONDS = (1.0, 60.0)   # a dead compute process is started again after 1, 2, 4 ... 60 s
 EXIT_FAILED = 3                 # the compute process ended on an error it could name
 STEADY_SECONDS = 60.0           # one that ran this long starts the backoff from 1 s again
+# A job says something at least every REPORT_SECONDS while it works (the slowest exact answer
+# takes 0.6 s on a Zero 2 W): one silent this long with a job unfinished has hung (stopped,
+# out of memory and swapping) and is ended and started again, said as any end is.
+HUNG_SECONDS = 30.0
 log = logging.getLogger("parlour.chances")
 
 
@@ -69,6 +74,8 @@ class OddsWorker:
         self._conn, self._process = self._new_process()
         self._started = 0.0
         self._failed = ""                # what the compute process said as it failed
+        self._working_since: float | None = None   # a job sent and its "idle" not heard yet
+        self._heard = 0.0                # when the compute process last said anything
         self.restarts = 0
         self._sender = threading.Thread(target=self._send_jobs, name="odds-jobs", daemon=True)
         self._receiver = threading.Thread(target=self._receive, name="odds-results",
@@ -139,19 +146,30 @@ class OddsWorker:
             try:
                 with self._send_lock:
                     self._conn.send(job)
+                    self._sent()
             except (OSError, ValueError):   # the process has gone: the restart resends it
                 self._seen = -1
+
+    def _sent(self) -> None:
+        """A job went to the compute process: it works, and must say so (`HUNG_SECONDS`)."""
+        now = time.monotonic()
+        if self._working_since is None:
+            self._working_since, self._heard = now, now
 
     def _receive(self) -> None:
         delay = RESTART_SECONDS[0]
         while not self._stop.is_set():
             try:
+                if not self._conn.poll(1.0):
+                    self._end_if_hung()
+                    continue
                 message = self._conn.recv()
             except (EOFError, OSError):
                 if self._stop.is_set():
                     return
                 delay = self._restart(delay)
                 continue
+            self._heard = time.monotonic()
             if message[0] == "note":                   # the compute process tells the log
                 log.warning("chances: %s", message[1])
                 continue
@@ -162,12 +180,23 @@ class OddsWorker:
                 self.charts.add(message[1], message[2])
                 continue
             if message[0] == "idle":                   # nothing newer: complete a chart
+                self._working_since = None
                 self._send_backfill()
                 continue
             version, odds, steps = message
             if self.session.publish_odds(version, odds, steps):
                 self.published += 1
                 self._keep_finished()
+
+    def _end_if_hung(self) -> None:
+        """A compute process silent for HUNG_SECONDS with a job unfinished is killed: the
+        pipe's end then says it has gone, and `_restart` says why and starts another (one
+        stopped for 30 s left the phones a chart of old figures, with nothing logged)."""
+        if self._working_since is None or time.monotonic() - self._heard < HUNG_SECONDS:
+            return
+        self._failed = f"no answer for {HUNG_SECONDS:.0f} s: ended"
+        self._working_since = None
+        self._process.kill()
 
     def _restart(self, delay: float) -> float:
         """The compute process has gone: say so (log and state), wait, start a new one and
@@ -178,7 +207,7 @@ class OddsWorker:
         if ran >= STEADY_SECONDS:
             delay = RESTART_SECONDS[0]
         reason = f"the chances worker stopped ({ended_by(code, self._failed)})"
-        self._failed = ""
+        self._failed, self._working_since = "", None
         log.error("%s after %.0f s: starting it again in %.0f s", reason, ran, delay)
         self.session.pause_chances(f"{reason}; trying again")
         if self._stop.wait(delay):
@@ -209,6 +238,7 @@ class OddsWorker:
         try:
             with self._send_lock:
                 self._conn.send(("backfill", *missing))
+                self._sent()
         except (OSError, ValueError):   # the process has gone: the restart idles again
             pass
 
@@ -251,8 +281,8 @@ def compute(conn) -> None:
         _compute(conn)
     except (EOFError, BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
         return                           # the device program has gone
-    except OSError as err:               # e.g. a call the system-call filter denies (EPERM)
-        words = f"{type(err).__name__}: {err}"
+    except Exception as err:  # noqa: BLE001 - any error is named: a call the system-call
+        words = f"{type(err).__name__}: {err}"     # filter denies (EPERM), memory that ran out
         try:
             conn.send(("failed", words))
         except OSError:

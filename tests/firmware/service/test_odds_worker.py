@@ -329,6 +329,63 @@ def test_odds_worker_that_dies_is_logged_paused_on_the_phones_and_started_again(
         worker.close()
 
 
+def test_odds_worker_that_hangs_is_ended_said_and_started_again(sessions, monkeypatch,
+                                                                caplog):
+    """A compute process stopped (SIGSTOP: as one swapping, out of memory) for 30 s: nothing
+    was logged or restarted, the state never said the chances were paused, and the phones
+    kept the last figures. Silent with a job unfinished for HUNG_SECONDS (1 s here), it is
+    ended, said, and a new one answers the newest state."""
+    import firmware.workers.odds_worker as odds_worker
+    monkeypatch.setattr(odds_worker, "RESTART_SECONDS", (0.2, 0.4))
+    monkeypatch.setattr(odds_worker, "HUNG_SECONDS", 1.0)
+    session = sessions()
+    worker = OddsWorker(session)
+    worker.start()
+    seen = []
+    session.subscribe(lambda snap: seen.append(snap.get("chances_paused")))
+    try:
+        kat_in_play(session)
+        wait_for(lambda: current_odds(session))
+        wait_for(lambda: worker._working_since is None)          # idle: silence is no hang
+        time.sleep(1.5)
+        assert worker.restarts == 0
+        with caplog.at_level("ERROR", logger="parlour.chances"):
+            os.kill(worker._process.pid, signal.SIGSTOP)
+            session.roll()                                   # a job it never answers
+            wait_for(lambda: any(seen))
+            odds = wait_for(lambda: current_odds(session))   # a new process answers it
+        assert odds["exact"] and worker.restarts == 1
+        said = next(s for s in seen if s)
+        assert said == "the chances worker stopped (no answer for 1 s: ended); trying again"
+        assert any("no answer for 1 s" in r.getMessage() for r in caplog.records)
+    finally:
+        worker.close()
+
+
+def test_odds_worker_an_error_of_any_kind_is_named_as_it_ends(monkeypatch):
+    """Out of memory, the compute process ended "exit code 1" with an unlabelled traceback:
+    every error it ends on is said as it goes."""
+    import firmware.workers.odds_worker as odds_worker
+
+    class Pipe:
+        def __init__(self):
+            self.sent = []
+
+        def send(self, message):
+            self.sent.append(message)
+
+        def recv(self):
+            raise MemoryError("cannot allocate")
+
+    monkeypatch.setattr(odds_worker.signal, "signal", lambda *args: None)
+    monkeypatch.setattr(odds_worker.os, "nice", lambda n: None)
+    pipe = Pipe()
+    with pytest.raises(SystemExit) as ended:
+        odds_worker.compute(pipe)
+    assert ended.value.code == odds_worker.EXIT_FAILED
+    assert pipe.sent == [("failed", "MemoryError: cannot allocate")]
+
+
 def test_odds_worker_a_call_refused_by_the_filter_ends_it_saying_which(monkeypatch):
     """The service's filter answers a forbidden call with EPERM: the compute process took the
     PermissionError for its pipe closing and ended quietly, so the log read "the chances
