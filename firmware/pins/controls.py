@@ -248,7 +248,12 @@ class Controls:
         self._emit(events)
 
     def close(self) -> None:
-        """Release every pin (safe to call twice)."""
+        """Turn the seat lights and the buzzer off, then release every pin (safe to call
+        twice): a pin released while driven high is left as it was (a lit LED, a sounding
+        buzzer) or, on a Pi, floating under its transistor."""
+        for output in self._devices:
+            if isinstance(output, (LED, Buzzer)):
+                output.off()
         for device in reversed(self._devices):
             device.close()
         self._devices.clear()

@@ -255,6 +255,19 @@ def test_controls_close_releases_pins(mock_factory, clock, events):
     again.close()
 
 
+def test_controls_close_turns_the_lights_and_the_buzzer_off_first(mock_factory, clock, events):
+    """At a stop, lit seat LEDs and a sounding buzzer were released as they were, driven
+    high: the LEDs and buzzer go off before their pins are released."""
+    config = Config()
+    c = Controls(config, events.append, pin_factory=mock_factory, clock=clock)
+    c.light({0, 2})
+    c.buzzer.on()
+    lit = [config.pins.seat_leds[0], config.pins.seat_leds[2], config.pins.buzzer]
+    assert all(mock_factory.pin(p).state for p in lit)
+    c.close()
+    assert not any(mock_factory.pin(p).state for p in lit)
+
+
 def test_controls_callback_may_call_back_into_controls(mock_factory, clock):
     seen = []
 
