@@ -110,6 +110,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.lead_in: list[str] = []       # said first by the next result (spin._show_result)
         self.seat_named = ""               # the join screen's "Seat 2 is Ann": a roster name taken
         self._pis_end_told = False         # the newest game's end by the Pi, said once
+        self.missed: tuple[dict[str, Any], dict[str, Any]] | None = None   # under another screen
         self.missed_undos: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self.menu_items: list[str] = []
         self.menu_index = 0
@@ -159,6 +160,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.address: Any = None             # firmware/network/address.py's, without network
         self.roster_index = 0                                   # the join screen's name
         self.names: dict[int, str] = {}                         # seat button -> roster name
+        self.pairings: Any = None        # web.access.phones.Pairings, when the web app runs
+        self.phones_index = 0                                   # the Phones screen's row
+        self._paired_note: int | None = None                    # a pairing made (any thread)
+        self._code_shown = ""                                   # the code's seconds, as drawn
         self._sync_controls()
 
     # -- the session ------------------------------------------------------------------------

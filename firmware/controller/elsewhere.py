@@ -98,7 +98,7 @@ class ChangesFromElsewhere:
     """The box's answer to a change it did not make."""
 
     waiting: tuple[dict[str, Any], dict[str, Any]] | None      # all set by Controller.__init__
-    missed: tuple[dict[str, Any], dict[str, Any]] | None = None   # changes under another screen
+    missed: tuple[dict[str, Any], dict[str, Any]] | None          # changes under another screen
     missed_undos: list[tuple[dict[str, Any], dict[str, Any]]]     # undos among them: from, to
 
     def _apply(self, snap: dict[str, Any]) -> None:

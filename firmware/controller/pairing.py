@@ -33,10 +33,10 @@ CODE_VOID = "Wrong codes were typed too often, so the pairing code is void: Menu
 class PhoneScreens:
     """Pairing screens and their inputs; Controller provides screen, home(), show_flash ..."""
 
-    pairings: Any = None                  # web.access.phones.Pairings, when the web app runs
-    phones_index = 0
-    _paired_note: int | None = None
-    _code_shown = ""
+    pairings: Any                          # all set by Controller.__init__
+    phones_index: int                      # the Phones screen's row
+    _paired_note: int | None               # a pairing made, from the web's thread
+    _code_shown: str                       # the pairing code's seconds left, as drawn
 
     def phone_menu_items(self) -> list[str]:
         if self.pairings is None:
