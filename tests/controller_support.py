@@ -6,7 +6,7 @@ claim)."""
 from __future__ import annotations
 
 from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
-from firmware.controller.spin import RESULT_SECONDS
+from firmware.controller.result import RESULT_SECONDS
 from firmware.pins.inputs import InputEvent
 from firmware.oled.views import setup_words
 
@@ -62,7 +62,7 @@ def start(c, game, seats=(0, 1)):
 def past_setup(c):
     """A game just begun that says the chips to put in (K1, L1): read until it goes by itself,
     and the next input is not taken as meant for it."""
-    if c.screen == "result" and c.outcome[2] == setup_words(c.snap):
+    if c.screen == "result" and c.result.lines == setup_words(c.snap):
         c.clock.advance(RESULT_SECONDS + 0.01)
         c.update()
         c.clock.advance(LATE_PRESS_SECONDS + AGAIN_SECONDS)

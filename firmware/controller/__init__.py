@@ -15,10 +15,11 @@ a turn or a declaration shows what the log recorded (the result screen, paged: t
 the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
-`Controller` (core.py) owns the state, the input table and the timers; three parts of the
+`Controller` (core.py) owns the state, the input table and the timers; four parts of the
 state are its own classes: `NoticeBoard` (notices.py) the notice over the screen, `Pager`
-(pager.py) the page of the screen's text up, and `StartCodes` (start_codes.py) the start
-screen's address and Wi-Fi code as the network has them. Its mixins hold the rest:
+(pager.py) the page of the screen's text up, `ResultScreen` (result.py) what the result up says,
+when it went up and whether its instructions were read, and `StartCodes` (start_codes.py) the
+start screen's address and Wi-Fi code as the network has them. Its mixins hold the rest:
 `ChangesFromElsewhere` (elsewhere.py) a change made elsewhere as the box shows it,
 `PlayInputs` (play_inputs.py) a seat button, the knob and Undo during a game and why a press
 did nothing, `NewGameScreens` (new_game.py) starting a game, `SpinScreens` (spin.py) the spin,
@@ -31,7 +32,7 @@ and `BoxDrawing` (drawing.py) draws each screen.
 from firmware.controller.core import RESUMED_SECONDS, TRANSITIONS, Controller
 from firmware.controller.notices import READ_START_SECONDS, READ_WORD_SECONDS, reading_seconds
 from firmware.controller.pager import PAGE_SECONDS
-from firmware.controller.spin import RESULT_SECONDS
+from firmware.controller.result import RESULT_SECONDS
 
 __all__ = ["Controller", "TRANSITIONS", "reading_seconds", "READ_START_SECONDS",
            "READ_WORD_SECONDS", "RESULT_SECONDS", "PAGE_SECONDS", "RESUMED_SECONDS"]

@@ -23,6 +23,7 @@ from firmware.controller.notices import (LATE_PRESS_SECONDS, NoticeBoard, Notice
 from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.pager import Pager
+from firmware.controller.result import ResultScreen
 from firmware.controller.spin import PAGED, SpinScreens
 from firmware.controller.start_codes import StartCodes
 from firmware.oled.animation import FPS, Animation
@@ -107,7 +108,6 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.game_index = 0
         self.joined = [False] * seats
         self.joining = False               # a game being set up here: the menu comes back to it
-        self.lead_in: list[str] = []       # said first by the next result (spin._show_result)
         self.seat_named = ""               # the join screen's "Seat 2 is Ann": a roster name taken
         self._pis_end_told = False         # the newest game's end by the Pi, said once
         self.missed: tuple[dict[str, Any], dict[str, Any]] | None = None   # under another screen
@@ -121,12 +121,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.declare_index = 0
         self.dice_index = 0
         self.animation: Animation | None = None
-        self.outcome = ("", "", [])                      # heading, values, words of the last spin
-        self.spun_from: dict[str, Any] = {}               # the state before the dial's throws
-        self.spun_to: dict[str, Any] = {}                 # the state the dial's throw made
-        self.spun_ended: list[str] = []                   # the turn's end's lines before it
+        self.result = ResultScreen(clock, until=self.clock() + RESUMED_SECONDS
+                                   if self.screen == "resumed" else 0.0)    # the result up
         self.waiting: tuple[dict[str, Any], dict[str, Any]] | None = None   # a change to show
-        self.result_at = 0.0
         self.notice = NoticeBoard(clock)                  # the notice over the screen
         self.read_until = 0.0            # an input before this is late: not acted on
         self.read_by: tuple[str, ...] = ()   # ... of these kinds (`_late_for`)
@@ -136,13 +133,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.again_guard: AgainGuard | None = None      # a press too soon to be a choice
         self.shown_mark: str | None = None   # the game's state last drawn (`state_mark`)
         self.changes_put_up = 0          # changes from elsewhere shown (`_show_change`)
-        self.change_shown: tuple[Any, float] | None = None   # its result and when it went up
         self.pager = Pager(clock)                         # the pages of the screen's text
-        self.result_instructs = False    # the result up is an assisted turn's instructions
-        self.read_roll: tuple | None = None   # the throw (`roll_key`) whose turn's player
-                                              # has read them to "press the knob to end the
-                                              # turn", or acted on them at the box
-        self.screen_until = self.clock() + RESUMED_SECONDS if self.screen == "resumed" else 0.0
         self.dirty = True
         self._armed: tuple | None = None
         self._pending: dict[str, Any] | None = None
@@ -260,7 +251,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         over = self.snap.get("phase") == "over" and before.get("phase") != "over"
         self._beep("win" if over else sound)
         if words:
-            self.outcome = (heading, values, words)
+            self.result.outcome = (heading, values, words)
             self._show_result()
         else:
             self.screen = self.home()
@@ -280,7 +271,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.update()
         if event.kind in ("press", "seat", "flick") and (
                 self.changes_put_up != put_up or self._change_just_shown()):
-            self.change_shown = None            # the next press reads it, as ever
+            self.result.change_read()           # the next press reads it, as ever
             self._beep("error")
             return
         if event.kind == "flick" and self._flick_picks():
@@ -308,9 +299,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def _change_just_shown(self) -> bool:
         """The result up is a person's change from elsewhere, up for less than a moment."""
-        shown = self.change_shown
-        return shown is not None and self.screen == "result" and self.outcome is shown[0] \
-            and self.clock() - shown[1] < LATE_PRESS_SECONDS
+        return self.screen == "result" and self.result.change_just_up()
 
     def _handle(self, event: InputEvent) -> None:
         before = self._moment()
@@ -346,9 +335,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if ended is None or self._active():
             return
         players = ended["state"].get("players") or []
-        self.outcome = ("Last game", "", [box_words(names_for_the_box(line, players,
-                                                                       self._stand_in))
-                                          for line in ended["lines"]])   # as the phones say
+        lines = [box_words(names_for_the_box(line, players, self._stand_in))
+                 for line in ended["lines"]]
+        self.result.outcome = ("Last game", "", lines)       # as the phones say
         self._show_result()
 
     def on_to_home(self, event: InputEvent) -> None:
@@ -389,7 +378,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._sync_controls()                       # replaced: not for the Pi's move
         self._turn_pages(now)
         last_page = self.screen != "result" or self.pager.on_last
-        if self.screen in ("result", "resumed") and now >= self.screen_until and last_page \
+        if self.screen in ("result", "resumed") and now >= self.result.until and last_page \
                 and self.pager.read(now) and not self._waits_for_press:
             resumed, ends_turn = self.screen == "resumed", self._press_ends_turn()
             self.screen, self.dirty = self.home(), True
@@ -412,7 +401,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if self.animating or self.dirty:
             return 1 / FPS
         deadlines = [t for t in (*self.notice.deadlines(),
-                                 self.screen_until if self.screen in ("result", "resumed")
+                                 self.result.until if self.screen in ("result", "resumed")
                                  and not self._waits_for_press else None,
                                  self.held_until
                                  if self.waiting and self.screen == "result" else None,

@@ -59,7 +59,7 @@ class BoxDrawing:
         if self.screen in ("play", "resumed"):
             out["turn"] = turn_view(self.snap)
         if self.screen == "result":
-            out["result"] = self.outcome
+            out["result"] = self.result.outcome
         if self.waiting is not None:             # a newer change, shown once this is read
             out["waiting"] = self.waiting[1].get("version")
         if self.screen == "menu":
@@ -136,13 +136,13 @@ class BoxDrawing:
         return screens.spin(self.animation.frame())
 
     def draw_result(self) -> Image.Image:
-        heading, values, words = self.outcome
+        heading, values, words = self.result.outcome
         names = player_names(self.snap)
         shown, small, paged = screens.result_layout(heading, values, words, names)
         self.pager.stop_at_last(len(paged))
         page = self.pager.page
-        if self.result_instructs and self.pager.on_last:
-            self.read_roll = self.roll_key()
+        if self.result.instructs and self.pager.on_last:
+            self.result.read_roll = self.roll_key()
         self.pager.text = [shown] + ([small] if page == 0 and small else []) + paged[page]
         return screens.result(heading, values, words, page, names)
 

@@ -2,7 +2,7 @@
 Controller): each new snapshot applied on the main loop, the dial going on or starting again,
 the change's log lines under who made it ("Ann uncovers", "Pi, then Ann", "From a phone"), the
 Pi's board move to copy, an undo said; and the Pi's reply held until the result up has been
-read, so the box is at most one result behind. Controller provides snap, screen, outcome,
+read, so the box is at most one result behind. Controller provides snap, screen, result,
 waiting, the spin's and result's methods, home(), show_read, _beep, _for_box and
 _sync_controls."""
 
@@ -123,7 +123,8 @@ class ChangesFromElsewhere:
             self.waiting = None                    # an undo: the moves waiting may be gone
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
-            overtook = (self.joining or bool(self.lead_in)) and snap.get("game_id") is not None
+            overtook = (self.joining or bool(self.result.lead_in)) and \
+                snap.get("game_id") is not None
             if overtook:                           # the seats joined here are not in it
                 self.joining = False
             if snap.get("game_id") is not None or self.screen not in IDLE:
@@ -132,8 +133,8 @@ class ChangesFromElsewhere:
                 self.show_read(f"{whence(snap.get('last_by'))}: {old.get('title') or 'the game'} "
                                "set aside")        # as the box's own says "Game set aside"
             # said first by the next result (a notice over it hid it); an older game's: gone
-            self.lead_in = [f"{whence(snap.get('last_by'))}: {snap.get('title')} begun "
-                            "instead of the game joined here."] if overtook else []
+            self.result.lead_in = [f"{whence(snap.get('last_by'))}: {snap.get('title')} "
+                                   "begun instead of the game joined here."] if overtook else []
             if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
                 self._show_change({"log": []}, snap)
             elif snap.get("game_id") is not None:  # begun from a phone: the chips to put in
@@ -150,8 +151,8 @@ class ChangesFromElsewhere:
                 and snap.get("last_by") != PI_BY:
             # another throw (a phone's) while the dial spins: the dial shows the newest, its
             # result every line since the first
-            self._animate(self.spun_from, snap, strength=REMOTE_STRENGTH,
-                          ended=self.spun_ended)
+            self._animate(self.result.throw.before, snap, strength=REMOTE_STRENGTH,
+                          ended=self.result.throw.ended)
         elif self.screen == "spin" and snap.get("rolls") == old.get("rolls") and (
                 self.waiting is not None or (snap.get("last_by") != PI_BY and
                                              len(snap.get("log") or []) > len(old.get("log") or []))):
@@ -162,7 +163,7 @@ class ChangesFromElsewhere:
             # the dial goes on with the throw it shows (the Pi's throw just after a person's
             # too); its result lists the lines since, as the log now has them
             self.waiting = None
-            self.outcome = self._spin_outcome(snap)
+            self.result.outcome = self._spin_outcome(snap)
         elif unseen is not None:                   # what it took back was never on the OLED
             self._show_unseen_undo(unseen, snap)
         elif self.screen == "spin" or (self.screen in SHOWS_CHANGES and
@@ -174,10 +175,10 @@ class ChangesFromElsewhere:
         self._sync_controls()
 
     def _say_lead_in(self) -> None:
-        """What the next result was to say first (`lead_in`), said now as a notice."""
-        if self.lead_in:
-            self.show_read(" ".join(self.lead_in))
-            self.lead_in = []
+        """What the next result was to say first (its `lead_in`), said now as a notice."""
+        said = self.result.take_lead_in()
+        if said:
+            self.show_read(" ".join(said))
 
     def _show_unseen_undo(self, drawn: dict[str, Any], snap: dict[str, Any]) -> None:
         """An undo that took back only moves the box held back, unshown (the Pi's reply while
@@ -220,8 +221,8 @@ class ChangesFromElsewhere:
         if snap.get("last_by") != PI_BY:
             lines = self.session.resumed_lines              # none after an undo
             if lines and snap.get("last_type") != "new_game":   # names as the box draws them
-                self.outcome = ("Last move", "", [box_words(self._words_for_box(line))
-                                                  for line in lines])
+                self.result.outcome = ("Last move", "", [box_words(self._words_for_box(line))
+                                                         for line in lines])
                 self._show_result()
             elif snap.get("taken_back"):      # a recap, not a second undo ("Last move: ...")
                 by = snap.get("undone_by")
@@ -232,9 +233,9 @@ class ChangesFromElsewhere:
             self.move_index, self.screen = 0, "pi_moved"
         elif snap.get("last_uncovered") is not None and snap.get("last_type") == "choose":
             pi = later_mover(snap["log"][-1:], snap, "", pi_only=True) or "Pi"
-            self.outcome = (f"{pi}'s last move", "",        # it may be copied already
-                            [box_words(snap["log"][-1]),
-                             UNCOVER_IF_NOT_YET.format(who=pi, value=snap["last_uncovered"])])
+            self.result.outcome = (f"{pi}'s last move", "",        # it may be copied already
+                                   [box_words(snap["log"][-1]), UNCOVER_IF_NOT_YET.format(
+                                       who=pi, value=snap["last_uncovered"])])
             self._show_result()
 
     def _miss(self, drawn: dict[str, Any], snap: dict[str, Any]) -> None:
@@ -265,7 +266,7 @@ class ChangesFromElsewhere:
             return
         moved = len(snap.get("log") or []) > len(old.get("log") or [])
         if moved:
-            self.lead_in = [*self.lead_in, *undos]  # said first by the change's result
+            self.result.lead_in = [*self.result.lead_in, *undos]   # said first by its result
         self._show_change(old, snap)
         if undos and not moved:
             self.show_undo(" ".join(undos))
@@ -334,10 +335,10 @@ class ChangesFromElsewhere:
             elif actor == mover and not later and snap.get("last_type") == "move" and \
                     old.get("awaiting") == "move":
                 heading = f"{mover} moves"      # a board move, as the knob's is headed
-            self.outcome = (heading, values, words)
+            self.result.outcome = (heading, values, words)
             self._show_result()
             if not by_pi:                   # a person's move, just up (the Pi's replies
-                self.change_shown = (self.outcome, self.clock())   # have their own holds)
+                self.result.change_put_up()                        # have their own holds)
             if ended:
                 self._beep("win")
 

@@ -1,7 +1,7 @@
 """The box's holds (a mixin of Controller): a double press or a bounce is one press. After a
 press that changed what the same press would do next, that press again within AGAIN_SECONDS
 is held back: it would make a choice on a screen no one has read yet. Controller provides
-snap, screen, pager, outcome, clock and _press_ends_turn."""
+snap, screen, pager, result, clock and _press_ends_turn."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 from firmware.controller.notices import AGAIN_SECONDS
 from firmware.controller.pager import Pager
+from firmware.controller.result import ResultScreen
 from firmware.pins.inputs import InputEvent
 
 KNOB = ("press", "turn", "flick", "hold")          # the knob's inputs: one hand's
@@ -51,14 +52,14 @@ class Holds:
     snap: dict[str, Any]
     screen: str
     pager: Pager
-    outcome: tuple[str, str, list[str]]
+    result: ResultScreen
     clock: Callable[[], float]
     _press_ends_turn: Callable[[], bool]
 
     def _moment(self) -> Moment:
         return Moment(self.snap.get("game_id"), self.snap.get("state_version"),
                       self.snap.get("home_claim"), self.screen, self.pager.page,
-                      self.outcome if self.screen == "result" else None)
+                      self.result.outcome if self.screen == "result" else None)
 
     def _guard_after_reading(self, event: InputEvent) -> None:
         """A press (or flick) used up reading is held again as the one it was meant as: with

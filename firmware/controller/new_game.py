@@ -1,6 +1,6 @@
 """Starting a game at the box (a mixin of Controller): the games list, the join screen (seat
 buttons, roster names by the knob), free play's randomizer and who the Pi plays, then the new
-game itself. Controller provides snap, session, screen, home(), _call and _beep."""
+game itself. Controller provides snap, session, screen, result, home(), _call and _beep."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ class NewGameScreens:
         self.joined = [False] * self.seats
         self.names, self.roster_index, self.seat_named = {}, 0, ""
         self.joining, self.screen = True, "join"
-        self.lead_in = []                  # a phone's game over an earlier join: said or past
+        self.result.lead_in = []           # a phone's game over an earlier join: said or past
 
     def on_join_seat(self, event: InputEvent) -> None:
         """A seat in or out; a notice up ("... not 1.") goes, so the seat is seen to change
@@ -155,7 +155,7 @@ class NewGameScreens:
         so before its lead (a family with real chips was never told to put 5 in)."""
         words = setup_words(self.snap)
         if words and self.snap.get("phase") == "lead":
-            self.outcome = (self.snap.get("title") or "New game", "", words)
+            self.result.outcome = (self.snap.get("title") or "New game", "", words)
             self._show_result()
 
     def on_move_dice(self, event: InputEvent) -> None:

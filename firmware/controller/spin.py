@@ -1,8 +1,8 @@
 """The spin and what it says (a mixin of Controller): a flick spins the dial, the result
 screen shows the log's new lines under who made them, and long outcomes and instructions
 turn page by page (by the knob, or by themselves). Controller provides snap, session, clock,
-screen, outcome, pager, home(), _call, _beep, _change_words and the turn screen's knob
-handlers."""
+screen, result (what the result says and when it went up), pager, home(), _call, _beep,
+_change_words and the turn screen's knob handlers."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from typing import Any
 
 from companion.words import END_OF_TURN
 from firmware.controller.notices import LATE_PRESS_SECONDS, SEAT_INPUTS
-from firmware.controller.pager import PAGE_SECONDS, Pager
+from firmware.controller.pager import Pager
+from firmware.controller.result import ResultScreen, Throw
 from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (box_words, later_mover, player_name, player_names,
                                   restates, roll_text, split_prompt, takes, with_box_controls)
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import BY as PI_BY
 
-RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 PAGED = ("result", "play", "confirm", "over")   # screens whose pages turn by themselves
 UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # the Pi's square
 UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
@@ -31,27 +31,13 @@ def asks_to_uncover(line: str) -> bool:
     return line.startswith(("Uncover ", "If ")) and line.endswith("then press the knob.")
 
 
-# A result stays up this long a page (two pages at most) before the Pi's reply takes its
-# place (a player's own uncover is read first), and the dial's throw before a move a phone made
-# meanwhile. Changes that come while one waits join it, and a person's shows it at once: the
-# box is never more than one result behind, and only while the Pi's reply waits.
-HOLD_SECONDS = PAGE_SECONDS
-HOLD_PAGES = 2
-
-
 class SpinScreens:
     """The spin and result screens, and the pages of any long text."""
 
     animation: Animation | None            # all set by Controller.__init__
-    outcome: tuple[str, str, list[str]]
-    lead_in: list[str]                     # lines the next result says first
-    spun_from: dict[str, Any]              # the state before the dial's throws
-    spun_to: dict[str, Any]                # the state the dial's throw made
-    spun_ended: list[str]                  # what the end of the turn before it wrote
+    result: ResultScreen                   # what the result says, when it went up
     pager: Pager
-    screen_until: float
     waiting: tuple[dict[str, Any], dict[str, Any]] | None   # a change from elsewhere: from, to
-    result_at: float                       # when the result on screen was put up
 
     def on_spin(self, event: InputEvent) -> None:
         before = self.snap
@@ -83,11 +69,9 @@ class SpinScreens:
         randomizer = before.get("randomizer") or after.get("randomizer")
         self.animation = Animation(randomizer, roll.get("values") or [], strength=strength,
                                    name=player_name(after, seat), clock=self.clock)
-        self.spun_from = before                    # a throw while this one spins starts again
-        self.spun_to = after
-        self.spun_ended = list(ended)              # lines the turn's end wrote, before it
+        self.result.throw = Throw(before, after, list(ended))
         self.waiting = None                        # its result has every line since
-        self.outcome = self._spin_outcome(after)
+        self.result.outcome = self._spin_outcome(after)
         self.notice.clear()                        # the spin answers the flick
         self.screen = "spin"
 
@@ -97,7 +81,7 @@ class SpinScreens:
         What the thrower's turn allows comes first, unless the Pi has moved since: then the
         players first copy its uncover (the last line asks for it) and the next turn's words
         wait for the turn screen."""
-        before, after = self.spun_from, self.spun_to
+        before, after, ended = self.result.throw
         roll = after.get("last_roll") or {}
         seat = roll.get("seat", before.get("turn"))
         name = player_name(after, seat)
@@ -110,7 +94,7 @@ class SpinScreens:
             lead = before.get("phase") == "lead" and \
                 sum(LEAD_THROW in w for w in words) >= thrown    # not one for a move too
             return ("The lead" if lead else f"{thrown} {'throws' if dice else 'spins'}", "",
-                    [*self.spun_ended, *words])
+                    [*ended, *words])
         if words and restates(words[0], name, values):
             words = words[1:]                     # heading and big values say it already
         _, instruction = split_prompt(now.get("prompt") or "", player_names(now))
@@ -127,7 +111,7 @@ class SpinScreens:
             if now.get("last_by") == PI_BY and now.get("state_version") != after.get(
                 "state_version") else ""
         return (f"{name}, then {pi}" if pi else f"{name} {verb}"), values, \
-            [*self.spun_ended, *words]                                     # one line
+            [*ended, *words]                                               # one line
 
     def on_skip(self, event: InputEvent) -> None:
         """An input stops the dial: another hand's a moment later (a second seat button, the
@@ -146,21 +130,18 @@ class SpinScreens:
 
     def _show_result(self) -> None:
         self.notice.clear()                        # the new answer replaces an old notice
-        if self.lead_in:                           # what must be said first ("From a phone:
-            heading, values, lines = self.outcome  # ... begun instead of the game joined")
-            self.outcome, self.lead_in = (heading, values, [*self.lead_in, *lines]), []
-        unread = self.screen == "result" and self.result_instructs and \
+        self.result.lead_in_first()                # what must be said first ("From a phone:
+                                                   # ... begun instead of the game joined")
+        unread = self.screen == "result" and self.result.instructs and \
             not self.pager.on_last and \
             self.snap.get("home_claim") is None     # instructions a seat press came over (a
                                                     # claim's own pages say what the knob does)
         if unread and self.input_kind in SEAT_INPUTS:
             self._instructions_after()
         self.screen = "result"
-        self.result_at = self.clock()
-        self.screen_until = self.result_at + RESULT_SECONDS
-        self.result_instructs = self._press_ends_turn() and not self._only_news()
-        if not self.result_instructs and self.input_kind in SEAT_INPUTS and not unread:
-            self.read_roll = self.roll_key()        # the turn's player acted at the box
+        self.result.put_up(instructs=self._press_ends_turn() and not self._only_news())
+        if not self.result.instructs and self.input_kind in SEAT_INPUTS and not unread:
+            self.result.read_roll = self.roll_key()     # the turn's player acted at the box
         self._turn_to(0)
 
     def _instructions_after(self) -> None:
@@ -171,8 +152,7 @@ class SpinScreens:
         _, instruction = split_prompt(self.snap.get("prompt") or "", player_names(self.snap))
         allows = with_box_controls(self.snap, instruction) if instruction else ""
         if allows:
-            heading, values, lines = self.outcome
-            self.outcome = (heading, values, [*lines, allows[0].upper() + allows[1:]])
+            self.result.add_line(allows[0].upper() + allows[1:])
 
     def roll_key(self) -> tuple:
         """The throw the turn in play follows: its instructions are read once for it."""
@@ -181,7 +161,7 @@ class SpinScreens:
     @property
     def held_until(self) -> float:
         """When the result up may give way to a change made elsewhere."""
-        return self.result_at + HOLD_SECONDS * max(1, min(self.pager.count, HOLD_PAGES))
+        return self.result.held_until(self.pager.count)
 
     def _holding(self, now: float) -> bool:
         """The dial spins, or the result up has not been read yet."""
@@ -210,7 +190,7 @@ class SpinScreens:
         pages say the rest. Otherwise it closes the result, once read: a press before the last
         page of an outcome ("1/2": a payment, a lost turn, the Pi's uncover to copy) turns to
         the next. With a change from elsewhere waiting, it shows that instead."""
-        ends_turn, read = self._press_ends_turn(), self.read_roll == self.roll_key()
+        ends_turn, read = self._press_ends_turn(), self.result.read_roll == self.roll_key()
         if self._show_waiting():
             self._sync_controls()
         elif not self.pager.on_last and (not ends_turn or not read
@@ -244,7 +224,7 @@ class SpinScreens:
         """The result says only what was done (the log's lines: a seat press's "Blue moves in
         the Field" over "Blue takes the Lost Diamond from its square"), no instructions."""
         done = {box_words(line) for line in self.snap.get("log") or []}
-        return all(line in done for line in self.outcome[2])
+        return all(line in done for line in self.result.lines)
 
     def _press_ends_turn(self) -> bool:
         """A knob press ends the turn, on the result as on the turn screen (X8)."""
@@ -253,7 +233,7 @@ class SpinScreens:
     def _turn_pages(self, now: float) -> None:
         """Long outcomes and instructions advance a page every PAGE_SECONDS (the turn
         screen's pages go round; the result's stop at the last)."""
-        key = (self.screen, self.outcome if self.screen == "result" else
+        key = (self.screen, self.result.outcome if self.screen == "result" else
                self.snap.get("prompt"), self.snap.get("state_version"),   # not the chances
                self.screen != "result" and bool(self.notice.text))  # the first page again,
                                                                     # whole, once a notice goes
@@ -278,4 +258,4 @@ class SpinScreens:
     def _waits_for_press(self) -> bool:
         """The result asks for the Pi's uncover and a press: it stays until that press, which
         would otherwise fall on the next player's turn screen and choose for them."""
-        return self.screen == "result" and any(asks_to_uncover(line) for line in self.outcome[2])
+        return self.screen == "result" and any(map(asks_to_uncover, self.result.lines))

@@ -172,7 +172,7 @@ def test_controller_a_game_begun_from_a_phone_over_a_join_here_says_so(table, se
     table.render()
     instead = "From a phone: Life's Mishaps begun instead of the game joined here."
     assert table.screen == "result" and table.notice.text == ""     # the chips stay readable
-    assert table.outcome[2] == [instead, *setup_words(session.snapshot())]
+    assert table.result.lines == [instead, *setup_words(session.snapshot())]
     assert table.home() == "play" and "setup" not in session.snapshot()
     past_setup(table)
     press(table, "menu")
@@ -217,7 +217,7 @@ def test_controller_flick_rolls_from_the_stream_and_animates(table, session, clo
     assert snap["rolls"] == before + 1 and table.screen == "spin"
     assert table.animation.duration > 2.0
     values = snap["last_roll"]["values"]
-    assert table.outcome[1] == " · ".join(map(str, values))
+    assert table.result.outcome[1] == " · ".join(map(str, values))
     clock.advance(table.animation.duration + 0.01)
     assert table.update()
     assert table.screen == "result"
@@ -396,7 +396,7 @@ def test_controller_assisted_seat_press_records_and_knob_ends_turn(table, sessio
     snap = session.snapshot()
     turn = snap["turn"]
     assert snap["awaiting"] == "next"
-    assert table.outcome[2] and table.outcome[2][0].startswith("Move")   # the instruction
+    assert table.result.lines and table.result.lines[0].startswith("Move")   # the instruction
     press(table, "seat", seat=table.buttons[turn])                 # a capture
     after = session.snapshot()
     assert after["players"][turn]["score"] == 1
@@ -421,7 +421,7 @@ def test_controller_x8_after_a_spin_the_box_says_how_the_turn_goes_on(
     while session.snapshot()["awaiting"] != "next":             # Lost Diamond may not spin
         press(table, "flick", strength=0.4)
         press(table, "press")
-    words = " ".join(table.outcome[2])
+    words = " ".join(table.result.lines)
     assert words.startswith(session.snapshot()["instruction"])
     assert "Then press the knob to end the turn." in words
     assert (press_words in words) if press_words else "Press your button" not in words
@@ -446,13 +446,13 @@ def test_controller_ld2_after_a_spin_the_box_says_what_the_button_does_with_the_
     assert session.snapshot()["turn"] == 1 - first
     press(table, "flick", strength=0.4)
     press(table, "press")
-    words = " ".join(table.outcome[2])
+    words = " ".join(table.result.lines)
     assert f"Press your button if you land on {names[first]}: you capture the diamond." in words
     assert words.endswith("Then press the knob to end the turn.")
     press(table, "press")                                       # the knob ends the turn
     press(table, "flick", strength=0.4)                         # the carrier spins
     press(table, "press")
-    words = " ".join(table.outcome[2])
+    words = " ".join(table.result.lines)
     assert "Press your button if that brings you home with the diamond." in words
     table.screen = table.home()
     table.render()
@@ -472,7 +472,7 @@ def test_controller_x8_a_seat_press_result_is_read_to_its_last_page_before_the_k
     press(table, "seat", seat=table.buttons[first])           # a Field move takes the diamond
     assert session.snapshot()["awaiting"] == "next" and table.screen == "result"
     log = session.snapshot()["log"]
-    table.outcome = (table.outcome[0], "", [box_words(line) for line in log[-4:]])
+    table.result.outcome = (table.result.outcome[0], "", [box_words(line) for line in log[-4:]])
     table._turn_to(0)                                         # news too long for one page
     table.render()
     assert table.pager.count > 1
@@ -490,7 +490,7 @@ def test_controller_p2_a_claim_home_says_the_knob_also_ends_the_turn(table, sess
     box said the log's words under the claim, and a player kept their turn in mind."""
     turn = india_claim(table, session, clock)
     assert session.snapshot()["home_claim"] == turn
-    words = " ".join(table.outcome[2])
+    words = " ".join(table.result.lines)
     assert "press again to win. The knob withdraws the claim and ends the turn." \
         in words, \
         words
@@ -532,8 +532,8 @@ def test_controller_p2_the_next_players_flick_says_the_claim_it_withdrew(table, 
     snap = session.snapshot()
     assert snap["home_claim"] is None and snap["turn"] != turn
     withdrawn = next(line for line in snap["log"] if line.endswith("(claim cancelled)"))
-    assert table.outcome[2][0] == withdrawn, table.outcome
-    assert table.outcome[2][-1] != withdrawn                      # then the new throw's words
+    assert table.result.lines[0] == withdrawn, table.result.outcome
+    assert table.result.lines[-1] != withdrawn                      # then the new throw's words
 
 
 def test_controller_p2_an_undone_withdrawal_says_the_claim_stands_again(table, session,
@@ -729,7 +729,7 @@ def test_controller_free_play_a_throws_result_says_the_throw_then_the_turns_end(
     press(table, "flick", strength=0.5)
     press(table, "press")                            # the dial settles: the result
     assert table.screen == "result"
-    words = table.outcome[2]
+    words = table.result.lines
     assert words[0].startswith(f"{name} throws") and words[-1] == \
         "A seat button gives its player a point. Then press the knob to end the turn.", words
     from firmware.oled.views import turn_view      # the next turn's screen says it too
@@ -786,7 +786,7 @@ def test_controller_a_throw_while_the_dial_spins_is_the_one_it_shows(table, sess
     second = session.roll(by="web")              # while the dial still spins
     table.update()
     roll = second["last_roll"]
-    heading, values, words = table.outcome
+    heading, values, words = table.result.outcome
     assert table.screen == "spin" and table.animation.values == tuple(roll["values"])
     assert (heading, values) == ("2 throws", "")
     thrower = first["players"][first["last_roll"]["seat"]]["name"]
@@ -815,14 +815,14 @@ def test_controller_spins_while_the_dial_spins_are_called_spins(table, session):
     session.roll(by="web")                         # the game's first, as the dial spins
     table.update()
     assert session.snapshot()["phase"] == "play"
-    assert table.outcome[0] == "2 spins", table.outcome
+    assert table.result.outcome[0] == "2 spins", table.result.outcome
     press(table, "press")
     press(table, "press")
     session.roll(by="web")
     table.update()
     session.roll(by="web")
     table.update()
-    assert table.outcome[0] == "2 spins", table.outcome
+    assert table.result.outcome[0] == "2 spins", table.result.outcome
 
 
 def test_controller_a_knob_turn_under_a_notice_shows_the_move_it_picks(table, session):
@@ -904,7 +904,7 @@ def test_controller_after_resumed_the_last_move_is_said_again(store, clock, last
         if "cannot" in last:
             assert "小明" in said[0]
             said = [line.replace("小明", "Red") for line in said]
-        assert again.screen == "result" and again.outcome == ("Last move", "", said)
+        assert again.screen == "result" and again.result.outcome == ("Last move", "", said)
     else:
         whence = "" if last == "the box's undo" else "from a phone"
         words = undo_words(thrown["log"][before:], [], whence)     # a recap, not a new undo
@@ -1063,7 +1063,7 @@ def test_controller_domino_rex_shows_sum_checker_rex_and_points(table, session, 
                            f"uncover a {value}: {value}+{last}={value + last}")
         press(table, "press")
         assert table.screen == "result"
-        heading, values, words = table.outcome
+        heading, values, words = table.result.outcome
         seen.append((values, " ".join(words)))
         if last is not None and "Rex!" not in words[-1]:
             assert values in (f"{value} + {last} = {value + last}", "Rex!")
@@ -1089,7 +1089,7 @@ def test_controller_sounds_tell_capture_win_and_refusal_apart(table, session, co
     table.clock.advance(LATE_PRESS_SECONDS)
     press(table, "seat", seat=table.buttons[table.snap["turn"]])    # a mouse
     assert controls.beeps[-1] == "capture"
-    assert table.screen == "result" and table.outcome[2][0].startswith("Squeak!")
+    assert table.screen == "result" and table.result.lines[0].startswith("Squeak!")
     from firmware.pins.controls import BEEPS
     patterns = [BEEPS[name] for name in ("click", "capture", "error", "win")]
     assert len(set(patterns)) == 4                                   # four sounds, four events
@@ -1097,7 +1097,7 @@ def test_controller_sounds_tell_capture_win_and_refusal_apart(table, session, co
 
 def test_controller_long_outcome_pages_advance_by_themselves_and_by_the_knob(table, clock):
     start(table, "kat-en-muis")
-    table.outcome = ("Ann throws", "3 · 5", ["Ann moves to 16",
+    table.result.outcome = ("Ann throws", "3 · 5", ["Ann moves to 16",
                                              "Ben pays Ann 1 chip (jumping over Ben)",
                                              "Ann has 66 chips and wins the game at last"])
     table._show_result()

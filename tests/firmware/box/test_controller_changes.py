@@ -15,7 +15,7 @@ def test_controller_redraws_when_the_web_changes_the_session(table, session):
     session.new_game("kat-en-muis", ["Ann", "Ben"])                # as from a phone
     table.render()
     assert table.update() and table.screen == "result"             # the stakes first (K1)
-    assert table.outcome[2] == ["Each player pays 5 chips into the pool (stake into the pot)"]
+    assert table.result.lines == ["Each player pays 5 chips into the pool (stake into the pot)"]
     past_setup(table)
     assert table.screen == "play"
     assert table.view()["turn"].name == "Ann"
@@ -34,18 +34,18 @@ def test_controller_a_change_from_a_phone_is_headed_as_one(table, session):
     session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="pin-0a1b2c")
     table.update()
     assert table.screen == "result"
-    heading, _, words = table.outcome
+    heading, _, words = table.result.outcome
     assert heading == "From a phone" and any("Zed" in w for w in words), (heading, words)
     press(table, "press")
     session.submit({"type": "rename", "seat": 0, "name": "Ada"}, by="pin-0a1b2c")
     table.update()                                      # the mover renamed: not "Ann" either
-    heading, _, words = table.outcome
+    heading, _, words = table.result.outcome
     assert heading == "From a phone" and any("Ada" in w for w in words), (heading, words)
     press(table, "press")
     session.submit({"type": "transfer", "from": 1, "to": 0, "amount": 3,
                     "reason": "misread square"}, by="pin-0a1b2c")
     table.update()
-    heading, _, words = table.outcome
+    heading, _, words = table.result.outcome
     assert session.snapshot()["last_type"] == "transfer"
     assert heading == "From a phone" and any("Ada" in w for w in words), (heading, words)
 
@@ -58,7 +58,7 @@ def test_controller_a_change_from_a_script_is_headed_as_one_not_as_a_phones(tabl
     table.update()
     session.submit({"type": "rename", "seat": 1, "name": "Zed"}, by="api")
     table.update()
-    heading, _, words = table.outcome
+    heading, _, words = table.result.outcome
     assert heading == "From a script" and any("Zed" in w for w in words), (heading, words)
     press(table, "press")
     session.undo(by="api")
@@ -94,18 +94,18 @@ def test_controller_a_phone_uncover_while_the_dial_spins_shows_after_the_throw(
     value = before["players"][before["turn"]]["covered"][0]
     after = session.submit({"type": "choose", "value": value}, by="web")
     table.update()
-    heading, values, words = table.outcome
+    heading, values, words = table.result.outcome
     assert table.screen == "spin" and not any("uncovers" in w for w in words), words
     if before["rolls"] > 1:              # more than one throw in the dial: the lead, in order
         assert (heading, values) == ("The lead", "")
         assert words == [table._for_box(before)["log"][i] for i in range(
             len(before["log"]) - len(words), len(before["log"]))]
     press(table, "press")                                   # past the dial
-    assert table.screen == "result" and "uncovers" not in table.outcome[0]
+    assert table.screen == "result" and "uncovers" not in table.result.outcome[0]
     clock.advance(max(0.0, table.held_until - table.clock()))       # every page of the lead read
     table.update()
     leader = before["players"][before["turn"]]["name"]
-    assert table.outcome == (f"{leader} uncovers", choice_meaning(before, value, after),
+    assert table.result.outcome == (f"{leader} uncovers", choice_meaning(before, value, after),
                              after["log"][len(before["log"]):])
     assert table.screen == "result" and not table.waiting
 
@@ -123,9 +123,9 @@ def test_controller_people_moving_from_phones_are_shown_at_once(table, session, 
         clock.advance(1.0)
         table.update()
         assert table.waiting is None and table.screen == "result"
-        assert table.outcome[2] == after["log"][len(snap["log"]):]      # this move, now
+        assert table.result.lines == after["log"][len(snap["log"]):]      # this move, now
         mover = snap["players"][snap["turn"]]["name"]
-        assert table.outcome[0] == f"{mover} moves"      # as the knob's own move is headed
+        assert table.result.outcome[0] == f"{mover} moves"      # as the knob's own move is headed
 
 
 def test_controller_an_undo_from_a_phone_drops_the_moves_waiting_to_show(table, session):
@@ -142,7 +142,7 @@ def test_controller_an_undo_from_a_phone_drops_the_moves_waiting_to_show(table, 
     press(table, "press")                                   # past the dial
     table.clock.advance(max(0.0, table.held_until - table.clock()))
     table.update()
-    assert not any("uncovers" in w for w in table.outcome[2]), table.outcome
+    assert not any("uncovers" in w for w in table.result.lines), table.result.outcome
 
 
 def test_controller_an_undo_from_a_phone_is_said_on_the_box(table, session):
@@ -218,7 +218,7 @@ def test_controller_x6_a_game_ended_from_a_phone_shows_its_last_lines_first(tabl
     table.update()
     over = session.snapshot()
     assert over["phase"] == "over"
-    assert table.screen == "result" and table.outcome[2] == over["log"][len(before["log"]):]
+    assert table.screen == "result" and table.result.lines == over["log"][len(before["log"]):]
     clock.advance(ctl.RESULT_SECONDS)
     table.update()
     assert table.screen == "over"
@@ -272,7 +272,7 @@ def test_controller_a_press_racing_a_phones_uncover_leaves_its_result_up(table, 
     events = len(session.store.events(session.game_id))
     press(table, kind, **({"strength": 0.5} if kind == "flick" else {}))
     assert len(session.store.events(session.game_id)) == events          # nothing chosen
-    assert table.screen == "result" and table.outcome[0] == f"{mover} uncovers"
+    assert table.screen == "result" and table.result.outcome[0] == f"{mover} uncovers"
     assert beeps == ["error"]
     table.render()
     press(table, "press")                          # once drawn, a press reads on as ever
@@ -289,7 +289,7 @@ def test_controller_a_press_a_moment_after_a_phones_result_went_up_leaves_it_up(
     table.render()
     clock.advance(0.15)
     press(table, "press")
-    assert table.screen == "result" and table.outcome[0] == f"{mover} uncovers"
+    assert table.screen == "result" and table.result.outcome[0] == f"{mover} uncovers"
     assert beeps == ["error"]
     clock.advance(LATE_PRESS_SECONDS)
     press(table, "press")                          # read: the press acts
@@ -328,4 +328,4 @@ def test_controller_a_menu_undo_after_a_phones_move_unseen_shows_it_instead(tabl
     press(table, "turn", detents=table.menu_items.index("Undo"))
     press(table, "press")
     assert len(session.store.events(session.game_id)) == events
-    assert table.screen == "result" and any("throws" in w for w in table.outcome[2])
+    assert table.screen == "result" and any("throws" in w for w in table.result.lines)

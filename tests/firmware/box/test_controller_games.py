@@ -76,7 +76,7 @@ class Table:
         new = self.session.snapshot()["log"][log:]
         shown = self.read_pages()
         self.shown.append(shown)
-        heading, values = self.c.outcome[0], self.c.outcome[1]
+        heading, values = self.c.result.outcome[0], self.c.result.outcome[1]
         for i, line in enumerate(new):
             if norm(box_words(line)) in shown:            # in the box's words (its controls)
                 continue
@@ -192,7 +192,7 @@ def test_controller_games_every_log_line_reaches_the_screen(game, session, contr
             assert c.setups[c.setup_index][1] == []
             press(c, "press")
         if game in ("kat-en-muis", "lifes-mishaps"):     # the chips to put in, said first (K1, L1)
-            assert c.screen == "result" and "chips" in " ".join(c.outcome[2]), c.outcome
+            assert c.screen == "result" and "chips" in " ".join(c.result.lines), c.result.outcome
         past_setup(c)
         assert c.screen == "play", c.notice.text
         script(t, game)
@@ -249,7 +249,7 @@ def test_controller_games_x8_a_press_before_the_instructions_were_up_reads_on(
     c = first_result(game, session, controls, clock)
     snap = session.snapshot()
     assert c.screen == "result" and snap["awaiting"] == "next" and c.pager.count > 1
-    assert "end the turn" in c.outcome[2][-1]
+    assert "end the turn" in c.result.lines[-1]
     for page in range(1, c.pager.count):
         clock.advance(AGAIN_SECONDS)
         press(c, "press")                               # to read on
@@ -284,7 +284,7 @@ def test_controller_games_x8_a_capture_pressed_over_unread_instructions_does_not
     assert c.screen == "result" and c.pager.page == 0 and c.pager.count > 1
     clock.advance(AGAIN_SECONDS)
     press(c, "seat", seat=snap["turn"])                 # a capture, on page 1
-    assert c.outcome[2][-1].endswith("Then press the knob to end the turn."), c.outcome
+    assert c.result.lines[-1].endswith("Then press the knob to end the turn."), c.result.outcome
     for page in range(1, c.pager.count):
         clock.advance(AGAIN_SECONDS)
         press(c, "press")                               # to read on
@@ -315,7 +315,7 @@ def test_controller_games_x8_a_phones_change_over_unread_instructions_does_not_e
     clock.advance(AGAIN_SECONDS)
     assert c.screen == "result" and c.pager.page == 0 and c.pager.count > 1
     press(c, "press")                                   # to read on: the change shows
-    assert c.screen == "result" and c.outcome[0] == "From a phone", c.outcome
+    assert c.screen == "result" and c.result.outcome[0] == "From a phone", c.result.outcome
     closes_to_the_turn_screen_then_ends_it(c, session, clock, snap["turn"])
 
 

@@ -28,7 +28,7 @@ def test_controller_x8_a_double_press_that_turns_to_the_last_page_does_not_end_t
         clock.advance(AGAIN_SECONDS)
         press(table, "seat", seat=table.buttons[first])        # a Field move
         log = session.snapshot()["log"]
-        table.outcome = (table.outcome[0], "", [box_words(line) for line in log[-4:]])
+        table.result.outcome = (table.result.outcome[0], "", [box_words(line) for line in log[-4:]])
         table._turn_to(0)                                      # news too long for one page
     table.render()
     last = table.pager.count - 1
@@ -366,7 +366,7 @@ def test_controller_a_press_reads_an_outcome_to_its_last_page_before_closing_it(
     press(table, "press")                                              # read: closed
     assert table.screen == "play" and session.snapshot()["state_version"] == version
     shown = " ".join(" ".join(lines[1:]) for lines in pages)
-    assert shown.replace(" ", "").endswith(" ".join(table.outcome[2]).replace(" ", ""))
+    assert shown.replace(" ", "").endswith(" ".join(table.result.lines).replace(" ", ""))
 
 
 def test_controller_the_turn_screen_starts_at_its_first_page_once_a_notice_goes(table,
@@ -439,7 +439,7 @@ def test_controller_a_seat_press_while_the_dial_spins_only_stops_it(table, sessi
     thrown = len(session.store.events(session.game_id))
     seat = table.buttons[turn] if kind == "seat" else table.buttons[(turn + 1) % 3]
     press(table, kind, seat=seat)
-    assert table.screen == "result" and table.outcome[1]          # the throw, big
+    assert table.screen == "result" and table.result.outcome[1]          # the throw, big
     assert len(session.store.events(session.game_id)) == thrown and table.notice.text == ""
 
 
@@ -510,13 +510,13 @@ def test_controller_domino_rex_the_bounce_of_an_uncover_leaves_its_result_up(tab
     settle_lead(table, clock)
     clock.advance(AGAIN_SECONDS)
     press(table, "press")                                          # uncovers
-    assert table.screen == "result" and table.outcome[0].endswith("uncovers")
+    assert table.screen == "result" and table.result.outcome[0].endswith("uncovers")
     while table.pager.page < table.pager.count - 1:
         clock.advance(0.2)
         press(table, "press")                                      # quick: turns the page
     clock.advance(0.2)
     press(table, "press")                                          # the bounce: held
-    assert table.screen == "result" and table.outcome[0].endswith("uncovers")
+    assert table.screen == "result" and table.result.outcome[0].endswith("uncovers")
     clock.advance(0.3)
     press(table, "press")                                          # a third closes it
     assert table.screen != "result"
@@ -528,11 +528,11 @@ def test_controller_ld1_the_bounce_of_a_press_that_passed_the_turn_leaves_its_re
     Field", and its bounce 0.2 s later closed it unread. Held once, as after any press that
     brings up a result; read, a press closes it."""
     field_move_passes_the_turn(table, session, clock)
-    assert table.outcome[0].endswith("turn ends")
+    assert table.result.outcome[0].endswith("turn ends")
     version = session.snapshot()["state_version"]
     clock.advance(0.2)
     press(table, "press")                                          # the bounce: held
-    assert table.screen == "result" and table.outcome[0].endswith("turn ends")
+    assert table.screen == "result" and table.result.outcome[0].endswith("turn ends")
     assert session.snapshot()["state_version"] == version
     clock.advance(AGAIN_SECONDS)
     press(table, "press")                                          # read: closed
@@ -610,7 +610,7 @@ def test_controller_m3_two_quick_seat_presses_after_a_spin_are_two_captures(tabl
     press(table, "seat", seat=table.buttons[turn])                 # a mouse
     clock.advance(0.3)
     press(table, "seat", seat=table.buttons[turn])                 # and another
-    assert table.outcome[2][0].startswith("Squeak!")
+    assert table.result.lines[0].startswith("Squeak!")
     assert session.snapshot()["mice_left"] == mice - 2
 
 
@@ -704,12 +704,12 @@ def test_controller_a_flick_just_after_the_dial_stopped_by_itself_only_reads(tab
     clock.advance(table.animation.duration + 0.05)
     table.update()                                                 # it stops by itself
     assert table.screen == "result"
-    rolls, outcome = session.snapshot()["rolls"], table.outcome
+    rolls, outcome = session.snapshot()["rolls"], table.result.outcome
     clock.advance(0.2)
     press(table, "flick", strength=0.4)                            # meant to stop it
     clock.advance(0.2)
     press(table, "flick", strength=0.4)                            # and again
-    assert session.snapshot()["rolls"] == rolls and table.outcome is outcome
+    assert session.snapshot()["rolls"] == rolls and table.result.outcome is outcome
     clock.advance(AGAIN_SECONDS)
     while table.screen == "result" and table.pager.page < table.pager.count - 1:
         press(table, "press")                                      # read to the last page
@@ -731,10 +731,10 @@ def test_controller_a_third_quick_flick_does_not_throw_over_the_result_the_secon
     clock.advance(0.2)
     press(table, "flick", strength=0.4)                            # stops the dial
     assert table.screen == "result" and session.snapshot()["rolls"] == rolls + 1
-    outcome = table.outcome
+    outcome = table.result.outcome
     clock.advance(0.2)
     press(table, "flick", strength=0.4)                            # held
-    assert session.snapshot()["rolls"] == rolls + 1 and table.outcome is outcome
+    assert session.snapshot()["rolls"] == rolls + 1 and table.result.outcome is outcome
     clock.advance(AGAIN_SECONDS)
     while table.screen == "result" and table.pager.page < table.pager.count - 1:
         press(table, "press")                                      # read to the last page

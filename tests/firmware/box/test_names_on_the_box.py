@@ -125,11 +125,11 @@ def test_x10_a_rename_to_a_name_the_box_cannot_draw_says_how_the_box_shows_it(ta
     table.update()
     session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
     table.update()
-    _, _, words = table.outcome
+    _, _, words = table.result.outcome
     assert words == ["Button 1, Red, has a new name, which the box shows as Red"], words
     session.submit({"type": "rename", "seat": 1, "name": "Ann 🎲"}, by="pin-0a1b2c")
     table.update()                                    # what is left of it draws
-    assert table.outcome[2] == ["Button 2, Ann, has a new name, which the box shows as Ann"]
+    assert table.result.lines == ["Button 2, Ann, has a new name, which the box shows as Ann"]
 
 
 def test_x10_a_rename_from_or_undone_to_a_name_no_one_has_now_draws_no_boxes(table, session):
@@ -140,7 +140,7 @@ def test_x10_a_rename_from_or_undone_to_a_name_no_one_has_now_draws_no_boxes(tab
     table.update()
     session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
     table.update()
-    assert table.outcome[2] == ["Button 1, Ann, is now called Red"], table.outcome
+    assert table.result.lines == ["Button 1, Ann, is now called Red"], table.result.outcome
     session.undo(by="pin-0a1b2c")
     table.update()
     assert table.notice.text == ("Taken back from a phone: Button 1, Ann, has a new name the "
@@ -148,6 +148,6 @@ def test_x10_a_rename_from_or_undone_to_a_name_no_one_has_now_draws_no_boxes(tab
     session.submit({"type": "rename", "seat": 0, "name": "小明"}, by="pin-0a1b2c")
     session.submit({"type": "rename", "seat": 0, "name": "Li"}, by="pin-0a1b2c")
     table.update()
-    assert "Button 1, Red, is now called Li" in table.outcome[2], table.outcome
+    assert "Button 1, Red, is now called Li" in table.result.lines, table.result.outcome
     assert all(drawable(line) for line in table.snap["log"]), table.snap["log"]
     assert "小明" in " ".join(session.snapshot()["log"])      # the log keeps it as typed

@@ -413,7 +413,7 @@ def test_phones_a_change_made_while_the_box_shows_a_code_waits_for_the_game_scre
     c.update()
     press(c, "press")                               # the code put away: the game's screen
     thrown = session.snapshot()["log"][len(before["log"]):]
-    assert c.screen == "result" and c.outcome[2] == thrown
+    assert c.screen == "result" and c.result.lines == thrown
 
 
 def test_phones_x12_the_box_gives_the_pi_no_paired_phones_button(session, tmp_path, clock):

@@ -460,15 +460,15 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
             # The OLED shows Ann's uncover as Ann's, never as the Pi's, as the box's own
             # knob would: what she uncovered and the sum, then the log's new lines.
             mine = snap["last_uncovered"]
-            assert table.screen == "result" and table.outcome[:2] == (
-                "Ann uncovers", choice_meaning(before, mine, snap)), table.outcome
-            assert table.outcome[2] == snap["log"][len(before["log"]):]
-            assert all("Pi" not in line.split()[:1] for line in table.outcome[2])
+            assert table.screen == "result" and table.result.outcome[:2] == (
+                "Ann uncovers", choice_meaning(before, mine, snap)), table.result.outcome
+            assert table.result.lines == snap["log"][len(before["log"]):]
+            assert all("Pi" not in line.split()[:1] for line in table.result.lines)
             seen_ann += 1
             assert table.pi.request()
             settle_pi(table.pi)
             table.update()                           # the Pi's reply waits: Ann's is read
-            assert table.outcome[0] == "Ann uncovers" and table.waiting
+            assert table.result.outcome[0] == "Ann uncovers" and table.waiting
             assert table.wait_time() <= table.held_until - table.clock()   # wakes to show it
         else:
             assert table.pi.request()
@@ -476,18 +476,18 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
         snap = session.snapshot()
         if snap["phase"] != "over":
             assert snap["last_by"] == "pi"
-            assert table.screen == "result" and table.outcome[0] == "Pi uncovers"
-            assert table.outcome[1] == choice_meaning(
+            assert table.screen == "result" and table.result.outcome[0] == "Pi uncovers"
+            assert table.result.outcome[1] == choice_meaning(
                 {**snap, "last_uncovered": None}, snap["last_uncovered"], snap) or \
-                " = " in table.outcome[1] or table.outcome[1] == "Rex!"
-            assert table.outcome[2][-1] == pis_request(snap)
-            assert all(not line.startswith("Ann ") for line in table.outcome[2])
+                " = " in table.result.outcome[1] or table.result.outcome[1] == "Rex!"
+            assert table.result.lines[-1] == pis_request(snap)
+            assert all(not line.startswith("Ann ") for line in table.result.lines)
             seen_pi += 1
     assert snap["phase"] == "over" and seen_ann and seen_pi
     for _ in range(8):                                # the last uncover read, page by page
         if table.screen == "over":
             break
-        assert table.screen == "result" and table.outcome[2][-1] == snap["log"][-1]
+        assert table.screen == "result" and table.result.lines[-1] == snap["log"][-1]
         table.clock.advance(RESULT_SECONDS)
         table.update()
     assert table.screen == "over"                     # the end, without a press
@@ -523,14 +523,14 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
         if snap["phase"] == "over":
             break
         press(table, "press")                        # the square the knob points at
-        assert table.outcome[0] == "Ann uncovers"
-        mine = table.outcome
+        assert table.result.outcome[0] == "Ann uncovers"
+        mine = table.result.outcome
         settle_pi(table.pi)
         table.update()
         table.render()
         if session.snapshot()["phase"] == "over":
             break
-        assert table.outcome == mine and table.waiting             # the Pi's reply waits
+        assert table.result.outcome == mine and table.waiting             # the Pi's reply waits
         if press_sooner:
             table.clock.advance(AGAIN_SECONDS)       # read (its bounce is held)
             press(table, "press")
@@ -538,8 +538,8 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
             table.clock.advance(max(0.0, table.held_until - table.clock()))
             table.update()
             table.clock.advance(1.0)                 # the Pi's uncover read
-        assert table.outcome[0] == "Pi uncovers" and not table.waiting
-        assert table.outcome[2][-1] == pis_request(session.snapshot())
+        assert table.result.outcome[0] == "Pi uncovers" and not table.waiting
+        assert table.result.lines[-1] == pis_request(session.snapshot())
         read_to_the_last_page(table)
         table.clock.advance(AGAIN_SECONDS)           # read, not the same hand again
         press(table, "press")                        # copied: Ann's turn
@@ -564,7 +564,7 @@ def test_board_screen_domino_rex_chances_coming_in_keep_the_pis_request(table, s
     assert table.snap["version"] > now["version"] and table.waiting  # still Ann's result up
     table.clock.advance(max(0.0, table.held_until - table.clock()))
     table.update()
-    assert table.outcome[0] == "Pi uncovers" and table.outcome[2][-1] == pis_request(now)
+    assert table.result.outcome[0] == "Pi uncovers" and table.result.lines[-1] == pis_request(now)
     assert snap["turn"] == 0
 
 
@@ -575,7 +575,7 @@ def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(ta
     is still to be uncovered on the board (nobody was told)."""
     anns_turn_on_the_box(table, session, domino_rex_with_pi(table, session))
     press(table, "press")                            # Ann, with the knob
-    assert table.outcome[0] == "Ann uncovers"
+    assert table.result.outcome[0] == "Ann uncovers"
     settle_pi(table.pi)
     table.update()
     assert table.waiting                             # the Pi's reply waits
@@ -583,7 +583,7 @@ def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(ta
     assert snap["phase"] != "over" and snap["turn"] == 0            # the seed is fixed
     session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
     table.update()                                   # no wait: the newest, now
-    heading, values, words = table.outcome
+    heading, values, words = table.result.outcome
     assert heading == "Pi, then Ann" and values == "" and not table.waiting
     assert words[0].startswith("Pi uncovers") or "Pi's" in words[0]
     assert "Ann" in words[-2] and sum(map(asks_to_uncover, words)) == 1   # Ann has answered,
@@ -605,9 +605,9 @@ def test_board_screen_domino_rex_a_phone_move_and_the_pis_reply_in_one_change(ta
     wait_for_pi(table)                               # the Pi answers before the loop looks
     snap = session.snapshot()
     assert snap["last_by"] == "pi" and snap["phase"] != "over"
-    assert table.screen == "result" and table.outcome[0] == "Ann, then Pi"
-    assert "Ann" in table.outcome[2][0] and any("Pi" in line for line in table.outcome[2])
-    assert table.outcome[2][-1] == pis_request(snap)
+    assert table.screen == "result" and table.result.outcome[0] == "Ann, then Pi"
+    assert "Ann" in table.result.lines[0] and any("Pi" in line for line in table.result.lines)
+    assert table.result.lines[-1] == pis_request(snap)
 
 
 def test_board_screen_domino_rex_phone_moves_around_the_pis_in_one_change_name_both(
@@ -627,7 +627,7 @@ def test_board_screen_domino_rex_phone_moves_around_the_pis_in_one_change_name_b
     table.pi.detach()                                # Ann's next move is the newest
     session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
     table.update()
-    heading, _, words = table.outcome
+    heading, _, words = table.result.outcome
     assert any(line.startswith("Uncover Pi's ") for line in words), words
     assert heading == "Ann, then Pi", (heading, words)
 
@@ -640,8 +640,8 @@ def test_board_screen_a_resignation_that_names_the_pi_is_no_move_of_the_pis(tabl
     assert session.snapshot()["turn"] == 1                           # the Geese move first
     session.submit({"type": "declare", "winners": [0]}, by="web")   # Ann resigns
     table.update()
-    heading, _, words = table.outcome
-    assert words == ["Ann resigns", "Pi wins"] and heading == "Ann", table.outcome
+    heading, _, words = table.result.outcome
+    assert words == ["Ann resigns", "Pi wins"] and heading == "Ann", table.result.outcome
 
 
 def lead_at_the_box_against_the_pi(table, session) -> dict:
@@ -672,7 +672,7 @@ def test_board_screen_the_pis_uncover_after_a_box_throw_comes_before_the_next_tu
     try:
         snap = lead_at_the_box_against_the_pi(table, session)
         assert snap["last_by"] == "pi" and snap["last_type"] == "choose"   # the Pi led
-        heading, _, words = table.outcome
+        heading, _, words = table.result.outcome
         assert heading == "Ann, then Pi" and words[-1] == pis_request(snap)   # not Ann's
         assert words[-2] == snap["log"][-1] and words[-2].startswith("Pi uncovers")
         assert not any("covered:" in line for line in words)    # Ann's turn: after the press
@@ -713,7 +713,7 @@ def test_board_screen_the_pis_uncover_waits_for_the_press_it_asks_for(table, ses
     then uncovered a square for Ann."""
     snap = the_pis_uncover_up(table, session)
     assert snap["last_by"] == "pi" and snap["turn"] == 0 and snap["phase"] != "over"
-    assert table.screen == "result" and table.outcome[2][-1] == pis_request(snap)
+    assert table.screen == "result" and table.result.lines[-1] == pis_request(snap)
     for _ in range(10):                                 # the table looks away a while
         clock.advance(12)
         table.update()
@@ -730,7 +730,7 @@ def test_board_screen_the_pis_request_names_its_square_on_the_page_it_ends(table
     then press the knob.": a player who looked up as the page turned could not tell what
     to uncover. The request names the Pi and its square, so its page reads alone."""
     snap = the_pis_uncover_up(table, session)
-    assert snap["last_by"] == "pi" and table.outcome[0].endswith("Pi")
+    assert snap["last_by"] == "pi" and table.result.outcome[0].endswith("Pi")
     read_to_the_last_page(table)
     last_page = " ".join(table.pager.text[1:])
     assert table.pager.count > 1 and f"Pi's {snap['last_uncovered']} on the board" in last_page
@@ -766,10 +766,10 @@ def ends_with_the_pis_uncover(table, session, controls):
                                by="web")
             table.update()
     assert snap["phase"] == "over" and snap["last_by"] == "pi"       # the Pi ended it
-    assert table.screen == "result" and table.outcome[0] == "Pi uncovers"
-    uncovered = [line for line in table.outcome[2] if line.startswith("Pi uncovers")]
-    assert uncovered and "Every domino square is uncovered" in " ".join(table.outcome[2])
-    assert not any(line.startswith("Uncover it") for line in table.outcome[2])   # it is over
+    assert table.screen == "result" and table.result.outcome[0] == "Pi uncovers"
+    uncovered = [line for line in table.result.lines if line.startswith("Pi uncovers")]
+    assert uncovered and "Every domino square is uncovered" in " ".join(table.result.lines)
+    assert not any(line.startswith("Uncover it") for line in table.result.lines)   # it is over
     assert controls.beeps[-1] == "win"
     from browser_support import ARTIFACTS
     ARTIFACTS.mkdir(exist_ok=True)
@@ -816,8 +816,8 @@ def test_board_screen_a_restart_on_the_pis_turn_shows_its_move_to_copy(session, 
         if game == "fox-and-geese":
             assert c.screen == "pi_moved" and c.pager.text[-2:] == ["move it,", "press knob"]
         else:
-            assert c.screen == "result" and c.outcome[0] == "Pi uncovers"
-            assert c.outcome[2][-1] == pis_request(snap)
+            assert c.screen == "result" and c.result.outcome[0] == "Pi uncovers"
+            assert c.result.lines[-1] == pis_request(snap)
         clock.advance(60)                              # the table looks away a while
         c.update()
         assert c.screen in ("pi_moved", "result")      # still there until the press
@@ -872,7 +872,7 @@ def test_board_screen_the_pis_winning_move_is_said_after_a_power_cut(session, cl
         assert c.screen == "start"
         press(c, "press")
         assert c.screen == "result"
-        heading, _, lines = c.outcome
+        heading, _, lines = c.result.outcome
         assert heading == "Last game"
         assert lines == [box_words(line) for line in ended["log"][-len(lines):]]
         assert any("d4" in line and "b4" in line for line in lines)
@@ -941,8 +941,8 @@ def test_board_screen_a_flick_just_before_the_pis_throw_shows_the_flickers_numbe
         snap = session.snapshot()
         value = str(flicked["values"][0])
         assert c.animation.values == tuple(flicked["values"])
-        assert c.outcome[:2] == ("White, then Pi", value)          # the Pi threw after White
-        assert c.outcome[2][-3:] == snap["log"][-3:]          # each line, White's first
+        assert c.result.outcome[:2] == ("White, then Pi", value)          # the Pi threw after White
+        assert c.result.lines[-3:] == snap["log"][-3:]          # each line, White's first
         assert snap["log"][-3] == f"White throws {value} for the lead"
         assert snap["log"][-2].startswith("Pi throws")
         press(c, "press")
@@ -968,12 +968,12 @@ def test_board_screen_a_phones_undo_during_the_dial_drops_the_line_taken_back(se
         session.submit({"type": "choose", "value": snap["players"][1]["covered"][0]}, by="pi")
         c.update()
         uncover = session.snapshot()["log"][-1]
-        assert c.outcome[2][-2:] == [uncover, pis_request(session.snapshot())]
+        assert c.result.lines[-2:] == [uncover, pis_request(session.snapshot())]
         session.undo(by="pin-0a1b2c")
         c.update()
-        assert c.screen == "spin" and uncover not in c.outcome[2]
-        assert not any(line.startswith("Uncover it") for line in c.outcome[2])
-        assert c.outcome[2][-1] == session.snapshot()["log"][-1] == "Pi leads"
+        assert c.screen == "spin" and uncover not in c.result.lines
+        assert not any(line.startswith("Uncover it") for line in c.result.lines)
+        assert c.result.lines[-1] == session.snapshot()["log"][-1] == "Pi leads"
         press(c, "press")
         assert c.screen == "result"
     finally:
@@ -1036,8 +1036,8 @@ def test_board_screen_a_lead_won_against_the_pi_shows_the_throws_first(tmp_path,
         try:
             snap = lead_at_the_box_against_the_pi(table, session)
             if snap["phase"] == "play" and snap["turn"] == 0:
-                heading, values, words = table.outcome
-                assert heading in ("Ann throws", "Ann, then Pi", "The lead"), table.outcome
+                heading, values, words = table.result.outcome
+                assert heading in ("Ann throws", "Ann, then Pi", "The lead"), table.result.outcome
                 assert not any("uncover a domino square" in w for w in words), words
                 assert words[-1] == "Ann leads", words
                 return
@@ -1057,7 +1057,7 @@ def test_board_screen_domino_rex_two_pi_seats_each_named_in_its_heading(table, s
         wait_for_pi(table)
         snap = session.snapshot()
         if table.screen == "result":
-            heading, _, words = table.outcome
+            heading, _, words = table.result.outcome
             headed.append((heading, words[0]))
         settle(table)
         snap = session.snapshot()
@@ -1168,9 +1168,9 @@ def test_board_screen_after_a_restart_the_pis_last_move_is_shown_to_copy(tmp_pat
         if game == "fox-and-geese":
             assert box.screen == "pi_moved"
         else:
-            assert box.screen == "result" and box.outcome[0] == "Pi's last move"
+            assert box.screen == "result" and box.result.outcome[0] == "Pi's last move"
             value = box.snap["last_uncovered"]
-            assert box.outcome[2][-1] == \
+            assert box.result.lines[-1] == \
                 f"If Pi's {value} is still covered, uncover it on the board; then press the knob."
             clock.advance(60)
             box.update()
@@ -1191,8 +1191,8 @@ def test_board_screen_undo_under_a_held_reply_shows_the_pis_move_first(table, se
     events = len(session.store.events(session.game_id))
     press(table, "undo")
     assert len(session.store.events(session.game_id)) == events    # nothing taken back yet
-    assert table.outcome[0] == "Pi uncovers"
-    assert table.outcome[2][-1] == pis_request(session.snapshot())
+    assert table.result.outcome[0] == "Pi uncovers"
+    assert table.result.lines[-1] == pis_request(session.snapshot())
     press(table, "undo")                             # now on what is shown: the Pi's move
     assert session.store.events(session.game_id)[-1]["type"] == "undo"
     assert table.notice.text.startswith("Taken back: ")
@@ -1207,9 +1207,9 @@ def test_board_screen_a_press_just_after_the_held_reply_showed_is_not_for_it(tab
     table.update()
     table.clock.advance(max(0.0, table.held_until - table.clock()))
     table.update()                                   # the Pi's reply, shown by itself
-    assert table.outcome[0] == "Pi uncovers"
+    assert table.result.outcome[0] == "Pi uncovers"
     press(table, "press")                            # a moment late, for Ann's
-    assert table.screen == "result" and table.outcome[0] == "Pi uncovers"
+    assert table.screen == "result" and table.result.outcome[0] == "Pi uncovers"
 
 
 def test_board_screen_domino_rex_an_undo_says_which_square_to_cover_again(table, session):
@@ -1276,14 +1276,14 @@ def test_board_screen_the_bounce_of_a_move_is_held_though_the_pi_answered_meanwh
     start_with_pi(table, "fox-and-geese", "Pi: Fox, easy")
     table.clock.advance(AGAIN_SECONDS)
     press(table, "press")                            # the player's move
-    mine = table.outcome
+    mine = table.result.outcome
     assert table.screen == "result" and mine[0].endswith(" moves") and mine[0] != "Pi moves"
     settle_pi(table.pi)
     table.update()
     assert table.waiting                             # the Pi's answer waits behind it
     table.clock.advance(0.4)
     press(table, "press")                            # the bounce: held
-    assert table.screen == "result" and table.outcome == mine
+    assert table.screen == "result" and table.result.outcome == mine
     table.clock.advance(AGAIN_SECONDS)
     press(table, "press")                            # read: the Pi's move to copy
     assert table.screen == "pi_moved"
@@ -1442,13 +1442,13 @@ def test_board_screen_a_pi_first_game_begun_from_a_phone_over_a_join_says_so(ses
         session.new_game("domino-rex", ["Pi", "Ann"], pi=[0], pi_level="easy", by="web")
         if not together:
             c.update()                               # the game alone: nothing over the turn
-            assert c.notice.text == "" and c.lead_in == [instead]
+            assert c.notice.text == "" and c.result.lead_in == [instead]
         session.roll(by="pi")
         c.update()
         if c.screen == "spin":
             press(c, "press")                        # past the dial
-        assert c.screen == "result" and c.outcome[2][0] == instead
-        assert c.notice.text == "" and c.lead_in == []
+        assert c.screen == "result" and c.result.lines[0] == instead
+        assert c.notice.text == "" and c.result.lead_in == []
     finally:
         c.close()
 
@@ -1472,7 +1472,7 @@ def test_board_screen_a_join_overtaken_is_said_over_the_pis_board_move_or_the_ne
     c.update()
     assert c.screen == "pi_moved" and c.notice.text == \
         "From a phone: Fox and Geese begun instead of the game joined here."
-    assert c.lead_in == []
+    assert c.result.lead_in == []
 
 
 @pytest.mark.parametrize("way", ["two at once", "under the menu", "after a restart"])
@@ -1538,8 +1538,8 @@ def test_board_screen_an_undo_and_what_came_after_it_under_the_menu_are_both_sai
     from companion.words import undo_notice as said
     first = said(undone["undone"], undone["put_back"], "from a phone")
     if then == "a move":
-        assert c.screen == "result" and c.outcome[2][0] == first
-        assert c.outcome[2][1:] == [box_words(w) for w in again["log"][len(undone["log"]):]]
+        assert c.screen == "result" and c.result.lines[0] == first
+        assert c.result.lines[1:] == [box_words(w) for w in again["log"][len(undone["log"]):]]
     else:
         assert c.notice.text == first + " " + said(
             again["log"][len(undone["log"]):], ["Nothing to set back on the board."],
@@ -1555,14 +1555,14 @@ def test_board_screen_a_join_overtaken_is_not_said_on_the_boxs_own_next_game(box
     press(c, "seat", seat=0)
     session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="web")
     c.update()
-    assert c.lead_in                             # kept for the Pi's first move
+    assert c.result.lead_in                             # kept for the Pi's first move
     press(c, "menu")
     press(c, "turn", detents=c.menu_items.index("New game"))
     press(c, "press")
     press(c, "turn", detents=1)
     press(c, "press")                            # set aside, at the box: the games
     press(c, "press")                            # a game of the box's own: join
-    assert c.screen == "join" and c.lead_in == []
+    assert c.screen == "join" and c.result.lead_in == []
 
 
 def gantlope_at_the_box(session, c, names=("Ann", "Ben")):

@@ -73,7 +73,7 @@ def test_long_names_two_lines_about_one_player_join_after_the_whole_name(
     names who pressed (the top line's "... pressed" was a page of its own)."""
     session.new_game("kat-en-muis", [BERG, WAL])
     table.update()
-    table.screen, table.outcome = "result", (heading, values, lines)
+    table.screen, table.result.outcome = "result", (heading, values, lines)
     frame = table.render()
     assert table.pager.count == 1
     expected = lettering.wrapped(said)
