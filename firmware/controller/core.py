@@ -23,7 +23,7 @@ from firmware.controller.notices import (LATE_PRESS_SECONDS, NoticeBoard, Notice
 from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.pager import Pager
-from firmware.controller.result import ResultScreen
+from firmware.controller.result import HeldChange, ResultScreen
 from firmware.controller.spin import PAGED, SpinScreens
 from firmware.controller.start_codes import StartCodes
 from firmware.oled.animation import FPS, Animation
@@ -123,7 +123,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.animation: Animation | None = None
         self.result = ResultScreen(clock, until=self.clock() + RESUMED_SECONDS
                                    if self.screen == "resumed" else 0.0)    # the result up
-        self.waiting: tuple[dict[str, Any], dict[str, Any]] | None = None   # a change to show
+        self.held_change = HeldChange()                   # a change to show once it is read
         self.notice = NoticeBoard(clock)                  # the notice over the screen
         self.read_until = 0.0            # an input before this is late: not acted on
         self.read_by: tuple[str, ...] = ()   # ... of these kinds (`_late_for`)
@@ -404,7 +404,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                                  self.result.until if self.screen in ("result", "resumed")
                                  and not self._waits_for_press else None,
                                  self.held_until
-                                 if self.waiting and self.screen == "result" else None,
+                                 if self.held_change.waiting and self.screen == "result"
+                                 else None,
                                  self.pager.due()
                                  if self.screen in PAGED and self.pager.count > 1
                                  and not (self._waits_for_press

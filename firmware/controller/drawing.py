@@ -40,7 +40,7 @@ class BoxDrawing:
         self.dirty = False
         self.pager.blank()
         image = getattr(self, "draw_" + self.screen)()
-        if self.waiting is None and self.missed is None:   # the game as the players now see it
+        if not self.held_change.waiting and self.missed is None:   # the game as players see it
             self.shown_mark = state_mark(self.snap)
         return self.notice.over(image)
 
@@ -60,8 +60,8 @@ class BoxDrawing:
             out["turn"] = turn_view(self.snap)
         if self.screen == "result":
             out["result"] = self.result.outcome
-        if self.waiting is not None:             # a newer change, shown once this is read
-            out["waiting"] = self.waiting[1].get("version")
+        if self.held_change.waiting:             # a newer change, shown once this is read
+            out["waiting"] = self.held_change.newest.get("version")
         if self.screen == "menu":
             out["menu"] = {"items": list(self.menu_items), "index": self.menu_index}
         if self.screen == "declare":

@@ -3,7 +3,7 @@ Controller): each new snapshot applied on the main loop, the dial going on or st
 the change's log lines under who made it ("Ann uncovers", "Pi, then Ann", "From a phone"), the
 Pi's board move to copy, an undo said; and the Pi's reply held until the result up has been
 read, so the box is at most one result behind. Controller provides snap, screen, result,
-waiting, the spin's and result's methods, home(), show_read, _beep, _for_box and
+held_change, the spin's and result's methods, home(), show_read, _beep, _for_box and
 _sync_controls."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from companion.words import undo_notice as undo_words
 from firmware.controller.drawing import state_mark
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING, UNDO_BY
+from firmware.controller.result import HeldChange
 from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
@@ -97,7 +98,7 @@ def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
 class ChangesFromElsewhere:
     """The box's answer to a change it did not make."""
 
-    waiting: tuple[dict[str, Any], dict[str, Any]] | None      # all set by Controller.__init__
+    held_change: HeldChange                                       # all set by Controller.__init__
     missed: tuple[dict[str, Any], dict[str, Any]] | None          # changes under another screen
     missed_undos: list[tuple[dict[str, Any], dict[str, Any]]]     # undos among them: from, to
 
@@ -113,14 +114,14 @@ class ChangesFromElsewhere:
             return
         self.dirty = True
         drawn = old         # the game as the OLED shows it: before a change held back unshown
-        if self.waiting is not None and snap.get("game_id") == old.get("game_id"):
-            drawn = self.waiting[0]
+        if self.held_change.waiting and snap.get("game_id") == old.get("game_id"):
+            drawn = self.held_change.drawn
         unseen = None       # an undo of moves held back unshown only: the state drawn
         if len(snap.get("log") or []) < len(old.get("log") or []) or \
                 snap.get("game_id") != old.get("game_id"):
             if drawn is not old and _begins(snap.get("log") or [], drawn.get("log") or []):
                 unseen = drawn
-            self.waiting = None                    # an undo: the moves waiting may be gone
+            self.held_change.drop()                # an undo: the moves waiting may be gone
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
             overtook = (self.joining or bool(self.result.lead_in)) and \
@@ -154,15 +155,15 @@ class ChangesFromElsewhere:
             self._animate(self.result.throw.before, snap, strength=REMOTE_STRENGTH,
                           ended=self.result.throw.ended)
         elif self.screen == "spin" and snap.get("rolls") == old.get("rolls") and (
-                self.waiting is not None or (snap.get("last_by") != PI_BY and
-                                             len(snap.get("log") or []) > len(old.get("log") or []))):
+                self.held_change.waiting or (snap.get("last_by") != PI_BY and len(
+                    snap.get("log") or []) > len(old.get("log") or []))):
             # a person's move after the throw (a phone's uncover), and what came after it:
             # its own result, once the dial's has been read
             self._offer(old, snap)
         elif self.screen == "spin" and snap.get("rolls", 0) >= old.get("rolls", 0):
             # the dial goes on with the throw it shows (the Pi's throw just after a person's
             # too); its result lists the lines since, as the log now has them
-            self.waiting = None
+            self.held_change.drop()
             self.result.outcome = self._spin_outcome(snap)
         elif unseen is not None:                   # what it took back was never on the OLED
             self._show_unseen_undo(unseen, snap)
@@ -347,24 +348,23 @@ class ChangesFromElsewhere:
         change while the dial spins, once that has been read. A change that comes meanwhile
         joins the one waiting; a person's shows it all at once (they have moved on)."""
         by_pi = snap.get("last_by") == PI_BY
-        if self.waiting is not None:
-            self.waiting = (self.waiting[0], snap)
+        if self.held_change.waiting:
+            self.held_change.hold(old, snap)       # from the game as drawn before the first
             if not by_pi:
                 self._show_waiting()
         elif self.screen == "spin" or (by_pi and self._holding(self.clock())):
-            self.waiting = (old, snap)
+            self.held_change.hold(old, snap)
         else:
             self._show_change(old, snap)
 
     def _show_waiting(self, now: float | None = None) -> bool:
         """The waiting change, once nothing holds the screen (a menu opened meanwhile keeps it
         waiting), or now; True if it was shown."""
-        if self.waiting is None or self.screen not in (
+        if not self.held_change.waiting or self.screen not in (
                 "play", "result", "over", "pi_moved", "resumed") or \
                 (now is not None and self._holding(now)):
             return False
-        old, snap = self.waiting
-        self.waiting = None
+        old, snap = self.held_change.take()
         self._show_change(old, snap)
         return True
 

@@ -139,7 +139,7 @@ class PlayInputs:
     def on_undo(self, event: InputEvent) -> None:
         if self._call(lambda: self.session.undo(by=UNDO_BY)):   # on the state drawn: with the
             self.animation = None                    # Pi's reply held, that is shown instead
-            self.waiting = None                      # the moves it waited to show may be gone
+            self.held_change.drop()                  # the moves it waited to show may be gone
             self.screen = self.home()
             self.move_index = self.choice_index = 0     # the knob's pick starts again
             self.show_undo(undo_notice(self.snap))

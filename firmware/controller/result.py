@@ -1,7 +1,8 @@
 """The result on the box's screen: what it says (who did it, the big values, the log's lines),
 the lines the next result says first, the dial's throw it tells, when it went up and until
-when it stays, and whether the turn's player has read its instructions. The controller says
-what goes up and when (`SpinScreens._show_result`, `ChangesFromElsewhere._show_change`)."""
+when it stays, and whether the turn's player has read its instructions; and a change made
+elsewhere held back while it is read. The controller says what goes up and when
+(`SpinScreens._show_result`, `ChangesFromElsewhere._show_change` and `_offer`)."""
 
 from __future__ import annotations
 
@@ -92,4 +93,40 @@ class ResultScreen:
 
     def change_read(self) -> None:
         """The change's moment is used up: the next press reads it, as ever."""
+        self._change = None
+
+
+class HeldChange:
+    """A change made elsewhere held back while the result up is read or the dial spins (the
+    Pi's reply, a phone's move after the throw): the game as the box drew it before the
+    change, and the newest state since; changes that come meanwhile join it."""
+
+    def __init__(self):
+        self._change: tuple[dict[str, Any], dict[str, Any]] | None = None
+
+    @property
+    def waiting(self) -> bool:
+        return self._change is not None
+
+    @property
+    def drawn(self) -> dict[str, Any] | None:
+        """The game as the box drew it before the change (None with no change held)."""
+        return self._change[0] if self._change is not None else None
+
+    @property
+    def newest(self) -> dict[str, Any] | None:
+        return self._change[1] if self._change is not None else None
+
+    def hold(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
+        """`snap`, a change from `old`, held back; a change held already goes on to it."""
+        self._change = (self._change[0] if self._change is not None else old, snap)
+
+    def take(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The change held (from, to), to be shown now: none is held after."""
+        change, self._change = self._change, None
+        return change
+
+    def drop(self) -> None:
+        """The change held is not to be shown (an undo may have taken it back, or a result
+        says it already)."""
         self._change = None

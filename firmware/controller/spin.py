@@ -12,7 +12,7 @@ from typing import Any
 from companion.words import END_OF_TURN
 from firmware.controller.notices import LATE_PRESS_SECONDS, SEAT_INPUTS
 from firmware.controller.pager import Pager
-from firmware.controller.result import ResultScreen, Throw
+from firmware.controller.result import HeldChange, ResultScreen, Throw
 from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (box_words, later_mover, player_name, player_names,
                                   restates, roll_text, split_prompt, takes, with_box_controls)
@@ -37,7 +37,7 @@ class SpinScreens:
     animation: Animation | None            # all set by Controller.__init__
     result: ResultScreen                   # what the result says, when it went up
     pager: Pager
-    waiting: tuple[dict[str, Any], dict[str, Any]] | None   # a change from elsewhere: from, to
+    held_change: HeldChange                # a change from elsewhere, shown once it is read
 
     def on_spin(self, event: InputEvent) -> None:
         before = self.snap
@@ -70,7 +70,7 @@ class SpinScreens:
         self.animation = Animation(randomizer, roll.get("values") or [], strength=strength,
                                    name=player_name(after, seat), clock=self.clock)
         self.result.throw = Throw(before, after, list(ended))
-        self.waiting = None                        # its result has every line since
+        self.held_change.drop()                    # its result has every line since
         self.result.outcome = self._spin_outcome(after)
         self.notice.clear()                        # the spin answers the flick
         self.screen = "spin"
@@ -212,7 +212,7 @@ class SpinScreens:
         page 1/2, "Red pays Blue 2 chips (square 44)" on page 2, the flick 2 s later) turns to
         the next page: that player's own payment was taken away unseen. On the last page, or
         over an assisted turn's instructions (X8: the flick ends that turn), it throws."""
-        if not self.pager.on_last and self.waiting is None and \
+        if not self.pager.on_last and not self.held_change.waiting and \
                 (not self._press_ends_turn() or self._only_news() and
                  self.snap.get("home_claim") is None):    # (P2: the flick withdraws a claim)
             self._turn_to(self.pager.page + 1)

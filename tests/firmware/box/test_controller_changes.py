@@ -107,7 +107,7 @@ def test_controller_a_phone_uncover_while_the_dial_spins_shows_after_the_throw(
     leader = before["players"][before["turn"]]["name"]
     assert table.result.outcome == (f"{leader} uncovers", choice_meaning(before, value, after),
                              after["log"][len(before["log"]):])
-    assert table.screen == "result" and not table.waiting
+    assert table.screen == "result" and not table.held_change.waiting
 
 
 def test_controller_people_moving_from_phones_are_shown_at_once(table, session, clock):
@@ -122,7 +122,7 @@ def test_controller_people_moving_from_phones_are_shown_at_once(table, session, 
         after = session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="web")
         clock.advance(1.0)
         table.update()
-        assert table.waiting is None and table.screen == "result"
+        assert not table.held_change.waiting and table.screen == "result"
         assert table.result.lines == after["log"][len(snap["log"]):]      # this move, now
         mover = snap["players"][snap["turn"]]["name"]
         assert table.result.outcome[0] == f"{mover} moves"      # as the knob's own move is headed
@@ -135,10 +135,10 @@ def test_controller_an_undo_from_a_phone_drops_the_moves_waiting_to_show(table, 
     session.submit({"type": "choose", "value": before["players"][before["turn"]]["covered"][0]},
                    by="web")
     table.update()
-    assert table.waiting
+    assert table.held_change.waiting
     session.undo(by="web")
     table.update()
-    assert not table.waiting
+    assert not table.held_change.waiting
     press(table, "press")                                   # past the dial
     table.clock.advance(max(0.0, table.held_until - table.clock()))
     table.update()

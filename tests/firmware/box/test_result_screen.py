@@ -1,12 +1,13 @@
 """The result screen alone: what the result up says and the lines said first, when it went up
-and until when it stays or holds a change back, and a person's change just up."""
+and until when it stays or holds a change back, and a person's change just up; and the change
+held back while it is read."""
 
 from __future__ import annotations
 
 from fakes import FakeClock
 from firmware.controller.notices import LATE_PRESS_SECONDS
-from firmware.controller.result import (HOLD_PAGES, HOLD_SECONDS, RESULT_SECONDS, ResultScreen,
-                                        Throw)
+from firmware.controller.result import (HOLD_PAGES, HOLD_SECONDS, RESULT_SECONDS, HeldChange,
+                                        ResultScreen, Throw)
 
 
 def test_result_screen_starts_saying_nothing_with_no_throw_and_nothing_read():
@@ -90,3 +91,29 @@ def test_result_screen_a_change_just_up_is_not_so_once_another_outcome_is_up_or_
     result.change_put_up()
     result.change_read()
     assert not result.change_just_up()
+
+
+def test_held_change_starts_with_nothing_held():
+    held = HeldChange()
+    assert not held.waiting and held.drawn is None and held.newest is None
+    assert held.take() is None
+
+
+def test_held_change_goes_on_from_the_game_drawn_before_the_first():
+    held = HeldChange()
+    drawn, reply, after = {"version": 3}, {"version": 4}, {"version": 5}
+    held.hold(drawn, reply)
+    assert held.waiting and held.drawn is drawn and held.newest is reply
+    held.hold(reply, after)                    # the next change joins it
+    assert held.drawn is drawn and held.newest is after
+    assert held.take() == (drawn, after)
+    assert not held.waiting and held.take() is None
+
+
+def test_held_change_dropped_is_not_shown():
+    held = HeldChange()
+    held.hold({"version": 3}, {"version": 4})
+    held.drop()
+    assert not held.waiting and held.take() is None
+    held.hold({"version": 6}, {"version": 7})      # a new one begins from its own game
+    assert held.drawn == {"version": 6}

@@ -54,7 +54,7 @@ def wait_for_pi(c):
     result up before it has been read)."""
     settle_pi(c.pi)
     c.update()
-    if c.waiting:
+    if c.held_change.waiting:
         c.render()
         c.clock.advance(max(0.0, c.held_until - c.clock()))
         c.update()
@@ -468,7 +468,7 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
             assert table.pi.request()
             settle_pi(table.pi)
             table.update()                           # the Pi's reply waits: Ann's is read
-            assert table.result.outcome[0] == "Ann uncovers" and table.waiting
+            assert table.result.outcome[0] == "Ann uncovers" and table.held_change.waiting
             assert table.wait_time() <= table.held_until - table.clock()   # wakes to show it
         else:
             assert table.pi.request()
@@ -530,7 +530,7 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
         table.render()
         if session.snapshot()["phase"] == "over":
             break
-        assert table.result.outcome == mine and table.waiting             # the Pi's reply waits
+        assert table.result.outcome == mine and table.held_change.waiting   # the Pi's reply waits
         if press_sooner:
             table.clock.advance(AGAIN_SECONDS)       # read (its bounce is held)
             press(table, "press")
@@ -538,7 +538,7 @@ def test_board_screen_domino_rex_a_box_uncover_is_read_before_the_pis_reply(tabl
             table.clock.advance(max(0.0, table.held_until - table.clock()))
             table.update()
             table.clock.advance(1.0)                 # the Pi's uncover read
-        assert table.result.outcome[0] == "Pi uncovers" and not table.waiting
+        assert table.result.outcome[0] == "Pi uncovers" and not table.held_change.waiting
         assert table.result.lines[-1] == pis_request(session.snapshot())
         read_to_the_last_page(table)
         table.clock.advance(AGAIN_SECONDS)           # read, not the same hand again
@@ -557,11 +557,12 @@ def test_board_screen_domino_rex_chances_coming_in_keep_the_pis_request(table, s
     settle_pi(table.pi)
     table.update()
     now = session.snapshot()
-    assert table.waiting and now["phase"] != "over" and now["last_by"] == "pi"
+    assert table.held_change.waiting and now["phase"] != "over" and now["last_by"] == "pi"
     odds = {"win": [0.5, 0.5]}
     assert session.publish_odds(now["state_version"], odds)          # chances only
     table.update()
-    assert table.snap["version"] > now["version"] and table.waiting  # still Ann's result up
+    assert table.snap["version"] > now["version"]
+    assert table.held_change.waiting                 # still Ann's result up
     table.clock.advance(max(0.0, table.held_until - table.clock()))
     table.update()
     assert table.result.outcome[0] == "Pi uncovers" and table.result.lines[-1] == pis_request(now)
@@ -578,13 +579,13 @@ def test_board_screen_domino_rex_the_box_is_never_more_than_one_result_behind(ta
     assert table.result.outcome[0] == "Ann uncovers"
     settle_pi(table.pi)
     table.update()
-    assert table.waiting                             # the Pi's reply waits
+    assert table.held_change.waiting                 # the Pi's reply waits
     snap = session.snapshot()
     assert snap["phase"] != "over" and snap["turn"] == 0            # the seed is fixed
     session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]}, by="web")
     table.update()                                   # no wait: the newest, now
     heading, values, words = table.result.outcome
-    assert heading == "Pi, then Ann" and values == "" and not table.waiting
+    assert heading == "Pi, then Ann" and values == "" and not table.held_change.waiting
     assert words[0].startswith("Pi uncovers") or "Pi's" in words[0]
     assert "Ann" in words[-2] and sum(map(asks_to_uncover, words)) == 1   # Ann has answered,
     assert words[-1].startswith("Uncover Pi's ") and \
@@ -1187,7 +1188,7 @@ def test_board_screen_undo_under_a_held_reply_shows_the_pis_move_first(table, se
     press(table, "press")                            # Ann, with the knob
     settle_pi(table.pi)
     table.update()
-    assert table.waiting and session.snapshot()["last_by"] == "pi"
+    assert table.held_change.waiting and session.snapshot()["last_by"] == "pi"
     events = len(session.store.events(session.game_id))
     press(table, "undo")
     assert len(session.store.events(session.game_id)) == events    # nothing taken back yet
@@ -1280,7 +1281,7 @@ def test_board_screen_the_bounce_of_a_move_is_held_though_the_pi_answered_meanwh
     assert table.screen == "result" and mine[0].endswith(" moves") and mine[0] != "Pi moves"
     settle_pi(table.pi)
     table.update()
-    assert table.waiting                             # the Pi's answer waits behind it
+    assert table.held_change.waiting                 # the Pi's answer waits behind it
     table.clock.advance(0.4)
     press(table, "press")                            # the bounce: held
     assert table.screen == "result" and table.result.outcome == mine
@@ -1370,7 +1371,7 @@ def pis_reply_held(c, session, clock) -> dict:
     session.submit({"type": "choose",
                     "value": session.snapshot()["players"][1]["covered"][-1]}, by="pi")
     c.update()
-    assert c.waiting and c.screen == "result"    # the Pi's reply, held back
+    assert c.held_change.waiting and c.screen == "result"     # the Pi's reply, held back
     return drawn
 
 
@@ -1387,7 +1388,7 @@ def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(box
     from companion.words import joined
     assert c.notice.text == ("Taken back from a phone before it was shown here: "
                             + joined(pis) + ". Nothing to set back on the board.")
-    assert c.screen == "play" and not c.waiting
+    assert c.screen == "play" and not c.held_change.waiting
     session.undo(by="pin-0a1b2c")                # then Ann's own uncover, shown: hers
     c.update()                                   # alone ("Cover Ann's 1, Pi's 6 again"
     from firmware.oled.views import undo_notice  # said the Pi's, never uncovered)
