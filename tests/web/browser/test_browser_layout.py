@@ -10,7 +10,7 @@ import pytest
 
 from browser_support import sign_in, state
 from companion.games import GAMES
-from simulated_table import SimulatedTable
+from simulated_table import SimulatedTable, box_pairing_code
 from test_browser import CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
@@ -198,3 +198,18 @@ def test_browser_layout_at_200_percent_text_a_name_breaks_between_words(tmp_path
         assert large_text.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         large_text.locator("#game").screenshot(
             path=str(screenshot_path("phone-200-percent-winner.png")))
+
+
+def test_browser_layout_at_200_percent_text_your_turn_keeps_the_name_whole(tmp_path,
+                                                                          large_text):
+    """At 200 % text the paired phone's banner read "Your turn, Bartholo / mew": it is sized
+    as the prompt is, the name whole on its line."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
+                                                   "players": ["Bartholomew", "Ann"]})
+        large_text.goto(table.url + "/")
+        large_text.locator("#pair-code").fill(box_pairing_code(table.url, 1))
+        large_text.get_by_role("button", name="Pair this phone").click()
+        expect(large_text.locator("#your-turn")).to_have_text("Your turn, Bartholomew")
+        assert large_text.evaluate(WORDS_CUT, "your-turn") == []
