@@ -127,7 +127,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.notice = NoticeBoard(clock)                  # the notice over the screen
         self.read_until = 0.0            # an input before this is late: not acted on
         self.read_by: tuple[str, ...] = ()   # ... of these kinds (`_late_for`)
-        self.read_on: str | None = None      # ... on this screen only
+        self.stopped_by: tuple[tuple[str, ...], float] = ((), 0.0)   # another hand's
+        #                                    inputs just after the dial stopped, and until when
         self.input_kind = ""             # the input being handled (which notices take a press)
         self.input_seat: int | None = None    # and its seat button, if one
         self.again_guard: AgainGuard | None = None      # a press too soon to be a choice
@@ -276,6 +277,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             return
         if event.kind == "flick" and self._flick_picks():
             event = InputEvent("turn", detents=event.detents)
+        if self._meant_to_stop(event):
+            self._beep("error")
+            return
         if self._only_reads(event):
             self._guard_after_reading(event)
             return
@@ -286,6 +290,16 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._handle(event)
         finally:
             self.input_kind, self.input_seat = "", None
+
+    def _meant_to_stop(self, event: InputEvent) -> bool:
+        """Another hand's input a moment after the dial was stopped (two hands slapping to
+        stop it, `on_skip`): one is used up, with the error sound, and nothing is held after
+        it: it counted a mouse, a man into the Goal or a point no one had chosen."""
+        kinds, until = self.stopped_by
+        if self.screen != "result" or event.kind not in kinds or self.clock() >= until:
+            return False
+        self.stopped_by = ((), 0.0)
+        return True
 
     def _flick_picks(self) -> bool:
         """A flick where the knob picks is a turn: a brisk twist of a heavy knob (5 detents

@@ -94,8 +94,6 @@ class Notices:
     notice: NoticeBoard                    # all set by Controller.__init__
     read_until: float                      # an input before this is late: not acted on
     read_by: tuple[str, ...]               # ... the kinds of input it catches
-    read_on: str | None                    # ... on this screen only (None: on any)
-    screen: str
     input_kind: str                        # the input being handled ("" between inputs)
     input_seat: int | None                 # its seat button, if one
 
@@ -129,12 +127,10 @@ class Notices:
         self.notice.put(words, seconds)
         self.dirty = True
 
-    def _late_for(self, until: float, by: tuple[str, ...] = ("press", "seat"),
-                  screen: str | None = None) -> None:
+    def _late_for(self, until: float, by: tuple[str, ...] = ("press", "seat")) -> None:
         """Inputs of the kinds `by` before `until` were meant for what just went or moved by
-        itself (the dial, a result, a notice, a page): a moment late, they only read (while
-        `screen` is up, if one is given: once it is left, they act)."""
-        self.read_until, self.read_by, self.read_on = until, by, screen
+        itself (the dial, a result, a notice, a page): a moment late, they only read."""
+        self.read_until, self.read_by = until, by
 
     def _only_reads(self, event: InputEvent) -> bool:
         """An input that only reads: one a moment late for what went or moved by itself
@@ -143,8 +139,7 @@ class Notices:
         claim, a man into Goal or a throw on a screen no one has read; or a knob press that
         takes a refusal or an undo's notice away (the screen it covers has changed: nobody
         has seen it yet). True if the input is used up so; one reads, the next acts."""
-        if event.kind in self.read_by and self.clock() < self.read_until and \
-                self.read_on in (None, self.screen):
+        if event.kind in self.read_by and self.clock() < self.read_until:
             self.read_until = 0.0
             return True
         if event.kind == "press" and self.notice.read_by_press:

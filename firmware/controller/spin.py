@@ -113,14 +113,17 @@ class SpinScreens:
         return (f"{name}, then {pi}" if pi else f"{name} {verb}"), values, \
             [*ended, *words]                                               # one line
 
+    stopped_by: tuple[tuple[str, ...], float]
+
     def on_skip(self, event: InputEvent) -> None:
         """An input stops the dial: another hand's a moment later (a second seat button, the
-        knob after a seat's, a seat after the knob's) was meant to stop it too, and only
-        reads: it recorded a capture, a point or a man into the Goal, or took the result away
-        unread, every time. The same hand's again is held as ever (`_guard_against_again`)."""
+        knob after a seat's, a seat after the knob's) was meant to stop it too
+        (`_meant_to_stop`): it recorded a capture, a point or a man into the Goal, or took the
+        result away unread, every time. The same hand's again is held as ever
+        (`_guard_against_again`)."""
         self._finish_spin()
         others = ("seat",) if event.kind in ("press", "flick") else ("press", "seat", "flick")
-        self._late_for(self.clock() + LATE_PRESS_SECONDS, others, screen="result")
+        self.stopped_by = (others, self.clock() + LATE_PRESS_SECONDS)
 
     def _finish_spin(self) -> None:
         if self.animation is not None:

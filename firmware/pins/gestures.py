@@ -122,8 +122,12 @@ class Gestures:
     _down_at: float = 0.0
 
     def step(self, direction: int, at: float) -> list[InputEvent]:
-        """One detent, +1 clockwise or -1 anticlockwise, completed at time `at`."""
+        """One detent, +1 clockwise or -1 anticlockwise, completed at time `at`. None while
+        the switch is closed: the shaft wobbles a detent as it is pushed (a turn taken before
+        the press made the move next to the one on the screen)."""
         out = self.poll(at)
+        if self.switch != "up":
+            return out
         action = self._feed("step")
         if action == "start":
             self._steps = []
@@ -141,8 +145,8 @@ class Gestures:
         return out + self._switch("down")
 
     def up(self, at: float) -> list[InputEvent]:
-        """The push switch opened (steps since it closed end first, as at `down`)."""
-        return self.poll(at) + self._end_burst() + self._switch("up")
+        """The push switch opened."""
+        return self.poll(at) + self._switch("up")
 
     def poll(self, now: float) -> list[InputEvent]:
         """Gestures that time alone completes: a burst gone quiet, a switch held long enough."""
