@@ -153,8 +153,10 @@ def menu(items: Sequence[str], index: int) -> Image.Image:
 
 def confirm(question: str, yes: bool, no_label: str = "No", yes_label: str = "Yes",
             page: int = 0) -> Image.Image:
-    """A whole question in small type, then No and Yes side by side: the chosen one lit. A
-    question longer than four lines shows four at a time (`page`; see `confirm_pages`)."""
+    """A whole question in small type, then No and Yes side by side: the chosen one lit in
+    a box, the other plain (an outlined "Yes" beside a lit "No" read as picked, as the menus
+    outline their pick). A question longer than four lines shows four at a time (`page`; see
+    `confirm_pages`)."""
     image, draw = canvas()
     paged = confirm_pages(question)
     lines = paged[page % len(paged)]
@@ -162,8 +164,8 @@ def confirm(question: str, yes: bool, no_label: str = "No", yes_label: str = "Ye
     for i, line in enumerate(lines):
         centred(draw, top + i * LINE, line, SMALL, bold=(i == 0 and page % len(paged) == 0))
     for label, chosen, x0 in ((no_label, not yes, 4), (yes_label, yes, 68)):
-        box = (x0, 49, x0 + 55, 63)
-        draw.rectangle(box, outline=ON, fill=ON if chosen else OFF)
+        if chosen:
+            draw.rectangle((x0, 49, x0 + 55, 63), outline=ON, fill=ON)
         text(draw, (x0 + 28, 56), clip(label, MEDIUM, 52), MEDIUM, anchor="mm", bold=chosen,
              fill=OFF if chosen else ON)
     return image

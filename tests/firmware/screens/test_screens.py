@@ -909,3 +909,16 @@ def test_screens_the_pages_mark_is_told_from_the_heading(left, right, detail):
     assert shows(ImageOps.invert(strip), mark) and not shows(strip, mark)
     assert shows(strip, left)
     assert not detail or shows(strip, detail)
+
+
+@pytest.mark.parametrize("yes", [False, True])
+def test_screens_a_question_boxes_only_the_choice_picked(yes):
+    """"Start a new game?" lit "No" and outlined "Yes", where the menus outline their pick: the
+    outlined "Yes" read as picked. Only the choice picked is in a box (lit); the other is
+    plain words, with no box round them."""
+    image = screens.confirm("Start a new game?", yes)
+    px = image.load()
+    for left, picked in ((4, not yes), (68, yes)):
+        corner = px[left, 49], px[left + 55, 63]
+        assert corner == ((lettering.ON, lettering.ON) if picked else
+                          (lettering.OFF, lettering.OFF)), (left, picked)
