@@ -341,8 +341,18 @@
     if (k === 1) return "The Fox jumps one goose at a time: tap " + to +
       ", then each landing in turn (" + all + " geese in all).";
     var last = from.every(function (m) { return m.length === k + 1; });
-    return (last ? "Last jump: tap " : "Keep jumping: tap ") + to + " (" + geese(k - 1) +
-      " so far, " + all + " in all).";
+    if (last) return "Last jump: tap " + to + " (" + geese(k - 1) + " so far, " + all + " in all).";
+    // a landing that ends the move (no jump on from it, F2) is said as the end: the Fox's own
+    // first point, drawn as the Fox, was tapped to start again and sent the move
+    var ends = nextPoints().filter(function (p) {
+      return from.some(function (m) { return m.length === k + 1 && m[k] === p; });
+    });
+    var on = nextPoints().filter(function (p) { return ends.indexOf(p) < 0; });
+    var words = "Keep jumping: tap " + either(on) + " (" + geese(k - 1) + " so far, " + all +
+      " in all)";
+    if (!ends.length) return words + ".";
+    var began = ends.indexOf(chosen[0]) >= 0 ? ", where it began," : "";
+    return words + ", or " + either(ends) + began + " to end the move with " + geese(k) + ".";
   }
 
   function leap(a, b) {

@@ -211,3 +211,25 @@ def test_browser_board_a_jump_chain_is_tapped_one_landing_at_a_time(tmp_path, ph
         assert after["board"]["last_move"] == ["a3", "c3", "e3", "g3", "g5"]
         assert after["players"][0]["score"] == now["players"][0]["score"] + 4
         expect(hint).to_have_text(IDLE)
+
+
+def test_browser_board_a_landing_that_ends_the_chain_is_said_as_the_end(tmp_path, phone):
+    """a3, c3, c5: the next landings were e3 and a3, the Fox's own first point, drawn as the
+    Fox, under "Keep jumping: tap e3 or a3": a tap on the Fox to start again sent a3-c3-c5-a3
+    and ended a chain that could take 5 geese. The landing that ends the move says so."""
+    from playwright.sync_api import expect
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        sign_in(phone, table.url)
+        post(table.url + "/api/control/new-game", {
+            "game": "fox-and-geese", "players": ["Ann", "Bartholomew"],
+            "options": {"fox_seat": 0}})
+        for path in CHAINS_AFTER:
+            now = moved(table.url, path)
+        shows(phone, now)
+        move_on_board(phone, ["a3"])
+        move_on_board(phone, ["c3"])
+        move_on_board(phone, ["c5"])
+        expect(phone.locator("#board-hint")).to_have_text(
+            "Keep jumping: tap e3 (2 geese so far, 3 to 5 in all), or a3, where it began, to "
+            "end the move with 3 geese.")
+        assert state(table.url)["version"] == now["version"]           # nothing sent yet
