@@ -17,7 +17,7 @@
   // firmware/controller/notices.py), a move drawn in another's place while this page's move
   // is on its way, or this soon after its answer, takes no tap until shown this long.
   var AGAIN_MS = 1200;
-  var HELD_NOTE_MS = 5000;             // how long "Not taken: ..." stays under the moves
+  var HELD_NOTE_MS = window.PARLOUR_HELD_NOTE_MS || 5000;   // "Not taken: ..." stays so long
   var moving = 0, movedAt = -Infinity;   // moves sent, not answered yet; the last answer's time
   var drawn = [];                        // the moves drawn, in order, each with its game and turn
 
@@ -191,7 +191,11 @@
     note.textContent = "Not taken: the moves had just changed. Tap again if you meant it.";
     note.hidden = false;
     clearTimeout(heldNote);
-    heldNote = setTimeout(function () { note.hidden = true; }, HELD_NOTE_MS);
+    heldNote = setTimeout(notTakenGone, HELD_NOTE_MS);
+  }
+  function notTakenGone() {
+    clearTimeout(heldNote);
+    if ($("moves-held")) $("moves-held").hidden = true;
   }
   function shown(node) { return !!node && node.getClientRects().length > 0; }
 
@@ -216,7 +220,7 @@
     var buttons = form.querySelectorAll("button");
     var hadFocus = confirmed || form.contains(document.activeElement);
     var move = !!form.closest("#moves");
-    if (move) moving++;
+    if (move) { moving++; notTakenGone(); }         // a tap taken: "Not taken" is past
     form.setAttribute("data-sending", "");
     buttons.forEach(function (b) { block(b, true); });
     var slow = setTimeout(function () { sending(answer); }, SLOW_MS);

@@ -123,8 +123,10 @@ def test_browser_taps_india_a_double_tap_claims_and_never_confirms(tmp_path, pho
 def test_browser_taps_lost_diamond_end_turn_twice_throws_for_no_one(tmp_path, phone):
     """"End turn" tapped twice ended Ann's turn and spun for Ben, who had not asked. The turn
     ends once, the second touch said under the moves as not taken (a player who meant it
-    knows to tap again); Ben's Spin, tapped once it has been shown long enough, spins."""
+    knows to tap again), said until a tap is taken; Ben's Spin, tapped once it has been shown
+    long enough, spins."""
     from playwright.sync_api import expect
+    phone.add_init_script("window.PARLOUR_HELD_NOTE_MS = 60000;")   # gone by the tap, not time
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
         sign_in(phone, table.url)
         post(table.url + "/api/control/new-game", {"game": "lost-diamond",
@@ -144,6 +146,7 @@ def test_browser_taps_lost_diamond_end_turn_twice_throws_for_no_one(tmp_path, ph
         after = state(table.url)
         assert after["turn"] != now["turn"] and after["awaiting"] == "roll"
         spin.tap()                                      # read, then tapped: it spins
+        expect(phone.locator("#moves-held")).to_be_hidden(timeout=1000)   # the tap meant: taken
         expect(phone.locator("#moves-answer")).to_contain_text("spins")
         assert made(table.url, now["game_id"], since) == [("next", None, None),
                                                           ("roll", None, None)]
