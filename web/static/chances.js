@@ -44,18 +44,25 @@
   /* Each seat's mark at its line's end, so the chart reads without its colours (red and
      brown lines looked alike): the fewest first letters of its name that no other name starts
      with ("A" for Ann, "Al" and "An" for Alice and Ann), spaces left out ("Pi" and "Pi2"), at
-     most three; the seat's number where two names agree that far. */
-  function marks(names) {
+     most four, or a whole name of four letters at most ("Ann" beside Annabel's "Anna"); where
+     two names agree further, the seat button's number, which the legend then shows too
+     (seat numbers were marks found nowhere else on the page). */
+  function marks(names, buttons) {
     var bare = names.map(function (n) { return Array.from(String(n || "").replace(/\s+/g, "")); });
-    return bare.map(function (letters, seat) {
-      for (var k = 1; k <= Math.min(3, letters.length); k++) {
+    var first = bare.map(function (letters, seat) {
+      for (var k = 1; k <= Math.min(4, letters.length); k++) {
         var start = letters.slice(0, k).join("").toLowerCase();
         if (bare.every(function (other, s) {
           return s === seat || other.slice(0, k).join("").toLowerCase() !== start; })) {
           return letters.slice(0, k).join("");
         }
       }
-      return String(seat + 1);
+      return letters.length <= 4 ? letters.join("") : null;
+    });
+    return first.map(function (mark, seat) {
+      var alike = mark === null || first.some(function (other, s) {
+        return s !== seat && other !== null && other.toLowerCase() === mark.toLowerCase(); });
+      return !alike ? mark : String(typeof buttons[seat] === "number" ? buttons[seat] : seat + 1);
     });
   }
 
@@ -63,11 +70,12 @@
   function legend(figure, names, buttons) {
     var list = figure.querySelector(".legend"), items = document.createDocumentFragment();
     if (!list) return;
+    var mark = marks(names, buttons);
     names.forEach(function (name, seat) {
       var swatch = make("span", "swatch " + colour(buttons, seat));
       swatch.setAttribute("aria-hidden", "true");
       var li = make("li");
-      li.append(swatch, " " + name);
+      li.append(swatch, " " + (/^\d+$/.test(mark[seat]) ? mark[seat] + ": " : "") + name);
       items.appendChild(li);
     });
     list.replaceChildren(items);
@@ -83,7 +91,7 @@
     // measured once shown: a chart's first drawing measured its hidden figure (0, so 340
     // units scaled to the card) and stayed so until the next state
     var W = Math.max(240, Math.min(640, Math.round(plot.clientWidth) || 340));
-    var mark = marks(names), widest = 0;      // room at the right for the widest tag
+    var mark = marks(names, buttons), widest = 0;      // room at the right for the widest tag
     series.forEach(function (row) {
       (row || []).forEach(function (v, seat) {
         if (typeof v === "number") widest = Math.max(widest, (mark[seat] + " " + format(v)).length);

@@ -187,10 +187,14 @@ def test_browser_chances_a_finished_game_lists_no_chances_and_keeps_its_charts(t
         context.close()
 
 
-def test_browser_chances_each_line_ends_with_whose_it_is(table, browser):  # noqa: F811
+@pytest.mark.parametrize("names, marked", [(["Ann", "Pi"], ["A", "P"]),
+                                           (["Ann", "Annabel"], ["Ann", "Anna"])])
+def test_browser_chances_each_line_ends_with_whose_it_is(table, browser, names,  # noqa: F811
+                                                         marked):
     """Domino Rex, Ann and the Pi: the lines were told apart by colour alone (red and the
     Pi's brown), the value at each line's end beside a dot of its colour. Each value now
-    starts with its player's first letters ("A 62%", "P 38%"), on the chart."""
+    starts with its player's first letters ("A 62%", "P 38%"), on the chart; Ann beside
+    Annabel (the Pi's seat, named so) read "1" and "2", numbers found nowhere else."""
     import re
     import time
     from test_browser_phone import state as get_state
@@ -200,7 +204,7 @@ def test_browser_chances_each_line_ends_with_whose_it_is(table, browser):  # noq
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     try:
-        post(table + "/api/control/new-game", {"game": "domino-rex", "players": ["Ann", "Pi"],
+        post(table + "/api/control/new-game", {"game": "domino-rex", "players": names,
                                                 "pi": [1], "pi_level": "easy"})
         page.goto(table + "/")
         deadline = time.monotonic() + 60
@@ -221,7 +225,7 @@ def test_browser_chances_each_line_ends_with_whose_it_is(table, browser):  # noq
             if len(tags) == 2:
                 break
             time.sleep(0.1)
-        assert sorted(re.sub(r" \d+%$", "", t[0]) for t in tags) == ["A", "P"], tags
+        assert sorted(re.sub(r" \d+%$", "", t[0]) for t in tags) == marked, tags
         assert all(right <= width for _, right, width in tags), tags       # on the chart
         page.locator("#chances").screenshot(path=str(ARTIFACTS_DIR / "chances-marked.png"))
     finally:
