@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.backoff import pause_after
 from firmware.config import password_problem, ssid_problem
 from firmware.network import nmcli
 from firmware.network.address import is_loopback
@@ -38,7 +39,7 @@ RETRY_SECONDS = 300.0                # an unused hotspot steps aside to look for
 # A hotspot that would not open (no Wi-Fi radio, none allowed: no Wi-Fi country set) is tried
 # again after 15 s, then twice as long each time up to ten minutes: every 5 s made 17,000
 # nmcli failures and log lines a day.
-HOTSPOT_RETRY = (15.0, 600.0)
+HOTSPOT_RETRY = (15.0, 30.0, 60.0, 120.0, 240.0, 480.0, 600.0)
 TROUBLE_LETTERS = 60                 # why, in three small lines of the OLED's start screen
 
 
@@ -237,7 +238,7 @@ class Hotspot:
             code, out = self.run(nmcli.up(nmcli.HOTSPOT), nmcli.JOIN_SECONDS + 5)
         if code != 0:
             self._hotspot_failures += 1
-            wait = min(HOTSPOT_RETRY[0] * 2 ** (self._hotspot_failures - 1), HOTSPOT_RETRY[1])
+            wait = pause_after(self._hotspot_failures, HOTSPOT_RETRY)
             log.error("network: the hotspot did not open (nmcli %d: %s): tried again in %.0f s",
                       code, out, wait)
             self._since = self.clock() - self.settings.after + wait
