@@ -11,7 +11,8 @@ game in play keeps it up once a phone has had the table open on it (phones aslee
 come back to it), but not a game merely resumed after a power cut with no phone on the hotspot:
 those phones are on the home network, waiting for the box to come back to it. A hotspot that
 went down by itself (the radio, NetworkManager) is opened again at the next look, game or no
-game.
+game. One that cannot open is tried again after 15 s, then less often (`HOTSPOT_RETRY`), and
+the OLED says why.
 
 Everything runs on the `network` thread; the device loop and the web requests only read
 `status()` (and `version`, which grows with every change) and never wait for NetworkManager.
@@ -177,7 +178,7 @@ class Hotspot:
             if code == 0 and not nmcli.hotspot_active(out):     # the radio or NM dropped it
                 log.warning("network: the hotspot %s went down: opening it again",
                             self.settings.ssid)
-                if not self._open_hotspot("The hotspot went down"):     # tried again soon
+                if not self._open_hotspot("The hotspot went down"):   # again: HOTSPOT_RETRY
                     self._set(mode="looking", network="", url=self.lan_url())
             elif not self._kept_up() and self.clock() - self._since >= RETRY_SECONDS:
                 self._look_again()
