@@ -15,11 +15,12 @@ classified by BURSTS (first matching row wins)::
                    └───┘ step: kept                            └───┘ step: swallowed (the
                                                                      heavy knob running on)
 
-    quiet = `settle` seconds without a step, or the switch moving (a turn then a quick
+    quiet = `settle` seconds without a step, or the switch closing (a turn then a quick
     press is the turn, then the press); still = `coast_time` seconds without one.
 
 The switch: a release before `hold_time` is a "press"; being held `hold_time` is a "hold"
-(once, while still held; the release after it says nothing more).
+(once, while still held; the release after it says nothing more). A detent while it is closed
+is no step (the shaft wobbles as it is pushed).
 """
 
 from __future__ import annotations
