@@ -38,6 +38,7 @@ class SpinScreens:
     result: ResultScreen                   # what the result says, when it went up
     pager: Pager
     held_change: HeldChange                # a change from elsewhere, shown once it is read
+    stopped_by: tuple[tuple[str, ...], float]   # another hand's inputs after a stop, until
 
     def on_spin(self, event: InputEvent) -> None:
         before = self.snap
@@ -112,8 +113,6 @@ class SpinScreens:
                 "state_version") else ""
         return (f"{name}, then {pi}" if pi else f"{name} {verb}"), values, \
             [*ended, *words]                                               # one line
-
-    stopped_by: tuple[tuple[str, ...], float]
 
     def on_skip(self, event: InputEvent) -> None:
         """An input stops the dial: another hand's a moment later (a second seat button, the
