@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from browser_support import sign_in, state
+from browser_support import state
 from companion.games import GAMES
 from simulated_table import SimulatedTable, box_pairing_code
 from test_browser import CHROMIUM, browser, phone_page, post, screenshot  # noqa: F401
