@@ -365,15 +365,14 @@
   // A tap that makes no move: where the piece picked can go, or, with none picked, which
   // piece can move (a jump the Fox must make is said as one: F2, not "no piece can move").
   function whereItCanGo(tapped) {
-    var from = candidates(), k = chosen.length;
-    if (k && from.length && jumping() && from.some(function (m) {   // a landing further on
+    var from = candidates(), k = chosen.length, must = jumping();
+    if (must && from.some(function (m) {         // a landing further on
       return m.indexOf(tapped, k + 1) > k; })) {
       return tapped + " comes later: tap each landing in turn, " + either(nextPoints()) +
         " first.";
     }
-    if (k > 1 && from.length && jumping()) return pickHint();
+    if (k > 1 && must) return pickHint();
     if (k && from.length) {
-      var must = from.every(function (m) { return leap(m[k - 1], m[k]); });
       var to = from.map(function (m) { return m[k]; }), one = to.every(function (n) { return n === to[0]; });
       return (must ? "It must jump: tap " : "From " + chosen[k - 1] + " it can go to ") +
         either(to) + (must ? "." : one ? ": tap it." : ": tap one of them.");
