@@ -82,10 +82,9 @@
   function jumpedSoFar() {       // the geese the chain picked so far goes over
     var out = [];
     for (var i = 1; i < chosen.length; i++) {
-      if (!leap(chosen[i - 1], chosen[i])) continue;
-      var a = xy(chosen[i - 1]), b = xy(chosen[i]);
-      out.push(COLS[Math.round(((a[0] + b[0]) / 2 - MARGIN) / STEP)] +
-        (7 - Math.round(((a[1] + b[1]) / 2 - MARGIN) / STEP)));
+      var a = chosen[i - 1], b = chosen[i];       // a leap goes over the point halfway
+      if (leap(a, b)) out.push(COLS[(COLS.indexOf(a[0]) + COLS.indexOf(b[0])) / 2] +
+        (+a[1] + +b[1]) / 2);
     }
     return out;
   }
