@@ -143,7 +143,8 @@
            over ? ", jumped" : movable ? ", can move" : ""),
         tabindex: movable ? "0" : "-1"}, svg);
       var landed = chosen.length > 1 && chosen[chosen.length - 1] === name;   // the chain's end
-      el("circle", {cx: p[0], cy: p[1], r: piece === "empty" ? (ends[name] || landed ? 9 : 4) : 15}, g);
+      el("circle", {cx: p[0], cy: p[1],
+        r: piece === "empty" ? (ends[name] || landed ? 9 : 4) : 15}, g);
       if (piece === "fox") {
         var t = el("text", {x: p[0], y: p[1] + 6, "text-anchor": "middle"}, g);
         t.textContent = "F";
