@@ -12,6 +12,24 @@ from test_browser import browser, pytestmark, table  # noqa: F401 - fixtures and
 PHONE = {"width": 390, "height": 844}
 
 
+def _ann_plays_until_the_chart_has(table, page, lines: int, words: str) -> None:
+    """Domino Rex against the Pi: Ann (seat 0) throws and uncovers her lowest number on her
+    turns until the page's chart of chances to win draws `lines` lines (within a minute)."""
+    import time
+    from test_browser_phone import state as get_state
+    deadline = time.monotonic() + 60
+    while page.locator("#chart-win svg path.line").count() < lines:
+        assert time.monotonic() < deadline, f"no chart of {words} lines"
+        state = get_state(table)
+        if state["phase"] != "over" and state["turn"] == 0:
+            if state["awaiting"] == "roll":
+                post(table + "/api/control/roll", {})
+            elif state["awaiting"] == "choose":
+                post(table + "/api/control/choose",
+                     {"value": min(state["players"][0]["covered"])})
+        time.sleep(0.2)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_browser_chances_chart_follows_the_game(table, browser, scheme):  # noqa: F811
@@ -102,7 +120,6 @@ def test_browser_chances_two_pi_seats_are_told_apart_on_the_chart(table, browser
     """Domino Rex with the Pi in two seats: "Pi" and "Pi 2" were drawn in one colour, in the
     legend and the lines, so nobody could tell which line was which: the second is dashed."""
     import time
-    from test_browser_phone import state as get_state
     from playwright.sync_api import expect
     context = browser.new_context(viewport=PHONE)
     context.set_default_timeout(WAIT_MS * 2)
@@ -112,17 +129,7 @@ def test_browser_chances_two_pi_seats_are_told_apart_on_the_chart(table, browser
                                                                                  "Pi 2"],
                                                 "pi": [1, 2], "pi_level": "easy"})
         page.goto(table + "/")
-        deadline = time.monotonic() + 60
-        while page.locator("#chart-win svg path.line").count() < 3:
-            assert time.monotonic() < deadline, "no chart of three lines"
-            state = get_state(table)
-            if state["phase"] != "over" and state["turn"] == 0:
-                if state["awaiting"] == "roll":
-                    post(table + "/api/control/roll", {})
-                elif state["awaiting"] == "choose":
-                    post(table + "/api/control/choose",
-                         {"value": min(state["players"][0]["covered"])})
-            time.sleep(0.2)
+        _ann_plays_until_the_chart_has(table, page, 3, "three")
         for _ in range(50):       # a chances update may be redrawing the chart: look again
             dashes = page.locator("#chart-win svg g").evaluate_all(
                 "gs => gs.filter(g => g.querySelector('path.line')).map(g => "
@@ -197,7 +204,6 @@ def test_browser_chances_each_line_ends_with_whose_it_is(table, browser, names, 
     Annabel (the Pi's seat, named so) read "1" and "2", numbers found nowhere else."""
     import re
     import time
-    from test_browser_phone import state as get_state
     context = browser.new_context(viewport=PHONE)
     context.set_default_timeout(WAIT_MS * 2)
     page = context.new_page()
@@ -207,17 +213,7 @@ def test_browser_chances_each_line_ends_with_whose_it_is(table, browser, names, 
         post(table + "/api/control/new-game", {"game": "domino-rex", "players": names,
                                                 "pi": [1], "pi_level": "easy"})
         page.goto(table + "/")
-        deadline = time.monotonic() + 60
-        while page.locator("#chart-win svg path.line").count() < 2:
-            assert time.monotonic() < deadline, "no chart of two lines"
-            state = get_state(table)
-            if state["phase"] != "over" and state["turn"] == 0:
-                if state["awaiting"] == "roll":
-                    post(table + "/api/control/roll", {})
-                elif state["awaiting"] == "choose":
-                    post(table + "/api/control/choose",
-                         {"value": min(state["players"][0]["covered"])})
-            time.sleep(0.2)
+        _ann_plays_until_the_chart_has(table, page, 2, "two")
         for _ in range(50):       # a chances update may be redrawing the chart: look again
             tags = page.locator("#chart-win svg text.tag").evaluate_all(
                 "ts => ts.map(t => [t.textContent, t.getBBox().x + t.getBBox().width,"
