@@ -296,6 +296,19 @@ def test_odds_hint_is_not_offered_in_a_dice_game(table, clock):
     assert "Hint" not in table.menu_items
 
 
+def restarting_worker(sessions, monkeypatch):
+    """A session and its worker, started, which starts a compute process that ended again
+    0.2 s after, then 0.4 s; and what each state said of the chances paused, in order (None:
+    not paused)."""
+    monkeypatch.setattr(odds_worker, "RESTART_SECONDS", (0.2, 0.4))
+    session = sessions()
+    worker = OddsWorker(session)
+    worker.start()
+    seen = []
+    session.subscribe(lambda snap: seen.append(snap.get("chances_paused")))
+    return session, worker, seen
+
+
 @pytest.mark.parametrize("kill, said", [
     (signal.SIGKILL, "killed by SIGKILL"),
     (signal.SIGSYS, "killed by SIGSYS: a system call the service's filter forbids")])
@@ -304,13 +317,7 @@ def test_odds_worker_that_dies_is_logged_paused_on_the_phones_and_started_again(
     """A killed compute process is never silent: the log says how it ended (the signal by its
     name: "exit code -31" named none), the state says the chances are paused, and after the
     backoff a new process answers the newest state."""
-    import firmware.workers.odds_worker as odds_worker
-    monkeypatch.setattr(odds_worker, "RESTART_SECONDS", (0.2, 0.4))
-    session = sessions()
-    worker = OddsWorker(session)
-    worker.start()
-    seen = []
-    session.subscribe(lambda snap: seen.append(snap.get("chances_paused")))
+    session, worker, seen = restarting_worker(sessions, monkeypatch)
     try:
         kat_in_play(session)
         wait_for(lambda: current_odds(session))
@@ -335,14 +342,8 @@ def test_odds_worker_that_hangs_is_ended_said_and_started_again(sessions, monkey
     was logged or restarted, the state never said the chances were paused, and the phones
     kept the last figures. Silent with a job unfinished for HUNG_SECONDS (1 s here), it is
     ended, said, and a new one answers the newest state."""
-    import firmware.workers.odds_worker as odds_worker
-    monkeypatch.setattr(odds_worker, "RESTART_SECONDS", (0.2, 0.4))
     monkeypatch.setattr(odds_worker, "HUNG_SECONDS", 1.0)
-    session = sessions()
-    worker = OddsWorker(session)
-    worker.start()
-    seen = []
-    session.subscribe(lambda snap: seen.append(snap.get("chances_paused")))
+    session, worker, seen = restarting_worker(sessions, monkeypatch)
     try:
         kat_in_play(session)
         wait_for(lambda: current_odds(session))
