@@ -363,24 +363,26 @@ def test_odds_worker_that_hangs_is_ended_said_and_started_again(sessions, monkey
         worker.close()
 
 
+class FailingPipe:
+    """The compute process's end of its pipe, where reading raises `error`: what it sends is
+    kept in `sent`."""
+
+    def __init__(self, error: BaseException):
+        self.error, self.sent = error, []
+
+    def send(self, message):
+        self.sent.append(message)
+
+    def recv(self):
+        raise self.error
+
+
 def test_odds_worker_an_error_of_any_kind_is_named_as_it_ends(monkeypatch):
     """Out of memory, the compute process ended "exit code 1" with an unlabelled traceback:
     every error it ends on is said as it goes."""
-    import firmware.workers.odds_worker as odds_worker
-
-    class Pipe:
-        def __init__(self):
-            self.sent = []
-
-        def send(self, message):
-            self.sent.append(message)
-
-        def recv(self):
-            raise MemoryError("cannot allocate")
-
     monkeypatch.setattr(odds_worker.signal, "signal", lambda *args: None)
     monkeypatch.setattr(odds_worker.os, "nice", lambda n: None)
-    pipe = Pipe()
+    pipe = FailingPipe(MemoryError("cannot allocate"))
     with pytest.raises(SystemExit) as ended:
         odds_worker.compute(pipe)
     assert ended.value.code == odds_worker.EXIT_FAILED
@@ -392,23 +394,11 @@ def test_odds_worker_a_call_refused_by_the_filter_ends_it_saying_which(monkeypat
     PermissionError for its pipe closing and ended quietly, so the log read "the chances
     worker stopped (exit code 0)", a normal end with no cause. It says the error as it goes
     and ends with an error code."""
-    import firmware.workers.odds_worker as odds_worker
-
-    class Pipe:
-        def __init__(self):
-            self.sent = []
-
-        def send(self, message):
-            self.sent.append(message)
-
-        def recv(self):
-            raise PermissionError(1, "Operation not permitted")
-
     def refused(_):
         raise PermissionError(1, "Operation not permitted")
     monkeypatch.setattr(odds_worker.signal, "signal", lambda *args: None)   # not in pytest
     monkeypatch.setattr(odds_worker.os, "nice", refused)                    # setpriority too
-    pipe = Pipe()
+    pipe = FailingPipe(PermissionError(1, "Operation not permitted"))
     with pytest.raises(SystemExit) as ended:
         odds_worker.compute(pipe)
     assert ended.value.code == odds_worker.EXIT_FAILED != 0
