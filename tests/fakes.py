@@ -17,6 +17,24 @@ class FakeClock:
         return self.now
 
 
+HOTSPOT = {"ssid": "Parlour-ab12", "password": "k7mp-2xqa-rj9c"}     # ChangingNetwork's
+
+
+class ChangingNetwork:
+    """The box's Wi-Fi as the controller reads it (firmware/network): a status with its
+    version and the hotspot's name and password; `change` moves it on a version."""
+
+    def __init__(self, **status):
+        self.version, self._status = 1, status
+
+    def status(self) -> dict:
+        return {**self._status, "version": self.version, "hotspot": dict(HOTSPOT)}
+
+    def change(self, **changes) -> None:
+        self._status.update(changes)
+        self.version += 1
+
+
 def cookie_value(client, name: str) -> str:
     """A Flask test client's cookie `name` (Werkzeug 2.3's get_cookie, or the cookie jar of
     2.2, the lowest version the project supports)."""

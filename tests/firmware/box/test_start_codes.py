@@ -3,28 +3,13 @@ the LAN address, what the network says said once, and the pages of codes turning
 
 from __future__ import annotations
 
-from fakes import FakeClock
+from fakes import HOTSPOT, ChangingNetwork, FakeClock
 from firmware import card
 from firmware.config import WiFi
 from firmware.controller.start_codes import StartCodes
 from firmware.oled import screens
 
 HOME = WiFi("Our House", "correct horse")
-HOTSPOT = {"ssid": "Parlour-ab12", "password": "k7mp-2xqa-rj9c"}
-
-
-class Network:
-    """A stand-in for the box's network: a status and its version."""
-
-    def __init__(self, **status):
-        self.version, self._status = 1, status
-
-    def status(self) -> dict:
-        return {**self._status, "version": self.version, "hotspot": HOTSPOT}
-
-    def change(self, **changes) -> None:
-        self._status.update(changes)
-        self.version += 1
 
 
 class Address:
@@ -37,7 +22,7 @@ class Address:
 def test_start_codes_show_the_hotspots_wifi_while_it_is_on_then_home_again():
     codes = StartCodes("http://192.168.1.20:8080/", FakeClock())
     codes.wifi = HOME
-    network = Network(mode="looking", message="", url="http://192.168.1.20:8080/")
+    network = ChangingNetwork(mode="looking", message="", url="http://192.168.1.20:8080/")
     assert codes.follow(network, None) == (True, "")
     assert codes.wifi == HOME
     network.change(mode="hotspot", url="http://10.42.0.1:8080/", message="Hotspot is on.")
@@ -51,7 +36,7 @@ def test_start_codes_show_the_hotspots_wifi_while_it_is_on_then_home_again():
 
 def test_start_codes_say_a_network_message_once_and_none_from_the_first_status():
     codes = StartCodes("", FakeClock())
-    network = Network(mode="home", message="Joined Our House", url="")
+    network = ChangingNetwork(mode="home", message="Joined Our House", url="")
     assert codes.follow(network, None) == (True, "")            # the box's start: not news
     network.change(url="http://192.168.1.31:8080/")              # the lease, same message
     assert codes.follow(network, None) == (True, "")
@@ -61,7 +46,7 @@ def test_start_codes_say_a_network_message_once_and_none_from_the_first_status()
 
 def test_start_codes_a_status_without_an_address_keeps_the_one_before_the_network():
     codes = StartCodes("http://192.168.1.20:8080/", FakeClock())
-    network = Network(mode="home", message="")
+    network = ChangingNetwork(mode="home", message="")
     codes.follow(network, None)
     assert codes.url == "http://192.168.1.20:8080/"
 
@@ -82,7 +67,7 @@ def test_start_codes_with_no_address_draw_what_the_network_does_not_a_code():
     codes = StartCodes("", FakeClock())
     assert codes.frame("4821", None).tobytes() == screens.message(
         "Parlour", "Looking for Wi-Fi", "its own hotspot opens if none answers").tobytes()
-    joining = Network(mode="joining", network="Parlour: Our House")
+    joining = ChangingNetwork(mode="joining", network="Parlour: Our House")
     assert codes.frame("4821", joining).tobytes() == screens.message(
         "Parlour", "Wi-Fi Our House", "waiting for an address").tobytes()
 
@@ -111,7 +96,7 @@ def test_start_codes_a_hotspot_that_cannot_open_is_said_on_the_start_screen():
     from firmware.network.hotspot import hotspot_trouble
     trouble = hotspot_trouble("Error: Connection activation failed: No suitable device found "
                               "for this connection (device lo not available).")
-    network = Network(mode="looking", message="", url="", trouble=trouble)
+    network = ChangingNetwork(mode="looking", message="", url="", trouble=trouble)
     frame = StartCodes("", FakeClock()).frame("4821", network)
     assert shows(frame, "No hotspot", screens.MEDIUM, bold=True)
     assert shows(frame, "No Wi-Fi radio (is")

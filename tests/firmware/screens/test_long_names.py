@@ -9,6 +9,7 @@ from PIL import Image
 from companion.session import Session
 from controller_support import SEED, press
 from drawn_words import shows
+from fakes import ChangingNetwork
 from firmware.controller import Controller
 from firmware.controller.pager import PAGE_SECONDS
 from firmware.oled import board_screen, lettering, screens
@@ -112,17 +113,6 @@ def test_long_names_a_long_name_and_its_role_lead_the_turn_and_the_resumed_scree
     again.close()
 
 
-class Network:
-    """The box's Wi-Fi as the controller reads it: a status and its version."""
-
-    def __init__(self, **status):
-        self.version, self._status = 1, status
-
-    def status(self) -> dict:
-        return {**self._status, "version": self.version,
-                "hotspot": {"ssid": "Parlour-ab12", "password": "k7mp-2xqa-rj9c"}}
-
-
 LONG_WIFI = "Vodafone-Home-5G-Guest-Network"
 
 
@@ -137,7 +127,7 @@ def test_long_names_a_long_network_name_is_drawn_whole(session, clock, screen, s
     for an address "Wi-Fi Vodafone-Home-5G-": "Guest-Network" dropped, a name a player may
     type. The name goes small, whole, with what the screen says after it."""
     box = Controller(session, seats=4, clock=clock, url="")
-    box.network = Network(**status)
+    box.network = ChangingNetwork(**status)
     box.attach()
     try:
         box.update()

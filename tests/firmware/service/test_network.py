@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from fakes import FakeClock
+from fakes import ChangingNetwork, FakeClock
 from firmware.card import card_html, wifi_text
 from firmware.config import WiFi, parse_config, ConfigError
 from firmware.datadir import keys
@@ -330,7 +330,7 @@ def test_network_no_address_yet_shows_no_code_that_opens_the_phone_itself(sessio
                       run=FakeNetworkManager(), clock=clock)
     assert box_net.status()["url"] == ""
     box = Controller(session, seats=4, clock=clock, url="http://127.0.0.1:8080/")
-    network = ChangingNetwork({"mode": "looking", "network": "", "message": "", "url": ""})
+    network = ChangingNetwork(mode="looking", network="", message="", url="")
     box.network = network
     box.attach()
     try:
@@ -597,29 +597,14 @@ def test_network_card_says_run_it_as_the_service_where_the_kept_files_are_not_it
            "as the service: sudo -u parlour" in err and "move it aside" not in err
 
 
-class ChangingNetwork:
-    """A network object as the controller sees it: a status and its version."""
-
-    def __init__(self, status: dict):
-        self.version, self._status = 1, status
-
-    def status(self) -> dict:
-        return {**self._status, "version": self.version,
-                "hotspot": {"ssid": "Parlour-ab12", "password": "k7mp-2xqa-rj9c"}}
-
-    def change(self, **changes) -> None:
-        self._status.update(changes)
-        self.version += 1
-
-
 def test_network_oled_follows_the_hotspot_and_its_menu_shows_the_password(session, clock):
     from firmware.controller import Controller
     from firmware.oled import screens
     from controller_support import press
     box = Controller(session, seats=4, clock=clock, url="http://192.168.1.20:8080/")
     box.codes.wifi = WiFi("Our House", "correct horse")
-    network = ChangingNetwork({"mode": "looking", "network": "", "message": "",
-                               "url": "http://192.168.1.20:8080/"})
+    network = ChangingNetwork(mode="looking", network="", message="",
+                              url="http://192.168.1.20:8080/")
     box.network = network
     box.attach()
     try:
