@@ -43,7 +43,7 @@ def header_strip(left: str, right: str) -> Image.Image:
     strip = Image.new("1", (W, RULE_Y + 1), OFF)
     draw = ImageDraw.Draw(strip)
     detail, _, mark = right.rpartition(" · ") if PAGE_MARK.search(right) else (right, "", "")
-    room = W - 4 - (int(width(right, SMALL)) + 4 if right else 0)   # the box takes no more
+    room = W - 4 - (int(width(right, SMALL)) + 4 if right else 0)   # 5 px clear of a box
     if width(left, SMALL) <= room:
         text(draw, (0, 0), left, SMALL)
     elif not right:
