@@ -67,10 +67,9 @@
   }
 
   /* Who is which line: a swatch of the seat button's colour and the name. */
-  function legend(figure, names, buttons) {
+  function legend(figure, names, buttons, mark) {
     var list = figure.querySelector(".legend"), items = document.createDocumentFragment();
     if (!list) return;
-    var mark = marks(names, buttons);
     names.forEach(function (name, seat) {
       var swatch = make("span", "swatch " + colour(buttons, seat));
       swatch.setAttribute("aria-hidden", "true");
@@ -147,7 +146,7 @@
       return names[item[0]] + " " + format(item[1]);
     }).join(", "));
     plot.replaceChildren(svg);
-    legend(figure, names, buttons);
+    legend(figure, names, buttons, mark);
   }
 
   function note(odds, game) {
