@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from browser_support import ARTIFACTS as ARTIFACTS_DIR
@@ -12,10 +14,20 @@ from test_browser import browser, pytestmark, table  # noqa: F401 - fixtures and
 PHONE = {"width": 390, "height": 844}
 
 
+def _looked_again(read, whole):
+    """What `read()` finds once `whole` of it (a chances update may be redrawing the chart:
+    it is looked at again, 50 times at most); the last look otherwise."""
+    for _ in range(50):
+        found = read()
+        if whole(found):
+            break
+        time.sleep(0.1)
+    return found
+
+
 def _ann_plays_until_the_chart_has(table, page, lines: int, words: str) -> None:
     """Domino Rex against the Pi: Ann (seat 0) throws and uncovers her lowest number on her
     turns until the page's chart of chances to win draws `lines` lines (within a minute)."""
-    import time
     from test_browser_phone import state as get_state
     deadline = time.monotonic() + 60
     while page.locator("#chart-win svg path.line").count() < lines:
@@ -119,7 +131,6 @@ def test_browser_chances_six_seats_values_stay_on_the_chart_and_apart(table, bro
 def test_browser_chances_two_pi_seats_are_told_apart_on_the_chart(table, browser):  # noqa: F811
     """Domino Rex with the Pi in two seats: "Pi" and "Pi 2" were drawn in one colour, in the
     legend and the lines, so nobody could tell which line was which: the second is dashed."""
-    import time
     from playwright.sync_api import expect
     context = browser.new_context(viewport=PHONE)
     context.set_default_timeout(WAIT_MS * 2)
@@ -130,13 +141,10 @@ def test_browser_chances_two_pi_seats_are_told_apart_on_the_chart(table, browser
                                                 "pi": [1, 2], "pi_level": "easy"})
         page.goto(table + "/")
         _ann_plays_until_the_chart_has(table, page, 3, "three")
-        for _ in range(50):       # a chances update may be redrawing the chart: look again
-            dashes = page.locator("#chart-win svg g").evaluate_all(
-                "gs => gs.filter(g => g.querySelector('path.line')).map(g => "
-                "getComputedStyle(g.querySelector('path.line')).strokeDasharray)")
-            if len(dashes) == 3 and "" not in dashes:
-                break
-            time.sleep(0.1)
+        dashes = _looked_again(lambda: page.locator("#chart-win svg g").evaluate_all(
+            "gs => gs.filter(g => g.querySelector('path.line')).map(g => "
+            "getComputedStyle(g.querySelector('path.line')).strokeDasharray)"),
+            lambda found: len(found) == 3 and "" not in found)
         assert dashes[:2] == ["none", "none"] and dashes[2] not in ("none", ""), dashes
         swatches = page.locator("#chart-win .legend .swatch")
         expect(swatches.nth(2)).to_have_class("swatch button-pi pi-later")
@@ -203,7 +211,6 @@ def test_browser_chances_each_line_ends_with_whose_it_is(table, browser, names, 
     starts with its player's first letters ("A 62%", "P 38%"), on the chart; Ann beside
     Annabel (the Pi's seat, named so) read "1" and "2", numbers found nowhere else."""
     import re
-    import time
     context = browser.new_context(viewport=PHONE)
     context.set_default_timeout(WAIT_MS * 2)
     page = context.new_page()
@@ -214,13 +221,9 @@ def test_browser_chances_each_line_ends_with_whose_it_is(table, browser, names, 
                                                 "pi": [1], "pi_level": "easy"})
         page.goto(table + "/")
         _ann_plays_until_the_chart_has(table, page, 2, "two")
-        for _ in range(50):       # a chances update may be redrawing the chart: look again
-            tags = page.locator("#chart-win svg text.tag").evaluate_all(
-                "ts => ts.map(t => [t.textContent, t.getBBox().x + t.getBBox().width,"
-                " t.ownerSVGElement.viewBox.baseVal.width])")
-            if len(tags) == 2:
-                break
-            time.sleep(0.1)
+        tags = _looked_again(lambda: page.locator("#chart-win svg text.tag").evaluate_all(
+            "ts => ts.map(t => [t.textContent, t.getBBox().x + t.getBBox().width,"
+            " t.ownerSVGElement.viewBox.baseVal.width])"), lambda found: len(found) == 2)
         assert sorted(re.sub(r" \d+%$", "", t[0]) for t in tags) == marked, tags
         assert all(right <= width for _, right, width in tags), tags       # on the chart
         page.locator("#chances").screenshot(path=str(ARTIFACTS_DIR / "chances-marked.png"))
