@@ -54,6 +54,17 @@ def fails_first(call, error: Exception, calls: list[float]):
     return wrapped
 
 
+def card_full_once(session, monkeypatch, retry: tuple[float, float]) -> list[float]:
+    """The Pi's first move refused by a full card, its retries `retry` apart; the times of
+    the session's `submit_at` calls, as they come."""
+    from companion.errors import StoreError
+    calls: list[float] = []
+    monkeypatch.setattr(session, "submit_at",
+                        fails_first(session.submit_at, StoreError("the card is full"), calls))
+    monkeypatch.setattr(pi_worker, "RETRY_SECONDS", retry)
+    return calls
+
+
 def test_supervision_a_pi_that_cannot_move_at_all_tries_again_later(session, monkeypatch,
                                                                      caplog):
     calls = []
@@ -81,11 +92,7 @@ def test_supervision_a_pi_move_the_store_cannot_keep_is_tried_again(session, mon
                                                                     caplog):
     """A full card: the Pi's move is refused by the store, not by the game; it is logged and
     tried again, not taken for "the game moved on" (the Pi would sit still until asked)."""
-    from companion.errors import StoreError
-    calls: list[float] = []
-    monkeypatch.setattr(session, "submit_at",
-                        fails_first(session.submit_at, StoreError("the card is full"), calls))
-    monkeypatch.setattr(pi_worker, "RETRY_SECONDS", (0.3, 0.6))
+    calls = card_full_once(session, monkeypatch, retry=(0.3, 0.6))
     session.new_game("domino-rex", ["Ann", "Pi"], pi=[0], pi_level="easy")
     worker = PiWorker(session)
     with caplog.at_level(logging.ERROR, logger="parlour.pi"):
@@ -101,11 +108,7 @@ def test_supervision_a_retry_after_a_failed_turn_never_moves_past_an_undo(sessio
     it moved, then an undo took that back and the Pi waited to be asked: the old retry made it
     move again by itself. A retry is a look at the table, as a change is: the Pi still waits
     after an undo, and a turn it has already played leaves the retry nothing to do."""
-    from companion.errors import StoreError
-    calls: list[float] = []
-    monkeypatch.setattr(session, "submit_at",
-                        fails_first(session.submit_at, StoreError("the card is full"), calls))
-    monkeypatch.setattr(pi_worker, "RETRY_SECONDS", (0.6, 1.2))
+    card_full_once(session, monkeypatch, retry=(0.6, 1.2))
     session.new_game("domino-rex", ["Pi", "Ann"], pi=[0], pi_level="easy")
     worker = PiWorker(session)
     worker.attach()
