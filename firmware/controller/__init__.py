@@ -15,12 +15,14 @@ a turn or a declaration shows what the log recorded (the result screen, paged: t
 the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
-`Controller` (core.py) owns the state, the input table and the timers; five parts of the
+`Controller` (core.py) owns the state, the input table and the timers; six parts of the
 state are its own classes: `NoticeBoard` (notices.py) the notice over the screen, `Pager`
 (pager.py) the page of the screen's text up, `ResultScreen` (result.py) what the result up says,
 when it went up and whether its instructions were read, `HeldChange` (result.py) a change from
-elsewhere held back while it is read, and `StartCodes` (start_codes.py) the start screen's
-address and Wi-Fi code as the network has them. Its mixins hold the rest:
+elsewhere held back while it is read, `MissedChanges` (missed.py) the changes made elsewhere
+while another screen was up, to show when the game's screen is back, and `StartCodes`
+(start_codes.py) the start screen's address and Wi-Fi code as the network has them. Its mixins
+hold the rest:
 `ChangesFromElsewhere` (elsewhere.py) a change made elsewhere as the box shows it,
 `PlayInputs` (play_inputs.py) a seat button, the knob and Undo during a game and why a press
 did nothing, `NewGameScreens` (new_game.py) starting a game, `SpinScreens` (spin.py) the spin,

@@ -17,6 +17,7 @@ from firmware.controller.drawing import BoxDrawing, state_mark
 from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.holds import AgainGuard, Holds
 from firmware.controller.menu import MenuScreens
+from firmware.controller.missed import MissedChanges
 from firmware.controller.new_game import NewGameScreens
 from firmware.controller.notices import (LATE_PRESS_SECONDS, NoticeBoard, Notices,
                                          reading_seconds)
@@ -110,8 +111,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.joining = False               # a game being set up here: the menu comes back to it
         self.seat_named = ""               # the join screen's "Seat 2 is Ann": a roster name taken
         self._pis_end_told = False         # the newest game's end by the Pi, said once
-        self.missed: tuple[dict[str, Any], dict[str, Any]] | None = None   # under another screen
-        self.missed_undos: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        self.missed = MissedChanges()      # changes from elsewhere under another screen
         self.menu_items: list[str] = []
         self.menu_index = 0
         self.scores_page = 0
@@ -225,7 +225,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                     return False
                 self.snap = self._for_box(action())
                 self.shown_mark = state_mark(self.snap)     # its own: shown next, as said
-            self.missed, self.missed_undos = None, []   # the box's own action comes after them
+            self.missed.clear()                 # the box's own action comes after them
         except ParlourError as err:             # Refused, or a store that cannot be written
             self.show_refusal(refusal_text(self._words_for_box(str(err))))
             self._beep("error")

@@ -40,7 +40,7 @@ class BoxDrawing:
         self.dirty = False
         self.pager.blank()
         image = getattr(self, "draw_" + self.screen)()
-        if not self.held_change.waiting and self.missed is None:   # the game as players see it
+        if not self.held_change.waiting and not self.missed.waiting:   # the game as players see it
             self.shown_mark = state_mark(self.snap)
         return self.notice.over(image)
 

@@ -3,7 +3,7 @@ Controller): each new snapshot applied on the main loop, the dial going on or st
 the change's log lines under who made it ("Ann uncovers", "Pi, then Ann", "From a phone"), the
 Pi's board move to copy, an undo said; and the Pi's reply held until the result up has been
 read, so the box is at most one result behind. Controller provides snap, screen, result,
-held_change, the spin's and result's methods, home(), show_read, _beep, _for_box and
+held_change, missed, the spin's and result's methods, home(), show_read, _beep, _for_box and
 _sync_controls."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from companion.events import BY_SCRIPT, CORRECTIONS
 from companion.words import TURN_ENDS, is_undo
 from companion.words import undo_notice as undo_words
 from firmware.controller.drawing import state_mark
+from firmware.controller.missed import MissedChanges
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING, UNDO_BY
 from firmware.controller.result import HeldChange
@@ -99,8 +100,7 @@ class ChangesFromElsewhere:
     """The box's answer to a change it did not make."""
 
     held_change: HeldChange                                       # all set by Controller.__init__
-    missed: tuple[dict[str, Any], dict[str, Any]] | None          # changes under another screen
-    missed_undos: list[tuple[dict[str, Any], dict[str, Any]]]     # undos among them: from, to
+    missed: MissedChanges                                         # changes under another screen
 
     def _apply(self, snap: dict[str, Any]) -> None:
         old = self.snap
@@ -145,7 +145,7 @@ class ChangesFromElsewhere:
         elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
             # a menu, pairing or scores screen is up: shown when the game's screen is back
             # (a phone's throw took the pairing code off the box; a win came unannounced)
-            self._miss(drawn, snap)
+            self.missed.record(drawn, snap)
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
             self._animate(old, snap, strength=REMOTE_STRENGTH)
         elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0) \
@@ -239,32 +239,17 @@ class ChangesFromElsewhere:
                                        who=pi, value=snap["last_uncovered"])])
             self._show_result()
 
-    def _miss(self, drawn: dict[str, Any], snap: dict[str, Any]) -> None:
-        """A change made while another screen is up, kept to be shown from the game as the
-        OLED drew it. An undo among them is said then, as it was made; the changes after it go
-        on from the game it left (an undo and a move after it, the log as long as before,
-        showed neither)."""
-        base, last = self.missed or (drawn, drawn)
-        if is_undo(last, snap):                    # undos one after another: said as one
-            runs = self.missed_undos
-            if runs and runs[-1][1] is last:
-                runs[-1] = (runs[-1][0], snap)
-            else:   # a move since `base` began the undos anew: none of its own are said here
-                runs.append((base if last is base else {**base, "taken_back": False}, snap))
-            base = snap
-        self.missed = (base, snap)
-
     def _show_missed(self) -> None:
         """Back on the game's screen: what changed elsewhere while another screen was up, as
-        it would have been shown then, undos first (nothing if the box's own action has moved
-        on since)."""
-        if self.missed is None or self.screen not in SHOWS_CHANGES:
+        it would have been shown then, undos first (`MissedChanges.take`: nothing if the box's
+        own action has moved on since)."""
+        if self.screen not in SHOWS_CHANGES:
             return
-        (old, snap), runs = self.missed, self.missed_undos
-        self.missed, self.missed_undos = None, []
+        uncovered = self.missed.take(self.snap)
+        if uncovered is None:
+            return
+        old, snap, runs = uncovered
         undos = [self._undo_notice(before, after) for before, after in runs]
-        if state_mark(snap) != state_mark(self.snap) or snap.get("game_id") != old.get("game_id"):
-            return
         moved = len(snap.get("log") or []) > len(old.get("log") or [])
         if moved:
             self.result.lead_in = [*self.result.lead_in, *undos]   # said first by its result
