@@ -15,12 +15,13 @@ a turn or a declaration shows what the log recorded (the result screen, paged: t
 the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
-`Controller` (core.py) owns the state, the input table and the timers; six parts of the
+`Controller` (core.py) owns the state, the input table and the timers; seven parts of the
 state are its own classes: `NoticeBoard` (notices.py) the notice over the screen, `Pager`
 (pager.py) the page of the screen's text up, `ResultScreen` (result.py) what the result up says,
 when it went up and whether its instructions were read, `HeldChange` (result.py) a change from
 elsewhere held back while it is read, `MissedChanges` (missed.py) the changes made elsewhere
-while another screen was up, to show when the game's screen is back, and `StartCodes`
+while another screen was up, to show when the game's screen is back, `LateInputs` (late.py)
+the inputs a moment late, meant for the screen just before, and `StartCodes`
 (start_codes.py) the start screen's address and Wi-Fi code as the network has them. Its mixins
 hold the rest:
 `ChangesFromElsewhere` (elsewhere.py) a change made elsewhere as the box shows it,

@@ -16,11 +16,11 @@ from companion.rulebook import Rulebook
 from firmware.controller.drawing import BoxDrawing, state_mark
 from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.holds import AgainGuard, Holds
+from firmware.controller.late import LateInputs
 from firmware.controller.menu import MenuScreens
 from firmware.controller.missed import MissedChanges
 from firmware.controller.new_game import NewGameScreens
-from firmware.controller.notices import (LATE_PRESS_SECONDS, NoticeBoard, Notices,
-                                         reading_seconds)
+from firmware.controller.notices import NoticeBoard, Notices, reading_seconds
 from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.pager import Pager
@@ -125,10 +125,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                                    if self.screen == "resumed" else 0.0)    # the result up
         self.held_change = HeldChange()                   # a change to show once it is read
         self.notice = NoticeBoard(clock)                  # the notice over the screen
-        self.read_until = 0.0            # an input before this is late: not acted on
-        self.read_by: tuple[str, ...] = ()   # ... of these kinds (`_late_for`)
-        self.stopped_by: tuple[tuple[str, ...], float] = ((), 0.0)   # another hand's
-        #                                    inputs just after the dial stopped, and until when
+        self.late = LateInputs(clock)    # inputs meant for the screen just before
         self.input_kind = ""             # the input being handled (which notices take a press)
         self.input_seat: int | None = None    # and its seat button, if one
         self.again_guard: AgainGuard | None = None      # a press too soon to be a choice
@@ -277,9 +274,9 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             return
         if event.kind == "flick" and self._flick_picks():
             event = InputEvent("turn", detents=event.detents)
-        if self._meant_to_stop(event):
-            self._beep("error")
-            return
+        if self.screen == "result" and self.late.meant_to_stop(event.kind):
+            self._beep("error")          # another hand's, meant to stop the dial: used up,
+            return                       # and nothing is held after it (`on_skip`)
         if self._only_reads(event):
             self._guard_after_reading(event)
             return
@@ -290,16 +287,6 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             self._handle(event)
         finally:
             self.input_kind, self.input_seat = "", None
-
-    def _meant_to_stop(self, event: InputEvent) -> bool:
-        """Another hand's input a moment after the dial was stopped (two hands slapping to
-        stop it, `on_skip`): one is used up, with the error sound, and nothing is held after
-        it: it counted a mouse, a man into the Goal or a point no one had chosen."""
-        kinds, until = self.stopped_by
-        if self.screen != "result" or event.kind not in kinds or self.clock() >= until:
-            return False
-        self.stopped_by = ((), 0.0)
-        return True
 
     def _flick_picks(self) -> bool:
         """A flick where the knob picks is a turn: a brisk twist of a heavy knob (5 detents
@@ -386,10 +373,10 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if self.screen == "spin" and (self.animation is None or self.animation.done):
             # stopped by itself: a press, a seat's or a flick a moment after was meant to stop it
             self._finish_spin()
-            self._late_for(now + LATE_PRESS_SECONDS, ("press", "seat", "flick"))
+            self.late.moved_on(now, ("press", "seat", "flick"))
         if self._show_waiting(now):
-            self._late_for(now + LATE_PRESS_SECONDS)    # a press meant for the result it
-            self._sync_controls()                       # replaced: not for the Pi's move
+            self.late.moved_on(now)             # a press meant for the result it
+            self._sync_controls()               # replaced: not for the Pi's move
         self._turn_pages(now)
         last_page = self.screen != "result" or self.pager.on_last
         if self.screen in ("result", "resumed") and now >= self.result.until and last_page \
@@ -399,8 +386,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
             if resumed:
                 self._show_the_last_move()
             if not ends_turn:                # a press meant for the result: not for the turn
-                self._late_for(now + LATE_PRESS_SECONDS)      # (one that ends the turn
-                                                              # does so on either)
+                self.late.moved_on(now)     # (one that ends the turn does so on either)
             self._sync_controls()
         return self.dirty or self.animating
 

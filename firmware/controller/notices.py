@@ -6,12 +6,16 @@ Controller provides clock, dirty, notice (its NoticeBoard) and the input fields.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
 from firmware.oled import screens
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.pins.inputs import InputEvent
+
+if TYPE_CHECKING:
+    from firmware.controller.late import LateInputs
 
 # A refusal stays up as long as it takes to read from across the table: this long to find it,
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
@@ -92,8 +96,7 @@ class Notices:
     """Putting notices up and the inputs they take."""
 
     notice: NoticeBoard                    # all set by Controller.__init__
-    read_until: float                      # an input before this is late: not acted on
-    read_by: tuple[str, ...]               # ... the kinds of input it catches
+    late: LateInputs                       # inputs meant for the screen just before
     input_kind: str                        # the input being handled ("" between inputs)
     input_seat: int | None                 # its seat button, if one
 
@@ -127,20 +130,14 @@ class Notices:
         self.notice.put(words, seconds)
         self.dirty = True
 
-    def _late_for(self, until: float, by: tuple[str, ...] = ("press", "seat")) -> None:
-        """Inputs of the kinds `by` before `until` were meant for what just went or moved by
-        itself (the dial, a result, a notice, a page): a moment late, they only read."""
-        self.read_until, self.read_by = until, by
-
     def _only_reads(self, event: InputEvent) -> bool:
         """An input that only reads: one a moment late for what went or moved by itself
-        (`_late_for`: the dial stopped, a result or a notice went, a page turned; the README
+        (`LateInputs`: the dial stopped, a result or a notice went, a page turned; the README
         offers a seat button and a flick to stop the dial too), not a move, a capture, a
         claim, a man into Goal or a throw on a screen no one has read; or a knob press that
         takes a refusal or an undo's notice away (the screen it covers has changed: nobody
         has seen it yet). True if the input is used up so; one reads, the next acts."""
-        if event.kind in self.read_by and self.clock() < self.read_until:
-            self.read_until = 0.0
+        if self.late.reads(event.kind):
             return True
         if event.kind == "press" and self.notice.read_by_press:
             self._clear_notice()
@@ -157,7 +154,7 @@ class Notices:
         or its next page due."""
         if self.notice.ran_out(now):
             if self.notice.read_by_press:
-                self._late_for(now + LATE_PRESS_SECONDS)
+                self.late.moved_on(now)
             self._clear_notice()
         elif self.notice.turned():
             self.dirty = True

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.words import END_OF_TURN
-from firmware.controller.notices import LATE_PRESS_SECONDS, SEAT_INPUTS
+from firmware.controller.late import LateInputs
+from firmware.controller.notices import SEAT_INPUTS
 from firmware.controller.pager import Pager
 from firmware.controller.result import HeldChange, ResultScreen, Throw
 from firmware.oled.animation import Animation, spin_seconds
@@ -38,7 +39,7 @@ class SpinScreens:
     result: ResultScreen                   # what the result says, when it went up
     pager: Pager
     held_change: HeldChange                # a change from elsewhere, shown once it is read
-    stopped_by: tuple[tuple[str, ...], float]   # another hand's inputs after a stop, until
+    late: LateInputs                       # inputs meant for the screen just before
 
     def on_spin(self, event: InputEvent) -> None:
         before = self.snap
@@ -117,12 +118,11 @@ class SpinScreens:
     def on_skip(self, event: InputEvent) -> None:
         """An input stops the dial: another hand's a moment later (a second seat button, the
         knob after a seat's, a seat after the knob's) was meant to stop it too
-        (`_meant_to_stop`): it recorded a capture, a point or a man into the Goal, or took the
-        result away unread, every time. The same hand's again is held as ever
+        (`LateInputs.meant_to_stop`): it recorded a capture, a point or a man into the Goal,
+        or took the result away unread, every time. The same hand's again is held as ever
         (`_guard_against_again`)."""
         self._finish_spin()
-        others = ("seat",) if event.kind in ("press", "flick") else ("press", "seat", "flick")
-        self.stopped_by = (others, self.clock() + LATE_PRESS_SECONDS)
+        self.late.dial_stopped_by(event.kind)
 
     def _finish_spin(self) -> None:
         if self.animation is not None:
@@ -247,7 +247,7 @@ class SpinScreens:
             elif not self.pager.on_last:
                 # a press or a flick just after the page was due to turn was meant to turn
                 # it ("Red pays Blue 2 chips" up 0.15 s before a flick threw over it)
-                self._late_for(self.pager.due() + LATE_PRESS_SECONDS, ("press", "flick"))
+                self.late.moved_on(self.pager.due(), ("press", "flick"))
                 self._turn_to(self.pager.page + 1)
 
     @property
