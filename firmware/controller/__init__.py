@@ -8,15 +8,15 @@
       v
     scores, pin, declare ──press──> confirm ──yes──> the action; no: back
 
-`TRANSITIONS` maps (screen, input kind) to a handler; "resumed" and "result" fall back to
-"play" for kinds they do not name. Refusals from the session flash on screen, never crash.
-Every accepted input is answered at once: a spin animates; a seat press, a choice, the end of
-a turn or a declaration shows what the log recorded (the result screen, paged: the knob turns
-the pages and they advance by themselves), with a beep where a buzzer is fitted.
+`TRANSITIONS` (transitions.py) maps (screen, input kind) to a handler; "resumed" and "result"
+fall back to "play" for kinds they do not name. Refusals from the session flash on screen,
+never crash. Every accepted input is answered at once: a spin animates; a seat press, a choice,
+the end of a turn or a declaration shows what the log recorded (the result screen, paged: the
+knob turns the pages and they advance by themselves), with a beep where a buzzer is fitted.
 Changes made elsewhere (the web) arrive through `session.subscribe` and are applied by `update`
 on the main loop's thread.
-`Controller` (core.py) owns the state, the input table and the timers; seven parts of the
-state are its own classes: `NoticeBoard` (notices.py) the notice over the screen, `Pager`
+`Controller` (core.py) owns the state, runs the input table and the timers; seven parts of
+the state are its own classes: `NoticeBoard` (notices.py) the notice over the screen, `Pager`
 (pager.py) the page of the screen's text up, `ResultScreen` (result.py) what the result up says,
 when it went up and whether its instructions were read, `HeldChange` (result.py) a change from
 elsewhere held back while it is read, `MissedChanges` (missed.py) the changes made elsewhere
@@ -33,10 +33,11 @@ inputs that only read it, `Holds` (holds.py) a double press or a bounce taken as
 and `BoxDrawing` (drawing.py) draws each screen.
 """
 
-from firmware.controller.core import RESUMED_SECONDS, TRANSITIONS, Controller
+from firmware.controller.core import RESUMED_SECONDS, Controller
 from firmware.controller.notices import READ_START_SECONDS, READ_WORD_SECONDS, reading_seconds
 from firmware.controller.pager import PAGE_SECONDS
 from firmware.controller.result import RESULT_SECONDS
+from firmware.controller.transitions import TRANSITIONS
 
 __all__ = ["Controller", "TRANSITIONS", "reading_seconds", "READ_START_SECONDS",
            "READ_WORD_SECONDS", "RESULT_SECONDS", "PAGE_SECONDS", "RESUMED_SECONDS"]

@@ -1,6 +1,6 @@
-"""The box's controller: its state, the table of (screen, input) to handler, changes made
-elsewhere applied on the main loop, the timers of notices and screens, and the armed seat
-buttons (see the package's docstring for the screens and the mixins)."""
+"""The box's controller: its state, each input run through the input table (transitions.py),
+changes made elsewhere applied on the main loop, the timers of notices and screens, and the
+armed seat buttons (see the package's docstring for the screens and the mixins)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,13 @@ from firmware.controller.menu import MenuScreens
 from firmware.controller.missed import MissedChanges
 from firmware.controller.new_game import NewGameScreens
 from firmware.controller.notices import NoticeBoard, Notices, reading_seconds
-from firmware.controller.pairing import PAIR_TRANSITIONS, PhoneScreens
+from firmware.controller.pairing import PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
 from firmware.controller.pager import Pager
 from firmware.controller.result import HeldChange, ResultScreen
 from firmware.controller.spin import PAGED, SpinScreens
 from firmware.controller.start_codes import StartCodes
+from firmware.controller.transitions import TRANSITIONS, TURN_CLEARS, handler_name
 from firmware.oled.animation import FPS, Animation
 from firmware.oled.names import drawable, for_the_box, names_for_the_box, seat_button
 from firmware.oled.screens import FLASH_SECONDS
@@ -35,57 +36,7 @@ from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import PiWorker, pi_level
 
 RESUMED_SECONDS = 5.0
-
-
 CHANGED_MEANWHILE = "Not done: the game changed meanwhile. Go back to the game to see how."
-
-TRANSITIONS: dict[tuple[str, str], str] = {
-    ("start", "press"): "leave_start", ("start", "turn"): "leave_start",
-    ("start", "hold"): "open_menu", ("start", "menu"): "open_menu",
-    ("resumed", "press"): "to_home",
-    ("games", "turn"): "move_game", ("games", "press"): "pick_game",
-    ("games", "hold"): "open_menu", ("games", "menu"): "open_menu",
-    ("join", "seat"): "join_seat", ("join", "press"): "start_game",
-    ("join", "turn"): "move_roster",
-    ("join", "hold"): "open_menu", ("join", "menu"): "open_menu", ("join", "undo"): "to_games",
-    ("dice", "turn"): "move_dice", ("dice", "press"): "start_with_dice",
-    ("dice", "undo"): "back_to_join", ("dice", "hold"): "back_to_join",
-    ("dice", "menu"): "back_to_join",
-    ("play", "flick"): "spin", ("play", "seat"): "press_seat", ("play", "ignored"): "not_yours",
-    ("play", "press"): "knob_press", ("play", "turn"): "knob_turn", ("play", "undo"): "undo",
-    ("play", "hold"): "open_menu", ("play", "menu"): "open_menu",
-    ("spin", "press"): "skip", ("spin", "flick"): "skip",
-    ("spin", "seat"): "skip", ("spin", "ignored"): "skip",   # the throw is read before a press
-    ("result", "press"): "result_press", ("result", "turn"): "turn_page",
-    ("result", "flick"): "result_flick",
-    ("over", "press"): "to_games", ("over", "turn"): "show_scores", ("over", "undo"): "undo",
-    ("over", "hold"): "open_menu", ("over", "menu"): "open_menu",
-    ("over", "seat"): "seat_when_over", ("over", "ignored"): "seat_when_over",
-    ("confirm", "seat"): "seat_on_a_question", ("confirm", "ignored"): "seat_on_a_question",
-    ("declare", "seat"): "seat_on_a_question", ("declare", "ignored"): "seat_on_a_question",
-    ("menu", "turn"): "move_menu", ("menu", "press"): "pick_menu", ("menu", "undo"): "undo",
-    ("menu", "hold"): "to_home", ("menu", "menu"): "to_home",
-    ("scores", "turn"): "scroll_scores", ("scores", "press"): "to_home",
-    ("scores", "hold"): "to_home", ("scores", "menu"): "to_home", ("scores", "undo"): "to_home",
-    ("pin", "press"): "to_home", ("pin", "hold"): "to_home", ("pin", "menu"): "to_home",
-    ("pin", "undo"): "to_home",
-    ("wifi", "press"): "to_home", ("wifi", "hold"): "to_home", ("wifi", "menu"): "to_home",
-    ("wifi", "undo"): "to_home",
-    ("hint", "press"): "to_home", ("hint", "hold"): "to_home", ("hint", "menu"): "to_home",
-    ("confirm", "turn"): "move_confirm", ("confirm", "press"): "pick_confirm",
-    ("confirm", "hold"): "to_home", ("confirm", "menu"): "to_home", ("confirm", "undo"): "to_home",
-    ("declare", "turn"): "move_declare", ("declare", "press"): "pick_declare",
-    ("declare", "hold"): "to_home", ("declare", "menu"): "to_home", ("declare", "undo"): "to_home",
-    ("pi_setup", "turn"): "move_pi_setup", ("pi_setup", "press"): "start_game",
-    ("pi_setup", "hold"): "back_to_join", ("pi_setup", "menu"): "back_to_join",
-    ("pi_setup", "undo"): "back_to_join",
-    ("pi_moved", "press"): "to_home", ("pi_moved", "undo"): "undo",
-    ("pi_moved", "hold"): "open_menu", ("pi_moved", "menu"): "open_menu",
-    ("pi_moved", "seat"): "copy_first", ("pi_moved", "ignored"): "copy_first",
-}
-TRANSITIONS.update(PAIR_TRANSITIONS)
-FALLBACK = {"resumed": "play", "result": "play"}
-TURN_CLEARS = ("play", "over", "join", "games")   # a knob turn takes a notice away: its pick seen
 PLAYING = ("play", "spin", "result", "resumed")
 
 
@@ -311,10 +262,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
                                                  # the turn or the press acts
         if self.screen == "spin" and (self.screen, event.kind) not in TRANSITIONS:
             self._finish_spin()                  # any other input first settles the spin
-        screen = self.screen
-        name = TRANSITIONS.get((screen, event.kind))
-        if name is None and screen in FALLBACK:
-            name = TRANSITIONS.get((FALLBACK[screen], event.kind))
+        name = handler_name(self.screen, event.kind)
         if name is not None:
             getattr(self, "on_" + name)(event)
             self.dirty = True
