@@ -275,20 +275,6 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.screen = self.home()
         self._show_the_pis_end()
 
-    def _show_the_pis_end(self) -> None:
-        """Once, leaving the start screen with no game in play: the newest game's end when
-        the Pi's reply made it (`Session.pi_ended`), as the power may have gone while it was
-        up, unread (the box came up on the start screen; the phones said "Pi won")."""
-        ended = None if self._pis_end_told else self.session.pi_ended
-        self._pis_end_told = True
-        if ended is None or self._active():
-            return
-        players = ended["state"].get("players") or []
-        lines = [box_words(names_for_the_box(line, players, self._stand_in))
-                 for line in ended["lines"]]
-        self.result.outcome = ("Last game", "", lines)       # as the phones say
-        self._show_result()
-
     def on_to_home(self, event: InputEvent) -> None:
         resumed = self.screen == "resumed"
         self.screen = self.home()

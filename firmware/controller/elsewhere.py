@@ -1,10 +1,10 @@
 """Changes made elsewhere (a phone, the API, the Pi) as the box shows them (a mixin of
 Controller): each new snapshot applied on the main loop, the dial going on or starting again,
 the change's log lines under who made it ("Ann uncovers", "Pi, then Ann", "From a phone"), the
-Pi's board move to copy, an undo said; and the Pi's reply held until the result up has been
-read, so the box is at most one result behind. Controller provides snap, screen, result,
-held_change, missed, the spin's and result's methods, home(), show_read, _beep, _for_box and
-_sync_controls."""
+Pi's board move to copy, an undo said, the last move again after a restart (and a game the Pi's
+reply ended before one); and the Pi's reply held until the result up has been read, so the box
+is at most one result behind. Controller provides snap, screen, result, held_change, missed,
+the spin's and result's methods, home(), show_read, _beep, _for_box and _sync_controls."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from firmware.controller.play_inputs import PI_THINKING, UNDO_BY
 from firmware.controller.result import HeldChange
 from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
+from firmware.oled.names import names_for_the_box
 from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
                                   player_name, squares_uncovered, undo_notice)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
@@ -101,6 +102,7 @@ class ChangesFromElsewhere:
 
     held_change: HeldChange                                       # all set by Controller.__init__
     missed: MissedChanges                                         # changes under another screen
+    _pis_end_told: bool                                           # the Pi's end, said once
 
     def _apply(self, snap: dict[str, Any]) -> None:
         old = self.snap
@@ -210,6 +212,20 @@ class ChangesFromElsewhere:
                               [NOTHING_BACK], f"{by} before it was shown here")
         return undo_words([line for u in shown for line in u.get("undone") or []],
                           [words for u in shown for words in u.get("put_back") or []], by)
+
+    def _show_the_pis_end(self) -> None:
+        """Once, leaving the start screen with no game in play: the newest game's end when
+        the Pi's reply made it (`Session.pi_ended`), as the power may have gone while it was
+        up, unread (the box came up on the start screen; the phones said "Pi won")."""
+        ended = None if self._pis_end_told else self.session.pi_ended
+        self._pis_end_told = True
+        if ended is None or self._active():
+            return
+        players = ended["state"].get("players") or []
+        lines = [box_words(names_for_the_box(line, players, self._stand_in))
+                 for line in ended["lines"]]
+        self.result.outcome = ("Last game", "", lines)       # as the phones say
+        self._show_result()
 
     def _show_the_last_move(self) -> None:
         """After "Resumed": the game's last move, as no one can tell whether it was seen (made
