@@ -1,5 +1,10 @@
-"""The Pi at the table: when a seat it plays is to move, a worker thread asks the search and
+"""The Pi at the table: when a seat it plays is to move, the Pi's own thread asks the search and
 submits the move as an ordinary event with `"by": "pi"`. The device loop never waits for it.
+
+The thread lives from `attach` to `close` and sleeps until woken: a change of the game (a
+session listener, run under the game's lock) or `request` only notes what it saw and wakes it;
+neither ever starts a thread, so a box short of memory, where starting one fails or hangs,
+never holds the game's lock or loses a move.
 
 After an undo the Pi does not move again by itself (the player is taking a move back); a knob
 press on its turn (`request`) asks it to, also after a restart (the newest stored event other
@@ -7,12 +12,12 @@ than a correction is the undo). A game resumed on the Pi's turn otherwise goes o
 so does a new game whose first move is the Pi's, whatever game came before it.
 
 A search that fails is logged with its reason and the Pi plays a legal move without it; if even
-that fails, or the move cannot be stored (a full card), it is logged and tried again after 1, 2,
-4 ... 60 s, so the game never stops.
+that fails, or the move cannot be stored (a full card), it is logged and the thread looks again
+after 1, 2, 4 ... 60 s (unless a move was taken back meanwhile), so the game never stops.
 
 `close` (the box shutting down) ends a search at once (its clock reads as past every deadline,
-so it plays the best move found so far), waits for the thread and stores nothing after it: the
-store closes next, and a move still thinking is thought again at the next start.
+so it plays the best move found so far), wakes and waits for the thread and stores nothing
+after it: the store closes next, and a move still thinking is thought again at the next start.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ def pi_level(snap: dict[str, Any]) -> str | None:
 
 
 class PiWorker:
-    """Plays the Pi's seats of the session's game, one move at a time, off the caller's thread."""
+    """Plays the Pi's seats of the session's game, one move at a time, on its own thread."""
 
     def __init__(self, session, *, clock: Callable[[], float] = time.monotonic,
                  rng: random.Random | None = None):
@@ -53,19 +58,22 @@ class PiWorker:
         self.rng = rng or random.Random()
         self.memory = PiMemory()             # a proven plan of the Geese, kept between moves
         self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
+        self._wake = threading.Condition()   # guards the four below; never held over a call
+        #                                      into the session (its lock is taken first)
+        self._wanted: dict[str, Any] | None = None   # the newest state the Pi is to move in
+        self._playing = False                # the thread is taking a turn
+        self._retry_at: float | None = None  # when a failed turn is looked at again
+        self._closed = False
         self._seen: tuple[Any, int] = (None, 0)        # (game id, log length) last noticed
         self._waiting: Any = None            # the game whose Pi move was taken back: it waits
         self.seen_version = 0                           # the newest state it was told of
-        self._again = False                  # asked again while thinking: look once more
-        self._busy = False                   # a thread is playing (set and cleared under the lock)
         self._unsubscribe: Callable[[], None] | None = None
-        self._closed = False
         self.last_error = ""
         self.failures = 0                    # failed turns in a row (the retry's backoff)
-        self._retry: threading.Timer | None = None
 
     def attach(self) -> None:
+        """Start the thread (not under the session's lock), then follow the session."""
+        self._start_thread()
         self._unsubscribe = self.session.subscribe(self._noticed)
         snap = self.session.snapshot()
         if self.session.taken_back:           # resumed after an undo: it still waits
@@ -80,14 +88,19 @@ class PiWorker:
             self._unsubscribe = None
 
     def close(self, wait: float = CLOSE_SECONDS) -> None:
-        """No more moves: the search is cut short and its thread waited for (up to `wait` s)."""
-        self._closed = True
+        """No more moves: the search is cut short and its thread woken and waited for (up to
+        `wait` s)."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify_all()
         self.detach()
-        if self._retry is not None:
-            self._retry.cancel()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(wait)
+
+    def _start_thread(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="pi", daemon=True)
+        self._thread.start()
 
     def _search_clock(self) -> float:
         """The search's clock: the worker's, or past every deadline once closed."""
@@ -95,10 +108,12 @@ class PiWorker:
 
     @property
     def thinking(self) -> bool:
-        return self._busy
+        """A move of the Pi's is wanted or being worked out."""
+        with self._wake:
+            return self._playing or self._wanted is not None
 
     def _noticed(self, snap: dict[str, Any]) -> None:
-        """Any thread (the session's lock is held): start thinking if the Pi is to move, unless
+        """Any thread (the session's lock is held): wake the thread if the Pi is to move, unless
         a move was taken back in this game since it was last the Pi's turn to move by itself:
         then it waits for `request`, whatever else changes meanwhile (chances coming in, a
         rename), until the turn passes to a person or another game starts."""
@@ -109,8 +124,7 @@ class PiWorker:
         self._seen = seen
         if pi_level(snap) is None or self._waiting != seen[0]:
             self._waiting = None
-        if pi_level(snap) is not None and self._waiting is None:
-            self._start(snap)
+        self._want(snap if pi_level(snap) is not None and self._waiting is None else None)
 
     def request(self) -> bool:
         """Ask the Pi to move now (a knob press on its turn); False if it is not its turn."""
@@ -118,7 +132,7 @@ class PiWorker:
         if pi_level(snap) is None:
             return False
         self._waiting = None
-        self._start(snap)
+        self._want(snap)
         return True
 
     @property
@@ -126,34 +140,50 @@ class PiWorker:
         """The Pi's move was taken back and it waits to be asked (`request`)."""
         return self._waiting is not None
 
-    def _start(self, snap: dict[str, Any]) -> None:
-        with self._lock:
-            if self._busy:
-                self._again = True
-                return
-            self._busy = True
-            self._thread = threading.Thread(target=self._run, args=(snap,), name="pi",
-                                            daemon=True)
-            self._thread.start()
+    def _want(self, snap: dict[str, Any] | None) -> None:
+        """Note the newest state (None: not the Pi's to move) and wake the thread."""
+        with self._wake:
+            self._wanted = snap
+            if snap is not None:
+                self._wake.notify_all()
 
-    def _run(self, snap: dict[str, Any]) -> None:
-        """The Pi's thread: play, then again from the newest state for as long as changes came
-        meanwhile. Whether one came and going idle are decided under one lock, so none is lost."""
+    def _run(self) -> None:
+        """The Pi's thread: sleep until a move is wanted or a failed turn's retry is due, then
+        play; a change while it played is taken up next, from the newest state noted."""
         while True:
-            try:
-                self._play(snap)
-            except BaseException:            # not a failed turn (those are caught): the end
-                with self._lock:
-                    self._busy = self._again = False
-                raise
-            with self._lock:
-                if not self._again:
-                    self._busy = False
+            with self._wake:
+                while not self._closed and self._wanted is None and not self._retry_due():
+                    self._wake.wait(self._retry_in())
+                if self._closed:
                     return
-                self._again = False
-            snap = self.session.snapshot()
+                snap, self._wanted, self._playing = self._wanted, None, True
+                if snap is None:
+                    self._retry_at = None
+            try:
+                self._play(snap if snap is not None else self._look_again())
+            except Exception:  # noqa: BLE001 - outside a turn's own care: said, and it goes on
+                log.exception("the Pi's thread failed; it waits for the next change")
+            finally:
+                with self._wake:
+                    self._playing = False
 
-    def _play(self, snap: dict[str, Any]) -> None:
+    def _retry_due(self) -> bool:
+        return self._retry_at is not None and time.monotonic() >= self._retry_at
+
+    def _retry_in(self) -> float | None:
+        """Seconds until a failed turn's retry, or None (wait to be woken)."""
+        return None if self._retry_at is None else max(0.0, self._retry_at - time.monotonic())
+
+    def _look_again(self) -> dict[str, Any] | None:
+        """A failed turn's retry: the state now, if the Pi is still to move and nothing was
+        taken back meanwhile (a retry asked as the knob does, and the Pi moved again after an
+        undo with nobody asking)."""
+        snap = self.session.snapshot()
+        return snap if self._waiting is None and pi_level(snap) is not None else None
+
+    def _play(self, snap: dict[str, Any] | None) -> None:
+        if snap is None:
+            return
         level = pi_level(snap)
         state = self.session.state
         if level is None or state is None or self._closed:
@@ -161,8 +191,8 @@ class PiWorker:
         try:
             self._move(snap, state, level)
             self.failures = 0
-            if self._retry is not None:
-                self._retry.cancel()         # moved: a retry still to come has nothing to do
+            with self._wake:
+                self._retry_at = None        # moved: a retry still to come has nothing to do
         except Refused as err:               # the game moved on meanwhile: nothing to do
             self.last_error = str(err)
             self.failures = 0
@@ -173,17 +203,8 @@ class PiWorker:
             delay = pause_after(failures, RETRY_SECONDS)
             log.exception("the Pi could not move (%s); trying again in %g s", error, delay)
             self.last_error, self.failures = error, failures     # said before it shows
-            self._retry = threading.Timer(delay, self._try_again)
-            self._retry.daemon = True
-            self._retry.start()
-
-    def _try_again(self) -> None:
-        """A failed turn's retry: the Pi moves if it is still its turn and nothing was taken
-        back meanwhile (a retry asked as the knob does, and the Pi moved again after an undo
-        with nobody asking)."""
-        snap = self.session.snapshot()
-        if not self._closed and self._waiting is None and pi_level(snap) is not None:
-            self._start(snap)
+            with self._wake:
+                self._retry_at = time.monotonic() + delay
 
     def _move(self, snap: dict[str, Any], state, level: str) -> None:
         """The search's move, or a legal one without it when the search fails (logged)."""

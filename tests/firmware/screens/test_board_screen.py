@@ -5,6 +5,7 @@ copy, and waits for a press."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from PIL import Image
@@ -32,16 +33,13 @@ def table(session, clock):
     c.close()
 
 
-def settle_pi(worker):
-    """Let the Pi's thread finish (a change while it thought: it looks again)."""
-    for _ in range(20):
-        thread = worker._thread
-        if thread is None:
-            break
-        thread.join(timeout=30)
-        assert not thread.is_alive()
-        if worker._thread is thread:
-            break
+def settle_pi(worker, seconds: float = 30.0):
+    """Let the Pi's thread finish what it was woken for (a change while it thought: it looks
+    again), and go back to sleep."""
+    deadline = time.monotonic() + seconds
+    while worker.thinking:
+        assert time.monotonic() < deadline, "the Pi is still thinking"
+        time.sleep(0.005)
 
 
 def pis_request(snap: dict, who: str = "Pi") -> str:
@@ -287,8 +285,7 @@ def test_board_screen_pi_plays_domino_rex_lead_and_squares(session):
                 else:
                     session.submit({"type": "choose", "value":
                                     snap["players"][0]["covered"][0]}, by="knob")
-            if worker._thread is not None:
-                worker._thread.join(timeout=10)
+            settle_pi(worker)
         events = session.store.events(session.game_id)
         by_pi = [e for e in events if e.get("by") == "pi"]
         assert any(e["type"] == "roll" for e in by_pi)
@@ -313,7 +310,7 @@ def test_board_screen_search_runs_off_the_loop(session, monkeypatch):
     assert worker.thinking                          # and attach returned meanwhile
     assert worker.request() and worker.thinking     # asking again while it thinks is harmless
     release.set()
-    worker._thread.join(timeout=5)
+    settle_pi(worker, seconds=5)
     worker.close()
 
 

@@ -7,6 +7,8 @@ import logging
 import threading
 import time
 
+import pytest
+
 from companion.pi.player import fallback_event
 from firmware.workers import pi_worker
 from firmware.workers.pi_worker import PiWorker
@@ -113,12 +115,12 @@ def test_supervision_a_retry_after_a_failed_turn_never_moves_past_an_undo(sessio
     worker = PiWorker(session)
     worker.attach()
     assert _until(lambda: worker.failures == 1)
-    retry = worker._retry
+    assert worker._retry_at is not None                         # a retry is set
     assert worker.request() and _until(lambda: len(_pi_moves(session)) == 1)   # the knob
     session.undo(by="undo")                                     # taken back: the Pi waits
     assert _until(lambda: worker.waiting)
     time.sleep(1.0)                                              # past the old retry's time
-    assert not retry.is_alive() and worker.waiting
+    assert worker._retry_at is None and worker.waiting
     assert len(_pi_moves(session)) == 1 and session.snapshot()["taken_back"]
     worker.close()
 
@@ -149,7 +151,7 @@ def test_supervision_a_pi_thinking_at_shutdown_stops_and_stores_nothing(session,
         assert not worker._thread.is_alive() and time.monotonic() - started < 5
         session.store.close()                       # as the runner does next
         time.sleep(0.2)
-    assert "could not move" not in caplog.text and worker._retry is None
+    assert "could not move" not in caplog.text and worker._retry_at is None
     store = type(session.store)(session.store.path)     # what the next start reads
     try:
         assert not [e for e in store.events(session.game_id) if e.get("by") == "pi"]
@@ -203,3 +205,114 @@ def test_supervision_the_pi_keeps_one_memory_between_its_moves(session, monkeypa
     assert _until(lambda: len(_pi_moves(session)) == 2)
     worker.close()
     assert len(asked) == 2 and asked[0] is asked[1] is worker.memory is not None
+
+
+class ThreadStarts:
+    """`threading.Thread.start` as a box short of memory has it, while `refusing`: it raises
+    "can't start new thread", or (`hang`) does not return until `hung` is set."""
+
+    def __init__(self, monkeypatch, *, hang: bool = False):
+        self.refusing, self.hung, self.hang = threading.Event(), threading.Event(), hang
+        self.tried = 0
+        real = threading.Thread.start
+
+        def start(thread):
+            if self.refusing.is_set():
+                self.tried += 1
+                if not self.hang:
+                    raise RuntimeError("can't start new thread")
+                self.hung.wait(30)
+            return real(thread)
+
+        monkeypatch.setattr(threading.Thread, "start", start)
+
+
+@pytest.mark.parametrize("hang", [False, True], ids=["raises", "hangs"])
+def test_supervision_a_thread_that_cannot_start_never_holds_the_game_nor_stops_the_pi(
+        session, monkeypatch, caplog, hang):
+    """Short of memory, a move that makes it the Pi's turn is stored, the game's lock is free
+    at once, nothing fails in the session's listeners, and the Pi still moves."""
+    session.new_game("fox-and-geese", ["Pi", "Ann"], pi=[0], pi_level="easy")   # Geese first
+    worker = PiWorker(session)
+    worker.attach()
+    geese = session.snapshot()["board"]["moves"][0]
+    answered, go = [], threading.Event()
+    mover = threading.Thread(target=lambda: go.wait(10) and answered.append(
+        session.submit({"type": "move", "path": geese}, by="knob")))
+    mover.start()
+    starts = ThreadStarts(monkeypatch, hang=hang)
+    try:
+        with caplog.at_level(logging.ERROR):
+            starts.refusing.set()
+            go.set()
+            mover.join(5)
+            assert answered and answered[0]["turn"] == 0       # stored: the Fox's turn
+            lock = session.locked()
+            free = _until(lambda: lock.acquire(timeout=0.1), seconds=2)
+            assert free, "the game's lock is still held"
+            lock.release()
+            starts.refusing.clear()
+            assert _until(lambda: _pi_moves(session))          # the Pi's Fox answers
+        assert "a listener failed" not in caplog.text
+    finally:
+        starts.refusing.clear()
+        starts.hung.set()
+        worker.close()
+    assert _pi_moves(session)[0]["type"] == "move" and session.snapshot()["turn"] == 1
+
+
+def test_supervision_the_pi_plays_a_whole_game_on_one_thread(session, monkeypatch):
+    """Every move of the Pi's, a whole game long, is worked out on the one thread `attach`
+    started: none is started per move."""
+    threads = []
+    real = pi_worker.pi_event
+
+    def spy(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pi_worker, "pi_event", spy)
+    session.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+    worker = PiWorker(session)
+    worker.attach()
+    started = ThreadStarts(monkeypatch, hang=False)
+    started.refusing.set()                          # from here, no thread may start
+    try:
+        for _ in range(400):
+            snap = session.snapshot()
+            if snap["phase"] == "over":
+                break
+            if snap["turn"] == 0:
+                if snap["awaiting"] == "roll":
+                    session.roll(by="knob")
+                else:
+                    session.submit({"type": "choose", "value":
+                                    snap["players"][0]["covered"][0]}, by="knob")
+            else:
+                assert _until(lambda: not worker.thinking)
+        assert snap["phase"] == "over" and len(threads) > 4
+        assert set(threads) == {worker._thread} and started.tried == 0
+    finally:
+        started.refusing.clear()
+        worker.close()
+    assert not threads[0].is_alive()                # `close` woke it and waited for it
+
+
+def test_supervision_a_failed_turns_retry_is_looked_at_by_the_pis_own_thread(session,
+                                                                            monkeypatch):
+    """The retry after a failed turn (a full card) is a timed wait of the Pi's thread, not a
+    timer's thread starting another."""
+    calls = card_full_once(session, monkeypatch, retry=(0.2, 0.4))
+    threads = []
+    real = session.submit_at
+    monkeypatch.setattr(session, "submit_at", lambda *args, **kwargs: threads.append(
+        threading.current_thread()) or real(*args, **kwargs))
+    session.new_game("domino-rex", ["Pi", "Ann"], pi=[0], pi_level="easy")
+    worker = PiWorker(session)
+    worker.attach()
+    try:
+        assert _until(lambda: _pi_moves(session))
+    finally:
+        worker.close()
+    assert len(calls) == 2 and calls[1] - calls[0] >= 0.15
+    assert threads == [worker._thread] * 2
