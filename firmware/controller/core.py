@@ -288,6 +288,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def update(self) -> bool:
         """Apply changes from elsewhere and timers; True if a new frame should be drawn."""
+        self.pi.poll()                             # a Pi thread that could not start
         with self._lock:
             pending, self._pending = self._pending, None
         if pending is not None:

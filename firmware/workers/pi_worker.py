@@ -4,7 +4,9 @@ submits the move as an ordinary event with `"by": "pi"`. The device loop never w
 The thread lives from `attach` to `close` and sleeps until woken: a change of the game (a
 session listener, run under the game's lock) or `request` only notes what it saw and wakes it;
 neither ever starts a thread, so a box short of memory, where starting one fails or hangs,
-never holds the game's lock or loses a move.
+never holds the game's lock or loses a move. A thread that cannot start at `attach` is
+logged with its reason and started again by `poll` (the device loop's, each turn) after 1, 2,
+4 ... 60 s; the move it missed is played then.
 
 After an undo the Pi does not move again by itself (the player is taking a move back); a knob
 press on its turn (`request`) asks it to, also after a restart (the newest stored event other
@@ -70,6 +72,8 @@ class PiWorker:
         self._unsubscribe: Callable[[], None] | None = None
         self.last_error = ""
         self.failures = 0                    # failed turns in a row (the retry's backoff)
+        self.start_failures = 0              # failed starts of the thread in a row
+        self._start_at: float | None = None  # when `poll` starts the thread again
 
     def attach(self) -> None:
         """Start the thread (not under the session's lock), then follow the session."""
@@ -87,6 +91,12 @@ class PiWorker:
             self._unsubscribe()
             self._unsubscribe = None
 
+    def poll(self) -> None:
+        """A thread that could not start is started again once its pause is over. Call it
+        holding no lock of the session's (the device loop does, every turn)."""
+        if self._start_at is not None and not self._closed and time.monotonic() >= self._start_at:
+            self._start_thread()
+
     def close(self, wait: float = CLOSE_SECONDS) -> None:
         """No more moves: the search is cut short and its thread woken and waited for (up to
         `wait` s)."""
@@ -99,8 +109,19 @@ class PiWorker:
             thread.join(wait)
 
     def _start_thread(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="pi", daemon=True)
-        self._thread.start()
+        """Start the Pi's thread; one that cannot start (short of memory) is said and `poll`
+        tries again after 1, 2, 4 ... 60 s."""
+        thread = threading.Thread(target=self._run, name="pi", daemon=True)
+        try:
+            thread.start()
+        except Exception as err:  # noqa: BLE001 - "can't start new thread": said, tried again
+            self.start_failures += 1
+            delay = pause_after(self.start_failures, RETRY_SECONDS)
+            self._start_at = time.monotonic() + delay
+            log.error("the Pi's thread could not start (%s: %s); trying again in %g s",
+                      type(err).__name__, err, delay)
+            return
+        self._thread, self._start_at, self.start_failures = thread, None, 0
 
     def _search_clock(self) -> float:
         """The search's clock: the worker's, or past every deadline once closed."""

@@ -261,6 +261,39 @@ def test_supervision_a_thread_that_cannot_start_never_holds_the_game_nor_stops_t
     assert _pi_moves(session)[0]["type"] == "move" and session.snapshot()["turn"] == 1
 
 
+def test_supervision_a_pi_thread_that_cannot_start_is_said_and_started_again(
+        session, monkeypatch, caplog, clock):
+    """No thread at `attach` (short of memory): nothing is raised, the reason is logged, and
+    the device loop starts it after 1, 2, 4 ... s; the Pi then plays the move it missed."""
+    from firmware.controller import Controller
+    monkeypatch.setattr(pi_worker, "RETRY_SECONDS", (0.2, 0.4))
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy")   # Geese first
+    table = Controller(session, seats=4, clock=clock)
+    starts = ThreadStarts(monkeypatch)
+    starts.refusing.set()
+    try:
+        with caplog.at_level(logging.ERROR, logger="parlour.pi"):
+            table.attach()                          # the Pi to move, and no thread for it
+            assert "the Pi's thread could not start (RuntimeError: can't start new " \
+                "thread); trying again in 0.2 s" in caplog.text
+            table.update()
+            assert starts.tried == 1                # not before its pause
+
+            def updated(check):                     # a turn of the device loop, then a look
+                table.update()
+                return check()
+
+            assert _until(lambda: updated(lambda: starts.tried == 2))
+            assert "trying again in 0.4 s" in caplog.text and not _pi_moves(session)
+            starts.refusing.clear()
+            assert _until(lambda: updated(lambda: _pi_moves(session)))
+        assert starts.tried == 2 and table.pi.start_failures == 0
+    finally:
+        starts.refusing.clear()
+        table.close()
+    assert session.snapshot()["turn"] == 0
+
+
 def test_supervision_the_pi_plays_a_whole_game_on_one_thread(session, monkeypatch):
     """Every move of the Pi's, a whole game long, is worked out on the one thread `attach`
     started: none is started per move."""
