@@ -157,6 +157,13 @@ class ClubStore:
             self._db.execute("UPDATE tables SET status = NULL")
             self.version += 1
 
+    def status_unknown(self, table_id: str) -> None:
+        """A known table's status not known (the broker holds none the club can read): never
+        the last one kept. A table not known stays so."""
+        with self._lock:
+            self._db.execute("UPDATE tables SET status = NULL WHERE table_id = ?", (table_id,))
+            self.version += 1
+
     def forget_table(self, table_id: str) -> None:
         """The table took its state off the broker (left the club)."""
         with self._lock:

@@ -193,8 +193,11 @@ class ClubListener:
         if kind == "status" and len(parts) == 5:
             if payload in (b"online", b"offline"):
                 self.store.set_table(table_id, status=payload.decode(), at=_now())
-            elif payload:
-                raise RecordRefused("a status is online or offline")
+            else:                                  # cleared or unreadable: not the last kept
+                self.store.status_unknown(table_id)
+                if payload:
+                    raise RecordRefused("a status is online or offline: not known until the "
+                                        "table says one")
         elif kind == "state" and len(parts) == 5:
             if not payload:
                 self.store.forget_table(table_id)          # the table left the club

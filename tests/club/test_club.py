@@ -774,6 +774,27 @@ def test_club_a_table_restarted_quickly_stays_online(tmp_path, broker):
     a_table_restarted_quickly(tmp_path / "t", club_of(broker, table="Front room"), A)
 
 
+def test_club_an_unreadable_status_is_not_known_not_the_last_one_kept(broker, club):
+    """A table that cannot answer a junk status (an ACL without its read lines): the club
+    refused the junk and went on showing the "online" it kept before. A status the club
+    cannot read, or one cleared, is not known; the refusal says why."""
+    status = topics.status_topic(A)
+    send(broker, status, b"online", retain=True)
+    wait_for(lambda: [t["status"] for t in club.view()["tables"]] == ["online"])
+    send(broker, status, b"onl1ne", retain=True)
+    view = wait_for(lambda: (v := club.view())["broker"]["refused"] == 1 and v)
+    assert [t["status"] for t in view["tables"]] == ["unknown"]
+    assert "a status is online or offline" in view["broker"]["last_refused"][-1][1]
+    send(broker, status, b"online", retain=True)
+    wait_for(lambda: [t["status"] for t in club.view()["tables"]] == ["online"])
+    send(broker, status, b"", retain=True)                     # cleared: nothing to read
+    wait_for(lambda: [t["status"] for t in club.view()["tables"]] == ["unknown"])
+    assert club.view()["broker"]["refused"] == 1
+    send(broker, topics.status_topic(B), b"junk", retain=True)
+    wait_for(lambda: club.view()["broker"]["refused"] == 2)
+    assert [t["table"] for t in club.view()["tables"]] == [A]   # no table made of junk
+
+
 def test_club_keeps_a_tables_game_number_and_last_roll_values():
     """The table publishes its game's number and the last roll's values; the club's copy of
     its state dropped both. Kept, checked: a whole number, and at most 6 small whole numbers."""
