@@ -106,6 +106,11 @@ class SaidOnce:
         self.said = ""
 
 
+def _shown(payload: bytes) -> str:
+    """A payload from the broker in a log line: quoted, its first 40 bytes."""
+    return repr(payload[:40].decode("utf-8", "replace"))
+
+
 def no_answer_watch(club: ClubConfig, connected: threading.Event,
                     say: Callable[[str], None]) -> threading.Timer:
     """A timer (started) that calls `say` with why, once, if the broker has not answered the
@@ -149,6 +154,7 @@ class ClubPublisher:
         self._refusal = SaidOnce()
         self._login = SaidOnce()
         self._unread = SaidOnce()
+        self._odd_status = SaidOnce()                  # a status not its own, answered
         self._status_seen = threading.Event()          # its status, read back on this connection
         self._online_at: float | None = None           # when it said "online" on this one
         self.unreachable = Unreachable(club, on_error=self._failed)
@@ -159,7 +165,7 @@ class ClubPublisher:
         self._lock = threading.Lock()
         self._snap: dict[str, Any] | None = None      # newest state not yet published
         self._announce = False                         # status and discovery due
-        self._still_online = False                     # an "offline" seen: "online" due
+        self._still_online = False                     # a will or junk seen: "online" due
         self._resend = False                           # a club that answers: unanswered due
         self._sent_now: set[int] = set()               # games sent on this connection
         self._thread = threading.Thread(target=self._run, name="parlour-club", daemon=True)
@@ -222,8 +228,9 @@ class ClubPublisher:
         # its own status, to answer an "offline" it did not say: the will of an older
         # connection of this table that the broker had not yet seen go (a quick restart
         # after a power cut) fires 1.5 x keepalive after this one said "online" (and its own
-        # "online" read back shows the broker lets it read: an older ACL did not); the
-        # club's answers to its records, and whether a club that answers is about
+        # "online" read back shows the broker lets it read: an older ACL did not), and any
+        # other status that is not its own; the club's answers to its records, and whether a
+        # club that answers is about
         client.subscribe([(topic, mqtt.SubscribeOptions(qos=1)) for topic in (
             topics.status_topic(self.table_id), topics.received_filter(self.table_id),
             topics.CLUB_TOPIC)])
@@ -247,18 +254,28 @@ class ClubPublisher:
         """A live "offline" on the table's own status topic while it is connected and not
         closing (close() says "offline" itself): "online" again. A retained one is what the
         broker held before this connection (its own last stop's, most often), which the
-        "online" every connection says answers already. The club's
-        answer to a record: that game is delivered. A club that answers: every game it has not
-        answered is sent again."""
+        "online" every connection says answers already. Any other status (junk written with
+        the table's login, or left over) is answered with "online" too, and logged once. The
+        club's answer to a record: that game is delivered. A club that answers: every game it
+        has not answered is sent again."""
         topic, payload = message.topic, message.payload
         try:
+            answering = self.connected.is_set() and not self._stop.is_set()
             if topic == topics.status_topic(self.table_id):
                 self._status_seen.set()
-                if payload == b"offline" and not message.retain and self.connected.is_set() \
-                        and not self._stop.is_set():
-                    with self._lock:
-                        self._still_online = True
-                    self._wake.set()
+                if not answering or payload == b"online" or (payload == b"offline"
+                                                             and message.retain):
+                    return
+                if payload == b"offline":
+                    log.info("club: the broker says this table is offline (an older "
+                             "connection's will, most likely); saying online again")
+                else:
+                    self._odd_status.warn(
+                        f"the broker held {_shown(payload)} as this table's status on {topic} "
+                        "(a status is online or offline); saying online again")
+                with self._lock:
+                    self._still_online = True
+                self._wake.set()
             elif topic == topics.CLUB_TOPIC:
                 told = None if message.retain else receipts.club_time(payload)
                 if told is not None:             # the club's clock, live: never a stale one
@@ -327,9 +344,7 @@ class ClubPublisher:
                     self._refused_at = None     # the league's messages go on meanwhile
                     self._undiscovered_at = time.monotonic()
                     break
-        elif still:                 # another connection's will said "offline": not so
-            log.info("club: the broker says this table is offline (an older connection's "
-                     "will, most likely); saying online again")
+        elif still:                 # a will or a status not its own (said by _on_message)
             self.client.publish(topics.status_topic(self.table_id), "online", qos=1,
                                 retain=True)
         if self._online_at is not None and now > self._online_at + READ_BACK_SECONDS:

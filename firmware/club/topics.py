@@ -5,6 +5,7 @@ Every topic starts `parlour/v1/`; a change that a reader of version 1 would misr
 made once in its data directory):
 
 - `parlour/v1/tables/<id>/status`: "online" / "offline" (retained; "offline" is the will);
+  the table answers anything else there with "online", and the club takes it as not known;
 - `parlour/v1/tables/<id>/state`: the live state (retained, QoS 1): `state_payload`;
 - `parlour/v1/tables/<id>/records/<uid>`: a finished game (QoS 1, retained, so a club that
   starts later still gets every game): `record_payload`, `uid` = "<table id>-<game

@@ -774,6 +774,33 @@ def test_club_a_table_restarted_quickly_stays_online(tmp_path, broker):
     a_table_restarted_quickly(tmp_path / "t", club_of(broker, table="Front room"), A)
 
 
+def test_club_a_junk_status_never_hides_a_connected_table(tmp_path, tables, club, broker,
+                                                          caplog):
+    """A retained status that is neither "online" nor "offline" (written by hand with the
+    table's login, or left over) stayed on the broker: the club refused it, and after its
+    next connection showed the connected, playing table's status not known for good. The
+    table says "online" over it, and logs it once with why."""
+    table = tables(A, "Window")
+    status = topics.status_topic(A)
+    wait_for(lambda: [t["status"] for t in club.view()["tables"]] == ["online"])
+    send(broker, status, b"junk", retain=True)
+    wait_for(lambda: retained(broker.port, status, {}) == b"online")
+    club.close()
+    send(broker, status, b"junk", retain=True)               # again, the club away
+    wait_for(lambda: retained(broker.port, status, {}) == b"online")
+    again = Club(tmp_path / "club", club_of(broker))
+    try:
+        shown = wait_for(lambda: [t["status"] for t in again.view()["tables"]
+                                  if t["status"] != "unknown"])     # the broker's, once read
+        assert shown == ["online"]
+    finally:
+        again.close()
+    assert table.publisher.connected.is_set()
+    said = [r.getMessage() for r in caplog.records if "'junk'" in r.getMessage()]
+    assert said == [f"club: the broker held 'junk' as this table's status on {status} (a "
+                    "status is online or offline); saying online again"]
+
+
 def test_club_an_unreadable_status_is_not_known_not_the_last_one_kept(broker, club):
     """A table that cannot answer a junk status (an ACL without its read lines): the club
     refused the junk and went on showing the "online" it kept before. A status the club
