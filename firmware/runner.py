@@ -1,8 +1,10 @@
 """`parlour run`: the device program. Pins and OLED (real, or simulated), the session, the web
 app on a background thread and the main loop that ties them together.
 
-The main loop sleeps on the input queue: inputs, session changes and signals wake it; while
-idle it wakes only to let the controls see time pass (POLL_IDLE), so idle CPU stays tiny.
+The main loop sleeps on the input queue: inputs, session changes and the edge that starts a
+knob gesture (the switch down, a first detent) wake it, and it polls every POLL_BUSY until
+the gesture is done; while idle it wakes only every POLL_IDLE (POLL_DORMANT after quiet), so
+idle CPU stays tiny. Signals are seen at the next wake.
 """
 
 from __future__ import annotations
@@ -40,10 +42,10 @@ from firmware.datadir.recovery import open_table
 from firmware.stamps import TableClock
 
 POLL_BUSY = 0.01        # s between control polls while a knob gesture is under way
-POLL_IDLE = 0.1         # s between polls while the table is in use (a hold seen <= 0.1 s late)
-POLL_DORMANT = 0.25     # s between polls after ACTIVE_SECONDS without input: each wake-up
-ACTIVE_SECONDS = 120.0  # costs far more than the poll itself, so an unattended table rests
-WAKE = object()         # queue item: "look again" (a session change from the web)
+POLL_IDLE = 0.1         # s between polls while the table is in use (a gesture's first edge
+POLL_DORMANT = 0.25     # wakes the loop at once); after ACTIVE_SECONDS without input: each
+ACTIVE_SECONDS = 120.0  # wake-up costs far more than the poll, so an unattended table rests
+WAKE = object()         # queue item: "look again" (a session change, a knob gesture begun)
 NOTICE_SECONDS = 12.0   # a start-up notice (a store moved aside) stays on the OLED this long
 PI_MODEL = Path("/proc/device-tree/model")
 FAULT_PAUSE = 0.5       # s before drawing again after a frame failed (no busy retry loop)
@@ -244,6 +246,10 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     for notice in recovered.notices:
         print(f"parlour: {notice}", file=sys.stderr, flush=True)
     inputs: queue.Queue = queue.Queue()
+
+    def wake() -> None:                          # "look again", from any thread
+        inputs.put(WAKE)
+
     session.on_store_error = lambda err: inputs.put(Alert(str(err)))   # a phone's write too
     session.subscribe(stamps.between_games)
     stamps.between_games(session.snapshot())        # idle at start: stamps read the wall clock
@@ -257,7 +263,8 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
             from firmware.pins.sim import SimClock, SimPanel
             clock = SimClock()
             factory = MockFactory()
-            controls = Controls(config, inputs.put, pin_factory=factory, clock=clock)
+            controls = Controls(config, inputs.put, pin_factory=factory, clock=clock,
+                                wake=wake)
             opened.append(controls.close)
             display = Display(config.display, device=dummy(width=config.display.width,
                                                             height=config.display.height,
@@ -265,7 +272,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
             panel = SimPanel(factory, controls.pin_map, clock, poll=controls.poll,
                              leds=config.seat_led_pins())
         else:
-            controls = Controls(config, inputs.put)
+            controls = Controls(config, inputs.put, wake=wake)
             opened.append(controls.close)
             display = Display(config.display)
             panel = None
@@ -298,7 +305,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     table = Table(config, session, store, controls, display, controller, inputs, panel, server,
                   notices=recovered.notices, lock=lock, network=network, clock=stamps)
     try:            # all that can still fail, before the Pi may move: a failed start plays none
-        controller.wake = lambda: inputs.put(WAKE)
+        controller.wake = wake
         connect_phones(controller, server.app if server else None, data_dir,
                        pin_kept=pin_kept, wifi=config.wifi)
         controller.network = network
@@ -414,7 +421,7 @@ def _turn(table: Table, next_frame: float, active_until: float) -> tuple[float, 
     """One turn of the main loop: wait, poll, handle inputs, draw; (next frame, active until)."""
     controller, controls = table.controller, table.controls
     now = time.monotonic()
-    busy = controls.gestures.state != "idle" or controls.gestures.switch != "up"
+    busy = controls.busy
     timeout = POLL_BUSY if busy else POLL_IDLE if now < active_until else POLL_DORMANT
     wait = controller.wait_time()
     if controller.animating:

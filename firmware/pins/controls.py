@@ -130,14 +130,18 @@ class Controls:
     """Seat, Undo, Menu buttons, the knob (encoder + switch), seat LEDs and buzzer.
 
     `on_input(InputEvent)` is called for each input, from gpiozero's callback thread or (under
-    MockFactory) synchronously; the main loop calls poll() every ~10 ms so time-based gestures
-    (a turn's end, a hold) and late-settling buttons are seen.
+    MockFactory) synchronously; the main loop calls poll() every ~10 ms while `busy`, so
+    time-based gestures (a turn's end, a hold) are seen on time. `wake()` is called when an
+    edge makes the controls busy (the knob's switch down, a first detent): an edge that emits
+    no input must still rouse a loop asleep for its longer idle poll.
     """
 
     def __init__(self, config: Config, on_input: Callable[[InputEvent], None], *,
                  pin_factory=None, clock: Callable[[], float] = time.monotonic,
-                 debounce: float = DEBOUNCE, tuning: Tuning | None = None):
+                 debounce: float = DEBOUNCE, tuning: Tuning | None = None,
+                 wake: Callable[[], None] | None = None):
         self._on_input = on_input
+        self._wake = wake
         self._clock = clock
         self._lock = threading.Lock()
         self._factory = pin_factory
@@ -237,6 +241,12 @@ class Controls:
             on, off, n = BEEPS[pattern]
             self.buzzer.beep(on_time=on, off_time=off or on, n=n, background=True)
 
+    @property
+    def busy(self) -> bool:
+        """Whether time alone will complete a gesture: a burst of steps (or a flick's coast)
+        under way, or the knob's switch down (a hold to come)."""
+        return self.gestures.state != "idle" or self.gestures.switch != "up"
+
     def poll(self) -> None:
         """Let time pass: end a quiet turn or flick, report a hold, settle bouncy buttons."""
         events: list[InputEvent] = []
@@ -268,16 +278,20 @@ class Controls:
 
     def _button(self, name: str, pressed: bool) -> None:
         with self._lock:
+            was_busy = self.busy
             now = self._clock()
             events = self._changes(name, self._debounce[name].update(pressed, now))
-        self._emit(events)
+            woken = self.busy and not was_busy
+        self._emit(events, woken)
 
     def _line(self, bit: int, active: bool) -> None:
         with self._lock:
+            was_busy = self.busy
             code = (self.quadrature.code | bit) if active else (self.quadrature.code & ~bit)
             step = self.quadrature.feed(code)
             events = self.gestures.step(step, self._clock()) if step else []
-        self._emit(events)
+            woken = self.busy and not was_busy
+        self._emit(events, woken)
 
     def _changes(self, name: str, changes: list[tuple[bool, float]]) -> list[InputEvent]:
         events: list[InputEvent] = []
@@ -292,6 +306,8 @@ class Controls:
                 events.append(InputEvent(name))
         return events
 
-    def _emit(self, events: list[InputEvent]) -> None:
+    def _emit(self, events: list[InputEvent], woken: bool = False) -> None:
         for event in events:
             self._on_input(event)
+        if woken and self._wake is not None:
+            self._wake()

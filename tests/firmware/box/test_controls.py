@@ -205,6 +205,32 @@ def test_controls_knob_press_and_hold(controls, mock_factory, clock, events):
     assert events == [InputEvent("press"), InputEvent("hold")]
 
 
+def test_controls_wake_once_as_a_knob_gesture_begins(mock_factory, knob, clock, events):
+    """The knob's switch going down and a turn's first detent emit no input, yet the main loop
+    must poll busy from then: each calls `wake` once. A seat press is its own input (no wake),
+    and the rest of a flick or of bouncing contacts wakes no one again."""
+    woken = []
+    with Controls(Config(), events.append, pin_factory=mock_factory, clock=clock,
+                  wake=lambda: woken.append(clock())) as controls:
+        press(mock_factory, clock, SEATS[0])
+        assert (events, woken) == ([InputEvent("seat", seat=0)], [])
+        down = clock()
+        bounce(mock_factory, clock, 22, [0, 1, 0, 1, 0])            # the knob, bouncing down
+        assert woken == [down]
+        clock.advance(1.0)
+        controls.poll()
+        mock_factory.pin(22).drive_high()
+        clock.advance(0.1)
+        controls.poll()
+        start = clock()
+        knob.turn(+12, interval=0.01)                               # a flick: 48 edges
+        assert woken[1:] == [pytest.approx(start + 0.01)]           # its first detent only
+        clock.advance(1.0)
+        controls.poll()
+        assert [e.kind for e in events] == ["seat", "hold", "flick"] and not controls.busy
+    assert len(woken) == 2
+
+
 def test_controls_seat_leds_light_the_player(controls, mock_factory):
     controls.light({2})
     assert controls.lit == {2}
