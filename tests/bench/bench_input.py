@@ -13,12 +13,19 @@ Cases (each timed with perf_counter, time for the controls is a fake clock moved
                 (120 ms, by design): that wait is left out and reported apart.
   seat_threaded seat_flash through runner.loop on its own thread, as `parlour run` has it:
                 the edge comes from another thread, the loop wakes on the queue.
+  knob_resting  the knob on a table at rest, the loop on its own thread and the controls on
+                the real clock, idle (POLL_IDLE) and dormant (POLL_DORMANT, ACTIVE_SECONDS
+                quiet): how late past its threshold the controller gets a hold (switch down
+                for Tuning.hold_time), a one-detent turn (quiet for Tuning.settle) and a quick
+                tap let go inside the debounce interval (believed DEBOUNCE after the press).
+                Each touch comes at a random moment of the loop's sleep.
 """
 
 from __future__ import annotations
 
 import json
 import queue
+import random
 import tempfile
 import threading
 import time
@@ -32,7 +39,7 @@ from companion.record.store import Store
 from firmware import runner
 from firmware.config import Config, DisplayConfig
 from firmware.controller import Controller
-from firmware.pins.controls import Controls
+from firmware.pins.controls import DEBOUNCE, Controls
 from firmware.oled.display import Display
 from firmware.pins.gestures import Tuning
 from firmware.pins.inputs import InputEvent
@@ -45,14 +52,14 @@ FLICK_STEP = 0.004             # s per detent, as the simulator's flick
 class Rig:
     """Controls, display, session and controller wired as runner.build wires them."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, clock=None):
         from gpiozero.pins.mock import MockFactory
         self.config = Config()
-        self.clock = FakeClock()
+        self.clock = clock or FakeClock()
         self.factory = MockFactory()
         self.inputs: queue.Queue = queue.Queue()
         self.controls = Controls(self.config, self.inputs.put, pin_factory=self.factory,
-                                 clock=self.clock)
+                                 clock=self.clock, wake=lambda: self.inputs.put(runner.WAKE))
         self.serial = RecordingSerial()
         self.display = Display(DisplayConfig(), device=luma_device(self.serial),
                                clock=self.clock)
@@ -263,6 +270,80 @@ def seat_threaded(data_dir: Path, n: int) -> dict:
     return {"total_ms": summary(totals, 1000)}
 
 
+def knob_resting(data_dir: Path, n: int) -> dict:
+    """Holds, turns and quick taps of the knob through runner.loop on its own thread, idle and
+    dormant; each figure is ms past the moment the gesture could first be known."""
+    out = {}
+    saved = runner.ACTIVE_SECONDS
+    try:
+        for rest, quiet in (("idle", 1e9), ("dormant", 0.0)):
+            runner.ACTIVE_SECONDS = quiet              # dormant at once: no two quiet minutes
+            out[rest] = _knob_resting(data_dir / rest, n)
+    finally:
+        runner.ACTIVE_SECONDS = saved
+    out["designed_wait_ms"] = {"hold": Tuning().hold_time * 1000,
+                               "settle": Tuning().settle * 1000, "debounce": DEBOUNCE * 1000,
+                               "poll_busy": runner.POLL_BUSY * 1000}
+    return out
+
+
+def _knob_resting(data_dir: Path, n: int) -> dict:
+    rig = Rig(data_dir, clock=time.monotonic)
+    seen: list[tuple[str, float]] = []
+    handle = rig.controller.handle
+    rig.controller.handle = lambda item: (seen.append((item.kind, time.monotonic())),
+                                          handle(item))[1]
+    table = runner.Table(rig.config, rig.session, rig.store, rig.controls, rig.display,
+                         rig.controller, rig.inputs)
+    loop = threading.Thread(target=runner.loop, args=(table,), name="loop", daemon=True)
+    pins = rig.pins
+    a, b, knob = pins["encoder_a"], pins["encoder_b"], pins["encoder_button"]
+
+    def late(kind: str, since: float, due: float) -> float:
+        deadline = since + 3.0
+        while time.monotonic() < deadline:
+            for what, at in seen:
+                if what == kind and at >= since:
+                    return at - due
+            time.sleep(0.001)
+        raise RuntimeError(f"no {kind} from the knob: {rig.controller.view()}")
+
+    holds: list[float] = []
+    turns: list[float] = []
+    taps: list[float] = []
+    loop.start()
+    try:
+        time.sleep(0.3)
+        for _ in range(n):
+            time.sleep(random.uniform(0.3, 0.6))       # a random moment of the loop's sleep
+            seen.clear()
+            down = time.monotonic()
+            knob.drive_low()
+            holds.append(late("hold", down, down + Tuning().hold_time))
+            knob.drive_high()
+            time.sleep(random.uniform(0.5, 0.8))       # past the coast time too
+            seen.clear()
+            for pin, low in ((a, True), (b, True), (a, False), (b, False)):
+                time.sleep(0.005)
+                pin.drive_low() if low else pin.drive_high()
+            edge = time.monotonic()
+            turns.append(late("turn", edge, edge + Tuning().settle))
+            time.sleep(random.uniform(0.5, 0.8))
+            seen.clear()
+            down = time.monotonic()
+            knob.drive_low()
+            time.sleep(0.015)
+            knob.drive_high()
+            taps.append(late("press", down, down + DEBOUNCE))
+    finally:
+        table.stop.set()
+        rig.inputs.put(runner.WAKE)
+        loop.join(5)
+        rig.close()
+    return {"hold_late_ms": summary(holds, 1000), "turn_late_ms": summary(turns, 1000),
+            "quick_tap_late_ms": summary(taps, 1000)}
+
+
 def _result(samples: dict[str, list[float]], bus: list[float], rig: Rig) -> dict:
     out = {f"{k}_ms": summary(v, 1000) for k, v in samples.items() if k != "missed"}
     out["missed_frames"] = len(samples.get("missed", []))
@@ -282,6 +363,7 @@ def run(quick: bool = False) -> dict:
             finally:
                 rig.close()
         out["seat_threaded"] = seat_threaded(Path(tmp) / "threaded", n // 2)
+        out["knob_resting"] = knob_resting(Path(tmp) / "knob", 12 if quick else 40)
     out["budget"] = {"full_frame_ms": round(common.LUMA_FRAME_SECONDS * 1000, 2),
                      "goal_ms": round(common.LUMA_FRAME_SECONDS * 1000 / 5, 2)}
     return out

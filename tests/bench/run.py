@@ -89,6 +89,16 @@ def rows(results: dict) -> list[tuple]:
         if s:
             out.append((f"Input: {label}, ms", s["p50"], f"p99 {s['p99']}", f"< {goal_ms}",
                         s["p99"] < goal_ms, est(s["p50"]), ("input", case, "total_ms", "p50")))
+    busy_ms = _get(b, "input", "knob_resting", "designed_wait_ms", "poll_busy")
+    for rest in ("idle", "dormant"):
+        k = _get(b, "input", "knob_resting", rest)
+        if k:
+            kinds = ("hold_late_ms", "turn_late_ms", "quick_tap_late_ms")
+            out.append((f"Input: knob at rest ({rest}), ms past due: hold · turn · quick tap",
+                        " · ".join(str(k[kind]["p50"]) for kind in kinds),
+                        "p99 " + " · ".join(str(k[kind]["p99"]) for kind in kinds),
+                        f"<= {busy_ms}", all(k[kind]["p99"] <= busy_ms for kind in kinds), "",
+                        ("input", "knob_resting", rest)))
     for kind, s in (_get(b, "spin") or {}).items():
         if kind == "goal":
             continue
