@@ -5,8 +5,8 @@ claim)."""
 
 from __future__ import annotations
 
-from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
-from firmware.controller.result import RESULT_SECONDS
+from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
+from firmware.controller.parts.result import RESULT_SECONDS
 from firmware.pins.inputs import InputEvent
 from firmware.oled.views import setup_words
 

@@ -16,17 +16,17 @@ from companion.rulebook import Rulebook
 from firmware.controller.drawing import BoxDrawing, state_mark
 from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.holds import AgainGuard, Holds
-from firmware.controller.late import LateInputs
+from firmware.controller.parts.late import LateInputs
 from firmware.controller.menu import MenuScreens
-from firmware.controller.missed import MissedChanges
+from firmware.controller.parts.missed import MissedChanges
 from firmware.controller.new_game import NewGameScreens
-from firmware.controller.notices import NoticeBoard, Notices, reading_seconds
+from firmware.controller.parts.notices import NoticeBoard, Notices, reading_seconds
 from firmware.controller.pairing import PhoneScreens
 from firmware.controller.play_inputs import PlayInputs
-from firmware.controller.pager import Pager
-from firmware.controller.result import HeldChange, ResultScreen
+from firmware.controller.parts.pager import Pager
+from firmware.controller.parts.result import HeldChange, ResultScreen
 from firmware.controller.spin import PAGED, SpinScreens
-from firmware.controller.start_codes import StartCodes
+from firmware.controller.parts.start_codes import StartCodes
 from firmware.controller.transitions import TRANSITIONS, TURN_CLEARS, handler_name
 from firmware.oled.animation import FPS, Animation
 from firmware.oled.names import drawable, for_the_box, names_for_the_box, seat_button

@@ -16,10 +16,10 @@ from companion.events import BY_SCRIPT, CORRECTIONS
 from companion.words import TURN_ENDS, is_undo
 from companion.words import undo_notice as undo_words
 from firmware.controller.drawing import state_mark
-from firmware.controller.missed import MissedChanges
+from firmware.controller.parts.missed import MissedChanges
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING, UNDO_BY
-from firmware.controller.result import HeldChange
+from firmware.controller.parts.result import HeldChange
 from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.names import names_for_the_box

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
-from firmware.controller.notices import AGAIN_SECONDS
-from firmware.controller.pager import Pager
-from firmware.controller.result import ResultScreen
+from firmware.controller.parts.notices import AGAIN_SECONDS
+from firmware.controller.parts.pager import Pager
+from firmware.controller.parts.result import ResultScreen
 from firmware.pins.inputs import InputEvent
 
 KNOB = ("press", "turn", "flick", "hold")          # the knob's inputs: one hand's

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.words import END_OF_TURN
-from firmware.controller.late import LateInputs
-from firmware.controller.notices import SEAT_INPUTS
-from firmware.controller.pager import Pager
-from firmware.controller.result import HeldChange, ResultScreen, Throw
+from firmware.controller.parts.late import LateInputs
+from firmware.controller.parts.notices import SEAT_INPUTS
+from firmware.controller.parts.pager import Pager
+from firmware.controller.parts.result import HeldChange, ResultScreen, Throw
 from firmware.oled.animation import Animation, spin_seconds
 from firmware.oled.views import (box_words, later_mover, player_name, player_names,
                                   restates, roll_text, split_prompt, takes, with_box_controls)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.events import CORRECTIONS
-from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
+from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from web.moves import SCORED_ROLES
 from firmware.controller.spin import UNCOVER_PIS, asks_to_uncover
 from simulated_table import box_pairing_code, call  # noqa: F401 - tests import call here

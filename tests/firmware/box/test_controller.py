@@ -17,7 +17,7 @@ from controller_support import (SEED, FakeControls, india_claim, past_setup, pre
                                 settle_lead, start)
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
-from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
+from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.controller.play_inputs import GAME_OVER_SEAT, KNOB_ANSWERS
 from firmware.oled import lettering
 from firmware.oled.views import box_words, player_name, setup_words
@@ -1046,7 +1046,7 @@ def test_controller_free_play_dice_step_backs_out_to_joining(table, session):
 
 
 def test_controller_domino_rex_shows_sum_checker_rex_and_points(table, session, clock):
-    from firmware.controller.notices import AGAIN_SECONDS
+    from firmware.controller.parts.notices import AGAIN_SECONDS
     start(table, "domino-rex")
     settle_lead(table, None)
     clock.advance(AGAIN_SECONDS)

@@ -7,7 +7,7 @@ import pytest
 
 from controller_support import past_setup, press, settle_lead, start
 from firmware import controller as ctl
-from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
+from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 
 
 def test_controller_redraws_when_the_web_changes_the_session(table, session):

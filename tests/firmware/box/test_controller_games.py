@@ -14,7 +14,7 @@ from PIL import Image
 from companion.games import GAMES
 from controller_support import past_setup, read_on
 from firmware.controller import Controller
-from firmware.controller.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
+from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.pins.inputs import InputEvent
 from firmware.oled.views import RANDOMIZERS, box_words
 
@@ -323,7 +323,7 @@ def test_controller_games_result_press_ends_the_turn_in_one_press_once_read(sess
                                                                              clock):
     """X8: "press the knob to end the turn" on the result screen does it on the first press
     once its page has been up, by the knob or by itself after PAGE_SECONDS a page."""
-    from firmware.controller.pager import PAGE_SECONDS
+    from firmware.controller.parts.pager import PAGE_SECONDS
     c = first_result("cats-and-mice", session, controls, clock)
     assert c.screen == "result" and session.snapshot()["awaiting"] == "next"
     turn = session.snapshot()["turn"]

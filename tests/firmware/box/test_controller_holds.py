@@ -8,7 +8,7 @@ import pytest
 
 from controller_support import (field_move_passes_the_turn, india_claim, press, read_on,
                                 settle_lead, start, throw_until_two_pages)
-from firmware.controller.notices import AGAIN_SECONDS
+from firmware.controller.parts.notices import AGAIN_SECONDS
 from firmware.oled.views import box_words
 
 
@@ -145,7 +145,7 @@ def test_controller_free_play_a_second_press_a_moment_later_does_not_pass_the_ne
     """Free play: Blue's press ended the turn and a second press 0.9 s later ("did it take?")
     passed Red's turn without a throw. The knob's press again within AGAIN_SECONDS of passing
     the turn is held back; Red's own press, once Red has read the screen, passes."""
-    from firmware.controller.notices import AGAIN_SECONDS
+    from firmware.controller.parts.notices import AGAIN_SECONDS
     start(table, "free-play")
     settle_lead(table, clock)
     press(table, "flick", strength=0.4)
@@ -374,7 +374,7 @@ def test_controller_the_turn_screen_starts_at_its_first_page_once_a_notice_goes(
     """"Taken back: Blue's turn ends" went after 4.9 s and the turn screen, its pages turning
     behind the notice all along, showed its second page half a second later: "Move your cat
     6, then 5..." was up for 0.5 s. Once a notice goes, the first page is shown whole."""
-    from firmware.controller.pager import PAGE_SECONDS
+    from firmware.controller.parts.pager import PAGE_SECONDS
     start(table, "cats-and-mice")
     settle_lead(table, clock)
     press(table, "flick", strength=0.4)
@@ -405,7 +405,7 @@ def test_controller_domino_rex_a_double_press_on_a_result_does_not_choose_next(t
     """Domino Rex: a press closed a result ("... then press the knob") and the same hand's
     press 0.5 s later uncovered the square the knob happened to point at on the next turn
     screen, which nobody had read. The same press again within AGAIN_SECONDS is held back."""
-    from firmware.controller.notices import AGAIN_SECONDS
+    from firmware.controller.parts.notices import AGAIN_SECONDS
     start(table, "domino-rex")
     settle_lead(table, None)
     clock.advance(AGAIN_SECONDS)

@@ -13,7 +13,7 @@ from companion.record.store import Store
 from firmware.oled import screens
 from firmware.config import Config
 from firmware.controller import Controller
-from firmware.controller.notices import AGAIN_SECONDS
+from firmware.controller.parts.notices import AGAIN_SECONDS
 from firmware.pins.controls import Controls
 from firmware.pins.inputs import InputEvent
 from firmware.pins.sim import DARK, LIT, SimClock, SimPanel

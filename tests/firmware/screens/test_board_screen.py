@@ -17,7 +17,7 @@ from controller_support import press
 from firmware.workers.pi_worker import PiWorker, pi_setups
 from companion.games import get_rulebook
 from companion.games.domino_rex import ORDINAL
-from firmware.controller.notices import AGAIN_SECONDS
+from firmware.controller.parts.notices import AGAIN_SECONDS
 from companion.record.store import Store
 from companion.session import Session
 from firmware.controller.spin import UNCOVER_PIS, asks_to_uncover
@@ -447,7 +447,8 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
             break
         if snap["turn"] == 0:                         # Ann uncovers from her phone
             before = snap
-            table.clock.advance(max(0.0, table.held_until - table.clock()))   # the Pi's uncover copied
+            # the Pi's uncover copied
+            table.clock.advance(max(0.0, table.held_until - table.clock()))
             session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
                            by="web")
             table.update()

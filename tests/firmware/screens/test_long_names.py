@@ -11,7 +11,7 @@ from controller_support import SEED, press
 from drawn_words import shows
 from fakes import ChangingNetwork
 from firmware.controller import Controller
-from firmware.controller.pager import PAGE_SECONDS
+from firmware.controller.parts.pager import PAGE_SECONDS
 from firmware.oled import board_screen, lettering, screens
 
 LONG = ["WWWWWWWWWWWWWWWWWWWWWWWW", "Margaretha van der Wal", "Éléonore-Amélie Dubœuf"]

@@ -15,7 +15,7 @@ import pytest
 
 from firmware import runner
 from firmware.config import Config
-from firmware.controller.notices import LATE_PRESS_SECONDS
+from firmware.controller.parts.notices import LATE_PRESS_SECONDS
 from firmware.pins.inputs import InputEvent
 from reliability_support import control, read_store, request
 from simulated_table import SimulatedTable

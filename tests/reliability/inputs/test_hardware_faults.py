@@ -12,7 +12,7 @@ from luma.oled.device import ssd1306
 from companion.replay import replay
 from firmware import runner
 from firmware.config import Config, DisplayConfig
-from firmware.controller.notices import LATE_PRESS_SECONDS
+from firmware.controller.parts.notices import LATE_PRESS_SECONDS
 from firmware.oled.display import Display, _luma_full_frame
 from reliability_support import comparable
 

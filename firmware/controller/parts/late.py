@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from firmware.controller.notices import LATE_PRESS_SECONDS
+from firmware.controller.parts.notices import LATE_PRESS_SECONDS
 
 
 class Window(NamedTuple):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fakes import HOTSPOT, ChangingNetwork, FakeClock
 from firmware import card
 from firmware.config import WiFi
-from firmware.controller.start_codes import StartCodes
+from firmware.controller.parts.start_codes import StartCodes
 from firmware.oled import screens
 
 HOME = WiFi("Our House", "correct horse")

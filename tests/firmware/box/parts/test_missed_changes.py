@@ -4,7 +4,7 @@ show once the game's screen is back."""
 
 from __future__ import annotations
 
-from firmware.controller.missed import MissedChanges, Uncovered
+from firmware.controller.parts.missed import MissedChanges, Uncovered
 
 
 def state(version: int, log: list[str], *, taken_back: bool = False,

@@ -4,7 +4,7 @@ turns by itself or has been up long enough to read."""
 from __future__ import annotations
 
 from fakes import FakeClock
-from firmware.controller.pager import PAGE_SECONDS, Pager
+from firmware.controller.parts.pager import PAGE_SECONDS, Pager
 
 
 def test_pager_starts_on_one_page_read_at_once():

@@ -4,8 +4,8 @@ which are another hand's meant to stop the dial, for how long, and that one is u
 from __future__ import annotations
 
 from fakes import FakeClock
-from firmware.controller.late import LateInputs
-from firmware.controller.notices import LATE_PRESS_SECONDS
+from firmware.controller.parts.late import LateInputs
+from firmware.controller.parts.notices import LATE_PRESS_SECONDS
 
 
 def test_late_inputs_start_with_none_late():

@@ -15,7 +15,7 @@ from firmware.oled.screens import FLASH_SECONDS
 from firmware.pins.inputs import InputEvent
 
 if TYPE_CHECKING:
-    from firmware.controller.late import LateInputs
+    from firmware.controller.parts.late import LateInputs
 
 # A refusal stays up as long as it takes to read from across the table: this long to find it,
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.

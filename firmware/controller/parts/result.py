@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from firmware.controller.notices import LATE_PRESS_SECONDS
-from firmware.controller.pager import PAGE_SECONDS
+from firmware.controller.parts.notices import LATE_PRESS_SECONDS
+from firmware.controller.parts.pager import PAGE_SECONDS
 
 RESULT_SECONDS = 6.0         # the result stays up at least this long before the turn screen
 

@@ -5,8 +5,8 @@ held back while it is read."""
 from __future__ import annotations
 
 from fakes import FakeClock
-from firmware.controller.notices import LATE_PRESS_SECONDS
-from firmware.controller.result import (HOLD_PAGES, HOLD_SECONDS, RESULT_SECONDS, HeldChange,
+from firmware.controller.parts.notices import LATE_PRESS_SECONDS
+from firmware.controller.parts.result import (HOLD_PAGES, HOLD_SECONDS, RESULT_SECONDS, HeldChange,
                                         ResultScreen, Throw)
 
 

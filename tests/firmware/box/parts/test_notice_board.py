@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import Image
 
 from fakes import FakeClock
-from firmware.controller.notices import NoticeBoard
+from firmware.controller.parts.notices import NoticeBoard
 from firmware.oled import screens
 
 LONG = ("It is Ann's turn, not Ben's. Ben waits for Ann to spin and move, then presses the "
