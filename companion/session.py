@@ -86,8 +86,8 @@ class Session:
         self.resumed_at: str | None = None     # and its stamp (`at`), if it has one
         self._aside_by: str | None = None      # who set the last game aside (idle's `last_by`)
         self.resumed = self._resume()
-        # With no game to resume, the newest game if the Pi's reply ended it (`_ended_by_pi`)
-        self.pi_ended: dict[str, Any] | None = None if self.resumed else self._ended_by_pi()
+        # With no game to resume, the newest game's end, if it is over (`ending`)
+        self.last_ended: dict[str, Any] | None = None if self.resumed else self.ending()
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -103,18 +103,20 @@ class Session:
         self.version = self.state_version = 1
         return True
 
-    def _ended_by_pi(self) -> dict[str, Any] | None:
-        """The newest game, if it is over and the Pi's reply was its last event: {"game_id",
-        "state" (the state JSON it ended on), "lines" (what that reply wrote)}. The power may
-        have gone while the box showed that reply, unread: no one at the table made it."""
-        newest = self.store.games_page(limit=1)
-        if not newest or not newest[0].over:
+    def ending(self, game_id: int | None = None) -> dict[str, Any] | None:
+        """A stored game's end (the newest game's by default), if it is over: {"game_id",
+        "state" (the state JSON it ended on), "lines" (what its last event wrote)}. The box
+        says one it did not show: the power may have gone while it was up, unread, or a phone
+        began the next game."""
+        record = next(iter(self.store.games_page(limit=1)), None) if game_id is None else \
+            self.store.game(game_id)
+        if record is None or not record.over:
             return None
-        events = self.store.events(newest[0].id)
-        if not events or events[-1].get("by") != "pi":
+        events = self.store.events(record.id)
+        if not events:
             return None
         table, lines = _replayed(events)
-        return {"game_id": newest[0].id, "state": table.to_json(), "lines": lines}
+        return {"game_id": record.id, "state": table.to_json(), "lines": lines}
 
     @property
     def taken_back(self) -> bool:

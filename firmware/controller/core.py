@@ -61,7 +61,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.joined = [False] * seats
         self.joining = False               # a game being set up here: the menu comes back to it
         self.seat_named = ""               # the join screen's "Seat 2 is Ann": a roster name taken
-        self._pis_end_told = False         # the newest game's end by the Pi, said once
+        self._last_end_told = False        # the newest game's end after a restart, said once
         self.missed = MissedChanges()      # changes from elsewhere under another screen
         self.menu_items: list[str] = []
         self.menu_index = 0
@@ -273,7 +273,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def on_leave_start(self, event: InputEvent) -> None:
         self.screen = self.home()
-        self._show_the_pis_end()
+        self._show_the_last_end()
 
     def on_to_home(self, event: InputEvent) -> None:
         resumed = self.screen == "resumed"

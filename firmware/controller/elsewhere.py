@@ -1,8 +1,8 @@
 """Changes made elsewhere (a phone, the API, the Pi) as the box shows them (a mixin of
 Controller): each new snapshot applied on the main loop, the dial going on or starting again,
 the change's log lines under who made it ("Ann uncovers", "Pi, then Ann", "From a phone"), the
-Pi's board move to copy, an undo said, the last move again after a restart (and a game the Pi's
-reply ended before one); and the Pi's reply held until the result up has been read, so the box
+Pi's board move to copy, an undo said, the last move again after a restart (and the newest
+game's end before one); and the Pi's reply held until the result up has been read, so the box
 is at most one result behind. Controller provides snap, screen, result, held_change, missed,
 the spin's and result's methods, home(), show_read, _beep, _for_box and _sync_controls."""
 
@@ -102,7 +102,7 @@ class ChangesFromElsewhere:
 
     held_change: HeldChange                                       # all set by Controller.__init__
     missed: MissedChanges                                         # changes under another screen
-    _pis_end_told: bool                                           # the Pi's end, said once
+    _last_end_told: bool                        # the newest game's end after a restart, said
 
     def _apply(self, snap: dict[str, Any]) -> None:
         old = self.snap
@@ -177,6 +177,12 @@ class ChangesFromElsewhere:
             self._offer(old, snap)
         self._sync_controls()
 
+    def _last_end_untold(self) -> dict[str, Any] | None:
+        """The newest game's end after a restart (`Session.last_ended`), once: none after."""
+        ended = None if self._last_end_told else self.session.last_ended
+        self._last_end_told = True
+        return ended
+
     def _say_lead_in(self) -> None:
         """What the next result was to say first (its `lead_in`), said now as a notice."""
         said = self.result.take_lead_in()
@@ -213,12 +219,11 @@ class ChangesFromElsewhere:
         return undo_words([line for u in shown for line in u.get("undone") or []],
                           [words for u in shown for words in u.get("put_back") or []], by)
 
-    def _show_the_pis_end(self) -> None:
-        """Once, leaving the start screen with no game in play: the newest game's end when
-        the Pi's reply made it (`Session.pi_ended`), as the power may have gone while it was
-        up, unread (the box came up on the start screen; the phones said "Pi won")."""
-        ended = None if self._pis_end_told else self.session.pi_ended
-        self._pis_end_told = True
+    def _show_the_last_end(self) -> None:
+        """Once, leaving the start screen with no game in play: the newest game's end
+        (`Session.last_ended`), as the power may have gone while it was up, unread (the box
+        came up on the start screen; the phones said "Ben won")."""
+        ended = self._last_end_untold()
         if ended is None or self._active():
             return
         players = ended["state"].get("players") or []

@@ -364,11 +364,11 @@ def test_session_a_game_set_up_at_the_box_is_in_every_view_until_it_begins(db):
     assert "setup" not in session.snapshot()
 
 
-def test_session_a_game_the_pis_reply_ended_is_told_after_a_restart(db):
+def test_session_the_newest_games_end_is_told_after_a_restart(db):
     """The Pi's winning reply, shown on the box when the power went, was never seen again:
-    the restarted session had no game. With no game to resume it tells the newest game's end
-    when the Pi's reply made it (its lines and the state it left), and not when a person's
-    move did, nor while a game is in play."""
+    the restarted session had no game; nor was a person's last move read to its end. With no
+    game to resume it tells the newest game's end (its last event's lines and the state it
+    left), whoever made it, and not while a game is in play; `ending` tells any game's."""
     store, session = open_session(db)
     session.new_game("fox-and-geese", ["Pi", "Ann"], pi=[0], pi_level="easy",
                      board={"sideways": ["c3", "e3"], "vacant": ["a4", "g4"],
@@ -380,16 +380,19 @@ def test_session_a_game_the_pis_reply_ended_is_told_after_a_restart(db):
 
     store, again = open_session(db)
     assert not again.resumed and again.snapshot()["phase"] == "idle"
-    told = again.pi_ended
+    told = again.last_ended
     assert told["game_id"] == session.game_id
     assert told["lines"] == ended["log"][-len(told["lines"]):] and told["lines"]
     assert told["state"]["winners"] == [0] and told["state"]["board"]["last_move"] == ["d4", "b4"]
     again.new_game("fox-and-geese", ["Ann", "Ben"])                 # in play: nothing to tell
     store.close()
     store, third = open_session(db)
-    assert third.resumed and third.pi_ended is None
-    third.submit({"type": "declare", "winners": [0]}, by="pin-1a2b3c")    # Ben resigns
+    assert third.resumed and third.last_ended is None
+    assert third.ending(third.game_id) is None                        # in play: no end
+    assert third.ending(session.game_id) == told
+    resigned = third.submit({"type": "declare", "winners": [0]}, by="pin-1a2b3c")  # Ben resigns
     store.close()
     store, fourth = open_session(db)
-    assert fourth.pi_ended is None                                   # a person ended it
+    assert fourth.last_ended["lines"] == ["Ben resigns", "Ann wins"]    # a person ended it
+    assert fourth.last_ended["state"]["winners"] == resigned["winners"] == [0]
     store.close()

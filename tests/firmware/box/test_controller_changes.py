@@ -3,9 +3,12 @@ box's own inputs racing them: each acts once, on the state the box last drew."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from controller_support import past_setup, press, settle_lead, start
+from companion.session import Session
+from controller_support import SEED, past_setup, press, settle_lead, start
 from firmware import controller as ctl
 from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 
@@ -329,3 +332,61 @@ def test_controller_a_menu_undo_after_a_phones_move_unseen_shows_it_instead(tabl
     press(table, "press")
     assert len(session.store.events(session.game_id)) == events
     assert table.screen == "result" and any("throws" in w for w in table.result.lines)
+
+
+def a_game_ended_from_phones(table, session, clock) -> dict:
+    """Domino Rex between Ann and Ben played from phones to its end, each change taken in by
+    the box: its last move up, on its first page (its end's lines to come). The end state."""
+    session.new_game("domino-rex", ["Ann", "Ben"], by="pin-0a1b2c")
+    table.update()
+    pick = random.Random(5)
+    while session.snapshot()["phase"] != "over":
+        snap = session.snapshot()
+        if snap["awaiting"] == "roll":
+            session.roll(by="pin-0a1b2c")
+        else:
+            covered = snap["players"][snap["turn"]]["covered"]
+            session.submit({"type": "choose", "value": pick.choice(covered)}, by="pin-0a1b2c")
+        clock.advance(0.5)
+        table.update()
+        table.render()
+    over = session.snapshot()
+    assert table.screen == "result" and table.pager.page == 0 < table.pager.count - 1
+    assert over["log"][-1] not in table.pager.text                       # "Ann wins": unread
+    return over
+
+
+def restarted(session, clock) -> ctl.Controller:
+    """The table started again on the same store: the box on its start screen."""
+    again = Session(session.store, new_seed=lambda: SEED)
+    box = ctl.Controller(again, seats=4, clock=clock)
+    box.attach()
+    box.pi.detach()
+    assert box.screen == "start"
+    return box
+
+
+def test_controller_a_games_end_unread_before_a_restart_is_said_leaving_the_start_screen(
+        table, session, clock):
+    """The table restarted while the box still read the last move: the start screen never
+    mentioned how the game ended (only an end the Pi's reply made was said). Leaving the
+    start screen, the box says "Last game" and the end's lines, once."""
+    over = a_game_ended_from_phones(table, session, clock)
+    table.close()
+    box = restarted(session, clock)
+    try:
+        press(box, "press")
+        assert box.screen == "result" and box.result.outcome[0] == "Last game"
+        assert box.result.lines == over["log"][-len(box.result.lines):]
+        assert over["log"][-1] == "Ann wins" and box.result.lines[-1] == "Ann wins"
+        assert any(line.startswith("Every domino square is uncovered") for line in
+                   box.result.lines)
+        while box.screen == "result":
+            clock.advance(AGAIN_SECONDS)
+            press(box, "press")
+        assert box.screen == "games"
+        press(box, "menu")
+        press(box, "menu")                                  # not said again
+        assert box.screen != "result"
+    finally:
+        box.close()
