@@ -2,9 +2,11 @@
 Controller): each new snapshot applied on the main loop, the dial going on or starting again,
 the change's log lines under who made it ("Ann uncovers", "Pi, then Ann", "From a phone"), the
 Pi's board move to copy, an undo said, the last move again after a restart (and the newest
-game's end before one); and the Pi's reply held until the result up has been read, so the box
-is at most one result behind. Controller provides snap, screen, result, held_change, missed,
-the spin's and result's methods, home(), show_read, _beep, _for_box and _sync_controls."""
+game's end before one), a game begun elsewhere saying what became of the one shown (its end,
+unseen, or set aside); and the Pi's reply held until the result up has been read, so the box
+is at most one result behind. Controller provides snap, session, screen, result, held_change,
+missed, the spin's and result's methods, home(), show_read, _beep, _for_box and
+_sync_controls."""
 
 from __future__ import annotations
 
@@ -23,12 +25,14 @@ from firmware.controller.parts.result import HeldChange
 from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.names import names_for_the_box
-from firmware.oled.views import (box_words, choice_meaning, later_mover, names_in,
-                                  player_name, squares_uncovered, undo_notice)
+from firmware.oled.views import (box_words, choice_meaning, final_points, later_mover,
+                                  names_in, player_name, squares_uncovered, undo_notice,
+                                  winners_text)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
 
 NOTHING_BACK = "Nothing to set back on the board."     # an undo of what it never showed
+JOINED_HERE = "begun instead of the game joined here."  # a phone's game over a join at the box
 
 
 def _begins(log: list[str], start: list[str]) -> bool:
@@ -52,6 +56,15 @@ def _never_shown(undo: dict[str, Any], drawn: dict[str, Any]) -> bool:
     if at is None:
         return False
     return at > drawn_at if TURN_ENDS.match((undo.get("undone") or [""])[0]) else at >= drawn_at
+
+
+def end_line(state: dict[str, Any]) -> str:
+    """A game's end in a line, as its end screen says it ("Ann wins, 15 points", "Pi wins, Ben
+    resigned", "Ann & Ben share the win")."""
+    if not state.get("winners"):
+        return "no winner"
+    who, verb = winners_text(state)
+    return f"{who} {final_points(state) or verb.rstrip('!')}"
 
 
 def whence(by: str | None) -> str:
@@ -126,18 +139,16 @@ class ChangesFromElsewhere:
             self.held_change.drop()                # an undo: the moves waiting may be gone
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
-            overtook = (self.joining or bool(self.result.lead_in)) and \
-                snap.get("game_id") is not None
+            overtook = (self.joining or any(JOINED_HERE in line for line in self.result.lead_in)) \
+                and snap.get("game_id") is not None
             if overtook:                           # the seats joined here are not in it
                 self.joining = False
+            left = self._game_left(old, snap)      # the game shown: set aside, or its end unseen
             if snap.get("game_id") is not None or self.screen not in IDLE:
                 self.screen = self.home()          # set aside by the phone: "Choose a game"
-            if snap.get("game_id") is None and old.get("phase") not in ("over", None):
-                self.show_read(f"{whence(snap.get('last_by'))}: {old.get('title') or 'the game'} "
-                               "set aside")        # as the box's own says "Game set aside"
             # said first by the next result (a notice over it hid it); an older game's: gone
-            self.result.lead_in = [f"{whence(snap.get('last_by'))}: {snap.get('title')} "
-                                   "begun instead of the game joined here."] if overtook else []
+            self.result.lead_in = [f"{whence(self._begun_by(snap))}: {snap.get('title')} "
+                                   f"{JOINED_HERE}"] if overtook else [left] if left else []
             if snap.get("last_by") == PI_BY:       # the Pi's first move came with the game
                 self._show_change({"log": []}, snap)
             elif snap.get("game_id") is not None:  # begun from a phone: the chips to put in
@@ -177,11 +188,45 @@ class ChangesFromElsewhere:
             self._offer(old, snap)
         self._sync_controls()
 
+    def _game_left(self, old: dict[str, Any], snap: dict[str, Any]) -> str:
+        """What a game begun or put away elsewhere (`snap`) says of the game the box showed
+        (`old`): that it was set aside unfinished, or its end when the box has not shown it
+        ("From a phone: Fox and Geese begun. Last game: Ann wins, 15 points"); "" if neither."""
+        ended, title = self._unshown_end(old), old.get("title") or "the game"
+        who, begun = whence(self._begun_by(snap)), snap.get("title")
+        if ended:
+            return f"{who}: {begun} begun. Last game: {end_line(ended)}" if begun else \
+                f"{who}: {title} put away. Last game: {end_line(ended)}"
+        if old.get("game_id") is None or old.get("phase") == "over":
+            return ""
+        return f"{who}: {title} set aside; {begun} begun" if begun else f"{who}: {title} set aside"
+
+    def _unshown_end(self, old: dict[str, Any]) -> dict[str, Any] | None:
+        """The end of the game the box showed (`old`; the state it ended on, for the box) if
+        the box has not shown it: it ended while its last move was read, under a menu, or in
+        the change that began the next; none shown yet after a restart, the newest game's."""
+        if old.get("game_id") is None:
+            ended = self._last_end_untold()
+        elif old.get("phase") == "over" and not self.missed.waiting and \
+                self.screen not in ("result", "pi_moved", "spin"):
+            return None                    # its end screen was up, or a screen left from it
+        else:
+            ended = self.session.ending(old["game_id"])
+        return None if ended is None else self._for_box(ended["state"])
+
     def _last_end_untold(self) -> dict[str, Any] | None:
         """The newest game's end after a restart (`Session.last_ended`), once: none after."""
         ended = None if self._last_end_told else self.session.last_ended
         self._last_end_told = True
         return ended
+
+    def _begun_by(self, snap: dict[str, Any]) -> str | None:
+        """Who began the game `snap` shows (its `new_game`'s `by`): the Pi's first move or a
+        phone's may have come with it."""
+        if snap.get("last_type") == "new_game" or snap.get("game_id") is None:
+            return snap.get("last_by")
+        first = self.session.store.events(snap["game_id"])[:1]
+        return first[0].get("by") if first else snap.get("last_by")
 
     def _say_lead_in(self) -> None:
         """What the next result was to say first (its `lead_in`), said now as a notice."""

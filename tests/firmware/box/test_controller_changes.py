@@ -356,6 +356,94 @@ def a_game_ended_from_phones(table, session, clock) -> dict:
     return over
 
 
+def winner_line(over: dict) -> str:
+    """The end's line as the end screen says it: "Ann wins, 15 points"."""
+    winner = over["players"][over["winners"][0]]
+    return f"{winner['name']} wins, {winner['score']} points"
+
+
+def pi_takes_its_first_move(table, session) -> None:
+    """The Pi's Geese move first in the game just begun (its thread is not running)."""
+    snap = session.snapshot()
+    assert snap["players"][snap["turn"]].get("pi")
+    session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pi")
+    table.update()
+    table.render()
+
+
+@pytest.mark.parametrize("next_game, gap", [("people", 1.0), ("people", 5.0), ("people", 0.0),
+                                            ("pi", 1.0), ("chips", 1.0)])
+def test_controller_a_games_end_unread_is_said_when_a_phone_begins_the_next(
+        table, session, clock, next_game, gap):
+    """Domino Rex ended by a phone's uncover; 1-5 s later, the box still on the first page of
+    "Ben uncovers 1 + 6 = 7", a phone began the next game: the box went to it and never said
+    how the game had ended (the phones said "Ben wins" at once), nor that a phone had begun a
+    game. It says both once, then shows the new game: over its turn screen, over the Pi's
+    first move, or first in the chips to put in (begun from a script there: its words). With
+    no frame between the end and the new game (`gap` 0), from the stored game."""
+    table.pi.detach()
+    over = a_game_ended_from_phones(table, session, clock)
+    said = f"Last game: {winner_line(over)}"
+    if gap:
+        clock.advance(gap)
+        table.update()
+        table.render()
+    if next_game == "people":
+        session.new_game("fox-and-geese", ["Ann", "Ben"], by="pin-0a1b2c")
+    elif next_game == "pi":
+        session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy",
+                         by="pin-0a1b2c")
+    else:
+        session.new_game("kat-en-muis", ["Ann", "Ben"], by="api")
+    table.update()
+    table.render()
+    if next_game == "people":
+        assert table.screen == "play"
+        assert table.notice.text == f"From a phone: Fox and Geese begun. {said}"
+    elif next_game == "pi":
+        pi_takes_its_first_move(table, session)
+        assert table.screen == "pi_moved"
+        assert table.notice.text == f"From a phone: Fox and Geese begun. {said}"
+    else:
+        assert table.screen == "result" and table.result.outcome[0] == "Kat en Muis"
+        assert table.result.lines[0] == f"From a script: Kat en Muis begun. {said}"
+        assert len(table.result.lines) > 1                    # then the chips to put in
+    for _ in range(10):                                       # said once
+        clock.advance(5.0)
+        table.update()
+        table.render()
+    assert "Last game" not in table.notice.text + str(table.view()["text"])
+
+
+def test_controller_a_phones_new_game_over_one_in_play_says_it_set_aside(table, session, clock):
+    """A phone began a game while another was in play: the session set the one in play
+    aside, and the box went to the new game without a word of it."""
+    start(table, "domino-rex")
+    session.new_game("fox-and-geese", ["Ann", "Ben"], by="pin-0a1b2c")
+    table.update()
+    assert table.screen == "play" and table.snap["game"] == "fox-and-geese"
+    assert table.notice.text == "From a phone: Domino Rex set aside; Fox and Geese begun"
+    clock.advance(AGAIN_SECONDS)
+    session.abandon(by="pin-0a1b2c")                  # and that one set aside too: as ever
+    table.update()
+    assert table.notice.text == "From a phone: Fox and Geese set aside"
+
+
+def test_controller_a_games_end_unread_is_said_when_a_phone_puts_it_away(table, session, clock):
+    """A phone's set-aside a moment after the game ended (its end still unread on the box)
+    puts the finished game away: the box went to the game list without its end."""
+    start(table, "fox-and-geese")
+    session.submit({"type": "declare", "winners": [1]}, by="pin-0a1b2c")   # Red resigns
+    table.update()
+    assert table.screen == "result"
+    clock.advance(1.0)
+    session.abandon(by="pin-0a1b2c")
+    table.update()
+    assert table.screen == "games"
+    assert table.notice.text == \
+        "From a phone: Fox and Geese put away. Last game: Blue wins, Red resigned"
+
+
 def restarted(session, clock) -> ctl.Controller:
     """The table started again on the same store: the box on its start screen."""
     again = Session(session.store, new_seed=lambda: SEED)
@@ -388,5 +476,22 @@ def test_controller_a_games_end_unread_before_a_restart_is_said_leaving_the_star
         press(box, "menu")
         press(box, "menu")                                  # not said again
         assert box.screen != "result"
+    finally:
+        box.close()
+
+
+def test_controller_a_phones_game_begun_after_a_restart_says_the_last_games_end(
+        table, session, clock):
+    """After a restart, a phone began the next game before anyone pressed at the box: the
+    last game's end, to be said on leaving the start screen, was never said."""
+    over = a_game_ended_from_phones(table, session, clock)
+    table.close()
+    box = restarted(session, clock)
+    try:
+        box.session.new_game("fox-and-geese", ["Ann", "Ben"], by="pin-0a1b2c")
+        box.update()
+        assert box.screen == "play"
+        assert box.notice.text == \
+            f"From a phone: Fox and Geese begun. Last game: {winner_line(over)}"
     finally:
         box.close()
