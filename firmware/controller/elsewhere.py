@@ -375,8 +375,13 @@ class ChangesFromElsewhere:
                 if by_pi else mover if names_in(words[0], mover) and not corrected \
                 else whence(snap.get("last_by"))
             one, later = _one_uncover(old, snap), later_mover(words, snap, mover)
-            if later and moved_for_pi and not by_pi and not one:   # the Pi's move, and a
-                actor = f"{mover}, then {later}"                     # phone's answer to it
+            if moved_for_pi and not by_pi and not pi_moved_in(words, snap):
+                # a person's change on the Pi's turn (a rename, a resignation): not the Pi's,
+                # as the box's own declaration is "Game ended"
+                actor = "Game ended" if snap.get("last_type") == "declare" else \
+                    whence(snap.get("last_by"))
+            elif later and moved_for_pi and not by_pi and not one:   # the Pi's move, and a
+                actor = f"{mover}, then {later}"                       # phone's answer to it
             elif actor == mover and not by_pi and not one:         # a person's moves around
                 between = pi_moved_in(words, snap)                     # the Pi's reply
                 actor = f"{mover}, then {between}" if between else actor

@@ -495,3 +495,47 @@ def test_controller_a_phones_game_begun_after_a_restart_says_the_last_games_end(
             f"From a phone: Fox and Geese begun. Last game: {winner_line(over)}"
     finally:
         box.close()
+
+
+@pytest.mark.parametrize("game, change", [("fox-and-geese", "rename by pin-0a1b2c"),
+                                          ("fox-and-geese", "rename by api"),
+                                          ("domino-rex", "rename by api"),
+                                          ("fox-and-geese", "Pi wins"),
+                                          ("fox-and-geese", "Ben wins")])
+def test_controller_a_change_on_the_pis_turn_is_not_headed_as_the_pis(table, session, clock,
+                                                                      game, change):
+    """The Pi to move (waiting after an undo, or thinking): a phone's rename was headed "Pi,
+    then Bea" over "Button 2, Ben, is now called Bea", and a resignation "Pi, then Ben" over
+    "Ben resigns / Pi wins", though the Pi made no move. A rename is from a phone or a script,
+    a resignation "Game ended", as the box's own declaration is."""
+    table.pi.detach()                                      # the Pi does not move
+    players, pi = (["Pi", "Ben"], 0) if game == "fox-and-geese" else (["Ben", "Pi"], 1)
+    session.new_game(game, players, pi=[pi], pi_level="easy", by="pin-0a1b2c")
+    table.update()
+    for _ in range(12):                                    # Ben's first move, from a phone
+        snap = session.snapshot()
+        if snap["phase"] == "play" and snap["turn"] == pi:
+            break
+        if snap["awaiting"] == "roll":
+            session.roll(by="pi" if snap["turn"] == pi else "pin-0a1b2c")
+        elif snap["awaiting"] == "move":
+            session.submit({"type": "move", "path": snap["board"]["moves"][0]}, by="pin-0a1b2c")
+        else:
+            square = snap["players"][snap["turn"]]["covered"][0]
+            session.submit({"type": "choose", "value": square}, by="pin-0a1b2c")
+        for _ in range(4):
+            clock.advance(8.0)
+            table.update()
+            table.render()
+    assert session.snapshot()["turn"] == pi and table.screen == "play", table.view()
+    if change.startswith("rename"):
+        by = change.split()[-1]
+        session.submit({"type": "rename", "seat": 1 - pi, "name": "Bea"}, by=by)
+        heading = "From a script" if by == "api" else "From a phone"
+    else:
+        winner = players.index(change.split()[0])
+        session.submit({"type": "declare", "winners": [winner]}, by="pin-0a1b2c")
+        heading = "Game ended"
+    table.update()
+    assert table.screen == "result"
+    assert table.result.outcome[0] == heading, table.result.outcome
