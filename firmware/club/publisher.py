@@ -154,7 +154,8 @@ class ClubPublisher:
         self._refusal = SaidOnce()
         self._login = SaidOnce()
         self._unread = SaidOnce()
-        self._odd_status = SaidOnce()                  # a status not its own, answered
+        self._odd_status_said = False                  # a status not its own, logged on
+        #                                                this connection (answered every time)
         self._status_seen = threading.Event()          # its status, read back on this connection
         self._online_at: float | None = None           # when it said "online" on this one
         self.unreachable = Unreachable(club, on_error=self._failed)
@@ -235,6 +236,7 @@ class ClubPublisher:
             topics.status_topic(self.table_id), topics.received_filter(self.table_id),
             topics.CLUB_TOPIC)])
         self._status_seen.clear()
+        self._odd_status_said = False
         with self._lock:
             self._announce = True
             self._snap = self._snap or self.session.snapshot()
@@ -269,10 +271,11 @@ class ClubPublisher:
                 if payload == b"offline":
                     log.info("club: the broker says this table is offline (an older "
                              "connection's will, most likely); saying online again")
-                else:
-                    self._odd_status.warn(
-                        f"the broker held {_shown(payload)} as this table's status on {topic} "
-                        "(a status is online or offline); saying online again")
+                elif not self._odd_status_said:      # once a connection, whatever it says
+                    self._odd_status_said = True
+                    log.warning("club: the broker held %s as this table's status on %s (a "
+                                "status is online or offline); saying online again (said "
+                                "once a connection)", _shown(payload), topic)
                 with self._lock:
                     self._still_online = True
                 self._wake.set()
