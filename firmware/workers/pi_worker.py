@@ -170,7 +170,7 @@ class PiWorker:
 
     def _run(self) -> None:
         """The Pi's thread: sleep until a move is wanted or a failed turn's retry is due, then
-        play; a change while it played is taken up next, from the newest state noted."""
+        play in the session's newest state; a change while it played is taken up next."""
         while True:
             with self._wake:
                 while not self._closed and self._wanted is None and not self._retry_due():
@@ -181,7 +181,7 @@ class PiWorker:
                 if snap is None:
                     self._retry_at = None
             try:
-                self._play(snap if snap is not None else self._look_again())
+                self._play(self._look_again())    # the newest state, not the one noted
             except Exception:  # noqa: BLE001 - outside a turn's own care: said, and it goes on
                 log.exception("the Pi's thread failed; it waits for the next change")
             finally:
@@ -196,9 +196,11 @@ class PiWorker:
         return None if self._retry_at is None else max(0.0, self._retry_at - time.monotonic())
 
     def _look_again(self) -> dict[str, Any] | None:
-        """A failed turn's retry: the state now, if the Pi is still to move and nothing was
-        taken back meanwhile (a retry asked as the knob does, and the Pi moved again after an
-        undo with nobody asking)."""
+        """The state the Pi plays in: the session's now, if the Pi is still to move and nothing
+        was taken back meanwhile, else None. Never a state noted earlier: a knob press's
+        snapshot, taken outside the session's lock, could be older than a change noted after
+        it, and the Pi, refused in it, then waited on its own turn; a failed turn's retry
+        after an undo moved the Pi with nobody asking."""
         snap = self.session.snapshot()
         return snap if self._waiting is None and pi_level(snap) is not None else None
 

@@ -349,3 +349,43 @@ def test_supervision_a_failed_turns_retry_is_looked_at_by_the_pis_own_thread(ses
         worker.close()
     assert len(calls) == 2 and calls[1] - calls[0] >= 0.15
     assert threads == [worker._thread] * 2
+
+
+def test_supervision_a_knob_press_never_sets_the_pi_on_an_older_state(session, monkeypatch):
+    """A knob press reads the game outside its lock; a phone's rename noted after that read,
+    the Pi still to move, was overwritten by the press's older state: the Pi, refused in it
+    ("the game changed while the Pi was thinking"), then waited on its own turn for good.
+    The Pi plays in the game as it is when it plays."""
+    go = threading.Event()
+    real = pi_worker.pi_event
+
+    def held(*args, **kwargs):                      # the Pi thinks until the press is done
+        go.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pi_worker, "pi_event", held)
+    session.new_game("fox-and-geese", ["Pi", "Ann"], pi=[0], pi_level="easy")
+    worker = PiWorker(session)
+    worker.attach()
+    try:
+        geese = session.snapshot()["board"]["moves"][0]
+        session.submit({"type": "move", "path": geese}, by="knob")     # the Pi's turn
+        assert _until(lambda: worker.thinking)
+        read, knob, renamed = session.snapshot, threading.current_thread(), []
+
+        def read_then_renamed():                    # the press's read, then a phone's rename
+            snap = read()
+            if threading.current_thread() is knob and not renamed:
+                renamed.append(True)
+                session.submit({"type": "rename", "seat": 1, "name": "Anna"}, by="web")
+            return snap
+
+        monkeypatch.setattr(session, "snapshot", read_then_renamed)
+        assert worker.request()
+        monkeypatch.setattr(session, "snapshot", read)
+        go.set()
+        assert _until(lambda: len(_pi_moves(session)) == 1 and not worker.thinking)
+        assert session.snapshot()["turn"] == 1                       # the Geese to move
+    finally:
+        go.set()
+        worker.close()
