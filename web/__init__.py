@@ -28,6 +28,7 @@ from web import network as network_pages
 from web import device as device_panel
 from web.access.auth import KnownAddresses, Logins, OwnNames, PinGuard
 from web.access.cookies import TableSessions, set_cookie_header
+from web.access.pace import Paces
 from web.context import Parlour
 from web.device import DevicePanel
 from web.moves import phone_words
@@ -89,7 +90,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     `learn_time(phone, time)` hears what a signed-in or paired phone's clock says.
     `known_streams` of the `max_streams` live streams only signed-in and paired phones take.
     `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
-    PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, ...)."""
+    PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, which the phones' pace is kept by, ...)."""
     app = Flask(__name__)
     app.response_class = TableResponse
     app.session_interface = TableSessions()
@@ -133,6 +134,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
         **({"table_time": table_time} if table_time else {}),
         learn_time=learn_time,
         known_addresses=known_addresses,
+        paces=Paces(clock=clock),
     )
     if pairings is not None:                # a phone paired or unpaired: every page asks again
         pairings.on_changed = partial(seat.tell_pages, app.extensions["parlour"].hub)

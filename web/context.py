@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from web.access.auth import Logins, OwnNames, PinGuard
     from web.records.figures import Figures
     from web.device import DevicePanel
+    from web.access.pace import Paces
     from web.access.phones import Pairings
     from web.stream import Hub
 
@@ -42,6 +43,7 @@ class Parlour:
     learn_time: Callable[[str, datetime], None] | None = None   # a phone's clock, heard
     network: Any = None                   # the box's Wi-Fi (status(), add_home()); None: not here
     known_addresses: Any = None           # addresses of signed-in and paired phones, lately
+    paces: "Paces | None" = None          # how fast each phone may change the game
 
 
 def parlour() -> Parlour:

@@ -19,6 +19,7 @@ from companion.games import GAMES
 from companion.session import Session
 from companion.words import is_undo, joined, turn_ends, undo_notice
 from web.access import auth, seat
+from web.access.pace import keep_pace
 from web.context import field_int, field_str, json_body, parlour, plain_number
 from web.errors import ApiError
 from web.seen import check_seen
@@ -238,10 +239,12 @@ def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
         check_seen(data)
         if action in TURN_ACTIONS and pi_turn(session.snapshot()):
             raise ApiError(409, f"It is the Pi's turn: {pi_turn_words(session.snapshot())}.")
+        done = keep_pace()                   # a phone past its pace: 429, nothing done
         try:
             snapshot = ACTIONS[action](session, data)
         except Refused as err:
             raise ApiError(409, phone_words(str(err))) from None
+        done()
     if action == "new-game":
         remember(parlour().session, snapshot)
     current_app.logger.debug("control: %s from %s", action, auth.client_address())   # the log has it
@@ -552,7 +555,9 @@ def form_action(action: str) -> Response:
         # refused by the game or moved on: the answer stays for the turn the table is at (and
         # brings its state), not only until the state that refused it reaches the page
         now = parlour().session.snapshot() if err.status == 409 else None
-        return back_to_page(say(err.message, "error", err.status, now=now))
+        answer = back_to_page(say(err.message, "error", err.status, now=now))
+        answer.headers.extend(err.headers)                  # a phone held back: Retry-After
+        return answer
     words, earlier = snapshot.get("log") or [], before.get("log") or []
     same_game = before.get("game_id") == snapshot.get("game_id")
     seen = len(earlier) if same_game else len(words) - 1

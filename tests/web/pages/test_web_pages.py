@@ -8,6 +8,7 @@ from companion.buttons import SHADES
 from companion.session import Session
 from web import create_app
 
+from fakes import FakeClock
 from web_support import FAST, PIN, play_to_the_end, seeds
 
 
@@ -15,13 +16,18 @@ def csrf(page: str) -> str:
     return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
 
 
-@pytest.fixture
-def logged_in(client):
-    """A client logged in through the page's PIN form; returns its CSRF token."""
+def login(client) -> str:
+    """Log `client` in through the page's PIN form; returns its CSRF token."""
     token = csrf(client.get("/").get_data(as_text=True))
     response = client.post("/control/login", data={"pin": PIN, "csrf": token})
     assert response.status_code == 303
     return csrf(client.get("/").get_data(as_text=True))
+
+
+@pytest.fixture
+def logged_in(client):
+    """A client logged in through the page's PIN form; returns its CSRF token."""
+    return login(client)
 
 
 def test_pages_status_idle_invites_a_game(client):
@@ -176,15 +182,20 @@ def test_pages_form_free_play_with_a_randomizer_then_declare(client, logged_in, 
     assert "Game ended" in page and "Di wins" in page
 
 
-def test_pages_form_offers_every_randomizer_the_box_offers(client, logged_in, session):
+def test_pages_form_offers_every_randomizer_the_box_offers(make_app, session):
     """The free-play ruling's spinners of 2 to 12, on the phone as on the box's dice screen:
-    each option the form offers starts a game with one of the box's randomizers."""
+    each option the form offers starts a game with one of the box's randomizers (a game a
+    second: a signed-in phone's pace, web/access/pace.py)."""
     from firmware.oled.views import RANDOMIZERS
+    clock = FakeClock()
+    client = make_app(test_config={"CLOCK": clock}).test_client()
+    logged_in = login(client)
     page = client.get("/").get_data(as_text=True)
     select = re.search(r'<select name="option-free-play-randomizer">(.*?)</select>', page, re.S)
     values = re.findall(r'<option value="([^"]+)"', select.group(1))
     started = []
     for value in values:
+        clock.advance(1.0)
         client.post("/control/new-game", data={"csrf": logged_in, "game": "free-play",
                                                "player": ["Ann", "Ben"],
                                                "option-free-play-randomizer": value})
