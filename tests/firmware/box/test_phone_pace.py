@@ -5,13 +5,10 @@ clock: the box's flick and another phone's throw are still taken."""
 from __future__ import annotations
 
 import contextlib
-import http.client
-import json
-import re
-from urllib.parse import urlsplit
 
 from controller_support import press, settle_lead, start
 from firmware.webserver import WebServer
+from phone_client import Phone
 from web.access.phones import Pairings
 
 PIN = "4821"
@@ -30,47 +27,6 @@ def serving(session, pairings, clock):
         server.close()
 
 
-class Phone:
-    """A phone's page over plain HTTP: its cookie and CSRF token."""
-
-    def __init__(self, url: str):
-        parts = urlsplit(url)
-        self.host, self.port = parts.hostname, parts.port
-        self.cookie = ""
-        self.csrf = ""
-
-    def ask(self, method: str, path: str, body: dict | None = None,
-            headers: dict | None = None) -> tuple[int, dict, dict]:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
-        try:
-            sent = {"Cookie": self.cookie, "X-Parlour-Csrf": self.csrf, **(headers or {})}
-            data = None
-            if body is not None:
-                data, sent["Content-Type"] = json.dumps(body).encode(), "application/json"
-            conn.request(method, path, body=data, headers=sent)
-            answer = conn.getresponse()
-            raw = answer.read()
-            for name, value in answer.getheaders():
-                if name.lower() == "set-cookie" and value.startswith("parlour="):
-                    self.cookie = value.split(";")[0]
-            try:
-                parsed = json.loads(raw)
-            except ValueError:
-                parsed = {"page": raw.decode()}
-            return answer.status, parsed, dict(answer.getheaders())
-        finally:
-            conn.close()
-
-    def open_page(self) -> None:
-        page = self.ask("GET", "/", headers={"Accept": "text/html"})[1]["page"]
-        self.csrf = re.search(r'data-csrf="([^"]+)"', page).group(1)
-
-    def pair(self, code: str) -> None:
-        self.open_page()
-        status, body, _ = self.ask("POST", "/api/pair", {"code": code})
-        assert status == 200, body
-
-
 def test_phone_pace_attack_1_a_phone_pressing_free_play_points_locks_no_one_out(
         tmp_path, table, session, clock):
     """Free play: a paired phone pressed its own seat (a point, allowed at any time) as fast
@@ -84,8 +40,7 @@ def test_phone_pace_attack_1_a_phone_pressing_free_play_points_locks_no_one_out(
     with serving(session, pairings, clock) as url:
         ben, host = Phone(url), Phone(url)     # seat 1's phone; the host's, with the PIN
         ben.pair(pairings.offer(2))                # seat 1's button (X12)
-        host.open_page()
-        host.csrf = host.ask("POST", "/api/login", {"pin": PIN})[1]["csrf"]
+        host.sign_in(PIN)
         answers: dict[int, int] = {}
 
         def presses(seconds: float) -> None:           # ten a second, each answered first
