@@ -78,7 +78,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
                secret_key: bytes | None = None, pairings: Pairings | None = None,
                logins: Logins | None = None, table_id: str = "", network: Any = None,
                table_time: Callable[[], datetime] | None = None,
-               learn_time: Callable[[str, datetime], None] | None = None) -> Flask:
+               learn_time: Callable[[str, datetime, str], None] | None = None) -> Flask:
     """The web app of one table. `allowed_hosts`: the names it answers to besides loopback;
     `panel_open`: serve /device to other machines (with the PIN) and not only to loopback.
     `buttons`: the box's seat button colours, button 1's first (X12). `secret_key` signs the
@@ -87,7 +87,7 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
     `network` is the box's Wi-Fi (web/network.py), None where the box does not manage it;
     `table_time` is the clock the events are stamped by (firmware/stamps.py), against which
     the running clock of Fox and Geese is read (the wall clock where none is given);
-    `learn_time(phone, time)` hears what a signed-in or paired phone's clock says.
+    `learn_time(phone, time, address)` hears what a signed-in or paired phone's clock says.
     `known_streams` of the `max_streams` live streams only signed-in and paired phones take.
     `test_config` overrides settings (SECRET_KEY, SSE_KEEPALIVE seconds, SSE_MAX_SECONDS,
     PIN_TRIES, PIN_WINDOW, CLOCK: a monotonic clock, which the phones' pace is kept by, ...)."""
@@ -160,7 +160,8 @@ def create_app(session: Session, *, pin: str, device: DevicePanel | None = None,
             said = phone_clock(request.headers.get("X-Parlour-Clock"))
             if said is not None and parlour.learn_time is not None:
                 parlour.learn_time(auth.login_id() if auth.logged_in()
-                                   else phone_id(seat.phone_token()), said)
+                                   else phone_id(seat.phone_token()), said,
+                                   auth.client_address())
         return response
 
     @app.after_request

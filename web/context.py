@@ -40,7 +40,7 @@ class Parlour:
     pairings: "Pairings | None" = None                    # phones paired with a seat button
     table_id: str = ""                    # this box's id, made once (in the score apps' ids)
     table_time: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))
-    learn_time: Callable[[str, datetime], None] | None = None   # a phone's clock, heard
+    learn_time: Callable[[str, datetime, str], None] | None = None   # a phone's clock, heard
     network: Any = None                   # the box's Wi-Fi (status(), add_home()); None: not here
     known_addresses: Any = None           # addresses of signed-in and paired phones, lately
     paces: "Paces | None" = None          # how fast each phone may change the game

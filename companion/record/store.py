@@ -377,6 +377,12 @@ class Store:
                                    "LIMIT 1").fetchone()
         return None if row is None else self._record(row)
 
+    def newest_stamp(self) -> str | None:
+        """The latest time (`at`) a game began or ended at, as stored; None without one."""
+        with self._lock:
+            row = self._db.execute("SELECT MAX(created_at), MAX(ended_at) FROM games").fetchone()
+        return max((stamp for stamp in row if stamp), default=None)
+
     def events(self, game_id: int) -> list[dict[str, Any]]:
         with self._lock:
             rows = self._db.execute("SELECT body FROM events WHERE game_id = ? ORDER BY seq",

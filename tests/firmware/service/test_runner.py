@@ -145,6 +145,33 @@ def test_runner_own_names_and_open_panel_reach_the_web_app(tmp_path, mock_factor
         table.close()
 
 
+def test_runner_phones_clocks_are_read_against_the_newest_stamp_stored(tmp_path, mock_factory,
+                                                                       monkeypatch):
+    """A restart with no time server: phones that agree on a time before the games already
+    played (two set alike, a week behind) do not take the table's clock back there."""
+    from datetime import datetime, timedelta, timezone
+    from companion.record.store import Store
+    from companion.session import Session
+    from firmware import stamps
+    monkeypatch.setattr(stamps, "SYNCED", str(tmp_path / "never-synced"))
+    now = datetime.now(timezone.utc)
+    store = Store(tmp_path / "parlour.db")
+    played = (now - timedelta(days=1)).isoformat(timespec="seconds").replace("+00:00", "Z")
+    session = Session(store, new_seed=lambda: bytes(32), clock=lambda: played)
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    session.abandon()
+    assert store.newest_stamp() == played
+    store.close()
+    table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
+                         config=Config(data_dir=tmp_path, threads=4), pin="2468")
+    try:
+        for phone, address in (("pin-aaaaaa", "10.0.0.2"), ("phone-bbbbbb", "10.0.0.3")):
+            table.clock.learn(phone, now - timedelta(days=7), address)
+        assert table.clock.offset == 0
+    finally:
+        table.close()
+
+
 def test_runner_a_host_or_port_waitress_refuses_is_one_line_and_status_2(tmp_path, capsys):
     status = runner.run(sim=True, host="127.0.0.1", port=-1, data_dir=str(tmp_path),
                         pin="1234")

@@ -141,6 +141,7 @@ def test_stamps_a_box_with_no_time_server_stamps_the_next_game_by_the_phones_clo
     session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
     session.subscribe(stamps.between_games)
     stamps.learn("pin-1a2b3c", TONIGHT)                # a signed-in phone: its clock
+    stamps.learn("phone-4d5e6f", TONIGHT + timedelta(seconds=20))    # a paired one agrees
     session.new_game("fox-and-geese", ["Ann", "Ben"])
     assert store.events(session.game_id)[0]["at"] == "2025-03-08T19:30:00Z"
     mono.advance(30)
@@ -157,6 +158,7 @@ def test_stamps_the_phones_time_is_taken_up_between_games_not_charged_to_a_playe
     session.new_game("fox-and-geese", ["Ann", "Ben"])  # before any phone spoke
     mono.advance(30)
     stamps.learn("pin-1a2b3c", TONIGHT + timedelta(seconds=30))
+    stamps.learn("phone-4d5e6f", TONIGHT + timedelta(seconds=31))
     snap = session.submit({"type": "rename", "seat": 0, "name": "Anna"})
     assert snap["players"][snap["turn"]]["clock_seconds"] == 30.0    # not 40 days
     assert store.events(session.game_id)[-1]["at"] == "2025-01-27T19:30:30Z"
@@ -179,26 +181,83 @@ def test_stamps_one_phone_set_wrong_among_three_does_not_move_the_clock():
     stamps.learn("pin-aaaaaa", TONIGHT)
     stamps.learn("phone-bbbbbb", TONIGHT + timedelta(days=365))      # set by hand, wrongly
     stamps.learn("pin-cccccc", TONIGHT + timedelta(seconds=2))
-    assert stamps() == "2025-03-08T19:30:02Z"          # the middle one of the three
+    assert stamps() == "2025-03-08T19:30:00Z"          # the earlier of the two that agree
     stamps.learn("pin-aaaaaa", TONIGHT + timedelta(seconds=10))      # a phone heard again
-    assert stamps() == "2025-03-08T19:30:10Z"          # counts once, as it says now
+    assert stamps() == "2025-03-08T19:30:02Z"          # counts once, as it says now
 
 
 def test_stamps_a_phone_not_heard_from_for_half_an_hour_no_longer_counts():
     wall, mono, stamps = away_from_home()
-    stamps.learn("phone-bbbbbb", TONIGHT - timedelta(days=365))      # gone home long ago
+    for phone in ("phone-bbbbbb", "phone-dddddd"):                   # gone home long ago
+        stamps.learn(phone, TONIGHT - timedelta(days=3))
     mono.advance(31 * 60)
     stamps.learn("pin-aaaaaa", TONIGHT + timedelta(seconds=31 * 60))
+    stamps.learn("pin-cccccc", TONIGHT + timedelta(seconds=31 * 60 + 5))
     assert stamps() == "2025-03-08T20:01:00Z"
+
+
+def test_stamps_attack_2_a_lone_phone_saying_2199_does_not_date_the_next_game(tmp_path):
+    """A paired phone (no PIN) sent `X-Parlour-Clock` for 2199-01-01 once, on a box with no
+    time server: the next game was stamped 2199-01-01 (history, BG Stats, the club's league),
+    since the middle of one phone's clock is that phone's. A clock no other phone agrees
+    with is believed only up to a day past the box's own and its last stamp; nor do a few
+    set wrong together move it past those who agree."""
+    wall, mono, stamps = away_from_home()
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    stamps.learn("phone-bbbbbb", datetime(2199, 1, 1, tzinfo=timezone.utc), "10.0.0.7")
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    assert store.events(session.game_id)[0]["at"] == "2025-01-27T19:30:00Z"   # the box's
+    session.abandon()
+    for phone, address in (("pin-aaaaaa", "10.0.0.2"), ("phone-cccccc", "10.0.0.3")):
+        stamps.learn(phone, TONIGHT, address)                   # two that agree: tonight
+    stamps.learn("phone-dddddd", datetime(2199, 1, 1, tzinfo=timezone.utc), "10.0.0.8")
+    assert stamps() == "2025-03-08T19:30:00Z"          # two of four at 2199: not past them
+    store.close()
+
+
+def test_stamps_attack_2_a_lone_phone_is_believed_up_to_a_day_past_the_box():
+    """A box set right the night before, a few hours behind: one phone is enough."""
+    wall, mono, stamps = away_from_home()
+    stamps.learn("phone-bbbbbb", wall.now + timedelta(hours=20))
+    assert stamps() == "2025-01-28T15:30:00Z"
+    stamps.learn("phone-bbbbbb", wall.now + timedelta(days=3))       # a lone phone, further
+    assert stamps() == "2025-01-27T19:30:00Z"
+    stamps.learn("pin-aaaaaa", wall.now + timedelta(days=3, seconds=40))   # another agrees
+    assert stamps() == "2025-01-30T19:30:00Z"
+
+
+def test_stamps_attack_2_phones_cannot_date_games_before_the_last_stamp_or_this_parlour():
+    """Phones that agree (a phone signed in twice, two set alike) took the clock back a
+    week, so tonight's game was stamped before the one played just before it."""
+    wall, mono, stamps = away_from_home()
+    stamps.stamped("2025-01-27T19:00:00Z")             # the last game ended half an hour ago
+    for said in (datetime(2025, 1, 20, tzinfo=timezone.utc),
+                 datetime(2001, 1, 1, tzinfo=timezone.utc)):
+        for phone, address in (("pin-aaaaaa", "10.0.0.2"), ("phone-bbbbbb", "10.0.0.3")):
+            stamps.learn(phone, said, address)
+        assert stamps() == "2025-01-27T19:30:00Z", said       # the box's own clock
+
+
+def test_stamps_a_phone_signed_in_twice_is_one_phone():
+    """Each sign-in is a phone's id, so one phone signing in again agreed with itself; a
+    phone that agrees must be heard from another address."""
+    wall, mono, stamps = away_from_home()
+    for login in ("pin-aaaaaa", "pin-bbbbbb"):
+        stamps.learn(login, wall.now + timedelta(days=400), "10.0.0.7")
+    assert stamps() == "2025-01-27T19:30:00Z"
 
 
 def test_stamps_a_time_server_is_believed_over_the_phones():
     synced = [True]
     wall, mono, stamps = away_from_home(synced)
-    stamps.learn("pin-1a2b3c", TONIGHT)                # synced: the phone is not heard
+    stamps.learn("pin-1a2b3c", TONIGHT)                # synced: the phones are not heard
+    stamps.learn("phone-4d5e6f", TONIGHT)
     assert stamps() == "2025-01-27T19:30:00Z"
     synced[0] = False
     stamps.learn("pin-1a2b3c", TONIGHT)
+    stamps.learn("phone-4d5e6f", TONIGHT)
     assert stamps() == "2025-03-08T19:30:00Z"
     wall.now = TONIGHT + timedelta(hours=1)            # home again: NTP sets the clock
     synced[0] = True

@@ -588,7 +588,8 @@ def test_phone_signed_in_and_paired_phones_tell_the_box_the_time_guests_do_not(
     (firmware/stamps.py); only a phone the table trusts is heard."""
     from datetime import datetime, timezone
     heard: list[tuple[str, datetime]] = []
-    app = make_app(pairings=pairings, learn_time=lambda phone, at: heard.append((phone, at)))
+    app = make_app(pairings=pairings,
+                   learn_time=lambda phone, at, address: heard.append((phone, at)))
     tonight = "1741462200000"                                # 2025-03-08 19:30 UTC, in ms
     guest = app.test_client()
     guest.get("/api/state", headers={"X-Parlour-Clock": tonight})
