@@ -20,7 +20,9 @@ believed, once that is more than `BELIEVE_AFTER` seconds (a phone a few seconds 
 nothing). A phone's clock is believed only if it reads no earlier than `EARLIEST` and the
 box's last stamp, and either another phone (another sign-in or pairing, from another
 address) agrees with it within `AGREE` seconds, or it reads at most `LONE_AHEAD` past both the
-box's own clock and its last stamp: a lone phone, or a few set wrong, cannot date the games
+box's own clock and its last stamp (a box put away for a season, its clock stopped with it,
+is set right by the one phone signed in; 400 days is more than a box's clock falls behind
+between two evenings of one owner's): a lone phone, or a few set wrong, cannot date the games
 2199 (one said so in a header, and the next game was stamped 2199-01-01), nor before games
 already played. A club's clock, told live over its broker, is believed before the phones':
 every table of the club then dates its games alike. Like a jump, it is taken up only between
@@ -39,7 +41,7 @@ from typing import Any
 
 BELIEVE_AFTER = 120.0            # s: the phones' clocks differ more from the box's: believe them
 AGREE = 300.0                    # s: two phones' clocks this close agree
-LONE_AHEAD = 86_400.0            # s: a clock no other agrees with, past the box's and its stamps
+LONE_AHEAD = 400 * 86_400.0      # s: a clock no other agrees with, past the box's and its stamps
 EARLIEST = datetime(2025, 1, 1, tzinfo=timezone.utc)   # older than Parlour: no clock set right
 REPORTS_KEPT = 30 * 60.0         # s: a phone not heard from for this long no longer counts
 MOST_PHONES = 32

@@ -179,7 +179,7 @@ def test_stamps_a_phone_a_few_seconds_out_changes_nothing():
 def test_stamps_one_phone_set_wrong_among_three_does_not_move_the_clock():
     wall, mono, stamps = away_from_home()
     stamps.learn("pin-aaaaaa", TONIGHT)
-    stamps.learn("phone-bbbbbb", TONIGHT + timedelta(days=365))      # set by hand, wrongly
+    stamps.learn("phone-bbbbbb", TONIGHT + timedelta(days=730))      # set by hand, wrongly
     stamps.learn("pin-cccccc", TONIGHT + timedelta(seconds=2))
     assert stamps() == "2025-03-08T19:30:00Z"          # the earlier of the two that agree
     stamps.learn("pin-aaaaaa", TONIGHT + timedelta(seconds=10))      # a phone heard again
@@ -200,7 +200,7 @@ def test_stamps_attack_2_a_lone_phone_saying_2199_does_not_date_the_next_game(tm
     """A paired phone (no PIN) sent `X-Parlour-Clock` for 2199-01-01 once, on a box with no
     time server: the next game was stamped 2199-01-01 (history, BG Stats, the club's league),
     since the middle of one phone's clock is that phone's. A clock no other phone agrees
-    with is believed only up to a day past the box's own and its last stamp; nor do a few
+    with is believed only up to 400 days past the box's own and its last stamp; nor do a few
     set wrong together move it past those who agree."""
     wall, mono, stamps = away_from_home()
     store = Store(tmp_path / "parlour.db")
@@ -217,15 +217,19 @@ def test_stamps_attack_2_a_lone_phone_saying_2199_does_not_date_the_next_game(tm
     store.close()
 
 
-def test_stamps_attack_2_a_lone_phone_is_believed_up_to_a_day_past_the_box():
-    """A box set right the night before, a few hours behind: one phone is enough."""
+def test_stamps_attack_2_a_lone_phone_is_believed_up_to_400_days_past_the_box():
+    """A box put away for a season, its clock months behind: the one phone signed in is
+    enough; a lone phone further ahead than 400 days is not believed until another agrees."""
     wall, mono, stamps = away_from_home()
     stamps.learn("phone-bbbbbb", wall.now + timedelta(hours=20))
     assert stamps() == "2025-01-28T15:30:00Z"
-    stamps.learn("phone-bbbbbb", wall.now + timedelta(days=3))       # a lone phone, further
+    stamps.learn("phone-bbbbbb", wall.now + timedelta(days=500))     # a lone phone, further
     assert stamps() == "2025-01-27T19:30:00Z"
-    stamps.learn("pin-aaaaaa", wall.now + timedelta(days=3, seconds=40))   # another agrees
-    assert stamps() == "2025-01-30T19:30:00Z"
+    stamps.learn("pin-aaaaaa", wall.now + timedelta(days=500, seconds=40))   # another agrees
+    assert stamps() == "2026-06-11T19:30:00Z"
+    wall, mono, stamps = away_from_home()
+    stamps.learn("phone-bbbbbb", wall.now + timedelta(days=300))     # put away since spring
+    assert stamps() == "2025-11-23T19:30:00Z"
 
 
 def test_stamps_attack_2_phones_cannot_date_games_before_the_last_stamp_or_this_parlour():
@@ -245,7 +249,7 @@ def test_stamps_a_phone_signed_in_twice_is_one_phone():
     phone that agrees must be heard from another address."""
     wall, mono, stamps = away_from_home()
     for login in ("pin-aaaaaa", "pin-bbbbbb"):
-        stamps.learn(login, wall.now + timedelta(days=400), "10.0.0.7")
+        stamps.learn(login, wall.now + timedelta(days=500), "10.0.0.7")
     assert stamps() == "2025-01-27T19:30:00Z"
 
 
