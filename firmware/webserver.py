@@ -7,7 +7,10 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
   oldest idle connection (an address holding that many is one guest's flood, not a phone);
 - guests (addresses with no signed-in or paired phone) share all but `reserved`: past that a
   guest's new connection closes one of the address holding most (idle, else one whose answer
-  sits unread, else the oldest), so a flood of busy sockets never shuts a newcomer out;
+  sits unread, else the oldest), so a flood of busy sockets never shuts a newcomer out; from
+  an address at the top itself, an idle one of its own, else itself, so a flood's
+  reconnections close only its own; a connection that has had no time to send its first
+  request (`fresh_seconds`) is never closed for another address's;
 - a request must arrive whole within `request_seconds` of its first byte (a header line
   every few seconds no longer holds a connection for ever), and an idle keep-alive
   connection closes after `idle_seconds`;
@@ -91,6 +94,8 @@ class Limits:
     known_threads: int = 4          # workers guests' requests never take: signed-in phones'
     blocked_seconds: float = 1.0    # a guest's worker blocked on an unread answer this long is
     #                                 freed for a newcomer's request (its connection dropped)
+    fresh_seconds: float = 2.0      # a new connection's time to send its first request before
+    #                                 it is closed like an idle one to make room for another
 
     def streams(self, threads: int) -> int:
         """Live streams allowed with `threads` workers: the rest are reserved for requests."""
@@ -251,15 +256,18 @@ def _address(channel) -> str:
     return channel.addr[0] if channel.addr else ""
 
 
-def _first_to_go(channel) -> tuple:
-    """The order a crowded address's connections make room in: idle ones (the longest idle
-    first), then those holding an answer not yet taken (the longest untaken first), then the
-    rest (the oldest first)."""
+def _first_to_go(channel, fresh_after: float) -> tuple:
+    """The order connections make room in: idle ones (the longest idle first), then those
+    holding an answer not yet taken (the longest untaken first), then those opened after
+    `fresh_after` and not yet answered (they may not have had time to send their request: the
+    newest first), then the rest (the oldest first)."""
     if not channel.requests and not channel.total_outbufs_len:
-        return 0, channel.last_activity
+        if channel.last_sent or channel.opened <= fresh_after:
+            return 0, channel.last_activity
+        return 2, -channel.opened
     if channel.total_outbufs_len:
         return 1, channel.last_sent or channel.opened
-    return 2, channel.opened
+    return 3, channel.opened
 
 
 class TableChannel(HTTPChannel):
@@ -285,21 +293,26 @@ class TableChannel(HTTPChannel):
             self._make_room(guests, len(peers))   # the reserve stays for the table's phones
 
     def _make_room(self, crowd: list, mine: int | None = None) -> None:
-        """Close one connection of `crowd` for this new one, else this one. Among its own
-        address's (`mine` None) only an idle one. Among the guests', one of the address holding
-        most if that is more than this address would then hold (a flood's busy sockets made a
-        newcomer close itself, every time): idle first, then the one whose answer has sat
-        unread longest, then the oldest; else the oldest idle guest's."""
-        idle = [c for c in crowd if not c.requests and not c.total_outbufs_len]
-        victim = min(idle, key=lambda c: c.last_activity) if idle else self
-        if mine is not None:
-            held: dict[str, list] = {}
-            for channel in crowd:
-                held.setdefault(_address(channel), []).append(channel)
-            most = max(map(len, held.values()), default=0)
-            if most > mine + 1:
-                victim = min((c for group in held.values() if len(group) == most
-                              for c in group), key=_first_to_go)
+        """Close one connection of `crowd` for this new one, else this one. Among the guests'
+        (`mine`: how many this address holds), one of the address holding most, in
+        `_first_to_go`'s order, if that is more than this address would then hold. Else (and
+        among its own address's, `mine` None) only an idle one: of its own address's, or if
+        it holds none, a guest's that has had time to send its request. So a flood's
+        reconnections close the flood's own, never a newcomer's whose request is on its way
+        (they closed "the oldest idle guest connection", and that was the newcomer's)."""
+        fresh_after = time.time() - self.server.limits.fresh_seconds
+        held: dict[str, list] = {}
+        for channel in crowd:
+            held.setdefault(_address(channel), []).append(channel)
+        own = held.pop(_address(self), [])
+        most = max(map(len, held.values()), default=0)
+        if mine is not None and most > mine + 1:
+            victim = min((c for others in held.values() if len(others) == most for c in others),
+                         key=lambda c: _first_to_go(c, fresh_after))
+        else:
+            idle = [c for c in own if not c.requests and not c.total_outbufs_len] if own else [
+                c for c in crowd if _first_to_go(c, fresh_after)[0] == 0]
+            victim = min(idle, key=lambda c: c.last_activity) if idle else self
         if victim is self or not (victim.requests or victim.total_outbufs_len):
             victim.will_close = True         # closed by the loop once it may write (at once)
         else:

@@ -6,9 +6,12 @@ is played by another loopback address (127.0.0.2: Linux routes all of 127/8 to l
 from __future__ import annotations
 
 import http.client
+import itertools
 import json
 import socket
+import threading
 import time
+from collections import Counter
 from contextlib import ExitStack
 
 import pytest
@@ -481,3 +484,121 @@ def test_flood_unread_pipelined_requests_from_many_addresses_let_a_newcomer_in(t
     finally:
         server.close()
         store.close()
+
+
+# -- floods that never stop: every connection the server closes is opened again at once ------
+
+class Flood:
+    """Guests from `addresses`, `sockets` connections each, every one sending `request`
+    pipelined over and over without reading an answer, and opened again as soon as the
+    server closes it (as a flooding script does), until the `with` block ends."""
+
+    def __init__(self, port: int, addresses: list[str], sockets: int, request: bytes):
+        self.port, self.payload = port, request * 200
+        self.stop = threading.Event()
+        self.opened = itertools.count()
+        self.threads = [threading.Thread(target=self._connection, args=(address,), daemon=True)
+                        for address in addresses for _ in range(sockets)]
+
+    def __enter__(self) -> "Flood":
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(5)
+
+    def _connection(self, address: str) -> None:
+        while not self.stop.is_set():
+            try:
+                with socket.socket() as sock:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)   # never read
+                    sock.settimeout(0.2)
+                    sock.bind((address, 0))
+                    sock.connect(("127.0.0.1", self.port))
+                    next(self.opened)
+                    sent = 0
+                    while not self.stop.is_set():
+                        try:
+                            sent = (sent + sock.send(self.payload[sent:])) % len(self.payload)
+                        except socket.timeout:
+                            continue                    # the server reads no further: yet
+            except OSError:
+                time.sleep(0.02)                        # closed by the server: again
+
+
+def newcomer(port: int, n: int, method: str, path: str) -> int | str:
+    """A phone never seen before (an address of its own) asks once: the status, or the name
+    of what went wrong (RemoteDisconnected: the server reset it)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30,
+                                      source_address=(f"127.0.9.{n}", 0))
+    try:
+        body = json.dumps({"pin": PIN}) if method == "POST" else None
+        conn.request(method, path, body=body, headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    except OSError as err:
+        return type(err).__name__
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def flooded_server(tmp_path):
+    """A real server at a fifth of the table's size (40 connections, 8 kept for the table's
+    phones, 4 an address; 16 workers: 6 streams for guests, 4 workers for their requests),
+    whose unread answers are not dropped for stalling meanwhile (60 s), with a signed-in
+    phone; yields (server, session, its cookie)."""
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: b"s" * 32)
+    limits = Limits(connections=40, reserved=8, per_address=4, output_bytes=64 * 1024,
+                    send_buffer=16 * 1024, stall_seconds=60.0)
+    server = WebServer(session, pin=PIN, panel=None, host="127.0.0.1", port=0, threads=16,
+                       limits=limits)
+    server.start()
+    try:
+        cookie = signed_in_cookie(int(server.port), "127.0.0.60")
+        session.new_game("kat-en-muis", ["Ann", "Ben"], by="test")
+        yield server, session, cookie
+    finally:
+        server.close()
+        store.close()
+
+
+def test_flood_reconnecting_unread_page_requests_from_12_addresses_never_reset_a_newcomer(
+        flooded_server):
+    """12 guest addresses × 16 sockets each pipelining requests for the phone page it never
+    reads, every dropped one opened again at once: new phones opening the page or signing in
+    were reset 7-11 times in 12 (each reconnection closed "the oldest idle guest connection",
+    and a newcomer whose request had not arrived yet was idle; the flood's addresses held 11
+    or 12 each, so "the address holding most" never applied). Now a guest's new connection
+    makes room from the address holding most, its own when that is its own, and a connection
+    that has had no time to send its request goes last. Here 12 addresses × 4 sockets."""
+    server, _, cookie = flooded_server
+    port, limits = int(server.port), server.limits
+    flood_addresses = [f"127.0.4.{n + 1}" for n in range(12)]
+    page = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    outcomes: dict[str, list] = {"watcher": [], "signing in": [], "signed in": []}
+    with Flood(port, flood_addresses, limits.per_address, page) as flood:
+        guests = limits.connections - limits.reserved
+        assert wait_until(lambda: len(server.server.channels()) >= guests)
+        time.sleep(1.5)                         # the guests' workers wait on full buffers
+        for n in range(8):
+            outcomes["watcher"].append(newcomer(port, 2 * n + 1, "GET", "/"))
+            outcomes["signing in"].append(newcomer(port, 2 * n + 2, "POST", "/api/login"))
+            outcomes["signed in"].append(phone_get(port, "/api/state", source="127.0.0.60",
+                                                   headers={"Cookie": cookie})[0])
+        flooding = sum(_address(c).startswith("127.0.4.") and not c.will_close   # (closed
+                       for c in server.server.channels())          # at the loop's next turn)
+        opened = next(flood.opened)
+    answered = {who: Counter(statuses) for who, statuses in outcomes.items()}
+    assert answered == {who: Counter({200: 8}) for who in outcomes}, answered
+    assert flooding <= guests                       # the flood kept to the guests' share
+    assert opened > 2 * len(flood_addresses) * limits.per_address   # and kept coming back
+
+
+def _address(channel) -> str:
+    return channel.addr[0] if channel.addr else ""
