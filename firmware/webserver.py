@@ -25,7 +25,8 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
   for guests what the streams leave less `known_threads`; a request past its address's or the
   guests' share waits for one to end, the address holding fewest first (`Workers`); a
   newcomer's request is given the worker of a guest's connection whose unread answer has kept
-  it waiting over `blocked_seconds` (that connection is closed).
+  it waiting over `blocked_seconds` (that connection is closed); waitress's warning that
+  requests wait for a worker is said once a minute, with a count.
 """
 
 from __future__ import annotations
@@ -133,6 +134,42 @@ class JsonErrorTask(ErrorTask):
         self.set_close_on_finish()
         self.content_length = len(body)
         self.write(body)
+
+
+class QueueWarnings:
+    """waitress's "Task queue depth" warning (a request ready and no worker free) at most once
+    every `every` seconds, saying how many more there were meanwhile and the deepest (a
+    flood's made ~1,000 lines a second). Stands in for the dispatcher's `queue_logger`."""
+
+    def __init__(self, logger: logging.Logger, every: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic):
+        self.logger, self.every, self.clock = logger, every, clock
+        self.lock = threading.Lock()
+        self.next = float("-inf")
+        self.held = self.deepest = 0
+
+    def warning(self, message: str, depth: int, *args) -> None:
+        with self.lock:
+            now = self.clock()
+            if now < self.next:
+                self.held += 1
+                self.deepest = max(self.deepest, depth)
+                return
+            held, deepest = self.held, max(self.deepest, depth)
+            self.next, self.held, self.deepest = now + self.every, 0, 0
+        if held:
+            self.logger.warning(message + " (%d more times since the last such warning, "
+                                "up to %d)", depth, *args, held, deepest)
+        else:
+            self.logger.warning(message, depth, *args)
+
+
+class TableDispatcher(ThreadedTaskDispatcher):
+    """waitress's workers, warning of their queue's depth at most once a minute."""
+
+    def __init__(self):
+        super().__init__()
+        self.queue_logger = QueueWarnings(ThreadedTaskDispatcher.queue_logger)
 
 
 class Workers:
@@ -423,7 +460,7 @@ def table_server(app, *, host: str, port: int, threads: int, limits: Limits,
     # set on the listening socket, so every accepted one has it (Linux inherits it)
     adj.socket_options = [(socket.SOL_TCP, socket.TCP_NODELAY, 1),            # waitress's own
                           (socket.SOL_SOCKET, socket.SO_SNDBUF, limits.send_buffer)]
-    dispatcher = ThreadedTaskDispatcher()
+    dispatcher = TableDispatcher()
     dispatcher.set_thread_count(adj.threads)
     sockets: dict = {}
     servers = []

@@ -1,14 +1,15 @@
 """How the web server shares its workers (`firmware.webserver.Workers`), with stand-in
 channels: one address's share, the guests' share, the table's phones passing guests, the
-address holding fewest going first, live streams left to their own caps, and a connection
-closed while it waited forgotten."""
+address holding fewest going first, live streams left to their own caps, a connection
+closed while it waited forgotten; and waitress's queue warning once a minute."""
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from dataclasses import dataclass, field
 
-from firmware.webserver import STREAM_PATH, Limits, Workers
+from firmware.webserver import STREAM_PATH, Limits, QueueWarnings, TableDispatcher, Workers
 
 
 @dataclass
@@ -109,3 +110,38 @@ def test_workers_a_request_counts_as_what_it_was_when_it_began():
     assert pool.guests == 0
     pool.done(phone)
     assert pool.guests == 0 and pool.held == {}
+
+
+class Logged(logging.Handler):
+    """The lines a logger says."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+def test_workers_a_flood_of_queued_requests_is_warned_of_once_a_minute_with_a_count():
+    """waitress warns "Task queue depth is n" for every request it queues with no worker free:
+    a flood made ~1,000 lines a second (27,845 in 15 s). Now once a minute, with how many more
+    there were and the deepest."""
+    logger, logged, now = logging.getLogger("test.queue"), Logged(), [100.0]
+    logger.addHandler(logged)
+    try:
+        warnings = QueueWarnings(logger, clock=lambda: now[0])
+        for depth in [3, 59, 77, 12] * 250:
+            warnings.warning("Task queue depth is %d", depth)
+            now[0] += 0.01                                        # 1,000 in 10 s
+        assert logged.lines == ["Task queue depth is 3"]
+        now[0] = 160.0
+        warnings.warning("Task queue depth is %d", 5)
+        assert logged.lines[1:] == [
+            "Task queue depth is 5 (999 more times since the last such warning, up to 77)"]
+        now[0] = 300.0
+        warnings.warning("Task queue depth is %d", 1)
+        assert logged.lines[2:] == ["Task queue depth is 1"]
+    finally:
+        logger.removeHandler(logged)
+    assert isinstance(TableDispatcher().queue_logger, QueueWarnings)   # the table's own
