@@ -23,10 +23,10 @@ idle or slow sockets cost no worker; what they can exhaust is the connection lim
 - a worker writing to a phone that does not read waits (up to `stall_seconds`), so workers
   are shared out like connections: at most `requests_per_address` at once for one address, and
   for guests what the streams leave less `known_threads`; a request past its address's or the
-  guests' share waits for one to end, the address holding fewest first (`Workers`); a
-  newcomer's request is given the worker of a guest's connection whose unread answer has kept
-  it waiting over `blocked_seconds` (that connection is closed); waitress's warning that
-  requests wait for a worker is said once a minute, with a count.
+  guests' share waits for one to end, the address holding fewest first (`Workers`), a live
+  stream's until it opens; a newcomer's request is given the worker of a guest's connection
+  whose unread answer has kept it waiting over `blocked_seconds` (that connection is closed);
+  waitress's warning that requests wait for a worker is said once a minute, with a count.
 """
 
 from __future__ import annotations
@@ -45,12 +45,13 @@ from waitress import wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 
 from companion.errors import ParlourError
 
 log = logging.getLogger("parlour.web")
-STREAM_PATH = "/api/events"         # web/api.py's live stream: capped by the app, not `Workers`
+STREAM_OPENED = "parlour.stream_opened"   # in a request's environ: web/api.py calls it once
+#                                           its live stream is open (`Workers.streaming`)
 EVERY_ADDRESS = ("", "0.0.0.0", "::", "[::]")   # a host that means every address, both families
 
 
@@ -172,12 +173,24 @@ class TableDispatcher(ThreadedTaskDispatcher):
         self.queue_logger = QueueWarnings(ThreadedTaskDispatcher.queue_logger)
 
 
+class TableTask(WSGITask):
+    """waitress's task for a request, its environ carrying `STREAM_OPENED`: the app calls it
+    once the request has become a live stream (`Workers.streaming`)."""
+
+    def get_environment(self):
+        environ = super().get_environment()
+        channel = self.channel
+        environ[STREAM_OPENED] = lambda: channel.server.workers.streaming(channel)
+        return environ
+
+
 class Workers:
-    """Who holds the worker threads besides the live streams (capped on their own): a
-    channel's request runs at once if its address holds fewer than `requests_per_address` and,
-    for a guest (an address with no signed-in or paired phone), if guests hold fewer than the
-    workers streams leave less `known_threads`; else it waits its turn. One for all of a
-    server's listening sockets (they share the workers)."""
+    """Who holds the worker threads besides the open live streams (capped by the app): a
+    channel's request (a stream's too, until it opens) runs at once if its address holds
+    fewer than `requests_per_address` and, for a guest (an address with no signed-in or
+    paired phone), if guests hold fewer than the workers streams leave less `known_threads`;
+    else it waits its turn. One for all of a server's listening sockets (they share the
+    workers)."""
 
     def __init__(self, limits: Limits, threads: int, known: Callable[[str], bool]):
         self.per_address = limits.requests_per_address
@@ -233,49 +246,69 @@ class Workers:
     def done(self, channel) -> None:
         """The channel's request has ended: its worker is free, and waiting ones that may run
         now start."""
-        ready = []
         with self.lock:
-            held = channel.held.popleft() if channel.held else None
-            if held is not None:
-                address, guest = held
-                self.held[address] -= 1
-                if not self.held[address]:
-                    del self.held[address]
-                self.guests -= guest
-                if guest:
-                    self.guest_held[channel] -= 1
-                    if not self.guest_held[channel]:
-                        del self.guest_held[channel]
-            self.waiting = deque(w for w in self.waiting if w[0].connected)  # closed: gone
-            self.owed = {c: v for c, v in self.owed.items() if c.connected}
-            asking: dict[str, int] = {}
-            for waiting, _ in self.waiting:
-                asking[_address(waiting)] = asking.get(_address(waiting), 0) + 1
-            while self.waiting:
-                # a newcomer owed a worker first, then the address holding the fewest (a
-                # watcher's request before a flood's next), then the one waiting with fewest,
-                # else in the order they came; a signed-in phone's passes guests' held back
-                # by their share
-                order = sorted(range(len(self.waiting)), key=lambda i: (
-                    self.waiting[i][0] not in self.owed,
-                    self.held.get(_address(self.waiting[i][0]), 0),
-                    asking[_address(self.waiting[i][0])]))
-                taken = next((i for i in order if self._take(self.waiting[i][0])), None)
-                if taken is None:
-                    break
-                ready.append(self.waiting[taken])
-                asking[_address(self.waiting[taken][0])] -= 1
-                self.owed.pop(self.waiting[taken][0], None)
-                del self.waiting[taken]
+            self._release(channel.held.popleft() if channel.held else None, channel)
+            ready = self._ready()
         for waiting, start in ready:
             start(waiting)
 
+    def streaming(self, channel) -> None:
+        """The channel's running request is now a live stream: its worker is counted by the
+        streams' caps (the app's), no longer in its address's and the guests' shares, and
+        waiting ones that may run now start."""
+        with self.lock:
+            if not channel.held or channel.held[0] is None:
+                return
+            self._release(channel.held[0], channel)
+            channel.held[0] = None
+            ready = self._ready()
+        for waiting, start in ready:
+            start(waiting)
+
+    def _release(self, held, channel) -> None:
+        """Count no longer what one of the channel's requests held (`_take`)."""
+        if held is None:
+            return
+        address, guest = held
+        self.held[address] -= 1
+        if not self.held[address]:
+            del self.held[address]
+        self.guests -= guest
+        if guest:
+            self.guest_held[channel] -= 1
+            if not self.guest_held[channel]:
+                del self.guest_held[channel]
+
+    def _ready(self) -> list:
+        """The waiting requests that may run now, counted as held and taken off the line."""
+        ready = []
+        self.waiting = deque(w for w in self.waiting if w[0].connected)  # closed: gone
+        self.owed = {c: v for c, v in self.owed.items() if c.connected}
+        asking: dict[str, int] = {}
+        for waiting, _ in self.waiting:
+            asking[_address(waiting)] = asking.get(_address(waiting), 0) + 1
+        while self.waiting:
+            # a newcomer owed a worker first, then the address holding the fewest (a
+            # watcher's request before a flood's next), then the one waiting with fewest,
+            # else in the order they came; a signed-in phone's passes guests' held back
+            # by their share
+            order = sorted(range(len(self.waiting)), key=lambda i: (
+                self.waiting[i][0] not in self.owed,
+                self.held.get(_address(self.waiting[i][0]), 0),
+                asking[_address(self.waiting[i][0])]))
+            taken = next((i for i in order if self._take(self.waiting[i][0])), None)
+            if taken is None:
+                break
+            ready.append(self.waiting[taken])
+            asking[_address(self.waiting[taken][0])] -= 1
+            self.owed.pop(self.waiting[taken][0], None)
+            del self.waiting[taken]
+        return ready
+
     def _take(self, channel) -> bool:
-        """Count the channel's next request as held, if it may run now."""
-        request = channel.requests[0] if channel.requests else None
-        if request is not None and getattr(request, "path", None) == STREAM_PATH:
-            channel.held.append(None)               # a live stream: capped by the app
-            return True
+        """Count the channel's next request as held, if it may run now (a live stream's too,
+        until it opens: past the streams' caps each is answered 503 by a worker like any
+        other request's, and a flood's, never read, held every worker)."""
         address = _address(channel)
         guest = not self.known(address)
         if self.held.get(address, 0) >= self.per_address or (
@@ -313,6 +346,7 @@ class TableChannel(HTTPChannel):
 
     request_began = 0.0
     last_sent = 0.0          # when output last left for the phone (0: nothing waited yet)
+    task_class = TableTask
     error_task_class = JsonErrorTask
 
     def __init__(self, server, sock, addr, adj, map=None):

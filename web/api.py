@@ -44,6 +44,9 @@ def events() -> Response:
     if stream is None:
         raise ApiError(503, "too many live pages at once: poll /api/state instead",
                        {"Retry-After": "30"})
+    opened = request.environ.get("parlour.stream_opened")    # firmware/webserver.py's
+    if callable(opened):
+        opened()               # its worker is the stream's now, counted by the hub's caps
     return Response(stream, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

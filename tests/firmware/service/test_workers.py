@@ -1,7 +1,7 @@
 """How the web server shares its workers (`firmware.webserver.Workers`), with stand-in
 channels: one address's share, the guests' share, the table's phones passing guests, the
-address holding fewest going first, live streams left to their own caps, a connection
-closed while it waited forgotten; and waitress's queue warning once a minute."""
+address holding fewest going first, a live stream's request counted until its stream opens,
+a connection closed while it waited forgotten; and waitress's queue warning once a minute."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import logging
 from collections import deque
 from dataclasses import dataclass, field
 
-from firmware.webserver import STREAM_PATH, Limits, QueueWarnings, TableDispatcher, Workers
+from firmware.webserver import Limits, QueueWarnings, TableDispatcher, Workers
+
+STREAM_PATH = "/api/events"
 
 
 @dataclass
@@ -78,12 +80,23 @@ def test_workers_guests_leave_the_table_its_workers_and_a_phone_passes_them():
     assert [c.address for c, _ in pool.waiting] == ["10.0.1.0", "10.0.1.1", "10.0.1.2"]
 
 
-def test_workers_streams_are_not_counted_and_a_closed_waiter_is_forgotten():
+def test_workers_a_stream_request_counts_until_its_stream_opens_and_a_closed_waiter_is_gone():
+    """A flood of live-stream requests never read: each past the streams' caps is answered 503
+    by a worker that then waits on the unread answer, so they wait their turn like any other
+    request (they skipped the shares, and ~100 waited in waitress's queue ahead of the table's
+    phones); once its stream opens, a worker is the stream's, capped by the app."""
     pool, started = workers()
-    streams = [Channel("10.0.0.9", path=STREAM_PATH) for _ in range(5)]
+    streams = [Channel("10.0.0.9", path=STREAM_PATH) for _ in range(3)]
     for channel in streams:
         pool.add(channel, started.append)
-    assert started == streams and pool.held == {} and pool.guests == 0
+    assert started == streams[:2] and pool.held == {"10.0.0.9": 2} and pool.guests == 2
+    pool.streaming(streams[0])                                     # its stream opened
+    assert started == streams and pool.held == {"10.0.0.9": 2} and pool.guests == 2
+    pool.streaming(streams[0])                                     # again: nothing more
+    assert pool.held == {"10.0.0.9": 2}
+    pool.streaming(streams[1])
+    pool.streaming(streams[2])
+    assert pool.held == {} and pool.guests == 0
     a, b, gone = Channel("10.0.0.9"), Channel("10.0.0.9"), Channel("10.0.0.9")
     for channel in (a, b, gone):
         pool.add(channel, started.append)
