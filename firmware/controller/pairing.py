@@ -26,8 +26,6 @@ PAIR_TRANSITIONS: dict[tuple[str, str], str] = {
 }
 PAIR_SCREENS = ("pair_pick", "pair_code", "phones")
 CODE_RAN_OUT = "The pairing code ran out: Menu, Pair a phone, for a new one"
-CODE_VOID = "Wrong codes were typed too often, so the pairing code is void: Menu, Pair a " \
-    "phone, for a new one"                 # not "ran out": no one waited too long
 
 
 class PhoneScreens:
@@ -74,7 +72,7 @@ class PhoneScreens:
             if offered is None:
                 self.screen = self.home()
                 self._sync_controls()
-                self.show_refusal(CODE_VOID if self.pairings.voided else CODE_RAN_OUT)
+                self.show_refusal(CODE_RAN_OUT)     # wrong codes never void it
             elif f"{int(offered[2])}" != self._code_shown:
                 self.dirty = True                   # the seconds left, once a second
 

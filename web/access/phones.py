@@ -15,8 +15,9 @@ from __future__ import annotations
 import hmac
 import secrets
 import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,11 @@ from web.access.keptfile import read_kept, token_digest, write_kept
 
 PAIR_SECONDS = 120.0     # a code stays valid this long: read at the box, typed on a phone
 CODE_DIGITS = 6
-CODE_TRIES = 5           # wrong codes (from anyone) before the box's code is void
+CODE_TRIES = 5           # wrong codes an address may type within CODE_WINDOW
+CODE_WINDOW = 60.0
+TABLE_CODE_TRIES = 20    # wrong codes for one code, all addresses: then one per address
+MAX_ADDRESSES = 4096     # addresses whose recent wrong codes are kept
+MAX_GUESSERS = 65_536    # addresses kept as having typed a wrong code for the open code
 MAX_PHONES = 64          # paired phones kept; the oldest pairing goes first
 
 
@@ -53,11 +58,21 @@ class Offer:
     button: int
     code: str
     until: float
-    wrong: int = 0
+    wrong: int = 0                                   # wrong codes for it, from anyone
+    guessers: set[str] = field(default_factory=set)  # the addresses that typed them
 
 
 class CodeRefused(Exception):
     """A code typed on a phone that does not pair it, with the words to show there."""
+
+
+class CodeWait(CodeRefused):
+    """A code not even compared: its address typed too many wrong ones. `wait`: seconds
+    until it may try again, or None (not for this code: the box must show a new one)."""
+
+    def __init__(self, words: str, wait: int | None):
+        super().__init__(words)
+        self.wait = wait
 
 
 class Pairings:
@@ -70,7 +85,7 @@ class Pairings:
         self._lock = threading.Lock()
         self._paired: dict[str, int] = self._load()
         self._offer: Offer | None = None
-        self.voided = False              # the last code went to wrong tries, not to time
+        self._wrong: OrderedDict[str, deque[float]] = OrderedDict()   # by address, newest last
         self.on_paired: Callable[[int], None] | None = None    # the OLED says so
         self.on_changed: Callable[[], None] | None = None      # phones ask again (the web)
 
@@ -104,7 +119,6 @@ class Pairings:
         code = f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
         with self._lock:
             self._offer = Offer(button, code, self._clock() + self.seconds)
-            self.voided = False
         return code
 
     def offered(self) -> tuple[int, str, float] | None:
@@ -140,25 +154,27 @@ class Pairings:
 
     # -- the phone -------------------------------------------------------------------------
 
-    def claim(self, token: str, code: str) -> int:
-        """Pair the phone that typed `code` with the button the box showed it for; that
-        button, or CodeRefused in the words to show. CODE_TRIES wrong codes void the box's
-        code (a new one is a press away there), so guessing a million codes is no way in."""
+    def claim(self, token: str, code: str, *, address: str = "unknown") -> int:
+        """Pair the phone that typed `code` from `address` with the button the box showed it
+        for; that button, or CodeRefused in the words to show (CodeWait: not compared). Wrong
+        codes never void the box's code: they shut their addresses out (see the module)."""
         typed = "".join(code.split())
         with self._lock:
+            now = self._clock()
+            self._check_address(address, now)
             offer = self._offer
-            if offer is None or self._clock() >= offer.until:
+            if offer is None or now >= offer.until:
                 self._offer = None
                 raise CodeRefused("The box shows no pairing code now: on the box, Menu, "
                                   "\"Pair a phone\", then press your seat button.")
+            if offer.wrong >= TABLE_CODE_TRIES and address in offer.guessers:
+                raise CodeWait("Too many wrong codes at this table: this phone may not try "
+                               "that code again. Ask the box for a new one (Menu, \"Pair a "
+                               "phone\").", None)
             # (a lone surrogate, "\ud800", is a wrong code too: it answered 500)
             if not hmac.compare_digest(typed.encode("utf-8", "surrogatepass"),
                                        offer.code.encode()):
-                offer.wrong += 1
-                if offer.wrong >= CODE_TRIES:
-                    self._offer, self.voided = None, True
-                    raise CodeRefused("Wrong code too often: that code is void. Ask the box "
-                                      "for a new one (Menu, \"Pair a phone\").")
+                self._count_wrong(offer, address, now)
                 raise CodeRefused("That is not the code on the box: type the six digits "
                                   "it shows.")
             digest = token_digest(token)
@@ -169,11 +185,38 @@ class Pairings:
             self._paired[digest] = offer.button
             self._save(before, "this pairing")
             self._offer = None
+            self._wrong.pop(address, None)
             button = offer.button
         if self.on_paired is not None:
             self.on_paired(button)
         self._changed()
         return button
+
+    def _recent(self, address: str, now: float) -> deque[float]:
+        wrong = self._wrong.get(address, deque())
+        while wrong and now - wrong[0] >= CODE_WINDOW:
+            wrong.popleft()
+        return wrong
+
+    def _check_address(self, address: str, now: float) -> None:
+        """CodeWait while `address` has typed CODE_TRIES wrong codes within CODE_WINDOW."""
+        wrong = self._recent(address, now)
+        if len(wrong) >= CODE_TRIES:
+            wait = max(1, int(CODE_WINDOW - (now - wrong[0])) + 1)
+            raise CodeWait(f"Too many wrong codes from this phone: try again in {wait} s, "
+                           "with the code the box shows.", wait)
+
+    def _count_wrong(self, offer: Offer, address: str, now: float) -> None:
+        """A wrong code from `address`: counted for it, and for the open code."""
+        wrong = self._recent(address, now)
+        wrong.append(now)
+        self._wrong[address] = wrong
+        self._wrong.move_to_end(address)
+        while len(self._wrong) > MAX_ADDRESSES:          # the least recent guesser goes
+            self._wrong.popitem(last=False)
+        offer.wrong += 1
+        if len(offer.guessers) < MAX_GUESSERS:
+            offer.guessers.add(address)
 
     def status(self, token: str | None) -> dict[str, Any]:
         """{"button": n | None} for this phone."""

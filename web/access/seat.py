@@ -15,7 +15,7 @@ from web.access import auth
 from web.context import field_str, json_body, parlour
 from web.errors import ApiError
 from web.seen import check_seen
-from web.access.phones import CodeRefused, new_token, seat_of_button
+from web.access.phones import CodeRefused, CodeWait, new_token, seat_of_button
 
 bp = Blueprint("seat", __name__)
 
@@ -83,13 +83,17 @@ def pair_status() -> Response:
 
 @bp.post("/api/pair")
 def pair_claim() -> Response:
-    """{"code": "123456"}: the code the box shows for a seat button pairs this phone with it."""
+    """{"code": "123456"}: the code the box shows for a seat button pairs this phone with it;
+    a wrong one is 403, and 429 (nothing compared) past its address's limits."""
     _check_csrf()
     pairings = _pairings()
     data = json_body()
     code = field_str(data, "code", max_length=32)
     try:
-        pairings.claim(phone_token(make=True), code)
+        pairings.claim(phone_token(make=True), code, address=auth.client_address())
+    except CodeWait as err:
+        raise ApiError(429, str(err), {"Retry-After": str(err.wait)} if err.wait else None) \
+            from None
     except CodeRefused as err:
         raise ApiError(403, str(err)) from None
     session.permanent = True

@@ -87,23 +87,113 @@ def test_phone_pairing_needs_the_code_the_box_shows(pairings, clock, tmp_path):
 
 def test_phone_attack_6_a_guest_cannot_pair_by_a_press_or_by_guessing(phone, pairings):
     """Attack 6: an open request used to take the next seat press on the box, whoever made
-    it. Now a guest has nothing to ask for: only the code read at the box pairs, and five
-    wrong codes void it (a million codes, five tries)."""
+    it. Now a guest has nothing to ask for: only the code read at the box pairs, and after five
+    wrong codes in a minute its address is not even compared (429), the right code neither."""
     client, token = phone
     answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": ""})
     assert answer.status_code == 403 and "no pairing code now" in answer.get_json()["error"]
     code = pairings.offer(1)
     wrong = f"{(int(code) + 1) % 10 ** 6:06d}"
-    for typed in (wrong, "\ud800", "\udfff123456", wrong):     # lone surrogates: 500 once
+    for typed in (wrong, "\ud800", "\udfff123456", wrong, wrong):   # lone surrogates: 500 once
         answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token},
                              json={"code": typed})
         assert answer.status_code == 403 and "not the code on the box" in \
             answer.get_json()["error"]
-    answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": wrong})
-    assert "that code is void" in answer.get_json()["error"]
     answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": code})
-    assert answer.status_code == 403 and pairings.button(None) is None    # void: too late
+    assert answer.status_code == 429 and answer.headers["Retry-After"] == "61"
+    assert answer.get_json()["error"] == ("Too many wrong codes from this phone: try again in "
+                                          "61 s, with the code the box shows.")
     assert client.get("/api/pair").get_json()["button"] is None
+    assert pairings.offered()[:2] == (1, code)                 # the box's code is still open
+
+
+def not_the_code(code: str, n: int = 0) -> str:
+    """A six-digit code that is not `code` (the n-th such)."""
+    return f"{(int(code) + 1 + n) % 10 ** 6:06d}"
+
+
+def guest_types(app, address: str, code: str):
+    """A guest's phone at `address` (a fresh page, its own CSRF token) types `code`."""
+    guest = app.test_client()
+    guest.environ_base["REMOTE_ADDR"] = address
+    token = csrf_of(guest.get("/").get_data(as_text=True))
+    return guest.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": code})
+
+
+def test_phone_lock_out_newcomers_one_guest_flooding_wrong_codes_cannot_void_the_code(
+        paired_app, phone, pairings, clock):
+    """A guest looping `POST /api/pair {"code": "000000"}` voided each code the box showed
+    within milliseconds (five wrong codes, from anyone): the player at the table typed a void
+    one. Now the guest's address is limited (429, nothing compared, nothing changed) and the
+    code the box shows pairs the player who types it."""
+    code = pairings.offer(3)                                    # Menu, "Pair a phone", Cy's
+    flood = [guest_types(paired_app, "127.0.3.99", not_the_code(code)) for _ in range(200)]
+    clock.now += 61                                             # a minute on: five more
+    flood += [guest_types(paired_app, "127.0.3.99", not_the_code(code)) for _ in range(50)]
+    client, token = phone                                       # Cy, at the table
+    client.environ_base["REMOTE_ADDR"] = "127.0.4.1"
+    answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": code})
+    assert answer.status_code == 200 and answer.get_json()["button"] == 3
+    assert [a.status_code for a in flood] == ([403] * 5 + [429] * 195) + ([403] * 5 + [429] * 45)
+    assert flood[-1].headers["Retry-After"] == "61"
+    assert "Too many wrong codes from this phone" in flood[-1].get_json()["error"]
+
+
+def test_phone_lock_out_newcomers_many_guest_addresses_cannot_void_the_code(
+        paired_app, phone, pairings, clock):
+    """20 wrong PINs from 20 addresses lock every PIN check, and wrong codes from many
+    addresses voided each code the box showed, so no newcomer could get in. Past 20 wrong
+    codes for one code, every address that typed one is shut out of it (429); an address that
+    typed none has its one try, so the player's own first try of the shown code pairs."""
+    for n in range(20):
+        guest = paired_app.test_client()
+        guest.post("/api/login", json={"pin": "000000"},
+                   environ_base={"REMOTE_ADDR": f"127.0.3.{n + 1}"})
+    locked = paired_app.test_client().post("/api/login", json={"pin": PIN})
+    assert locked.status_code == 429 and "every PIN waits" in locked.get_json()["error"]
+    code = pairings.offer(3)
+    said = []
+    for n in range(300):                          # 100 addresses, three wrong codes each
+        address = f"127.0.5.{n % 100 + 1}"
+        said.append(guest_types(paired_app, address, not_the_code(code, n)))
+        if n == 150:                              # Cy reads the box and types, meanwhile
+            client, token = phone
+            client.environ_base["REMOTE_ADDR"] = "127.0.4.1"
+            answer = client.post("/api/pair", headers={"X-Parlour-Csrf": token},
+                                 json={"code": code})
+            assert answer.status_code == 200 and answer.get_json()["button"] == 3
+            code = pairings.offer(4)              # and Di's seat next
+    statuses = [a.status_code for a in said]
+    assert statuses[:20] == [403] * 20            # the first 20 wrong codes, from anyone
+    assert statuses[20:100] == [403] * 80         # each address's first: its one try
+    assert set(statuses[100:151]) == {429}        # their second: shut out of that code
+    assert said[100].get_json()["error"] == (
+        "Too many wrong codes at this table: this phone may not try that code again. Ask "
+        "the box for a new one (Menu, \"Pair a phone\").")
+    assert set(statuses[251:]) == {429}           # Di's code: 20 wrong, then one an address
+    di = paired_app.test_client()
+    di.environ_base["REMOTE_ADDR"] = "127.0.4.2"
+    token = csrf_of(di.get("/").get_data(as_text=True))
+    answer = di.post("/api/pair", headers={"X-Parlour-Csrf": token}, json={"code": code})
+    assert answer.status_code == 200 and answer.get_json()["button"] == 4
+
+
+def test_phone_a_player_who_mistyped_a_shut_out_code_gets_in_with_a_new_one(pairings):
+    """Past a code's 20 wrong codes, a player who mistyped it earlier is shut out of that code
+    too (the table cannot tell them from a guest), and told to ask the box for a new one,
+    which pairs them at once: the guessers' marks were for the old code."""
+    from web.access.phones import CodeWait
+    code = pairings.offer(2)
+    with pytest.raises(CodeRefused, match="not the code on the box"):
+        pairings.claim("ann", not_the_code(code), address="10.0.0.5")    # a slip
+    for n in range(19):
+        with pytest.raises(CodeRefused, match="not the code on the box"):
+            pairings.claim("guest", not_the_code(code, n), address=f"10.0.1.{n}")
+    with pytest.raises(CodeWait, match="may not try that code again") as shut:
+        pairings.claim("ann", code, address="10.0.0.5")
+    assert shut.value.wait is None and pairings.offered()[1] == code
+    assert pairings.claim("ben", code, address="10.0.0.6") == 2       # never typed one
+    assert pairings.claim("ann", pairings.offer(2), address="10.0.0.5") == 2
 
 
 def test_phone_the_box_lists_and_unpairs_phones_by_button(pairings):
