@@ -87,7 +87,7 @@ class Session:
         self._aside_by: str | None = None      # who set the last game aside (idle's `last_by`)
         self.resumed = self._resume()
         # With no game to resume, the newest game's end, if it is over (`ending`)
-        self.last_ended: dict[str, Any] | None = None if self.resumed else self.ending()
+        self.last_ended: dict[str, Any] | None = None if self.resumed else self._untold_end()
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -102,6 +102,15 @@ class Session:
         self._seed = bytes.fromhex(record.seed) if record.seed else None
         self.version = self.state_version = 1
         return True
+
+    def _untold_end(self) -> dict[str, Any] | None:
+        """The newest game's end for the box to tell at start, or None where that game can no
+        longer be read as a game (an old store's name the rules now refuse): a recap is never
+        a reason not to start."""
+        try:
+            return self.ending()
+        except ParlourError:
+            return None
 
     def ending(self, game_id: int | None = None) -> dict[str, Any] | None:
         """A stored game's end (the newest game's by default), if it is over: {"game_id",
