@@ -17,14 +17,14 @@ Changes made elsewhere (the web) arrive through `session.subscribe` and are appl
 on the main loop's thread.
 `Controller` (core.py) owns the state, runs the input table and the timers; seven parts of
 the state are its own classes, in parts/: `NoticeBoard` (notices.py) the notice over the
-screen, `Pager` (pager.py) the page of the screen's text up, `ResultScreen` (result.py) what the
+screen (an undo's in parts, `UndoSaid` in undos.py, said again with the next undo while it is
+read), `Pager` (pager.py) the page of the screen's text up, `ResultScreen` (result.py) what the
 result up says, when it went up and whether its instructions were read, `HeldChange`
-(result.py) a change from elsewhere held back while it is read, `MissedChanges` (missed.py) the
-changes made elsewhere while another screen was up, to show when the game's screen is back,
-`LateInputs` (late.py) the inputs a moment late, meant for the screen just before, and
-`StartCodes` (start_codes.py) the start screen's address and Wi-Fi code as the network has
-them. Its mixins
-hold the rest:
+(result.py) a change from elsewhere held back while it is read, `MissedChanges`
+(missed.py) the changes made elsewhere while another screen was up, to show when the game's
+screen is back, `LateInputs` (late.py) the inputs a moment late, meant for the screen just
+before, and `StartCodes` (start_codes.py) the start screen's address and Wi-Fi code as the
+network has them. Its mixins hold the rest:
 `ChangesFromElsewhere` (elsewhere.py) a change made elsewhere as the box shows it,
 `PlayInputs` (play_inputs.py) a seat button, the knob and Undo during a game and why a press
 did nothing, `NewGameScreens` (new_game.py) starting a game, `SpinScreens` (spin.py) the spin,

@@ -1,12 +1,12 @@
 """Changes made elsewhere (a phone, the API, the Pi) as the box shows them (a mixin of
 Controller): each new snapshot applied on the main loop, the dial going on or starting again,
 the change's log lines under who made it ("Ann uncovers", "Pi, then Ann", "From a phone"), the
-Pi's board move to copy, an undo said, the last move again after a restart (and the newest
-game's end before one), a game begun elsewhere saying what became of the one shown (its end,
-unseen, or set aside); and the Pi's reply held until the result up has been read, so the box
-is at most one result behind. Controller provides snap, session, screen, result, held_change,
-missed, the spin's and result's methods, home(), show_read, _beep, _for_box and
-_sync_controls."""
+Pi's board move to copy, an undo said (with those before it whose notice was still being
+read), the last move again after a restart (and the newest game's end before one), a game
+begun elsewhere saying what became of the one shown (its end, unseen, or set aside); and the
+Pi's reply held until the result up has been read, so the box is at most one result behind.
+Controller provides snap, session, screen, result, held_change, missed, the spin's and
+result's methods, home(), show_read, _beep, _for_box and _sync_controls."""
 
 from __future__ import annotations
 
@@ -16,12 +16,12 @@ from typing import Any
 
 from companion.events import BY_SCRIPT, CORRECTIONS
 from companion.words import TURN_ENDS, is_undo
-from companion.words import undo_notice as undo_words
 from firmware.controller.drawing import state_mark
 from firmware.controller.parts.missed import MissedChanges
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING, UNDO_BY
 from firmware.controller.parts.result import HeldChange
+from firmware.controller.parts.undos import UndoSaid, said_together
 from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.names import names_for_the_box
@@ -237,15 +237,15 @@ class ChangesFromElsewhere:
     def _show_unseen_undo(self, drawn: dict[str, Any], snap: dict[str, Any]) -> None:
         """An undo that took back only moves the box held back, unshown (the Pi's reply while
         a phone's move was read): what is left of them is shown as any change; with none, the
-        notice (`_undo_notice`) says they went."""
+        notice (`_undos_said`) says they went."""
         if len(snap.get("log") or []) > len(drawn.get("log") or []):
             self._show_change(drawn, snap)
             return
         self.screen = self.home()
-        self.show_undo(self._undo_notice(drawn, snap))
+        self._say_undo(drawn, snap, self.notice.unread_undos(self.clock()))
 
     @staticmethod
-    def _undo_notice(drawn: dict[str, Any], snap: dict[str, Any]) -> str:
+    def _undos_said(drawn: dict[str, Any], snap: dict[str, Any]) -> UndoSaid:
         """What the undos since the game as the OLED drew it took back (the state's `undos`
         that `drawn` had not: two at once were said as the last one alone), each's lines and
         what to set back, in order; of moves never shown (the Pi's reply held back while a
@@ -256,13 +256,20 @@ class ChangesFromElsewhere:
         run = snap.get("undos") or [{"undone": snap.get("undone") or [],
                                      "put_back": snap.get("put_back") or []}]
         new = run[len(said):] if _same_undos(run[:len(said)], said) else run
-        by = whence(snap.get("undone_by")).lower()
+        by = "" if snap.get("undone_by") == UNDO_BY else whence(snap.get("undone_by")).lower()
         shown = [u for u in new if not _never_shown(u, drawn)]
         if not shown:
-            return undo_words([line for u in new for line in u.get("undone") or []],
-                              [NOTHING_BACK], f"{by} before it was shown here")
-        return undo_words([line for u in shown for line in u.get("undone") or []],
-                          [words for u in shown for words in u.get("put_back") or []], by)
+            return UndoSaid([line for u in new for line in u.get("undone") or []],
+                            [NOTHING_BACK], f"{by} before it was shown here".strip())
+        return UndoSaid([line for u in shown for line in u.get("undone") or []],
+                        [words for u in shown for words in u.get("put_back") or []], by)
+
+    def _say_undo(self, drawn: dict[str, Any], snap: dict[str, Any],
+                  earlier: list[UndoSaid]) -> None:
+        """An undo's notice (`_undos_said`), after the undos of the notice it replaces while
+        that was still being read (`earlier`: two undos a second apart), in one notice."""
+        undos = [*earlier, self._undos_said(drawn, snap)]
+        self.show_undo(said_together(undos), undos)
 
     def _show_the_last_end(self) -> None:
         """Once, leaving the start screen with no game in play: the newest game's end
@@ -315,13 +322,13 @@ class ChangesFromElsewhere:
         if uncovered is None:
             return
         old, snap, runs = uncovered
-        undos = [self._undo_notice(before, after) for before, after in runs]
+        undos = [self._undos_said(before, after) for before, after in runs]
         moved = len(snap.get("log") or []) > len(old.get("log") or [])
-        if moved:
-            self.result.lead_in = [*self.result.lead_in, *undos]   # said first by its result
+        if moved:                                                  # said first by its result
+            self.result.lead_in = [*self.result.lead_in, *(u.words for u in undos)]
         self._show_change(old, snap)
         if undos and not moved:
-            self.show_undo(" ".join(undos))
+            self.show_undo(" ".join(u.words for u in undos), undos)
 
     @staticmethod
     def _change_words(old: dict[str, Any], snap: dict[str, Any]) -> list[str]:
@@ -341,6 +348,8 @@ class ChangesFromElsewhere:
         shown when a phone took it); else the turn screen (said to be taken back when the log
         lost lines, as the box's own Undo says)."""
         self.changes_put_up += 1
+        earlier = self.notice.unread_undos(self.clock()) \
+            if snap.get("game_id") == old.get("game_id") else []    # an undo's notice, read
         words = self._change_words(old, snap)
         by_pi = snap.get("last_by") == PI_BY
         if by_pi and self.notice.text == PI_THINKING:
@@ -353,6 +362,8 @@ class ChangesFromElsewhere:
         if not newest and snap.get("last_by") == PI_BY:    # shown late: a move made since
             asked = pi_requests(old, snap)                   # has answered the Pi's
             words = [w for w in words if w not in asked]
+        if words and earlier:                      # said first by what takes its place
+            self.result.lead_in = [*self.result.lead_in, said_together(earlier)]
         self.move_index = 0
         if words and by_pi and (snap.get("board") or {}).get("last_move") and newest:
             self.screen = "pi_moved"
@@ -364,7 +375,7 @@ class ChangesFromElsewhere:
             if ended:
                 self._beep("win")
             elif is_undo(old, snap):                          # of an ended turn too
-                self.show_undo(self._undo_notice(old, snap))
+                self._say_undo(old, snap, earlier)
         else:
             mover = player_name(old, old.get("turn")) if old.get("turn") is not None else ""
             moved_for_pi = bool(pi_level(old))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from companion.words import turn_ends
 from firmware.oled import board_screen
 from firmware.oled.screens import FLASH_SECONDS
-from firmware.oled.views import choice_meaning, choices, player_name, takes, undo_notice
+from firmware.oled.views import choice_meaning, choices, player_name, takes
 from firmware.pins.inputs import InputEvent
 from firmware.workers.pi_worker import pi_level
 
@@ -137,12 +137,15 @@ class PlayInputs:
         return choices(self.snap)
 
     def on_undo(self, event: InputEvent) -> None:
+        """Undo at the box, said in a notice (after the undos of a notice still being read:
+        Undo pressed twice says both)."""
+        before, earlier = self.snap, self.notice.unread_undos(self.clock())
         if self._call(lambda: self.session.undo(by=UNDO_BY)):   # on the state drawn: with the
             self.animation = None                    # Pi's reply held, that is shown instead
             self.held_change.drop()                  # the moves it waited to show may be gone
             self.screen = self.home()
             self.move_index = self.choice_index = 0     # the knob's pick starts again
-            self.show_undo(undo_notice(self.snap))
+            self._say_undo(before, self.snap, earlier)
             self._beep("click")
 
     @property

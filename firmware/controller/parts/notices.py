@@ -16,6 +16,7 @@ from firmware.pins.inputs import InputEvent
 
 if TYPE_CHECKING:
     from firmware.controller.parts.late import LateInputs
+    from firmware.controller.parts.undos import UndoSaid
 
 # A refusal stays up as long as it takes to read from across the table: this long to find it,
 # then this long a word (about 150 words a minute), a page at a time; a knob press dismisses it.
@@ -42,7 +43,7 @@ def reading_seconds(words: str) -> float:
 class NoticeBoard:
     """The notice over the screen, if any: its words, when it went up, how long each page
     stays and when the last goes, the page last drawn, and whether it is a refusal or says
-    what an undo took back (a knob press only reads those away)."""
+    what an undo took back (a knob press only reads those away), and those undos in parts."""
 
     def __init__(self, clock: Callable[[], float]):
         self.clock = clock
@@ -52,17 +53,23 @@ class NoticeBoard:
         self.seconds = FLASH_SECONDS       # each page's time
         self.refusal = False               # it is a refusal
         self.undo = False                  # it says what an undo took back
+        self.undos: list[UndoSaid] = []    # those undos, in parts (`unread_undos`)
         self.drawn_page = 0
 
     def put(self, words: str, seconds: float) -> None:
         """`words` up for `seconds` a page (a long refusal is read whole), as a plain notice."""
         self.refusal = self.undo = False
+        self.undos = []
         self.text, self.at = words, self.clock()
         self.until = self.at + seconds * len(screens.flash_pages(words))
         self.seconds = seconds
 
     def clear(self) -> None:
-        self.text, self.refusal, self.undo = "", False, False
+        self.text, self.refusal, self.undo, self.undos = "", False, False, []
+
+    def unread_undos(self, now: float) -> list[UndoSaid]:
+        """The undos the notice up says, while it is still being read (none after)."""
+        return list(self.undos) if self.undo and self.text and now < self.until else []
 
     @property
     def read_by_press(self) -> bool:
@@ -114,11 +121,13 @@ class Notices:
             and not words.endswith("press the knob.")
         self.notice.refusal = self.input_kind not in SEAT_INPUTS or own
 
-    def show_undo(self, words: str) -> None:
+    def show_undo(self, words: str, undos: list[UndoSaid] | None = None) -> None:
         """What an undo took back ("Taken back: ..."), over a screen that has changed: the next
-        knob press reads it away and does nothing else, as a refusal's does."""
+        knob press reads it away and does nothing else, as a refusal's does; `undos`: its
+        words in parts, to say with the next undo's while it is read."""
         self.show_read(words)
         self.notice.undo = True
+        self.notice.undos = list(undos or [])
 
     def show_read(self, words: str) -> None:
         """A notice that says what happened ("Taken back: Ann throws 3 and 5"), each page up

@@ -1387,11 +1387,12 @@ def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(box
     assert c.notice.text == ("Taken back from a phone before it was shown here: "
                             + joined(pis) + ". Nothing to set back on the board.")
     assert c.screen == "play" and not c.held_change.waiting
-    session.undo(by="pin-0a1b2c")                # then Ann's own uncover, shown: hers
-    c.update()                                   # alone ("Cover Ann's 1, Pi's 6 again"
-    from firmware.oled.views import undo_notice  # said the Pi's, never uncovered)
-    assert c.notice.text == undo_notice(session.snapshot(), "from a phone")
-    assert "Pi's" not in c.notice.text and "Cover Ann's" in c.notice.text
+    first = c.notice.text
+    session.undo(by="pin-0a1b2c")                # then Ann's own uncover, shown: hers, after
+    c.update()                                   # the first, still read ("Cover Ann's 1,
+    from firmware.oled.views import undo_notice  # Pi's 6 again" said the Pi's, never uncovered)
+    assert c.notice.text == f"{first} {undo_notice(session.snapshot(), 'from a phone')}"
+    assert "Cover Pi's" not in c.notice.text and "Cover Ann's" in c.notice.text
 
 
 def uncovered_from_phones(c, session, clock, moves: int) -> None:
