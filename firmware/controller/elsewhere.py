@@ -26,8 +26,8 @@ from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.names import names_for_the_box
 from firmware.oled.views import (box_words, choice_meaning, final_points, later_mover,
-                                  names_in, player_name, squares_uncovered, undo_notice,
-                                  winners_text)
+                                  names_in, player_name, squares_uncovered,
+                                  undos_notice, winners_text)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
 
@@ -299,8 +299,8 @@ class ChangesFromElsewhere:
                                                          for line in lines])
                 self._show_result()
             elif snap.get("taken_back"):      # a recap, not a second undo ("Last move: ...")
-                by = snap.get("undone_by")
-                words = undo_notice(snap, "" if by == UNDO_BY else whence(by).lower())
+                by = snap.get("undone_by")       # of every undo of the last run
+                words = undos_notice(snap, "" if by == UNDO_BY else whence(by).lower())
                 self.show_undo(f"Last move: {words[:1].lower()}{words[1:]}")
             return
         if (snap.get("board") or {}).get("last_move"):

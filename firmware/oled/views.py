@@ -127,6 +127,15 @@ def undo_notice(snap: Snapshot, whence: str = "") -> str:
     return undo_words(snap.get("undone") or [], snap.get("put_back") or [], whence)
 
 
+def undos_notice(snap: Snapshot, whence: str = "") -> str:
+    """The notice of every undo of the state's last run (`undos`, one after another since the
+    game last moved), as one: what each took back and what the table sets back, in order."""
+    run = snap.get("undos") or [{"undone": snap.get("undone") or [],
+                                 "put_back": snap.get("put_back") or []}]
+    return undo_words([line for u in run for line in u.get("undone") or []],
+                      [words for u in run for words in u.get("put_back") or []], whence)
+
+
 def later_mover(words: list[str], snap: dict[str, Any], first: str, *,
                  pi_only: bool = False) -> str:
     """The player the change's last lines name, other than the one who moved first (of the

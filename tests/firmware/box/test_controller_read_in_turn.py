@@ -1,5 +1,6 @@
 """Changes made elsewhere a moment apart, as the box shows them: undos a moment apart said
-together, with every piece to set back, each notice up its reading time."""
+together, with every piece to set back, each notice up its reading time, and a restart's
+recap names every undo of the last run."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from companion.session import Session
 from companion.words import undo_notice
-from controller_support import press
+from controller_support import SEED, FakeControls, press
+from firmware import controller as ctl
 from firmware.controller.parts.notices import AGAIN_SECONDS, reading_seconds
 from firmware.oled.screens import FLASH_SECONDS, flash_pages
 
@@ -131,3 +134,25 @@ def test_controller_undos_a_moment_apart_in_fox_and_geese_set_back_both_pieces(t
     words = undo_notice([*pis["undone"], *anns["undone"]], [], "from a phone")
     frames(table, "two-undos-fox-and-geese")
     stays_up(table, words)
+
+
+def test_controller_after_a_restart_the_last_move_names_every_undo_of_the_run(store, clock):
+    """Two undos from a phone, then the power went: "Last move: taken back ..." after
+    "Resumed" named only the last (the phones and `undos` had both)."""
+    first = Session(store, new_seed=lambda: SEED)
+    box = ctl.Controller(first, controls=FakeControls(), seats=4, clock=clock)
+    box.attach()
+    uncovered(box, first)
+    box.close()
+    one = first.undo(by=PHONE)
+    two = first.undo(by=PHONE)
+    again = ctl.Controller(Session(store, new_seed=lambda: SEED), controls=FakeControls(),
+                           seats=4, clock=clock)
+    assert again.screen == "resumed"
+    clock.advance(ctl.RESUMED_SECONDS + 0.1)
+    again.update()
+    words = undo_notice([*one["undone"], *two["undone"]], [*one["put_back"], *two["put_back"]],
+                        "from a phone")
+    assert again.screen == "play" and \
+        again.notice.text == f"Last move: {words[:1].lower()}{words[1:]}"
+    frames(again, "recap-two-undos")
