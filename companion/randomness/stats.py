@@ -202,6 +202,18 @@ def effective_rolls(events: Iterable[Any]) -> list[tuple[Randomizer, tuple[int, 
     return [r for r in stack if r is not None]
 
 
+def table_rolls(table: Table) -> list[tuple[Randomizer, tuple[int, ...]]]:
+    """`effective_rolls` of a log already replayed into `table`, without replaying it again:
+    each roll in effect, with the randomizer of the state it was thrown in."""
+    states, out = table.states, []
+    for step, event in enumerate(table.effective):
+        if step and isinstance(event, Roll):
+            dice = table.rulebook.randomizer_now(states[step - 1])
+            if dice is not None:
+                out.append((dice, event.values))
+    return out
+
+
 def face_counts(logs: Iterable[Iterable[Any]]) -> dict[str, list[int]]:
     """Every face shown in these logs, per randomizer key: counts[key][face - 1]."""
     counts: dict[str, list[int]] = {}

@@ -22,7 +22,8 @@ from companion.backoff import RETRY_SECONDS, pause_after
 from companion.errors import ParlourError
 from companion.replay import replay
 from companion.session import export_events
-from companion.randomness.stats import effective_rolls, randomizer_key, verify_rolls
+from companion.randomness.stats import (effective_rolls, randomizer_key, table_rolls,
+                                        verify_rolls)
 from companion.record.store import GameRecord, Store
 from web.history import result_rows, roster_totals
 from web.records.record import game_record, record_of
@@ -84,8 +85,11 @@ def compute_figures(store: Store, record: GameRecord) -> dict[str, Any]:
     """One game's figures from its stored log (the seed revealed if it is over)."""
     events = export_events(store, record.id)
     names, scores, result = list(record.players), [], []
+    in_effect = None                           # the rolls, from the one replay of the log
     try:
-        state = replay(events).to_json()
+        table = replay(events)
+        in_effect = table_rolls(table)
+        state = table.to_json()
         names = [p["name"] for p in state["players"]] or names
         scores = [p["score"] for p in state["players"]]
         result = result_rows(record_of(record, events, state))
@@ -94,7 +98,7 @@ def compute_figures(store: Store, record: GameRecord) -> dict[str, Any]:
     faces: dict[str, list[int]] = {}
     rolls = 0
     try:
-        for dice, values in effective_rolls(events):
+        for dice, values in effective_rolls(events) if in_effect is None else in_effect:
             rolls += 1
             row = faces.setdefault(randomizer_key(dice), [0] * dice.faces)
             for value in values:

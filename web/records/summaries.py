@@ -12,7 +12,8 @@ from companion.errors import ParlourError
 from companion.games import GAMES
 from companion.replay import replay
 from companion.session import export_events
-from companion.randomness.stats import Verification, effective_rolls, randomizer_key, verify_rolls
+from companion.randomness.stats import (Verification, effective_rolls, randomizer_key,
+                                        table_rolls, verify_rolls)
 from companion.record.store import GameRecord, Store
 
 
@@ -53,13 +54,14 @@ class Replayed:
 def replayed(store: Store, record: GameRecord) -> Replayed:
     """One stored game replayed (the seed revealed if it is over)."""
     events = export_events(store, record.id)
-    error = None
+    error, in_effect = None, None
     try:
-        words = list(replay(events).to_json()["log"])
+        table = replay(events)
+        words, in_effect = list(table.to_json()["log"]), table_rolls(table)   # one replay
     except ParlourError as err:
         words, error = [], str(err)
     rolls = [(randomizer_key(dice), tuple(values), dice.faces)
-             for dice, values in effective_rolls(events)]
+             for dice, values in (effective_rolls(events) if in_effect is None else in_effect)]
     verification = verify_rolls(events) if record.over else None
     return Replayed(words, rolls, verification, error)
 

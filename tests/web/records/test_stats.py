@@ -3,14 +3,18 @@ roll of a log against its committed seed (what `parlour verify` and /fairness re
 
 import json
 import math
+import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.errors import Refused
+from companion.events import parse_event
+from companion.games import GAMES
 from companion.randomness.stats import (chi_square, chi_square_p, effective_rolls, face_counts,
-                                         gamma_q, goodness_of_fit, verify_rolls)
-from companion.replay import read_log
+                                         gamma_q, goodness_of_fit, table_rolls, verify_rolls)
+from companion.replay import Table, read_log, replay
 from web_support import play_to_the_end
 
 
@@ -89,6 +93,36 @@ def test_stats_effective_rolls_leave_out_undone_ones(session):
     assert len(rolls) == 2 and all(r.kind == "dice" for r, _ in rolls)
     counts = face_counts([session.export_log(snap["game_id"])])
     assert sum(counts["dice-d6"]) == 4
+
+
+@pytest.mark.parametrize("game", sorted(set(GAMES) - {"fox-and-geese"}))   # it throws nothing
+def test_stats_a_replayed_tables_rolls_are_the_logs_effective_rolls(game):
+    """The pages count a game's faces from the one replay they make of its log: the same rolls
+    as walking the log again, undone ones and each roll's randomizer included."""
+    rng = random.Random(game)
+    table, events = Table(), [{"type": "new_game", "game": game,
+                               "players": ["Ann", "Ben", "Cy"][:max(2, GAMES[game].min_players)]}]
+    table.apply(parse_event(events[0]))
+    for _ in range(300):
+        if table.state.over:
+            break
+        dice = table.rulebook.randomizer_now(table.state)
+        if len(table.effective) > 1 and rng.random() < 0.1:
+            event = {"type": "undo"}
+        elif table.state.awaiting == "roll" and dice is not None:
+            event = {"type": "roll", "values": [rng.randint(1, dice.faces)
+                                                for _ in range(dice.count)]}
+        elif table.state.awaiting == "choose":
+            event = {"type": "choose", "value": rng.randint(1, 6)}
+        else:
+            event = {"type": rng.choice(["press", "next"]), "seat": table.state.turn}
+        try:
+            table.apply(parse_event(event))
+        except Refused:
+            continue
+        events.append(event)
+    assert effective_rolls(events) and {"type": "undo"} in events   # rolls, and undos
+    assert table_rolls(replay(events)) == effective_rolls(events)
 
 
 # -- verifying rolls ----------------------------------------------------------------------------
