@@ -4,7 +4,8 @@
 step], "exact"}. Chances are those worked out while the game was played (kept by the chances
 worker once a finished game's were all known); for Kat en Muis, whose chances are exact and
 cheap, they are worked out here the first time, then kept. The newest finished charts are
-kept in memory (bounded), and concurrent requests for one share the work.
+kept in memory (bounded), and so is the game in play's at its newest version; concurrent
+requests for one share the work.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ def game_chart(game_id: int) -> Response:
     record = context.session.store.game(game_id) if game_id <= MAX_ID else None
     if record is None:
         raise ApiError(404, f"no game {game_id} on this table")
-    if record.status == "playing":
-        return jsonify(_chart(record))
+    if record.status == "playing":          # once a version of the game, the newest kept
+        return jsonify(context.figures.of_game("chart", record, lambda: _chart(record)))
     # a finished game's chart changes only as its chances come to be kept (the chances worker
     # completes it after the game): shared by concurrent requests, the newest kept
     key = ("chart", record.id, record.events, record.status,

@@ -6,7 +6,9 @@ worker writes them soon after a game ends, and fills them once for the games of 
 store; a page that meets a game still without them replays just that game. (Derived data:
 a game whose figures a crash lost is simply filled again at the next start.) Totals over every
 game come from the store's kept figures in one query, and concurrent requests for the same
-thing share one computation (SharedWork) instead of each doing it again.
+thing share one computation (SharedWork) instead of each doing it again. The game in play's
+figures, chart, record and words are worked out once for each of its versions (its count of
+events), and only the newest is kept.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ PAGE = 50            # games on one page of /history, /fairness or /api/games
 INLINE = 20          # games without figures a page may replay itself; past that it waits
 BATCH = 25           # games the worker fills between pauses
 KEPT = 32            # results SharedWork keeps (the newest), and replays of shown games
+LIVE_KEPT = 8        # results kept of games in play: figures, chart, record, words of two
 log = logging.getLogger("parlour.figures")
 
 
@@ -42,12 +45,16 @@ class SharedWork:
 
     def __init__(self, kept: int = KEPT):
         self.kept = kept
-        self.computed: Counter[Hashable] = Counter()   # computations run, by key
+        self.computed: Counter[Hashable] = Counter()   # computations run, by key (the latest)
         self._lock = threading.Lock()
         self._done: OrderedDict[Hashable, Any] = OrderedDict()
         self._running: dict[Hashable, tuple[threading.Event, dict]] = {}
+        self._versions: dict[Hashable, Hashable] = {}   # a thing -> the key of its kept version
 
-    def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+    def get(self, key: Hashable, compute: Callable[[], Any], *,
+            version_of: Hashable = None) -> Any:
+        """The result for `key`. `version_of`: what `key` is one version of (a game in play's
+        chart): keeping its result drops the one kept for another version at once."""
         with self._lock:
             if key in self._done:
                 self._done.move_to_end(key)
@@ -72,13 +79,26 @@ class SharedWork:
             raise
         finally:
             with self._lock:
-                self.computed[key] += 1
+                self.computed[key] = self.computed.pop(key, 0) + 1    # the newest last
+                while len(self.computed) > 4 * self.kept:            # a count a key, bounded
+                    del self.computed[next(iter(self.computed))]
                 self._running.pop(key, None)
                 if "value" in box:
-                    self._done[key] = box["value"]
-                    while len(self._done) > self.kept:
-                        self._done.popitem(last=False)
+                    self._keep(key, box["value"], version_of)
             done.set()
+
+    def _keep(self, key: Hashable, value: Any, version_of: Hashable) -> None:
+        if version_of is not None:
+            before = self._versions.pop(version_of, None)
+            if before is not None and before != key:
+                self._done.pop(before, None)
+            self._versions[version_of] = key
+        self._done[key] = value
+        while len(self._done) > self.kept:
+            self._done.popitem(last=False)
+        if len(self._versions) > self.kept:                       # none kept any more
+            self._versions = {thing: k for thing, k in self._versions.items()
+                              if k in self._done}
 
 
 def compute_figures(store: Store, record: GameRecord) -> dict[str, Any]:
@@ -128,6 +148,7 @@ class Figures:
     def __init__(self, store: Store):
         self.store = store
         self.shared = SharedWork()
+        self.live = SharedWork(LIVE_KEPT)     # the game in play's, its newest version each
         self._replays: OrderedDict[tuple, Replayed] = OrderedDict()
         self._replays_lock = threading.Lock()
         self._wake = threading.Event()
@@ -143,12 +164,18 @@ class Figures:
         the game has left play); the rest left out (the worker is on them)."""
         found = self.store.figures([r.id for r in records])
         missing = [r for r in records if r.id not in found]
-        done = [(r, compute_figures(self.store, r)) for r in missing[:INLINE]]
+        done = [(r, self._figures(r)) for r in missing[:INLINE]]
         finished = [(r.id, figures) for r, figures in done if r.status != "playing"]
         if finished:
             self._keep(finished)
         found.update((r.id, _as_stored(figures)) for r, figures in done)
         return found
+
+    def _figures(self, record: GameRecord) -> dict[str, Any]:
+        """One game's figures worked out now; a game in play's once a version of it."""
+        if record.status == "playing":
+            return self.of_game("figures", record, lambda: compute_figures(self.store, record))
+        return compute_figures(self.store, record)
 
     def face_totals(self) -> tuple[dict[str, list[int]], int]:
         """Faces shown by every game ({key: [count of face 1, ...]}), and how many finished
@@ -184,8 +211,19 @@ class Figures:
         return self.shared.get(("players", self.store.games_version(), roster),
                                lambda: roster_totals(self.store.player_rows(), list(roster)))
 
+    def of_game(self, kind: str, record: GameRecord, compute: Callable[[], Any]) -> Any:
+        """What `compute` makes of one game, worked out once a version of it and shared by
+        concurrent requests: a game that left play has one version; a game in play a new one
+        at each event (an undo is one too), and only its newest of each kind is kept."""
+        key = (kind, record.id, record.events, record.status)
+        if record.status == "playing":
+            return self.live.get(key, compute, version_of=(kind, record.id))
+        return self.shared.get(key, compute)
+
     def replayed(self, record: GameRecord) -> Replayed:
         """A shown game's log in words; the newest KEPT replays are kept."""
+        if record.status == "playing":
+            return self.of_game("replay", record, lambda: replayed(self.store, record))
         key = (record.id, record.events, record.status)
         with self._replays_lock:
             if key in self._replays:
@@ -199,13 +237,10 @@ class Figures:
         return told
 
     def record(self, record: GameRecord) -> dict[str, Any]:
-        """A game's record (web/records/record.py): one that left play never changes, so it is worked
-        out once and shared (the status page, its BG Stats link and /record all ask for it).
-        A copy: callers may add to it. ParlourError if its log no longer replays."""
-        if record.status == "playing":
-            return game_record(self.store, record)
-        key = ("record", record.id, record.events, record.status)
-        return dict(self.shared.get(key, lambda: game_record(self.store, record)))
+        """A game's record (web/records/record.py), worked out once a version and shared (the
+        status page, its BG Stats link and /record all ask for it). A copy: callers may add to
+        it. ParlourError if its log no longer replays."""
+        return dict(self.of_game("record", record, lambda: game_record(self.store, record)))
 
     # -- the worker ------------------------------------------------------------------------
 

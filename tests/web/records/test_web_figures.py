@@ -3,6 +3,7 @@ concurrent requests sharing one computation."""
 
 from __future__ import annotations
 
+import importlib
 import threading
 import time
 
@@ -11,7 +12,11 @@ import pytest
 from companion.session import export_events
 from companion.randomness.stats import face_counts
 from web import start_background
-from web.records.figures import KEPT, PAGE, Figures, SharedWork
+from web.records.figures import KEPT, LIVE_KEPT, PAGE, Figures, SharedWork
+
+# Every module of the pages that folds a game's log: through `replay`, or `effective_rolls`
+FOLDERS = ("web.records.figures", "web.records.chances", "web.records.record",
+           "web.records.summaries")
 
 
 def finished_games(session, count: int, rolls: int = 3) -> None:
@@ -152,3 +157,65 @@ def test_figures_worker_looks_again_only_when_a_game_ends_or_changes(store):
         figures.wake(state)
         looks.append(figures._wake.is_set())
     assert looks == [True, False, False, True, True, True]
+
+
+@pytest.fixture
+def folds(monkeypatch) -> list[int]:
+    """Each fold of a game's log the pages make (a replay, or a walk for its rolls), counted."""
+    made: list[int] = []
+    for name in FOLDERS:
+        module = importlib.import_module(name)
+        for what in ("replay", "effective_rolls"):
+            real = getattr(module, what, None)
+            if real is not None:
+                def spy(events, real=real):
+                    made.append(1)
+                    return real(events)
+                monkeypatch.setattr(module, what, spy)
+    return made
+
+
+def play_on(session) -> None:
+    """One step of free play with a die: the throw asked for, or the turn's end."""
+    if session.snapshot()["awaiting"] == "roll":
+        session.roll()
+    else:
+        session.submit({"type": "next"})
+
+
+def test_figures_a_game_in_play_is_replayed_once_a_version(client, session, folds):
+    """A game in play was replayed at every request of /history, /fairness (twice), its chart,
+    its record and its page: now once for each of its versions, the next event's or undo's
+    version replayed anew, and /fairness asks for the figures /history made."""
+    session.new_game("free-play", ["Ann", "Ben"], {"randomizer": {"kind": "dice", "count": 1}})
+    for _ in range(5):
+        play_on(session)
+    game = session.game_id
+    pages = ("/history", "/fairness", f"/api/games/{game}/chart", f"/api/games/{game}/record",
+             f"/history/{game}")
+    assert [client.get(path).status_code for path in pages] == [200] * 5
+    assert len(folds) == 4                     # its figures, chart, record and words: once each
+    assert [client.get(path).status_code for path in pages] == [200] * 5
+    assert len(folds) == 4                     # the same version: nothing replayed again
+    play_on(session)
+    assert client.get("/fairness").status_code == 200 and len(folds) == 5
+    assert client.get("/history").status_code == 200 and len(folds) == 5
+    record = client.get(f"/api/games/{game}/record").get_json()
+    assert len(folds) == 6 and record["log"] == session.snapshot()["log"]
+    session.undo()                             # a version of its own, its line taken back
+    record = client.get(f"/api/games/{game}/record").get_json()
+    assert len(folds) == 7 and record["log"] == session.snapshot()["log"]
+    chart = client.get(f"/api/games/{game}/chart").get_json()
+    assert chart["names"] == ["Ann", "Ben"] and len(folds) == 8
+
+
+def test_figures_a_game_in_play_keeps_only_its_newest_version(app, client, session):
+    session.new_game("free-play", ["Ann", "Ben"], {"randomizer": {"kind": "dice", "count": 1}})
+    figures, game = app.extensions["parlour"].figures, session.game_id
+    for _ in range(12):
+        play_on(session)
+        for path in ("/history", f"/api/games/{game}/chart", f"/api/games/{game}/record",
+                     f"/history/{game}"):
+            assert client.get(path).status_code == 200
+        assert len(figures.live._done) == 4 <= LIVE_KEPT     # one of each kind: the newest
+    assert all(key[2] == len(session.store.events(game)) for key in figures.live._done)
