@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, url_for
+from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from companion.boarddata import shipped_board_text
 from companion.buttons import MAX_BUTTONS, ButtonColour, colour_of
@@ -18,9 +18,10 @@ from companion.record.store import GameRecord
 from companion.replay import MAX_NAME
 from web.access import auth
 from web.api import MAX_ID
-from web.context import page_start, parlour
+from web.context import page_start, parlour, plain_number
 from web.control import RANDOMIZER_CHOICES, RANDOMIZER_GAMES
 from web.device import from_this_machine
+from web.errors import ApiError
 from web.domino import checkers, checkers_words, covered_words, hint_text, uncovered_text
 from web.records.figures import PAGE
 from web.history import STATUS_WORDS, history_row, utc_text
@@ -36,6 +37,8 @@ from web.records.summaries import buttons, duration, summary, title, when
 bp = Blueprint("pages", __name__)
 
 NOSCRIPT_REFRESH = 10          # seconds between reloads of a page without JavaScript
+LOG_SHOWN = 150                # the newest lines of the log the status page lists
+LOG_PAGE = 500                 # lines of the log on one page of a game's page
 
 
 def button_colour(button: int | None) -> ButtonColour:
@@ -123,7 +126,25 @@ def status() -> str:
                            clocks=thinking, table_now=now.isoformat(timespec="milliseconds"),
                            refresh=NOSCRIPT_REFRESH, last_game=last_game(state),
                            winners_text=winners_text(state), roll_text=roll_text(state),
-                           **phone_view(state))
+                           log_view=log_view(state), **phone_view(state))
+
+
+def log_page_of(line: int) -> int:
+    """The page of a game's page that holds line `line` (from 1)."""
+    return max(0, line - 1) // LOG_PAGE + 1
+
+
+def log_view(state: dict[str, Any]) -> dict[str, Any]:
+    """The log as the status page lists it: the newest LOG_SHOWN lines, newest first, each
+    with its number, and a link to the line before them on the game's page (status.js too)."""
+    log = state.get("log") or []
+    first = max(0, len(log) - LOG_SHOWN)          # lines left out, the oldest
+    game_id = state.get("game_id")
+    href = url_for("pages.history_game", game_id=game_id, page=log_page_of(first),
+                   _anchor=f"line-{first}") if first and game_id is not None else None
+    return {"lines": [(n, log[n - 1]) for n in range(len(log), first, -1)],
+            "total": len(log), "earlier": first, "href": href, "shown": LOG_SHOWN,
+            "page_lines": LOG_PAGE}
 
 
 def role_text(player: dict[str, Any]) -> str:
@@ -324,10 +345,35 @@ def history_game(game_id: int) -> str:
         abort(404)
     told = parlour().figures.replayed(record)
     return render_template("game.html", game=summary(record), record=record, told=told,
+                           lines=log_lines(game_id, told.words),
                            buttons=buttons(store, record), bg_stats=_bg_stats(store, record),
                            pi=(store.first_event(record.id) or {}).get("pi") or [],
                            when=utc_text(record.created_at), created=record.created_at,
                            length=duration(record.created_at, record.ended_at))
+
+
+def log_lines(game_id: int, words: list[str]) -> dict[str, Any]:
+    """One page of a game's log (?page=<n>, from 1; a page past the end shows the last, as
+    an undo may have shortened the log since it was linked): its first number, its lines and
+    the links to the pages before and after it."""
+    pages = max(1, -(-len(words) // LOG_PAGE))
+    page = 1
+    if "page" in request.args:
+        page = plain_number(request.args["page"], "page", digits=9)
+        if page < 1:
+            raise ApiError(400, "page: pages are numbered from 1")
+    page = min(page, pages)
+    start = (page - 1) * LOG_PAGE
+
+    def link(n: int) -> str:
+        return url_for("pages.history_game", game_id=game_id, page=n)
+    shown = words[start:start + LOG_PAGE]
+    return {"start": start + 1, "end": start + len(shown), "words": shown, "page": page,
+            "pages": pages, "total": len(words),
+            "earlier": link(page - 1) if page > 1 else None,
+            "later": link(page + 1) if page < pages else None,
+            "first": link(1) if page > 2 else None,
+            "last": link(pages) if page < pages - 1 else None}
 
 
 def _bg_stats(store, record) -> str | None:

@@ -276,13 +276,51 @@
     if (region) show($("players-scrolls"), region.scrollWidth > region.clientWidth + 1);
   }
 
-  function renderLog(state) {
-    var log = state.log || [];
-    var list = $("log");
+  // The log lists its newest lines (the list's data-shown; the game's page has them all),
+  // newest first, each numbered by its value: a reversed list is laid out in a time that grows
+  // with the square of its length. A state changes only the lines that differ: the new ones
+  // go on top and the oldest drop off the end; an undo takes its lines off the top and the
+  // lines before the shown ones come back at the end.
+  var listed = null;                     // {game, from, lines}: the lines listed, log[from...]
+  function logItem(log, i) {
+    var item = make("li", "", phoneWords(log[i]));
+    item.value = i + 1;
+    return item;
+  }
+  function logItems(log, from, to) {     // log[from..to), newest first
     var items = document.createDocumentFragment();
-    for (var i = log.length - 1; i >= 0; i--) items.appendChild(make("li", "", phoneWords(log[i])));
-    list.replaceChildren(items);
+    for (var i = to - 1; i >= from; i--) items.appendChild(logItem(log, i));
+    return items;
+  }
+  function renderLog(state) {
+    var log = state.log || [], list = $("log");
+    var most = Number(list.getAttribute("data-shown")) || 150;
+    var from = Math.max(0, log.length - most), was = listed, n;
+    var end = was ? was.from + was.lines.length : 0;
+    var keepFrom = was ? Math.max(was.from, from) : 0, keepTo = keepFrom;   // lines kept
+    if (was && was.game === state.game_id) {
+      while (keepTo < end && keepTo < log.length && was.lines[keepTo - was.from] === log[keepTo]) {
+        keepTo++;
+      }
+    }
+    if (keepTo > keepFrom && list.children.length === was.lines.length) {
+      for (n = end; n > keepTo; n--) list.firstElementChild.remove();      // taken back
+      for (n = was.from; n < keepFrom; n++) list.lastElementChild.remove(); // no longer shown
+      list.prepend(logItems(log, keepTo, log.length));
+      list.append(logItems(log, from, keepFrom));
+    } else {
+      list.replaceChildren(logItems(log, from, log.length));
+    }
+    listed = {game: state.game_id, from: from, lines: log.slice(from)};
     list.dataset.digits = String(log.length).length;       // room for the numbers (parlour.css)
+    var more = $("log-more"), page = Number(list.getAttribute("data-page-lines")) || 500;
+    if (more) {
+      show(more, from > 0 && typeof state.game_id === "number");
+      text($("log-more-words"), "The newest " + most + " of " + log.length.toLocaleString("en") +
+        " lines.");
+      $("log-more-link").href = "/history/" + state.game_id + "?page=" +
+        (Math.floor(Math.max(0, from - 1) / page) + 1) + "#line-" + from;
+    }
     show($("log-card"), log.length > 0);
     text($("commitment"), state.commitment || "");
     show($("commitment-line"), !!state.commitment && !!state.randomizer);   // dice or spins

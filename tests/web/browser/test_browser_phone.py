@@ -14,7 +14,10 @@ import urllib.request
 import pytest
 
 from companion.games import GAMES
+from companion.record.store import Store
+from companion.session import Session
 from companion.state import row_order
+from web.pages import LOG_PAGE, LOG_SHOWN
 from browser_support import sign_in, state
 from simulated_table import (PIN, SimulatedTable, box_drawn, box_input, box_menu, box_pairing_code,
                              box_unpair, box_view)
@@ -597,8 +600,8 @@ NUMBERS_FIT = """() => {
     const list = document.getElementById("log"), first = list.querySelector("li");
     const pen = document.createElement("canvas").getContext("2d");
     pen.font = getComputedStyle(first).font;
-    const widest = Math.max(...[...list.children].map((li, i) => pen.measureText(
-        (list.reversed ? list.children.length - i : i + 1) + ". ").width));
+    const widest = Math.max(...[...list.children].map(li => pen.measureText(
+        li.value + ". ").width));
     return [widest, parseFloat(getComputedStyle(list).paddingLeft)];
 }"""
 
@@ -621,6 +624,67 @@ def test_browser_phone_log_numbers_past_99_are_whole(tmp_path, phone):
         widest, room = phone.evaluate(NUMBERS_FIT)
         assert widest <= room, (widest, room)
         phone.locator("#log-card").screenshot(path=str(ARTIFACTS / "phone-log-numbers.png"))
+
+
+def long_free_play(data_dir, presses: int) -> None:
+    """A store at `data_dir` holding free play (no dice) in play with `presses` points."""
+    data_dir.mkdir()
+    store = Store(data_dir / "parlour.db")
+    try:
+        session = Session(store, new_seed=lambda: b"b" * 32)
+        session.new_game("free-play", ["Ann", "Ben"], {"randomizer": {"kind": "none"}})
+        for n in range(presses):
+            session.submit({"type": "press", "seat": n % 2}, by="web")
+    finally:
+        store.close()
+
+
+LISTED = """() => [...document.querySelectorAll("#log li")].map(li => [li.value, li.textContent])"""
+
+
+def test_browser_phone_a_long_game_lists_its_newest_lines_each_numbered(tmp_path, phone):
+    """The log was an <ol reversed> of every line, built anew at every state: a browser lays a
+    reversed list out in a time that grows with the square of its length (9,000 lines took
+    7 s, and a long game froze the page). Now its newest LOG_SHOWN lines, newest first, each
+    numbered, link to the rest on the game's page (a page of LOG_PAGE lines); a new line goes
+    on top and an undo takes it back off, the lines already shown left as they are."""
+    from playwright.sync_api import expect
+    long_free_play(tmp_path / "data", 700)
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        log, game = state(table.url)["log"], state(table.url)["game_id"]
+        total = len(log)
+        phone.goto(table.url + "/")
+        listed = phone.locator("#log li")
+        assert phone.locator("#log").get_attribute("reversed") is None
+        expect(listed).to_have_count(LOG_SHOWN)
+        shown = phone.evaluate(LISTED)
+        assert shown == [[n, log[n - 1]] for n in range(total, total - LOG_SHOWN, -1)]
+        more = phone.locator("#log-more")
+        expect(more).to_contain_text(f"The newest {LOG_SHOWN} of {total} lines.")
+        phone.evaluate("document.querySelectorAll('#log li')[3].dataset.kept = 'yes'")
+        post(table.url + "/api/control/press", {"seat": 0})
+        expect(listed.first).to_have_attribute("value", str(total + 1))
+        now = state(table.url)["log"]
+        assert phone.evaluate(LISTED) == [[total + 1, now[-1]]] + shown[:-1]
+        assert phone.evaluate("document.querySelectorAll('#log li')[4].dataset.kept") == "yes"
+        expect(more).to_contain_text(f"of {total + 1} lines.")
+        screenshot(phone, "phone-long-game.png")
+        post(table.url + "/api/control/undo", {})
+        expect(listed.first).to_have_attribute("value", str(total))
+        assert phone.evaluate(LISTED) == shown                   # the oldest line back, too
+        assert phone.evaluate("document.querySelectorAll('#log li')[3].dataset.kept") == "yes"
+        earlier = total - LOG_SHOWN                              # the line before the shown
+        link = phone.locator("#log-more-link")
+        assert link.get_attribute("href") == \
+            f"/history/{game}?page={(earlier - 1) // LOG_PAGE + 1}#line-{earlier}"
+        link.click()
+        expect(phone.locator(f"#line-{earlier}")).to_have_text(log[earlier - 1])
+        lines = phone.locator("#log li")
+        expect(lines).to_have_count(total - LOG_PAGE)            # the second page: the rest
+        assert phone.locator("#log").get_attribute("start") == str(LOG_PAGE + 1)
+        phone.get_by_role("link", name="Earlier lines").click()
+        expect(lines).to_have_count(LOG_PAGE)
+        expect(lines.first).to_have_text(log[0])
 
 
 def test_browser_phone_a_new_pin_at_the_box_asks_the_open_page_for_it(tmp_path, phone):

@@ -6,7 +6,7 @@ import pytest
 
 from companion.buttons import SHADES
 from companion.session import Session
-from web import create_app
+from web import create_app, pages
 
 from fakes import FakeClock
 from web_support import FAST, PIN, play_to_the_end, seeds
@@ -247,6 +247,36 @@ def test_pages_history_game_tells_the_log_in_words(client, kat, control):
     page = client.get(f"/history/{kat['game_id']}").get_data(as_text=True)
     assert "Kat en Muis: Ann, Ben" in page and "for the lead" in page
     assert f"/api/games/{kat['game_id']}/log" in page
+
+
+def test_pages_a_long_log_lists_its_newest_lines_and_pages_the_rest(client, session,
+                                                                     monkeypatch):
+    """The status page listed every line of the log in a reversed list (a long game froze a
+    phone): now its newest LOG_SHOWN, numbered each, and a link to the line before them on the
+    game's page, which shows LOG_PAGE lines a page."""
+    monkeypatch.setattr(pages, "LOG_SHOWN", 5)
+    monkeypatch.setattr(pages, "LOG_PAGE", 10)
+    session.new_game("free-play", ["Ann", "Ben"], {"randomizer": {"kind": "none"}})
+    for n in range(25):
+        session.submit({"type": "press", "seat": n % 2})
+    log, game = session.snapshot()["log"], session.game_id
+    page = client.get("/").get_data(as_text=True)
+    listed = re.search(r'<ol class="log" id="log"[^>]*>(.*?)</ol>', page, re.S)
+    assert "reversed" not in listed.group(0).split(">")[0]
+    assert re.findall(r'<li value="(\d+)">([^<]*)</li>', listed.group(1)) == [
+        (str(n), log[n - 1]) for n in range(len(log), len(log) - 5, -1)]
+    earlier = len(log) - 5                                    # 22: on the third page
+    assert f'href="/history/{game}?page=3#line-{earlier}"' in page
+    assert f"The newest 5 of {len(log)} lines." in page
+    third = client.get(f"/history/{game}?page=3").get_data(as_text=True)
+    assert 'start="21"' in third and f'<li id="line-{earlier}">{log[earlier - 1]}</li>' in third
+    assert re.findall(r'<li id="line-(\d+)">', third) == [str(n) for n in range(21, 28)]
+    assert f'href="/history/{game}?page=2" rel="prev"' in third and 'rel="next"' not in third
+    assert client.get(f"/history/{game}?page=99").get_data(as_text=True) == third   # the last
+    first = client.get(f"/history/{game}").get_data(as_text=True)
+    assert 'start="1"' in first and f'href="/history/{game}?page=2" rel="next"' in first
+    for bad in ("0", "abc", "-1"):
+        assert client.get(f"/history/{game}?page={bad}").status_code == 400
 
 
 def test_pages_history_missing_game_is_404(client):
