@@ -218,6 +218,24 @@ def rows(results: dict) -> list[tuple]:
                     f"{g['box_after_resume']['pss_mib']} · {g['box_after_three_charts']['pss_mib']}",
                     f"3 charts in {g['three_charts_s']} s", "", None, "",
                     ("long_game", "box_after_three_charts", "pss_mib")))
+        live = g.get("live") or {}
+        for page, ms in (live.get("pages") or {}).items():
+            out.append((f"A {g['events']:,}-event game in play: {page} after an event, ms",
+                        ms["cold_ms"], f"again {ms['warm_ms']}", "", None, est(ms["cold_ms"]),
+                        ("long_game", "live", "pages", page, "cold_ms")))
+        load = live.get("under_guests")
+        if load:
+            out.append((f"Same, {load['guests']} guests asking /history, an event a second: "
+                        "server CPU, share of a core", load["server_cpu_share"],
+                        f"/api/state p50 {load['state_ms']['p50']} ms, / p50 "
+                        f"{load['page_ms']['p50']} ms", "", None, "",
+                        ("long_game", "live", "under_guests", "server_cpu_share")))
+        phone = live.get("phone")
+        if phone:
+            out.append((f"Same, the phone page in chromium: load s · longest frame gap over "
+                        "3 events, ms", f"{phone['load_s']} · {phone['longest_frame_gap_ms']}",
+                        f"{phone['log_items']} lines listed", "", None, "",
+                        ("long_game", "live", "phone", "load_s")))
     f = _get(b, "footprint")
     if f:
         out.append(("Start-up to first /api/state, s", f["startup_s"]["p50"],
