@@ -5,6 +5,8 @@ claim)."""
 
 from __future__ import annotations
 
+import time
+
 from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.controller.parts.result import RESULT_SECONDS
 from firmware.pins.inputs import InputEvent
@@ -124,3 +126,30 @@ def india_claim(table, session, clock) -> int:
     turn = session.snapshot()["turn"]
     press(table, "seat", seat=table.buttons[turn])                 # "a man is home"
     return turn
+
+
+def settle_pi(worker, seconds: float = 30.0):
+    """Let the Pi's thread finish what it was woken for (a change while it thought: it looks
+    again), and go back to sleep."""
+    deadline = time.monotonic() + seconds
+    while worker.thinking:
+        assert time.monotonic() < deadline, "the Pi is still thinking"
+        time.sleep(0.005)
+
+
+def ann_plays_domino_rex(session, worker, steps: int) -> dict:
+    """Ann (seat 0) throws and uncovers her first covered square, the Pi answering, up to
+    `steps` times or the game's end; the last state."""
+    snap = session.snapshot()
+    for _ in range(steps):
+        snap = session.snapshot()
+        if snap["phase"] == "over":
+            break
+        if snap["turn"] == 0:
+            if snap["awaiting"] == "roll":
+                session.roll(by="knob")
+            else:
+                session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
+                               by="knob")
+        settle_pi(worker)
+    return snap

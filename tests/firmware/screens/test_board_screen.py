@@ -5,7 +5,6 @@ copy, and waits for a press."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from PIL import Image
@@ -21,7 +20,7 @@ from firmware.controller.parts.notices import AGAIN_SECONDS
 from companion.record.store import Store
 from companion.session import Session
 from firmware.controller.spin import UNCOVER_PIS, asks_to_uncover
-from controller_support import SEED, FakeControls
+from controller_support import SEED, FakeControls, ann_plays_domino_rex, settle_pi
 
 
 
@@ -31,15 +30,6 @@ def table(session, clock):
     c.attach()
     yield c
     c.close()
-
-
-def settle_pi(worker, seconds: float = 30.0):
-    """Let the Pi's thread finish what it was woken for (a change while it thought: it looks
-    again), and go back to sleep."""
-    deadline = time.monotonic() + seconds
-    while worker.thinking:
-        assert time.monotonic() < deadline, "the Pi is still thinking"
-        time.sleep(0.005)
 
 
 def pis_request(snap: dict, who: str = "Pi") -> str:
@@ -275,17 +265,7 @@ def test_board_screen_pi_plays_domino_rex_lead_and_squares(session):
     worker = PiWorker(session)
     worker.attach()
     try:
-        for _ in range(40):
-            snap = session.snapshot()
-            if snap["phase"] == "over":
-                break
-            if snap["turn"] == 0:
-                if snap["awaiting"] == "roll":
-                    session.roll(by="knob")
-                else:
-                    session.submit({"type": "choose", "value":
-                                    snap["players"][0]["covered"][0]}, by="knob")
-            settle_pi(worker)
+        snap = ann_plays_domino_rex(session, worker, 40)
         events = session.store.events(session.game_id)
         by_pi = [e for e in events if e.get("by") == "pi"]
         assert any(e["type"] == "roll" for e in by_pi)

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from companion.pi.player import fallback_event
+from controller_support import ann_plays_domino_rex
 from firmware.workers import pi_worker
 from firmware.workers.pi_worker import PiWorker
 from web.records import figures as figures_module
@@ -311,18 +312,7 @@ def test_supervision_the_pi_plays_a_whole_game_on_one_thread(session, monkeypatc
     started = ThreadStarts(monkeypatch, hang=False)
     started.refusing.set()                          # from here, no thread may start
     try:
-        for _ in range(400):
-            snap = session.snapshot()
-            if snap["phase"] == "over":
-                break
-            if snap["turn"] == 0:
-                if snap["awaiting"] == "roll":
-                    session.roll(by="knob")
-                else:
-                    session.submit({"type": "choose", "value":
-                                    snap["players"][0]["covered"][0]}, by="knob")
-            else:
-                assert _until(lambda: not worker.thinking)
+        snap = ann_plays_domino_rex(session, worker, 400)
         assert snap["phase"] == "over" and len(threads) > 4
         assert set(threads) == {worker._thread} and started.tried == 0
     finally:
