@@ -1,10 +1,11 @@
 """Small private files kept beside the store: paired phones and live logins (JSON), the PIN
 and the cookie key (firmware/datadir/keys.py).
 
-Written whole to a `.part` file with mode 0600, synced, then renamed over the old one, so a
-power cut leaves the old file or the new one, never half of either. A file that is missing or
-does not read is taken as empty: what it holds can always be made again (a phone pairs or
-signs in again).
+Written whole to a `.part` file with mode 0600, synced, then renamed over the old one, and the
+folder synced, so a power cut leaves the old file or the new one, never half of either, and
+one written a moment before it (a PIN just made, a phone just paired) is there after it. A
+file that is missing or does not read is taken as empty: what it holds can always be made
+again (a phone pairs or signs in again).
 """
 
 from __future__ import annotations
@@ -59,8 +60,9 @@ def keep_private(path: Path, data: bytes, what: str) -> None:
 
 def write_private(path: Path, data: bytes) -> None:
     """Replace the file with `data`: mode 0600 (a `.part` left by a crash is made so too),
-    synced, then renamed over the old one; if that fails, the old one is left as it was and
-    the `.part` goes."""
+    synced, then renamed over the old one and the folder synced (the rename is in the folder:
+    until then a power cut can undo it, and a first file is then gone); if that fails, the old
+    one is left as it was and the `.part` goes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_name(path.name + ".part")
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -75,3 +77,20 @@ def write_private(path: Path, data: bytes) -> None:
     except OSError:
         part.unlink(missing_ok=True)
         raise
+    sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """Make the names in `folder` (a rename into it) last through a power cut. The file is in
+    place already: a folder that cannot be synced leaves it as lasting as the filesystem
+    makes it, and is no reason to call the write failed."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
