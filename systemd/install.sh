@@ -256,11 +256,14 @@ PY
 
 install_code() {
     # the release as it is: files a release left out go, and so does pip's build/ (it kept
-    # modules an update had deleted)
-    $SUDO rm -rf "$ROOT$PREFIX/src"
-    $SUDO mkdir -p "$ROOT$PREFIX/src"
+    # modules an update had deleted). It is staged in src.new and becomes src only once pip
+    # has installed it: a try that fails (pip away from the internet) leaves src saying what
+    # the venv runs, so the next try is an upgrade again (the table stopped, the store copied)
+    staged=$PREFIX/src.new
+    $SUDO rm -rf "$ROOT$staged"
+    $SUDO mkdir -p "$ROOT$staged"
     (cd "$HERE" && tar --exclude=.venv --exclude=.git --exclude='*.pyc' --exclude='*.egg-info' \
-        --exclude=.pytest_cache --exclude=.hypothesis -cf - .) | $SUDO tar -C "$ROOT$PREFIX/src" -xf -
+        --exclude=.pytest_cache --exclude=.hypothesis -cf - .) | $SUDO tar -C "$ROOT$staged" -xf -
     # a venv is made for one Python: after an upgrade of the card (Bookworm's 3.11 to Trixie's
     # 3.13) its packages sit where the new one does not look, and the service cannot start
     made_for=$(sed -n 's/^version *= *\([0-9]*\.[0-9]*\).*/\1/p' \
@@ -274,7 +277,9 @@ install_code() {
             "(with Debian's gpiozero and lgpio)"
     fi
     $SUDO "$ROOT$PREFIX/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-        --upgrade "$ROOT$PREFIX/src"
+        --upgrade "$ROOT$staged"
+    $SUDO rm -rf "$ROOT$PREFIX/src"
+    $SUDO mv "$ROOT$staged" "$ROOT$PREFIX/src"
     say "installed: $("$ROOT$PREFIX/venv/bin/python" -m pip show parlour 2>/dev/null \
         | sed -n 's/^Version: /Parlour /p')"
     $SUDO chown -R root:root "$ROOT$PREFIX"

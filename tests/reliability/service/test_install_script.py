@@ -257,7 +257,7 @@ def test_install_on_a_fresh_card_does_each_step_and_says_so(box):
     venv = str(box.file("/opt/parlour/venv"))
     assert f"python3 -m venv --system-site-packages {venv}" in commands
     assert any(c.startswith("venv-python -m pip install") and c.endswith(
-        f"--upgrade {box.file('/opt/parlour/src')}") for c in commands)
+        f"--upgrade {box.file('/opt/parlour/src.new')}") for c in commands)
     assert (box.file("/opt/parlour/src/firmware/cli.py")).is_file()
     assert not box.file("/opt/parlour/src/.git").exists()
     assert "hostnamectl set-hostname parlour" in commands
@@ -730,3 +730,33 @@ def test_install_that_fails_after_stopping_the_table_starts_it_again(box):
     stop = commands.index("systemctl stop parlour.service")
     assert "systemctl start parlour.service" in commands[stop:], commands[stop:]
     assert "starting the table again with the release it had" in result.stdout
+
+
+def test_install_tried_again_after_a_failed_update_still_stops_the_table_first(box):
+    """The update that failed at pip had already put the new code in /opt/parlour/src, and
+    the table went back to the release its venv held. The next try found src the same as the
+    new code and took it for no upgrade: pip changed the code under a running table, with no
+    copy of the store holding the games played in between. src now changes only once pip has
+    installed it, so the next try is an upgrade again."""
+    assert box.run("install").returncode == 0
+    store = box.file("/var/lib/parlour")
+    store.mkdir(parents=True)
+    (store / "parlour.db").write_bytes(b"SQLite format 3\0games")
+    installed_as_if_under_0_0_9(box)
+    pip = box.file("/opt/parlour/venv/bin/python")
+    working = pip.read_text()
+    pip.write_text('#!/bin/sh\necho "venv-python $*" >> "$RECORD"\n'
+                   '[ "$2" = pip ] && [ "$3" = install ] && exit 1\nexit 0\n')
+    assert box.run("install").returncode != 0
+    assert 'version = "0.0.9"' in box.file("/opt/parlour/src/pyproject.toml").read_text()
+    (store / "parlour.db").write_bytes(b"SQLite format 3\0games and one more")
+    pip.write_text(working)
+    result = box.run("install")
+    assert result.returncode == 0, result.stderr
+    commands = box.commands()
+    assert commands.index("systemctl stop parlour.service") < next(
+        i for i, c in enumerate(commands) if c.startswith("venv-python -m pip install"))
+    newest = max(store.glob("backup-0.0.9-*"), key=lambda p: p.name)
+    assert (newest / "parlour.db").read_bytes().endswith(b"and one more")
+    assert 'version = "0.1.0"' in box.file("/opt/parlour/src/pyproject.toml").read_text()
+    assert not box.file("/opt/parlour/src.new").exists()
