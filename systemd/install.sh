@@ -145,12 +145,13 @@ enable_i2c() {
     i2c_lines='^[[:space:]]*dtparam=i2c_arm(_baudrate)?='
     wanted='dtparam=i2c_arm=on
 dtparam=i2c_arm_baudrate=400000'
+    # the rate in effect: a dtparam line's, never a comment's (a rate commented out is 100 kHz)
+    rate=$(sed -n 's/^[[:space:]]*dtparam=.*i2c_arm_baudrate=\([0-9]*\).*/\1/p' \
+        "$ROOT$boot" 2>/dev/null | tail -n 1)
     if [ ! -f "$ROOT$boot" ]; then
         say "no /boot/firmware/config.txt here: add $wanted to it yourself"
     elif grep -qE '^[[:space:]]*dtparam=i2c_arm=on' "$ROOT$boot" \
-            && [ "$(sed -n 's/.*i2c_arm_baudrate=\([0-9]*\).*/\1/p' "$ROOT$boot" | tail -n 1)" \
-                 -ge 400000 ] 2>/dev/null; then      # 400 kHz, or faster by the owner's choice
-        rate=$(sed -n 's/.*i2c_arm_baudrate=\([0-9]*\).*/\1/p' "$ROOT$boot" | tail -n 1)
+            && [ "$rate" -ge 400000 ] 2>/dev/null; then      # 400 kHz, or faster by choice
         kept "I2C on at $((rate / 1000)) kHz in $boot"
     else
         tmp=$(mktemp)

@@ -382,6 +382,21 @@ def test_install_keeps_a_faster_bus_the_owner_chose(box):
     assert "already so: I2C on at 1000 kHz" in result.stdout
 
 
+def test_install_reads_no_bus_speed_from_a_line_commented_out(box):
+    """A rate commented out (going back from 1 MHz, as hardware/README.md suggests when the
+    picture glitches) was read as the bus speed: "already so: I2C on at 1000 kHz" while the
+    bus ran at the default 100 kHz, a frame four times as slow."""
+    commented = (BOOKWORM_CONFIG_TXT + "dtparam=i2c_arm=on\n"
+                 "#dtparam=i2c_arm_baudrate=1000000\n")
+    box.file("/boot/firmware/config.txt").write_text(commented)
+    result = box.run("install")
+    assert result.returncode == 0, result.stderr
+    assert "already so: I2C" not in result.stdout
+    text = box.file("/boot/firmware/config.txt").read_text()
+    assert text.endswith("[all]\ndtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n")
+    assert "#dtparam=i2c_arm_baudrate=1000000" in text          # a comment stays a comment
+
+
 def test_install_refuses_32_bit_raspberry_pi_os_before_changing_anything(tmp_path):
     box = Box(tmp_path, arch="armhf")
     result = box.run("install")
