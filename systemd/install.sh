@@ -316,6 +316,8 @@ name_the_box() {
         if [ -f "$ROOT/etc/hosts" ]; then       # as raspi-config does, so sudo still resolves
             $SUDO sed -i "s/^127\.0\.1\.1[[:space:]].*$/127.0.1.1\t$hostname/" "$ROOT/etc/hosts"
         fi
+        # Avahi reads the name as it starts: until then it answers to the old <name>.local
+        $SUDO systemctl try-restart avahi-daemon.service 2>/dev/null || true
         did "the hostname: $hostname (was $current)"
     else
         hostname=$current

@@ -397,6 +397,23 @@ def test_install_reads_no_bus_speed_from_a_line_commented_out(box):
     assert "#dtparam=i2c_arm_baudrate=1000000" in text          # a comment stays a comment
 
 
+def test_install_a_new_hostname_is_announced_at_once(box):
+    """avahi-daemon reads the host name as it starts: after the rename it went on answering
+    to the old <name>.local, while the script said phones would find the new one (no reboot
+    was asked for where I2C was on already). A rename restarts it; no rename, no restart."""
+    box.file("/boot/firmware/config.txt").write_text(
+        BOOKWORM_CONFIG_TXT + "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\n")
+    result = box.run("--hostname", "games", "install")
+    assert result.returncode == 0, result.stderr
+    commands = box.commands()
+    assert commands.index("hostnamectl set-hostname games") < commands.index(
+        "systemctl try-restart avahi-daemon.service")
+    assert "http://games.local:8080/" in result.stdout and "reboot" not in result.stdout
+    again = box.run("--hostname", "games", "install")
+    assert again.returncode == 0
+    assert not _named(box.commands(), "systemctl try-restart avahi")
+
+
 def test_install_refuses_32_bit_raspberry_pi_os_before_changing_anything(tmp_path):
     box = Box(tmp_path, arch="armhf")
     result = box.run("install")
