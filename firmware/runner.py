@@ -253,7 +253,7 @@ def build(*, sim: bool, host: str, port: int, data_dir: Path, config: Config, pi
     session.on_store_error = lambda err: inputs.put(Alert(str(err)))   # a phone's write too
     session.subscribe(stamps.between_games)
     stamps.between_games(session.snapshot())        # idle at start: stamps read the wall clock
-    stamps.stamped(store.newest_stamp())            # phones' clocks are read against it
+    stamps.restarted(store.newest_stamp())          # phones' clocks are read against it
     if session.resumed:
         stamps.not_before(session.resumed_at)       # a game resumed: never back before it
     opened: list = [lock.release, store.close]

@@ -47,6 +47,7 @@ REPORTS_KEPT = 30 * 60.0         # s: a phone not heard from for this long no lo
 MOST_PHONES = 32
 SYNCED = "/run/systemd/timesync/synchronized"     # made by systemd-timesyncd at its first sync
 CLUB = "the club"         # the club's clock (firmware/club/publisher.py): before the phones'
+POWER_CUT_LOSS = 86_400.0  # s: a clock at most this far behind the last stamp lost it in a cut
 
 
 def wall_now() -> datetime:
@@ -71,6 +72,7 @@ class TableClock:
         self._phones: dict[str, tuple[float, float, str | None]] = {}
         self._offset = 0.0                # s added to the wall clock: what the phones say
         self._last: datetime | None = None      # the newest stamp given (or stored)
+        self._in_order = False            # `restarted`: between games, never before `_last`
         self.reanchor()
 
     @property
@@ -82,9 +84,27 @@ class TableClock:
         return self._offset
 
     def reanchor(self) -> None:
-        """Read the wall clock again; later stamps follow it from here."""
+        """Read the wall clock again; later stamps follow it from here (see `restarted`)."""
         wall = self._wall() + timedelta(seconds=self.offset)
+        last = self._last
+        if (self._in_order and last is not None
+                and timedelta(0) < last - wall <= timedelta(seconds=POWER_CUT_LOSS)
+                and not self._synced()):
+            wall = last
         self._anchor = (wall, self._monotonic())             # one assignment: read whole
+
+    def restarted(self, stamp: str | None) -> None:
+        """The store's newest stamp as the box starts (see `stamped`). A box back from a power
+        cut has the time it last saved (fake-hwclock's, up to an hour old) and none of the time
+        it was off: with no time server, the next game began before the last one had ended. So
+        from now, until a time server sets the clock, a game never begins before the newest
+        stamp where the clock reads at most a day behind it (further is no power cut, but a
+        stamp once dated wrong, which must not date every game after it)."""
+        self.stamped(stamp)
+        with self._lock:
+            self._in_order = True
+            if self._between:
+                self.reanchor()
 
     def not_before(self, stamp: str | None) -> None:
         """A game resumed after a restart goes on from its last stamp (`stamp`) where the wall

@@ -172,6 +172,32 @@ def test_runner_phones_clocks_are_read_against_the_newest_stamp_stored(tmp_path,
         table.close()
 
 
+def test_runner_a_game_after_a_power_cut_begins_no_earlier_than_the_last_one_ended(
+        tmp_path, mock_factory, monkeypatch):
+    """The box back from a power cut with the time it last saved, 40 minutes behind the end
+    of the last game, and no time server: the next game began before the last one ended."""
+    from datetime import datetime, timedelta, timezone
+    from companion.record.store import Store
+    from companion.session import Session
+    from firmware import stamps
+    monkeypatch.setattr(stamps, "SYNCED", str(tmp_path / "never-synced"))
+    ended = (datetime.now(timezone.utc) + timedelta(minutes=40)).isoformat(
+        timespec="seconds").replace("+00:00", "Z")
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=lambda: ended)
+    session.new_game("kat-en-muis", ["Ann", "Ben"])
+    session.abandon()
+    store.close()
+    table = runner.build(sim=True, host="127.0.0.1", port=0, data_dir=tmp_path,
+                         config=Config(data_dir=tmp_path), pin="2468", web=False)
+    try:
+        table.session.new_game("kat-en-muis", ["Cy", "Di"])
+        begun = table.store.events(table.session.game_id)[0]["at"]
+        assert begun >= ended, (begun, ended)
+    finally:
+        table.close()
+
+
 def test_runner_a_host_or_port_waitress_refuses_is_one_line_and_status_2(tmp_path, capsys):
     status = runner.run(sim=True, host="127.0.0.1", port=-1, data_dir=str(tmp_path),
                         pin="1234")

@@ -334,3 +334,63 @@ def test_stamps_a_resumed_game_on_a_clock_already_right_keeps_the_wall_clock():
     assert stamps() == "2025-01-01T12:00:00Z"
     stamps.not_before(None)
     assert stamps() == "2025-01-01T12:00:00Z"
+
+
+def test_stamps_a_game_begun_after_a_power_cut_never_begins_before_the_last_one_ended(
+        tmp_path):
+    """A game over, then the power pulled: the box came back with the time it last saved
+    (fake-hwclock's, up to an hour old, and none of the time it was off) and no time server.
+    The next game was stamped as begun before the last one ended, out of order in the history,
+    the exports and a club's league. Between games the stamps now never go back before the
+    newest one the store holds, until a time server has set the clock."""
+    wall, mono = Wall(), FakeClock()
+    wall.now = TONIGHT
+    stamps = TableClock(wall=wall, monotonic=mono, synced=lambda: False)
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    session.new_game("fox-and-geese", ["Ann", "Ben"])
+    mono.advance(300)
+    session.submit({"type": "declare", "winners": [0]})
+    first = session.game_id
+    ended = store.events(first)[-1]["at"]
+    assert ended == "2025-03-08T19:35:00Z"
+    store.close()
+
+    wall.now, mono = TONIGHT - timedelta(minutes=20), FakeClock()   # back on: the hour's save
+    synced = [False]
+    stamps = TableClock(wall=wall, monotonic=mono, synced=lambda: synced[0])
+    store = Store(tmp_path / "parlour.db")
+    session = Session(store, new_seed=lambda: bytes(32), clock=stamps)
+    session.subscribe(stamps.between_games)
+    stamps.between_games(session.snapshot())
+    stamps.restarted(store.newest_stamp())                         # as `parlour run` starts
+    assert not session.resumed
+    session.new_game("fox-and-geese", ["Cy", "Di"])
+    begun = store.events(session.game_id)[0]["at"]
+    assert begun >= ended, (begun, ended)
+    mono.advance(60)
+    session.submit({"type": "declare", "winners": [1]})
+    assert store.events(session.game_id)[-1]["at"] == "2025-03-08T19:36:00Z"   # a minute on
+
+    synced[0] = True                      # a time server set the clock: it is believed
+    wall.now = TONIGHT - timedelta(minutes=10)
+    session.new_game("fox-and-geese", ["Ed", "Flo"])
+    assert store.events(session.game_id)[0]["at"] == "2025-03-08T19:20:00Z"
+    store.close()
+
+
+def test_stamps_a_stamp_once_dated_far_ahead_is_no_floor_after_a_restart():
+    """A store holding a stamp dated wrong (a phone's 2199, before phones were checked) must
+    not date every game after it: only a clock at most a day behind is taken for one that
+    lost its time in a power cut."""
+    wall, mono = Wall(), FakeClock()
+    wall.now = TONIGHT
+    stamps = TableClock(wall=wall, monotonic=mono, synced=lambda: False)
+    stamps.between_games({"phase": "idle"})
+    stamps.restarted("2199-01-01T00:00:00Z")
+    assert stamps() == "2025-03-08T19:30:00Z"
+    stamps = TableClock(wall=wall, monotonic=mono, synced=lambda: False)
+    stamps.between_games({"phase": "idle"})
+    stamps.restarted("2025-03-08T20:10:00Z")                # 40 minutes on: a power cut
+    assert stamps() == "2025-03-08T20:10:00Z"
