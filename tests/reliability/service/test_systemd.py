@@ -252,3 +252,20 @@ def test_systemd_an_unmanaged_network_s_address_is_looked_up_again(tmp_path, moc
             assert watch.version == 0 and watch.url == f"http://{runner.lan_address(host)}:0/"
     finally:
         table.close()
+
+
+@pytest.mark.slow
+def test_systemd_a_watchdog_kill_says_where_every_thread_was(tmp_path):
+    """WatchdogSec kills a main loop stuck for 30 s with SIGABRT: the journal got not a line
+    of where it was stuck. Under the unit's own environment the program writes each thread's
+    stack to stderr (the journal) as it is killed."""
+    environment = dict(pair.split("=", 1) for line in unit_keys(UNIT.read_text())["Environment"]
+                       for pair in line.split())
+    env = quiet_env(tmp_path, PYTHONPATH=str(ROOT))
+    env.update(environment)
+    table = SimulatedTable(tmp_path / "data", tmp_path, env=env)
+    table.proc.send_signal(signal.SIGABRT)
+    _, err = table.proc.communicate(timeout=10)
+    assert table.proc.returncode == -signal.SIGABRT
+    assert "Fatal Python error: Aborted" in err and "Current thread" in err, err[-2000:]
+    assert re.search(r'firmware/runner\.py", line \d+ in loop', err), err[-2000:]
