@@ -8,9 +8,10 @@ box is 10.42.0.1.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 HOTSPOT = "parlour-hotspot"          # the connection's name in NetworkManager
 HOTSPOT_ADDRESS = "10.42.0.1"        # the box, in NetworkManager's shared mode
@@ -21,11 +22,21 @@ KNOWN_TYPES = ("802-11-wireless", "802-3-ethernet")
 Runner = Callable[[list[str], float], tuple[int, str]]    # (arguments, timeout) -> (code, words)
 
 
+def untranslated(environ: Mapping[str, str]) -> dict[str, str]:
+    """`environ` with nmcli's words in English, as `join_failure` and `active_known` read
+    them (a box set to German had "aktiviert"), and names still read in the box's encoding."""
+    env = {k: v for k, v in environ.items() if k not in ("LC_ALL", "LANGUAGE")}
+    if environ.get("LC_ALL"):
+        env["LC_CTYPE"] = environ["LC_ALL"]      # it was in force over LC_CTYPE
+    env["LC_MESSAGES"] = "C"
+    return env
+
+
 def run_nmcli(args: list[str], timeout: float) -> tuple[int, str]:
     """Run `nmcli args`; (exit code, what it printed). A missing nmcli is code 127."""
     try:
         done = subprocess.run(["nmcli", *args], capture_output=True, text=True, timeout=timeout,
-                              check=False)
+                              check=False, env=untranslated(os.environ))
     except FileNotFoundError:
         return 127, "nmcli is not installed (NetworkManager)"
     except subprocess.TimeoutExpired:
@@ -85,7 +96,9 @@ def delete(name: str) -> list[str]:
 CONNECTIONS = ["-t", "-f", "NAME", "connection", "show"]
 HOTSPOT_SETTINGS = ["-s", "-g", "802-11-wireless.ssid,802-11-wireless-security.psk,"
                     "connection.interface-name", "connection", "show", "id", HOTSPOT]
-ACTIVE = ["-t", "-f", "NAME,TYPE", "connection", "show", "--active"]
+# Every connection NetworkManager has taken up, and its state: "activating" while it still
+# tries (a wrong password, a router that gives no address), "activated" once joined.
+ACTIVE = ["-t", "-f", "NAME,TYPE,STATE", "connection", "show", "--active"]
 
 
 TERSE_FIELD = re.compile(r"((?:[^\\:]|\\.?)*):")     # a field, escapes kept whole, and its colon
@@ -109,10 +122,12 @@ def hotspot_settings(output: str) -> tuple[str, ...]:
 
 
 def active_known(output: str) -> str | None:
-    """The name of an active Wi-Fi or wired connection other than the hotspot, if any."""
+    """The name of a joined Wi-Fi or wired connection other than the hotspot, if any (one
+    still being tried is no network yet: phones cannot reach the box on it)."""
     for line in output.splitlines():
         fields = terse_fields(line)
-        if len(fields) == 2 and fields[1] in KNOWN_TYPES and fields[0] != HOTSPOT:
+        if len(fields) == 3 and fields[1] in KNOWN_TYPES and fields[0] != HOTSPOT \
+                and fields[2] == "activated":
             return fields[0]
     return None
 

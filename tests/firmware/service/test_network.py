@@ -23,7 +23,7 @@ SETTINGS = HotspotSettings(ssid="Parlour-ab12", password="k7mp-2xqa-rj9c", after
 class FakeNetworkManager:
     """Answers nmcli as NetworkManager would, from a little state; records every command."""
 
-    def __init__(self, active: str = "lo:loopback\n", fail_join: bool = False):
+    def __init__(self, active: str = "lo:loopback:activated\n", fail_join: bool = False):
         self.active, self.fail_join = active, fail_join
         self.fail_hotspot = False
         self.profiles: list[str] = []
@@ -53,14 +53,14 @@ class FakeNetworkManager:
                 return 10, f"Error: unknown connection '{args[-1]}'."
             self.profiles.remove(args[-1])
         if args[:2] == ["connection", "down"] and nmcli.active_known(self.active) is None:
-            self.active = "lo:loopback\n"           # the hotspot taken down
+            self.active = "lo:loopback:activated\n"           # the hotspot taken down
         if args[2:4] == ["connection", "up"]:
             if args[-1] == nmcli.HOTSPOT and self.fail_hotspot:
                 return 4, "Error: Connection activation failed: no device"
             if args[-1] != nmcli.HOTSPOT and self.fail_join:
                 return 4, "Error: Connection activation failed: Secrets were required"
             kind = "802-11-wireless"
-            self.active = f"{args[-1].replace(':', chr(92) + ':')}:{kind}\n"
+            self.active = f"{args[-1].replace(':', chr(92) + ':')}:{kind}:activated\n"
         return 0, ""
 
 
@@ -99,17 +99,46 @@ def test_network_home_network_joins_at_every_boot_before_the_hotspot():
 
 def test_network_reads_nmcli_terse_output_with_escaped_colons():
     assert nmcli.terse_fields(r"Tea\:Room:802-11-wireless") == ["Tea:Room", "802-11-wireless"]
-    assert nmcli.active_known("lo:loopback\nparlour-hotspot:802-11-wireless\n") is None
-    assert nmcli.active_known("lo:loopback\nWired connection 1:802-3-ethernet\n") == \
+    assert nmcli.active_known("lo:loopback:activated\nparlour-hotspot:802-11-wireless:activated\n") is None
+    assert nmcli.active_known("lo:loopback:activated\nWired connection 1:802-3-ethernet:activated\n") == \
         "Wired connection 1"
+
+
+def test_network_a_known_network_still_being_tried_is_not_home_and_the_hotspot_opens():
+    """NetworkManager lists a connection it is still trying (a changed password, a router
+    that gives no address) among the active ones: the box said "home" on it, with no address
+    a phone could reach, and opened no hotspot while the tries went on. Only a joined network
+    is home; after `after` seconds of tries the hotspot opens."""
+    trying = "lo:loopback:activated\nOur House:802-11-wireless:activating\n"
+    assert nmcli.active_known(trying) is None
+    assert nmcli.active_known(trying.replace(":activating", ":activated")) == "Our House"
+    nm, clock = FakeNetworkManager(active=trying), FakeClock()
+    box = hotspot(nm, clock)
+    box.check()
+    assert box.status()["mode"] == "looking"
+    clock.advance(SETTINGS.after)
+    box.check()
+    assert box.status()["mode"] == "hotspot"
+    assert box.status()["message"] == "No known Wi-Fi in 60 s. Hotspot Parlour-ab12 is on."
+
+
+def test_network_nmcli_answers_in_english_whatever_the_box_speaks():
+    """`join_failure` and `active_known` read nmcli's English words ("activated", "Secrets
+    were required"): a box set to German got "aktiviert" and never found its network."""
+    env = nmcli.untranslated({"LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8",
+                              "LANGUAGE": "de:en", "PATH": "/usr/bin"})
+    assert env == {"LANG": "de_DE.UTF-8", "LC_CTYPE": "de_DE.UTF-8", "LC_MESSAGES": "C",
+                   "PATH": "/usr/bin"}
+    assert nmcli.untranslated({"LANG": "de_DE.UTF-8"}) == {"LANG": "de_DE.UTF-8",
+                                                          "LC_MESSAGES": "C"}
 
 
 def test_network_reads_a_network_name_that_ends_in_a_backslash():
     """nmcli writes "Cafe\\" as "Cafe\\\\": its colon was read as escaped, so the box found
     no network and opened its hotspot over the home network it was on."""
-    line = "Parlour\\: Cafe\\\\:802-11-wireless"
-    assert nmcli.terse_fields(line) == ["Parlour: Cafe\\", "802-11-wireless"]
-    assert nmcli.active_known(f"lo:loopback\n{line}\n") == "Parlour: Cafe\\"
+    line = "Parlour\\: Cafe\\\\:802-11-wireless:activated"
+    assert nmcli.terse_fields(line) == ["Parlour: Cafe\\", "802-11-wireless", "activated"]
+    assert nmcli.active_known(f"lo:loopback:activated\n{line}\n") == "Parlour: Cafe\\"
     assert nmcli.terse_fields("a\\\\\\:b:c\\") == ["a\\:b", "c\\"]   # a lone one at the end kept
     nm, clock = FakeNetworkManager(active=f"{line}\n"), FakeClock()
     box = hotspot(nm, clock)
@@ -211,7 +240,7 @@ def test_network_an_unused_hotspot_gives_way_to_home_wifi_that_came_up_later():
     status = box.status()
     assert status["mode"] == "looking" and status["url"] == "http://192.168.1.20:8080/"
     assert status["message"] == ""              # quietly: no flash on the OLED each time
-    nm.active = "lo:loopback\nOur House:802-11-wireless\n"     # NetworkManager joined it
+    nm.active = "lo:loopback:activated\nOur House:802-11-wireless:activated\n"     # NetworkManager joined it
     box.check()
     assert box.status()["mode"] == "home" and box.status()["network"] == "Our House"
 
@@ -262,7 +291,7 @@ def test_network_a_hotspot_that_went_down_in_a_game_is_opened_again():
     clock.advance(60)
     box.check()
     assert box.status()["mode"] == "hotspot" and nmcli.hotspot_active(nm.active)
-    nm.active = "lo:loopback\n"                                  # the access point is gone
+    nm.active = "lo:loopback:activated\n"                                  # the access point is gone
     clock.advance(5)
     box.check()
     assert nm.commands.count(nmcli.up(nmcli.HOTSPOT)) == 2 and nmcli.hotspot_active(nm.active)
@@ -273,7 +302,7 @@ def test_network_a_hotspot_that_went_down_in_a_game_is_opened_again():
                   clock=clock, in_use=lambda: True)
     clock.advance(60)
     box.check()
-    failing.active, failing.fail_hotspot = "lo:loopback\n", True
+    failing.active, failing.fail_hotspot = "lo:loopback:activated\n", True
     box.check()                                  # it could not: said, and tried again soon
     assert box.status()["mode"] == "looking" and box.status()["url"] == "http://192.168.1.20:8080/"
     assert box.status()["message"] == ("The hotspot cannot open: no Wi-Fi radio (is the Wi-Fi "
@@ -406,11 +435,11 @@ def test_network_a_game_resumed_after_a_power_cut_does_not_hold_the_hotspot_up()
     game[0] = False                             # the game ended: nothing holds it up now
     box.check()
     assert box.status()["mode"] == "looking"
-    nm.active = "lo:loopback\nOur House:802-11-wireless\n"      # home again
+    nm.active = "lo:loopback:activated\nOur House:802-11-wireless:activated\n"      # home again
     box.check()
     assert box.status()["mode"] == "home"
     game[0] = True                              # another cut mid-game: no phone came yet
-    nm.active = "lo:loopback\n"
+    nm.active = "lo:loopback:activated\n"
     box.check()
     clock.advance(60)
     box.check()
@@ -421,7 +450,7 @@ def test_network_a_game_resumed_after_a_power_cut_does_not_hold_the_hotspot_up()
 
 
 def test_network_a_known_network_means_no_hotspot_ever():
-    nm, clock = FakeNetworkManager("lo:loopback\nOur House:802-11-wireless\n"), FakeClock()
+    nm, clock = FakeNetworkManager("lo:loopback:activated\nOur House:802-11-wireless:activated\n"), FakeClock()
     box = hotspot(nm, clock)
     for _ in range(5):
         box.check()

@@ -62,13 +62,15 @@ def stop(process: subprocess.Popen | None) -> None:
 
 
 @contextmanager
-def stand_in_network_manager(in_range: list[str] | None = None):
+def stand_in_network_manager(in_range: list[str] | None = None, trying: str = ""):
     """A private bus with the stand-in NetworkManager on it: (bus address, its log). With
-    `in_range` it has a Wi-Fi radio and those networks in range (`network_manager_standin`)."""
+    `in_range` it has a Wi-Fi radio and those networks in range; with `trying`, a home network
+    it is still trying to join (`network_manager_standin`)."""
     work = Path(tempfile.mkdtemp(prefix="nm-"))        # short: a socket path has 108 bytes
     address = f"unix:path={work / 'bus'}"
     log = work / "calls.jsonl"
     radio = [] if in_range is None else ["--radio", ",".join(in_range)]
+    radio += ["--trying", trying] if trying else []
     bus = stand_in = None
     try:
         bus = subprocess.Popen([DBUS_DAEMON, "--session", f"--address={address}", "--nofork",

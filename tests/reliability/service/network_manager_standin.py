@@ -12,7 +12,9 @@ access point starts, and so does a network whose SSID is one of those listed (in
 network out of range fails at once, the same way: NetworkManager would take the activation
 and fail it later (the network not found), which `nmcli --wait` reports as a failure too. An
 active connection can be taken down, and goes when its profile is deleted. There are no device,
-access point or address objects. Every call that changes something is written to LOG as one
+access point or address objects. With `--trying SSID` the stand-in starts with a home network
+of that name that it is still trying to join (activating, as with a changed password or a
+router giving no address), as NetworkManager is at boot. Every call that changes something is written to LOG as one
 JSON line: the method, the profile's object path and, for an add or a change, its settings in
 plain JSON (byte strings as text). Prints "ready" once the name is owned.
 """
@@ -96,6 +98,7 @@ class StandIn:
         self.in_range = in_range                        # None: no radio at all
         self.profiles: dict[str, GLib.Variant] = {}    # object path -> a{sa{sv}} settings
         self.active: dict[str, str] = {}               # active connection -> its profile
+        self.states: dict[str, int] = {}               # active connection -> its State
         self.registrations: dict[str, int] = {}
         self.numbers = {SETTINGS_PATH: 1, ACTIVE_PATH: 1}     # the next object of each kind
 
@@ -127,15 +130,15 @@ class StandIn:
         return {"Unsaved": GLib.Variant("b", False), "Flags": GLib.Variant("u", 0),
                 "Filename": GLib.Variant("s", "")}
 
-    def active_properties(self, profile: str) -> dict[str, GLib.Variant]:
+    def active_properties(self, profile: str, state: int = 2) -> dict[str, GLib.Variant]:
         v, settings = GLib.Variant, self.profiles[profile].unpack()["connection"]
         return {"Connection": v("o", profile), "SpecificObject": v("o", "/"),
                 "Id": v("s", settings["id"]), "Uuid": v("s", settings["uuid"]),
                 "Type": v("s", settings["type"]), "Devices": v("ao", []),
-                "State": v("u", 2), "StateFlags": v("u", 0), "Default": v("b", False),
+                "State": v("u", state), "StateFlags": v("u", 0), "Default": v("b", False),
                 "Default6": v("b", False), "Vpn": v("b", False), "Ip4Config": v("o", "/"),
                 "Ip6Config": v("o", "/"), "Dhcp4Config": v("o", "/"),
-                "Dhcp6Config": v("o", "/"), "Master": v("o", "/")}     # 2: activated
+                "Dhcp6Config": v("o", "/"), "Master": v("o", "/")}  # 1 activating, 2 activated
 
     def objects(self) -> dict:
         tree = {NM_PATH: {NM: self.manager_properties()},
@@ -143,7 +146,7 @@ class StandIn:
         for path in self.profiles:
             tree[path] = {CONNECTION: self.connection_properties()}
         for path, profile in self.active.items():
-            tree[path] = {ACTIVE: self.active_properties(profile)}
+            tree[path] = {ACTIVE: self.active_properties(profile, self.states[path])}
         return tree
 
     def register(self) -> None:
@@ -181,6 +184,19 @@ class StandIn:
         self.log("AddConnection", path, settings)
         return path
 
+    def trying(self, ssid: str) -> None:
+        """A known home network NetworkManager is still trying to join (not logged: it was
+        there before the box)."""
+        v = GLib.Variant
+        path = self.new_path(SETTINGS_PATH)
+        self.profiles[path] = v("a{sa{sv}}", {
+            "connection": {"id": v("s", ssid), "uuid": v("s", "0b5e7e1c-0000-4000-8000-000000000001"),
+                           "type": v("s", "802-11-wireless")},
+            "802-11-wireless": {"ssid": v("ay", ssid.encode()), "mode": v("s", "infrastructure")}})
+        self.registrations[path] = self.bus.register_object(
+            path, INTERFACES[CONNECTION], self.call, None, None)
+        self.activate(path, state=1)
+
     def settings(self, path: str, secret: bool) -> dict:
         """A profile's settings without its secrets (GetSettings), or only its secrets
         (GetSecrets): {setting: {key: its variant}}."""
@@ -200,13 +216,13 @@ class StandIn:
         ssid = bytes(wifi.get("ssid", b"")).decode("utf-8", "replace")
         return self.in_range is not None and (wifi.get("mode") == "ap" or ssid in self.in_range)
 
-    def activate(self, profile: str) -> str:
+    def activate(self, profile: str, state: int = 2) -> str:
         path = self.new_path(ACTIVE_PATH)
-        self.active[path] = profile
+        self.active[path], self.states[path] = profile, state
         self.registrations[path] = self.bus.register_object(
             path, INTERFACES[ACTIVE], self.call, None, None)
         self.emit("/org/freedesktop", OBJECT_MANAGER, "InterfacesAdded", GLib.Variant(
-            "(oa{sa{sv}})", (path, {ACTIVE: self.active_properties(profile)})))
+            "(oa{sa{sv}})", (path, {ACTIVE: self.active_properties(profile, state)})))
         self.active_changed()
         return path
 
@@ -214,6 +230,7 @@ class StandIn:
         """Down, as NetworkManager takes it: the state deactivated (4, the user's doing: 2),
         then the object gone."""
         self.log("DeactivateConnection", self.active.pop(path))
+        del self.states[path]
         self.emit(path, PROPERTIES, "PropertiesChanged", GLib.Variant(
             "(sa{sv}as)", (ACTIVE, {"State": GLib.Variant("u", 4)}, [])))
         self.emit(path, ACTIVE, "StateChanged", GLib.Variant("(uu)", (4, 2)))
@@ -280,6 +297,7 @@ def main() -> None:
     parser.add_argument("log")
     parser.add_argument("--version", required=True, help="the nmcli's version, X.Y.Z")
     parser.add_argument("--radio", help="a Wi-Fi radio, and the SSIDs in range (a,b,...)")
+    parser.add_argument("--trying", help="a home network being joined, never joined")
     args = parser.parse_args()
     bus = Gio.DBusConnection.new_for_address_sync(
         args.address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
@@ -287,6 +305,8 @@ def main() -> None:
     stand_in = StandIn(bus, args.log, args.version,
                        None if args.radio is None else args.radio.split(","))
     stand_in.register()
+    if args.trying:
+        stand_in.trying(args.trying)
 
     def lost(*_) -> None:
         print(f"the name {NM} is taken", file=sys.stderr, flush=True)

@@ -139,3 +139,36 @@ def test_seccomp_a_box_started_again_keeps_its_hotspot_up_as_nmcli_reads_it_back
     assert result["again"]["message"] == "Hotspot Parlour: 12\\ is still on."
     assert result["changed"]["message"] == \
         "The hotspot's settings changed. Hotspot Parlour: 12\\ is on."
+
+
+# A box at home whose known network NetworkManager is still trying to join (its password
+# changed, its router gives no address): what `nmcli` lists as active, and what the box makes
+# of it, once when it has had no time yet and once when its time is up.
+TRYING = """
+import json
+from firmware.network import nmcli
+from firmware.network.hotspot import Hotspot, HotspotSettings
+lines = nmcli.run_nmcli(nmcli.ACTIVE, 15)
+def box(after):
+    return Hotspot(HotspotSettings("Parlour-1234", "Board-Game-Night", "wlan0", after=after),
+                   port=8080, lan_address=lambda: "127.0.0.1", clock=lambda: 0.0)
+early, late = box(60.0), box(0.0)
+early.check()
+late.check()
+print(json.dumps({"filter": denied and filtered, "lines": lines, "early": early.status(),
+                  "late": late.status()}))
+"""
+
+
+def test_seccomp_a_known_network_still_being_joined_is_no_home_and_the_hotspot_opens():
+    """NetworkManager lists a connection it is still trying among the active ones: the box
+    said "home" on it (with no address a phone could reach) and opened no hotspot while the
+    tries went on. Read through the real `nmcli`, it is not home: the box looks on, and opens
+    its hotspot once its time is up."""
+    with stand_in_network_manager(in_range=[], trying="Our House") as (address, log):
+        result = run_under_the_filter(TRYING, env={"DBUS_SYSTEM_BUS_ADDRESS": address,
+                                                   "LANG": "de_DE.UTF-8"})[0]
+    assert result["lines"] == [0, "Our House:802-11-wireless:activating"]
+    assert (result["early"]["mode"], result["early"]["network"]) == ("looking", "")
+    assert (result["late"]["mode"], result["late"]["network"]) == ("hotspot", "Parlour-1234")
+    assert result["late"]["message"] == "No known Wi-Fi in 0 s. Hotspot Parlour-1234 is on."
