@@ -29,6 +29,9 @@ class PlayInputs:
         seat = self._game_seat(event.seat)
         if seat is None:
             return
+        if self.screen == "resumed" and self.snap.get("home_claim") is not None:
+            self.on_to_home(event)      # LD2, P2: "Resumed" never said a press wins: the claim
+            return                      # is shown first, and the next press confirms it
         if self._knob_picks():
             self.show_refusal(self._knob_picks_text(seat))
             self._beep("error")

@@ -1306,3 +1306,22 @@ def test_controller_a_brisk_turn_read_as_a_flick_moves_the_game_list(session, cl
         assert c.menu_index == (index + 1) % len(c.menu_items)
     finally:
         c.close()
+
+
+def test_controller_p2_a_seat_press_on_resumed_does_not_confirm_an_unseen_claim(
+        table, session, store, clock):
+    """P2, LD2: stopped at a claim home, the box came back to "Resumed / India / Red to
+    play", and Red's button there confirmed the claim and won (final, X11): nothing on the
+    screen had said a press wins. The press shows the claim first; the next confirms it."""
+    turn = india_claim(table, session, clock)
+    assert session.snapshot()["home_claim"] == turn
+    again = Controller(Session(store, new_seed=lambda: SEED), controls=FakeControls(), seats=4,
+                       clock=clock)
+    assert again.screen == "resumed"
+    press(again, "seat", seat=again.buttons[turn])
+    snap = again.session.snapshot()
+    assert snap["phase"] == "play" and snap["home_claim"] == turn
+    assert "press again to win" in " ".join(again.result.lines), again.view()
+    clock.advance(AGAIN_SECONDS)
+    press(again, "seat", seat=again.buttons[turn])
+    assert again.session.snapshot()["phase"] == "over"
