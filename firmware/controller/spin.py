@@ -24,6 +24,7 @@ PAGED = ("result", "play", "confirm", "over")   # screens whose pages turn by th
 UNCOVER_PIS = "Uncover {who}'s {value} on the board, then press the knob."   # the Pi's square
 UNCOVER_IF_NOT_YET = "If {who}'s {value} is still covered, uncover it on the board; then press " \
     "the knob."                               # after a restart: it may be uncovered already
+NOTHING_TO_THROW = "Nothing to throw in this game: press the knob to end the turn."
 LEAD_THROW = "for the lead"        # the log's words for a throw or spin of the lead
 
 
@@ -47,6 +48,10 @@ class SpinScreens:
         if self._knob_picks():                # no throw: the knob's turn and press move
             self.show_refusal(self._no_throw_text())
             self._beep("error")
+            return
+        if before.get("awaiting") == "next" and not before.get("randomizer"):
+            self.show_refusal(NOTHING_TO_THROW)     # free play without dice: X8's flick ends a
+            self._beep("error")                     # turn to throw, and there is no throw
             return
         if before.get("awaiting") == "next" and takes(rulebook, "on_next"):
             # X8: in an assisted game the next player's flick ends the turn, then spins

@@ -1325,3 +1325,18 @@ def test_controller_p2_a_seat_press_on_resumed_does_not_confirm_an_unseen_claim(
     clock.advance(AGAIN_SECONDS)
     press(again, "seat", seat=again.buttons[turn])
     assert again.session.snapshot()["phase"] == "over"
+
+
+def test_controller_free_play_with_nothing_to_throw_a_flick_does_not_end_the_turn(
+        table, session, controls):
+    """Free play with nothing to throw: the screen says "press the knob to end the turn", yet
+    a flick ended it (X8's end-then-throw, with no throw), at once and without a word: the
+    next player's turn screen came up. The flick is refused, saying what ends the turn."""
+    session.new_game("free-play", ["Ann", "Ben", "Cy"], {"randomizer": {"kind": "none"}})
+    table.update()
+    table.render()
+    assert session.snapshot()["turn"] == 0
+    press(table, "flick", strength=0.5)
+    assert session.snapshot()["turn"] == 0
+    assert "press the knob to end the turn" in table.notice.text, table.view()
+    assert controls.beeps[-1] == "error"
