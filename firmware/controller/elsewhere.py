@@ -311,6 +311,16 @@ class ChangesFromElsewhere:
                                    [box_words(snap["log"][-1]), UNCOVER_IF_NOT_YET.format(
                                        who=pi, value=snap["last_uncovered"])])
             self._show_result()
+        elif snap.get("last_type") == "roll" and self._resumed_lines_last(snap):
+            self.result.outcome = ("Last move", "", [     # D1: the Pi's throw for the lead,
+                box_words(self._words_for_box(line))     # nothing to copy: said as a person's
+                for line in self.session.resumed_lines])
+            self._show_result()
+
+    def _resumed_lines_last(self, snap: dict[str, Any]) -> bool:
+        """The lines the newest event wrote before the restart still end the log."""
+        lines = self.session.resumed_lines
+        return bool(lines) and (snap.get("log") or [])[-len(lines):] == lines
 
     def _show_missed(self) -> None:
         """Back on the game's screen: what changed elsewhere while another screen was up, as

@@ -1340,3 +1340,21 @@ def test_controller_free_play_with_nothing_to_throw_a_flick_does_not_end_the_tur
     assert session.snapshot()["turn"] == 0
     assert "press the knob to end the turn" in table.notice.text, table.view()
     assert controls.beeps[-1] == "error"
+
+
+def test_controller_after_resumed_the_pis_lead_throw_is_said_again(store, clock):
+    """D1: stopped just after the Pi's throw for the lead, the box came back to "Resumed"
+    and then Ann's turn screen ("tie on 5: throw again"): the Pi's throw, the newest move,
+    was never said, as a person's is ("Last move: Ben throws 2 and 6")."""
+    first = Session(store, new_seed=lambda: SEED)
+    first.new_game("domino-rex", ["Ann", "Pi"], pi=[1], pi_level="easy")
+    first.roll(by="knob")
+    first.roll(by="pi")
+    again = Controller(Session(store, new_seed=lambda: SEED), seats=2, clock=clock)
+    assert again.screen == "resumed"
+    lines = again.session.resumed_lines
+    assert lines and lines[0].startswith("Pi throws")
+    clock.advance(ctl.RESUMED_SECONDS + 0.1)
+    again.update()
+    assert again.screen == "result", again.view()
+    assert again.result.outcome == ("Last move", "", [box_words(line) for line in lines])
