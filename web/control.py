@@ -17,7 +17,7 @@ from companion.errors import BoardDataError, Refused, StoreError
 from companion.events import BY_SCRIPT, DEFAULT_PI_LEVEL, MAX_PATH, PI_LEVELS
 from companion.games import GAMES
 from companion.session import Session
-from companion.words import is_undo, joined, turn_ends, undo_notice
+from companion.words import is_undo, joined, shown_text, turn_ends, undo_notice
 from web.access import auth, seat
 from web.access.pace import keep_pace
 from web.context import field_int, field_str, json_body, parlour, plain_number
@@ -188,10 +188,22 @@ def _rename(session: Session, data: dict[str, Any]) -> dict[str, Any]:
             raise ApiError(409, f"The Pi's seat keeps its name, {PI_NAME}.")
         if _is_pi_name(event["name"]):
             raise ApiError(409, f"{PI_NAME} is the Pi's name: choose another.")
+    if event["seat"] < len(players) and _same_name(event["name"], players[event["seat"]]):
+        held = players[event["seat"]]["name"]
+        raise ApiError(409, f"{held} is already called {held}: nothing to rename.")
     snapshot = session.submit(event, by=who())
     renamed = snapshot["players"][event["seat"]]["name"]      # as the game keeps it (X10)
     _to_roster(session, [renamed])
     return snapshot
+
+
+def _same_name(name: str, player: dict[str, Any]) -> bool:
+    """`name` is the one the player holds, as the game keeps names (X10: spaces trimmed, every
+    Unicode space a plain one): a rename to it would change nothing."""
+    try:
+        return shown_text(name, "a player's name").strip(" ") == player.get("name")
+    except Refused:
+        return False                    # the game says what is wrong with it
 
 
 def _pi_move(session: Session, data: dict[str, Any]) -> dict[str, Any]:

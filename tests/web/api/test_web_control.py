@@ -346,6 +346,19 @@ def test_control_rename_is_an_event_in_the_log(control, kat, session):
     assert control("rename", {"seat": 1}).status_code == 400
 
 
+def test_control_x10_a_rename_to_the_name_already_held_is_refused(control, kat, session):
+    """Ben renamed "Ben" (or " Ben\u00a0", the same name under X10) was an event: "Button 2,
+    Ben, is now called Ben" in the log, the box interrupted under "From a phone", an undo
+    spent on it. Nothing changes, so it is refused, saying so; a change of case is a rename."""
+    events = len(session.export_log(session.game_id))
+    for same in ("Ben", " Ben\u00a0"):
+        answer = control("rename", {"seat": 1, "name": same})
+        assert answer.status_code == 409 and "already" in answer.get_json()["error"], same
+    assert len(session.export_log(session.game_id)) == events
+    assert control("rename", {"seat": 1, "name": "BEN"}).get_json()["players"][1]["name"] == \
+        "BEN"
+
+
 def test_control_end_sets_the_game_aside(control, kat, session):
     game_id = session.game_id
     body = control("end").get_json()
