@@ -248,7 +248,7 @@ def _roll(rulebook: Rulebook, state: State, values: tuple[int, ...]) -> None:
         words = dice.words(values)
         detail = f" ({total})" if str(total) != words else ""      # not "spins 6 (6)"
         state.say(f"{state.name(seat)} {dice.verb} {words}{detail} for the lead")
-        order = turns.lead_throw(state, total)
+        order = turns.lead_throw(state, total, dice.verb.removesuffix("s"))
         if order is None:
             state.turn = state.lead.pending[0]
         else:

@@ -26,8 +26,9 @@ def _names(state: State, seats: list[int]) -> str:
     return listing([state.name(s) for s in seats])
 
 
-def lead_throw(state: State, total: int) -> list[int] | None:
-    """Record the awaited seat's lead throw. Returns the play order once the lead is settled."""
+def lead_throw(state: State, total: int, again: str = "throw") -> list[int] | None:
+    """Record the awaited seat's lead throw. Returns the play order once the lead is settled.
+    A tie says what the tied players do next in the randomizer's word (`again`: "spin")."""
     lead = state.lead
     assert lead is not None
     seat = lead.pending.pop(0)
@@ -43,7 +44,7 @@ def lead_throw(state: State, total: int) -> list[int] | None:
     lead.groups[index:index + 1] = split
     for tied in split:
         if len(tied) > 1:
-            state.say(f"{_names(state, tied)} tie on {lead.throws[tied[0]]} and throw again")
+            state.say(f"{_names(state, tied)} tie on {lead.throws[tied[0]]} and {again} again")
     lead.throws = {}
     unsettled = next((g for g in lead.groups if len(g) > 1), None)
     if unsettled is not None:

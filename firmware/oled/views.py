@@ -155,7 +155,7 @@ def names_in(line: str, name: str) -> bool:
     return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
 
 
-LEAD_TIE = re.compile(r" tie on (\d+) and throw again$")
+LEAD_TIE = re.compile(r" tie on (\d+) and (?:throw|spin) again$")
 
 
 def lead_tie(snap: Snapshot) -> str:

@@ -145,3 +145,15 @@ def test_turns_skip_passes_over_seats_that_cannot_play():
     state = in_play(0, 0, 0)
     assert turns.next_seat(state, lambda s, seat: seat == 1) == 2
     assert turns.next_seat(state, lambda s, seat: True) is None
+
+
+def test_turns_x2_a_tie_says_to_spin_again_where_the_lead_is_spun():
+    """Cats and Mice's lead is spun with the Indicator: its tie said "... tie on 7 and throw
+    again" under "Red spins 3 and 4", and on the result the box shows after the spin."""
+    from companion.replay import replay
+    table = replay([{"type": "new_game", "game": "cats-and-mice", "players": ["Red", "Green"]},
+                    {"type": "roll", "values": [3, 4]}, {"type": "roll", "values": [2, 5]}])
+    assert table.state.log[-1] == "Red and Green tie on 7 and spin again"
+    dice = replay([{"type": "new_game", "game": "kat-en-muis", "players": ["Red", "Green"]},
+                   {"type": "roll", "values": [3, 4]}, {"type": "roll", "values": [2, 5]}])
+    assert dice.state.log[-1] == "Red and Green tie on 7 and throw again"
