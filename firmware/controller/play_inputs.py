@@ -35,7 +35,7 @@ class PlayInputs:
         if self._knob_picks():
             self.show_refusal(self._knob_picks_text(seat))
             self._beep("error")
-        elif takes(self._rulebook(), "on_press"):
+        elif takes(self._rulebook(), "on_press") and self.snap.get("phase") != "lead":
             before = self.snap
             if self._call(lambda: self.session.submit({"type": "press", "seat": seat},
                                                       by=f"seat {event.seat}")):
@@ -109,7 +109,8 @@ class PlayInputs:
                                                                by="knob")):
                 self.move_index = 0
                 self._answer(before, f"{who} moves")      # the move in words, then the board
-        elif awaiting in ("next", "roll") and takes(self._rulebook(), "on_next"):
+        elif awaiting in ("next", "roll") and takes(self._rulebook(), "on_next") \
+                and self.snap.get("phase") != "lead":    # the lead has no knob move: flick
             who = player_name(before, before.get("turn"))
             if self._call(lambda: self.session.submit({"type": "next"}, by="knob")):
                 same = self.snap.get("turn") == before.get("turn")    # else the new name shows

@@ -256,6 +256,28 @@ def test_controller_a_knob_press_before_a_throw_names_dice_or_spinner(table, gam
     assert table.notice.text == words
 
 
+@pytest.mark.parametrize("game, words", [("free-play", "Flick the knob to throw"),
+                                         ("cats-and-mice", "Flick the knob to spin")])
+def test_controller_a_press_in_the_lead_says_the_flick_where_the_knob_ends_turns(
+        table, session, clock, game, words):
+    """Where the knob's press ends a turn and a seat button records a capture or a point, a
+    press of either in the lead said the rules' refusal: "The lead is still being thrown: Ann
+    - throw the dice for the lead." (dice the box does not have; "being thrown" of a spin).
+    Each says the flick, as in the other games."""
+    options = {"randomizer": {"kind": "dice", "count": 2}} if game == "free-play" else {}
+    session.new_game(game, ["Ann", "Ben"], options=options)
+    table.update()
+    assert table.screen == "play" and table.snap["phase"] == "lead"
+    press(table, "press")
+    assert table.notice.text == words
+    clock.advance(5.0)
+    table.update()
+    assert table.notice.text == ""
+    press(table, "seat", seat=table.buttons[session.snapshot()["turn"]])
+    assert table.notice.text == words
+    assert session.snapshot()["phase"] == "lead"
+
+
 def test_controller_ignored_seat_says_why_long_enough_to_read(table, clock, controls):
     start(table, "kat-en-muis")
     turn = table.snap["turn"]

@@ -110,14 +110,18 @@ def test_x12_a_long_name_wraps_below_its_button_box_never_under_it():
 
 
 def test_x10_a_refusal_names_a_player_as_the_box_shows_them(table, session):
-    """A knob press refused during the lead said "... □□ - flick to spin for the lead." while
-    the turn screen and a seat button's refusal called the same player "Red"."""
-    session.new_game("cats-and-mice", ["小明", "Ann"], by="web")
+    """A refusal of the rules said "□□ has not spun yet: flick to spin first." while the turn
+    screen and a seat button's refusal called the same player "Red"."""
+    session.new_game("cats-and-mice", ["小明", "大明"], by="web")
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="web")
     table.update()
-    assert table.view()["turn"].name == "Red"
-    press(table, "press")                                 # not a flick: refused
+    table.screen = "play"
+    turn = session.snapshot()["turn"]
+    assert table.view()["turn"].name == ("Red", "Blue")[turn]
+    press(table, "seat", seat=table.buttons[turn])        # a capture before the spin: refused
     said = table.notice.text
-    assert said and "小明" not in said and "Red" in said, said
+    assert "has not spun yet" in said and "明" not in said and ("Red", "Blue")[turn] in said
 
 
 def test_x10_a_rename_to_a_name_the_box_cannot_draw_says_how_the_box_shows_it(table, session):
