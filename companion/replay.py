@@ -188,7 +188,9 @@ def _refuse_unless_playing(rulebook: Rulebook, state: State, what: str) -> None:
     if state.over:
         raise Refused(f"the game is over: no {what} now")
     if state.phase == "lead":
-        raise Refused(f"the lead is still being thrown: {rulebook.prompt(state)}")
+        dice = rulebook.randomizer_now(state)
+        done = "thrown" if dice is None or dice.kind == "dice" else "spun"
+        raise Refused(f"the lead is still being {done}: {rulebook.prompt(state)}")
 
 
 def _check_seat(state: State, seat: int) -> None:

@@ -111,6 +111,12 @@ def test_replay_moves_refused_during_the_lead(start, event, words):
         start("kat-en-muis").attempt(event)
 
 
+def test_replay_a_move_refused_during_a_spun_lead_says_it_is_spun(start):
+    """Cats and Mice's lead is spun: its refusal said "the lead is still being thrown"."""
+    with pytest.raises(Refused, match="the lead is still being spun: Ann - flick to spin"):
+        start("cats-and-mice").attempt(Press(seat=0))
+
+
 @pytest.mark.parametrize("event, words", [
     (Press(seat=2), "there is no seat 3 at this table \\(seats 1 to 2\\)"),
     (Press(seat=-1), "there is no seat 0 at"),
