@@ -491,13 +491,16 @@ def choose(view: TurnView, value: str, meaning: str = "") -> Image.Image:
     """A knob choice (Domino Rex): the value being picked, boxed and big, and what it means."""
     image, draw = canvas()
     header(draw, view.heading, view.corner)
-    size = fit(view.name, W - 2, (MEDIUM, SMALL))
-    if width(view.name, size) <= W - 2:
-        centred(draw, 14, view.name, size, bold=True)
+    button, room = view.button, _name_room(view)     # the seat's box, as the turn screen's
+    if len(wrap(view.name, SMALL, room)) > 2:         # a name too long beside it: whole, alone
+        button, room = None, W - 2
+    size = fit(view.name, room, (MEDIUM, SMALL))
+    if width(view.name, size) <= room:
+        named(draw, 14, view.name, size, button, badge=LINE + 1)    # above the value's box
         box, middle, big = (44, 28, 83, 51), 40, BIG
     else:                                   # a long name over two lines, the value smaller
-        for i, line in enumerate(wrap(view.name, SMALL)[:2]):
-            centred(draw, 13 + i * 11, line, SMALL, bold=True)
+        for i, line in enumerate(wrap(view.name, SMALL, room)[:2]):
+            named(draw, 13 + i * 11, line, SMALL, button if i == 0 else None, badge=LINE - 1)
         box, middle, big = (48, 37, 79, 51), 44, MEDIUM
     draw.rectangle(box, outline=ON)
     text(draw, (64, middle), value, big, anchor="mm", bold=True)

@@ -516,6 +516,24 @@ def test_screens_turn_the_seat_box_leaves_the_words_beneath_it_whole(action):
     assert box and max(box) <= 26                           # the words start at row 28
 
 
+@pytest.mark.parametrize("name", ["Ann", "Maximiliana Featherstone", "Bartholomeus van Dijk Jr"])
+def test_screens_domino_rex_choice_shows_the_seat_box_beside_the_name(name):
+    """X12: every turn screen shows the player's seat button in a box beside the name, as the
+    join screen and Domino Rex's own lead did; its square choice, the game's turn screen, left
+    it off. The box ends above the value's, and the name stays whole."""
+    from drawn_words import shows
+    view = TurnView("Domino Rex", "", name, "turn, then press", "", 2)
+    image = screens.choose(view, "4", "uncover a 4: 4+3=7")
+    rows = badge_rows(image)
+    value_top = 28 if 28 in rows else 37                    # the value's box, big or smaller
+    box = [y for y in rows if 12 < y < value_top]           # below the header's rule
+    assert box and max(box) < value_top - 1, rows           # a row apart from the value's
+    lines = [name] if shows(image, name, lettering.MEDIUM, bold=True) else \
+        lettering.wrap(name, lettering.SMALL, lettering.W - 2 - screens.BADGE - 4)
+    assert all(shows(image, line, lettering.MEDIUM if line == name else lettering.SMALL,
+                     bold=True) for line in lines), lines
+
+
 def test_screens_turn_sets_the_page_apart_from_a_count():
     assert screens.corner_and_page("pool 5", "1/2") == "pool 5 · 1/2"   # not "pool 5 1/2"
     assert screens.corner_and_page("", "1/2") == "1/2"
