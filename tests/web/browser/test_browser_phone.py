@@ -199,6 +199,43 @@ def test_browser_phone_refusals_show_beside_the_control(tmp_path, phone):
         assert state(table.url)["game"] is None
 
 
+NARROW = {"width": 320, "height": 844}
+LINE_OF = """e => { const r = e.getClientRects()[0]; return Math.round(r.top + r.height / 2); }"""
+
+
+def test_browser_phone_history_keeps_a_rank_and_dot_on_the_line_where_the_name_begins(
+        tmp_path, browser):  # noqa: F811
+    """At 320 px a winner's "1." stood alone on a line above "(1) Margaretha van der / Walle",
+    and a 24-letter name without a space left its dot alone above it: the rank and the dot
+    broke away from the name they belong to. They stay on the name's first line."""
+    from playwright.sync_api import expect
+    names = ["Margaretha van der Walle", "W" * 24, "Ann"]
+    for page in phone_page(browser, NARROW, is_mobile=True):
+        with SimulatedTable(tmp_path / "data", tmp_path) as table:
+            post(table.url + "/api/control/new-game",
+                 {"game": "free-play", "players": names,
+                  "options": {"randomizer": {"kind": "none"}}})
+            for seat in (0, 1):
+                post(table.url + "/api/control/press", {"seat": seat})
+            post(table.url + "/api/control/declare", {"winners": [0, 1]})
+            page.goto(table.url + "/history")
+            rows = page.locator("#games > li .result > li")
+            expect(rows).to_have_count(3)
+            for i in range(3):
+                row = rows.nth(i)
+                words = row.locator(".who").evaluate(
+                    "e => { const r = document.createRange();"
+                    " const t = Array.from(e.childNodes).filter(n => n.nodeType === 3).pop();"
+                    " r.setStart(t, t.data.indexOf(t.data.trim()[0]));"
+                    " r.setEnd(t, t.data.indexOf(t.data.trim()[0]) + 1);"
+                    " const b = r.getClientRects()[0];"
+                    " return Math.round(b.top + b.height / 2); }")
+                dot, rank = row.locator(".dot"), row.locator(".rank")
+                assert abs(dot.evaluate(LINE_OF) - words) <= 6, (names[i], "dot")
+                assert abs(rank.evaluate(LINE_OF) - words) <= 6, (names[i], "rank")
+            assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+
+
 def test_browser_phone_history_and_the_bg_stats_link(tmp_path, phone):
     from playwright.sync_api import expect
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
