@@ -207,7 +207,8 @@ def test_browser_phone_history_keeps_a_rank_and_dot_on_the_line_where_the_name_b
         tmp_path, browser):  # noqa: F811
     """At 320 px a winner's "1." stood alone on a line above "(1) Margaretha van der / Walle",
     and a 24-letter name without a space left its dot alone above it: the rank and the dot
-    broke away from the name they belong to. They stay on the name's first line."""
+    broke away from the name they belong to; on the game's page "(2) Blue" stood above the
+    name. They stay on the name's first line."""
     from playwright.sync_api import expect
     names = ["Margaretha van der Walle", "W" * 24, "Ann"]
     for page in phone_page(browser, NARROW, is_mobile=True):
@@ -234,6 +235,16 @@ def test_browser_phone_history_keeps_a_rank_and_dot_on_the_line_where_the_name_b
                 assert abs(dot.evaluate(LINE_OF) - words) <= 6, (names[i], "dot")
                 assert abs(rank.evaluate(LINE_OF) - words) <= 6, (names[i], "rank")
             assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+            page.goto(table.url + "/history/1")              # the game's page: "Players: ..."
+            who = page.locator("p .who").nth(1)
+            expect(who).to_contain_text(names[1])
+            first = who.evaluate(
+                "e => { const r = document.createRange();"
+                " const t = Array.from(e.childNodes).filter(n => n.nodeType === 3)"
+                ".find(n => n.data.includes('W'));"
+                " r.setStart(t, t.data.indexOf('W')); r.setEnd(t, t.data.indexOf('W') + 1);"
+                " const b = r.getClientRects()[0]; return Math.round(b.top + b.height / 2); }")
+            assert abs(who.locator(".dot").evaluate(LINE_OF) - first) <= 6, "game page's dot"
 
 
 def test_browser_phone_history_and_the_bg_stats_link(tmp_path, phone):
