@@ -47,6 +47,15 @@ def test_cats_and_dogs_c1_tied_groups_settled_highest_first_and_split_again(star
     assert table.state.turn == DI
 
 
+def test_cats_and_dogs_c1_a_tie_spins_again_in_the_log(start):
+    """Every lead line of a spinner game says "spins", yet its tie said "and throw again";
+    the box's turn screen under it says "spin again". The log says what the table does."""
+    table = start(GAME, players=("Ann", "Ben", "Cy"), lead=[(4,), (4,), (2,)])
+    assert table.state.log[-1] == "Ann and Ben tie on 4 and spin again"
+    kat = start("kat-en-muis", lead=[(3, 4), (5, 2)])           # dice are thrown again
+    assert kat.state.log[-1] == "Ann and Ben tie on 7 and throw again"
+
+
 def test_cats_and_dogs_c1_a_three_way_tie_splits_the_same_way(start):
     table = start(GAME, players=("Ann", "Ben", "Cy"), lead=[(4,), (4,), (4,)])
     assert table.state.lead.pending == [ANN, BEN, CY]
