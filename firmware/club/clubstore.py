@@ -4,6 +4,7 @@ state. The league is worked out from the records alone (companion/record/league.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 from pathlib import Path
@@ -30,6 +31,13 @@ CREATE TABLE IF NOT EXISTS tables (
     updated_at  TEXT
 );
 """
+
+
+def name_order(name: str) -> list[tuple[int, str, int]]:
+    """A table's name as a club lists it: case aside, numbers by their value ("Table 2"
+    before "Table 10", "back room" before "Window")."""
+    return [(0, "", int(part)) if part.isdecimal() else (1, part, 0)
+            for part in re.split(r"(\d+)", name.casefold()) if part]
 
 
 def unreadable(path: Path, err: sqlite3.DatabaseError) -> ParlourError:
@@ -173,7 +181,8 @@ class ClubStore:
     def tables(self) -> list[dict[str, Any]]:
         with self._lock:
             rows = self._db.execute("SELECT table_id, name, status, state, updated_at "
-                                    "FROM tables ORDER BY name, table_id").fetchall()
+                                    "FROM tables").fetchall()
+        rows.sort(key=lambda row: (name_order(row[1] or row[0]), row[0]))
         names = [n or t for t, n, *_ in rows]
         return [{"table": t, "name": n or t, "status": s or "unknown",
                  "state": json.loads(st) if st else None, "updated_at": u,

@@ -908,3 +908,18 @@ def test_club_a_table_whose_clock_stayed_days_behind_dates_its_games_by_the_club
     finally:
         table.close()
 
+
+
+def test_club_lists_its_tables_by_name_as_people_read_them(tmp_path):
+    """A club of "Table 1" to "Table 12" listed "Table 10", "Table 11" and "Table 12" before
+    "Table 2", and a name in small letters after every capitalised one."""
+    from firmware.club.clubstore import ClubStore
+    store = ClubStore(tmp_path / "club.db")
+    try:
+        names = ["Table 10", "Table 2", "back room", "Window", "Table 1", "Table ²"]
+        for n, name in enumerate(names):
+            store.set_table(f"{n:x}" * 16, state={"name": name}, at="2026-11-25T09:00:00Z")
+        assert [t["name"] for t in store.tables()] == [
+            "back room", "Table 1", "Table 2", "Table 10", "Table ²", "Window"]
+    finally:
+        store.close()
