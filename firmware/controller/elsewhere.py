@@ -396,11 +396,11 @@ class ChangesFromElsewhere:
                 if by_pi else mover if names_in(words[0], mover) and not corrected \
                 else whence(snap.get("last_by"))
             one, later = _one_uncover(old, snap), later_mover(words, snap, mover)
-            if moved_for_pi and not by_pi and not pi_moved_in(words, snap):
-                # a person's change on the Pi's turn (a rename, a resignation): not the Pi's,
-                # as the box's own declaration is "Game ended"
-                actor = "Game ended" if snap.get("last_type") == "declare" else \
-                    whence(snap.get("last_by"))
+            if snap.get("last_type") == "declare" and not by_pi and (
+                    moved_for_pi or words[0] != f"{mover} resigns"):  # a person's resigning
+                actor = "Game ended"        # no one's move, as the box's own declaration
+            elif moved_for_pi and not by_pi and not pi_moved_in(words, snap):
+                actor = whence(snap.get("last_by"))   # a person's rename on the Pi's turn
             elif later and moved_for_pi and not by_pi and not one:   # the Pi's move, and a
                 actor = f"{mover}, then {later}"                       # phone's answer to it
             elif actor == mover and not by_pi and not one:         # a person's moves around

@@ -227,6 +227,21 @@ def test_controller_x6_a_game_ended_from_a_phone_shows_its_last_lines_first(tabl
     assert table.screen == "over"
 
 
+@pytest.mark.parametrize("game, winners", [("free-play", [0, 1]), ("fox-and-geese", [1])])
+def test_controller_x6_a_game_ended_from_a_phone_is_headed_game_ended_not_as_a_move(
+        table, session, clock, game, winners):
+    """A phone's declaration on Blue's turn in free play was headed "Blue" over "Red and Blue
+    share the win" (the words name the player to move), as if Blue had moved; in Fox and
+    Geese, Red resigning on Blue's turn, "From a phone". No one moved: a declaration made
+    elsewhere is "Game ended", as the box's own is (but the player to move resigning)."""
+    start(table, game)
+    settle_lead(table, clock)
+    session.submit({"type": "declare", "winners": winners}, by="web")
+    table.update()
+    assert table.screen == "result" and table.result.outcome[0] == "Game ended", \
+        table.result.outcome
+
+
 def test_controller_a_box_input_racing_a_phone_acts_once(table, session, clock):
     """A phone threw and, a moment later, before the box had drawn it, the knob was flicked:
     both were thrown (chips paid on a throw nobody meant), as a box Undo took back the
