@@ -72,7 +72,10 @@ class BoxDrawing:
         return out
 
     def draw_start(self) -> Image.Image:
-        return self.codes.frame(self.pin, self.network)
+        """The phone page's codes; opened from the menu during a game, the press goes back to
+        it, and says so ("press knob" alone did not say what it would do)."""
+        return self.codes.frame(self.pin, self.network,
+                                "press: back" if self.home() != "games" else "")
 
     def draw_resumed(self) -> Image.Image:
         name, _ = split_prompt(self.snap.get("prompt") or "", player_names(self.snap))

@@ -67,9 +67,10 @@ class StartCodes:
     def next_page_at(self) -> float | None:
         return (self._page + 1) * card.PAGE_SECONDS if self.wifi.ssid else None
 
-    def frame(self, pin: str, network: Any) -> Image.Image:
+    def frame(self, pin: str, network: Any, note: str = "") -> Image.Image:
         """The start screen: the page of codes up, or with no address yet what the box's
-        network is doing (no code that would open the scanning phone itself)."""
+        network is doing (no code that would open the scanning phone itself); `note` under
+        the PIN says what the knob's press does ("press knob" by default)."""
         if not self.url:                               # no network yet: no code to scan
             status = network.status() if network is not None else {}
             if status.get("mode") in ("home", "joining") and status.get("network"):
@@ -83,10 +84,10 @@ class StartCodes:
                                        f"{status['trouble'][:1].upper()}{status['trouble'][1:]}")
             return screens.message("Parlour", "Looking for Wi-Fi",
                                    "its own hotspot opens if none answers")
-        key = (self.url, pin, self.wifi)               # four QR codes: made once, not a frame
+        key = (self.url, pin, self.wifi, note)         # four QR codes: made once, not a frame
         if self._pages[0] != key:
             self._pages = (key, card.start_pages(
-                self.url, self.wifi, lambda: screens.startup(self.url, pin)))
+                self.url, self.wifi, lambda: screens.startup(self.url, pin, note)))
         pages = self._pages[1]
         self._page = int(self.clock() // card.PAGE_SECONDS)
         return pages[self._page % len(pages)]

@@ -653,6 +653,20 @@ def test_controller_menu_items_open_their_screens(table, item, screen):
     assert table.screen == "play"
 
 
+def test_controller_the_phone_page_from_the_menu_says_its_press_goes_back(table):
+    """The phone page opened from a game's menu said "press knob", which did not say what the
+    press would do (go back to the game); at start-up, with no game, it still says "press
+    knob" (the press opens the games)."""
+    from drawn_words import shows
+    assert table.screen == "start" and shows(table.render(), "press knob")
+    start(table, "kat-en-muis")
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("Phone page"))
+    press(table, "press")
+    frame = table.render()
+    assert shows(frame, "press: back") and not shows(frame, "press knob")
+
+
 def test_controller_india_scores_say_the_board_shows_who_leads(table):
     """India keeps no place, chip or score on the box: its Scores screen was a "-" under each
     name, two pages of them. It says so once: no score kept, the men on the board lead."""
