@@ -744,18 +744,26 @@ def test_install_again_leaves_no_file_of_the_release_before(box):
     assert box.file("/opt/parlour/src/companion/games/fox_and_geese.py").exists()
 
 
-def test_install_that_fails_after_stopping_the_table_starts_it_again(box):
-    """An update away from the internet: the store was copied with the service stopped, then
-    pip could not reach PyPI and the script ended there, the table stopped until a reboot
-    (the venv still held the release it ran). A failure after the stop starts it again."""
+def an_update_whose_pip_fails(box):
+    """A box installed, holding a store, its release made 0.0.9, and its venv's pip failing
+    (no internet): (the store's folder, the venv's python, that python as it was)."""
     assert box.run("install").returncode == 0
     store = box.file("/var/lib/parlour")
     store.mkdir(parents=True)
     (store / "parlour.db").write_bytes(b"SQLite format 3\0games")
     installed_as_if_under_0_0_9(box)
     pip = box.file("/opt/parlour/venv/bin/python")
+    working = pip.read_text()
     pip.write_text('#!/bin/sh\necho "venv-python $*" >> "$RECORD"\n'
                    '[ "$2" = pip ] && [ "$3" = install ] && exit 1\nexit 0\n')
+    return store, pip, working
+
+
+def test_install_that_fails_after_stopping_the_table_starts_it_again(box):
+    """An update away from the internet: the store was copied with the service stopped, then
+    pip could not reach PyPI and the script ended there, the table stopped until a reboot
+    (the venv still held the release it ran). A failure after the stop starts it again."""
+    an_update_whose_pip_fails(box)
     result = box.run("install")
     assert result.returncode != 0
     commands = box.commands()
@@ -770,15 +778,7 @@ def test_install_tried_again_after_a_failed_update_still_stops_the_table_first(b
     new code and took it for no upgrade: pip changed the code under a running table, with no
     copy of the store holding the games played in between. src now changes only once pip has
     installed it, so the next try is an upgrade again."""
-    assert box.run("install").returncode == 0
-    store = box.file("/var/lib/parlour")
-    store.mkdir(parents=True)
-    (store / "parlour.db").write_bytes(b"SQLite format 3\0games")
-    installed_as_if_under_0_0_9(box)
-    pip = box.file("/opt/parlour/venv/bin/python")
-    working = pip.read_text()
-    pip.write_text('#!/bin/sh\necho "venv-python $*" >> "$RECORD"\n'
-                   '[ "$2" = pip ] && [ "$3" = install ] && exit 1\nexit 0\n')
+    store, pip, working = an_update_whose_pip_fails(box)
     assert box.run("install").returncode != 0
     assert 'version = "0.0.9"' in box.file("/opt/parlour/src/pyproject.toml").read_text()
     (store / "parlour.db").write_bytes(b"SQLite format 3\0games and one more")
