@@ -189,7 +189,7 @@ def _refuse_unless_playing(rulebook: Rulebook, state: State, what: str) -> None:
         raise Refused(f"the game is over: no {what} now")
     if state.phase == "lead":
         dice = rulebook.randomizer_now(state)
-        done = "thrown" if dice is None or dice.kind == "dice" else "spun"
+        done = "thrown" if dice is None else dice.done
         raise Refused(f"the lead is still being {done}: {rulebook.prompt(state)}")
 
 
@@ -250,7 +250,7 @@ def _roll(rulebook: Rulebook, state: State, values: tuple[int, ...]) -> None:
         words = dice.words(values)
         detail = f" ({total})" if str(total) != words else ""      # not "spins 6 (6)"
         state.say(f"{state.name(seat)} {dice.verb} {words}{detail} for the lead")
-        order = turns.lead_throw(state, total, dice.verb.removesuffix("s"))
+        order = turns.lead_throw(state, total, dice.act)
         if order is None:
             state.turn = state.lead.pending[0]
         else:

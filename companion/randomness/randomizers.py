@@ -34,8 +34,17 @@ class Randomizer:
         return f"a spinner of {self.faces}"
 
     @property
+    def act(self) -> str:
+        """What a player does with it: 'throw' dice, 'spin' the rest."""
+        return "throw" if self.kind == "dice" else "spin"
+
+    @property
     def verb(self) -> str:
-        return "throws" if self.kind == "dice" else "spins"
+        return f"{self.act}s"
+
+    @property
+    def done(self) -> str:
+        return "thrown" if self.kind == "dice" else "spun"
 
     def check(self, values: tuple[int, ...]) -> None:
         """Refuse values this randomizer cannot show."""
