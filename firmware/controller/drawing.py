@@ -129,8 +129,8 @@ class BoxDrawing:
         paged = screens.turn_pages(view)
         self.pager.go_round(max(1, len(paged)))
         page = self.pager.page
-        self.pager.text = ([view.name] if page == 0 or screens.repeats_name(view, page)
-                           else []) + (paged[page] if paged else [view.action, view.detail])
+        self.pager.text = ([view.name] if page == 0 else screens.later_name_lines(view)) + \
+            (paged[page] if paged else [view.action, view.detail])
         return screens.turn(view, page)
 
     def draw_spin(self) -> Image.Image:

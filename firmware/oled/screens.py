@@ -238,23 +238,25 @@ def name_lines(view: TurnView) -> list[str]:
     return wrap(view.name, SMALL, room)
 
 
+def later_name_lines(view: TurnView) -> list[str]:
+    """The name above the lines of each page after the first: as on the first page where it
+    takes one line or two, else two lines of its start and end ("Margaretha" / "…(Mouse)")."""
+    names = name_lines(view)
+    return names if len(names) <= 2 else two_line_name(view.name, _name_room(view))[1]
+
+
 def turn_pages(view: TurnView) -> list[list[str]]:
     """The action in small type, paged: under the name on the first page (four lines with it),
-    and under a one-line name again on each page after, so no page leaves out whose turn it is,
-    a sentence split only if it is longer than a page (an empty list: name and action are
-    short and drawn big)."""
+    and under the name again on each page after (`later_name_lines`), so no page leaves out
+    whose turn it is, a sentence split only if it is longer than a page (an empty list: name
+    and action are short and drawn big)."""
     names = name_lines(view)
     if len(names) == 1 and len(wrap(view.action, MEDIUM)) <= (1 if view.detail else 2):
         return []
     first = max(0, 4 - len(names))           # a name of four lines has its page to itself
-    after = 3 if len(names) == 1 else 4      # a long name is on the first page only
+    after = 4 - len(later_name_lines(view))
     return sentence_pages([view.action] + ([view.detail] if view.detail else []), first, after,
                           fewest=False)
-
-
-def repeats_name(view: TurnView, page: int) -> bool:
-    """A page after the first shows the name again above its lines (a one-line name)."""
-    return page > 0 and len(name_lines(view)) == 1
 
 
 def corner_and_page(corner: str, mark: str) -> str:
@@ -294,10 +296,11 @@ def turn(view: TurnView, page: int = 0) -> Image.Image:
         for i, line in enumerate(paged[0]):
             centred(draw, top + i * LINE, line, SMALL)
     else:
-        top = 14
-        if repeats_name(view, page):         # whose turn, on this page too
-            named(draw, 14, view.name, SMALL, view.button, badge=LINE - 1)
-            top += LINE
+        names = later_name_lines(view)       # whose turn, on this page too
+        for i, line in enumerate(names):
+            named(draw, 14 + i * LINE, line, SMALL, view.button if i == 0 else None,
+                  badge=LINE - 1)
+        top = 14 + len(names) * LINE
         for i, line in enumerate(paged[page]):
             centred(draw, top + i * LINE, line, SMALL)
     return image

@@ -113,6 +113,31 @@ def test_long_names_a_long_name_and_its_role_lead_the_turn_and_the_resumed_scree
     again.close()
 
 
+@pytest.mark.parametrize("name", ["Bartholomew Fitzgerald", "Bartholomew Fitz-Smythe",
+                                  "Maximilianusbartholomews"])
+def test_long_names_a_two_line_name_is_drawn_on_every_page_of_the_turn(table, session, name):
+    """The Lost Diamond's long instruction under a name of two lines: page 1 drew "2
+    Bartholomew" / "Fitzgerald", pages 2 and 3 only "or press the knob to move in the Field."
+    and "Or press your button ...": whose button? Every page draws the whole name above its
+    lines, and every word of the instruction is on some page."""
+    session.new_game("lost-diamond", ["Ann", name], by="web")
+    while session.snapshot()["phase"] == "lead" or session.snapshot()["turn"] != 1:
+        session.roll(by="web")
+    table.update()
+    table.screen = "play"
+    view = table.view()["turn"]
+    assert view.name == name and len(screens.name_lines(view)) == 2
+    frames = pages_seen(table)
+    assert len(frames) > 1
+    for line in screens.name_lines(view):
+        assert all(shows(frame, line, bold=True) for frame in frames), line
+    said = [word for page in screens.turn_pages(view) for line in page for word in line.split()]
+    assert said == view.action.split()
+    for page, frame in zip(screens.turn_pages(view), frames):
+        for line in page:
+            assert shows(frame, line), line
+
+
 LONG_WIFI = "Vodafone-Home-5G-Guest-Network"
 
 

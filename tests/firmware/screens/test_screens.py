@@ -456,6 +456,9 @@ def test_screens_turn_shows_a_long_name_whole_and_pages_the_rest(name, action):
     if paged:
         first = 14 + (14 if len(names) == 1 else len(names) * lettering.LINE)
         assert first + len(paged[0]) * lettering.LINE <= 64              # no line cut at the foot
+        later = len(screens.later_name_lines(view))                       # the name, 1 or 2 lines
+        assert later <= 2 and all(14 + (later + len(page)) * lettering.LINE <= 64
+                                  for page in paged[1:])
         shown = " ".join(" ".join(page) for page in paged)
         assert shown.split() == f"{action} {view.detail}".split()
     for page in range(max(1, len(paged))):
@@ -694,17 +697,14 @@ def test_screens_every_page_of_a_long_instruction_names_whose_turn_it_is():
     """Page 2 of The Lost Diamond's "flick to spin, or press the knob to move in the Field;
     your button if that reaches the diamond" read "your button if that reaches the diamond"
     with no name: whose button? Every page after the first names the player above its three
-    lines (a name too long for one line has the first page to itself, as before)."""
+    lines (above two where the name takes two)."""
     view = TurnView("The Lost Diamond", "", "Ben", "flick to spin, or press the knob to move "
                     "in the Field; your button if that reaches the diamond", button=2)
     paged = screens.turn_pages(view)
     assert len(paged) == 2 and all(len(lines) <= 3 for lines in paged[1:])
-    assert screens.repeats_name(view, 1) and not screens.repeats_name(view, 0)
+    assert screens.later_name_lines(view) == ["Ben"]
     second = screens.turn(view, 1)
     assert second.crop((0, 14, 128, 14 + lettering.LINE)).getbbox() is not None   # the name row
-    long_name = TurnView("Cats and Mice", "", "Bartholomew-Montgomery Fitzwilliam-Smythe",
-                         view.action)
-    assert not screens.repeats_name(long_name, 1)
 
 
 def test_screens_a_notice_covers_the_screen_so_nothing_behind_it_is_cut():
