@@ -100,8 +100,9 @@ class BoxDrawing:
             hint = "joins: press a seat"
         elif rb.min_players <= n <= rb.max_players:          # the press asks about the Pi
             hint = "press: Pi or no Pi" if len(pi_setups(rb, n)) > 1 else START_FOOT
-        elif n > rb.max_players:                             # said before the press that
-            hint = f"{n - rb.max_players} too many: max {rb.max_players}"   # would be refused
+        elif n > rb.max_players:          # said, with the way out, before a press is refused
+            ask = f"{n - rb.max_players} too many: max {rb.max_players}"
+            return screens.joining(rb.title, self.joined, "press a seat to leave", ask=ask)
         elif any(seats for _, seats, _ in pi_setups(rb, n)):   # the Pi makes up the table
             hint = "press: play the Pi"
         else:

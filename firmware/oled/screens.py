@@ -177,15 +177,16 @@ def confirm_pages(question: str) -> list[list[str]]:
     return [lines[i:i + 4] for i in range(0, len(lines), 4)]
 
 
-def joining(title: str, joined: Sequence[bool], hint: str, name: str = "") -> Image.Image:
+def joining(title: str, joined: Sequence[bool], hint: str, name: str = "",
+            ask: str = "Press your seat") -> Image.Image:
     """One box per seat button, filled once that seat has joined; `name`: the roster name the
-    next seat pressed takes, in place of "Press your seat", whole: a name too long for a small
-    line takes two, the boxes shorter beneath ("Margaretha van der B…" was two names)."""
+    next seat pressed takes, in place of `ask`, whole: a name too long for a small line takes
+    two, the boxes shorter beneath ("Margaretha van der B…" was two names)."""
     image, draw = canvas()
     header(draw, title, f"{sum(joined)} in")
     lines = [name] if width(name, SMALL) <= W - 2 else wrap(name, SMALL)[:2]
     if not name:
-        centred(draw, 14, "Press your seat", MEDIUM, bold=True)
+        centred(draw, 14, ask, MEDIUM, bold=True)
     elif width(name, MEDIUM) <= W - 2:
         centred(draw, 14, name, MEDIUM, bold=True)
     else:

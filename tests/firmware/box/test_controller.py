@@ -15,6 +15,7 @@ from companion.record.store import Store
 from companion.session import Session
 from controller_support import (SEED, FakeControls, india_claim, past_setup, press, read_on,
                                 settle_lead, start)
+from drawn_words import shows
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
 from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
@@ -78,7 +79,6 @@ def test_controller_joining_at_the_box_is_told_to_every_view(table, session):
 @pytest.mark.parametrize("game, seats, hint", [("domino-rex", 1, "press: play the Pi"),
                                                ("fox-and-geese", 1, "press: play the Pi"),
                                                ("kat-en-muis", 1, "2 players"),
-                                               ("kat-en-muis", 3, "1 too many: max 2"),
                                                ("domino-rex", 2, "press: Pi or no Pi"),
                                                ("fox-and-geese", 2, "press knob to start"),
                                                ("kat-en-muis", 2, "press knob to start")])
@@ -87,9 +87,7 @@ def test_controller_one_player_joined_is_told_the_pi_can_make_up_the_table(table
     """With one player joined the join screen said "2-4 players", and only a press found that
     the Pi could play: where it can, the screen says so (and only there: three joined in Kat en
     Muis, a game for two with no Pi, read "press: play the Pi"). With enough players, a game
-    the Pi can join says the press asks about it ("press knob to start" opened "The Pi plays").
-    One player too many is said before the press that would be refused ("3 in" over "2
-    players" lit the third seat with no warning)."""
+    the Pi can join says the press asks about it ("press knob to start" opened "The Pi plays")."""
     press(table, "press")
     press(table, "turn", detents=[g.id for g in table.games].index(game))
     press(table, "press")
@@ -104,6 +102,26 @@ def test_controller_one_player_joined_is_told_the_pi_can_make_up_the_table(table
         labels = [label for label, _, _ in table.setups]
         assert table.render().tobytes() == screens.choice_list(
             "The Pi plays", labels, 0, "press knob to start").tobytes()
+
+
+@pytest.mark.parametrize("seats, over", [(3, 1), (4, 2)])
+def test_controller_too_many_joined_are_told_the_way_out_before_a_press(table, seats, over):
+    """Three joined in Kat en Muis, a game for two: the join screen said "Press your seat"
+    over "1 too many: max 2", and only a refused press said to press a seat again. The screen
+    says how many too many, and that a seat pressed leaves, before any press; one pressed
+    again leaves, and the screen then asks the knob to start."""
+    press(table, "press")
+    press(table, "turn", detents=[g.id for g in table.games].index("kat-en-muis"))
+    press(table, "press")
+    for seat in range(seats):
+        press(table, "seat", seat=seat)
+    frame = table.render()
+    assert shows(frame, f"{over} too many: max 2", lettering.MEDIUM, bold=True)
+    assert shows(frame, "press a seat to leave")
+    assert not shows(frame, "Press your seat", lettering.MEDIUM, bold=True)
+    for seat in range(2, seats):
+        press(table, "seat", seat=seat)
+    assert sum(table.joined) == 2 and shows(table.render(), "press knob to start")
 
 
 def test_controller_too_few_players_are_told_what_to_do_and_a_seat_press_is_seen(table,
