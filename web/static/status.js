@@ -238,7 +238,7 @@
       if (p.pi) cell.appendChild(make("span", "marker", "Pi"));   // the Pi presses no button
       else cell.appendChild(badge(typeof p.button === "number" ? p.button : seat + 1));
       tr.appendChild(cell);
-      var who = make("td", "name", p.name);
+      var who = make("td", "name" + (longWord(p.name) ? " long-word" : ""), p.name);
       if (turn) who.append(" ", make("span", "marker", "to play"));
       if (won) who.append(" ", make("span", "marker win", "winner"));
       if (p.checkers) who.append(checkersLine(p), make("span", "covered", coveredWords(p)));
@@ -269,6 +269,10 @@
     });
     body.replaceChildren(rows);
     scrolls();
+  }
+
+  function longWord(name) {             // a word longer than an 11-letter name: may break
+    return String(name).split(/\s+/).some(function (word) { return word.length > 11; });
   }
 
   function scrolls() {                   // the table wider than its region: said under it

@@ -96,14 +96,19 @@ def test_browser_layout_every_games_players_table_fits_320_px(tmp_path, small):
                     path=str(screenshot_path(f"phone-320-players-{game}.png")))
 
 
-def test_browser_layout_a_table_too_wide_says_it_scrolls(tmp_path, small):
-    """Where the columns cannot fit (six 24-letter names with no space), the table scrolls in
-    its region and says so under it; it said nothing, the last column cut at the edge."""
+@pytest.fixture
+def small_large_text(browser):  # noqa: F811
+    yield from phone_page(browser, SMALL, init_script=TEXT_200, is_mobile=True)
+
+
+def test_browser_layout_a_table_too_wide_says_it_scrolls(tmp_path, small_large_text):
+    """Where the columns cannot fit (200 % text in 320 px), the table scrolls in its region
+    and says so under it; it said nothing, the last column cut at the edge."""
     from playwright.sync_api import expect
+    small = small_large_text
     with SimulatedTable(tmp_path / "data", tmp_path) as table:
-        names = [letter * 24 for letter in "MWQOGH"]
         now = post(table.url + "/api/control/new-game", {"game": "kat-en-muis",
-                                                         "players": names[:2]})
+                                                         "players": NAMES[:2]})
         shows_game(small, table.url, now["game_id"])
         small.evaluate(WIDEST, now)
         region = small.locator(".table-scroll")
@@ -112,6 +117,35 @@ def test_browser_layout_a_table_too_wide_says_it_scrolls(tmp_path, small):
         expect(small.locator("#players-scrolls")).to_have_text(
             "The table is wider than the screen: scroll it sideways.")
         assert small.evaluate("document.documentElement.scrollWidth") <= SMALL["width"]
+
+
+LONGEST = "Maximilianusbartholomews"           # 24 letters, no space: the longest name (X10)
+
+
+@pytest.mark.parametrize("screen", ["phone", "small"])
+def test_browser_layout_a_24_letter_name_breaks_in_its_column(tmp_path, request, screen):
+    """A 24-letter name with no space widened its column past the screen at 390 px: the
+    players' table scrolled, its Chips out of sight. The word breaks where its column ends;
+    every game's columns fit, filled at their widest, the name whole across its lines."""
+    from playwright.sync_api import expect
+    page, width = request.getfixturevalue(screen), {"phone": 390, "small": 320}[screen]
+    with SimulatedTable(tmp_path / "data", tmp_path) as table:
+        for game, rulebook in GAMES.items():
+            now = post(table.url + "/api/control/new-game",
+                       {"game": game, "players": [LONGEST, *NAMES[1:rulebook.max_players]]})
+            shows_game(page, table.url, now["game_id"])
+            for widest in (False, True):              # as the page came, and rebuilt live
+                if widest:
+                    page.evaluate(WIDEST, now)
+                cell = page.locator("#players td.name", has_text="Maximilianus")
+                assert cell.evaluate("c => c.firstChild.textContent") == LONGEST, game
+                assert page.evaluate(CUT_OFF) == [], (game, widest)
+                region = page.locator(".table-scroll")
+                assert region.evaluate("e => e.scrollWidth <= e.clientWidth"), (game, widest)
+                expect(page.locator("#players-scrolls")).to_be_hidden()
+                assert page.evaluate("document.documentElement.scrollWidth") <= width, game
+        page.locator("#table-state").screenshot(
+            path=str(screenshot_path(f"phone-{width}-players-24-letter-name.png")))
 
 
 # Between each two shown cells of a row, the gap from one's words to the next one's, in px.
