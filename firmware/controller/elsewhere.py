@@ -27,7 +27,7 @@ from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.names import names_for_the_box
 from firmware.oled.views import (box_words, choice_meaning, final_points, later_mover,
                                   names_in, player_name, squares_uncovered,
-                                  undos_notice, winners_text)
+                                  turn_view, undos_notice, winners_text)
 from firmware.workers.pi_worker import BY as PI_BY, pi_level
 
 
@@ -296,7 +296,7 @@ class ChangesFromElsewhere:
             lines = self.session.resumed_lines              # none after an undo
             if lines and snap.get("last_type") != "new_game":   # names as the box draws them
                 self.result.outcome = ("Last move", "", [box_words(self._words_for_box(line))
-                                                         for line in lines])
+                                                         for line in lines] + self._offered())
                 self._show_result()
             elif snap.get("taken_back"):      # a recap, not a second undo ("Last move: ...")
                 by = snap.get("undone_by")       # of every undo of the last run
@@ -316,6 +316,16 @@ class ChangesFromElsewhere:
                 box_words(self._words_for_box(line))     # nothing to copy: said as a person's
                 for line in self.session.resumed_lines])
             self._show_result()
+
+    def _offered(self) -> list[str]:
+        """What the turn's player's button does now, as the turn screen says it, where it
+        records something (M3, G3, LD2, free play's point): "Last move" is the screen a
+        press on "Resumed" leads to, and a press there records it ("Ben spins 4 and 1" alone
+        took a mouse). A claim home's own line says it already (LD2, P2)."""
+        if not self._press_records() or self.snap.get("home_claim") is not None:
+            return []
+        view = turn_view(self.snap)
+        return [f"{view.name}: {view.action}"] if "button" in view.action else []
 
     def _resumed_lines_last(self, snap: dict[str, Any]) -> bool:
         """The lines the newest event wrote before the restart still end the log."""

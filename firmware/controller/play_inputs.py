@@ -29,9 +29,10 @@ class PlayInputs:
         seat = self._game_seat(event.seat)
         if seat is None:
             return
-        if self.screen == "resumed" and self.snap.get("home_claim") is not None:
-            self.on_to_home(event)      # LD2, P2: "Resumed" never said a press wins: the claim
-            return                      # is shown first, and the next press confirms it
+        if self.screen == "resumed" and self._press_records():
+            self.on_to_home(event)      # "Resumed" says only whose turn it is: what the press
+            return                      # would record (a capture, a claim, a point) is shown
+                                        # first, and the next press records it (LD2, P2, M3)
         if self._knob_picks():
             self.show_refusal(self._knob_picks_text(seat))
             self._beep("error")
@@ -42,6 +43,12 @@ class PlayInputs:
                 self._answer(before, f"{player_name(self.snap, seat)} pressed", sound="capture")
         elif self.snap.get("awaiting") == "roll":
             self.show_flash(self.flick_words, FLASH_SECONDS)
+
+    def _press_records(self) -> bool:
+        """A seat press now is the game's action (a capture, a man home, a point), not refused
+        for the knob's pick, the lead or a throw to come (the rules may still refuse it)."""
+        return not self._knob_picks() and takes(self._rulebook(), "on_press") and \
+            self.snap.get("phase") == "play"
 
     def _knob_picks(self) -> bool:
         """The knob picks what is done now: Fox and Geese's moves, Domino Rex's squares."""

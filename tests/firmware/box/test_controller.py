@@ -1381,6 +1381,46 @@ def test_controller_p2_a_seat_press_on_resumed_does_not_confirm_an_unseen_claim(
     assert again.session.snapshot()["phase"] == "over"
 
 
+def _before_the_restart(session, game: str, step: str) -> None:
+    """A game of Ann and Ben past its lead, to the turn where `step` leaves it: "spun" (its
+    player's spin), "field" (LD1: before the spin) or "carried" (LD2: Ben has the diamond and
+    Ann has spun)."""
+    session.new_game(game, ["Ann", "Ben"])
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="knob")
+    if step == "carried":
+        session.submit({"type": "press", "seat": session.snapshot()["turn"]}, by="seat 1")
+        session.submit({"type": "next"}, by="knob")
+    if step != "field":
+        session.roll(by="knob")
+
+
+@pytest.mark.parametrize("game, step", [("cats-and-mice", "spun"), ("gantlope", "spun"),
+                                        ("india", "spun"), ("lost-diamond", "field"),
+                                        ("lost-diamond", "carried"), ("free-play", "spun"),
+                                        ("free-play", "field")])
+def test_controller_m3_g3_ld2_a_seat_press_on_resumed_shows_what_it_records_first(
+        session, store, clock, game, step):
+    """M3, G3, LD2, P2, free play: on "Resumed / Cats and Mice / Ben to play", Ben's button
+    took a mouse (and the last mouse's 3 points ended the game): nothing on it said what a
+    press does. The press shows the last move with what the button does now; the next
+    press records it."""
+    _before_the_restart(session, game, step)
+    turn = session.snapshot()["turn"]
+    again = Controller(Session(store, new_seed=lambda: SEED), controls=FakeControls(), seats=4,
+                       clock=clock)
+    assert again.screen == "resumed"
+    press(again, "seat", seat=again.buttons[turn])
+    assert store.events(session.game_id)[-1]["type"] != "press", again.view()
+    said = " ".join(again.result.lines)
+    assert again.screen == "result" and ("your button" in said or "seat button" in said), \
+        again.view()
+    clock.advance(AGAIN_SECONDS)
+    press(again, "seat", seat=again.buttons[turn])
+    last = store.events(session.game_id)[-1]
+    assert (last["type"], last["seat"]) == ("press", turn)
+
+
 def test_controller_free_play_with_nothing_to_throw_a_flick_does_not_end_the_turn(
         table, session, controls):
     """Free play with nothing to throw: the screen says "press the knob to end the turn", yet

@@ -209,6 +209,9 @@ def test_sim_x12_device_game_keeps_its_buttons_after_a_restart(mock_factory, sim
     assert box.controls.lit == {buttons[turn]}
     box.act(input="seat", seat=buttons[other])                      # the wrong player's button
     assert box.controller.notice.text.startswith("It is ")
+    box.act(input="seat", seat=buttons[turn])       # "Resumed" did not offer it: shown first
+    assert store.events(game_id)[-1]["type"] == "roll"
+    sim_clock.advance(AGAIN_SECONDS)
     box.act(input="seat", seat=buttons[turn])                       # a capture
     events = store.events(game_id)
     assert events[-1]["type"] == "press" and events[-1]["seat"] == turn
