@@ -38,6 +38,7 @@ from firmware.workers.pi_worker import PiWorker, pi_level
 RESUMED_SECONDS = 5.0
 CHANGED_MEANWHILE = "Not done: the game changed meanwhile. Go back to the game to see how."
 PLAYING = ("play", "spin", "result", "resumed")
+PASSED_KEPT = 12         # snapshots kept between two frames, to head each mover of a change
 
 
 class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, MenuScreens,
@@ -86,6 +87,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.dirty = True
         self._armed: tuple | None = None
         self._pending: dict[str, Any] | None = None
+        self._passed: list[dict[str, Any]] = []    # snapshots a newer replaced before `update`
+        self.between: list[dict[str, Any]] = []    # those of the change being applied
 
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
@@ -125,6 +128,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         """Any thread: remember the newest snapshot; `update` applies it on the main loop."""
         with self._lock:
             if self._pending is None or snap.get("version", 0) >= self._pending.get("version", 0):
+                if self._pending is not None:        # two moves in one frame: who made each
+                    self._passed = [*self._passed, self._pending][-PASSED_KEPT:]
                 self._pending = snap
 
         if self.wake is not None:
@@ -291,8 +296,12 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.pi.poll()                             # a Pi thread that could not start
         with self._lock:
             pending, self._pending = self._pending, None
+            self.between, self._passed = self._passed, []
         if pending is not None:
-            self._apply(pending)
+            try:
+                self._apply(pending)
+            finally:
+                self.between = []
             self._tell_setup()                     # a game begun from a phone meanwhile
         self.phones_update()
         self._show_missed()                        # a pairing code that ran out: back home

@@ -415,7 +415,8 @@ class ChangesFromElsewhere:
                 actor = f"{mover}, then {later}"                       # phone's answer to it
             elif actor == mover and not by_pi and not one:         # a person's moves around
                 between = pi_moved_in(words, snap)                     # the Pi's reply
-                actor = f"{mover}, then {between}" if between else actor
+                actor = f"{mover}, then {between}" if between else \
+                    self._movers(old, snap) or actor
             heading, values = actor, ""         # "then Pi": one change held two moves
             if actor in (mover, pi_name) and one:  # as the box's own knob says it
                 heading = f"{actor} uncovers"
@@ -429,6 +430,23 @@ class ChangesFromElsewhere:
                 self.result.change_put_up()                        # have their own holds)
             if ended:
                 self._beep("win")
+
+    def _movers(self, old: dict[str, Any], snap: dict[str, Any]) -> str:
+        """People's moves that came within one frame (two phones, a script's calls), each
+        mover in turn ("Ben, then Ann"): under the first mover's name alone, Ann's taking of
+        the diamond read as Ben's. "" for one mover."""
+        chain = [old, *[s for s in self.between if s.get("game_id") == old.get("game_id")
+                        and old.get("state_version", 0) < s.get("state_version", 0)
+                        < snap.get("state_version", 0)], snap]
+        movers: list[str] = []
+        for before, after in zip(chain, chain[1:]):
+            if len(after.get("log") or []) > len(before.get("log") or []) and \
+                    before.get("turn") is not None:
+                name = player_name(self._for_box(before), before["turn"])
+                movers += [] if movers[-1:] == [name] else [name]
+        if len(movers) < 2:
+            return ""
+        return f"{', '.join(movers[:-1])}, then {movers[-1]}"
 
     def _offer(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
         """Show a change made elsewhere now, or, for the Pi's reply to the result up or any

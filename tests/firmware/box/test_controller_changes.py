@@ -554,3 +554,28 @@ def test_controller_a_change_on_the_pis_turn_is_not_headed_as_the_pis(table, ses
     table.update()
     assert table.screen == "result"
     assert table.result.outcome[0] == heading, table.result.outcome
+
+
+def test_controller_ld2_two_moves_in_one_frame_are_headed_by_each_mover(table, session, clock):
+    """LD1, LD2: two phones a few milliseconds apart, within one frame: Ben's Field move, then
+    Ann's Field move that takes the diamond. The box headed all three lines "Ben", so Ann's
+    taking of the diamond read as Ben's. Each mover is named, in turn: "Ben, then Ann"."""
+    session.new_game("lost-diamond", ["Ann", "Ben"])
+    table.update()
+    while session.snapshot()["phase"] == "lead" or table.screen != "play":
+        if session.snapshot()["phase"] == "lead":
+            session.roll(by="pin-0a1b2c")
+        for _ in range(2):                          # the dial stops, its result is read
+            clock.advance(30)
+            table.update()
+            table.render()
+    first = session.snapshot()
+    second = 1 - first["turn"]
+    session.submit({"type": "next"}, by="pin-0a1b2c")              # a Field move
+    session.submit({"type": "press", "seat": second}, by="pin-1d2e3f")   # takes the diamond
+    table.update()
+    table.render()
+    names = [p["name"] for p in first["players"]]
+    heading, _, words = table.result.outcome
+    assert table.screen == "result" and words[-1].endswith("from its square"), words
+    assert heading == f"{names[first['turn']]}, then {names[second]}", table.view()
