@@ -186,6 +186,7 @@ class ChangesFromElsewhere:
             self._show_change(drawn, snap)
         elif self.screen in SHOWS_CHANGES:
             self._offer(old, snap)
+        self.follow_menu()
         self._sync_controls()
 
     def _game_left(self, old: dict[str, Any], snap: dict[str, Any]) -> str:

@@ -27,6 +27,20 @@ class MenuScreens:
     hint: dict[str, Any] | None
 
     def on_open_menu(self, event: InputEvent) -> None:
+        self.menu_items, self.menu_index, self.screen = self._menu_now(), 0, "menu"
+
+    def follow_menu(self) -> None:
+        """The menu up when the game changed elsewhere (a phone set it aside, or won it):
+        its items as they are now, the cursor kept on the item it was on while that is
+        still there (X11: no "Undo" offered for a finished game)."""
+        if self.screen != "menu":
+            return
+        was = self.menu_items[self.menu_index] if self.menu_items else "Back"
+        self.menu_items = self._menu_now()
+        self.menu_index = self.menu_items.index(was) if was in self.menu_items else 0
+
+    def _menu_now(self) -> list[str]:
+        """The menu's items for the game as it stands."""
         if self._active() and self.snap.get("phase") != "over":
             items = ["Back", "Undo", "Scores", "New game", "Show PIN", "Phone page",
                      "Set game aside"]
@@ -46,7 +60,7 @@ class MenuScreens:
         items[at:at] = self.phone_menu_items()
         if self.network is not None:
             items.insert(items.index("Phone page") + 1, "Wi-Fi")
-        self.menu_items, self.menu_index, self.screen = items, 0, "menu"
+        return items
 
     def on_move_menu(self, event: InputEvent) -> None:
         self.menu_index = max(0, min(len(self.menu_items) - 1, self.menu_index + event.detents))

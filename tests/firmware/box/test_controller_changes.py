@@ -579,3 +579,39 @@ def test_controller_ld2_two_moves_in_one_frame_are_headed_by_each_mover(table, s
     heading, _, words = table.result.outcome
     assert table.screen == "result" and words[-1].endswith("from its square"), words
     assert heading == f"{names[first['turn']]}, then {names[second]}", table.view()
+
+
+def test_controller_x11_the_menu_up_follows_a_phones_set_aside(table, session, clock):
+    """The menu was up when a phone set the game aside: it still offered "Undo" and "Set game
+    aside" for a game no longer in play. It now offers what a box with no game does, its
+    cursor back on "Back" (the item it was on is gone)."""
+    start(table, "kat-en-muis")
+    settle_lead(table, clock)
+    press(table, "hold")
+    press(table, "turn", detents=table.menu_items.index("Set game aside"))
+    session.abandon(by="pin-0a1b2c")
+    table.update()
+    assert table.screen == "menu"
+    assert "Undo" not in table.menu_items and "Set game aside" not in table.menu_items
+    assert table.menu_items[table.menu_index] == "Back"
+    press(table, "press")
+    assert table.screen == "games" and session.game_id is None
+
+
+def test_controller_x11_the_menu_up_follows_a_phones_win(table, session, clock):
+    """A phone ended the game under the menu: "Undo", "Declare winner" and "Set game aside"
+    stayed, each refused when picked (X11: a finished game is final). They go; the cursor
+    stays on "Scores", which a finished game still has."""
+    start(table, "free-play")
+    settle_lead(table, clock)
+    press(table, "hold")
+    assert "Declare winner" in table.menu_items
+    press(table, "turn", detents=table.menu_items.index("Scores"))
+    session.submit({"type": "declare", "winners": [0]}, by="pin-0a1b2c")
+    table.update()
+    assert table.screen == "menu"
+    for gone in ("Undo", "Declare winner", "Set game aside"):
+        assert gone not in table.menu_items, table.menu_items
+    assert table.menu_items[table.menu_index] == "Scores"
+    press(table, "press")
+    assert table.screen == "scores"
