@@ -11,6 +11,21 @@ from typing import NamedTuple
 from companion.words import undo_notice
 
 
+NOTHING_BACK = "Nothing to set back on the board."
+IF_DONE = "If it was done on the board:"
+UNSHOWN = "before it was shown here"       # the end of `by` for moves the OLED never showed
+
+
+def if_done(put_back: Sequence[str]) -> list[str]:
+    """What to set back of moves the box never showed, as the phones that showed them say it,
+    but as it may not have been done: their mover may have made them on the board, or copied
+    the Pi's, from a phone ("If it was done on the board: cover Pi's 6 again."); with nothing
+    to set back, that said."""
+    if not put_back:
+        return [NOTHING_BACK]
+    return [IF_DONE, put_back[0][:1].lower() + put_back[0][1:], *put_back[1:]]
+
+
 class UndoSaid(NamedTuple):
     """Undos said in one go: the log's lines they took back, what the table sets back by hand,
     and who took them back as the notice says it ("", "from a phone", "from a phone before it
@@ -21,7 +36,8 @@ class UndoSaid(NamedTuple):
 
     @property
     def words(self) -> str:
-        return undo_notice(self.lines, self.put_back, self.by)
+        back = if_done(self.put_back) if self.by.endswith(UNSHOWN) else self.put_back
+        return undo_notice(self.lines, back, self.by)
 
 
 def said_together(parts: Sequence[UndoSaid]) -> str:

@@ -1353,26 +1353,31 @@ def pis_reply_held(c, session, clock) -> dict:
     return drawn
 
 
-def test_board_screen_an_undo_of_the_pis_reply_never_shown_sets_nothing_back(box, session, clock):
+def test_board_screen_an_undo_of_the_pis_reply_never_shown_says_what_to_set_back_if_done(
+        box, session, clock):
     """Ann uncovered from her phone; the Pi's reply waited behind her result, unshown, and a
-    phone took it back: the box said "Cover Pi's 1 again. Pi's seventh checker back to the Rex
-    row." of a square no one had uncovered, a checker no one had moved."""
+    phone took it back. The box said "Cover Pi's 1 again" of a square it had not asked anyone
+    to uncover; then "Nothing to set back on the board", while the phones, which had shown the
+    reply, said "Cover Pi's 1 again": a table copying the Pi's move from a phone kept the
+    square bare. The box now says what the phones say, as what to do if it was done."""
     c = box
     drawn = pis_reply_held(c, session, clock)
     pis = session.snapshot()["log"][len(drawn["log"]):]
     session.undo(by="pin-0a1b2c")
     c.update()
-    assert session.snapshot()["put_back"]        # the state's words, for what it showed
+    back = session.snapshot()["put_back"]        # the state's words, as the phones say them
+    assert back and back[0].startswith("Cover Pi's ")
     from companion.words import joined
     assert c.notice.text == ("Taken back from a phone before it was shown here: "
-                            + joined(pis) + ". Nothing to set back on the board.")
+                             + joined(pis) + ". If it was done on the board: c"
+                             + " ".join(back)[1:])
     assert c.screen == "play" and not c.held_change.waiting
     first = c.notice.text
     session.undo(by="pin-0a1b2c")                # then Ann's own uncover, shown: hers, after
-    c.update()                                   # the first, still read ("Cover Ann's 1,
-    from firmware.oled.views import undo_notice  # Pi's 6 again" said the Pi's, never uncovered)
+    c.update()                                   # the first, still read
+    from firmware.oled.views import undo_notice
     assert c.notice.text == f"{first} {undo_notice(session.snapshot(), 'from a phone')}"
-    assert "Cover Pi's" not in c.notice.text and "Cover Ann's" in c.notice.text
+    assert c.notice.text.lower().count("cover pi's") == 1 and "Cover Ann's" in c.notice.text
 
 
 def uncovered_from_phones(c, session, clock, moves: int) -> None:
@@ -1458,23 +1463,27 @@ def test_board_screen_a_join_overtaken_is_said_over_the_pis_board_move_or_the_ne
 @pytest.mark.parametrize("way", ["two at once", "under the menu", "after a restart"])
 def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(box, session, clock, way):
     """Ann's uncover read, the Pi's reply held back unshown: two undos taken in at once said
-    "Cover Pi's 6 again" of the reply; one under the menu, once the menu went, said the same;
+    "Cover Pi's 6 again" of the reply as if the box had asked for it (now: "If it was done on
+    the board: cover Pi's 6 again", as the phones showed it); one under the menu, once the menu went, said the same;
     a box started again between two undos under the menu lost the first one."""
     c = box
     pis_reply_held(c, session, clock)
     if way == "two at once":
-        session.undo(by="pin-0a1b2c")
+        pis = session.undo(by="pin-0a1b2c")
         hers = session.undo(by="pin-0a1b2c")
         c.update()
-        from companion.words import undo_notice
-        assert c.notice.text == undo_notice(hers["undone"], hers["put_back"], "from a phone")
+        from companion.words import undo_notice   # the Pi's reply: set back if it was done,
+        back = pis["put_back"]                    # as the phones, which showed it, say
+        assert c.notice.text == undo_notice(
+            hers["undone"], [*hers["put_back"], "If it was done on the board:",
+                             back[0][0].lower() + back[0][1:], *back[1:]], "from a phone")
     elif way == "under the menu":
         press(c, "menu")
         session.undo(by="pin-0a1b2c")
         c.update()
         press(c, "menu")                         # back to the game
         assert c.notice.text.startswith("Taken back from a phone before it was shown here")
-        assert c.notice.text.endswith("Nothing to set back on the board.")
+        assert "If it was done on the board: cover Pi's " in c.notice.text
     else:
         c.close()
         c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
@@ -1521,8 +1530,10 @@ def test_board_screen_an_undo_and_what_came_after_it_under_the_menu_are_both_sai
         assert c.screen == "result" and c.result.lines[0] == first
         assert c.result.lines[1:] == [box_words(w) for w in again["log"][len(undone["log"]):]]
     else:
+        back = session.snapshot()["put_back"]    # Ben's second square: his to cover again
         assert c.notice.text == first + " " + said(
-            again["log"][len(undone["log"]):], ["Nothing to set back on the board."],
+            again["log"][len(undone["log"]):],
+            ["If it was done on the board:", back[0][0].lower() + back[0][1:], *back[1:]],
             "from a phone before it was shown here")
 
 
