@@ -21,7 +21,7 @@ from firmware.controller.parts.missed import MissedChanges
 from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING, UNDO_BY
 from firmware.controller.parts.result import HeldChange
-from firmware.controller.parts.undos import UNSHOWN, UndoSaid, if_done, said_together
+from firmware.controller.parts.undos import UNSHOWN, UndoSaid, said_together
 from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.names import names_for_the_box
@@ -249,7 +249,7 @@ class ChangesFromElsewhere:
         """What the undos since the game as the OLED drew it took back (the state's `undos`
         that `drawn` had not: two at once were said as the last one alone), each's lines and
         what to set back, in order; of moves never shown (the Pi's reply held back while a
-        result was read), what to set back if it was done (`if_done`): the box never asked
+        result was read), what to set back if it was done (`maybe_back`): the box never asked
         for them, but the phones showed them."""
         said = drawn.get("undos") or [] if drawn.get("taken_back") and \
             drawn.get("game_id") == snap.get("game_id") else []
@@ -258,15 +258,13 @@ class ChangesFromElsewhere:
         new = run[len(said):] if _same_undos(run[:len(said)], said) else run
         by = "" if snap.get("undone_by") == UNDO_BY else whence(snap.get("undone_by")).lower()
         shown = [u for u in new if not _never_shown(u, drawn)]
-        if not shown:
-            back = [words for u in new for words in u.get("put_back") or []]
-            return UndoSaid([line for u in new for line in u.get("undone") or []],
-                            back, f"{by} {UNSHOWN}".strip())
         unshown = [words for u in new if _never_shown(u, drawn) for words in u.get("put_back")
-                   or []]                        # the Pi's reply held back, taken back too
+                   or []]                # the Pi's reply held back: the phones showed it
+        if not shown:
+            return UndoSaid([line for u in new for line in u.get("undone") or []], [],
+                            f"{by} {UNSHOWN}".strip(), unshown)
         return UndoSaid([line for u in shown for line in u.get("undone") or []],
-                        [words for u in shown for words in u.get("put_back") or []]
-                        + (if_done(unshown) if unshown else []), by)
+                        [words for u in shown for words in u.get("put_back") or []], by, unshown)
 
     def _say_undo(self, drawn: dict[str, Any], snap: dict[str, Any],
                   earlier: list[UndoSaid]) -> None:

@@ -16,27 +16,25 @@ IF_DONE = "If it was done on the board:"
 UNSHOWN = "before it was shown here"       # the end of `by` for moves the OLED never showed
 
 
-def if_done(put_back: Sequence[str]) -> list[str]:
-    """What to set back of moves the box never showed, as the phones that showed them say it,
-    but as it may not have been done: their mover may have made them on the board, or copied
-    the Pi's, from a phone ("If it was done on the board: cover Pi's 6 again."); with nothing
-    to set back, that said."""
-    if not put_back:
-        return [NOTHING_BACK]
-    return [IF_DONE, put_back[0][:1].lower() + put_back[0][1:], *put_back[1:]]
-
-
 class UndoSaid(NamedTuple):
     """Undos said in one go: the log's lines they took back, what the table sets back by hand,
-    and who took them back as the notice says it ("", "from a phone", "from a phone before it
-    was shown here")."""
+    who took them back as the notice says it ("", "from a phone", "from a phone before it
+    was shown here"), and what to set back of moves the box never showed, if it was done
+    (`maybe_back`): their mover may have made them on the board, or copied the Pi's, from a
+    phone that showed them ("If it was done on the board: cover Pi's 6 again.")."""
     lines: list[str]
     put_back: list[str]
     by: str
+    maybe_back: list[str] = []
 
     @property
     def words(self) -> str:
-        back = if_done(self.put_back) if self.by.endswith(UNSHOWN) else self.put_back
+        back = list(self.put_back)
+        if self.maybe_back:
+            first = self.maybe_back[0]
+            back += [IF_DONE, first[:1].lower() + first[1:], *self.maybe_back[1:]]
+        elif self.by.endswith(UNSHOWN):
+            back = [NOTHING_BACK]
         return undo_notice(self.lines, back, self.by)
 
 
@@ -47,9 +45,13 @@ def said_together(parts: Sequence[UndoSaid]) -> str:
     for part in parts:
         if merged and merged[-1].by == part.by:
             last = merged[-1]
-            merged[-1] = UndoSaid([*last.lines, *part.lines],
-                                  [*last.put_back, *(w for w in part.put_back
-                                                     if w not in last.put_back)], last.by)
+            merged[-1] = UndoSaid([*last.lines, *part.lines], _once(last.put_back, part.put_back),
+                                  last.by, _once(last.maybe_back, part.maybe_back))
         else:
             merged.append(part)
     return " ".join(part.words for part in merged)
+
+
+def _once(first: list[str], then: list[str]) -> list[str]:
+    """`first`, then what `then` adds to it."""
+    return [*first, *(w for w in then if w not in first)]
