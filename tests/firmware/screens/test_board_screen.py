@@ -1464,8 +1464,9 @@ def test_board_screen_a_join_overtaken_is_said_over_the_pis_board_move_or_the_ne
 def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(box, session, clock, way):
     """Ann's uncover read, the Pi's reply held back unshown: two undos taken in at once said
     "Cover Pi's 6 again" of the reply as if the box had asked for it (now: "If it was done on
-    the board: cover Pi's 6 again", as the phones showed it); one under the menu, once the menu went, said the same;
-    a box started again between two undos under the menu lost the first one."""
+    the board: cover Pi's 6 again", as the phones showed it); one under the menu, once the
+    menu went, said the same; a box started again between two undos under the menu lost the
+    first one."""
     c = box
     pis_reply_held(c, session, clock)
     if way == "two at once":
