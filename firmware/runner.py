@@ -211,8 +211,9 @@ def make_run(again: str, *, or_parlour: bool = False) -> str:
 
 def lock_data_dir(data_dir: Path, host: str, port: int) -> DataDirLock:
     """The data directory's lock, or DataDirBusy saying how to run a second table (a second
-    `make run`), with its own data directory and a port free now (not a club's): the one asked
-    for when it is free (the first table is on another), else the next free one."""
+    `make run`), with its own data directory and a port free now (one something listens on,
+    a club's among them, is skipped): the one asked for when it is free (the first table is on
+    another), else the next free one."""
     try:
         return DataDirLock(data_dir)
     except DataDirBusy as err:
