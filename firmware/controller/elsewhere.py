@@ -157,7 +157,7 @@ class ChangesFromElsewhere:
         elif self.screen not in SHOWS_CHANGES and self.screen != "spin":
             # a menu, pairing or scores screen is up: shown when the game's screen is back
             # (a phone's throw took the pairing code off the box; a win came unannounced)
-            self.missed.record(drawn, snap)
+            self.missed.record(drawn, snap, self.between)
         elif (snap.get("rolls") or 0) > (old.get("rolls") or 0) and self.screen != "spin":
             self._animate(old, snap, strength=REMOTE_STRENGTH)
         elif self.screen == "spin" and (snap.get("rolls") or 0) > (old.get("rolls") or 0) \
@@ -340,6 +340,7 @@ class ChangesFromElsewhere:
         own action has moved on since)."""
         if self.screen not in SHOWS_CHANGES:
             return
+        passed = self.missed.passed             # each mover among them named in turn
         uncovered = self.missed.take(self.snap)
         if uncovered is None:
             return
@@ -348,7 +349,11 @@ class ChangesFromElsewhere:
         moved = len(snap.get("log") or []) > len(old.get("log") or [])
         if moved:                                                  # said first by its result
             self.result.lead_in = [*self.result.lead_in, *(u.words for u in undos)]
-        self._show_change(old, snap)
+        self.between = passed
+        try:
+            self._show_change(old, snap)
+        finally:
+            self.between = []
         if undos and not moved:
             self.show_undo(" ".join(u.words for u in undos), undos)
 

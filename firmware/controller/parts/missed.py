@@ -12,6 +12,7 @@ from companion.words import is_undo
 from firmware.controller.drawing import state_mark
 
 State = dict[str, Any]
+KEPT = 12               # states kept to head each mover, as many as one frame keeps
 
 
 class Uncovered(NamedTuple):
@@ -30,14 +31,15 @@ class MissedChanges:
     def __init__(self):
         self._change: tuple[State, State] | None = None    # from, to
         self._undos: list[tuple[State, State]] = []        # runs of undos among them: from, to
+        self.passed: list[State] = []       # each state they went through: who made each move
 
     @property
     def waiting(self) -> bool:
         return self._change is not None
 
-    def record(self, drawn: State, snap: State) -> None:
+    def record(self, drawn: State, snap: State, passed: list[State] | None = None) -> None:
         """`snap`, made while another screen is up; `drawn` is the game as the OLED drew it
-        (used by the first change only)."""
+        (used by the first change only); `passed`, the states it replaced within one frame."""
         base, last = self._change or (drawn, drawn)
         if is_undo(last, snap):                    # undos one after another: said as one
             runs = self._undos
@@ -47,10 +49,11 @@ class MissedChanges:
                 runs.append((base if last is base else {**base, "taken_back": False}, snap))
             base = snap
         self._change = (base, snap)
+        self.passed = [*self.passed, *(passed or []), snap][-KEPT:]
 
     def clear(self) -> None:
         """The box's own action came after them: they are the past, not to be shown."""
-        self._change, self._undos = None, []
+        self._change, self._undos, self.passed = None, [], []
 
     def take(self, current: State) -> Uncovered | None:
         """The changes missed, to show now on the game as `current` has it; none are kept

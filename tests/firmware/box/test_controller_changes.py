@@ -615,3 +615,32 @@ def test_controller_x11_the_menu_up_follows_a_phones_win(table, session, clock):
     assert table.menu_items[table.menu_index] == "Scores"
     press(table, "press")
     assert table.screen == "scores"
+
+
+def test_controller_ld2_moves_of_two_people_missed_under_the_menu_are_headed_by_each(
+        table, session, clock):
+    """LD1, LD2: with the menu up, Ben's Field move from a phone, then, a frame later, Ann's
+    that takes the diamond. Back at the game all three lines were headed "Ben", so Ann's
+    taking of the diamond read as his, as it did within one frame: "Ben, then Ann"."""
+    session.new_game("lost-diamond", ["Ann", "Ben"])
+    table.update()
+    while session.snapshot()["phase"] == "lead" or table.screen != "play":
+        if session.snapshot()["phase"] == "lead":
+            session.roll(by="pin-0a1b2c")
+        for _ in range(2):                          # the dial stops, its result is read
+            clock.advance(30)
+            table.update()
+            table.render()
+    first = session.snapshot()
+    second = 1 - first["turn"]
+    press(table, "hold")                                           # the menu
+    session.submit({"type": "next"}, by="pin-0a1b2c")              # a Field move
+    table.update()
+    session.submit({"type": "press", "seat": second}, by="pin-1d2e3f")   # takes the diamond
+    table.update()
+    assert table.screen == "menu"
+    press(table, "press")                                          # Back
+    names = [p["name"] for p in first["players"]]
+    heading, _, words = table.result.outcome
+    assert table.screen == "result" and words[-1].endswith("from its square"), words
+    assert heading == f"{names[first['turn']]}, then {names[second]}", table.view()
