@@ -461,11 +461,11 @@ class ChangesFromElsewhere:
         joins the one waiting; a person's shows it all at once (they have moved on)."""
         by_pi = snap.get("last_by") == PI_BY
         if self.held_change.waiting:
-            self.held_change.hold(old, snap)       # from the game as drawn before the first
+            self.held_change.hold(old, snap, self.between)   # from the game drawn before the first
             if not by_pi:
                 self._show_waiting()
         elif self.screen == "spin" or (by_pi and self._holding(self.clock())):
-            self.held_change.hold(old, snap)
+            self.held_change.hold(old, snap, self.between)
         else:
             self._show_change(old, snap)
 
@@ -476,7 +476,12 @@ class ChangesFromElsewhere:
                 "play", "result", "over", "pi_moved", "resumed") or \
                 (now is not None and self._holding(now)):
             return False
+        passed = self.held_change.passed        # each mover among them named in turn
         old, snap = self.held_change.take()
-        self._show_change(old, snap)
+        between, self.between = self.between, passed
+        try:
+            self._show_change(old, snap)
+        finally:
+            self.between = between
         return True
 

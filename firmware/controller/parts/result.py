@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from firmware.controller.parts.missed import KEPT
 from firmware.controller.parts.notices import LATE_PRESS_SECONDS
 from firmware.controller.parts.pager import PAGE_SECONDS
 
@@ -103,6 +104,7 @@ class HeldChange:
 
     def __init__(self):
         self._change: tuple[dict[str, Any], dict[str, Any]] | None = None
+        self.passed: list[dict[str, Any]] = []      # each state it went through: each mover
 
     @property
     def waiting(self) -> bool:
@@ -117,8 +119,12 @@ class HeldChange:
     def newest(self) -> dict[str, Any] | None:
         return self._change[1] if self._change is not None else None
 
-    def hold(self, old: dict[str, Any], snap: dict[str, Any]) -> None:
-        """`snap`, a change from `old`, held back; a change held already goes on to it."""
+    def hold(self, old: dict[str, Any], snap: dict[str, Any],
+             passed: list[dict[str, Any]] | None = None) -> None:
+        """`snap`, a change from `old`, held back; a change held already goes on to it.
+        `passed`: the states `snap` replaced within one frame."""
+        self.passed = [*(self.passed if self._change is not None else []), *(passed or []),
+                       snap][-KEPT:]
         self._change = (self._change[0] if self._change is not None else old, snap)
 
     def take(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -129,4 +135,4 @@ class HeldChange:
     def drop(self) -> None:
         """The change held is not to be shown (an undo may have taken it back, or a result
         says it already)."""
-        self._change = None
+        self._change, self.passed = None, []

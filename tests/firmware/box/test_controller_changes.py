@@ -644,3 +644,38 @@ def test_controller_ld2_moves_of_two_people_missed_under_the_menu_are_headed_by_
     heading, _, words = table.result.outcome
     assert table.screen == "result" and words[-1].endswith("from its square"), words
     assert heading == f"{names[first['turn']]}, then {names[second]}", table.view()
+
+
+def test_controller_ld2_moves_of_two_people_held_while_the_dial_spins_are_headed_by_each(
+        table, session, clock):
+    """LD1, LD2: while the box's dial spun for Ben, phones ended his turn, made Ann's Field
+    move, then Ben's that took the diamond, each a frame apart. Once the dial was read, all of
+    it was headed "Ann", so Ben's taking of the diamond read as hers: "Ann, then Ben"."""
+    session.new_game("lost-diamond", ["Ann", "Ben"])
+    table.update()
+    while session.snapshot()["phase"] == "lead" or table.screen != "play":
+        if session.snapshot()["phase"] == "lead":
+            session.roll(by="pin-0a1b2c")
+        for _ in range(2):                          # the dial stops, its result is read
+            clock.advance(30)
+            table.update()
+            table.render()
+    first = session.snapshot()["turn"]
+    press(table, "flick", strength=0.2)                            # the box's spin
+    assert table.screen == "spin"
+    for event in ({"type": "next"}, {"type": "next"}, {"type": "press", "seat": first}):
+        session.submit(event, by="pin-0a1b2c")      # his turn's end, her Field move, his
+        table.update()
+    assert table.screen == "spin"
+    clock.advance(30)                               # the dial stops
+    table.update()
+    table.render()
+    assert table.screen == "result" and table.result.outcome[0].endswith(" spins")
+    for _ in range(2):                              # read: the moves held come up
+        clock.advance(30)
+        table.update()
+        table.render()
+    names = [p["name"] for p in session.snapshot()["players"]]
+    heading, _, words = table.result.outcome
+    assert table.screen == "result" and words[-1].endswith("from its square"), words
+    assert heading == f"{names[1 - first]}, then {names[first]}", table.view()
