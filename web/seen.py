@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion.words import undo_notice
 from web.context import parlour
 from web.errors import ApiError
 from web.moves import phone_words
@@ -27,10 +28,16 @@ def seen_of(data: dict[str, Any]) -> str | None:
 
 
 def moved_on(state: dict[str, Any], why: str = "the table had moved on") -> str:
-    """Why an action asked on an older state is not done, and what the table shows now: the
-    log's last line, or the prompt when the newest change was a turn's end, which says
-    nothing in the log ("Now: Cy spins 2 and 6" named the turn before)."""
-    now = (state.get("log") or [])[-1:] if state.get("last_type") != "next" else []
+    """Why an action asked on an older state is not done, and what the table shows now: what
+    an undo took back when that was the newest change, as the box says it ("Now: Ann throws 4
+    and 1" named a throw the undo had left as if just made); else the log's last line, or the
+    prompt when the newest change was a turn's end, which says nothing in the log ("Now: Cy
+    spins 2 and 6" named the turn before)."""
+    log, undos = state.get("log") or [], state.get("undos") or []
+    if state.get("taken_back") and undos and undos[-1].get("at") == len(log):
+        told = undo_notice(undos[-1].get("undone") or [], undos[-1].get("put_back") or [])
+        return f"Not done: {why}. Now: " + phone_words(told[:1].lower() + told[1:])
+    now = log[-1:] if state.get("last_type") != "next" else []
     return f"Not done: {why}. Now: " + \
         phone_words((now or [state.get("prompt") or "no game in play"])[0])
 

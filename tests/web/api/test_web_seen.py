@@ -156,3 +156,21 @@ def test_attack_two_phones_ending_one_turn_are_told_whose_turn_it_is_now(control
     assert late.status_code == 409 and now["log"] == spun["log"]
     assert late.get_json()["error"] == \
         f"Not done: the table had moved on. Now: {phone_words(now['prompt'])}"
+
+
+def test_attack_a_tap_from_before_an_undo_says_what_it_took_back(control, kat, session):
+    """A script's throw asked on a state an undo had since taken back was told "Now: Ann
+    throws 4 and 1 (5) for the lead", the line the undo left last, as if just thrown; it is
+    told what was taken back, as the box and the phone page say it."""
+    first = control("roll", {"seen": mark(kat)}).get_json()
+    second = control("roll", {"seen": mark(first)}).get_json()
+    session.undo(by="knob")
+    answer = control("roll", {"seen": mark(second)})
+    assert answer.status_code == 409
+    lines = second["log"][len(first["log"]):]          # Ben's throw, and a tie on it or not
+    assert answer.get_json()["error"] == \
+        f"Not done: the table had moved on. Now: taken back: {'; '.join(lines)}"
+    assert session.snapshot()["rolls"] == first["rolls"]
+    control("roll", {"seen": mark(session.snapshot())})
+    assert control("roll", {"seen": mark(second)}).get_json()["error"] == \
+        f"Not done: the table had moved on. Now: {session.snapshot()['log'][-1]}"
