@@ -441,7 +441,8 @@ class ChangesFromElsewhere:
     def _movers(self, old: dict[str, Any], snap: dict[str, Any]) -> str:
         """People's moves that came within one frame (two phones, a script's calls), each
         mover in turn ("Ben, then Ann"): under the first mover's name alone, Ann's taking of
-        the diamond read as Ben's. "" for one mover."""
+        the diamond read as Ben's; each once where they took turns ("Ben and Ann"). "" for one
+        mover."""
         chain = [old, *[s for s in self.between if s.get("game_id") == old.get("game_id")
                         and old.get("state_version", 0) < s.get("state_version", 0)
                         < snap.get("state_version", 0)], snap]
@@ -453,6 +454,9 @@ class ChangesFromElsewhere:
                 movers += [] if movers[-1:] == [name] else [name]
         if len(movers) < 2:
             return ""
+        people = list(dict.fromkeys(movers))
+        if len(people) < len(movers):      # turns about: "Ben and Ann", not "Ben, Ann, Ben,
+            return f"{', '.join(people[:-1])} and {people[-1]}"    # then Ann" over two lines
         return f"{', '.join(movers[:-1])}, then {movers[-1]}"
 
     def _offer(self, old: dict[str, Any], snap: dict[str, Any]) -> None:

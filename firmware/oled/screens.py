@@ -346,8 +346,9 @@ def result_layout(heading: str, values: str, lines: Sequence[str], names: Sequen
     heading, lines = result_heading(heading, lines, values=bool(values))
     if values:
         inline = f"{heading} {values}" if heading and any(c.isdigit() for c in values) \
-            and ", then " not in heading else ""    # a throw's values, by one player: "Rex!"
-                                                    # stays big, and "Red, then Pi 4" read as Pi's
+            and ", then " not in heading and " and " not in heading else ""   # a throw's
+        # values, by one player: "Rex!" stays big, "Red, then Pi 4" read as Pi's, "Red and
+        # Blue 4 · 1" as both players
         after = _after_the_throw(heading, lines)
         shorter = _bumps_joined(after)
         for words in (lines, after, shorter, _subjects_joined(shorter, names),

@@ -679,3 +679,33 @@ def test_controller_ld2_moves_of_two_people_held_while_the_dial_spins_are_headed
     heading, _, words = table.result.outcome
     assert table.screen == "result" and words[-1].endswith("from its square"), words
     assert heading == f"{names[1 - first]}, then {names[first]}", table.view()
+
+
+def test_controller_ld2_people_taking_turns_unseen_are_each_named_once(table, session, clock):
+    """Kat en Muis thrown from phones four times under the menu: the heading "Ben, Ann, Ben,
+    then Ann" took two lines, the top line left blank. People who took turns are each named
+    once, in the order they first moved ("Ben and Ann"), in the top line."""
+    session.new_game("kat-en-muis", ["Ann", "Ben"], by="pin-0a1b2c")
+    table.update()
+    while session.snapshot()["phase"] == "lead":
+        session.roll(by="pin-0a1b2c")
+    while table.screen != "play":
+        clock.advance(30)
+        table.update()
+        table.render()
+        if table.screen == "result":
+            press(table, "press")
+    press(table, "hold")                                   # the menu
+    movers = []
+    while len(movers) < 4 or len(set(movers)) < 2 or movers == list(dict.fromkeys(movers)):
+        snap = session.snapshot()
+        movers.append(snap["players"][snap["turn"]]["name"])
+        session.roll(by="pin-0a1b2c")
+        table.update()
+        table.render()
+        clock.advance(0.5)
+    press(table, "hold")                                   # back to the game
+    first, second = dict.fromkeys(movers)
+    assert table.screen == "result"
+    assert table.result.outcome[0] == f"{first} and {second}", (movers, table.view())
+    assert table.view()["text"][0] == f"{first} and {second}", table.view()   # the top line

@@ -148,6 +148,8 @@ def test_screens_an_outcome_that_fits_one_page_is_not_paged():
                               "space 13)"]])
     rex = ["4 + 7 = 11: Ann's eleventh checker goes home and is crowned. Rex!"]
     assert screens.result_layout("Ann uncovers 4", "Rex!", rex)[1] == "Rex!"   # stays big
+    for several in ("Red, then Blue", "Red and Blue"):   # two movers: the values not beside
+        assert screens.result_layout(several, "1 · 3", lines)[:2] == (several, "1 · 3")  # both
     assert screens.result_layout("Ann throws", "3 · 5", LONG_OUTCOME)[2] == \
         screens.result_pages("3 · 5", LONG_OUTCOME)                  # too long: paged
 
