@@ -20,7 +20,7 @@ from firmware import runner
 from firmware.config import Config
 from firmware.notify import Notifier, socket_address, watchdog_interval
 from fakes import FakeClock
-from simulated_table import ROOT, SimulatedTable, quiet_env
+from simulated_table import ROOT, SimulatedTable, box_drawn, quiet_env
 
 UNIT = ROOT / "systemd" / "parlour.service"
 CLUB_UNIT = ROOT / "systemd" / "parlour-club.service"
@@ -264,7 +264,8 @@ def test_systemd_a_watchdog_kill_says_where_every_thread_was(tmp_path):
     env = quiet_env(tmp_path, PYTHONPATH=str(ROOT))
     env.update(environment)
     table = SimulatedTable(tmp_path / "data", tmp_path, env=env)
-    table.proc.send_signal(signal.SIGABRT)
+    box_drawn(table.url)                # the main loop turning (on a busy machine the web
+    table.proc.send_signal(signal.SIGABRT)   # answered while start-up still went on)
     _, err = table.proc.communicate(timeout=10)
     assert table.proc.returncode == -signal.SIGABRT
     assert "Fatal Python error: Aborted" in err and "Current thread" in err, err[-2000:]
