@@ -45,8 +45,10 @@ class MissedChanges:
             runs = self._undos
             if runs and runs[-1][1] is last:
                 runs[-1] = (runs[-1][0], snap)
-            else:   # a move since `base` began the undos anew: none of its own are said here
-                runs.append((base if last is base else {**base, "taken_back": False}, snap))
+            else:   # a move since `base` began the undos anew: none of its own are said here;
+                # corrections alone (a rename) keep them, said by the run before, not again
+                runs.append((base if last is base or last.get("taken_back") else
+                             {**base, "taken_back": False}, snap))
             base = snap
         self._change = (base, snap)
         self.passed = [*self.passed, *(passed or []), snap][-KEPT:]

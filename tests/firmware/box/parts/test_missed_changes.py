@@ -115,6 +115,21 @@ def test_missed_changes_an_undo_a_move_and_an_undo_are_two_runs():
     assert uncovered.undos[1][0] == {**UNDO, "taken_back": False}
 
 
+def test_missed_changes_an_undo_a_rename_and_an_undo_keep_the_first_runs_undos_said():
+    """Under the menu a phone took a move back, renamed a player, and took the next move
+    back: the rename keeps the state's undos going, so the second run starts from the first's
+    end as it is (its undo said there), not as one with nothing said (the first undo was then
+    said twice, once as a move never shown: "If it was done on the board: ...")."""
+    missed = MissedChanges()
+    renamed = {**state(6, [*UNDO["log"], "Ben is now called Zed"], taken_back=True)}
+    undo_again = state(7, DRAWN["log"][:1], taken_back=True)
+    for before, after in ((DRAWN, UNDO), (UNDO, renamed), (renamed, undo_again)):
+        missed.record(before, after)
+    uncovered = missed.take(undo_again)
+    assert [after for _, after in uncovered.undos] == [UNDO, undo_again]
+    assert uncovered.undos[1][0] is UNDO                   # its undo said by the first run
+
+
 def test_missed_changes_given_are_not_changed_by_those_recorded_after():
     missed = MissedChanges()
     missed.record(DRAWN, UNDO)
