@@ -57,6 +57,21 @@ def _never_shown(undo: dict[str, Any], drawn: dict[str, Any]) -> bool:
     return at > drawn_at if TURN_ENDS.match((undo.get("undone") or [""])[0]) else at >= drawn_at
 
 
+def _mover(before: dict[str, Any], after: dict[str, Any]) -> int | None:
+    """The seat whose move took `before` to `after`: the player to move, or, for a seat's
+    button pressed (a point, a capture, a man home, any seat's), the player its first line
+    names; None where no one moved (no line, or a correction: a rename is no one's move)."""
+    lines = (after.get("log") or [])[len(before.get("log") or []):]
+    if not lines or after.get("last_type") in CORRECTIONS:
+        return None
+    if after.get("last_type") == "press":
+        names = [(len(p.get("name") or ""), seat) for seat, p in
+                 enumerate(after.get("players") or []) if names_in(lines[0], p.get("name"))]
+        if names:
+            return max(names)[1]            # the longest name a line holds ("Pi 2", not "Pi")
+    return before.get("turn")
+
+
 def end_line(state: dict[str, Any]) -> str:
     """A game's end in a line, as its end screen says it ("Ann wins, 15 points", "Pi wins, Ben
     resigned", "Ann & Ben share the win")."""
@@ -448,9 +463,9 @@ class ChangesFromElsewhere:
                         < snap.get("state_version", 0)], snap]
         movers: list[str] = []
         for before, after in zip(chain, chain[1:]):
-            if len(after.get("log") or []) > len(before.get("log") or []) and \
-                    before.get("turn") is not None:
-                name = player_name(self._for_box(before), before["turn"])
+            seat = _mover(before, after)
+            if seat is not None:            # named as the box names them now (a rename too)
+                name = player_name(self._for_box(snap), seat)
                 movers += [] if movers[-1:] == [name] else [name]
         if len(movers) < 2:
             return ""

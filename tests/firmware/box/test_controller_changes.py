@@ -709,3 +709,104 @@ def test_controller_ld2_people_taking_turns_unseen_are_each_named_once(table, se
     assert table.screen == "result"
     assert table.result.outcome[0] == f"{first} and {second}", (movers, table.view())
     assert table.view()["text"][0] == f"{first} and {second}", table.view()   # the top line
+
+
+PHONE = "pin-0a1b2c"
+
+
+def phone_uncovers(session, table):
+    """The player to move uncovers their first covered square from a phone; the box shows it."""
+    snap = session.snapshot()
+    session.submit({"type": "choose", "value": snap["players"][snap["turn"]]["covered"][0]},
+                   by=PHONE)
+    table.update()
+    table.render()
+
+
+def test_controller_undos_with_a_rename_between_under_the_menu_say_a_shown_move_once(
+        table, session, clock):
+    """Two shown moves, then, under the menu, a phone takes back the second, renames a player,
+    takes back the rename and then the first move. Back at the game, the notice says each
+    undo once: the second move's set-back was said again as a move never shown ("If it was
+    done on the board: cover Red's 1 again."), though shown, and said in the same notice."""
+    start(table, "domino-rex")
+    settle_lead(table, clock)
+    phone_uncovers(session, table)
+    clock.advance(10)
+    table.update()
+    phone_uncovers(session, table)
+    clock.advance(10)
+    table.update()
+    table.render()
+    press(table, "menu")
+    assert table.screen == "menu"
+    session.undo(by=PHONE)
+    table.update()
+    session.submit({"type": "rename", "seat": 0, "name": "Wilhelmina"}, by=PHONE)
+    table.update()
+    session.undo(by=PHONE)
+    table.update()
+    session.undo(by=PHONE)
+    table.update()
+    press(table, "menu")                                   # back to the game
+    notice = table.notice.text
+    assert "Taken back from a phone" in notice, table.view()
+    assert "If it was done on the board" not in notice, notice
+
+
+def test_controller_ld2_a_rename_and_the_move_after_it_in_one_frame_head_one_mover(
+        table, session, clock):
+    """A phone renames the player to move and records their man entering the Goal, both
+    within one frame: one person's doing, headed "Blue, then Zed", as two movers, though
+    Blue and Zed are one player. A rename is no one's move: headed by that player alone."""
+    start(table, "gantlope")
+    settle_lead(table, clock)
+    session.roll(by=PHONE)
+    for _ in range(4):
+        clock.advance(3)
+        table.update()
+        table.render()
+    if table.screen == "result":
+        press(table, "press")
+    for _ in range(4):
+        clock.advance(3)
+        table.update()
+        table.render()
+    snap = session.snapshot()
+    turn = snap["turn"]
+    assert snap["awaiting"] == "next" and table.screen == "play", table.view()
+    name = snap["players"][turn]["name"]
+    session.submit({"type": "rename", "seat": turn, "name": "Zed"}, by=PHONE)     # one frame
+    session.submit({"type": "press", "seat": turn}, by=PHONE)
+    table.update()
+    table.render()
+    assert table.screen == "result", table.view()
+    heading = table.result.outcome[0]
+    assert heading == name, table.result.outcome          # not "Blue, then Zed"
+
+
+def test_controller_ld2_a_point_after_a_pass_in_one_frame_is_headed_by_who_scored(table, session,
+                                                                                 clock):
+    """Free play, three players: from phones, the player to move passes (the turn moves on)
+    and, within the same frame, a third player's seat scores a point. Each move was put to
+    the player to move before it, so the heading named the player the turn passed to, who
+    did nothing ("Blue, then Green" over "Blue passes without a throw" / "Red scores a
+    point"); a point is the scorer's ("Blue, then Red")."""
+    start(table, "free-play", seats=(0, 1, 2))
+    settle_lead(table, clock)
+    for _ in range(4):
+        clock.advance(3)
+        table.update()
+        table.render()
+    snap = session.snapshot()
+    turn = snap["turn"]
+    session.submit({"type": "next"}, by=PHONE)                      # a pass: the turn moves on
+    after = session.snapshot()["turn"]
+    other = next(s for s in range(3) if s not in (turn, after))
+    session.submit({"type": "press", "seat": other}, by=PHONE)      # another player's point
+    table.update()
+    table.render()
+    assert table.screen == "result", table.view()
+    heading = table.result.outcome[0]
+    names = [p["name"] for p in session.snapshot()["players"]]
+    assert heading == f"{names[turn]}, then {names[other]}", table.result.outcome
