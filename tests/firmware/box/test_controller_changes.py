@@ -556,10 +556,9 @@ def test_controller_a_change_on_the_pis_turn_is_not_headed_as_the_pis(table, ses
     assert table.result.outcome[0] == heading, table.result.outcome
 
 
-def test_controller_ld2_two_moves_in_one_frame_are_headed_by_each_mover(table, session, clock):
-    """LD1, LD2: two phones a few milliseconds apart, within one frame: Ben's Field move, then
-    Ann's Field move that takes the diamond. The box headed all three lines "Ben", so Ann's
-    taking of the diamond read as Ben's. Each mover is named, in turn: "Ben, then Ann"."""
+def lost_diamond_in_play(table, session, clock) -> None:
+    """The Lost Diamond between Ann and Ben begun from a phone, its lead thrown and read: the
+    box on the first turn's screen."""
     session.new_game("lost-diamond", ["Ann", "Ben"])
     table.update()
     while session.snapshot()["phase"] == "lead" or table.screen != "play":
@@ -569,6 +568,13 @@ def test_controller_ld2_two_moves_in_one_frame_are_headed_by_each_mover(table, s
             clock.advance(30)
             table.update()
             table.render()
+
+
+def test_controller_ld2_two_moves_in_one_frame_are_headed_by_each_mover(table, session, clock):
+    """LD1, LD2: two phones a few milliseconds apart, within one frame: Ben's Field move, then
+    Ann's Field move that takes the diamond. The box headed all three lines "Ben", so Ann's
+    taking of the diamond read as Ben's. Each mover is named, in turn: "Ben, then Ann"."""
+    lost_diamond_in_play(table, session, clock)
     first = session.snapshot()
     second = 1 - first["turn"]
     session.submit({"type": "next"}, by="pin-0a1b2c")              # a Field move
@@ -622,15 +628,7 @@ def test_controller_ld2_moves_of_two_people_missed_under_the_menu_are_headed_by_
     """LD1, LD2: with the menu up, Ben's Field move from a phone, then, a frame later, Ann's
     that takes the diamond. Back at the game all three lines were headed "Ben", so Ann's
     taking of the diamond read as his, as it did within one frame: "Ben, then Ann"."""
-    session.new_game("lost-diamond", ["Ann", "Ben"])
-    table.update()
-    while session.snapshot()["phase"] == "lead" or table.screen != "play":
-        if session.snapshot()["phase"] == "lead":
-            session.roll(by="pin-0a1b2c")
-        for _ in range(2):                          # the dial stops, its result is read
-            clock.advance(30)
-            table.update()
-            table.render()
+    lost_diamond_in_play(table, session, clock)
     first = session.snapshot()
     second = 1 - first["turn"]
     press(table, "hold")                                           # the menu
@@ -651,15 +649,7 @@ def test_controller_ld2_moves_of_two_people_held_while_the_dial_spins_are_headed
     """LD1, LD2: while the box's dial spun for Ben, phones ended his turn, made Ann's Field
     move, then Ben's that took the diamond, each a frame apart. Once the dial was read, all of
     it was headed "Ann", so Ben's taking of the diamond read as hers: "Ann, then Ben"."""
-    session.new_game("lost-diamond", ["Ann", "Ben"])
-    table.update()
-    while session.snapshot()["phase"] == "lead" or table.screen != "play":
-        if session.snapshot()["phase"] == "lead":
-            session.roll(by="pin-0a1b2c")
-        for _ in range(2):                          # the dial stops, its result is read
-            clock.advance(30)
-            table.update()
-            table.render()
+    lost_diamond_in_play(table, session, clock)
     first = session.snapshot()["turn"]
     press(table, "flick", strength=0.2)                            # the box's spin
     assert table.screen == "spin"
@@ -714,6 +704,14 @@ def test_controller_ld2_people_taking_turns_unseen_are_each_named_once(table, se
 PHONE = "pin-0a1b2c"
 
 
+def frames(table, clock, count: int) -> None:
+    """`count` frames 3 s apart: what is up read, or gone by itself."""
+    for _ in range(count):
+        clock.advance(3)
+        table.update()
+        table.render()
+
+
 def phone_uncovers(session, table):
     """The player to move uncovers their first covered square from a phone; the box shows it."""
     snap = session.snapshot()
@@ -762,16 +760,10 @@ def test_controller_ld2_a_rename_and_the_move_after_it_in_one_frame_head_one_mov
     start(table, "gantlope")
     settle_lead(table, clock)
     session.roll(by=PHONE)
-    for _ in range(4):
-        clock.advance(3)
-        table.update()
-        table.render()
+    frames(table, clock, 4)
     if table.screen == "result":
         press(table, "press")
-    for _ in range(4):
-        clock.advance(3)
-        table.update()
-        table.render()
+    frames(table, clock, 4)
     snap = session.snapshot()
     turn = snap["turn"]
     assert snap["awaiting"] == "next" and table.screen == "play", table.view()
@@ -794,10 +786,7 @@ def test_controller_ld2_a_point_after_a_pass_in_one_frame_is_headed_by_who_score
     point"); a point is the scorer's ("Blue, then Red")."""
     start(table, "free-play", seats=(0, 1, 2))
     settle_lead(table, clock)
-    for _ in range(4):
-        clock.advance(3)
-        table.update()
-        table.render()
+    frames(table, clock, 4)
     snap = session.snapshot()
     turn = snap["turn"]
     session.submit({"type": "next"}, by=PHONE)                      # a pass: the turn moves on
