@@ -21,7 +21,8 @@ class UndoSaid(NamedTuple):
     who took them back as the notice says it ("", "from a phone", "from a phone before it
     was shown here"), and what to set back of moves the box never showed, if it was done
     (`maybe_back`): their mover may have made them on the board, or copied the Pi's, from a
-    phone that showed them ("If it was done on the board: cover Pi's 6 again.")."""
+    phone that showed them ("If it was done on the board: Cover Pi's 6 again.": each as
+    the phones say it, a name that begins one as written)."""
     lines: list[str]
     put_back: list[str]
     by: str
@@ -31,8 +32,7 @@ class UndoSaid(NamedTuple):
     def words(self) -> str:
         back = list(self.put_back)
         if self.maybe_back:
-            first = self.maybe_back[0]
-            back += [IF_DONE, first[:1].lower() + first[1:], *self.maybe_back[1:]]
+            back += [IF_DONE, *self.maybe_back]
         elif self.by.endswith(UNSHOWN):
             back = [NOTHING_BACK]
         return undo_notice(self.lines, back, self.by)

@@ -726,7 +726,7 @@ def test_controller_undos_with_a_rename_between_under_the_menu_say_a_shown_move_
     """Two shown moves, then, under the menu, a phone takes back the second, renames a player,
     takes back the rename and then the first move. Back at the game, the notice says each
     undo once: the second move's set-back was said again as a move never shown ("If it was
-    done on the board: cover Red's 1 again."), though shown, and said in the same notice."""
+    done on the board: Cover Red's 1 again."), though shown, and said in the same notice."""
     start(table, "domino-rex")
     settle_lead(table, clock)
     phone_uncovers(session, table)

@@ -1369,8 +1369,8 @@ def test_board_screen_an_undo_of_the_pis_reply_never_shown_says_what_to_set_back
     assert back and back[0].startswith("Cover Pi's ")
     from companion.words import joined
     assert c.notice.text == ("Taken back from a phone before it was shown here: "
-                             + joined(pis) + ". If it was done on the board: c"
-                             + " ".join(back)[1:])
+                             + joined(pis) + ". If it was done on the board: "
+                             + " ".join(back))
     assert c.screen == "play" and not c.held_change.waiting
     first = c.notice.text
     session.undo(by="pin-0a1b2c")                # then Ann's own uncover, shown: hers, after
@@ -1464,7 +1464,7 @@ def test_board_screen_a_join_overtaken_is_said_over_the_pis_board_move_or_the_ne
 def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(box, session, clock, way):
     """Ann's uncover read, the Pi's reply held back unshown: two undos taken in at once said
     "Cover Pi's 6 again" of the reply as if the box had asked for it (now: "If it was done on
-    the board: cover Pi's 6 again", as the phones showed it); one under the menu, once the
+    the board: Cover Pi's 6 again", as the phones showed it); one under the menu, once the
     menu went, said the same; a box started again between two undos under the menu lost the
     first one."""
     c = box
@@ -1477,14 +1477,14 @@ def test_board_screen_undos_say_each_once_and_never_a_move_not_shown(box, sessio
         back = pis["put_back"]                    # as the phones, which showed it, say
         assert c.notice.text == undo_notice(
             hers["undone"], [*hers["put_back"], "If it was done on the board:",
-                             back[0][0].lower() + back[0][1:], *back[1:]], "from a phone")
+                             *back], "from a phone")
     elif way == "under the menu":
         press(c, "menu")
         session.undo(by="pin-0a1b2c")
         c.update()
         press(c, "menu")                         # back to the game
         assert c.notice.text.startswith("Taken back from a phone before it was shown here")
-        assert "If it was done on the board: cover Pi's " in c.notice.text
+        assert "If it was done on the board: Cover Pi's " in c.notice.text
     else:
         c.close()
         c = Controller(session, controls=FakeControls(), seats=4, clock=clock)
@@ -1534,7 +1534,7 @@ def test_board_screen_an_undo_and_what_came_after_it_under_the_menu_are_both_sai
         back = session.snapshot()["put_back"]    # Ben's second square: his to cover again
         assert c.notice.text == first + " " + said(
             again["log"][len(undone["log"]):],
-            ["If it was done on the board:", back[0][0].lower() + back[0][1:], *back[1:]],
+            ["If it was done on the board:", *back],
             "from a phone before it was shown here")
 
 
