@@ -272,14 +272,15 @@ class ChangesFromElsewhere:
                                      "put_back": snap.get("put_back") or []}]
         new = run[len(said):] if _same_undos(run[:len(said)], said) else run
         by = "" if snap.get("undone_by") == UNDO_BY else whence(snap.get("undone_by")).lower()
-        shown = [u for u in new if not _never_shown(u, drawn)]
-        unshown = [words for u in new if _never_shown(u, drawn) for words in u.get("put_back")
-                   or []]                # the Pi's reply held back: the phones showed it
+        shown, unshown = [], []          # unshown: the Pi's reply held back (the phones showed it)
+        for u in new:
+            (unshown if _never_shown(u, drawn) else shown).append(u)
+        maybe = [words for u in unshown for words in u.get("put_back") or []]
         if not shown:
             return UndoSaid([line for u in new for line in u.get("undone") or []], [],
-                            f"{by} {UNSHOWN}".strip(), unshown)
+                            f"{by} {UNSHOWN}".strip(), maybe)
         return UndoSaid([line for u in shown for line in u.get("undone") or []],
-                        [words for u in shown for words in u.get("put_back") or []], by, unshown)
+                        [words for u in shown for words in u.get("put_back") or []], by, maybe)
 
     def _say_undo(self, drawn: dict[str, Any], snap: dict[str, Any],
                   earlier: list[UndoSaid]) -> None:
@@ -364,11 +365,7 @@ class ChangesFromElsewhere:
         moved = len(snap.get("log") or []) > len(old.get("log") or [])
         if moved:                                                  # said first by its result
             self.result.lead_in = [*self.result.lead_in, *(u.words for u in undos)]
-        self.between = passed
-        try:
-            self._show_change(old, snap)
-        finally:
-            self.between = []
+        self._show_change_through(old, snap, passed)
         if undos and not moved:
             self.show_undo(" ".join(u.words for u in undos), undos)
 
@@ -462,10 +459,11 @@ class ChangesFromElsewhere:
                         and old.get("state_version", 0) < s.get("state_version", 0)
                         < snap.get("state_version", 0)], snap]
         movers: list[str] = []
+        now = self._for_box(snap)           # each named as the box names them now (a rename)
         for before, after in zip(chain, chain[1:]):
             seat = _mover(before, after)
-            if seat is not None:            # named as the box names them now (a rename too)
-                name = player_name(self._for_box(snap), seat)
+            if seat is not None:
+                name = player_name(now, seat)
                 movers += [] if movers[-1:] == [name] else [name]
         if len(movers) < 2:
             return ""
@@ -497,10 +495,16 @@ class ChangesFromElsewhere:
             return False
         passed = self.held_change.passed        # each mover among them named in turn
         old, snap = self.held_change.take()
+        self._show_change_through(old, snap, passed)
+        return True
+
+    def _show_change_through(self, old: dict[str, Any], snap: dict[str, Any],
+                             passed: list[dict[str, Any]]) -> None:
+        """A change kept back (held, or missed under another screen) shown now, with the
+        states it went through (`passed`) standing for the frame's, so each mover is named."""
         between, self.between = self.between, passed
         try:
             self._show_change(old, snap)
         finally:
             self.between = between
-        return True
 
