@@ -17,7 +17,7 @@ from firmware.controller.drawing import BoxDrawing, state_mark
 from firmware.controller.elsewhere import ChangesFromElsewhere
 from firmware.controller.holds import AgainGuard, Holds
 from firmware.controller.parts.late import LateInputs
-from firmware.controller.menu import MenuScreens
+from firmware.controller.menu import MENU_LOOKS, MenuScreens
 from firmware.controller.parts.missed import MissedChanges
 from firmware.controller.new_game import NewGameScreens
 from firmware.controller.parts.notices import NoticeBoard, Notices, reading_seconds
@@ -66,6 +66,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.missed = MissedChanges()      # changes from elsewhere under another screen
         self.menu_items: list[str] = []
         self.menu_index = 0
+        self.left_for_menu: tuple[str, str, int, float] | None = None   # the menu's way back
         self.scores_page = 0
         self.choice_index = 0
         self.confirm: tuple[str, str, Any] | None = None     # (question, action, detail)
@@ -271,6 +272,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         if name is not None:
             getattr(self, "on_" + name)(event)
             self.dirty = True
+            if self.screen not in MENU_LOOKS:
+                self.left_for_menu = None        # the menu's way back: only from the menu
             self._guard_against_again(event, before)
         self._show_missed()
         self._sync_controls()
@@ -282,7 +285,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
 
     def on_to_home(self, event: InputEvent) -> None:
         resumed = self.screen == "resumed"
-        self.screen = self.home()
+        self.screen = self.back_from_menu() if self.screen in MENU_LOOKS else self.home()
         if resumed:
             self._show_the_last_move()
 

@@ -7,12 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import ParlourError
+from firmware.controller.drawing import state_mark
+from firmware.controller.parts.pager import PAGE_SECONDS
 from firmware.oled import screens
 from firmware.oled.screens import FLASH_SECONDS
 from firmware.oled.views import score_rows, takes
 from firmware.pins.inputs import InputEvent
 from firmware.workers.odds_worker import hint_of
 from firmware.workers.pi_worker import pi_level
+
+# The screens the menu is opened over and comes back to while the game is as it was: a result
+# not yet read (its instructions' "press the knob to end the turn" among them), the Pi's move
+# not yet copied; and the screens the menu leads to that only show something (Back from them
+# goes where Back from the menu goes).
+LEFT_FOR_MENU = ("result", "pi_moved")
+MENU_LOOKS = ("menu", "scores", "pin", "wifi", "hint", "confirm", "declare")
 
 
 class MenuScreens:
@@ -25,9 +34,27 @@ class MenuScreens:
     declare_index: int
     scores_page: int
     hint: dict[str, Any] | None
+    left_for_menu: tuple[str, str, int, float] | None
 
     def on_open_menu(self, event: InputEvent) -> None:
+        self.left_for_menu = None
+        if self.screen in LEFT_FOR_MENU:      # what it was, on which state, its page, time left
+            self.left_for_menu = (self.screen, state_mark(self.snap), self.pager.page,
+                                  self.result.until - self.clock())
         self.menu_items, self.menu_index, self.screen = self._menu_now(), 0, "menu"
+
+    def back_from_menu(self) -> str:
+        """Where Back from the menu (or from what it showed) goes: the result or the Pi's move
+        the menu was opened over, while the game is as it was then (the result on its page,
+        for the time it had left and a page's at least), else the screen of the game."""
+        left, self.left_for_menu = self.left_for_menu, None
+        if left is None or left[1] != state_mark(self.snap):
+            return self.home()
+        screen, _, page, time_left = left
+        if screen == "result":
+            self.pager.turn_to(page)
+            self.result.until = self.clock() + max(time_left, PAGE_SECONDS)
+        return screen
 
     def follow_menu(self) -> None:
         """The menu up when the game changed elsewhere (a phone set it aside, or won it):
@@ -67,7 +94,7 @@ class MenuScreens:
 
     def on_pick_menu(self, event: InputEvent) -> None:
         item = self.menu_items[self.menu_index]
-        self.screen = self.home()
+        self.screen = self.back_from_menu() if item == "Back" else self.home()
         if item == "Undo":
             self.on_undo(event)
         elif item == "Scores":
@@ -108,9 +135,10 @@ class MenuScreens:
     def on_pick_confirm(self, event: InputEvent) -> None:
         question, action, detail = self.confirm or ("", "", None)
         self.confirm = None
-        self.screen = self.home()
-        if not self.confirm_yes:
+        if not self.confirm_yes:                 # as Back: nothing done
+            self.screen = self.back_from_menu()
             return
+        self.screen = self.home()
         if action == "new pin" and self.new_pin is not None:
             try:
                 self.pin, self.screen = self.new_pin(), "pin"

@@ -23,6 +23,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     ("play", "hold"): "open_menu", ("play", "menu"): "open_menu",
     ("spin", "press"): "skip", ("spin", "flick"): "skip",
     ("spin", "seat"): "skip", ("spin", "ignored"): "skip",   # the throw is read before a press
+    ("spin", "hold"): "skip", ("spin", "menu"): "skip",      # and before the menu
     ("result", "press"): "result_press", ("result", "turn"): "turn_page",
     ("result", "flick"): "result_flick",
     ("over", "press"): "to_games", ("over", "turn"): "show_scores", ("over", "undo"): "undo",

@@ -14,7 +14,7 @@ from companion.words import undo_notice as undo_words
 from companion.record.store import Store
 from companion.session import Session
 from controller_support import (SEED, FakeControls, india_claim, past_setup, press, read_on,
-                                settle_lead, start)
+                                settle_lead, start, throw_until_two_pages)
 from drawn_words import shows
 from firmware import controller as ctl
 from firmware.controller import TRANSITIONS, Controller
@@ -192,10 +192,9 @@ def test_controller_a_game_begun_from_a_phone_over_a_join_here_says_so(table, se
     assert table.screen == "result" and table.notice.text == ""     # the chips stay readable
     assert table.result.lines == [instead, *setup_words(session.snapshot())]
     assert table.home() == "play" and "setup" not in session.snapshot()
-    past_setup(table)
     press(table, "menu")
-    press(table, "press")                                          # Back: to the game
-    assert table.screen == "play"
+    press(table, "press")                          # Back: the chips to put in, still unread
+    assert table.screen == "result" and table.result.lines[0] == instead
     press(table, "menu")                                           # no chips to put in: said
     press(table, "turn", detents=table.menu_items.index("New game"))     # over the turn
     press(table, "press")
@@ -262,6 +261,74 @@ def test_controller_press_skips_the_spin(table):
     assert table.screen == "spin"
     press(table, "press")
     assert table.screen == "result" and table.animation is None
+
+
+@pytest.mark.parametrize("kind", ["menu", "hold"])
+def test_controller_the_menu_while_the_dial_spins_shows_the_throw_first(table, session, kind):
+    """The menu button (or a long press) while the dial spins stops the dial as any input
+    does, and the throw it made stays up: the menu over it hid a throw no one had seen."""
+    start(table, "kat-en-muis")
+    press(table, "flick", strength=1.0)
+    assert table.screen == "spin"
+    press(table, kind)
+    assert table.screen == "result" and table.animation is None
+    values = " · ".join(map(str, session.snapshot()["last_roll"]["values"]))
+    assert table.result.outcome[1] == values
+    press(table, kind)                                  # the next one opens it
+    assert table.screen == "menu"
+
+
+def pick_menu_item(table, item):
+    press(table, "turn", detents=table.menu_items.index(item))
+    press(table, "press")
+
+
+@pytest.mark.parametrize("way_back", ["menu", "hold", "Back", "Scores", "Show PIN", "No"])
+def test_controller_a_result_left_unread_for_the_menu_is_up_again_after_it(
+        table, session, clock, way_back):
+    """A throw's result of two pages, its second page up, when the menu was opened: going
+    back from the menu (its button, a long press, "Back", a look at the scores or the PIN, a
+    question answered No) shows it again on that page, for a page's time at least; it went
+    to the turn screen, the result unread."""
+    start(table, "kat-en-muis")
+    throw_until_two_pages(table, session, clock)
+    press(table, "turn", detents=1)
+    outcome, page = table.result.outcome, table.pager.page
+    assert page == 1
+    press(table, "menu")
+    clock.advance(8.0)                                  # the menu is up a while
+    table.update()
+    if way_back in ("menu", "hold"):
+        press(table, way_back)
+    elif way_back == "No":
+        pick_menu_item(table, "Set game aside")
+        assert table.screen == "confirm"
+        press(table, "press")                           # No, as it stands
+    else:
+        pick_menu_item(table, way_back)
+        if way_back != "Back":
+            assert table.screen in ("scores", "pin")
+            press(table, "press")
+    assert table.screen == "result", table.view()
+    assert table.result.outcome == outcome and table.pager.page == page
+    clock.advance(2.0)
+    table.update()
+    assert table.screen == "result"                     # read again, not gone at once
+
+
+def test_controller_the_menu_goes_to_the_turn_after_a_result_a_change_took_away(
+        table, session, clock):
+    """The menu opened over a result, then a phone's throw: going back shows the game as it
+    is now, not the result the throw replaced."""
+    start(table, "kat-en-muis")
+    throw_until_two_pages(table, session, clock)
+    outcome = table.result.outcome
+    press(table, "menu")
+    session.undo(by="web")
+    table.update()
+    press(table, "menu")
+    assert table.result.outcome != outcome or table.screen != "result"
+    assert table.left_for_menu is None
 
 
 @pytest.mark.parametrize("game, words", [("kat-en-muis", "Flick the knob to throw"),
@@ -727,6 +794,9 @@ def test_controller_menu_ends_a_game_in_the_phone_page_words(table, session, gam
     while session.snapshot()["phase"] == "lead":
         session.roll(by="web")
     table.update()
+    if table.screen == "spin":                  # the phone's throw on the dial: the menu button
+        press(table, "menu")                    # stops it and its throw is shown first
+        assert table.screen == "result"
     press(table, "menu")
     assert ("Declare winner" in table.menu_items) == declares
     assert "End game" not in table.menu_items

@@ -386,6 +386,35 @@ def pi_takes_its_first_move(table, session) -> None:
     table.render()
 
 
+@pytest.mark.parametrize("way_back", ["menu", "hold", "Back", "Scores"])
+def test_controller_the_pis_move_left_for_the_menu_is_up_again_after_it(
+        table, session, clock, way_back):
+    """The Pi's move waits to be copied on the board when the menu is opened: going back from
+    it shows the move again (it went to the turn screen, the move never copied); a press
+    then takes it away, as ever."""
+    table.pi.detach()
+    start(table, "domino-rex")                       # only to leave the start screen
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
+    table.update()
+    table.render()
+    pi_takes_its_first_move(table, session)
+    assert table.screen == "pi_moved"
+    shown = table.view()["text"]
+    press(table, "menu")
+    assert table.screen == "menu"
+    if way_back in ("menu", "hold"):
+        press(table, way_back)
+    else:
+        press(table, "turn", detents=table.menu_items.index(way_back))
+        press(table, "press")
+        if way_back == "Scores":
+            assert table.screen == "scores"
+            press(table, "press")
+    assert table.screen == "pi_moved" and table.view()["text"] == shown
+    press(table, "press")
+    assert table.screen == "play"
+
+
 @pytest.mark.parametrize("next_game, gap", [("people", 1.0), ("people", 5.0), ("people", 0.0),
                                             ("pi", 1.0), ("chips", 1.0)])
 def test_controller_a_games_end_unread_is_said_when_a_phone_begins_the_next(
