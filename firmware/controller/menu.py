@@ -18,9 +18,10 @@ from firmware.workers.pi_worker import pi_level
 
 # The screens the menu is opened over and comes back to while the game is as it was: a result
 # not yet read (its instructions' "press the knob to end the turn" among them), the Pi's move
-# not yet copied; and the screens the menu leads to that only show something (Back from them
-# goes where Back from the menu goes).
-LEFT_FOR_MENU = ("result", "pi_moved")
+# not yet copied, "Resumed" (it leads to the last move, which no one may have seen); and the
+# screens the menu leads to that only show something (Back from them goes where Back from the
+# menu goes).
+LEFT_FOR_MENU = ("result", "pi_moved", "resumed")
 MENU_LOOKS = ("menu", "scores", "pin", "wifi", "hint", "confirm", "declare")
 
 
@@ -44,14 +45,15 @@ class MenuScreens:
         self.menu_items, self.menu_index, self.screen = self._menu_now(), 0, "menu"
 
     def back_from_menu(self) -> str:
-        """Where Back from the menu (or from what it showed) goes: the result or the Pi's move
-        the menu was opened over, while the game is as it was then (the result on its page,
-        for the time it had left and a page's at least), else the screen of the game."""
+        """Where Back from the menu (or from what it showed) goes: the result, the Pi's move or
+        "Resumed" the menu was opened over, while the game is as it was then (the result on
+        its page, for the time it had left and a page's at least), else the screen of the
+        game."""
         left, self.left_for_menu = self.left_for_menu, None
         if left is None or left[1] != state_mark(self.snap):
             return self.home()
         screen, _, page, time_left = left
-        if screen == "result":
+        if screen in ("result", "resumed"):
             self.pager.turn_to(page)
             self.result.until = self.clock() + max(time_left, PAGE_SECONDS)
         return screen

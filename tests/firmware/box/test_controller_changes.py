@@ -415,6 +415,36 @@ def test_controller_the_pis_move_left_for_the_menu_is_up_again_after_it(
     assert table.screen == "play"
 
 
+@pytest.mark.parametrize("way_back", ["menu", "Back", "Scores"])
+def test_controller_the_menu_over_resumed_still_leads_to_the_pis_move_to_copy(
+        table, session, clock, way_back):
+    """The power went while the Pi's move waited to be copied; on "Resumed" the menu was
+    opened: leaving it goes back to "Resumed", which leads to the move, as when it is left
+    alone (it went to the turn screen: the Pi's goose never moved on the board)."""
+    table.pi.detach()
+    start(table, "domino-rex")                       # only to leave the start screen
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
+    table.update()
+    pi_takes_its_first_move(table, session)
+    shown = table.view()["text"]
+    box = ctl.Controller(Session(session.store, new_seed=lambda: SEED), seats=4, clock=clock)
+    box.pi.detach()
+    assert box.screen == "resumed"
+    press(box, "menu")
+    if way_back == "menu":
+        press(box, "menu")
+    else:
+        press(box, "turn", detents=box.menu_items.index(way_back))
+        press(box, "press")
+        if way_back == "Scores":
+            press(box, "press")
+    assert box.screen == "resumed"
+    clock.advance(ctl.RESUMED_SECONDS + 0.1)
+    box.update()
+    box.render()
+    assert box.screen == "pi_moved" and box.view()["text"] == shown
+
+
 @pytest.mark.parametrize("next_game, gap", [("people", 1.0), ("people", 5.0), ("people", 0.0),
                                             ("pi", 1.0), ("chips", 1.0)])
 def test_controller_a_games_end_unread_is_said_when_a_phone_begins_the_next(
