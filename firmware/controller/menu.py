@@ -56,6 +56,7 @@ class MenuScreens:
         if screen in ("result", "resumed"):
             self.pager.turn_to(page)
             self.result.until = self.clock() + max(time_left, PAGE_SECONDS)
+            self.result.at = self.clock()     # the Pi's reply held behind it: held again
         return screen
 
     def follow_menu(self) -> None:

@@ -11,6 +11,7 @@ from companion.session import Session
 from controller_support import SEED, past_setup, press, settle_lead, start
 from firmware import controller as ctl
 from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
+from firmware.controller.parts.pager import PAGE_SECONDS
 
 
 def test_controller_redraws_when_the_web_changes_the_session(table, session):
@@ -413,6 +414,43 @@ def test_controller_the_pis_move_left_for_the_menu_is_up_again_after_it(
     assert table.screen == "pi_moved" and table.view()["text"] == shown
     press(table, "press")
     assert table.screen == "play"
+
+
+def test_controller_a_result_left_for_the_menu_holds_the_pis_reply_back_again(
+        table, session, clock):
+    """Ann's Fox move up, the Pi's reply held until it is read, when the menu was opened:
+    Back shows Ann's move again for a page's time before the Pi's (it went in the next frame:
+    a flicker of the move the menu was opened over)."""
+    table.pi.detach()
+    start(table, "domino-rex")                       # only to leave the start screen
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
+    table.update()
+    pi_takes_its_first_move(table, session)
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                            # copied
+    clock.advance(AGAIN_SECONDS)
+    press(table, "press")                            # Ann's Fox moves
+    assert table.screen == "result"
+    outcome = table.result.outcome
+    session.submit({"type": "move", "path": session.snapshot()["board"]["moves"][0]},
+                   by="pi")                          # its reply, held while Ann's is read
+    table.update()
+    table.render()
+    assert table.held_change.waiting and table.screen == "result"
+    clock.advance(1.0)
+    press(table, "menu")
+    clock.advance(10.0)
+    table.update()
+    press(table, "menu")                             # back
+    assert table.screen == "result" and table.result.outcome is outcome
+    clock.advance(2.0)
+    table.update()
+    table.render()
+    assert table.screen == "result" and table.result.outcome is outcome
+    clock.advance(PAGE_SECONDS)
+    table.update()
+    table.render()
+    assert table.screen == "pi_moved"
 
 
 @pytest.mark.parametrize("way_back", ["menu", "Back", "Scores"])
