@@ -280,7 +280,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self._tell_setup()
 
     def on_leave_start(self, event: InputEvent) -> None:
-        self.screen = self.home()
+        self.screen = self.back_from_menu()      # the game's screen, or what the menu was
+                                                 # opened over (the phone page from it)
         self._show_the_last_end()
 
     def on_to_home(self, event: InputEvent) -> None:

@@ -20,9 +20,9 @@ from firmware.workers.pi_worker import pi_level
 # not yet read (its instructions' "press the knob to end the turn" among them), the Pi's move
 # not yet copied, "Resumed" (it leads to the last move, which no one may have seen); and the
 # screens the menu leads to that only show something (Back from them goes where Back from the
-# menu goes).
+# menu goes; the phone page's "press: back" too, and the menu opened again from it).
 LEFT_FOR_MENU = ("result", "pi_moved", "resumed")
-MENU_LOOKS = ("menu", "scores", "pin", "wifi", "hint", "confirm", "declare")
+MENU_LOOKS = ("menu", "scores", "pin", "wifi", "hint", "confirm", "declare", "start")
 
 
 class MenuScreens:
@@ -38,7 +38,8 @@ class MenuScreens:
     left_for_menu: tuple[str, str, int, float] | None
 
     def on_open_menu(self, event: InputEvent) -> None:
-        self.left_for_menu = None
+        if self.screen not in MENU_LOOKS:
+            self.left_for_menu = None
         if self.screen in LEFT_FOR_MENU:      # what it was, on which state, its page, time left
             self.left_for_menu = (self.screen, state_mark(self.snap), self.pager.page,
                                   self.result.until - self.clock())
@@ -182,8 +183,8 @@ class MenuScreens:
     def on_pick_declare(self, event: InputEvent) -> None:
         """A declaration ends the game: it is asked again before it is recorded."""
         label, winners = self._declare_options()[self.declare_index]
-        if winners is None:
-            self.screen = self.home()
+        if winners is None:                      # as the menu's Back
+            self.screen = self.back_from_menu()
             return
         self._ask(f"{label}: end the game now? It cannot be taken back.", "declare", winners)
 

@@ -316,6 +316,25 @@ def test_controller_a_result_left_unread_for_the_menu_is_up_again_after_it(
     assert table.screen == "result"                     # read again, not gone at once
 
 
+def test_controller_the_phone_page_from_the_menu_goes_back_to_the_result_left_unread(
+        table, session, clock):
+    """The menu's "Phone page" over a result on its second page says "press: back": the
+    press goes back to the result on that page, as from the PIN or the scores (it went to
+    the turn screen, the result unread)."""
+    start(table, "kat-en-muis")
+    throw_until_two_pages(table, session, clock)
+    press(table, "turn", detents=1)
+    outcome = table.result.outcome
+    press(table, "menu")
+    clock.advance(2.0)
+    table.update()
+    pick_menu_item(table, "Phone page")
+    assert table.screen == "start"
+    press(table, "press")
+    assert table.screen == "result", table.view()
+    assert table.result.outcome == outcome and table.pager.page == 1
+
+
 def test_controller_the_menu_goes_to_the_turn_after_a_result_a_change_took_away(
         table, session, clock):
     """The menu opened over a result, then a phone's throw: going back shows the game as it

@@ -416,6 +416,27 @@ def test_controller_the_pis_move_left_for_the_menu_is_up_again_after_it(
     assert table.screen == "play"
 
 
+def test_controller_back_on_who_won_goes_back_to_the_pis_move_left_for_the_menu(
+        table, session, clock):
+    """"Declare winner" from the menu over the Pi's move still to copy, then the list's own
+    "Back": the move is up again, as after the menu's "Back" (it went to the turn screen,
+    the goose never moved on the board)."""
+    table.pi.detach()
+    start(table, "domino-rex")                       # only to leave the start screen
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
+    table.update()
+    pi_takes_its_first_move(table, session)
+    shown = table.view()["text"]
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("Declare winner"))
+    press(table, "press")
+    assert table.screen == "declare"
+    press(table, "turn", detents=-1)                 # round to the last: "Back"
+    assert table._declare_options()[table.declare_index][0] == "Back"
+    press(table, "press")
+    assert table.screen == "pi_moved" and table.view()["text"] == shown
+
+
 def test_controller_a_result_left_for_the_menu_holds_the_pis_reply_back_again(
         table, session, clock):
     """Ann's Fox move up, the Pi's reply held until it is read, when the menu was opened:
