@@ -107,6 +107,8 @@ class MenuScreens:
             if self._active() and self.snap.get("phase") != "over":
                 self._ask("Start a new game? This one stops here, unfinished, and stays in "
                           "the history.", "new game")
+            elif self.shown_mark not in (None, self.session.mark):
+                self._not_on_shown()     # won under the menu: the win first, as for Undo
             else:
                 self.joining, self.screen = False, "games"
         elif item == "Show PIN":

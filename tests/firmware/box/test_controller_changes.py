@@ -350,6 +350,43 @@ def test_controller_a_menu_undo_after_a_phones_move_unseen_shows_it_instead(tabl
     assert table.screen == "result" and any("throws" in w for w in table.result.lines)
 
 
+def test_controller_new_game_from_a_menu_over_a_game_a_phone_won_shows_the_win_first(
+        table, session, clock):
+    """The menu up on "New game" when a phone made the winning move: the press (meant for
+    "Start a new game? This one stops here, unfinished") went straight to the game list and
+    the win was never said at the box. The win is shown instead, as for a menu Undo."""
+    start(table, "kat-en-muis")
+    session.new_game("domino-rex", ["Ann", "Ben"], by="pin-0a1b2c")
+    table.update()
+    pick = random.Random(5)
+    while True:
+        snap = session.snapshot()
+        last = snap["awaiting"] == "choose" and \
+            sum(len(p["covered"]) for p in snap["players"]) == 1
+        if last and table.screen == "play":
+            break
+        if snap["awaiting"] == "roll" and not last:
+            session.roll(by="pin-0a1b2c")
+        elif not last:
+            covered = snap["players"][snap["turn"]]["covered"]
+            session.submit({"type": "choose", "value": pick.choice(covered)}, by="pin-0a1b2c")
+        clock.advance(10.0)
+        table.update()
+        table.render()
+    clock.advance(1.0)                               # the turn screen read
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("New game"))
+    snap = session.snapshot()
+    session.submit({"type": "choose", "value": snap["players"][snap["turn"]]["covered"][0]},
+                   by="pin-0a1b2c")                 # the last square: the game is won
+    table.update()
+    table.render()
+    assert session.snapshot()["phase"] == "over"
+    assert table.menu_items[table.menu_index] == "New game"
+    press(table, "press")
+    assert table.screen == "result" and "wins" in table.result.lines[-1], table.view()
+
+
 def a_game_ended_from_phones(table, session, clock) -> dict:
     """Domino Rex between Ann and Ben played from phones to its end, each change taken in by
     the box: its last move up, on its first page (its end's lines to come). The end state."""
