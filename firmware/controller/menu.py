@@ -63,7 +63,11 @@ class MenuScreens:
     def follow_menu(self) -> None:
         """The menu up when the game changed elsewhere (a phone set it aside, or won it):
         its items as they are now, the cursor kept on the item it was on while that is
-        still there (X11: no "Undo" offered for a finished game)."""
+        still there (X11: no "Undo" offered for a finished game). The hint up: worked out
+        again, for the player whose turn it is now (it was the last player's advice)."""
+        if self.screen == "hint":
+            self.hint = None if pi_level(self.snap) else \
+                (self.snap.get("odds") or {}).get("hint") or hint_of(self.session)
         if self.screen != "menu":
             return
         was = self.menu_items[self.menu_index] if self.menu_items else "Back"

@@ -12,6 +12,7 @@ from controller_support import SEED, past_setup, press, settle_lead, start
 from firmware import controller as ctl
 from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.controller.parts.pager import PAGE_SECONDS
+from firmware.workers.odds_worker import hint_of
 
 
 def test_controller_redraws_when_the_web_changes_the_session(table, session):
@@ -385,6 +386,51 @@ def test_controller_new_game_from_a_menu_over_a_game_a_phone_won_shows_the_win_f
     assert table.menu_items[table.menu_index] == "New game"
     press(table, "press")
     assert table.screen == "result" and "wins" in table.result.lines[-1], table.view()
+
+
+def test_controller_the_hint_up_when_a_phone_uncovers_is_for_the_player_it_names(
+        table, session, clock):
+    """Domino Rex: the menu's Hint up for Ben when Ben uncovered from a phone, Ann's turn to
+    uncover next: the screen said "Hint for Ann" over Ben's advice ("... crown your checker
+    11", Ben's checker). It is worked out again for the game as it is now."""
+    start(table, "kat-en-muis")
+    session.new_game("domino-rex", ["Ann", "Ben"], by="pin-0a1b2c")
+    table.update()
+    pick = random.Random(5)
+    for _ in range(6):                               # a few moves in: the advice differs
+        snap = session.snapshot()
+        if snap["awaiting"] == "roll":
+            session.roll(by="pin-0a1b2c")
+        else:
+            covered = snap["players"][snap["turn"]]["covered"]
+            session.submit({"type": "choose", "value": pick.choice(covered)}, by="pin-0a1b2c")
+        clock.advance(10.0)
+        table.update()
+        table.render()
+    while session.snapshot()["awaiting"] != "choose":
+        session.roll(by="pin-0a1b2c")
+        clock.advance(10.0)
+        table.update()
+        table.render()
+    clock.advance(10.0)
+    table.update()
+    table.render()
+    clock.advance(1.0)                               # the turn screen read
+    press(table, "menu")
+    press(table, "turn", detents=table.menu_items.index("Hint"))
+    press(table, "press")
+    assert table.screen == "hint"
+    mover = session.snapshot()["turn"]
+    snap = session.snapshot()
+    session.submit({"type": "choose", "value": snap["players"][mover]["covered"][0]},
+                   by="pin-0a1b2c")
+    table.update()
+    table.render()
+    now = session.snapshot()
+    assert now["turn"] != mover and now["awaiting"] == "choose"
+    heading, action, _ = table.view()["text"]
+    assert heading == f"Hint for {now['players'][now['turn']]['name']}"
+    assert table.hint == hint_of(session)
 
 
 def a_game_ended_from_phones(table, session, clock) -> dict:
