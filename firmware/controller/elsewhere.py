@@ -112,6 +112,17 @@ def pi_moved_in(words: list[str], snap: dict[str, Any]) -> str:
     return ""
 
 
+def copy_too(snap: dict[str, Any]) -> str:
+    """The Pi's board move that ends the log of `snap`, for a result that came over it before
+    it was copied ("Also, if not yet on the board: Pi's goose a3 to a4"); "" if none."""
+    lines: list[str] = []
+    for line in reversed(snap.get("log") or []):
+        if not pi_moved_in([line], snap):
+            break
+        lines.insert(0, box_words(line).replace(": ", " ", 1))
+    return f"Also, if not yet on the board: {'; '.join(lines)}" if lines else ""
+
+
 def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
     """The change is one Domino Rex uncover: one square, by the player whose turn it was."""
     seat, players = old.get("turn"), snap.get("players") or []
@@ -322,7 +333,7 @@ class ChangesFromElsewhere:
                 self.show_undo(f"Last move: {words[:1].lower()}{words[1:]}")
             return
         if (snap.get("board") or {}).get("last_move"):
-            self.move_index, self.screen = 0, "pi_moved"
+            self._put_up_pi_move()
         elif snap.get("last_uncovered") is not None and snap.get("last_type") == "choose":
             pi = later_mover(snap["log"][-1:], snap, "", pi_only=True) or "Pi"
             self.result.outcome = (f"{pi}'s last move", "",        # it may be copied already
@@ -405,7 +416,7 @@ class ChangesFromElsewhere:
             self.result.lead_in = [*self.result.lead_in, said_together(earlier)]
         self.move_index = 0
         if words and by_pi and (snap.get("board") or {}).get("last_move") and newest:
-            self.screen = "pi_moved"
+            self._put_up_pi_move()
             self._say_lead_in()                    # no result to say it first: over the move
             if ended:
                 self._beep("win")
@@ -443,12 +454,19 @@ class ChangesFromElsewhere:
             elif actor == mover and not later and snap.get("last_type") == "move" and \
                     old.get("awaiting") == "move":
                 heading = f"{mover} moves"      # a board move, as the knob's is headed
-            self.result.outcome = (heading, values, words)
+            uncopied = copy_too(old) if not by_pi and self.pi_move_up == state_mark(old) else ""
+            self.result.outcome = (heading, values, [*words, *([uncopied] if uncopied else [])])
             self._show_result()
             if not by_pi:                   # a person's move, just up (the Pi's replies
                 self.result.change_put_up()                        # have their own holds)
             if ended:
                 self._beep("win")
+
+    def _put_up_pi_move(self) -> None:
+        """The Pi's board move up to copy: a person's move over it before a press said it was
+        copied says it again (`copy_too`)."""
+        self.move_index, self.screen = 0, "pi_moved"
+        self.pi_move_up = state_mark(self.snap)
 
     def _movers(self, old: dict[str, Any], snap: dict[str, Any]) -> str:
         """People's moves that came within one frame (two phones, a script's calls), each

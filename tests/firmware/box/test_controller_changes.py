@@ -8,6 +8,7 @@ import random
 import pytest
 
 from companion.session import Session
+from drawn_words import shows
 from controller_support import SEED, past_setup, press, settle_lead, start
 from firmware import controller as ctl
 from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
@@ -585,6 +586,41 @@ def test_controller_the_menu_over_resumed_still_leads_to_the_pis_move_to_copy(
     box.update()
     box.render()
     assert box.screen == "pi_moved" and box.view()["text"] == shown
+
+
+@pytest.mark.parametrize("copied, menu", [(False, False), (False, True), (True, False)])
+def test_controller_a_phones_move_over_the_pis_move_to_copy_says_it_too(
+        table, session, clock, copied, menu):
+    """The Pi's goose waits to be copied on the box (Ann is away from it) when Ann moves her
+    Fox from her phone: the result said Ann's move alone and the Pi's was never asked for
+    again, so the table's board could lose a goose's move. It says both, the Pi's "if not yet
+    on the board"; after a press said it was copied, Ann's alone. The same under the menu."""
+    table.pi.detach()
+    start(table, "domino-rex")                       # only to leave the start screen
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
+    table.update()
+    table.render()
+    pi_takes_its_first_move(table, session)
+    assert table.screen == "pi_moved"
+    pi_line = session.snapshot()["log"][-1]
+    assert pi_line.startswith("Pi's goose: ")
+    if copied:
+        press(table, "press")
+        assert table.screen == "play"
+    if menu:
+        press(table, "menu")
+    clock.advance(2.0)
+    session.submit({"type": "move", "path": session.snapshot()["board"]["moves"][0]},
+                   by="pin-0a1b2c")
+    table.update()
+    if menu:
+        press(table, "menu")
+    frame = table.render()
+    ann = session.snapshot()["log"][-1]
+    assert table.screen == "result" and table.result.outcome[0] == "Ann moves"
+    also = "Also, if not yet on the board: " + pi_line.replace(": ", " ", 1)
+    assert table.result.lines == ([ann] if copied else [ann, also])
+    assert shows(frame, "Ann's Fox: d4 to d5") and shows(frame, "a3 to a4") != copied
 
 
 @pytest.mark.parametrize("next_game, gap", [("people", 1.0), ("people", 5.0), ("people", 0.0),
