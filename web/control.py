@@ -239,6 +239,26 @@ ACTIONS: dict[str, Action] = {
 
 TURN_ACTIONS = ("roll", "next", "press", "choose", "move")     # what the seat to move does
 
+# The fields each action takes (its log event's, and `seen` for all): any other is refused,
+# never ignored ({"seat": 1} sent with "roll" threw for whoever's turn it was).
+FIELDS: dict[str, tuple[str, ...]] = {
+    "new-game": ("game", "players", "options", "board", "buttons", "pi", "pi_level"),
+    "press": ("seat",), "choose": ("value",), "declare": ("winners",),
+    "transfer": ("from", "to", "amount", "reason"), "rename": ("seat", "name"),
+    "move": ("path",),
+}
+
+
+def check_fields(action: str, data: dict[str, Any]) -> None:
+    """A 400 naming the first field `action` does not take, and the ones it does."""
+    takes = (*FIELDS.get(action, ()), "seen")
+    unknown = [name for name in data if name not in takes]
+    if unknown:
+        what = {"roll": " (it throws for the player whose turn it is)",
+                "next": " (it ends the turn of the player whose turn it is)"}.get(action, "")
+        raise ApiError(400, f"{action} takes no field {unknown[0][:40]!r}{what}; its fields: "
+                            f"{', '.join(takes)}")
+
 
 def run(action: str, data: dict[str, Any]) -> dict[str, Any]:
     """Run one action; Refused becomes a 409 with the game's reason. The Pi's turn is the
@@ -298,7 +318,9 @@ def control(action: str) -> Response:
             raise
         if not auth.csrf_ok(request.headers.get(auth.CSRF_HEADER)):   # a paired phone's cookie
             raise ApiError(403, "This page had expired: reload it and try again.") from None
+        check_fields(action, data)
         return jsonify(seat.run_paired(action, data, run))
+    check_fields(action, data)
     return jsonify(run(action, data))
 
 

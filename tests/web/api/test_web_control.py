@@ -262,6 +262,24 @@ def test_control_unknown_action_is_404(control):
     assert "unknown action" in response.get_json()["error"]
 
 
+@pytest.mark.parametrize("action, body, field", [
+    ("roll", {"seat": 1}, "seat"), ("next", {"seat": 0}, "seat"),
+    ("press", {"seat": 0, "points": 3}, "points"), ("undo", {"steps": 2}, "steps"),
+    ("new-game", {"game": "kat-en-muis", "players": ["A", "B"], "player": ["C"]}, "player")])
+def test_control_a_field_an_action_does_not_take_is_refused(control, session, action, body,
+                                                            field):
+    """`roll` with {"seat": 1} on seat 0's turn threw for seat 0, answered 200: a field an
+    action does not take is a 400 naming it and the fields it takes, and nothing is done."""
+    control("new-game", {"game": "kat-en-muis", "players": ["Ann", "Ben"]})
+    before = session.snapshot()
+    response = control(action, {**body, "seen": session.mark})
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error.startswith(f"{action} takes no field {field!r}") and "seen" in error
+    assert session.snapshot()["state_version"] == before["state_version"]
+    assert control(action, {k: v for k, v in body.items() if k != field}).status_code != 400
+
+
 @pytest.mark.parametrize("body, why", [
     ('{"seat": ' + "1" * 5000 + "}", "a number too long to be read"),
     ("[" * 3_000 + "]" * 3_000, "nested too deeply"),
