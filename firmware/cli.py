@@ -198,7 +198,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             if not records:
                 raise ParlourError(f"no game {args.game} in {db}")
         if args.out == "-":                        # one game's log to standard output
-            if len(records) != 1:
+            if args.game is None:                  # one game or many: the same answer
                 raise ParlourError("--out - writes one game's log to standard output: name it "
                                    "with --game N (--out takes a folder for all of them)")
             print("\n".join(log_line(e) for e in export_events(store, records[0].id)))

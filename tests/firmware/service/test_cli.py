@@ -273,9 +273,13 @@ def test_cli_export_to_standard_output_and_of_an_empty_store(capsys, tmp_path, m
     session = Session(store, new_seed=lambda: bytes(32))
     session.new_game("cats-and-dogs", ["Ann", "Ben"])
     session.roll()
-    session.new_game("cats-and-dogs", ["Ann", "Ben"])
     store.close()
     monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "export", "--data-dir", str(data), "--out", "-")
+    assert code == 2 and "--game N" in err and not (tmp_path / "-").exists()   # one game
+    store = Store(data / "parlour.db")       # too: a script that worked with one broke at two
+    Session(store, new_seed=lambda: bytes(32)).new_game("cats-and-dogs", ["Ann", "Ben"])
+    store.close()
     code, out, err = run_cli(capsys, "export", "--data-dir", str(data), "--out", "-")
     assert code == 2 and "--game N" in err and not (tmp_path / "-").exists()
     code, out, _ = run_cli(capsys, "export", "--data-dir", str(data), "--out", "-", "--game", "1")
