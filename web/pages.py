@@ -312,9 +312,12 @@ def games_page(endpoint: str) -> tuple[list[GameRecord], dict[str, str | None]]:
 def shipped_board(game: str) -> Response:
     """A game's shipped board data, to start a table's own file from (the new-game form
     links it)."""
-    text = shipped_board_text(game) if game in GAMES else None
+    if game not in GAMES:
+        raise ApiError(404, f"no game called {game[:40]!r} (games: {', '.join(GAMES)})")
+    text = shipped_board_text(game)
     if text is None:
-        abort(404)
+        raise ApiError(404, f"{GAMES[game].title} has no board data: nothing on its board "
+                            "can be changed by a file")
     return Response(text, mimetype="text/plain", headers={
         "Content-Disposition": f'inline; filename="{game}.toml"'})
 

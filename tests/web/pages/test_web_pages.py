@@ -813,8 +813,11 @@ def test_pages_the_form_links_each_games_own_board_file(client, logged_in):
         answer = client.get(f"/boards/{game}.toml")
         assert answer.status_code == 200 and answer.mimetype == "text/plain"
         assert tomllib.loads(answer.get_data(as_text=True)) == default_board(game)
-    assert client.get("/boards/free-play.toml").status_code == 404        # none shipped
-    assert client.get("/boards/nothing.toml").status_code == 404
+    none = client.get("/boards/kat-en-muis.toml")                         # none shipped: said
+    assert none.status_code == 404 and none.get_json() == {
+        "error": "Kat en Muis has no board data: nothing on its board can be changed by a file"}
+    unknown = client.get("/boards/nothing.toml")
+    assert unknown.status_code == 404 and "no game called 'nothing'" in unknown.get_json()["error"]
 
 
 def test_pages_domino_rex_hint_says_whose_turn_it_is_for(client, logged_in, session):
