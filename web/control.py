@@ -129,7 +129,10 @@ def _is_pi_name(name: str) -> bool:
 
 
 def _check_pi_names(players: list[str], pi: list[int]) -> None:
-    """With the Pi at the table no person is called "Pi"."""
+    """With the Pi at the table no person is called "Pi" (a Pi seat that is none of the
+    players' is the game's to refuse first: the names are not what is wrong)."""
+    if any(not 0 <= seat < len(players) for seat in pi):
+        return
     for number, name in enumerate(players if pi else []):
         if number not in pi and _is_pi_name(name):
             raise ApiError(409, f"{PI_NAME} is the Pi's name: call the player at seat "

@@ -252,6 +252,10 @@ def test_web_board_the_pis_seat_is_called_pi_and_no_person_is(control, session):
     assert response.get_json()["error"] == \
         "Pi is the Pi's name: call the player at seat 2 otherwise."
     assert session.snapshot()["game"] is None
+    off = control("new-game", {"game": "fox-and-geese", "players": ["Hal", "Pi"], "pi": [5]})
+    assert off.status_code in (400, 409) and "Pi's name" not in off.get_json()["error"]
+    assert "seat" in off.get_json()["error"]          # the seat is what is wrong, said first
+    assert session.snapshot()["game"] is None
     assert control("new-game", {"game": "domino-rex", "players": ["Pi", "Ann"]}).status_code \
         == 200                                                  # no Pi at the table: any name
     control("new-game", {"game": "fox-and-geese", "players": ["Pi", "Ann"], "pi": [0]})
