@@ -334,4 +334,5 @@ def run_club(club: ClubConfig, data_dir: Path, *, host: str, port: int,
             on_ready(server.effective_port, listener)
         stop.wait()
         notifier.stopping(status="stopping")
+    print("parlour club: stopped", flush=True)          # as the table says it
     return 0

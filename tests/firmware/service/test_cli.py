@@ -579,6 +579,7 @@ def test_cli_club_prints_the_address_a_phone_opens(capsys, tmp_path, monkeypatch
     assert ended == [0]
     assert f"the league on http://{lan_address('0.0.0.0')}:{port}/ " in out, out
     assert "0.0.0.0" not in out
+    assert out.rstrip().endswith("parlour club: stopped")     # said, as the table says it
 
 
 def test_cli_replay_into_a_closed_pipe_ends_without_a_traceback():
