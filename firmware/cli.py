@@ -21,7 +21,7 @@ EXIT_BAD_INPUT = 2
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, not usage + message
-        raise _Usage(f"{message} (see 'parlour --help')")
+        raise _Usage(f"{message} (see '{self.prog} --help')")   # the command's own options
 
 
 class _Usage(Exception):

@@ -80,6 +80,16 @@ def test_cli_unknown_command_is_one_line(capsys):
     assert code == 2 and err.count("\n") == 1 and "invalid choice" in err
 
 
+def test_cli_a_commands_bad_option_points_at_that_commands_help(capsys):
+    """`parlour export --game abc` said "see 'parlour --help'", which does not list export's
+    options: the command's own help is named."""
+    code, _, err = run_cli(capsys, "export", "--game", "abc")
+    assert code == 2 and err.count("\n") == 1 and err.rstrip().endswith(
+        "(see 'parlour export --help')")
+    code, _, err = run_cli(capsys, "dance")
+    assert err.rstrip().endswith("(see 'parlour --help')")
+
+
 def test_cli_verify_accepts_an_honest_log(capsys):
     code, out, _ = run_cli(capsys, "verify", str(KAT))
     assert code == 0 and out.strip()
