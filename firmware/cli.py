@@ -258,11 +258,12 @@ def cmd_card(args: argparse.Namespace) -> int:
             write_private(target, page.encode())     # beside it, then moved over it whole
         except OSError as err:
             raise ParlourError(f"{args.out}: cannot write it ({err.strerror})") from None
-    said = (f"{'the page' if args.out == '-' else args.out}: the join card for {url}"
+    said = (f"{'standard output' if args.out == '-' else args.out}: the join card for {url}"
             + (f" and the Wi-Fi {config.wifi.ssid}" if config.wifi.ssid else
                " (no Wi-Fi code: set [wifi] ssid in the config)")
             + (f", and the hotspot {hotspot[0].ssid}" if hotspot else "")
-            + "; open it and print it")
+            + ("; save it as an .html file, open it and print it" if args.out == "-"
+               else "; open it and print it"))
     print(said, file=sys.stderr if args.out == "-" else sys.stdout)   # stdout is the page
     return 0
 

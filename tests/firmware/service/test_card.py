@@ -153,6 +153,8 @@ def test_card_command_to_stdout_still_says_what_the_card_holds(tmp_path, capsys)
     said = capsys.readouterr()
     assert said.out.startswith("<!doctype html>")                       # the page alone
     assert "no Wi-Fi code: set [wifi] ssid in the config" in said.err
+    assert said.err.startswith("standard output: the join card for http://10.0.0.5:8080/")
+    assert said.err.rstrip().endswith("save it as an .html file, open it and print it")
 
 
 def test_card_command_leaves_a_place_it_cannot_write_as_it_was(tmp_path, capsys, monkeypatch):
