@@ -44,6 +44,7 @@ class MenuScreens:
             self.left_for_menu = (self.screen, state_mark(self.snap), self.pager.page,
                                   self.result.until - self.clock())
         self.menu_items, self.menu_index, self.screen = self._menu_now(), 0, "menu"
+        self.late.close()                # a press just after is the menu's, not the result's
 
     def back_from_menu(self) -> str:
         """Where Back from the menu (or from what it showed) goes: the result, the Pi's move or

@@ -36,6 +36,10 @@ class LateInputs:
         page went): an input of `kinds` within LATE_PRESS_SECONDS was meant for what was up."""
         self.reading = Window(kinds, at + LATE_PRESS_SECONDS)
 
+    def close(self) -> None:
+        """A screen opened on purpose (the menu): the inputs after it are meant for it."""
+        self.reading = self.stopping = CLOSED
+
     def reads(self, kind: str) -> bool:
         """Whether an input of `kind` only reads now; one does, and the window is used up."""
         if kind in self.reading.kinds and self.clock() < self.reading.until:

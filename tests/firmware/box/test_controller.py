@@ -278,6 +278,24 @@ def test_controller_the_menu_while_the_dial_spins_shows_the_throw_first(table, s
     assert table.screen == "menu"
 
 
+def test_controller_a_press_in_the_menu_just_after_the_dial_stopped_is_the_menus(
+        table, session, clock):
+    """The dial stopped by itself and the menu was opened at once: the knob's press on
+    "Back" 0.2 s later was taken as meant for the throw's result and did nothing, without a
+    sound. The menu was opened on purpose: the press is its."""
+    start(table, "kat-en-muis")
+    press(table, "flick", strength=0.4)
+    clock.advance(table.animation.duration + 0.05)
+    table.update()
+    assert table.screen == "result"
+    clock.advance(0.1)
+    press(table, "menu")
+    assert table.screen == "menu"
+    clock.advance(0.1)
+    press(table, "press")                               # Back
+    assert table.screen == "result"
+
+
 def pick_menu_item(table, item):
     press(table, "turn", detents=table.menu_items.index(item))
     press(table, "press")
