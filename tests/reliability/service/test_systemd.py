@@ -56,7 +56,9 @@ def test_systemd_unit_runs_parlour_as_a_watched_unprivileged_service():
     assert single["User"] == "parlour" and set(single["SupplementaryGroups"].split()) == \
         {"gpio", "i2c"}
     assert single["StateDirectory"] == "parlour"
-    assert single["ExecStart"].endswith("/bin/parlour run")
+    assert single["ExecStart"].endswith("/bin/parlour run --config /etc/parlour/parlour.toml")
+    # the system's config alone: the service's home is its state directory, which it may
+    # write, and ~/.config/parlour/parlour.toml would come before /etc's (`search_path`)
     for key in ("NoNewPrivileges", "ProtectHome", "PrivateTmp", "ProtectKernelTunables",
                 "RestrictSUIDSGID", "LockPersonality", "MemoryDenyWriteExecute"):
         assert single[key] == "yes", key
