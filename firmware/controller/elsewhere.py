@@ -259,6 +259,9 @@ class ChangesFromElsewhere:
         said = self.result.take_lead_in()
         if said:
             self.show_read(" ".join(said))
+            # over the Pi's move to copy (its first, with the game a phone began): a press reads
+            # the words away and the move is seen; it took both, the move never copied
+            self.notice.covers_change = self.screen == "pi_moved"
 
     def _show_unseen_undo(self, drawn: dict[str, Any], snap: dict[str, Any]) -> None:
         """An undo that took back only moves the box held back, unshown (the Pi's reply while

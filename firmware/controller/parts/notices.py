@@ -54,11 +54,12 @@ class NoticeBoard:
         self.refusal = False               # it is a refusal
         self.undo = False                  # it says what an undo took back
         self.undos: list[UndoSaid] = []    # those undos, in parts (`unread_undos`)
+        self.covers_change = False         # it is said over a screen that changed unseen
         self.drawn_page = 0
 
     def put(self, words: str, seconds: float) -> None:
         """`words` up for `seconds` a page (a long refusal is read whole), as a plain notice."""
-        self.refusal = self.undo = False
+        self.refusal = self.undo = self.covers_change = False
         self.undos = []
         self.text, self.at = words, self.clock()
         self.until = self.at + seconds * len(screens.flash_pages(words))
@@ -66,6 +67,7 @@ class NoticeBoard:
 
     def clear(self) -> None:
         self.text, self.refusal, self.undo, self.undos = "", False, False, []
+        self.covers_change = False
 
     def unread_undos(self, now: float) -> list[UndoSaid]:
         """The undos the notice up says, while it is still being read (none after)."""
@@ -73,8 +75,9 @@ class NoticeBoard:
 
     @property
     def read_by_press(self) -> bool:
-        """A refusal or an undo's notice is up: the next knob press only takes it away."""
-        return bool(self.text) and (self.refusal or self.undo)
+        """A refusal, an undo's notice or one over a screen that changed unseen is up: the next
+        knob press only takes it away."""
+        return bool(self.text) and (self.refusal or self.undo or self.covers_change)
 
     def page(self) -> int:
         """The page up now (0 with no notice)."""

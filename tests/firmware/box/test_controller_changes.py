@@ -462,6 +462,22 @@ def winner_line(over: dict) -> str:
     return f"{winner['name']} wins, {winner['score']} points"
 
 
+def the_pis_first_move_up(table, session, clock) -> None:
+    """Fox and Geese begun elsewhere over a game in play, the Pi's Geese moving first: what
+    the phone did is said over the Pi's move, a knob press reads it away and the move to copy
+    stays up (the press took both: the move never seen, never copied)."""
+    table.pi.detach()
+    start(table, "domino-rex")                       # only to leave the start screen
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="pin-0a1b2c")
+    table.update()
+    table.render()
+    pi_takes_its_first_move(table, session)
+    assert table.screen == "pi_moved" and "Fox and Geese begun" in table.notice.text
+    press(table, "press")
+    assert table.screen == "pi_moved" and table.notice.text == ""
+    clock.advance(AGAIN_SECONDS)
+
+
 def pi_takes_its_first_move(table, session) -> None:
     """The Pi's Geese move first in the game just begun (its thread is not running)."""
     snap = session.snapshot()
@@ -477,12 +493,7 @@ def test_controller_the_pis_move_left_for_the_menu_is_up_again_after_it(
     """The Pi's move waits to be copied on the board when the menu is opened: going back from
     it shows the move again (it went to the turn screen, the move never copied); a press
     then takes it away, as ever."""
-    table.pi.detach()
-    start(table, "domino-rex")                       # only to leave the start screen
-    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
-    table.update()
-    table.render()
-    pi_takes_its_first_move(table, session)
+    the_pis_first_move_up(table, session, clock)
     assert table.screen == "pi_moved"
     shown = table.view()["text"]
     press(table, "menu")
@@ -505,11 +516,7 @@ def test_controller_back_on_who_won_goes_back_to_the_pis_move_left_for_the_menu(
     """"Declare winner" from the menu over the Pi's move still to copy, then the list's own
     "Back": the move is up again, as after the menu's "Back" (it went to the turn screen,
     the goose never moved on the board)."""
-    table.pi.detach()
-    start(table, "domino-rex")                       # only to leave the start screen
-    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
-    table.update()
-    pi_takes_its_first_move(table, session)
+    the_pis_first_move_up(table, session, clock)
     shown = table.view()["text"]
     press(table, "menu")
     press(table, "turn", detents=table.menu_items.index("Declare winner"))
@@ -526,11 +533,7 @@ def test_controller_a_result_left_for_the_menu_holds_the_pis_reply_back_again(
     """Ann's Fox move up, the Pi's reply held until it is read, when the menu was opened:
     Back shows Ann's move again for a page's time before the Pi's (it went in the next frame:
     a flicker of the move the menu was opened over)."""
-    table.pi.detach()
-    start(table, "domino-rex")                       # only to leave the start screen
-    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
-    table.update()
-    pi_takes_its_first_move(table, session)
+    the_pis_first_move_up(table, session, clock)
     clock.advance(AGAIN_SECONDS)
     press(table, "press")                            # copied
     clock.advance(AGAIN_SECONDS)
@@ -564,11 +567,7 @@ def test_controller_the_menu_over_resumed_still_leads_to_the_pis_move_to_copy(
     """The power went while the Pi's move waited to be copied; on "Resumed" the menu was
     opened: leaving it goes back to "Resumed", which leads to the move, as when it is left
     alone (it went to the turn screen: the Pi's goose never moved on the board)."""
-    table.pi.detach()
-    start(table, "domino-rex")                       # only to leave the start screen
-    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
-    table.update()
-    pi_takes_its_first_move(table, session)
+    the_pis_first_move_up(table, session, clock)
     shown = table.view()["text"]
     box = ctl.Controller(Session(session.store, new_seed=lambda: SEED), seats=4, clock=clock)
     box.pi.detach()
@@ -595,12 +594,7 @@ def test_controller_a_phones_move_over_the_pis_move_to_copy_says_it_too(
     Fox from her phone: the result said Ann's move alone and the Pi's was never asked for
     again, so the table's board could lose a goose's move. It says both, the Pi's "if not yet
     on the board"; after a press said it was copied, Ann's alone. The same under the menu."""
-    table.pi.detach()
-    start(table, "domino-rex")                       # only to leave the start screen
-    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="knob")
-    table.update()
-    table.render()
-    pi_takes_its_first_move(table, session)
+    the_pis_first_move_up(table, session, clock)
     assert table.screen == "pi_moved"
     pi_line = session.snapshot()["log"][-1]
     assert pi_line.startswith("Pi's goose: ")
