@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.errors import ParlourError
 from firmware.controller.drawing import state_mark
+from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.parts.pager import PAGE_SECONDS
 from firmware.oled import screens
 from firmware.oled.screens import FLASH_SECONDS
@@ -19,10 +20,11 @@ from firmware.workers.pi_worker import pi_level
 # The screens the menu is opened over and comes back to while the game is as it was: a result
 # not yet read (its instructions' "press the knob to end the turn" among them), the Pi's move
 # not yet copied, "Resumed" (it leads to the last move, which no one may have seen); and the
-# screens the menu leads to that only show something (Back from them goes where Back from the
-# menu goes; the phone page's "press: back" too, and the menu opened again from it).
+# screens the menu leads to (Back from them goes where Back from the menu goes; the phone
+# page's "press: back" too, the menu opened again from it, and a phone paired or unpaired).
 LEFT_FOR_MENU = ("result", "pi_moved", "resumed")
-MENU_LOOKS = ("menu", "scores", "pin", "wifi", "hint", "confirm", "declare", "start")
+MENU_LOOKS = ("menu", "scores", "pin", "wifi", "hint", "confirm", "declare", "start",
+              *PAIR_SCREENS)
 
 
 class MenuScreens:
@@ -157,6 +159,7 @@ class MenuScreens:
                 self.show_refusal(str(err))
         elif action == "unpair":
             self.unpair(detail)
+            self.screen = self.back_from_menu()
         elif action == "declare":
             before = self.snap
             if self._call(lambda: self.session.submit({"type": "declare", "winners": detail},

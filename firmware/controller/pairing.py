@@ -29,7 +29,7 @@ CODE_RAN_OUT = "The pairing code ran out: Menu, Pair a phone, for a new one"
 
 
 class PhoneScreens:
-    """Pairing screens and their inputs; Controller provides screen, home(), show_flash ..."""
+    """Pairing screens and their inputs; Controller provides screen, back_from_menu(), show_flash ..."""
 
     pairings: Any                          # all set by Controller.__init__
     phones_index: int                      # the Phones screen's row
@@ -64,13 +64,13 @@ class PhoneScreens:
             paired, self._paired_note = self._paired_note, None
         if paired is not None:
             if self.screen == "pair_code":
-                self.screen = self.home()
+                self.screen = self.back_from_menu()
                 self._sync_controls()               # the turn's seat button lit again
             self.show_flash(self._paired_words(paired), 3.0)
         elif self.screen == "pair_code":
             offered = self.pairings.offered() if self.pairings is not None else None
             if offered is None:
-                self.screen = self.home()
+                self.screen = self.back_from_menu()
                 self._sync_controls()
                 self.show_refusal(CODE_RAN_OUT)     # wrong codes never void it
             elif f"{int(offered[2])}" != self._code_shown:
@@ -102,7 +102,7 @@ class PhoneScreens:
     def on_leave_code(self, event: InputEvent) -> None:
         if self.pairings is not None:
             self.pairings.withdraw()                # a code no one is reading is void
-        self.screen = self.home()
+        self.screen = self.back_from_menu()
 
     def _phone_rows(self) -> list[tuple[str, int | None]]:
         counts = self.pairings.paired() if self.pairings is not None else {}
@@ -118,7 +118,7 @@ class PhoneScreens:
         rows = self._phone_rows()
         words, button = rows[min(self.phones_index, len(rows) - 1)]
         if button is None:
-            self.screen = self.home()
+            self.screen = self.back_from_menu()
             return
         self._ask(f"Unpair the phones of seat {self._button_words(button)}? They must pair "
                   "again to play from the phone.", "unpair", button)

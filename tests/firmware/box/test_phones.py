@@ -129,6 +129,51 @@ def test_phones_pairing_is_a_code_offered_at_the_box_for_one_seat(session, tmp_p
     assert pairings.button("phone-token") is None and c.view()["flash"] == "Unpaired 1 phone"
 
 
+@pytest.mark.parametrize("way", ["code left", "paired", "phones", "unpaired"])
+def test_phones_pairing_from_the_menu_over_the_pis_move_goes_back_to_it(
+        session, tmp_path, clock, way):
+    """The Pi's goose waited to be copied when a player paired a phone (Menu, "Pair a phone")
+    or looked at the phones: leaving went to the Fox's turn, and no one was asked for the
+    goose again. Each way out goes back to the move, the game unchanged."""
+    c, app = wired(session, tmp_path, clock)
+    pairings = app.extensions["parlour"].pairings
+    c.attach()                                      # the session's changes drawn
+    c.pi.detach()                                   # the Pi's move made here
+    press(c, "press")                               # to the games screen
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", buttons=[1, 2])
+    c.update()
+    session.submit({"type": "move", "path": session.snapshot()["board"]["moves"][0]}, by="pi")
+    c.update()
+    c.render()
+    assert c.screen == "pi_moved"
+    shown = c.view()["text"]
+    if way in ("code left", "paired"):
+        _menu(c, "Pair a phone")
+        press(c, "seat", seat=0)
+        assert c.screen == "pair_code"
+        if way == "paired":
+            assert pairings.claim("phone-token", pairings.offered()[1]) == 1
+            c.update()
+        else:
+            press(c, "menu")
+    else:
+        pairings.offer(1)
+        pairings.claim("phone-token", pairings.offered()[1])
+        c.update()
+        _menu(c, "Phones")
+        assert c.screen == "phones"
+        if way == "phones":
+            press(c, "menu")
+        else:
+            press(c, "press")                       # Red (1): 1 phone
+            press(c, "turn", detents=1)
+            press(c, "press")                       # Yes
+            assert pairings.button("phone-token") is None
+    c.render()
+    assert c.screen == "pi_moved" and c.view()["text"] == shown
+    c.close()
+
+
 def test_phones_leaving_the_code_voids_it(session, tmp_path, clock):
     c, app = wired(session, tmp_path, clock)
     pairings = app.extensions["parlour"].pairings
