@@ -96,7 +96,8 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
         self.wake: Callable[[], None] | None = None      # the runner's "something happened"
         self.pi = PiWorker(session, clock=clock)         # plays the Pi's seats, off this loop
         self.move_index, self.setups, self.setup_index = 0, [], 0
-        self.pi_move_up: str | None = None    # the state whose Pi's move is up, not yet copied
+        self.to_copy: tuple[str, str] | None = None   # the Pi's move up, not yet pressed away:
+                                                       # its state's mark and its words
         self._setup_told: tuple | None = None
         self.hint: dict[str, Any] | None = None          # the Domino Rex hint the menu asked for
         self.new_pin: Callable[[], str] | None = None          # the menu's "New PIN", if allowed
@@ -288,7 +289,7 @@ class Controller(ChangesFromElsewhere, PlayInputs, NewGameScreens, SpinScreens, 
     def on_to_home(self, event: InputEvent) -> None:
         resumed = self.screen == "resumed"
         if self.screen == "pi_moved":
-            self.pi_move_up = None               # pressed: copied on the board
+            self.to_copy = None                  # pressed: copied on the board
         self.screen = self.back_from_menu() if self.screen in MENU_LOOKS else self.home()
         if resumed:
             self._show_the_last_move()

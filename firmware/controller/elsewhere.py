@@ -112,15 +112,15 @@ def pi_moved_in(words: list[str], snap: dict[str, Any]) -> str:
     return ""
 
 
-def copy_too(snap: dict[str, Any]) -> str:
-    """The Pi's board move that ends the log of `snap`, for a result that came over it before
-    it was copied ("Also, if not yet on the board: Pi's goose a3 to a4"); "" if none."""
+def pi_move_words(snap: dict[str, Any]) -> str:
+    """The Pi's board move that ends the log of `snap` ("Pi's goose a3 to a4"), to ask for it
+    again if a change comes over it before it was copied; "" if none."""
     lines: list[str] = []
     for line in reversed(snap.get("log") or []):
         if not pi_moved_in([line], snap):
             break
         lines.insert(0, box_words(line).replace(": ", " ", 1))
-    return f"Also, if not yet on the board: {'; '.join(lines)}" if lines else ""
+    return "; ".join(lines)
 
 
 def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
@@ -418,7 +418,11 @@ class ChangesFromElsewhere:
         if words and earlier:                      # said first by what takes its place
             self.result.lead_in = [*self.result.lead_in, said_together(earlier)]
         self.move_index = 0
+        uncopied = self._still_to_copy(old)        # the Pi's move before, never pressed away
         if words and by_pi and (snap.get("board") or {}).get("last_move") and newest:
+            if uncopied:                           # a person's move and this came under a menu
+                self.result.lead_in = [*self.result.lead_in,
+                                       f"First, if not yet on the board: {uncopied}"]
             self._put_up_pi_move()
             self._say_lead_in()                    # no result to say it first: over the move
             if ended:
@@ -457,8 +461,11 @@ class ChangesFromElsewhere:
             elif actor == mover and not later and snap.get("last_type") == "move" and \
                     old.get("awaiting") == "move":
                 heading = f"{mover} moves"      # a board move, as the knob's is headed
-            uncopied = copy_too(old) if not by_pi and self.pi_move_up == state_mark(old) else ""
-            self.result.outcome = (heading, values, [*words, *([uncopied] if uncopied else [])])
+            also = [f"Also, if not yet on the board: {uncopied}"] if uncopied and not by_pi \
+                else []
+            self.result.outcome = (heading, values, [*words, *also])
+            if also and snap.get("last_type") in CORRECTIONS:     # no move: asked again by
+                self.to_copy = (state_mark(snap), uncopied)       # the next change over it
             self._show_result()
             if not by_pi:                   # a person's move, just up (the Pi's replies
                 self.result.change_put_up()                        # have their own holds)
@@ -466,10 +473,22 @@ class ChangesFromElsewhere:
                 self._beep("win")
 
     def _put_up_pi_move(self) -> None:
-        """The Pi's board move up to copy: a person's move over it before a press said it was
-        copied says it again (`copy_too`)."""
+        """The Pi's board move up to copy: a change over it before a press said it was copied
+        asks for it again (`_still_to_copy`)."""
         self.move_index, self.screen = 0, "pi_moved"
-        self.pi_move_up = state_mark(self.snap)
+        self.to_copy = (state_mark(self.snap), pi_move_words(self.snap))
+
+    def _still_to_copy(self, old: dict[str, Any]) -> str:
+        """The Pi's board move that the state `old` shows up to copy, or shows after "Resumed"
+        (no one may have seen it), if no press has said it was copied; "" otherwise. Asked
+        once: the change that asks for it leaves it behind (a correction passes it on)."""
+        to_copy, self.to_copy = self.to_copy, None
+        if to_copy is not None and to_copy[0] == state_mark(old):
+            return to_copy[1]
+        if self.screen == "resumed" and old.get("last_by") == PI_BY and \
+                (old.get("board") or {}).get("last_move"):
+            return pi_move_words(old)
+        return ""
 
     def _movers(self, old: dict[str, Any], snap: dict[str, Any]) -> str:
         """People's moves that came within one frame (two phones, a script's calls), each

@@ -617,6 +617,61 @@ def test_controller_a_phones_move_over_the_pis_move_to_copy_says_it_too(
     assert shows(frame, "Ann's Fox: d4 to d5") and shows(frame, "a3 to a4") != copied
 
 
+def phone_moves(session, who="pin-0a1b2c") -> None:
+    session.submit({"type": "move", "path": session.snapshot()["board"]["moves"][0]}, by=who)
+
+
+@pytest.mark.parametrize("before", ["a rename", "a restart"])
+def test_controller_the_pis_move_to_copy_is_asked_for_after_a_rename_or_a_restart(
+        table, session, clock, before):
+    """The Pi's goose still to copy, then a rename from a phone (its result asked for the
+    goose) or a restart ("Resumed", before the move was shown again): Ann's move from her
+    phone then said her move alone, and no surface asked for the goose again."""
+    the_pis_first_move_up(table, session, clock)
+    goose = "Also, if not yet on the board: " + \
+        session.snapshot()["log"][-1].replace(": ", " ", 1)
+    box = table
+    if before == "a rename":
+        session.submit({"type": "rename", "seat": 0, "name": "Annie"}, by="pin-0a1b2c")
+        table.update()
+        assert table.screen == "result" and table.result.lines[-1] == goose
+    else:
+        box = ctl.Controller(Session(session.store, new_seed=lambda: SEED), seats=4,
+                             clock=clock)
+        box.attach()
+        box.pi.detach()
+        assert box.screen == "resumed"
+    clock.advance(1.0)
+    phone_moves(box.session)
+    box.update()
+    box.render()
+    clock.advance(ctl.RESUMED_SECONDS)                  # "Resumed" read: what came meanwhile
+    box.update()
+    box.render()
+    assert box.screen == "result" and box.result.lines[-1] == goose, box.view()
+    if box is not table:
+        box.close()
+
+
+def test_controller_a_phones_move_and_the_pis_reply_under_the_menu_ask_for_the_first_too(
+        table, session, clock):
+    """The menu was opened over the Pi's goose to copy; Ann moved from her phone and the Pi
+    replied meanwhile: leaving the menu showed the Pi's second move alone, the first never
+    asked for again. It is asked for first, over the second; a press reads it away."""
+    the_pis_first_move_up(table, session, clock)
+    first = session.snapshot()["log"][-1].replace(": ", " ", 1)
+    press(table, "menu")
+    phone_moves(session)
+    phone_moves(session, who="pi")
+    table.update()
+    press(table, "menu")
+    table.render()
+    assert table.screen == "pi_moved"
+    assert table.notice.text == f"First, if not yet on the board: {first}"
+    press(table, "press")
+    assert table.screen == "pi_moved" and table.notice.text == ""
+
+
 @pytest.mark.parametrize("next_game, gap", [("people", 1.0), ("people", 5.0), ("people", 0.0),
                                             ("pi", 1.0), ("chips", 1.0)])
 def test_controller_a_games_end_unread_is_said_when_a_phone_begins_the_next(
