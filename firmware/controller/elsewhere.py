@@ -22,7 +22,7 @@ from firmware.controller.pairing import PAIR_SCREENS
 from firmware.controller.play_inputs import PI_THINKING, UNDO_BY
 from firmware.controller.parts.result import HeldChange
 from firmware.controller.parts.undos import UNSHOWN, UndoSaid, said_together
-from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS
+from firmware.controller.spin import UNCOVER_IF_NOT_YET, UNCOVER_PIS, asks_to_uncover
 from firmware.oled.animation import REMOTE_STRENGTH
 from firmware.oled.names import names_for_the_box
 from firmware.oled.views import (box_words, choice_meaning, final_points, later_mover,
@@ -121,6 +121,18 @@ def pi_move_words(snap: dict[str, Any]) -> str:
             break
         lines.insert(0, box_words(line).replace(": ", " ", 1))
     return "; ".join(lines)
+
+
+UNCOVER_ASKED = re.compile(r"^Uncover (?P<who>.+)'s (?P<value>\d+) on the board, then press the "
+                           r"knob\.$")
+
+
+def asked_again(line: str) -> str:
+    """A request for the Pi's uncover that a change came over before the press said it was
+    done, asked again: it may be done on the board already ("If Pi's 6 is still covered,
+    uncover it on the board; then press the knob.")."""
+    found = UNCOVER_ASKED.match(line)
+    return UNCOVER_IF_NOT_YET.format(**found.groupdict()) if found else line
 
 
 def _one_uncover(old: dict[str, Any], snap: dict[str, Any]) -> bool:
@@ -463,7 +475,8 @@ class ChangesFromElsewhere:
                 heading = f"{mover} moves"      # a board move, as the knob's is headed
             also = [f"Also, if not yet on the board: {uncopied}"] if uncopied and not by_pi \
                 else []
-            self.result.outcome = (heading, values, [*words, *also])
+            self.result.outcome = (heading, values, self._asking_still(
+                [*words, *also]))
             if also and snap.get("last_type") in CORRECTIONS:     # no move: asked again by
                 self.to_copy = (state_mark(snap), uncopied)       # the next change over it
             self._show_result()
@@ -471,6 +484,19 @@ class ChangesFromElsewhere:
                 self.result.change_put_up()                        # have their own holds)
             if ended:
                 self._beep("win")
+
+    def _asking_still(self, lines: list[str]) -> list[str]:
+        """A result's `lines` with the Pi's uncovers that the result up asked for and no press
+        has said are done asked again ("If Pi's 6 is still covered, ..."), before what the
+        new lines ask for themselves (a square asked for in both: once)."""
+        if not self._waits_for_press:
+            return lines
+        new = [line for line in lines if asks_to_uncover(line)]
+        keys = {asked_again(line) for line in new}
+        again = list(dict.fromkeys(asked_again(line) for line in self.result.lines
+                                   if asks_to_uncover(line) and asked_again(line) not in keys))
+        first = len(lines) - len(new) if lines[len(lines) - len(new):] == new else len(lines)
+        return [*lines[:first], *again, *lines[first:]]
 
     def _put_up_pi_move(self) -> None:
         """The Pi's board move up to copy: a change over it before a press said it was copied

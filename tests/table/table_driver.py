@@ -227,7 +227,8 @@ class Table:
             if state.get("last_type") in CORRECTIONS and state.get("last_by") != "knob":
                 assert heading == ("From a script" if state.get("last_by") == "api" else
                                    "From a phone"), (where, oled["result"])
-            words = oled["result"][2]
+            words = [w for w in oled["result"][2]     # a request no press answered, asked
+                     if not (w.startswith("If ") and asks_to_uncover(w))]     # again: not new
             if state.get("last_by") == "pi" and words and asks_to_uncover(words[-1]):
                 pis = [UNCOVER_PIS.format(who=p["name"], value=state.get("last_uncovered"))
                        for p in state["players"] if p.get("pi")]     # the Pi's, copied first

@@ -13,6 +13,7 @@ from controller_support import SEED, past_setup, press, settle_lead, start
 from firmware import controller as ctl
 from firmware.controller.parts.notices import AGAIN_SECONDS, LATE_PRESS_SECONDS
 from firmware.controller.parts.pager import PAGE_SECONDS
+from firmware.oled.views import player_name
 from firmware.workers.odds_worker import hint_of
 
 
@@ -670,6 +671,49 @@ def test_controller_a_phones_move_and_the_pis_reply_under_the_menu_ask_for_the_f
     assert table.notice.text == f"First, if not yet on the board: {first}"
     press(table, "press")
     assert table.screen == "pi_moved" and table.notice.text == ""
+
+
+def test_controller_a_phones_uncover_over_the_pis_asked_for_asks_for_it_again(
+        table, session, clock):
+    """Domino Rex: "Uncover Pi's 1 on the board, then press the knob." was up when Ann
+    uncovered from her phone: her result took its place and no surface asked for the Pi's
+    square again. It is asked for under hers, "if still covered", and waits for the press."""
+    table.pi.detach()
+    start(table, "kat-en-muis")                      # only to leave the start screen
+    session.new_game("domino-rex", ["Ann", "Ben", "Pi"], pi=[2], pi_level="easy",
+                     by="pin-0a1b2c")
+    while not session.snapshot()["players"][session.snapshot()["turn"]].get("pi") or \
+            session.snapshot()["awaiting"] != "choose":
+        snap = session.snapshot()
+        if snap["awaiting"] == "roll":
+            session.roll(by="pi" if snap["players"][snap["turn"]].get("pi") else "web")
+        else:
+            session.submit({"type": "choose", "value": snap["players"][snap["turn"]][
+                "covered"][0]}, by="web")
+        for _ in range(4):                           # each change read and pressed away
+            table.update()
+            table.render()
+            clock.advance(4.0)
+            if table.screen == "result":
+                press(table, "press")
+                clock.advance(2.0)
+    pi = session.snapshot()["players"][session.snapshot()["turn"]]["covered"][0]
+    session.submit({"type": "choose", "value": pi}, by="pi")
+    table.update()
+    table.render()
+    asked = f"Uncover Pi's {pi} on the board, then press the knob."
+    assert table.screen == "result" and table.result.lines[-1] == asked
+    snap = session.snapshot()
+    session.submit({"type": "choose", "value": snap["players"][snap["turn"]]["covered"][0]},
+                   by="pin-0a1b2c")
+    table.update()
+    table.render()
+    assert table.result.lines[0].startswith(f"{player_name(snap, snap['turn'])} uncovers")
+    assert table.result.lines[-1] == \
+        f"If Pi's {pi} is still covered, uncover it on the board; then press the knob."
+    clock.advance(60.0)
+    table.update()
+    assert table.screen == "result"                  # until the press says it is done
 
 
 @pytest.mark.parametrize("next_game, gap", [("people", 1.0), ("people", 5.0), ("people", 0.0),

@@ -427,8 +427,14 @@ def test_board_screen_domino_rex_phone_choice_shows_under_the_players_name(table
             break
         if snap["turn"] == 0:                         # Ann uncovers from her phone
             before = snap
-            # the Pi's uncover copied
+            # the Pi's uncover copied: the press its request asks for
             table.clock.advance(max(0.0, table.held_until - table.clock()))
+            for _ in range(4):                       # read to its last page first
+                if not table._waits_for_press:
+                    break
+                table.clock.advance(1.0)
+                press(table, "press")
+            assert not table._waits_for_press
             session.submit({"type": "choose", "value": snap["players"][0]["covered"][0]},
                            by="web")
             table.update()
