@@ -176,6 +176,8 @@ class ChangesFromElsewhere:
             self.held_change.drop()                # an undo: the moves waiting may be gone
         if snap.get("game_id") != old.get("game_id"):
             self.animation = None
+            if self.notice.undo:                   # the last game's undo: not said again
+                self._clear_notice()               # under the next game's first move
             overtook = (self.joining or any(JOINED_HERE in line for line in self.result.lead_in)) \
                 and snap.get("game_id") is not None
             if overtook:                           # the seats joined here are not in it

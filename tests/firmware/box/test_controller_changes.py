@@ -716,6 +716,23 @@ def test_controller_a_phones_uncover_over_the_pis_asked_for_asks_for_it_again(
     assert table.screen == "result"                  # until the press says it is done
 
 
+def test_controller_an_undo_of_the_game_set_aside_is_not_said_over_the_next(
+        table, session, clock):
+    """The box's Undo took the Pi's goose back; before its notice was read a script began a
+    new game whose Pi moved first: "... Fox and Geese begun Taken back: Pi's goose: a3 to a4"
+    was said over the new game's first move, as if that had been taken back."""
+    the_pis_first_move_up(table, session, clock)
+    press(table, "undo")
+    assert table.notice.text.startswith("Taken back: ")
+    clock.advance(1.0)
+    session.new_game("fox-and-geese", ["Ann", "Pi"], pi=[1], pi_level="easy", by="api")
+    table.update()
+    table.render()
+    pi_takes_its_first_move(table, session)
+    assert table.screen == "pi_moved"
+    assert table.notice.text == "From a script: Fox and Geese set aside; Fox and Geese begun"
+
+
 @pytest.mark.parametrize("next_game, gap", [("people", 1.0), ("people", 5.0), ("people", 0.0),
                                             ("pi", 1.0), ("chips", 1.0)])
 def test_controller_a_games_end_unread_is_said_when_a_phone_begins_the_next(
