@@ -17,6 +17,16 @@ from firmware.oled.views import player_name
 from firmware.workers.odds_worker import hint_of
 
 
+def a_phone_plays_domino_rex(session, pick: random.Random) -> None:
+    """One step of Domino Rex from a phone: the throw awaited, or a covered square at random."""
+    snap = session.snapshot()
+    if snap["awaiting"] == "roll":
+        session.roll(by="pin-0a1b2c")
+    else:
+        covered = snap["players"][snap["turn"]]["covered"]
+        session.submit({"type": "choose", "value": pick.choice(covered)}, by="pin-0a1b2c")
+
+
 def test_controller_redraws_when_the_web_changes_the_session(table, session):
     assert table.screen == "start"
     session.new_game("kat-en-muis", ["Ann", "Ben"])                # as from a phone
@@ -400,12 +410,7 @@ def test_controller_the_hint_up_when_a_phone_uncovers_is_for_the_player_it_names
     table.update()
     pick = random.Random(5)
     for _ in range(6):                               # a few moves in: the advice differs
-        snap = session.snapshot()
-        if snap["awaiting"] == "roll":
-            session.roll(by="pin-0a1b2c")
-        else:
-            covered = snap["players"][snap["turn"]]["covered"]
-            session.submit({"type": "choose", "value": pick.choice(covered)}, by="pin-0a1b2c")
+        a_phone_plays_domino_rex(session, pick)
         clock.advance(10.0)
         table.update()
         table.render()
@@ -442,12 +447,7 @@ def a_game_ended_from_phones(table, session, clock) -> dict:
     table.update()
     pick = random.Random(5)
     while session.snapshot()["phase"] != "over":
-        snap = session.snapshot()
-        if snap["awaiting"] == "roll":
-            session.roll(by="pin-0a1b2c")
-        else:
-            covered = snap["players"][snap["turn"]]["covered"]
-            session.submit({"type": "choose", "value": pick.choice(covered)}, by="pin-0a1b2c")
+        a_phone_plays_domino_rex(session, pick)
         clock.advance(0.5)
         table.update()
         table.render()
