@@ -63,7 +63,9 @@ def box_input(url: str, body: dict) -> None:
 
 
 def box_menu(url: str, item: str) -> None:
-    """Menu, the knob turned to `item`, pressed: as a player does it at the box."""
+    """Menu, the knob turned to `item`, pressed: as a player does it at the box, once the
+    dial has stopped (Menu while it spins only stops it: the throw is seen first)."""
+    box_view(url, lambda v: v.get("screen") != "spin", seconds=20)
     box_input(url, {"input": "menu"})
     menu = box_view(url, lambda v: v.get("screen") == "menu")["menu"]
     box_input(url, {"input": "knob", "action": "turn",
