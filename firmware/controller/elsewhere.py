@@ -123,8 +123,8 @@ def pi_move_words(snap: dict[str, Any]) -> str:
     return "; ".join(lines)
 
 
-UNCOVER_ASKED = re.compile(r"^Uncover (?P<who>.+)'s (?P<value>\d+) on the board, then press the "
-                           r"knob\.$")
+UNCOVER_ASKED = re.compile(re.escape(UNCOVER_PIS).replace(r"\{who\}", r"(?P<who>.+)")
+                           .replace(r"\{value\}", r"(?P<value>\d+)") + "$")   # its own words
 
 
 def asked_again(line: str) -> str:
